@@ -1,0 +1,260 @@
+//! What the controller decides: the game events of the JSON stream (`events-json.md`).
+//!
+//! Every event carries `t`, the log time at which it was *decided*. Serialising a
+//! [`GameEvent`] with `serde_json` gives exactly one line of the contract.
+
+use serde::{Serialize, Serializer};
+use shakmaty::{Color, Square};
+
+use crate::sensor::Millis;
+
+/// One decision of the controller, stamped with the time it was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameEvent {
+    /// The log time at which the controller decided this event.
+    pub t: Millis,
+    /// What was decided.
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// The kinds of decision, with the fields the contract gives each.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum EventKind {
+    /// A legal move was made (FIDE 4.7).
+    Move(MoveEvent),
+    /// An Article 4 breach the arbiter should know of; play goes on.
+    Violation(Violation),
+    /// A completed illegal move (FIDE 7.5).
+    Illegal(IllegalMove),
+    /// The board went back to an earlier position: this ply was retracted.
+    Takeback {
+        /// The retracted ply (1-based).
+        ply: u32,
+    },
+    /// The game ended.
+    Result(GameResult),
+    /// A draw the player having the move may claim.
+    Claimable {
+        /// `threefold` or `fifty-moves`.
+        reason: ClaimReason,
+    },
+    /// The board matches no expected position.
+    Mismatch {
+        /// The squares where the board differs from the nearest expected position.
+        #[serde(serialize_with = "ser_squares")]
+        squares: Vec<Square>,
+    },
+    /// The board matches an expected position again after a mismatch.
+    Resync,
+    /// A new game begins on the same board.
+    Game {
+        /// The number of the game on this board, from 1.
+        number: u32,
+    },
+}
+
+/// A legal move as decided.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveEvent {
+    /// The ply number in the game, from 1.
+    pub ply: u32,
+    /// The side that moved.
+    #[serde(serialize_with = "ser_color")]
+    pub color: Color,
+    /// The move in Standard Algebraic Notation, with `+` or `#`.
+    pub san: String,
+    /// The move in UCI notation (castling as the king's two-square move).
+    pub uci: String,
+    /// The position after the move, as FEN.
+    pub fen: String,
+    /// Set when the promotion piece was neither sensed nor entered and the queen was assumed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub promotion_default: bool,
+}
+
+/// An Article 4 breach.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The article of the FIDE Laws, e.g. `4.3.1`.
+    pub rule: Rule,
+    /// The side that committed the breach.
+    #[serde(serialize_with = "ser_color")]
+    pub color: Color,
+    /// The square the ruling is about (see the contract for which one each rule names).
+    #[serde(serialize_with = "ser_square")]
+    pub square: Square,
+    /// A sentence for the arbiter.
+    pub message: String,
+}
+
+/// A completed illegal move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IllegalMove {
+    /// The side that made it.
+    #[serde(serialize_with = "ser_color")]
+    pub color: Color,
+    /// This side's completed illegal moves so far, this one included.
+    pub count: u32,
+    /// A sentence for the arbiter.
+    pub message: String,
+    /// The attempted move, when it is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uci: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameResult {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why, in words (`checkmate`, `stalemate`, ...).
+    pub reason: String,
+    /// The article that ended the game, when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+}
+
+/// A draw a player may claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ClaimReason {
+    /// The same position for the third time (FIDE 9.2).
+    #[serde(rename = "threefold")]
+    Threefold,
+    /// Fifty moves by each side without a capture or pawn move (FIDE 9.3).
+    #[serde(rename = "fifty-moves")]
+    FiftyMoves,
+}
+
+/// An article of the FIDE Laws of Chess (2023 numbering), as the contract writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Rule {
+    /// Touched own piece must be moved.
+    #[serde(rename = "4.3.1")]
+    TouchOwn,
+    /// Touched opponent's piece must be captured.
+    #[serde(rename = "4.3.2")]
+    TouchOpponent,
+    /// Pieces of both colours touched.
+    #[serde(rename = "4.3.3")]
+    TouchBoth,
+    /// King then rook touched: must castle.
+    #[serde(rename = "4.4.1")]
+    KingThenRook,
+    /// Rook then king touched: may not castle.
+    #[serde(rename = "4.4.2")]
+    RookThenKing,
+    /// King touched to castle illegally: must make another king move.
+    #[serde(rename = "4.4.3")]
+    IllegalCastlingIntent,
+    /// A piece released on a square as a legal move moved on.
+    #[serde(rename = "4.7")]
+    ReleasedPieceMoved,
+    /// Checkmate.
+    #[serde(rename = "5.1.1")]
+    Checkmate,
+    /// Stalemate.
+    #[serde(rename = "5.2.1")]
+    Stalemate,
+    /// Dead position.
+    #[serde(rename = "5.2.2")]
+    DeadPosition,
+    /// Second (or limit) completed illegal move loses.
+    #[serde(rename = "7.5.5")]
+    IllegalMoveLimit,
+    /// Fivefold repetition.
+    #[serde(rename = "9.6.1")]
+    Fivefold,
+    /// 75 moves without capture or pawn move.
+    #[serde(rename = "9.6.2")]
+    SeventyFiveMoves,
+}
+
+impl Rule {
+    /// The article number as the contract writes it, e.g. `"4.3.1"`.
+    pub fn article(self) -> &'static str {
+        match self {
+            Rule::TouchOwn => "4.3.1",
+            Rule::TouchOpponent => "4.3.2",
+            Rule::TouchBoth => "4.3.3",
+            Rule::KingThenRook => "4.4.1",
+            Rule::RookThenKing => "4.4.2",
+            Rule::IllegalCastlingIntent => "4.4.3",
+            Rule::ReleasedPieceMoved => "4.7",
+            Rule::Checkmate => "5.1.1",
+            Rule::Stalemate => "5.2.1",
+            Rule::DeadPosition => "5.2.2",
+            Rule::IllegalMoveLimit => "7.5.5",
+            Rule::Fivefold => "9.6.1",
+            Rule::SeventyFiveMoves => "9.6.2",
+        }
+    }
+}
+
+impl ClaimReason {
+    /// The reason as the contract writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimReason::Threefold => "threefold",
+            ClaimReason::FiftyMoves => "fifty-moves",
+        }
+    }
+}
+
+/// `white` or `black`, as the contract writes a colour.
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn ser_color<S: Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(color_name(*color))
+}
+
+fn ser_square<S: Serializer>(square: &Square, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(square)
+}
+
+fn ser_squares<S: Serializer>(squares: &[Square], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(squares.iter().map(|sq| sq.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn violation_serialises_as_the_contract_says() {
+        let event = GameEvent {
+            t: 4100,
+            kind: EventKind::Violation(Violation {
+                rule: Rule::TouchOwn,
+                color: Color::White,
+                square: Square::D2,
+                message: "touched d2".to_owned(),
+            }),
+        };
+        let json = serde_json::to_string(&event).expect("serialisable");
+        assert_eq!(
+            json,
+            r#"{"t":4100,"kind":"violation","rule":"4.3.1","color":"white","square":"d2","message":"touched d2"}"#
+        );
+    }
+
+    #[test]
+    fn resync_and_takeback_have_kind_and_t() {
+        let resync = GameEvent { t: 5, kind: EventKind::Resync };
+        assert_eq!(
+            serde_json::to_string(&resync).expect("serialisable"),
+            r#"{"t":5,"kind":"resync"}"#
+        );
+        let takeback = GameEvent { t: 7, kind: EventKind::Takeback { ply: 3 } };
+        assert_eq!(
+            serde_json::to_string(&takeback).expect("serialisable"),
+            r#"{"t":7,"kind":"takeback","ply":3}"#
+        );
+    }
+}

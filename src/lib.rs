@@ -1,0 +1,9 @@
+//! touchmove: a touch-move controller for sensor chessboards.
+//!
+//! Sensor events (piece lifted, piece placed, clock pressed) go into a sans-IO
+//! [`Interpreter`](interpreter::Interpreter) that applies FIDE Article 4 on a rules core built on
+//! `shakmaty`, and come out as [`GameEvent`](event::GameEvent)s: moves, rulings, illegal moves,
+//! takebacks and results.
+
+pub mod event;
+pub mod sensor;
