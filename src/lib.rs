@@ -6,4 +6,6 @@
 //! takebacks and results.
 
 pub mod event;
+pub mod interpreter;
+pub mod rules;
 pub mod sensor;

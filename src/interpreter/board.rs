@@ -1,0 +1,99 @@
+//! The physical board as the sensors report it: which squares are occupied, and which pieces
+//! the board identified.
+
+use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
+
+/// What the sensors say is on the board. On an occupancy-only board no piece is identified;
+/// on a piece-identifying board every placed piece is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhysicalBoard {
+    occupied: Bitboard,
+    identified: Board,
+}
+
+impl PhysicalBoard {
+    /// A board whose occupied squares are those of `board`, no piece identified yet.
+    pub fn unidentified(board: &Board) -> PhysicalBoard {
+        PhysicalBoard {
+            occupied: board.occupied(),
+            identified: Board::empty(),
+        }
+    }
+
+    /// Every occupied square.
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    /// The piece the board identified on `square`, if it did.
+    pub fn identified_at(&self, square: Square) -> Option<Piece> {
+        self.identified.piece_at(square)
+    }
+
+    /// Whether the board has identified any piece (a piece-identifying board).
+    pub fn identified_any(&self) -> bool {
+        self.identified.occupied().any()
+    }
+
+    /// A piece left `square`.
+    pub fn lift(&mut self, square: Square) {
+        self.occupied.discard(square);
+        self.identified.discard_piece_at(square);
+    }
+
+    /// A piece arrived on `square`, identified or not.
+    pub fn place(&mut self, square: Square, piece: Option<Piece>) {
+        self.occupied.add(square);
+        match piece {
+            Some(piece) => self.identified.set_piece_at(square, piece),
+            None => self.identified.discard_piece_at(square),
+        }
+    }
+
+    /// Whether the board shows `expected`: the same occupied squares, and every identified
+    /// piece the one `expected` has there.
+    pub fn shows(&self, expected: &Board) -> bool {
+        self.occupied == expected.occupied() && self.misidentified(expected).is_empty()
+    }
+
+    /// The squares where the board differs from `expected`.
+    pub fn differences(&self, expected: &Board) -> Bitboard {
+        (self.occupied ^ expected.occupied()) | self.misidentified(expected)
+    }
+
+    /// Identified squares whose piece is not the one `expected` has there.
+    fn misidentified(&self, expected: &Board) -> Bitboard {
+        let mut wrong = Bitboard::EMPTY;
+        for color in Color::ALL {
+            wrong |= self.identified.by_color(color) & !expected.by_color(color);
+        }
+        for role in Role::ALL {
+            wrong |= self.identified.by_role(role) & !expected.by_role(role);
+        }
+        wrong
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unidentified_piece_matches_any_piece() {
+        let start = Board::new();
+        let mut board = PhysicalBoard::unidentified(&start);
+        board.lift(Square::E2);
+        board.place(Square::E2, None);
+        assert!(board.shows(&start));
+    }
+
+    #[test]
+    fn a_wrong_identified_piece_is_a_difference() {
+        let start = Board::new();
+        let mut board = PhysicalBoard::unidentified(&start);
+        board.lift(Square::D1);
+        board.place(Square::D1, Some(Color::White.king()));
+        assert!(!board.shows(&start));
+        assert_eq!(board.differences(&start), Bitboard::from(Square::D1));
+    }
+}

@@ -1,0 +1,374 @@
+//! Turning what the board shows into decisions: moves, corrections, takebacks, illegal moves,
+//! mismatches, and the rulings that go with them.
+
+use shakmaty::{Color, Move, Position, Role, Square};
+
+use super::geometry::{can_grow, castling_targets, landing_square};
+use super::judge::{Breach, TurnContext, judge};
+use super::matching::Relation;
+use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
+use crate::event::{
+    ClaimReason, EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name,
+};
+use crate::rules::Ending;
+use crate::sensor::Millis;
+
+impl Interpreter {
+    /// Looks at the board after a change at `t` and decides what it can.
+    pub(super) fn reassess(&mut self, t: Millis) {
+        let relation = self.relate();
+        if relation != Relation::Unmatched && self.mismatch_reported {
+            self.mismatch_reported = false;
+            self.emit(t, EventKind::Resync);
+        }
+        self.remember_left_candidate(t, relation);
+        match relation {
+            Relation::Current => {
+                self.phase = Phase::AtRest;
+                self.left_candidate = None;
+            }
+            Relation::Next(m) => self.candidate(t, m, false),
+            Relation::Correction(m) => self.candidate(t, m, true),
+            Relation::Earlier(plies) => {
+                self.phase = Phase::Pending {
+                    what: Pending::Takeback { plies },
+                    deadline: t + self.config.slide_ms,
+                };
+            }
+            Relation::AfterLeft(m) => {
+                if let Some(left) = self.left_candidate.take() {
+                    self.trace.truncate_touches(left.touches);
+                    self.decide_move(left.t, m, false);
+                    self.reassess(t);
+                }
+            }
+            Relation::Unmatched => self.unmatched(t),
+        }
+    }
+
+    /// When the board leaves a pending move, remembers it (the opponent may have moved on).
+    fn remember_left_candidate(&mut self, t: Millis, relation: Relation) {
+        if let Phase::Pending {
+            what: Pending::Move {
+                m,
+                correction: false,
+            },
+            ..
+        } = self.phase
+        {
+            if relation != Relation::Next(m) {
+                self.left_candidate = Some(LeftCandidate {
+                    m,
+                    t,
+                    touches: self.trace.touches().len(),
+                });
+            }
+        }
+    }
+
+    /// The board shows legal move `m`: decide it now, or wait if it could still grow.
+    fn candidate(&mut self, t: Millis, m: Move, correction: bool) {
+        let legal: Vec<Move> = if correction {
+            match &self.previous {
+                Some(previous) => previous.legal.iter().map(|c| c.m).collect(),
+                None => return,
+            }
+        } else {
+            self.legal.iter().map(|c| c.m).collect()
+        };
+        let unsensed_promotion = matches!(m, Move::Normal { promotion: Some(_), to, .. }
+            if self.board.identified_at(to).is_none());
+        if can_grow(m, &legal) || unsensed_promotion {
+            self.phase = Phase::Pending {
+                what: Pending::Move { m, correction },
+                deadline: t + self.config.slide_ms,
+            };
+        } else {
+            self.decide_move(t, m, correction);
+        }
+    }
+
+    /// The board matches nothing expected: an illegal placement, pieces in hand, or a mismatch.
+    fn unmatched(&mut self, t: Millis) {
+        if let Some((from, to)) = self.displacement() {
+            let completed = self.completed_illegal == Some((from, to));
+            if !completed && self.is_castling_intent(from, to) {
+                self.trace.note_castle_intent(from);
+            }
+            self.phase = Phase::Displaced {
+                from,
+                to,
+                completed,
+            };
+        } else if self.only_pieces_in_hand() {
+            self.phase = Phase::InHand;
+        } else {
+            let report_at = (!self.mismatch_reported).then_some(t + self.config.slide_ms);
+            self.phase = Phase::Unexplained { report_at };
+        }
+    }
+
+    /// Whether the king was set down two squares towards a rook, castling that way being illegal.
+    fn is_castling_intent(&self, from: Square, to: Square) -> bool {
+        let position = self.game.position();
+        let is_king = position.board().role_at(from) == Some(Role::King);
+        let rooks = position.board().rooks() & position.us();
+        let towards_rook = rooks.into_iter().any(|rook| {
+            from.rank() == rook.rank() && castling_targets(from, rook).0 == to
+        });
+        is_king && towards_rook && from.file().distance(to.file()) == 2
+    }
+
+    /// A deadline, a clock press or the opponent decided what was pending.
+    pub(super) fn decide_pending(&mut self, t: Millis) {
+        match self.phase {
+            Phase::Pending {
+                what: Pending::Move { m, correction },
+                ..
+            } => self.decide_move(t, m, correction),
+            Phase::Pending {
+                what: Pending::Takeback { plies },
+                ..
+            } => self.decide_takeback(t, plies),
+            _ => {}
+        }
+    }
+
+    /// Records legal move `m` (replacing the last move when `correction`), with its ruling.
+    pub(super) fn decide_move(&mut self, t: Millis, m: Move, correction: bool) {
+        let (m, promotion_default) = self.resolve_promotion(m);
+        let breach = if correction {
+            self.retract_for_correction(t, m)
+        } else {
+            self.ruling(m)
+        };
+        let position = self.game.position().clone();
+        let mover = position.turn();
+        let played = self.game.play(m);
+        self.emit(
+            t,
+            EventKind::Move(MoveEvent {
+                ply: played.ply,
+                color: played.color,
+                san: played.san,
+                uci: played.uci,
+                fen: played.fen,
+                promotion_default,
+            }),
+        );
+        if let Some(breach) = breach.filter(|_| self.config.strict) {
+            self.emit_violation(t, mover, breach);
+        }
+        self.announce_ending_or_claims(t);
+        let previous = PreviousTurn {
+            position,
+            legal: std::mem::take(&mut self.legal),
+            m,
+            trace: self.trace.clone(),
+            start_seq: self.trace_start_seq,
+        };
+        self.start_turn(Some(previous));
+    }
+
+    /// The promotion piece of an unidentified promotion: the entered choice, else a queen.
+    fn resolve_promotion(&self, m: Move) -> (Move, bool) {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion: Some(_),
+            } if self.board.identified_at(to).is_none() => {
+                let chosen = self.promotion.filter(|r| *r != Role::Pawn && *r != Role::King);
+                let m = Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(chosen.unwrap_or(Role::Queen)),
+                };
+                (m, chosen.is_none())
+            }
+            other => (other, false),
+        }
+    }
+
+    /// The Article 4 breach of making `m` in the current turn, if any.
+    fn ruling(&self, m: Move) -> Option<Breach> {
+        let legal: Vec<Move> = self.legal.iter().map(|c| c.m).collect();
+        let ctx = TurnContext {
+            position: self.game.position(),
+            legal: &legal,
+        };
+        judge(&ctx, self.trace.touches(), self.trace.castle_intent(), m)
+    }
+
+    /// Takes the last move back so that `m` replaces it; the breach is 4.4.2 when this makes a
+    /// castling the rook started, else 4.7 (the released piece moved on).
+    fn retract_for_correction(&mut self, t: Millis, m: Move) -> Option<Breach> {
+        let previous = self.previous.take()?;
+        if let Some(ply) = self.game.take_back() {
+            self.emit(t, EventKind::Takeback { ply });
+        }
+        self.legal = previous.legal.clone();
+        self.trace = previous.trace.clone();
+        self.trace_start_seq = previous.start_seq;
+        let legal: Vec<Move> = previous.legal.iter().map(|c| c.m).collect();
+        let ctx = TurnContext {
+            position: &previous.position,
+            legal: &legal,
+        };
+        let castled_after_rook = judge(&ctx, previous.trace.touches(), None, m)
+            .filter(|b| b.rule == Rule::RookThenKing);
+        castled_after_rook.or(Some(Breach {
+            rule: Rule::ReleasedPieceMoved,
+            square: landing_square(previous.m),
+        }))
+    }
+
+    /// Takes back `plies` plies: the board shows an earlier position.
+    fn decide_takeback(&mut self, t: Millis, plies: usize) {
+        for _ in 0..plies {
+            if let Some(ply) = self.game.take_back() {
+                self.emit(t, EventKind::Takeback { ply });
+            }
+        }
+        self.start_turn(None);
+    }
+
+    /// The mover completed an illegal move (clock pressed, or the opponent started a reply).
+    pub(super) fn complete_illegal(&mut self, t: Millis, displaced: Option<(Square, Square)>) {
+        let mover = self.game.turn();
+        let count = self.game.count_illegal(mover);
+        let last_rank_pawn = displaced.and_then(|(from, to)| self.unreplaced_promotion(from, to));
+        let message = match (displaced, last_rank_pawn) {
+            (_, Some(_)) => "pawn left on the last rank when the move was completed (7.5.2)"
+                .to_owned(),
+            (Some((from, to)), None) => format!("{from}-{to} is not a legal move"),
+            (None, None) => "clock pressed without making a legal move (7.5.3)".to_owned(),
+        };
+        self.emit(
+            t,
+            EventKind::Illegal(IllegalMove {
+                color: mover,
+                count,
+                message,
+                uci: displaced.map(|(from, to)| format!("{from}{to}")),
+            }),
+        );
+        if count >= self.config.illegal_limit {
+            let ending = Ending::loss_unless_opponent_cannot_mate(
+                self.game.position(),
+                mover,
+                "illegal moves",
+                Rule::IllegalMoveLimit,
+            );
+            self.game.end(ending);
+            self.announce_ending_or_claims(t);
+            self.phase = Phase::Closed;
+            return;
+        }
+        if let Some(promotion) = last_rank_pawn {
+            self.decide_move(t, promotion, false);
+            return;
+        }
+        self.completed_illegal = displaced;
+        self.trace = super::Trace::new(self.game.position().board());
+        self.trace_start_seq = self.motions.now();
+        if let Some((from, _)) = displaced {
+            self.trace.bind(from, t);
+        }
+        if let Phase::Displaced { from, to, .. } = self.phase {
+            self.phase = Phase::Displaced {
+                from,
+                to,
+                completed: true,
+            };
+        }
+    }
+
+    /// The queen promotion a pawn left on the last rank becomes (FIDE 7.5.2).
+    fn unreplaced_promotion(&self, from: Square, to: Square) -> Option<Move> {
+        self.legal.iter().map(|c| c.m).find(|m| {
+            matches!(m, Move::Normal { from: f, to: t, promotion: Some(Role::Queen), .. }
+                if *f == from && *t == to)
+        })
+    }
+
+    /// Emits the result or the claimable draws after a move or an ending.
+    fn announce_ending_or_claims(&mut self, t: Millis) {
+        if let Some(ending) = self.game.ending() {
+            let result = ending.to_result();
+            self.emit(t, EventKind::Result(result));
+            return;
+        }
+        if self.game.repetitions() >= 3 {
+            self.emit(
+                t,
+                EventKind::Claimable {
+                    reason: ClaimReason::Threefold,
+                },
+            );
+        }
+        if self.game.position().halfmoves() == 100 {
+            self.emit(
+                t,
+                EventKind::Claimable {
+                    reason: ClaimReason::FiftyMoves,
+                },
+            );
+        }
+    }
+
+    /// Reports the board as matching nothing, square by square.
+    pub(super) fn report_mismatch(&mut self, t: Millis) {
+        let squares = self.differences_from_nearest();
+        self.mismatch_reported = true;
+        self.phase = Phase::Unexplained { report_at: None };
+        self.emit(t, EventKind::Mismatch { squares });
+    }
+
+    fn emit_violation(&mut self, t: Millis, color: Color, breach: Breach) {
+        let message = describe(breach, color);
+        self.emit(
+            t,
+            EventKind::Violation(Violation {
+                rule: breach.rule,
+                color,
+                square: breach.square,
+                message,
+            }),
+        );
+    }
+}
+
+/// A sentence for the arbiter about `breach` by `color`.
+fn describe(breach: Breach, color: Color) -> String {
+    let who = color_name(color);
+    let sq = breach.square;
+    match breach.rule {
+        Rule::TouchOwn => format!(
+            "{who} touched the piece on {sq}, which could be moved, and moved another piece"
+        ),
+        Rule::TouchOpponent => format!(
+            "{who} touched the opponent's piece on {sq}, which could be captured, and did not capture it"
+        ),
+        Rule::TouchBoth => format!(
+            "{who} touched pieces of both colours and did not make the move they oblige (first: {sq})"
+        ),
+        Rule::KingThenRook => {
+            format!("{who} touched the king on {sq} and then a rook, and did not castle although it was legal")
+        }
+        Rule::RookThenKing => {
+            format!("{who} touched the rook on {sq} before the king and then castled")
+        }
+        Rule::IllegalCastlingIntent => format!(
+            "{who} set the king from {sq} down to castle illegally and then did not move the king"
+        ),
+        Rule::ReleasedPieceMoved => {
+            format!("{who} moved the piece released on {sq} on to another square")
+        }
+        other => format!("{who}: {}", other.article()),
+    }
+}

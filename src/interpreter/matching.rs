@@ -1,0 +1,205 @@
+//! What the board shows, compared with what the game expects: the current position, a legal
+//! move from it, a correction of the last move, an earlier position, or one displaced piece.
+
+use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
+
+use super::geometry::landing_square;
+use super::{Candidate, Interpreter};
+
+/// How the board relates to the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Relation {
+    /// The board shows the current position.
+    Current,
+    /// The board shows the current position after this legal move.
+    Next(Move),
+    /// The board shows the previous position after this move instead of the last one.
+    Correction(Move),
+    /// The board shows the position this many plies back.
+    Earlier(usize),
+    /// The board shows the reply to a move it showed a moment ago (that move, then this one).
+    AfterLeft(Move),
+    /// None of these.
+    Unmatched,
+}
+
+impl Interpreter {
+    /// Compares the board with every position the game could be in now.
+    pub(super) fn relate(&self) -> Relation {
+        let position = self.game.position();
+        if self.board.shows(position.board()) {
+            return Relation::Current;
+        }
+        if let Some(m) = self.matching_move(position, &self.legal, self.trace_start_seq) {
+            return Relation::Next(m);
+        }
+        if let Some(m) = self.matching_correction() {
+            return Relation::Correction(m);
+        }
+        if let Some(plies) = self.matching_earlier() {
+            return Relation::Earlier(plies);
+        }
+        if let Some(m) = self.matching_reply_to_left() {
+            return Relation::AfterLeft(m);
+        }
+        Relation::Unmatched
+    }
+
+    /// The legal move from `position` that the board shows, if one does. On an
+    /// occupancy-only board a capture also needs its victim square emptied and filled again
+    /// after order number `since`, and an unidentified promotion piece is reported as a queen
+    /// (the choice is resolved when the move is decided).
+    pub(super) fn matching_move(
+        &self,
+        position: &Chess,
+        legal: &[Candidate],
+        since: u32,
+    ) -> Option<Move> {
+        let diff = self.board.occupied() ^ position.board().occupied();
+        if diff.is_empty() {
+            return None;
+        }
+        let mut best: Option<(Move, u32)> = None;
+        for candidate in legal.iter().filter(|c| c.delta == diff) {
+            if !self.fits(position, candidate.m, since) {
+                continue;
+            }
+            let order = self.motions.placed_at(landing_square(candidate.m));
+            if best.is_none_or(|(_, best_order)| order > best_order) {
+                best = Some((candidate.m, order));
+            }
+        }
+        best.map(|(m, _)| m)
+    }
+
+    /// Whether the board's evidence supports `m`, beyond its occupancy.
+    fn fits(&self, position: &Chess, m: Move, since: u32) -> bool {
+        if let Move::Normal {
+            from,
+            to,
+            capture: Some(_),
+            ..
+        } = m
+        {
+            let identified = self.board.identified_at(to).is_some();
+            if !identified && !self.motions.captured_on(to, from, since) {
+                return false;
+            }
+        }
+        if let Move::Normal {
+            to,
+            promotion: Some(role),
+            ..
+        } = m
+        {
+            if self.board.identified_at(to).is_none() && role != Role::Queen {
+                return false;
+            }
+        }
+        let after = self.board.identified_any().then(|| {
+            let mut after = position.clone();
+            after.play_unchecked(m);
+            after
+        });
+        after.is_none_or(|after| self.board.shows(after.board()))
+    }
+
+    /// A different move from the previous position, while the player to move has not touched
+    /// one of his own pieces: the last move being corrected.
+    fn matching_correction(&self) -> Option<Move> {
+        let previous = self.previous.as_ref()?;
+        if self.trace.has_binding_touch_of(self.game.turn()) {
+            return None;
+        }
+        self.matching_move(&previous.position, &previous.legal, previous.start_seq)
+            .filter(|m| *m != previous.m)
+    }
+
+    /// How many plies back the position is that the board shows, if it is an earlier one.
+    fn matching_earlier(&self) -> Option<usize> {
+        let on_board = self.board.occupied().count();
+        for plies in 1..=self.game.plies() {
+            let position = self.game.earlier(plies)?;
+            let count = position.board().occupied().count();
+            if count > on_board {
+                return None;
+            }
+            if count == on_board && self.board.shows(position.board()) {
+                return Some(plies);
+            }
+        }
+        None
+    }
+
+    /// A reply to the move the board showed a moment ago, while the moved piece is still where
+    /// that move put it.
+    fn matching_reply_to_left(&self) -> Option<Move> {
+        let left = self.left_candidate?;
+        if !self.board.occupied().contains(landing_square(left.m)) {
+            return None;
+        }
+        let mut after = self.game.position().clone();
+        after.play_unchecked(left.m);
+        let legal = super::candidates(&after);
+        self.matching_move(&after, &legal, self.trace_start_seq)
+            .map(|_| left.m)
+    }
+
+    /// One of the mover's pieces moved from `from` to `to`, where no legal move takes it, and
+    /// nothing else differs: an illegal placement (not yet an illegal move).
+    pub(super) fn displacement(&self) -> Option<(Square, Square)> {
+        let position = self.game.position();
+        let expected = position.board().occupied();
+        let actual = self.board.occupied();
+        let from = (expected & !actual).single_square()?;
+        let piece = position.board().piece_at(from)?;
+        if piece.color != position.turn() {
+            return None;
+        }
+        let extra = actual & !expected;
+        let to = if extra.is_empty() {
+            self.displaced_onto_opponent(position, from)?
+        } else {
+            extra.single_square()?
+        };
+        let identified = self.board.identified_at(to);
+        identified.is_none_or(|p| p == piece).then_some((from, to))
+    }
+
+    /// The opponent's square the piece from `from` was set down on, its occupant removed.
+    fn displaced_onto_opponent(&self, position: &Chess, from: Square) -> Option<Square> {
+        let mover = position.turn();
+        (position.board().by_color(!mover) & self.board.occupied())
+            .into_iter()
+            .filter(|&sq| {
+                let identified = self.board.identified_at(sq).map(|p| p.color);
+                identified == Some(mover)
+                    || (identified.is_none()
+                        && self.motions.captured_on(sq, from, self.trace_start_seq))
+            })
+            .max_by_key(|&sq| self.motions.placed_at(sq))
+    }
+
+    /// Whether the only difference from the current position is pieces off the board.
+    pub(super) fn only_pieces_in_hand(&self) -> bool {
+        let expected = self.game.position().board();
+        let extra = self.board.occupied() & !expected.occupied();
+        extra.is_empty() && (self.board.differences(expected) & self.board.occupied()).is_empty()
+    }
+
+    /// The squares where the board differs from the nearest expected position (the current
+    /// one or one legal move on).
+    pub(super) fn differences_from_nearest(&self) -> Vec<Square> {
+        let position = self.game.position();
+        let mut nearest: Bitboard = self.board.differences(position.board());
+        for candidate in &self.legal {
+            let mut after = position.clone();
+            after.play_unchecked(candidate.m);
+            let diff = self.board.differences(after.board());
+            if diff.count() < nearest.count() {
+                nearest = diff;
+            }
+        }
+        nearest.into_iter().collect()
+    }
+}

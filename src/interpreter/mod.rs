@@ -1,0 +1,469 @@
+//! The touch-move interpreter: sensor events in, game events out, FIDE Article 4 applied.
+//!
+//! [`Interpreter`] is sans-IO in the style of quinn-proto's `Connection`: it never reads a clock,
+//! a port or a file. Feed it each [`SensorEvent`] with [`Interpreter::handle_event`], ask it when
+//! it next needs to be woken with [`Interpreter::poll_timeout`] and wake it with
+//! [`Interpreter::handle_timeout`], and drain its decisions with [`Interpreter::poll_event`]. At
+//! the end of a recorded log, [`Interpreter::finish`] decides what is pending as the windows
+//! would close.
+//!
+//! The record follows what is physically on the board once it settles: the board is compared
+//! with the current position, with every legal move from it, with a correction of the last move
+//! and with the earlier positions of the game. Article 4 breaches are read from the hand motions
+//! of the turn once its move is decided, and reported as `violation` events.
+
+mod board;
+mod decide;
+mod geometry;
+mod judge;
+mod matching;
+mod motions;
+mod trace;
+
+use std::collections::VecDeque;
+
+use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
+
+use crate::event::{EventKind, GameEvent};
+use crate::rules::Game;
+use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+use board::PhysicalBoard;
+use motions::Motions;
+use trace::Trace;
+
+/// The interpreter's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// A piece resting on a square for less than this was sliding, not released (ms).
+    pub slide_ms: Millis,
+    /// A lift and replace on the same square within this is sensor noise (ms).
+    pub bounce_ms: Millis,
+    /// Whether Article 4 rulings are made (strict) or not (casual).
+    pub strict: bool,
+    /// The completed illegal move that loses the game (2 under the 2023 Laws, 3 under 2005).
+    pub illegal_limit: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            slide_ms: 250,
+            bounce_ms: 50,
+            strict: true,
+            illegal_limit: 2,
+        }
+    }
+}
+
+/// A legal move with the squares whose occupancy it changes.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    m: Move,
+    delta: shakmaty::Bitboard,
+}
+
+/// The legal moves of a position, with their footprints.
+fn candidates(position: &Chess) -> Vec<Candidate> {
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|m| Candidate {
+            m,
+            delta: geometry::occupancy_delta(m),
+        })
+        .collect()
+}
+
+/// The turn before the current one, kept while its move may still be corrected.
+#[derive(Debug, Clone)]
+struct PreviousTurn {
+    position: Chess,
+    legal: Vec<Candidate>,
+    m: Move,
+    trace: Trace,
+    start_seq: u32,
+}
+
+/// Something the board shows that waits for the slide window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    /// A legal move that could still grow; `correction` when it replaces the last move.
+    Move { m: Move, correction: bool },
+    /// The board shows the position this many plies back.
+    Takeback { plies: usize },
+}
+
+/// Where the turn stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The board shows the current position.
+    AtRest,
+    /// Pieces are off the board (in hand); nothing else differs.
+    InHand,
+    /// A decision waits for the slide window, the clock or the opponent.
+    Pending { what: Pending, deadline: Millis },
+    /// One of the mover's pieces stands on a square no legal move reaches.
+    Displaced {
+        from: Square,
+        to: Square,
+        completed: bool,
+    },
+    /// The board matches nothing expected; reported when it has been quiet for the window.
+    Unexplained { report_at: Option<Millis> },
+    /// The game is over; waiting for the starting position for a new game.
+    Closed,
+}
+
+/// A pending move the board left before it was decided, remembered in case the opponent's
+/// reply is what moved the board on.
+#[derive(Debug, Clone, Copy)]
+struct LeftCandidate {
+    m: Move,
+    t: Millis,
+    touches: usize,
+}
+
+/// A lift held back for the bounce window.
+#[derive(Debug, Clone, Copy)]
+struct HeldLift {
+    t: Millis,
+    square: Square,
+    piece: Option<Piece>,
+}
+
+/// The sans-IO touch-move interpreter of one board.
+#[derive(Debug, Clone)]
+pub struct Interpreter {
+    config: Config,
+    game: Game,
+    game_number: u32,
+    legal: Vec<Candidate>,
+    board: PhysicalBoard,
+    motions: Motions,
+    trace: Trace,
+    trace_start_seq: u32,
+    previous: Option<PreviousTurn>,
+    phase: Phase,
+    held: Option<HeldLift>,
+    promotion: Option<Role>,
+    completed_illegal: Option<(Square, Square)>,
+    left_candidate: Option<LeftCandidate>,
+    mismatch_reported: bool,
+    out: VecDeque<GameEvent>,
+    last_t: Millis,
+}
+
+impl Interpreter {
+    /// An interpreter for a board set up in `start`.
+    pub fn new(start: Chess, config: Config) -> Interpreter {
+        let board = PhysicalBoard::unidentified(start.board());
+        let trace = Trace::new(start.board());
+        let legal = candidates(&start);
+        Interpreter {
+            config,
+            game: Game::new(start),
+            game_number: 1,
+            legal,
+            board,
+            motions: Motions::default(),
+            trace,
+            trace_start_seq: 0,
+            previous: None,
+            phase: Phase::AtRest,
+            held: None,
+            promotion: None,
+            completed_illegal: None,
+            left_candidate: None,
+            mismatch_reported: false,
+            out: VecDeque::new(),
+            last_t: 0,
+        }
+    }
+
+    /// The game as recorded so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Takes one sensor event. Times must not decrease; deadlines that fell due before the event
+    /// are handled first.
+    pub fn handle_event(&mut self, event: &SensorEvent) {
+        let t = event.t;
+        self.handle_timeout(t);
+        match event.kind {
+            SensorKind::Lift { square, piece } => {
+                self.release_held();
+                if self.config.bounce_ms == 0 {
+                    self.lift(t, square, piece);
+                } else {
+                    self.held = Some(HeldLift { t, square, piece });
+                }
+            }
+            SensorKind::Place { square, piece } => {
+                if let Some(held) = self.held {
+                    if held.square == square && (held.piece.is_none() || held.piece == piece) {
+                        tracing::debug!(t, %square, "bounce ignored");
+                        self.held = None;
+                        return;
+                    }
+                }
+                self.release_held();
+                self.place(t, square, piece);
+            }
+            SensorKind::Adjust => {
+                self.release_held();
+                self.trace.arm_adjust();
+            }
+            SensorKind::Clock(color) => {
+                self.release_held();
+                self.clock(t, color);
+            }
+            SensorKind::Promote(role) => {
+                self.release_held();
+                self.promotion = Some(role);
+            }
+            SensorKind::Snapshot(ref snapshot) => {
+                self.release_held();
+                self.snapshot(t, snapshot);
+            }
+        }
+    }
+
+    /// The next time at which [`Interpreter::handle_timeout`] must be called, if any.
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        let held = self
+            .held
+            .map(|h| h.t + self.config.bounce_ms.saturating_add(1));
+        let phase = match self.phase {
+            Phase::Pending { deadline, .. } => Some(deadline),
+            Phase::Unexplained { report_at } => report_at,
+            _ => None,
+        };
+        match (held, phase) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Handles every deadline due at or before `now`, in order.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        while let Some(due) = self.poll_timeout().filter(|due| *due <= now) {
+            let held_due = self
+                .held
+                .map(|h| h.t + self.config.bounce_ms.saturating_add(1));
+            if held_due == Some(due) {
+                self.release_held();
+            } else {
+                self.phase_timeout(due);
+            }
+        }
+    }
+
+    /// The next decided game event, if any.
+    pub fn poll_event(&mut self) -> Option<GameEvent> {
+        self.out.pop_front()
+    }
+
+    /// End of input: decides whatever is pending as the windows would close.
+    pub fn finish(&mut self) {
+        while let Some(due) = self.poll_timeout() {
+            self.handle_timeout(due);
+        }
+    }
+
+    fn emit(&mut self, t: Millis, kind: EventKind) {
+        let t = t.max(self.last_t);
+        self.last_t = t;
+        self.out.push_back(GameEvent { t, kind });
+    }
+
+    fn release_held(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.lift(held.t, held.square, held.piece);
+        }
+    }
+
+    fn phase_timeout(&mut self, due: Millis) {
+        match self.phase {
+            Phase::Pending { .. } => self.decide_pending(due),
+            Phase::Unexplained {
+                report_at: Some(_),
+            } => self.report_mismatch(due),
+            _ => {}
+        }
+    }
+
+    fn lift(&mut self, t: Millis, square: Square, _piece: Option<Piece>) {
+        if self.phase == Phase::Closed {
+            self.board.lift(square);
+            return;
+        }
+        let by_opponent = self.before_lift(t, square);
+        let touch = !by_opponent && self.lift_is_a_touch(square);
+        self.board.lift(square);
+        self.motions.lift(square);
+        self.trace.lift(square, t, touch);
+        self.reassess(t);
+    }
+
+    fn place(&mut self, t: Millis, square: Square, piece: Option<Piece>) {
+        if self.board.occupied().contains(square) {
+            // A board reporting a capture as the new piece arriving over the victim.
+            self.board.lift(square);
+            self.motions.lift(square);
+            self.trace.lift(square, t, false);
+        }
+        self.board.place(square, piece);
+        self.motions.place(square);
+        self.trace.place(square);
+        if self.phase == Phase::Closed {
+            self.check_new_game(t);
+            return;
+        }
+        self.reassess(t);
+    }
+
+    /// Decisions a lift forces before it is taken in: the opponent starting a reply decides the
+    /// pending move or completes an illegal one. Returns whether the lift is the opponent's.
+    fn before_lift(&mut self, t: Millis, square: Square) -> bool {
+        match self.phase {
+            Phase::Pending {
+                what: Pending::Takeback { .. },
+                ..
+            } => {
+                self.decide_pending(t);
+                false
+            }
+            Phase::Pending {
+                what: Pending::Move { m, correction },
+                ..
+            } => {
+                let replying = if correction {
+                    self.trace.origin_piece(square).map(|p| p.color) == Some(self.game.turn())
+                } else {
+                    self.starts_reply(square, m.from())
+                };
+                if replying {
+                    self.decide_pending(t);
+                }
+                false
+            }
+            Phase::Displaced {
+                from,
+                to,
+                completed: false,
+            } if self.starts_reply(square, Some(from)) => {
+                self.complete_illegal(t, Some((from, to)));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether lifting `square` is the opponent starting a reply: a piece of the side not to
+    /// move, untouched this turn, that the piece just moved (from `mover_from`) could not
+    /// legally capture.
+    fn starts_reply(&self, square: Square, mover_from: Option<Square>) -> bool {
+        let mover = self.game.turn();
+        let theirs = self.trace.origin_piece(square).map(|p| p.color) == Some(!mover);
+        let capturable = self.legal.iter().any(|c| {
+            c.m.from() == mover_from && geometry::capture_square(c.m) == Some(square)
+        });
+        theirs && self.trace.is_untouched_origin(square) && !capturable
+    }
+
+    /// Whether a lift of `square` binds the player to move. The piece the previous player just
+    /// moved, lifted before the player to move has touched anything, is that player finishing
+    /// (or correcting) the move, not a touch.
+    fn lift_is_a_touch(&self, square: Square) -> bool {
+        let Some(previous) = &self.previous else {
+            return true;
+        };
+        let just_moved = geometry::landing_squares(previous.m).contains(square);
+        !(just_moved
+            && self.trace.hand_is_empty()
+            && !self.trace.has_binding_touch_of(self.game.turn()))
+    }
+
+    fn clock(&mut self, t: Millis, color: Color) {
+        if self.phase == Phase::Closed {
+            return;
+        }
+        if color != self.game.turn() {
+            if let Phase::Pending {
+                what: Pending::Move {
+                    correction: true, ..
+                },
+                ..
+            } = self.phase
+            {
+                self.decide_pending(t);
+            }
+            return;
+        }
+        match self.phase {
+            Phase::Pending { .. } => self.decide_pending(t),
+            Phase::Displaced {
+                from,
+                to,
+                completed: false,
+            } => self.complete_illegal(t, Some((from, to))),
+            _ => self.complete_illegal(t, None),
+        }
+    }
+
+    fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
+        for square in self.board.occupied() {
+            let gone = !snapshot.occupied.contains(square);
+            let changed = snapshot
+                .pieces
+                .piece_at(square)
+                .is_some_and(|p| self.board.identified_at(square) != Some(p));
+            if gone || changed {
+                self.lift(t, square, None);
+            }
+        }
+        for square in snapshot.occupied & !self.board.occupied() {
+            self.place(t, square, snapshot.pieces.piece_at(square));
+        }
+    }
+
+    fn check_new_game(&mut self, t: Millis) {
+        let standard = shakmaty::Board::new();
+        if self.board.shows(&standard) {
+            self.game_number += 1;
+            self.emit(
+                t,
+                EventKind::Game {
+                    number: self.game_number,
+                },
+            );
+            self.game = Game::new(Chess::default());
+            self.start_turn(None);
+        }
+    }
+
+    /// Starts the turn of the side to move in the current position.
+    fn start_turn(&mut self, previous: Option<PreviousTurn>) {
+        self.previous = previous;
+        self.legal = candidates(self.game.position());
+        self.trace = Trace::new(self.game.position().board());
+        self.trace_start_seq = self.motions.now();
+        self.promotion = None;
+        self.completed_illegal = None;
+        self.left_candidate = None;
+        self.phase = if self.game.ending().is_some() {
+            Phase::Closed
+        } else {
+            Phase::AtRest
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,198 @@
+//! What the hands did during one player's turn: which pieces were touched, in which order, and
+//! which squares were emptied and filled again. The rulings of Article 4 are read from it once
+//! the turn's move is decided.
+
+use shakmaty::{Bitboard, Board, Color, Piece, Square};
+
+use crate::sensor::Millis;
+
+/// One piece touched (lifted) for the first time this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Touch {
+    /// The square the piece stood on when the turn began.
+    pub square: Square,
+    /// The piece.
+    pub piece: Piece,
+    /// When it was first lifted.
+    pub t: Millis,
+    /// Lifted right after a j'adoube, or while another piece was in hand (knocked): no touch
+    /// if it is put back on its square.
+    pub excusable: bool,
+    /// Put back on its own square since.
+    pub returned: bool,
+}
+
+impl Touch {
+    /// Whether this touch binds the player under Article 4.
+    pub fn counts(&self) -> bool {
+        !(self.excusable && self.returned)
+    }
+}
+
+/// The record of one turn's hand motions.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    start: Board,
+    touches: Vec<Touch>,
+    lifted: Bitboard,
+    in_hand: Bitboard,
+    adjust_armed: bool,
+    castle_intent: Option<Square>,
+}
+
+impl Trace {
+    /// A new turn on a board that shows `start`.
+    pub fn new(start: &Board) -> Trace {
+        Trace {
+            start: start.clone(),
+            touches: Vec::new(),
+            lifted: Bitboard::EMPTY,
+            in_hand: Bitboard::EMPTY,
+            adjust_armed: false,
+            castle_intent: None,
+        }
+    }
+
+    /// The touches so far, in order.
+    pub fn touches(&self) -> &[Touch] {
+        &self.touches
+    }
+
+    /// Whether `color` has touched one of its own pieces in a way that binds it.
+    pub fn has_binding_touch_of(&self, color: Color) -> bool {
+        self.touches
+            .iter()
+            .any(|touch| touch.counts() && touch.piece.color == color)
+    }
+
+    /// Whether a piece that stood on a square at the turn's start is off the board now.
+    pub fn hand_is_empty(&self) -> bool {
+        self.in_hand.is_empty()
+    }
+
+    /// The king's square, when the king was set two squares towards a rook although castling
+    /// there was illegal (FIDE 4.4.3).
+    pub fn castle_intent(&self) -> Option<Square> {
+        self.castle_intent
+    }
+
+    /// Records that the king on `king` was set down as if to castle illegally.
+    pub fn note_castle_intent(&mut self, king: Square) {
+        self.castle_intent.get_or_insert(king);
+    }
+
+    /// The next lift is covered by a j'adoube.
+    pub fn arm_adjust(&mut self) {
+        self.adjust_armed = true;
+    }
+
+    /// Whether `square` held a piece at the start of this turn that has not been lifted yet:
+    /// lifting it would be a first touch.
+    pub fn is_untouched_origin(&self, square: Square) -> bool {
+        self.start.occupied().contains(square) && !self.lifted.contains(square)
+    }
+
+    /// The piece that stood on `square` when the turn began.
+    pub fn origin_piece(&self, square: Square) -> Option<Piece> {
+        self.start.piece_at(square)
+    }
+
+    /// A piece left `square` at `t`; `touch` says whether it counts as a touch at all (a piece of
+    /// the player who just moved, lifted to finish that move, does not).
+    pub fn lift(&mut self, square: Square, t: Millis, touch: bool) {
+        let excusable = std::mem::take(&mut self.adjust_armed) || !self.in_hand.is_empty();
+        if self.is_untouched_origin(square) {
+            self.lifted.add(square);
+            self.in_hand.add(square);
+            if let (true, Some(piece)) = (touch, self.origin_piece(square)) {
+                self.touches.push(Touch {
+                    square,
+                    piece,
+                    t,
+                    excusable,
+                    returned: false,
+                });
+            }
+        }
+    }
+
+    /// A piece arrived on `square`.
+    pub fn place(&mut self, square: Square) {
+        if self.in_hand.contains(square) {
+            self.in_hand.discard(square);
+            if let Some(touch) = self.touches.iter_mut().find(|t| t.square == square) {
+                touch.returned = true;
+            }
+        } else if let Some(last) = self.last_in_hand() {
+            self.in_hand.discard(last);
+        }
+    }
+
+    /// The square lifted most recently among those whose piece is still in hand.
+    fn last_in_hand(&self) -> Option<Square> {
+        self.touches
+            .iter()
+            .rev()
+            .map(|t| t.square)
+            .find(|sq| self.in_hand.contains(*sq))
+            .or_else(|| self.in_hand.first())
+    }
+
+    /// Binds the turn to the piece that stood on `square` (after a completed illegal move,
+    /// FIDE 7.5.1: the replacement move is bound by 4.3 to the piece that was moved).
+    pub fn bind(&mut self, square: Square, t: Millis) {
+        if let Some(piece) = self.origin_piece(square) {
+            self.lifted.add(square);
+            self.touches.push(Touch {
+                square,
+                piece,
+                t,
+                excusable: false,
+                returned: false,
+            });
+        }
+    }
+
+    /// Forgets the touches after the first `len` (they belonged to the next turn).
+    pub fn truncate_touches(&mut self, len: usize) {
+        self.touches.truncate(len);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_piece_lifted_and_put_back_is_a_binding_touch() {
+        let mut trace = Trace::new(&Board::new());
+        trace.lift(Square::D2, 10, true);
+        trace.place(Square::D2);
+        assert_eq!(trace.touches().len(), 1);
+        assert!(trace.touches()[0].counts());
+        assert!(trace.hand_is_empty());
+    }
+
+    #[test]
+    fn a_piece_knocked_while_another_is_in_hand_and_put_back_is_no_touch() {
+        let mut trace = Trace::new(&Board::new());
+        trace.lift(Square::G1, 10, true);
+        trace.lift(Square::H2, 20, true);
+        trace.place(Square::H2);
+        trace.place(Square::F3);
+        assert!(trace.touches()[0].counts());
+        assert!(!trace.touches()[1].counts());
+    }
+
+    #[test]
+    fn adjust_covers_the_next_lift_only() {
+        let mut trace = Trace::new(&Board::new());
+        trace.arm_adjust();
+        trace.lift(Square::D2, 10, true);
+        trace.place(Square::D2);
+        trace.lift(Square::E2, 30, true);
+        trace.place(Square::E2);
+        assert!(!trace.touches()[0].counts());
+        assert!(trace.touches()[1].counts());
+    }
+}

@@ -1,0 +1,196 @@
+//! One game's record: positions, moves, repetition keys and illegal-move counts.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, Position};
+
+use super::ending::{Ending, ending_after_move};
+use crate::event::ClaimReason;
+
+/// A game in progress: every position since the start, so that any earlier one can be matched
+/// and returned to.
+#[derive(Debug, Clone)]
+pub struct Game {
+    positions: Vec<Chess>,
+    moves: Vec<Move>,
+    keys: Vec<Zobrist64>,
+    illegal: ByColor<u32>,
+    ended: Option<Ending>,
+}
+
+/// A move as it was recorded, with the notations the outputs need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// The ply number in this game, from 1.
+    pub ply: u32,
+    /// The side that moved.
+    pub color: Color,
+    /// Standard Algebraic Notation with check or mate suffix.
+    pub san: String,
+    /// UCI notation (castling as the king's two-square move).
+    pub uci: String,
+    /// The position after the move, as FEN.
+    pub fen: String,
+}
+
+impl Game {
+    /// A new game from `start`.
+    pub fn new(start: Chess) -> Game {
+        let key = start.zobrist_hash(EnPassantMode::Legal);
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            keys: vec![key],
+            illegal: ByColor::new_with(|_| 0),
+            ended: None,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        // Invariant: `positions` always holds at least the starting position.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    /// The position `plies_back` plies before the current one, if the game is that long.
+    pub fn earlier(&self, plies_back: usize) -> Option<&Chess> {
+        let len = self.positions.len();
+        (plies_back < len).then(|| &self.positions[len - 1 - plies_back])
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.moves.last().copied()
+    }
+
+    /// The number of plies played.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.position().turn()
+    }
+
+    /// How the game ended, once it has.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.ended.as_ref()
+    }
+
+    /// Plays a legal move and returns its record. The caller has checked legality (the move
+    /// comes from the position's legal move list).
+    pub fn play(&mut self, m: Move) -> PlayedMove {
+        let before = self.position().clone();
+        let color = before.turn();
+        let mut after = before;
+        let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
+        let key = after.zobrist_hash(EnPassantMode::Legal);
+        let fen = Fen::from_position(&after, EnPassantMode::Legal).to_string();
+        self.positions.push(after);
+        self.moves.push(m);
+        self.keys.push(key);
+        self.ended = ending_after_move(self.position(), self.repetitions());
+        PlayedMove {
+            ply: self.moves.len() as u32,
+            color,
+            san: san.to_string(),
+            uci: UciMove::from_standard(m).to_string(),
+            fen,
+        }
+    }
+
+    /// Retracts the last move; returns its ply number, or `None` at the start of the game.
+    pub fn take_back(&mut self) -> Option<u32> {
+        let ply = self.moves.len() as u32;
+        self.moves.pop()?;
+        self.positions.pop();
+        self.keys.pop();
+        self.ended = None;
+        Some(ply)
+    }
+
+    /// How many times the current position has occurred (same placement, side to move,
+    /// castling rights and en passant), counting this one.
+    pub fn repetitions(&self) -> usize {
+        let Some(current) = self.keys.last() else {
+            return 0;
+        };
+        self.keys.iter().filter(|key| *key == current).count()
+    }
+
+    /// A draw the side to move may claim now, if any.
+    pub fn claimable(&self) -> Option<ClaimReason> {
+        if self.ended.is_some() {
+            None
+        } else if self.repetitions() >= 3 {
+            Some(ClaimReason::Threefold)
+        } else if self.position().halfmoves() >= 100 {
+            Some(ClaimReason::FiftyMoves)
+        } else {
+            None
+        }
+    }
+
+    /// Counts a completed illegal move by `color` and returns that side's count so far.
+    pub fn count_illegal(&mut self, color: Color) -> u32 {
+        let count = self.illegal.get_mut(color);
+        *count += 1;
+        *count
+    }
+
+    /// Ends the game for a reason the position alone does not show (illegal moves, a flag).
+    pub fn end(&mut self, ending: Ending) {
+        self.ended = Some(ending);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Square, uci::UciMove};
+
+    fn play_uci(game: &mut Game, uci: &str) -> PlayedMove {
+        let m = UciMove::from_ascii(uci.as_bytes())
+            .expect("uci")
+            .to_move(game.position())
+            .expect("legal");
+        game.play(m)
+    }
+
+    #[test]
+    fn records_san_uci_and_fen() {
+        let mut game = Game::new(Chess::default());
+        let e4 = play_uci(&mut game, "e2e4");
+        assert_eq!(e4.san, "e4");
+        assert_eq!(e4.ply, 1);
+        assert_eq!(e4.color, Color::White);
+        assert_eq!(e4.fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(game.turn(), Color::Black);
+    }
+
+    #[test]
+    fn take_back_restores_the_position() {
+        let mut game = Game::new(Chess::default());
+        play_uci(&mut game, "g1f3");
+        assert_eq!(game.take_back(), Some(1));
+        assert_eq!(game.position(), &Chess::default());
+        assert_eq!(game.take_back(), None);
+    }
+
+    #[test]
+    fn threefold_is_claimable_after_knights_dance() {
+        let mut game = Game::new(Chess::default());
+        for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+            play_uci(&mut game, uci);
+            assert_eq!(game.claimable(), None, "after {uci}");
+        }
+        play_uci(&mut game, "f6g8");
+        assert_eq!(game.repetitions(), 3);
+        assert_eq!(game.claimable(), Some(ClaimReason::Threefold));
+        assert!(game.earlier(8).is_some());
+        assert!(game.position().board().piece_at(Square::G8).is_some());
+    }
+}
