@@ -7,9 +7,7 @@ use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, judge};
 use super::matching::Relation;
 use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
-use crate::event::{
-    ClaimReason, EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name,
-};
+use crate::event::{ClaimReason, EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name};
 use crate::rules::Ending;
 use crate::sensor::Millis;
 
@@ -49,20 +47,20 @@ impl Interpreter {
     /// When the board leaves a pending move, remembers it (the opponent may have moved on).
     fn remember_left_candidate(&mut self, t: Millis, relation: Relation) {
         if let Phase::Pending {
-            what: Pending::Move {
-                m,
-                correction: false,
-            },
+            what:
+                Pending::Move {
+                    m,
+                    correction: false,
+                },
             ..
         } = self.phase
+            && relation != Relation::Next(m)
         {
-            if relation != Relation::Next(m) {
-                self.left_candidate = Some(LeftCandidate {
-                    m,
-                    t,
-                    touches: self.trace.touches().len(),
-                });
-            }
+            self.left_candidate = Some(LeftCandidate {
+                m,
+                t,
+                touches: self.trace.touches().len(),
+            });
         }
     }
 
@@ -113,9 +111,9 @@ impl Interpreter {
         let position = self.game.position();
         let is_king = position.board().role_at(from) == Some(Role::King);
         let rooks = position.board().rooks() & position.us();
-        let towards_rook = rooks.into_iter().any(|rook| {
-            from.rank() == rook.rank() && castling_targets(from, rook).0 == to
-        });
+        let towards_rook = rooks
+            .into_iter()
+            .any(|rook| from.rank() == rook.rank() && castling_targets(from, rook).0 == to);
         is_king && towards_rook && from.file().distance(to.file()) == 2
     }
 
@@ -180,7 +178,9 @@ impl Interpreter {
                 to,
                 promotion: Some(_),
             } if self.board.identified_at(to).is_none() => {
-                let chosen = self.promotion.filter(|r| *r != Role::Pawn && *r != Role::King);
+                let chosen = self
+                    .promotion
+                    .filter(|r| *r != Role::Pawn && *r != Role::King);
                 let m = Move::Normal {
                     role,
                     from,
@@ -219,8 +219,8 @@ impl Interpreter {
             position: &previous.position,
             legal: &legal,
         };
-        let castled_after_rook = judge(&ctx, previous.trace.touches(), None, m)
-            .filter(|b| b.rule == Rule::RookThenKing);
+        let castled_after_rook =
+            judge(&ctx, previous.trace.touches(), None, m).filter(|b| b.rule == Rule::RookThenKing);
         castled_after_rook.or(Some(Breach {
             rule: Rule::ReleasedPieceMoved,
             square: landing_square(previous.m),
@@ -243,8 +243,9 @@ impl Interpreter {
         let count = self.game.count_illegal(mover);
         let last_rank_pawn = displaced.and_then(|(from, to)| self.unreplaced_promotion(from, to));
         let message = match (displaced, last_rank_pawn) {
-            (_, Some(_)) => "pawn left on the last rank when the move was completed (7.5.2)"
-                .to_owned(),
+            (_, Some(_)) => {
+                "pawn left on the last rank when the move was completed (7.5.2)".to_owned()
+            }
             (Some((from, to)), None) => format!("{from}-{to} is not a legal move"),
             (None, None) => "clock pressed without making a legal move (7.5.3)".to_owned(),
         };
@@ -358,7 +359,9 @@ fn describe(breach: Breach, color: Color) -> String {
             "{who} touched pieces of both colours and did not make the move they oblige (first: {sq})"
         ),
         Rule::KingThenRook => {
-            format!("{who} touched the king on {sq} and then a rook, and did not castle although it was legal")
+            format!(
+                "{who} touched the king on {sq} and then a rook, and did not castle although it was legal"
+            )
         }
         Rule::RookThenKing => {
             format!("{who} touched the rook on {sq} before the king and then castled")

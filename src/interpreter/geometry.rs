@@ -154,11 +154,17 @@ mod tests {
     #[test]
     fn which_moves_can_grow() {
         let start = Chess::default();
-        assert!(grows(&start, "e2e3"), "a pawn step may become a double step");
+        assert!(
+            grows(&start, "e2e3"),
+            "a pawn step may become a double step"
+        );
         assert!(!grows(&start, "e2e4"), "a double step cannot grow");
         assert!(!grows(&start, "g1f3"), "a knight move cannot grow");
         let open = position("4k3/8/8/8/8/8/8/R3K2R w K - 0 1");
-        assert!(grows(&open, "e1f1"), "a king step towards a rook it may castle with");
+        assert!(
+            grows(&open, "e1f1"),
+            "a king step towards a rook it may castle with"
+        );
         assert!(!grows(&open, "e1d1"), "no castling on the queen side");
         assert!(grows(&open, "h1f1"), "castling could still follow the rook");
         assert!(grows(&open, "a1b1"), "the rook's line goes on");

@@ -31,7 +31,9 @@ impl TurnContext<'_> {
     }
 
     fn can_be_captured(&self, square: Square) -> bool {
-        self.legal.iter().any(|&m| capture_square(m) == Some(square))
+        self.legal
+            .iter()
+            .any(|&m| capture_square(m) == Some(square))
     }
 
     fn can_capture(&self, from: Square, victim: Square) -> bool {
@@ -61,13 +63,22 @@ pub fn judge(
     if let Some(breach) = castled_after_rook(&binding, m) {
         return Some(breach);
     }
-    if let Some(king) = castle_intent {
-        if m.from() != Some(king) && ctx.can_move(king) {
-            return Some(breach(Rule::IllegalCastlingIntent, king));
-        }
+    if let Some(king) = castle_intent
+        && m.from() != Some(king)
+        && ctx.can_move(king)
+    {
+        return Some(breach(Rule::IllegalCastlingIntent, king));
     }
-    let own: Vec<Touch> = binding.iter().copied().filter(|t| t.piece.color == mover).collect();
-    let theirs: Vec<Touch> = binding.iter().copied().filter(|t| t.piece.color != mover).collect();
+    let own: Vec<Touch> = binding
+        .iter()
+        .copied()
+        .filter(|t| t.piece.color == mover)
+        .collect();
+    let theirs: Vec<Touch> = binding
+        .iter()
+        .copied()
+        .filter(|t| t.piece.color != mover)
+        .collect();
     match (own.first(), theirs.first()) {
         (Some(&first_own), Some(&first_theirs)) => {
             both_colours(ctx, &binding, first_own, first_theirs, mover, m)
@@ -183,7 +194,15 @@ mod tests {
             .enumerate()
             .map(|(i, &sq)| touch(&pos, sq, i as Millis * 100))
             .collect();
-        judge(&TurnContext { position: &pos, legal: &legal }, &touches, None, m)
+        judge(
+            &TurnContext {
+                position: &pos,
+                legal: &legal,
+            },
+            &touches,
+            None,
+            m,
+        )
     }
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -91,10 +91,10 @@ impl Interpreter {
             promotion: Some(role),
             ..
         } = m
+            && self.board.identified_at(to).is_none()
+            && role != Role::Queen
         {
-            if self.board.identified_at(to).is_none() && role != Role::Queen {
-                return false;
-            }
+            return false;
         }
         let after = self.board.identified_any().then(|| {
             let mut after = position.clone();

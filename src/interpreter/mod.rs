@@ -205,12 +205,13 @@ impl Interpreter {
                 }
             }
             SensorKind::Place { square, piece } => {
-                if let Some(held) = self.held {
-                    if held.square == square && (held.piece.is_none() || held.piece == piece) {
-                        tracing::debug!(t, %square, "bounce ignored");
-                        self.held = None;
-                        return;
-                    }
+                if let Some(held) = self.held
+                    && held.square == square
+                    && (held.piece.is_none() || held.piece == piece)
+                {
+                    tracing::debug!(t, %square, "bounce ignored");
+                    self.held = None;
+                    return;
                 }
                 self.release_held();
                 self.place(t, square, piece);
@@ -291,9 +292,7 @@ impl Interpreter {
     fn phase_timeout(&mut self, due: Millis) {
         match self.phase {
             Phase::Pending { .. } => self.decide_pending(due),
-            Phase::Unexplained {
-                report_at: Some(_),
-            } => self.report_mismatch(due),
+            Phase::Unexplained { report_at: Some(_) } => self.report_mismatch(due),
             _ => {}
         }
     }
@@ -371,9 +370,10 @@ impl Interpreter {
     fn starts_reply(&self, square: Square, mover_from: Option<Square>) -> bool {
         let mover = self.game.turn();
         let theirs = self.trace.origin_piece(square).map(|p| p.color) == Some(!mover);
-        let capturable = self.legal.iter().any(|c| {
-            c.m.from() == mover_from && geometry::capture_square(c.m) == Some(square)
-        });
+        let capturable = self
+            .legal
+            .iter()
+            .any(|c| c.m.from() == mover_from && geometry::capture_square(c.m) == Some(square));
         theirs && self.trace.is_untouched_origin(square) && !capturable
     }
 

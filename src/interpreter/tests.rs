@@ -23,18 +23,25 @@ fn events(script: &str) -> Vec<SensorEvent> {
             let t: Millis = words.next().expect("t").parse().expect("time");
             let verb = words.next().expect("verb");
             let arg = words.next();
-            let square = || {
-                arg.expect("square")
-                    .parse::<Square>()
-                    .expect("square name")
-            };
+            let square = || arg.expect("square").parse::<Square>().expect("square name");
             let kind = match verb {
-                "lift" => SensorKind::Lift { square: square(), piece: None },
-                "place" => SensorKind::Place { square: square(), piece: None },
+                "lift" => SensorKind::Lift {
+                    square: square(),
+                    piece: None,
+                },
+                "place" => SensorKind::Place {
+                    square: square(),
+                    piece: None,
+                },
                 "adjust" => SensorKind::Adjust,
-                "clock" => SensorKind::Clock(if arg == Some("white") { Color::White } else { Color::Black }),
+                "clock" => SensorKind::Clock(if arg == Some("white") {
+                    Color::White
+                } else {
+                    Color::Black
+                }),
                 "promote" => SensorKind::Promote(
-                    Role::from_char(arg.expect("role").chars().next().expect("letter")).expect("role"),
+                    Role::from_char(arg.expect("role").chars().next().expect("letter"))
+                        .expect("role"),
                 ),
                 other => panic!("unknown verb {other}"),
             };
@@ -94,52 +101,87 @@ fn the_log_format_example_gives_three_moves_and_no_ruling() {
     );
     assert_eq!(
         sans(&out),
-        vec![(620, "e4".into()), (2700, "e5".into()), (5900, "Nf3".into())]
+        vec![
+            (620, "e4".into()),
+            (2700, "e5".into()),
+            (5900, "Nf3".into())
+        ]
     );
     assert_eq!(rulings(&out), vec![]);
 }
 
 #[test]
 fn a_pawn_step_waits_for_the_slide_window() {
-    let out = run(Chess::default(), Config::default(), "0 lift e2\n100 place e3\n2000 lift e7\n2300 place e5");
+    let out = run(
+        Chess::default(),
+        Config::default(),
+        "0 lift e2\n100 place e3\n2000 lift e7\n2300 place e5",
+    );
     assert_eq!(sans(&out), vec![(350, "e3".into()), (2300, "e5".into())]);
 }
 
 #[test]
 fn the_opponent_starting_a_reply_decides_the_pending_move() {
-    let out = run(Chess::default(), Config::default(), "0 lift e2\n100 place e3\n200 lift e7\n400 place e5");
+    let out = run(
+        Chess::default(),
+        Config::default(),
+        "0 lift e2\n100 place e3\n200 lift e7\n400 place e5",
+    );
     assert_eq!(sans(&out), vec![(200, "e3".into()), (400, "e5".into())]);
 }
 
 #[test]
 fn touching_another_own_piece_first_breaks_4_3_1() {
-    let out = run(Chess::default(), Config::default(), "0 lift d2\n300 place d2\n1000 lift e2\n1300 place e4");
+    let out = run(
+        Chess::default(),
+        Config::default(),
+        "0 lift d2\n300 place d2\n1000 lift e2\n1300 place e4",
+    );
     assert_eq!(sans(&out), vec![(1300, "e4".into())]);
     assert_eq!(rulings(&out), vec![(Rule::TouchOwn, Square::D2)]);
 }
 
 #[test]
 fn casual_mode_makes_no_ruling() {
-    let config = Config { strict: false, ..Config::default() };
-    let out = run(Chess::default(), config, "0 lift d2\n300 place d2\n1000 lift e2\n1300 place e4");
+    let config = Config {
+        strict: false,
+        ..Config::default()
+    };
+    let out = run(
+        Chess::default(),
+        config,
+        "0 lift d2\n300 place d2\n1000 lift e2\n1300 place e4",
+    );
     assert_eq!(rulings(&out), vec![]);
 }
 
 #[test]
 fn castling_rook_first_is_castling_with_4_4_2() {
     let start = position("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
-    let out = run(start.clone(), Config::default(), "0 lift h1\n200 place f1\n300 lift e1\n500 place g1");
+    let out = run(
+        start.clone(),
+        Config::default(),
+        "0 lift h1\n200 place f1\n300 lift e1\n500 place g1",
+    );
     assert_eq!(sans(&out), vec![(500, "O-O".into())]);
     assert_eq!(rulings(&out), vec![(Rule::RookThenKing, Square::H1)]);
 
-    let slow = run(start, Config::default(), "0 lift h1\n200 place f1\n3000 lift e1\n3300 place g1");
+    let slow = run(
+        start,
+        Config::default(),
+        "0 lift h1\n200 place f1\n3000 lift e1\n3300 place g1",
+    );
     assert_eq!(sans(&slow), vec![(450, "Rf1".into()), (3300, "O-O".into())]);
     assert_eq!(rulings(&slow), vec![(Rule::RookThenKing, Square::H1)]);
 }
 
 #[test]
 fn a_bounce_is_neither_touch_nor_move() {
-    let out = run(Chess::default(), Config::default(), "0 lift d2\n20 place d2\n1000 lift e2\n1300 place e4");
+    let out = run(
+        Chess::default(),
+        Config::default(),
+        "0 lift d2\n20 place d2\n1000 lift e2\n1300 place e4",
+    );
     assert_eq!(rulings(&out), vec![]);
     assert_eq!(sans(&out), vec![(1300, "e4".into())]);
 }
@@ -147,5 +189,7 @@ fn a_bounce_is_neither_touch_nor_move() {
 #[test]
 fn a_clock_press_without_a_move_is_an_illegal_move() {
     let out = run(Chess::default(), Config::default(), "0 clock white");
-    assert!(matches!(&out[0].kind, EventKind::Illegal(i) if i.count == 1 && i.color == Color::White));
+    assert!(
+        matches!(&out[0].kind, EventKind::Illegal(i) if i.count == 1 && i.color == Color::White)
+    );
 }

@@ -104,7 +104,10 @@ mod tests {
     #[test]
     fn bare_kings_are_a_dead_position() {
         let pos = position("8/8/4k3/8/8/3K4/8/8 w - - 0 60");
-        assert_eq!(ending_after_move(&pos, 1).map(|e| e.rule), Some(Rule::DeadPosition));
+        assert_eq!(
+            ending_after_move(&pos, 1).map(|e| e.rule),
+            Some(Rule::DeadPosition)
+        );
     }
 
     #[test]

@@ -167,7 +167,10 @@ mod tests {
         assert_eq!(e4.san, "e4");
         assert_eq!(e4.ply, 1);
         assert_eq!(e4.color, Color::White);
-        assert_eq!(e4.fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(
+            e4.fen,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
         assert_eq!(game.turn(), Color::Black);
     }
 
