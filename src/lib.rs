@@ -7,3 +7,4 @@
 
 pub mod event;
 pub mod sensor;
+pub mod sensor_log;
