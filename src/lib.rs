@@ -9,3 +9,4 @@ pub mod event;
 pub mod interpreter;
 pub mod rules;
 pub mod sensor;
+pub mod sensor_log;

@@ -1,0 +1,230 @@
+//! The sans-IO, push-based decoder: bytes in, records out.
+
+use std::collections::VecDeque;
+
+use super::error::{LineError, LogError};
+use super::event_line::parse_event_line;
+use super::header::LogHeader;
+use super::metadata::MetadataCollector;
+use crate::sensor::{Millis, SensorEvent};
+
+/// The exact header line of version 1 of the format.
+const HEADER_LINE: &str = "touchmove-log 1";
+
+/// One record of a sensor log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogRecord {
+    /// The metadata, complete; produced once, before the first event (or at the end of the
+    /// input for a log without events).
+    Header(LogHeader),
+    /// One sensor event.
+    Event(SensorEvent),
+}
+
+/// Where in the log the decoder is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Before the header line.
+    ExpectHeader,
+    /// After the header, before the first event: metadata may come.
+    Metadata,
+    /// After the first event line.
+    Events,
+}
+
+/// Decodes a sensor log from bytes pushed in any pieces, without doing any I/O.
+///
+/// Push bytes with [`push`](LogDecoder::push), signal the end of the input with
+/// [`finish`](LogDecoder::finish), and take records with [`poll`](LogDecoder::poll) until it
+/// returns `None`. The records do not depend on how the input was split into pushes. After an
+/// error the decoder goes on with the next line, so a caller may report several.
+#[derive(Debug)]
+pub struct LogDecoder {
+    /// Bytes of the current, incomplete line (and any complete lines not yet polled).
+    pending: Vec<u8>,
+    /// How many bytes at the start of `pending` are known to hold no line feed.
+    scanned: usize,
+    /// How many lines have been taken from the input.
+    line: usize,
+    phase: Phase,
+    metadata: MetadataCollector,
+    last_time: Option<Millis>,
+    ready: VecDeque<Result<LogRecord, LogError>>,
+    finished: bool,
+    ended: bool,
+}
+
+impl Default for LogDecoder {
+    fn default() -> Self {
+        LogDecoder::new()
+    }
+}
+
+impl LogDecoder {
+    /// A decoder at the start of a log.
+    pub fn new() -> LogDecoder {
+        LogDecoder {
+            pending: Vec::new(),
+            scanned: 0,
+            line: 0,
+            phase: Phase::ExpectHeader,
+            metadata: MetadataCollector::default(),
+            last_time: None,
+            ready: VecDeque::new(),
+            finished: false,
+            ended: false,
+        }
+    }
+
+    /// Feeds the next bytes of the input.
+    ///
+    /// Bytes pushed after [`finish`](LogDecoder::finish) are not decoded; they produce a
+    /// [`LineError::PushedAfterFinish`] error instead.
+    pub fn push(&mut self, bytes: &[u8]) {
+        if self.finished {
+            if !bytes.is_empty() {
+                self.ready.push_back(Err(LogError {
+                    line: self.line + 1,
+                    kind: LineError::PushedAfterFinish,
+                }));
+            }
+            return;
+        }
+        self.pending.extend_from_slice(bytes);
+    }
+
+    /// Signals the end of the input: a last line without a line feed is still a line.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// The next record or error, or `None` when more input (or [`finish`](LogDecoder::finish))
+    /// is needed, or when everything has been decoded.
+    pub fn poll(&mut self) -> Option<Result<LogRecord, LogError>> {
+        loop {
+            if let Some(result) = self.ready.pop_front() {
+                return Some(result);
+            }
+            if let Some(line) = self.take_line() {
+                self.decode_line(&line);
+            } else if self.finished && !self.ended {
+                self.ended = true;
+                self.end_of_input();
+            } else {
+                return None;
+            }
+        }
+    }
+
+    /// Takes the next complete line out of `pending`, without its line ending.
+    fn take_line(&mut self) -> Option<Vec<u8>> {
+        let newline = self.pending[self.scanned..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|offset| self.scanned + offset);
+        let mut line = match newline {
+            Some(end) => {
+                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
+                line.pop();
+                line
+            }
+            None if self.finished && !self.pending.is_empty() => std::mem::take(&mut self.pending),
+            None => {
+                self.scanned = self.pending.len();
+                return None;
+            }
+        };
+        self.scanned = 0;
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        Some(line)
+    }
+
+    /// Decodes one line, queueing what it yields.
+    fn decode_line(&mut self, bytes: &[u8]) {
+        self.line += 1;
+        if let Err(kind) = self.decode_text(bytes) {
+            self.ready.push_back(Err(LogError {
+                line: self.line,
+                kind,
+            }));
+        }
+    }
+
+    /// Decodes one line, returning what was wrong with it.
+    fn decode_text(&mut self, bytes: &[u8]) -> Result<(), LineError> {
+        let text = std::str::from_utf8(bytes).map_err(|error| LineError::InvalidUtf8 {
+            valid_up_to: error.valid_up_to(),
+        })?;
+        let content = text.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') {
+            return Ok(());
+        }
+        match self.phase {
+            Phase::ExpectHeader => self.decode_header(text),
+            Phase::Metadata if content.starts_with('@') => self.metadata.add(self.line, content),
+            Phase::Metadata => {
+                self.end_metadata();
+                self.decode_event(content)
+            }
+            Phase::Events if content.starts_with('@') => Err(metadata_after_event(content)),
+            Phase::Events => self.decode_event(content),
+        }
+    }
+
+    /// Checks the header line. After a wrong header the decoder goes on as if it had been right.
+    fn decode_header(&mut self, text: &str) -> Result<(), LineError> {
+        self.phase = Phase::Metadata;
+        if text == HEADER_LINE {
+            Ok(())
+        } else {
+            Err(LineError::WrongHeader {
+                found: text.to_owned(),
+            })
+        }
+    }
+
+    /// Closes the metadata section, queueing the header record.
+    fn end_metadata(&mut self) {
+        self.phase = Phase::Events;
+        let header = self.metadata.header().clone();
+        self.ready.push_back(Ok(LogRecord::Header(header)));
+    }
+
+    /// Decodes an event line and checks that time does not go back.
+    fn decode_event(&mut self, content: &str) -> Result<(), LineError> {
+        let event = parse_event_line(content)?;
+        if let Some(previous) = self.last_time.filter(|&previous| event.t < previous) {
+            return Err(LineError::TimeWentBack {
+                t: event.t,
+                previous,
+            });
+        }
+        self.last_time = Some(event.t);
+        self.ready.push_back(Ok(LogRecord::Event(event)));
+        Ok(())
+    }
+
+    /// Handles the end of the input: a missing header is an error, an unclosed metadata
+    /// section yields the header record.
+    fn end_of_input(&mut self) {
+        match self.phase {
+            Phase::ExpectHeader => self.ready.push_back(Err(LogError {
+                line: self.line + 1,
+                kind: LineError::MissingHeader,
+            })),
+            Phase::Metadata => self.end_metadata(),
+            Phase::Events => {}
+        }
+    }
+}
+
+/// The error for a metadata line after the first event.
+fn metadata_after_event(content: &str) -> LineError {
+    let body = content.strip_prefix('@').unwrap_or(content);
+    let key = body.split(' ').next().unwrap_or("");
+    LineError::MetadataAfterEvent {
+        key: key.to_owned(),
+    }
+}

@@ -1,0 +1,59 @@
+//! The log header: what the metadata lines say about the log as a whole.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, PositionError};
+
+/// The metadata of a log, complete once the first event line (or the end of the input) is
+/// reached.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LogHeader {
+    /// The position on the board when the log starts (`@start`); `None` means the standard
+    /// starting position, White to move.
+    pub start: Option<Fen>,
+    /// Free text naming the board or protocol that produced the log (`@board`).
+    pub board: Option<String>,
+}
+
+impl LogHeader {
+    /// The position the log starts from: the `@start` FEN, or the standard starting position.
+    ///
+    /// A header read by the decoder always succeeds here: its FEN was validated the same way.
+    pub fn start_position(&self) -> Result<Chess, Box<PositionError<Chess>>> {
+        match &self.start {
+            Some(fen) => fen
+                .clone()
+                .into_position(CastlingMode::Standard)
+                .map_err(Box::new),
+            None => Ok(Chess::default()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Color, Position};
+
+    #[test]
+    fn no_start_means_the_standard_position() {
+        let position = LogHeader::default()
+            .start_position()
+            .expect("standard start");
+        assert_eq!(position.board(), Chess::default().board());
+        assert_eq!(position.turn(), Color::White);
+    }
+
+    #[test]
+    fn a_start_fen_gives_that_position() {
+        let fen: Fen = "4k3/8/8/8/8/8/8/4K2R b K - 3 40"
+            .parse()
+            .expect("valid FEN");
+        let header = LogHeader {
+            start: Some(fen),
+            board: None,
+        };
+        let position = header.start_position().expect("legal position");
+        assert_eq!(position.turn(), Color::Black);
+        assert_eq!(position.fullmoves().get(), 40);
+    }
+}

@@ -1,0 +1,129 @@
+//! The metadata lines (`@key value`) between the header and the first event.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use super::error::LineError;
+use super::header::LogHeader;
+
+/// Builds a [`LogHeader`] from metadata lines, remembering where each known key was given.
+#[derive(Debug, Default)]
+pub(super) struct MetadataCollector {
+    header: LogHeader,
+    start_line: Option<usize>,
+    board_line: Option<usize>,
+}
+
+impl MetadataCollector {
+    /// Takes in the metadata line `text` (starting with `@`) found on line `line`.
+    ///
+    /// Unknown keys are ignored, as the format asks for forward compatibility.
+    pub(super) fn add(&mut self, line: usize, text: &str) -> Result<(), LineError> {
+        let body = text.strip_prefix('@').unwrap_or(text);
+        let (key, value) = body.split_once(' ').unwrap_or((body, ""));
+        let value = value.trim_matches(' ');
+        match key {
+            "" => Err(LineError::EmptyMetadataKey),
+            "start" => {
+                check_once(key, self.start_line, value)?;
+                self.header.start = Some(parse_start(value)?);
+                self.start_line = Some(line);
+                Ok(())
+            }
+            "board" => {
+                check_once(key, self.board_line, value)?;
+                self.header.board = Some(value.to_owned());
+                self.board_line = Some(line);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The header as collected so far.
+    pub(super) fn header(&self) -> &LogHeader {
+        &self.header
+    }
+}
+
+/// Checks that a known key has a value and was not given before.
+fn check_once(key: &str, first_line: Option<usize>, value: &str) -> Result<(), LineError> {
+    if let Some(first_line) = first_line {
+        return Err(LineError::DuplicateMetadata {
+            key: key.to_owned(),
+            first_line,
+        });
+    }
+    if value.is_empty() {
+        return Err(LineError::MissingMetadataValue {
+            key: key.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Parses the `@start` FEN and checks that it is a playable standard-chess position.
+fn parse_start(text: &str) -> Result<Fen, LineError> {
+    let fen = Fen::from_ascii(text.as_bytes()).map_err(|source| LineError::BadFen {
+        fen: text.to_owned(),
+        source,
+    })?;
+    match fen.clone().into_position::<Chess>(CastlingMode::Standard) {
+        Ok(_) => Ok(fen),
+        Err(error) => Err(LineError::IllegalStartPosition {
+            fen: text.to_owned(),
+            reason: error.to_string(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_and_board_fill_the_header_and_unknown_keys_are_ignored() {
+        let mut collector = MetadataCollector::default();
+        collector
+            .add(2, "@board  hall-v1 demo ")
+            .expect("valid board line");
+        collector
+            .add(3, "@clock-model chessup 2")
+            .expect("unknown key ignored");
+        collector
+            .add(4, "@start 4k3/8/8/8/8/8/8/4K3 b - - 0 1")
+            .expect("valid start line");
+        let header = collector.header();
+        assert_eq!(header.board.as_deref(), Some("hall-v1 demo"));
+        let fen = header.start.as_ref().expect("start set");
+        assert_eq!(fen.to_string(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    }
+
+    #[test]
+    fn bad_metadata_is_reported() {
+        let mut collector = MetadataCollector::default();
+        assert_eq!(collector.add(2, "@"), Err(LineError::EmptyMetadataKey));
+        assert_eq!(
+            collector.add(2, "@board"),
+            Err(LineError::MissingMetadataValue {
+                key: "board".to_owned()
+            })
+        );
+        assert!(matches!(
+            collector.add(2, "@start nonsense"),
+            Err(LineError::BadFen { fen, .. }) if fen == "nonsense"
+        ));
+        assert!(matches!(
+            collector.add(2, "@start 8/8/8/8/8/8/8/8 w - - 0 1"),
+            Err(LineError::IllegalStartPosition { fen, .. }) if fen == "8/8/8/8/8/8/8/8 w - - 0 1"
+        ));
+        collector.add(5, "@board one").expect("first board line");
+        assert_eq!(
+            collector.add(6, "@board two"),
+            Err(LineError::DuplicateMetadata {
+                key: "board".to_owned(),
+                first_line: 5
+            })
+        );
+    }
+}

@@ -1,0 +1,31 @@
+//! The sensor log (`sensor-log.md`, version 1): reading it, sans-IO or from a reader, and
+//! writing it.
+//!
+//! [`LogDecoder`] turns bytes into [`LogRecord`]s without doing any I/O; [`LogReader`] drives it
+//! from any [`std::io::Read`]; [`read_log`] reads a whole log from text. [`LogWriter`] writes a
+//! log that reads back to the same events, and [`format_event`] writes a single event line.
+
+mod decoder;
+mod error;
+mod event_line;
+mod fields;
+mod format;
+mod header;
+mod metadata;
+mod placement;
+mod read;
+mod reader;
+mod writer;
+
+#[cfg(test)]
+mod decoder_tests;
+#[cfg(test)]
+mod round_trip_tests;
+
+pub use decoder::{LogDecoder, LogRecord};
+pub use error::{LineError, LogError, PlacementError};
+pub use format::format_event;
+pub use header::LogHeader;
+pub use read::{SensorLog, read_log, read_log_from};
+pub use reader::{LogReader, ReadError};
+pub use writer::{FlushPolicy, LogWriter, WriteError};

@@ -1,0 +1,285 @@
+//! Writing a sensor log: the header, the metadata, then one event per line.
+
+use std::io::Write;
+
+use shakmaty::Role;
+
+use super::format::format_event;
+use super::header::LogHeader;
+use crate::sensor::{Millis, SensorEvent, SensorKind};
+
+/// When the writer flushes its output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushPolicy {
+    /// After the header and after every event: a live recorder loses nothing on a crash.
+    EveryEvent,
+    /// Only when [`LogWriter::flush`] is called (or the output decides to).
+    WhenAsked,
+}
+
+/// Why a log could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The output failed.
+    #[error("writing the sensor log failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// An event earlier than the one before it: the log would not read back.
+    #[error("event time {t} is earlier than the previous event's time {previous}")]
+    TimeWentBack {
+        /// The time of the refused event.
+        t: Millis,
+        /// The time of the previous event.
+        previous: Millis,
+    },
+    /// A promotion to a king or pawn, which the format cannot express.
+    #[error("cannot write a promotion to `{letter}`: only q, r, b and n are allowed")]
+    BadPromotion {
+        /// The letter of the refused role.
+        letter: char,
+    },
+    /// `@board` text that would not read back as written.
+    #[error(
+        "cannot write `@board` text {text:?}: it must be one non-empty line without leading or \
+         trailing spaces"
+    )]
+    BadBoardText {
+        /// The refused text.
+        text: String,
+    },
+    /// A `@start` FEN that is not a playable standard-chess position.
+    #[error("cannot write `@start` {fen}: {reason}")]
+    IllegalStart {
+        /// The refused FEN.
+        fen: String,
+        /// Why it is not playable.
+        reason: String,
+    },
+}
+
+/// Writes a sensor log in version 1 of the format.
+#[derive(Debug)]
+pub struct LogWriter<W: Write> {
+    out: W,
+    flush: FlushPolicy,
+    last_time: Option<Millis>,
+}
+
+impl<W: Write> LogWriter<W> {
+    /// Starts a log on `out`: writes the header line and the metadata of `header`.
+    pub fn new(out: W, header: &LogHeader, flush: FlushPolicy) -> Result<LogWriter<W>, WriteError> {
+        let mut writer = LogWriter {
+            out,
+            flush,
+            last_time: None,
+        };
+        writer.write_header(header)?;
+        Ok(writer)
+    }
+
+    /// Writes one event as a line; refuses an event that would not read back.
+    pub fn write_event(&mut self, event: &SensorEvent) -> Result<(), WriteError> {
+        self.check_event(event)?;
+        writeln!(self.out, "{}", format_event(event))?;
+        self.last_time = Some(event.t);
+        self.flush_if_asked()
+    }
+
+    /// Flushes the output.
+    pub fn flush(&mut self) -> Result<(), WriteError> {
+        self.out.flush()?;
+        Ok(())
+    }
+
+    /// The output, after flushing it.
+    pub fn into_inner(mut self) -> Result<W, WriteError> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    /// Writes `touchmove-log 1` and the `@start` and `@board` lines.
+    fn write_header(&mut self, header: &LogHeader) -> Result<(), WriteError> {
+        check_header(header)?;
+        writeln!(self.out, "touchmove-log 1")?;
+        if let Some(fen) = &header.start {
+            writeln!(self.out, "@start {fen}")?;
+        }
+        if let Some(board) = &header.board {
+            writeln!(self.out, "@board {board}")?;
+        }
+        self.flush_if_asked()
+    }
+
+    /// Checks the time order and the promotion letter of `event`.
+    fn check_event(&self, event: &SensorEvent) -> Result<(), WriteError> {
+        if let Some(previous) = self.last_time.filter(|&previous| event.t < previous) {
+            return Err(WriteError::TimeWentBack {
+                t: event.t,
+                previous,
+            });
+        }
+        match event.kind {
+            SensorKind::Promote(role @ (Role::King | Role::Pawn)) => {
+                Err(WriteError::BadPromotion {
+                    letter: role.char(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Flushes when the policy says so.
+    fn flush_if_asked(&mut self) -> Result<(), WriteError> {
+        match self.flush {
+            FlushPolicy::EveryEvent => self.flush(),
+            FlushPolicy::WhenAsked => Ok(()),
+        }
+    }
+}
+
+/// Checks that the header reads back as written.
+fn check_header(header: &LogHeader) -> Result<(), WriteError> {
+    if let Some(text) = &header.board {
+        let one_line = !text.contains(['\n', '\r']);
+        if text.is_empty() || !one_line || text.trim_matches(' ') != text {
+            return Err(WriteError::BadBoardText { text: text.clone() });
+        }
+    }
+    if let (Some(fen), Err(error)) = (&header.start, header.start_position()) {
+        return Err(WriteError::IllegalStart {
+            fen: fen.to_string(),
+            reason: error.to_string(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{Color, Square};
+
+    /// An output that records what was written and what had been flushed.
+    #[derive(Default)]
+    struct Recorder {
+        written: Vec<u8>,
+        flushed: usize,
+    }
+
+    impl Write for Recorder {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.written.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.flushed = self.written.len();
+            Ok(())
+        }
+    }
+
+    fn lift(t: Millis, square: Square) -> SensorEvent {
+        SensorEvent::new(
+            t,
+            SensorKind::Lift {
+                square,
+                piece: None,
+            },
+        )
+    }
+
+    #[test]
+    fn writes_header_metadata_and_events_in_the_exact_syntax() {
+        let header = LogHeader {
+            start: Some(
+                "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+                    .parse::<Fen>()
+                    .expect("valid FEN"),
+            ),
+            board: Some("dgt e-board".to_owned()),
+        };
+        let mut writer =
+            LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("header");
+        writer.write_event(&lift(0, Square::E8)).expect("event");
+        writer
+            .write_event(&SensorEvent::new(0, SensorKind::Clock(Color::Black)))
+            .expect("event");
+        let text = String::from_utf8(writer.into_inner().expect("flushed")).expect("UTF-8");
+        assert_eq!(
+            text,
+            "touchmove-log 1\n@start 4k3/8/8/8/8/8/8/4K3 b - - 0 1\n@board dgt e-board\n0 lift e8\n0 clock black\n"
+        );
+    }
+
+    #[test]
+    fn every_event_policy_leaves_nothing_unflushed() {
+        let mut writer = LogWriter::new(
+            Recorder::default(),
+            &LogHeader::default(),
+            FlushPolicy::EveryEvent,
+        )
+        .expect("header");
+        assert_eq!(writer.out.flushed, "touchmove-log 1\n".len());
+        writer.write_event(&lift(12, Square::A1)).expect("event");
+        assert_eq!(writer.out.flushed, writer.out.written.len());
+        assert_eq!(writer.out.flushed, "touchmove-log 1\n12 lift a1\n".len());
+    }
+
+    #[test]
+    fn when_asked_policy_does_not_flush_by_itself() {
+        let mut writer = LogWriter::new(
+            Recorder::default(),
+            &LogHeader::default(),
+            FlushPolicy::WhenAsked,
+        )
+        .expect("header");
+        writer.write_event(&lift(12, Square::A1)).expect("event");
+        assert_eq!(writer.out.flushed, 0);
+        writer.flush().expect("flush");
+        assert_eq!(writer.out.flushed, "touchmove-log 1\n12 lift a1\n".len());
+    }
+
+    #[test]
+    fn refuses_what_would_not_read_back() {
+        let mut writer = LogWriter::new(Vec::new(), &LogHeader::default(), FlushPolicy::WhenAsked)
+            .expect("header");
+        writer.write_event(&lift(10, Square::A1)).expect("event");
+        assert!(matches!(
+            writer.write_event(&lift(9, Square::A2)),
+            Err(WriteError::TimeWentBack { t: 9, previous: 10 })
+        ));
+        assert!(matches!(
+            writer.write_event(&SensorEvent::new(10, SensorKind::Promote(Role::King))),
+            Err(WriteError::BadPromotion { letter: 'k' })
+        ));
+        assert_eq!(
+            writer.into_inner().expect("flushed"),
+            b"touchmove-log 1\n10 lift a1\n"
+        );
+        for text in ["", "two\nlines", " padded", "cr\r"] {
+            let header = LogHeader {
+                start: None,
+                board: Some(text.to_owned()),
+            };
+            assert!(
+                matches!(
+                    LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),
+                    Err(WriteError::BadBoardText { .. })
+                ),
+                "{text:?}"
+            );
+        }
+        let header = LogHeader {
+            start: Some(
+                "8/8/8/8/8/8/8/8 w - - 0 1"
+                    .parse::<Fen>()
+                    .expect("parsable FEN"),
+            ),
+            board: None,
+        };
+        assert!(matches!(
+            LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),
+            Err(WriteError::IllegalStart { .. })
+        ));
+    }
+}
