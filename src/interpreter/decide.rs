@@ -98,7 +98,7 @@ impl Interpreter {
                 to,
                 completed,
             };
-        } else if self.only_pieces_in_hand() {
+        } else if self.in_progress() {
             self.phase = Phase::InHand;
         } else {
             let report_at = (!self.mismatch_reported).then_some(t + self.config.slide_ms);
@@ -275,7 +275,7 @@ impl Interpreter {
             return;
         }
         self.completed_illegal = displaced;
-        self.trace = super::Trace::new(self.game.position().board());
+        self.trace = super::Trace::new(self.game.position().board(), mover);
         self.trace_start_seq = self.motions.now();
         if let Some((from, _)) = displaced {
             self.trace.bind(from, t);

@@ -180,11 +180,28 @@ impl Interpreter {
             .max_by_key(|&sq| self.motions.placed_at(sq))
     }
 
-    /// Whether the only difference from the current position is pieces off the board.
-    pub(super) fn only_pieces_in_hand(&self) -> bool {
-        let expected = self.game.position().board();
+    /// Whether the board can be a move in progress: pieces off the board (in hand), and at most
+    /// one piece set down where the position has none, every missing opponent piece being one
+    /// the mover's lifted pieces could legally capture. A wrong piece on a square is not.
+    pub(super) fn in_progress(&self) -> bool {
+        let position = self.game.position();
+        let expected = position.board();
+        let missing = expected.occupied() & !self.board.occupied();
         let extra = self.board.occupied() & !expected.occupied();
-        extra.is_empty() && (self.board.differences(expected) & self.board.occupied()).is_empty()
+        let misidentified = self.board.differences(expected) & expected.occupied();
+        if (misidentified & self.board.occupied()).any() || extra.more_than_one() {
+            return false;
+        }
+        if extra.is_empty() {
+            return true;
+        }
+        let lifted_own = missing & position.us();
+        (missing & position.them()).into_iter().all(|victim| {
+            self.legal.iter().any(|c| {
+                c.m.from().is_some_and(|from| lifted_own.contains(from))
+                    && super::geometry::capture_square(c.m) == Some(victim)
+            })
+        })
     }
 
     /// The squares where the board differs from the nearest expected position (the current

@@ -157,7 +157,7 @@ impl Interpreter {
     /// An interpreter for a board set up in `start`.
     pub fn new(start: Chess, config: Config) -> Interpreter {
         let board = PhysicalBoard::unidentified(start.board());
-        let trace = Trace::new(start.board());
+        let trace = Trace::new(start.board(), start.turn());
         let legal = candidates(&start);
         Interpreter {
             config,
@@ -452,7 +452,7 @@ impl Interpreter {
     fn start_turn(&mut self, previous: Option<PreviousTurn>) {
         self.previous = previous;
         self.legal = candidates(self.game.position());
-        self.trace = Trace::new(self.game.position().board());
+        self.trace = Trace::new(self.game.position().board(), self.game.turn());
         self.trace_start_seq = self.motions.now();
         self.promotion = None;
         self.completed_illegal = None;

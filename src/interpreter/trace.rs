@@ -33,6 +33,7 @@ impl Touch {
 #[derive(Debug, Clone)]
 pub struct Trace {
     start: Board,
+    turn: Option<Color>,
     touches: Vec<Touch>,
     lifted: Bitboard,
     in_hand: Bitboard,
@@ -42,9 +43,10 @@ pub struct Trace {
 
 impl Trace {
     /// A new turn on a board that shows `start`.
-    pub fn new(start: &Board) -> Trace {
+    pub fn new(start: &Board, turn: Color) -> Trace {
         Trace {
             start: start.clone(),
+            turn: Some(turn),
             touches: Vec::new(),
             lifted: Bitboard::EMPTY,
             in_hand: Bitboard::EMPTY,
@@ -128,14 +130,22 @@ impl Trace {
         }
     }
 
-    /// The square lifted most recently among those whose piece is still in hand.
+    /// The piece most likely set down on a square it did not come from: the mover's piece
+    /// lifted last, else any piece in hand.
     fn last_in_hand(&self) -> Option<Square> {
+        let mover = self.start_turn_color();
         self.touches
             .iter()
             .rev()
+            .filter(|t| Some(t.piece.color) == mover)
             .map(|t| t.square)
             .find(|sq| self.in_hand.contains(*sq))
             .or_else(|| self.in_hand.first())
+    }
+
+    /// The colour of the side to move in this turn.
+    fn start_turn_color(&self) -> Option<Color> {
+        self.turn
     }
 
     /// Binds the turn to the piece that stood on `square` (after a completed illegal move,
@@ -165,7 +175,7 @@ mod tests {
 
     #[test]
     fn a_piece_lifted_and_put_back_is_a_binding_touch() {
-        let mut trace = Trace::new(&Board::new());
+        let mut trace = Trace::new(&Board::new(), Color::White);
         trace.lift(Square::D2, 10, true);
         trace.place(Square::D2);
         assert_eq!(trace.touches().len(), 1);
@@ -175,7 +185,7 @@ mod tests {
 
     #[test]
     fn a_piece_knocked_while_another_is_in_hand_and_put_back_is_no_touch() {
-        let mut trace = Trace::new(&Board::new());
+        let mut trace = Trace::new(&Board::new(), Color::White);
         trace.lift(Square::G1, 10, true);
         trace.lift(Square::H2, 20, true);
         trace.place(Square::H2);
@@ -186,7 +196,7 @@ mod tests {
 
     #[test]
     fn adjust_covers_the_next_lift_only() {
-        let mut trace = Trace::new(&Board::new());
+        let mut trace = Trace::new(&Board::new(), Color::White);
         trace.arm_adjust();
         trace.lift(Square::D2, 10, true);
         trace.place(Square::D2);

@@ -1,0 +1,52 @@
+//! Command-line parsing and dispatch: `main → run → ExitCode`.
+
+mod args;
+mod output;
+mod replay;
+
+use std::io::ErrorKind;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+
+/// Parses the command line, runs the command, and turns its outcome into an exit code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose);
+    let outcome = match cli.command {
+        Command::Replay(args) => replay::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("touchmove: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Diagnostics go to standard error through `tracing`: warnings by default, more with `-v`.
+fn init_tracing(verbose: u8) {
+    let level = match verbose {
+        0 => tracing::Level::WARN,
+        1 => tracing::Level::INFO,
+        2 => tracing::Level::DEBUG,
+        _ => tracing::Level::TRACE,
+    };
+    tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+}
+
+/// A reader of our output went away (`touchmove replay … | head`): not an error.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == ErrorKind::BrokenPipe)
+}

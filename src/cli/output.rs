@@ -1,0 +1,99 @@
+//! Printing decisions as they are made: JSON lines or readable text on stdout, and the PGN file.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use shakmaty::Chess;
+
+use touchmove::event::GameEvent;
+use touchmove::output::pgn::{PgnRecorder, PgnTags};
+use touchmove::output::text;
+
+/// Prints each decision as it is made and keeps them for the PGN. The first write error is kept
+/// and reported by [`EventPrinter::check`] or [`EventPrinter::finish`].
+pub struct EventPrinter<W: Write> {
+    out: W,
+    json: bool,
+    keep: bool,
+    events: Vec<GameEvent>,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> EventPrinter<W> {
+    /// A printer writing JSON lines when `json`, else readable text; `keep` keeps the events.
+    pub fn new(out: W, json: bool, keep: bool) -> EventPrinter<W> {
+        EventPrinter {
+            out,
+            json,
+            keep,
+            events: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Prints one decision.
+    pub fn print(&mut self, event: GameEvent) {
+        if self.error.is_none() {
+            if let Err(error) = self.write(&event) {
+                self.error = Some(error);
+            }
+        }
+        if self.keep {
+            self.events.push(event);
+        }
+    }
+
+    fn write(&mut self, event: &GameEvent) -> io::Result<()> {
+        if self.json {
+            serde_json::to_writer(&mut self.out, event)?;
+            writeln!(self.out)
+        } else {
+            writeln!(self.out, "{}", text::render(event))
+        }
+    }
+
+    /// Fails if a write has failed.
+    pub fn check(&mut self) -> Result<()> {
+        match self.error.take() {
+            Some(error) => Err(error).context("cannot write to standard output"),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes the output; fails if any write failed.
+    pub fn finish(&mut self) -> Result<()> {
+        self.check()?;
+        self.out
+            .flush()
+            .context("cannot write to standard output")
+    }
+
+    /// The decisions kept so far.
+    pub fn events(&self) -> &[GameEvent] {
+        &self.events
+    }
+}
+
+/// Writes the PGN of `events` (played from `start`) to `path`, through a temporary file renamed
+/// into place.
+pub fn write_pgn_file(path: &Path, start: &Chess, events: &[GameEvent]) -> Result<()> {
+    let set_up = *start != Chess::default();
+    let mut recorder = PgnRecorder::new(start.clone(), set_up, PgnTags::default());
+    for event in events {
+        recorder
+            .record(event)
+            .with_context(|| format!("cannot record event at t={} in the PGN", event.t))?;
+    }
+    let temporary = path.with_extension("pgn.tmp");
+    let mut file = fs::File::create(&temporary)
+        .with_context(|| format!("{}: cannot create", temporary.display()))?;
+    recorder
+        .write_pgn(&mut file)
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("{}: cannot write", temporary.display()))?;
+    fs::rename(&temporary, path)
+        .with_context(|| format!("{}: cannot rename into place", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! Replaying a recorded sensor log through the interpreter.
+//!
+//! [`Replay`] is the thin loop every path uses: records in (from a decoder, a reader or a
+//! list), game events out to a sink, in the order they were decided. It does no I/O of its own.
+
+use shakmaty::Chess;
+
+use crate::event::GameEvent;
+use crate::interpreter::{Config, Interpreter};
+use crate::sensor::SensorEvent;
+use crate::sensor_log::{LogHeader, LogRecord};
+
+/// A log being replayed: the interpreter, created once the header is known.
+#[derive(Debug)]
+pub struct Replay {
+    config: Config,
+    interpreter: Option<Interpreter>,
+    header: Option<LogHeader>,
+}
+
+impl Replay {
+    /// A replay that will use `config` once the log's header has been read.
+    pub fn new(config: Config) -> Replay {
+        Replay {
+            config,
+            interpreter: None,
+            header: None,
+        }
+    }
+
+    /// The header of the log, once read.
+    pub fn header(&self) -> Option<&LogHeader> {
+        self.header.as_ref()
+    }
+
+    /// The position the game started from, once the header has been read.
+    pub fn start_position(&self) -> Option<Chess> {
+        self.header
+            .as_ref()
+            .and_then(|header| header.start_position().ok())
+    }
+
+    /// Takes one record of the log and passes every event decided so far to `sink`.
+    pub fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(GameEvent)) {
+        match record {
+            LogRecord::Header(header) => {
+                // The decoder validated the FEN; a position it rejects cannot reach here.
+                let start = header.start_position().unwrap_or_default();
+                self.interpreter = Some(Interpreter::new(start, self.config));
+                self.header = Some(header);
+            }
+            LogRecord::Event(event) => self.event(&event, sink),
+        }
+    }
+
+    /// Takes one sensor event (the standard start is assumed if no header came first).
+    pub fn event(&mut self, event: &SensorEvent, sink: &mut impl FnMut(GameEvent)) {
+        let config = self.config;
+        let interpreter = self
+            .interpreter
+            .get_or_insert_with(|| Interpreter::new(Chess::default(), config));
+        interpreter.handle_event(event);
+        drain(interpreter, sink);
+    }
+
+    /// End of the log: decides what is pending as the windows would close.
+    pub fn finish(&mut self, sink: &mut impl FnMut(GameEvent)) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.finish();
+            drain(interpreter, sink);
+        }
+    }
+}
+
+fn drain(interpreter: &mut Interpreter, sink: &mut impl FnMut(GameEvent)) {
+    while let Some(event) = interpreter.poll_event() {
+        sink(event);
+    }
+}
+
+/// Replays a list of sensor events from `start` and returns every decision.
+pub fn replay_events(start: Chess, config: Config, events: &[SensorEvent]) -> Vec<GameEvent> {
+    let mut interpreter = Interpreter::new(start, config);
+    let mut out = Vec::new();
+    for event in events {
+        interpreter.handle_event(event);
+        out.extend(std::iter::from_fn(|| interpreter.poll_event()));
+    }
+    interpreter.finish();
+    out.extend(std::iter::from_fn(|| interpreter.poll_event()));
+    out
+}
