@@ -6,5 +6,6 @@
 //! takebacks and results.
 
 pub mod event;
+pub mod output;
 pub mod sensor;
 pub mod sensor_log;
