@@ -7,6 +7,7 @@
 
 pub mod event;
 pub mod interpreter;
+pub mod output;
 pub mod replay;
 pub mod rules;
 pub mod sensor;

@@ -118,7 +118,8 @@ impl LogDecoder {
 
     /// Takes the next complete line out of `pending`, without its line ending.
     fn take_line(&mut self) -> Option<Vec<u8>> {
-        let newline = self.pending[self.scanned..]
+        let unscanned = self.pending.get(self.scanned..).unwrap_or_default();
+        let newline = unscanned
             .iter()
             .position(|&b| b == b'\n')
             .map(|offset| self.scanned + offset);

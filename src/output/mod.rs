@@ -1,0 +1,4 @@
+//! Renderings of the game-event stream for people and other programs: PGN and terminal text.
+
+pub mod pgn;
+pub mod text;

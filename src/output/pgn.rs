@@ -1,0 +1,110 @@
+//! Recording the game-event stream as PGN: moves in SAN, rulings as comments, one PGN game per
+//! game on the board.
+
+mod comment;
+mod error;
+mod game;
+mod movetext;
+mod tags;
+
+#[cfg(test)]
+mod tests;
+
+use std::io::Write;
+
+use shakmaty::Chess;
+
+use crate::event::{EventKind, GameEvent, GameResult};
+use comment::{illegal_comment, mismatch_comment, result_comment, violation_comment};
+pub use error::PgnError;
+use game::GameRecord;
+pub use tags::PgnTags;
+
+/// Builds the PGN of a session from its game events, fed one at a time.
+///
+/// Moves are checked against the recorded position and written in SAN; violations, illegal
+/// moves, claimable draws and board mismatches become `{ }` comments where they were decided;
+/// a takeback removes the last move and the comments after it; a result sets the `Result` tag
+/// and the termination marker; a `game` event starts a new game from the standard position.
+#[derive(Debug, Clone)]
+pub struct PgnRecorder {
+    tags: PgnTags,
+    closed: Vec<GameRecord>,
+    current: GameRecord,
+}
+
+impl PgnRecorder {
+    /// A recorder whose first game starts from `start`; `set_up` says it is a set-up position
+    /// (the `SetUp` and `FEN` tags are written for it, as they are for any start that is not the
+    /// standard starting position). `tags` apply to every game.
+    pub fn new(start: Chess, set_up: bool, tags: PgnTags) -> PgnRecorder {
+        PgnRecorder {
+            tags,
+            closed: Vec::new(),
+            current: GameRecord::new(start, set_up),
+        }
+    }
+
+    /// Records one game event; an event that does not fit the game so far is refused and
+    /// nothing is recorded.
+    pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnError> {
+        match &event.kind {
+            EventKind::Move(played) => self.current.play(played),
+            EventKind::Takeback { ply } => self.current.take_back(*ply),
+            EventKind::Result(result) => self.finish(result),
+            EventKind::Game { number } => {
+                self.start_game(*number);
+                Ok(())
+            }
+            EventKind::Violation(violation) => self.note(violation_comment(violation)),
+            EventKind::Illegal(illegal) => self.note(illegal_comment(illegal)),
+            EventKind::Claimable { reason } => {
+                self.note(format!("draw claimable: {}", reason.as_str()))
+            }
+            EventKind::Mismatch { squares } => self.note(mismatch_comment(squares)),
+            EventKind::Resync => self.note("resync: the board matches again".to_owned()),
+        }
+    }
+
+    /// Writes every game recorded so far as PGN, an unfinished game ending with `*`.
+    pub fn write_pgn(&self, w: &mut impl Write) -> std::io::Result<()> {
+        w.write_all(self.to_pgn_string().as_bytes())
+    }
+
+    /// Every game recorded so far as PGN text, games separated by a blank line.
+    pub fn to_pgn_string(&self) -> String {
+        let games: Vec<String> = self
+            .closed
+            .iter()
+            .chain(std::iter::once(&self.current))
+            .map(|game| game.to_pgn(&self.tags))
+            .collect();
+        games.join("\n")
+    }
+
+    /// Records a comment at the current point of the game.
+    fn note(&mut self, text: String) -> Result<(), PgnError> {
+        self.current.comment(text);
+        Ok(())
+    }
+
+    /// Sets the result, with its reason as a comment.
+    fn finish(&mut self, result: &GameResult) -> Result<(), PgnError> {
+        self.current.finish(&result.result)?;
+        if !result.reason.is_empty() || result.rule.is_some() {
+            self.current.comment(result_comment(result));
+        }
+        Ok(())
+    }
+
+    /// Closes the current game and starts game `number` from the standard position; game 1
+    /// announced before anything was recorded keeps the recorder's start.
+    fn start_game(&mut self, number: u32) {
+        if number <= 1 && self.current.is_untouched() && self.closed.is_empty() {
+            return;
+        }
+        let finished =
+            std::mem::replace(&mut self.current, GameRecord::new(Chess::default(), false));
+        self.closed.push(finished);
+    }
+}

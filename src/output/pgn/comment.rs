@@ -1,0 +1,117 @@
+//! The text of the `{ }` comments the recorder writes for rulings and board events.
+
+use shakmaty::Square;
+
+use crate::event::{GameResult, IllegalMove, Violation, color_name};
+
+/// `4.3.1 white d2: <message>`
+pub(super) fn violation_comment(violation: &Violation) -> String {
+    format!(
+        "{} {} {}: {}",
+        violation.rule.article(),
+        color_name(violation.color),
+        violation.square,
+        violation.message
+    )
+}
+
+/// `illegal move by black (1) e7e4: <message>` (the move only when known).
+pub(super) fn illegal_comment(illegal: &IllegalMove) -> String {
+    let attempted = illegal
+        .uci
+        .as_deref()
+        .map(|uci| format!(" {uci}"))
+        .unwrap_or_default();
+    format!(
+        "illegal move by {} ({}){attempted}: {}",
+        color_name(illegal.color),
+        illegal.count,
+        illegal.message
+    )
+}
+
+/// `mismatch: d2 e4`
+pub(super) fn mismatch_comment(squares: &[Square]) -> String {
+    let squares: Vec<String> = squares.iter().map(Square::to_string).collect();
+    format!("mismatch: {}", squares.join(" "))
+}
+
+/// `checkmate (5.1.1)`: why the game ended, with the article when there is one.
+pub(super) fn result_comment(result: &GameResult) -> String {
+    match result.rule {
+        Some(rule) => format!("{} ({})", result.reason, rule.article()),
+        None => result.reason.clone(),
+    }
+}
+
+/// The comment text made safe for PGN: braces become parentheses (a `}` would end the comment
+/// early) and control characters such as line feeds become spaces.
+pub(super) fn sanitise(text: &str) -> String {
+    text.chars()
+        .map(|ch| match ch {
+            '{' => '(',
+            '}' => ')',
+            ch if ch.is_control() => ' ',
+            ch => ch,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Rule;
+    use shakmaty::Color;
+
+    #[test]
+    fn violation_names_rule_colour_square_and_message() {
+        let violation = Violation {
+            rule: Rule::TouchOwn,
+            color: Color::White,
+            square: Square::D2,
+            message: "touched d2, moved g1".to_owned(),
+        };
+        assert_eq!(
+            violation_comment(&violation),
+            "4.3.1 white d2: touched d2, moved g1"
+        );
+    }
+
+    #[test]
+    fn illegal_names_the_move_when_known() {
+        let mut illegal = IllegalMove {
+            color: Color::Black,
+            count: 2,
+            message: "king left in check".to_owned(),
+            uci: Some("e8e7".to_owned()),
+        };
+        assert_eq!(
+            illegal_comment(&illegal),
+            "illegal move by black (2) e8e7: king left in check"
+        );
+        illegal.uci = None;
+        assert_eq!(
+            illegal_comment(&illegal),
+            "illegal move by black (2): king left in check"
+        );
+    }
+
+    #[test]
+    fn mismatch_lists_squares_and_result_names_the_article() {
+        assert_eq!(
+            mismatch_comment(&[Square::D2, Square::E4]),
+            "mismatch: d2 e4"
+        );
+        let result = GameResult {
+            result: "1-0".to_owned(),
+            reason: "checkmate".to_owned(),
+            rule: Some(Rule::Checkmate),
+        };
+        assert_eq!(result_comment(&result), "checkmate (5.1.1)");
+    }
+
+    #[test]
+    fn sanitising_removes_braces_and_line_breaks() {
+        assert_eq!(sanitise("a}b{c\nd\re\tf"), "a)b(c d e f");
+    }
+}

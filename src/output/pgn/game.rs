@@ -1,0 +1,157 @@
+//! One game as recorded: its start, its moves and comments in order, and its result.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, EnPassantMode, KnownOutcome, Position};
+
+use super::error::PgnError;
+use super::movetext::{MovetextItem, Numbering, movetext_lines};
+use super::tags::{PgnTags, push_tag};
+use crate::event::MoveEvent;
+
+/// A recorded move, with the position before it so that it can be taken back.
+#[derive(Debug, Clone)]
+struct RecordedMove {
+    before: Chess,
+}
+
+/// One game of the recording.
+#[derive(Debug, Clone)]
+pub(super) struct GameRecord {
+    start: Chess,
+    set_up: bool,
+    position: Chess,
+    items: Vec<MovetextItem>,
+    moves: Vec<RecordedMove>,
+    result: Option<KnownOutcome>,
+}
+
+impl GameRecord {
+    /// A game starting from `start`; `set_up` says it is a set-up position (the `SetUp` and
+    /// `FEN` tags are also written whenever `start` is not the standard starting position).
+    pub(super) fn new(start: Chess, set_up: bool) -> GameRecord {
+        GameRecord {
+            position: start.clone(),
+            start,
+            set_up,
+            items: Vec::new(),
+            moves: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// Whether nothing at all has been recorded in this game.
+    pub(super) fn is_untouched(&self) -> bool {
+        self.items.is_empty() && self.result.is_none()
+    }
+
+    /// Records a legal move, checking it against the recorded position.
+    pub(super) fn play(&mut self, event: &MoveEvent) -> Result<(), PgnError> {
+        self.refuse_after_result("move")?;
+        if event.color != self.position.turn() {
+            return Err(PgnError::WrongSide {
+                ply: event.ply,
+                expected: self.position.turn(),
+                found: event.color,
+            });
+        }
+        let before = self.position.clone();
+        let m = SanPlus::from_ascii(event.san.as_bytes())
+            .map_err(|error| error.to_string())
+            .and_then(|san| san.san.to_move(&before).map_err(|error| error.to_string()))
+            .map_err(|reason| PgnError::IllegalSan {
+                ply: event.ply,
+                san: event.san.clone(),
+                fen: fen_of(&before),
+                reason,
+            })?;
+        let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
+        self.items.push(MovetextItem::Move(san.to_string()));
+        self.moves.push(RecordedMove { before });
+        Ok(())
+    }
+
+    /// Takes back the last move and the comments recorded after it.
+    pub(super) fn take_back(&mut self, ply: u32) -> Result<(), PgnError> {
+        self.refuse_after_result("takeback")?;
+        let last_ply = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
+        if last_ply == 0 {
+            return Err(PgnError::NothingToTakeBack { ply });
+        }
+        if ply != last_ply {
+            return Err(PgnError::NotTheLastPly { ply, last_ply });
+        }
+        if let Some(taken) = self.moves.pop() {
+            self.position = taken.before;
+        }
+        while let Some(MovetextItem::Comment(_)) = self.items.last() {
+            self.items.pop();
+        }
+        self.items.pop();
+        Ok(())
+    }
+
+    /// Records a comment at the current point of the game.
+    pub(super) fn comment(&mut self, text: String) {
+        self.items.push(MovetextItem::Comment(text));
+    }
+
+    /// Records the result.
+    pub(super) fn finish(&mut self, result: &str) -> Result<(), PgnError> {
+        self.refuse_after_result("result")?;
+        let outcome =
+            KnownOutcome::from_ascii(result.as_bytes()).map_err(|_| PgnError::UnknownResult {
+                result: result.to_owned(),
+            })?;
+        self.result = Some(outcome);
+        Ok(())
+    }
+
+    /// The game as PGN: tags, a blank line, the movetext lines.
+    pub(super) fn to_pgn(&self, tags: &PgnTags) -> String {
+        let result = self.result.map_or("*", KnownOutcome::as_str);
+        let mut out = String::new();
+        for (name, value) in tags.roster(result) {
+            push_tag(&mut out, name, value);
+        }
+        if self.needs_fen() {
+            push_tag(&mut out, "SetUp", "1");
+            push_tag(&mut out, "FEN", &fen_of(&self.start));
+        }
+        out.push('\n');
+        for line in movetext_lines(&self.items, self.numbering(), result) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Whether the `SetUp` and `FEN` tags are needed.
+    fn needs_fen(&self) -> bool {
+        self.set_up || fen_of(&self.start) != fen_of(&Chess::default())
+    }
+
+    /// How the first move is numbered.
+    fn numbering(&self) -> Numbering {
+        Numbering {
+            fullmoves: self.start.fullmoves().get(),
+            turn: self.start.turn(),
+        }
+    }
+
+    /// Refuses `event` once the game has a result.
+    fn refuse_after_result(&self, event: &'static str) -> Result<(), PgnError> {
+        match self.result {
+            Some(result) => Err(PgnError::GameOver {
+                result: result.as_str().to_owned(),
+                event,
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The FEN of `position`, en passant square only when a capture is possible.
+fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}

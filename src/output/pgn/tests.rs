@@ -1,0 +1,486 @@
+//! Tests of the recorder: exact PGN for hand-made games, and the PGN re-read with `pgn_reader`
+//! and replayed with shakmaty.
+
+use std::ops::ControlFlow;
+
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position, Square};
+
+use super::*;
+use crate::event::{ClaimReason, GameResult, IllegalMove, MoveEvent, Rule, Violation};
+
+// ----- building events -----
+
+fn event(kind: EventKind) -> GameEvent {
+    GameEvent { t: 0, kind }
+}
+
+/// A move event; the recorder only reads `ply`, `color` and `san`.
+fn mv(ply: u32, color: Color, san: &str) -> GameEvent {
+    event(EventKind::Move(MoveEvent {
+        ply,
+        color,
+        san: san.to_owned(),
+        uci: String::new(),
+        fen: String::new(),
+        promotion_default: false,
+    }))
+}
+
+fn violation(rule: Rule, color: Color, square: Square, message: &str) -> GameEvent {
+    event(EventKind::Violation(Violation {
+        rule,
+        color,
+        square,
+        message: message.to_owned(),
+    }))
+}
+
+fn result(result: &str, reason: &str, rule: Option<Rule>) -> GameEvent {
+    event(EventKind::Result(GameResult {
+        result: result.to_owned(),
+        reason: reason.to_owned(),
+        rule,
+    }))
+}
+
+fn record_all(recorder: &mut PgnRecorder, events: &[GameEvent]) {
+    for event in events {
+        recorder.record(event).expect("event fits the game");
+    }
+}
+
+fn standard() -> PgnRecorder {
+    PgnRecorder::new(Chess::default(), false, PgnTags::default())
+}
+
+const DEFAULT_ROSTER_UNFINISHED: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n";
+
+// ----- reading back with pgn_reader -----
+
+/// A game as `pgn_reader` sees it.
+#[derive(Debug, Default)]
+struct ReadGame {
+    tags: Vec<(String, String)>,
+    sans: Vec<String>,
+    comments: Vec<String>,
+    outcome: Option<String>,
+}
+
+impl ReadGame {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+struct Collector;
+
+impl Visitor for Collector {
+    type Tags = Vec<(String, String)>;
+    type Movetext = ReadGame;
+    type Output = ReadGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<ReadGame, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<ReadGame> {
+        tags.push((
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        ));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<ReadGame, ReadGame> {
+        ControlFlow::Continue(ReadGame {
+            tags,
+            ..ReadGame::default()
+        })
+    }
+
+    fn san(&mut self, game: &mut ReadGame, san_plus: SanPlus) -> ControlFlow<ReadGame> {
+        game.sans.push(san_plus.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, game: &mut ReadGame, comment: RawComment<'_>) -> ControlFlow<ReadGame> {
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        game.comments
+            .push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, game: &mut ReadGame, outcome: Outcome) -> ControlFlow<ReadGame> {
+        game.outcome = Some(outcome.as_str().to_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: ReadGame) -> ReadGame {
+        game
+    }
+}
+
+fn reread(pgn: &str) -> Vec<ReadGame> {
+    let mut reader = Reader::new(pgn.as_bytes());
+    let mut games = Vec::new();
+    while let Some(game) = reader
+        .read_game(&mut Collector)
+        .expect("reading from memory")
+    {
+        games.push(game);
+    }
+    games
+}
+
+/// Replays the SAN moves of `game` from its FEN tag (or the standard start), checking each is
+/// legal and written exactly as shakmaty writes it; returns the final position.
+fn replay(game: &ReadGame) -> Chess {
+    let mut position: Chess = match game.tag("FEN") {
+        Some(fen) => fen
+            .parse::<Fen>()
+            .expect("FEN tag parses")
+            .into_position(CastlingMode::Standard)
+            .expect("FEN tag is legal"),
+        None => Chess::default(),
+    };
+    for san in &game.sans {
+        let m = SanPlus::from_ascii(san.as_bytes())
+            .expect("SAN parses")
+            .san
+            .to_move(&position)
+            .expect("SAN is legal");
+        assert_eq!(&SanPlus::from_move(position.clone(), m).to_string(), san);
+        position.play_unchecked(m);
+    }
+    position
+}
+
+fn assert_lines_fit(pgn: &str) {
+    for line in pgn.lines() {
+        assert!(line.len() <= 80, "{line:?} is {} bytes", line.len());
+    }
+}
+
+// ----- the tests -----
+
+#[test]
+fn moves_and_rulings_are_written_where_they_were_decided() {
+    let tags = PgnTags {
+        event: Some("Club night".to_owned()),
+        date: Some("2025.01.31".to_owned()),
+        round: Some("3".to_owned()),
+        white: Some("Alice".to_owned()),
+        black: Some("Bob".to_owned()),
+        site: None,
+    };
+    let mut recorder = PgnRecorder::new(Chess::default(), false, tags);
+    record_all(
+        &mut recorder,
+        &[
+            mv(1, Color::White, "e4"),
+            mv(2, Color::Black, "e5"),
+            violation(
+                Rule::TouchOwn,
+                Color::White,
+                Square::D2,
+                "touched d2, moved g1",
+            ),
+            mv(3, Color::White, "Nf3"),
+            event(EventKind::Illegal(IllegalMove {
+                color: Color::Black,
+                count: 1,
+                message: "not a king move".to_owned(),
+                uci: Some("e8e6".to_owned()),
+            })),
+            mv(4, Color::Black, "Nc6"),
+            event(EventKind::Mismatch {
+                squares: vec![Square::D2, Square::E4],
+            }),
+            event(EventKind::Resync),
+        ],
+    );
+    let pgn = recorder.to_pgn_string();
+    assert_eq!(
+        pgn,
+        "[Event \"Club night\"]\n[Site \"?\"]\n[Date \"2025.01.31\"]\n[Round \"3\"]\n\
+         [White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n\
+         1. e4 e5 {4.3.1 white d2: touched d2, moved g1} 2. Nf3 {illegal move by black\n\
+         (1) e8e6: not a king move} 2... Nc6 {mismatch: d2 e4} {resync: the board matches\n\
+         again} *\n"
+    );
+    assert_lines_fit(&pgn);
+    let games = reread(&pgn);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].sans, ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!(
+        games[0].comments,
+        [
+            "4.3.1 white d2: touched d2, moved g1",
+            "illegal move by black (1) e8e6: not a king move",
+            "mismatch: d2 e4",
+            "resync: the board matches again",
+        ]
+    );
+    assert_eq!(games[0].outcome.as_deref(), Some("*"));
+    replay(&games[0]);
+}
+
+#[test]
+fn a_takeback_removes_the_last_move_and_the_comments_after_it() {
+    let mut recorder = standard();
+    record_all(
+        &mut recorder,
+        &[
+            mv(1, Color::White, "e4"),
+            mv(2, Color::Black, "e5"),
+            mv(3, Color::White, "Nf3"),
+            violation(
+                Rule::ReleasedPieceMoved,
+                Color::White,
+                Square::F3,
+                "released on f3",
+            ),
+            event(EventKind::Takeback { ply: 3 }),
+            mv(3, Color::White, "Nc3"),
+            mv(4, Color::Black, "Nf6"),
+            event(EventKind::Takeback { ply: 4 }),
+            event(EventKind::Mismatch {
+                squares: vec![Square::F6],
+            }),
+            mv(4, Color::Black, "Nc6"),
+        ],
+    );
+    let pgn = recorder.to_pgn_string();
+    assert_eq!(
+        pgn,
+        format!("{DEFAULT_ROSTER_UNFINISHED}\n1. e4 e5 2. Nc3 {{mismatch: f6}} 2... Nc6 *\n")
+    );
+    let games = reread(&pgn);
+    assert_eq!(games[0].sans, ["e4", "e5", "Nc3", "Nc6"]);
+    replay(&games[0]);
+}
+
+#[test]
+fn a_set_up_start_with_black_to_move_has_fen_tags_and_an_ellipsis() {
+    let fen = "r3k3/8/8/8/8/8/4P3/4K3 b q - 5 30";
+    let start: Chess = fen
+        .parse::<Fen>()
+        .expect("valid FEN")
+        .into_position(CastlingMode::Standard)
+        .expect("legal position");
+    let mut recorder = PgnRecorder::new(start, true, PgnTags::default());
+    record_all(
+        &mut recorder,
+        &[
+            mv(1, Color::Black, "Kd7"),
+            mv(2, Color::White, "e4"),
+            mv(3, Color::Black, "Ra1+"),
+        ],
+    );
+    let pgn = recorder.to_pgn_string();
+    assert_eq!(
+        pgn,
+        format!(
+            "{DEFAULT_ROSTER_UNFINISHED}[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n30... Kd7 31. e4 Ra1+ *\n"
+        )
+    );
+    let games = reread(&pgn);
+    assert_eq!(games[0].tag("FEN"), Some(fen));
+    assert_eq!(games[0].sans, ["Kd7", "e4", "Ra1+"]);
+    let end = replay(&games[0]);
+    assert!(end.is_check());
+    assert_eq!(end.fullmoves().get(), 32);
+}
+
+#[test]
+fn a_game_event_starts_a_new_pgn_game_from_the_standard_position() {
+    let mut recorder = standard();
+    record_all(
+        &mut recorder,
+        &[
+            mv(1, Color::White, "f3"),
+            mv(2, Color::Black, "e5"),
+            mv(3, Color::White, "g4"),
+            mv(4, Color::Black, "Qh4#"),
+            result("0-1", "checkmate", Some(Rule::Checkmate)),
+            event(EventKind::Game { number: 2 }),
+            mv(1, Color::White, "d4"),
+        ],
+    );
+    let pgn = recorder.to_pgn_string();
+    let first = DEFAULT_ROSTER_UNFINISHED.replace("[Result \"*\"]", "[Result \"0-1\"]");
+    assert_eq!(
+        pgn,
+        format!(
+            "{first}\n1. f3 e5 2. g4 Qh4# {{checkmate (5.1.1)}} 0-1\n\n\
+             {DEFAULT_ROSTER_UNFINISHED}\n1. d4 *\n"
+        )
+    );
+    let games = reread(&pgn);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Result"), Some("0-1"));
+    assert_eq!(games[0].outcome.as_deref(), Some("0-1"));
+    assert!(replay(&games[0]).is_checkmate());
+    assert_eq!(games[1].tag("Result"), Some("*"));
+    assert_eq!(games[1].sans, ["d4"]);
+    assert_eq!(games[1].tag("FEN"), None);
+}
+
+#[test]
+fn game_one_announced_at_the_start_keeps_the_set_up_start() {
+    let start: Chess = "5k2/8/8/8/8/8/8/4K2R w K - 0 1"
+        .parse::<Fen>()
+        .expect("valid FEN")
+        .into_position(CastlingMode::Standard)
+        .expect("legal position");
+    let mut recorder = PgnRecorder::new(start, true, PgnTags::default());
+    record_all(
+        &mut recorder,
+        &[
+            event(EventKind::Game { number: 1 }),
+            mv(1, Color::White, "O-O+"),
+        ],
+    );
+    let games = reread(&recorder.to_pgn_string());
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].sans, ["O-O+"]);
+    replay(&games[0]);
+}
+
+#[test]
+fn result_tags_follow_the_result_and_draws_are_claimable_comments() {
+    let mut recorder = standard();
+    record_all(
+        &mut recorder,
+        &[
+            mv(1, Color::White, "Nf3"),
+            event(EventKind::Claimable {
+                reason: ClaimReason::Threefold,
+            }),
+            result("1/2-1/2", "agreement", None),
+        ],
+    );
+    let pgn = recorder.to_pgn_string();
+    assert!(pgn.contains("[Result \"1/2-1/2\"]\n"), "{pgn}");
+    assert!(
+        pgn.ends_with("\n1. Nf3 {draw claimable: threefold} {agreement} 1/2-1/2\n"),
+        "{pgn}"
+    );
+    let games = reread(&pgn);
+    assert_eq!(games[0].outcome.as_deref(), Some("1/2-1/2"));
+
+    let mut white_wins = standard();
+    record_all(&mut white_wins, &[result("1-0", "", None)]);
+    let pgn = white_wins.to_pgn_string();
+    assert!(pgn.contains("[Result \"1-0\"]\n"), "{pgn}");
+    assert!(pgn.ends_with("\n\n1-0\n"), "{pgn}");
+}
+
+#[test]
+fn san_is_written_as_shakmaty_writes_it() {
+    let mut recorder = standard();
+    record_all(
+        &mut recorder,
+        &[mv(1, Color::White, "Ng1f3"), mv(2, Color::Black, "d5")],
+    );
+    assert!(recorder.to_pgn_string().ends_with("\n1. Nf3 d5 *\n"));
+}
+
+#[test]
+fn events_that_do_not_fit_are_refused_and_not_recorded() {
+    let mut recorder = standard();
+    assert!(matches!(
+        recorder.record(&mv(1, Color::White, "e5")),
+        Err(PgnError::IllegalSan { ply: 1, san, .. }) if san == "e5"
+    ));
+    assert!(matches!(
+        recorder.record(&mv(1, Color::White, "xx")),
+        Err(PgnError::IllegalSan { .. })
+    ));
+    assert_eq!(
+        recorder.record(&mv(1, Color::Black, "e5")),
+        Err(PgnError::WrongSide {
+            ply: 1,
+            expected: Color::White,
+            found: Color::Black
+        })
+    );
+    assert_eq!(
+        recorder.record(&event(EventKind::Takeback { ply: 1 })),
+        Err(PgnError::NothingToTakeBack { ply: 1 })
+    );
+    record_all(&mut recorder, &[mv(1, Color::White, "e4")]);
+    assert_eq!(
+        recorder.record(&event(EventKind::Takeback { ply: 2 })),
+        Err(PgnError::NotTheLastPly {
+            ply: 2,
+            last_ply: 1
+        })
+    );
+    assert_eq!(
+        recorder.record(&result("2-0", "", None)),
+        Err(PgnError::UnknownResult {
+            result: "2-0".to_owned()
+        })
+    );
+    record_all(&mut recorder, &[result("1-0", "resignation", None)]);
+    assert_eq!(
+        recorder.record(&mv(2, Color::Black, "e5")),
+        Err(PgnError::GameOver {
+            result: "1-0".to_owned(),
+            event: "move"
+        })
+    );
+    assert_eq!(
+        recorder.record(&event(EventKind::Takeback { ply: 1 })),
+        Err(PgnError::GameOver {
+            result: "1-0".to_owned(),
+            event: "takeback"
+        })
+    );
+    assert!(
+        recorder
+            .to_pgn_string()
+            .ends_with("\n1. e4 {resignation} 1-0\n")
+    );
+}
+
+#[test]
+fn hostile_comment_text_stays_inside_its_comment() {
+    let mut recorder = standard();
+    let message = format!("a }} 1. e4 {{ b\n%c {}", "x".repeat(120));
+    record_all(
+        &mut recorder,
+        &[
+            mv(1, Color::White, "d4"),
+            violation(Rule::TouchOpponent, Color::Black, Square::D4, &message),
+            mv(2, Color::Black, "d5"),
+        ],
+    );
+    let pgn = recorder.to_pgn_string();
+    assert_lines_fit(&pgn);
+    let games = reread(&pgn);
+    assert_eq!(games[0].sans, ["d4", "d5"]);
+    assert_eq!(games[0].comments.len(), 1);
+    assert!(games[0].comments[0].starts_with("4.3.2 black d4: a ) 1. e4 ( b %c xxx"));
+}
+
+#[test]
+fn write_pgn_writes_the_same_text() {
+    let mut recorder = standard();
+    record_all(&mut recorder, &[mv(1, Color::White, "c4")]);
+    let mut out = Vec::new();
+    recorder.write_pgn(&mut out).expect("writing to memory");
+    assert_eq!(out, recorder.to_pgn_string().into_bytes());
+}

@@ -1,0 +1,206 @@
+//! A readable one-line rendering of each game event, for the terminal.
+
+use crate::event::{
+    EventKind, GameEvent, GameResult, IllegalMove, MoveEvent, Violation, color_name,
+};
+use shakmaty::Color;
+
+/// One line describing `event` for a person watching the game, without a line ending.
+pub fn render(event: &GameEvent) -> String {
+    match &event.kind {
+        EventKind::Move(played) => render_move(played),
+        EventKind::Violation(violation) => render_violation(violation),
+        EventKind::Illegal(illegal) => render_illegal(illegal),
+        EventKind::Takeback { ply } => format!("takeback of ply {ply}"),
+        EventKind::Result(result) => render_result(result),
+        EventKind::Claimable { reason } => format!("draw claimable: {}", reason.as_str()),
+        EventKind::Mismatch { squares } => {
+            let squares: Vec<String> = squares.iter().map(ToString::to_string).collect();
+            format!("board mismatch at {}", squares.join(" "))
+        }
+        EventKind::Resync => "board matches again (resync)".to_owned(),
+        EventKind::Game { number } => format!("new game {number}"),
+    }
+}
+
+/// `   1. e4` or `   1... e5`, the number right-aligned in four columns.
+fn render_move(played: &MoveEvent) -> String {
+    let number = move_number(played);
+    match played.color {
+        Color::White => format!("{number:>4}. {}", played.san),
+        Color::Black => format!("{number:>4}... {}", played.san),
+    }
+}
+
+/// The move number of a move: from the fullmove field of the FEN after it (one less after a
+/// Black move), or from the ply when the FEN has none.
+fn move_number(played: &MoveEvent) -> u32 {
+    let after = played
+        .fen
+        .split(' ')
+        .nth(5)
+        .and_then(|field| field.parse::<u32>().ok());
+    match (after, played.color) {
+        (Some(after), Color::White) => after,
+        (Some(after), Color::Black) => after.saturating_sub(1),
+        (None, _) => played.ply.div_ceil(2),
+    }
+}
+
+/// `violation 4.3.1 by white at d2: <message>`
+fn render_violation(violation: &Violation) -> String {
+    format!(
+        "violation {} by {} at {}: {}",
+        violation.rule.article(),
+        color_name(violation.color),
+        violation.square,
+        violation.message
+    )
+}
+
+/// `illegal move by black (1): <message>`, with the move when it is known.
+fn render_illegal(illegal: &IllegalMove) -> String {
+    let attempted = illegal
+        .uci
+        .as_deref()
+        .map(|uci| format!(" {uci}"))
+        .unwrap_or_default();
+    format!(
+        "illegal move{attempted} by {} ({}): {}",
+        color_name(illegal.color),
+        illegal.count,
+        illegal.message
+    )
+}
+
+/// `result 1-0 (checkmate)`, with the article when one ended the game.
+fn render_result(result: &GameResult) -> String {
+    match result.rule {
+        Some(rule) => format!(
+            "result {} ({}, {})",
+            result.result,
+            result.reason,
+            rule.article()
+        ),
+        None => format!("result {} ({})", result.result, result.reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{ClaimReason, Rule};
+    use shakmaty::Square;
+
+    fn line(kind: EventKind) -> String {
+        render(&GameEvent { t: 1234, kind })
+    }
+
+    fn mv(ply: u32, color: Color, san: &str, fen: &str) -> EventKind {
+        EventKind::Move(MoveEvent {
+            ply,
+            color,
+            san: san.to_owned(),
+            uci: String::new(),
+            fen: fen.to_owned(),
+            promotion_default: false,
+        })
+    }
+
+    #[test]
+    fn moves_are_numbered_from_the_fen_after_them() {
+        assert_eq!(
+            line(mv(
+                1,
+                Color::White,
+                "e4",
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+            )),
+            "   1. e4"
+        );
+        assert_eq!(
+            line(mv(
+                2,
+                Color::Black,
+                "e5",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+            )),
+            "   1... e5"
+        );
+        // A game set up at move 30 with Black to move: ply 1 is 30... and the FEN says 31.
+        assert_eq!(
+            line(mv(
+                1,
+                Color::Black,
+                "Kd7",
+                "r7/3k4/8/8/8/8/4P3/4K3 w - - 6 31"
+            )),
+            "  30... Kd7"
+        );
+        assert_eq!(line(mv(3, Color::White, "Nf3", "not a fen")), "   2. Nf3");
+        assert_eq!(line(mv(4, Color::Black, "Nc6", "")), "   2... Nc6");
+    }
+
+    #[test]
+    fn rulings_read_as_sentences() {
+        assert_eq!(
+            line(EventKind::Violation(Violation {
+                rule: Rule::TouchOwn,
+                color: Color::White,
+                square: Square::D2,
+                message: "must move d2".to_owned(),
+            })),
+            "violation 4.3.1 by white at d2: must move d2"
+        );
+        let mut illegal = IllegalMove {
+            color: Color::Black,
+            count: 1,
+            message: "king in check".to_owned(),
+            uci: None,
+        };
+        assert_eq!(
+            line(EventKind::Illegal(illegal.clone())),
+            "illegal move by black (1): king in check"
+        );
+        illegal.uci = Some("e8e7".to_owned());
+        assert_eq!(
+            line(EventKind::Illegal(illegal)),
+            "illegal move e8e7 by black (1): king in check"
+        );
+    }
+
+    #[test]
+    fn board_and_game_events_are_one_line_each() {
+        assert_eq!(line(EventKind::Takeback { ply: 5 }), "takeback of ply 5");
+        assert_eq!(
+            line(EventKind::Result(GameResult {
+                result: "1-0".to_owned(),
+                reason: "checkmate".to_owned(),
+                rule: None,
+            })),
+            "result 1-0 (checkmate)"
+        );
+        assert_eq!(
+            line(EventKind::Result(GameResult {
+                result: "0-1".to_owned(),
+                reason: "second illegal move".to_owned(),
+                rule: Some(Rule::IllegalMoveLimit),
+            })),
+            "result 0-1 (second illegal move, 7.5.5)"
+        );
+        assert_eq!(line(EventKind::Game { number: 2 }), "new game 2");
+        assert_eq!(
+            line(EventKind::Mismatch {
+                squares: vec![Square::D2, Square::E4]
+            }),
+            "board mismatch at d2 e4"
+        );
+        assert_eq!(line(EventKind::Resync), "board matches again (resync)");
+        assert_eq!(
+            line(EventKind::Claimable {
+                reason: ClaimReason::FiftyMoves
+            }),
+            "draw claimable: fifty-moves"
+        );
+    }
+}
