@@ -246,12 +246,18 @@ mod tests {
 
     #[test]
     fn resync_and_takeback_have_kind_and_t() {
-        let resync = GameEvent { t: 5, kind: EventKind::Resync };
+        let resync = GameEvent {
+            t: 5,
+            kind: EventKind::Resync,
+        };
         assert_eq!(
             serde_json::to_string(&resync).expect("serialisable"),
             r#"{"t":5,"kind":"resync"}"#
         );
-        let takeback = GameEvent { t: 7, kind: EventKind::Takeback { ply: 3 } };
+        let takeback = GameEvent {
+            t: 7,
+            kind: EventKind::Takeback { ply: 3 },
+        };
         assert_eq!(
             serde_json::to_string(&takeback).expect("serialisable"),
             r#"{"t":7,"kind":"takeback","ply":3}"#

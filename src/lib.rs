@@ -6,4 +6,5 @@
 //! takebacks and results.
 
 pub mod event;
+pub mod pgn_games;
 pub mod sensor;
