@@ -8,3 +8,4 @@
 pub mod event;
 pub mod pgn_games;
 pub mod sensor;
+pub mod simulate;
