@@ -8,7 +8,9 @@
 pub mod event;
 pub mod interpreter;
 pub mod output;
+pub mod pgn_games;
 pub mod replay;
 pub mod rules;
 pub mod sensor;
 pub mod sensor_log;
+pub mod simulate;

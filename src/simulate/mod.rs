@@ -1,0 +1,179 @@
+//! A hands simulator: turns a game (start position and moves) into the sensor log of plausible
+//! human hand motions, with the rulings that log must produce.
+//!
+//! It is seeded and reproducible, reads no clock and does no I/O: [`simulate`] takes data and
+//! returns data. Times are ms since the log start and never decrease.
+//!
+//! The motions respect the interpreter's conventions so that clean play produces no ruling:
+//! slide dwells last under 250 ms, a real lift and place on one square are never less than
+//! 50 ms apart (only bounces are), a capture victim is lifted while the capturing piece is in
+//! hand or before it is lifted, and at least 300 ms pass between one move and the next.
+
+mod breach;
+mod carry;
+mod castling;
+pub mod log_text;
+mod motion;
+mod promotion;
+mod recorder;
+mod scan;
+pub mod style;
+
+#[cfg(test)]
+mod tests;
+
+use shakmaty::attacks::between;
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Square};
+
+pub use log_text::to_log_text;
+pub use style::{BoardKind, HandStyle};
+
+use crate::event::Rule;
+use crate::sensor::SensorEvent;
+use breach::Breach;
+use recorder::Recorder;
+
+/// What a ruling is about: an article of the Laws, or a completed illegal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulingKind {
+    /// An Article 4 breach (a `violation` event).
+    Rule(Rule),
+    /// A completed illegal move (an `illegal` event).
+    Illegal,
+}
+
+/// A ruling the simulated log must produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpectedRuling {
+    /// The ply (from 1) during which the breach happens.
+    pub ply: usize,
+    /// The rule broken, or `Illegal`.
+    pub kind: RulingKind,
+    /// The side that committed it.
+    pub color: Color,
+    /// The square the ruling names: the touched piece for 4.3.1, the rook's original square for
+    /// 4.4.2, the illegal destination for an illegal move.
+    pub square: Square,
+}
+
+/// A simulated game: the sensor log and the rulings it must produce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimulatedGame {
+    /// The sensor events, in time order.
+    pub events: Vec<SensorEvent>,
+    /// The rulings the log must produce, in order (Article 4 breaches and illegal moves only;
+    /// game results are not listed).
+    pub expected_rulings: Vec<ExpectedRuling>,
+}
+
+/// Why a game could not be simulated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimulateError {
+    /// A move is not legal in the position it is played from.
+    #[error("ply {ply}: move {uci} is not legal in {fen}")]
+    IllegalMove {
+        /// The ply (from 1).
+        ply: usize,
+        /// The move in UCI notation.
+        uci: String,
+        /// The position, as FEN.
+        fen: String,
+    },
+}
+
+/// Simulates the hands playing `moves` from `start` in `style`, with dice rolled from `seed`.
+pub fn simulate(
+    start: &Chess,
+    moves: &[Move],
+    style: &HandStyle,
+    seed: u64,
+) -> Result<SimulatedGame, SimulateError> {
+    let mut rec = Recorder::new(style, start.board().clone(), seed);
+    let mut pos = start.clone();
+    let mut illegal_done = [false; 2];
+    for (index, &m) in moves.iter().enumerate() {
+        check_legal(&pos, m, index + 1)?;
+        rec.begin_move(index + 1, involved(&pos, m));
+        let color = pos.turn();
+        let breach = breach::choose(&mut rec, &pos, m, !illegal_done[color as usize]);
+        think(&mut rec);
+        let detour = match breach {
+            Some(Breach::TouchOwn(square)) => {
+                breach::touch_put_back(&mut rec, color, square);
+                None
+            }
+            Some(Breach::IllegalMove(square)) => {
+                illegal_done[color as usize] = true;
+                breach::illegal_move(&mut rec, color, m, square);
+                None
+            }
+            Some(Breach::Corrected(square)) => Some(square),
+            None => None,
+        };
+        motion::play(&mut rec, &pos, m, detour);
+        press_clock(&mut rec, color);
+        pos.play_unchecked(m);
+    }
+    let (recorded, expected_rulings) = rec.finish();
+    let events = if style.scanning() {
+        scan::scan(start.board(), &recorded, seed)
+    } else {
+        recorded.into_iter().map(|r| r.event).collect()
+    };
+    Ok(SimulatedGame {
+        events,
+        expected_rulings,
+    })
+}
+
+fn check_legal(pos: &Chess, m: Move, ply: usize) -> Result<(), SimulateError> {
+    if pos.is_legal(m) {
+        return Ok(());
+    }
+    Err(SimulateError::IllegalMove {
+        ply,
+        uci: m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+        fen: shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string(),
+    })
+}
+
+/// The thinking time before a move (never under 300 ms).
+fn think(rec: &mut Recorder<'_>) {
+    let style = rec.style();
+    if style.thinking {
+        let (lo, hi) = style.thinking_ms;
+        rec.wait(lo.max(300), hi.max(300));
+    } else {
+        rec.wait(400, 400);
+    }
+}
+
+/// The mover presses the clock 100–600 ms after the move's last event, when clocks are on.
+fn press_clock(rec: &mut Recorder<'_>, color: Color) {
+    if rec.style().clock {
+        rec.wait(100, 600);
+        rec.clock(color);
+    }
+}
+
+/// Every square the move's pieces leave, cross or reach.
+fn involved(pos: &Chess, m: Move) -> Bitboard {
+    let mut squares = Bitboard::from_square(m.to());
+    if let Some(from) = m.from() {
+        squares.add(from);
+        squares |= between(from, m.to());
+    }
+    match m {
+        Move::EnPassant { from, to } => squares.add(Square::from_coords(to.file(), from.rank())),
+        Move::Castle { king, .. } => {
+            if let Some(side) = m.castling_side() {
+                let color = pos.turn();
+                squares.add(side.king_to(color));
+                squares.add(side.rook_to(color));
+                squares |= between(king, side.king_to(color));
+            }
+        }
+        _ => {}
+    }
+    squares
+}
