@@ -6,6 +6,7 @@
 //! takebacks and results.
 
 pub mod event;
+pub mod fidelity;
 pub mod interpreter;
 pub mod output;
 pub mod pgn_games;

@@ -135,7 +135,7 @@ impl Interpreter {
     /// Records legal move `m` (replacing the last move when `correction`), with its ruling.
     pub(super) fn decide_move(&mut self, t: Millis, m: Move, correction: bool) {
         let (m, promotion_default) = self.resolve_promotion(m);
-        let breach = if correction {
+        let breaches = if correction {
             self.retract_for_correction(t, m)
         } else {
             self.ruling(m)
@@ -154,8 +154,10 @@ impl Interpreter {
                 promotion_default,
             }),
         );
-        if let Some(breach) = breach.filter(|_| self.config.strict) {
-            self.emit_violation(t, mover, breach);
+        if self.config.strict {
+            for breach in breaches {
+                self.emit_violation(t, mover, breach);
+            }
         }
         self.announce_ending_or_claims(t);
         let previous = PreviousTurn {
@@ -194,8 +196,8 @@ impl Interpreter {
         }
     }
 
-    /// The Article 4 breach of making `m` in the current turn, if any.
-    fn ruling(&self, m: Move) -> Option<Breach> {
+    /// The Article 4 breaches of making `m` in the current turn.
+    fn ruling(&self, m: Move) -> Vec<Breach> {
         let legal: Vec<Move> = self.legal.iter().map(|c| c.m).collect();
         let ctx = TurnContext {
             position: self.game.position(),
@@ -206,8 +208,10 @@ impl Interpreter {
 
     /// Takes the last move back so that `m` replaces it; the breach is 4.4.2 when this makes a
     /// castling the rook started, else 4.7 (the released piece moved on).
-    fn retract_for_correction(&mut self, t: Millis, m: Move) -> Option<Breach> {
-        let previous = self.previous.take()?;
+    fn retract_for_correction(&mut self, t: Millis, m: Move) -> Vec<Breach> {
+        let Some(previous) = self.previous.take() else {
+            return Vec::new();
+        };
         if let Some(ply) = self.game.take_back() {
             self.emit(t, EventKind::Takeback { ply });
         }
@@ -219,12 +223,13 @@ impl Interpreter {
             position: &previous.position,
             legal: &legal,
         };
-        let castled_after_rook =
-            judge(&ctx, previous.trace.touches(), None, m).filter(|b| b.rule == Rule::RookThenKing);
-        castled_after_rook.or(Some(Breach {
+        let castled_after_rook = judge(&ctx, previous.trace.touches(), None, m)
+            .into_iter()
+            .find(|b| b.rule == Rule::RookThenKing);
+        vec![castled_after_rook.unwrap_or(Breach {
             rule: Rule::ReleasedPieceMoved,
             square: landing_square(previous.m),
-        }))
+        })]
     }
 
     /// Takes back `plies` plies: the board shows an earlier position.

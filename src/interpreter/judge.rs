@@ -50,18 +50,53 @@ impl TurnContext<'_> {
     }
 }
 
-/// The one breach (the most specific) that making `m` after `touches` commits, if any.
-/// `castle_intent` is the king's square when the king was set down to castle illegally.
+/// The breaches that making `m` after `touches` commits, each under its most specific article:
+/// castling after touching the rook first (4.4.2), and the obligation of the first touch broken
+/// (4.3.x, 4.4.1, 4.4.3) when that is another breach. `castle_intent` is the king's square when
+/// the king was set down to castle illegally.
 pub fn judge(
+    ctx: &TurnContext<'_>,
+    touches: &[Touch],
+    castle_intent: Option<Square>,
+    m: Move,
+) -> Vec<Breach> {
+    let castled = castled_after_rook(touches, m);
+    let obligation = obligation_broken(ctx, touches, castle_intent, m);
+    let mut breaches: Vec<Breach> = castled.into_iter().collect();
+    // Touching the rook first and then castling is one breach, not also 4.3.1 on the rook.
+    breaches.extend(obligation.filter(|b| castled.is_none_or(|c| c.square != b.square)));
+    breaches
+}
+
+/// The obligation of the turn's touches that `m` breaks, if any.
+fn obligation_broken(
     ctx: &TurnContext<'_>,
     touches: &[Touch],
     castle_intent: Option<Square>,
     m: Move,
 ) -> Option<Breach> {
     let mover = ctx.position.turn();
-    let binding: Vec<Touch> = touches.iter().copied().filter(Touch::counts).collect();
-    if let Some(breach) = castled_after_rook(&binding, m) {
-        return Some(breach);
+    // The move's victim was certainly touched, whatever the order of the hands (a knock rule
+    // cannot excuse it: it did not go back).
+    let victim = capture_square(m);
+    let mut binding: Vec<Touch> = touches
+        .iter()
+        .copied()
+        .filter(|t| t.counts() || Some(t.square) == victim)
+        .collect();
+    // A board that reports a capture as the new piece arriving never sees the victim lifted;
+    // it was touched all the same, as part of the move, after what came before.
+    if let Some(victim) = victim.filter(|v| binding.iter().all(|t| t.square != *v)) {
+        if let Some(piece) = ctx.position.board().piece_at(victim) {
+            let t = binding.iter().map(|t| t.t).max().unwrap_or(0);
+            binding.push(Touch {
+                square: victim,
+                piece,
+                t,
+                excusable: false,
+                returned: false,
+            });
+        }
     }
     if let Some(king) = castle_intent
         && m.from() != Some(king)
@@ -74,10 +109,16 @@ pub fn judge(
         .copied()
         .filter(|t| t.piece.color == mover)
         .collect();
+    // The piece the move captures was touched as part of the capture (a board cannot see in
+    // which order the hand took victim and capturing piece), unless the first touched own piece
+    // could have captured it: then 4.3.3 binds to that capture.
+    let bound_capture =
+        |t: &Touch| own.first().is_some_and(|o| ctx.can_capture(o.square, t.square));
     let theirs: Vec<Touch> = binding
         .iter()
         .copied()
         .filter(|t| t.piece.color != mover)
+        .filter(|t| Some(t.square) != victim || bound_capture(t))
         .collect();
     match (own.first(), theirs.first()) {
         (Some(&first_own), Some(&first_theirs)) => {
@@ -94,10 +135,11 @@ fn breach(rule: Rule, square: Square) -> Breach {
 }
 
 /// 4.4.2: the rook was touched before the king, and the player castled with it.
-fn castled_after_rook(binding: &[Touch], m: Move) -> Option<Breach> {
+fn castled_after_rook(touches: &[Touch], m: Move) -> Option<Breach> {
     let Move::Castle { king, rook } = m else {
         return None;
     };
+    let binding: Vec<Touch> = touches.iter().copied().filter(Touch::counts).collect();
     let rook_touch = binding.iter().position(|t| t.square == rook)?;
     let king_touch = binding.iter().position(|t| t.square == king);
     (king_touch.is_none_or(|k| rook_touch < k)).then(|| breach(Rule::RookThenKing, rook))

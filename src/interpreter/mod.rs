@@ -27,6 +27,7 @@ use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+pub use geometry::capture_square;
 use board::PhysicalBoard;
 use motions::Motions;
 use trace::Trace;
@@ -123,7 +124,8 @@ struct LeftCandidate {
     touches: usize,
 }
 
-/// A lift held back for the bounce window.
+/// A lift held back for the bounce window (lifts reported at the same instant are held
+/// together: their order is unclear).
 #[derive(Debug, Clone, Copy)]
 struct HeldLift {
     t: Millis,
@@ -144,7 +146,7 @@ pub struct Interpreter {
     trace_start_seq: u32,
     previous: Option<PreviousTurn>,
     phase: Phase,
-    held: Option<HeldLift>,
+    held: Vec<HeldLift>,
     promotion: Option<Role>,
     completed_illegal: Option<(Square, Square)>,
     left_candidate: Option<LeftCandidate>,
@@ -170,7 +172,7 @@ impl Interpreter {
             trace_start_seq: 0,
             previous: None,
             phase: Phase::AtRest,
-            held: None,
+            held: Vec::new(),
             promotion: None,
             completed_illegal: None,
             left_candidate: None,
@@ -197,20 +199,21 @@ impl Interpreter {
         self.handle_timeout(t);
         match event.kind {
             SensorKind::Lift { square, piece } => {
-                self.release_held();
+                if self.held.first().is_some_and(|h| h.t != t) {
+                    self.release_held();
+                }
+                self.held.push(HeldLift { t, square, piece });
                 if self.config.bounce_ms == 0 {
-                    self.lift(t, square, piece);
-                } else {
-                    self.held = Some(HeldLift { t, square, piece });
+                    self.release_held();
                 }
             }
             SensorKind::Place { square, piece } => {
-                if let Some(held) = self.held
-                    && held.square == square
-                    && (held.piece.is_none() || held.piece == piece)
-                {
+                let bounce = self.held.iter().position(|held| {
+                    held.square == square && (held.piece.is_none() || held.piece == piece)
+                });
+                if let Some(index) = bounce {
                     tracing::debug!(t, %square, "bounce ignored");
-                    self.held = None;
+                    self.held.remove(index);
                     return;
                 }
                 self.release_held();
@@ -237,14 +240,15 @@ impl Interpreter {
 
     /// The next time at which [`Interpreter::handle_timeout`] must be called, if any.
     pub fn poll_timeout(&self) -> Option<Millis> {
-        let held = self
-            .held
-            .map(|h| h.t + self.config.bounce_ms.saturating_add(1));
+        let held = self.held_until();
         let phase = match self.phase {
             Phase::Pending { deadline, .. } => Some(deadline),
             Phase::Unexplained { report_at } => report_at,
             _ => None,
         };
+        // A lift made before the window closed is either a real lift (which changes the board
+        // before the deadline) or a bounce (after which the deadline stands): wait to know.
+        let phase = phase.filter(|deadline| self.held.first().is_none_or(|h| h.t >= *deadline));
         match (held, phase) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -254,10 +258,7 @@ impl Interpreter {
     /// Handles every deadline due at or before `now`, in order.
     pub fn handle_timeout(&mut self, now: Millis) {
         while let Some(due) = self.poll_timeout().filter(|due| *due <= now) {
-            let held_due = self
-                .held
-                .map(|h| h.t + self.config.bounce_ms.saturating_add(1));
-            if held_due == Some(due) {
+            if self.held_until() == Some(due) {
                 self.release_held();
             } else {
                 self.phase_timeout(due);
@@ -283,9 +284,21 @@ impl Interpreter {
         self.out.push_back(GameEvent { t, kind });
     }
 
+    /// When the held lifts stop being possible bounces.
+    fn held_until(&self) -> Option<Millis> {
+        self.held
+            .first()
+            .map(|h| h.t + self.config.bounce_ms.saturating_add(1))
+    }
+
+    /// Takes in the held lifts. Lifts reported at the same instant have no known order: the
+    /// mover's own pieces count as lifted first (as FIDE 4.3.3 counts an unclear order).
     fn release_held(&mut self) {
-        if let Some(held) = self.held.take() {
-            self.lift(held.t, held.square, held.piece);
+        let mut held = std::mem::take(&mut self.held);
+        let mover = self.game.turn();
+        held.sort_by_key(|h| self.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover));
+        for lift in held {
+            self.lift(lift.t, lift.square, lift.piece);
         }
     }
 

@@ -37,6 +37,7 @@ pub struct Trace {
     touches: Vec<Touch>,
     lifted: Bitboard,
     in_hand: Bitboard,
+    hand: u32,
     adjust_armed: bool,
     castle_intent: Option<Square>,
 }
@@ -50,6 +51,7 @@ impl Trace {
             touches: Vec::new(),
             lifted: Bitboard::EMPTY,
             in_hand: Bitboard::EMPTY,
+            hand: 0,
             adjust_armed: false,
             castle_intent: None,
         }
@@ -67,9 +69,9 @@ impl Trace {
             .any(|touch| touch.counts() && touch.piece.color == color)
     }
 
-    /// Whether a piece that stood on a square at the turn's start is off the board now.
+    /// Whether no piece is off the board in a hand (lifts and places balance).
     pub fn hand_is_empty(&self) -> bool {
-        self.in_hand.is_empty()
+        self.hand == 0
     }
 
     /// The king's square, when the king was set two squares towards a rook although castling
@@ -102,7 +104,15 @@ impl Trace {
     /// A piece left `square` at `t`; `touch` says whether it counts as a touch at all (a piece of
     /// the player who just moved, lifted to finish that move, does not).
     pub fn lift(&mut self, square: Square, t: Millis, touch: bool) {
-        let excusable = std::mem::take(&mut self.adjust_armed) || !self.in_hand.is_empty();
+        let simultaneous = self.touches.iter_mut().rev().find(|other| {
+            other.t == t && self.in_hand.contains(other.square)
+        });
+        // Two pieces lifted at the same instant: either may be the one knocked.
+        if let Some(other) = simultaneous {
+            other.excusable = true;
+        }
+        let excusable = std::mem::take(&mut self.adjust_armed) || self.hand > 0;
+        self.hand += 1;
         if self.is_untouched_origin(square) {
             self.lifted.add(square);
             self.in_hand.add(square);
@@ -120,6 +130,7 @@ impl Trace {
 
     /// A piece arrived on `square`.
     pub fn place(&mut self, square: Square) {
+        self.hand = self.hand.saturating_sub(1);
         if self.in_hand.contains(square) {
             self.in_hand.discard(square);
             if let Some(touch) = self.touches.iter_mut().find(|t| t.square == square) {

@@ -50,13 +50,36 @@ pub(super) fn choose(
     Some(breach)
 }
 
-/// Lifts the own piece on `square`, holds it 300–900 ms and puts it back; 4.3.1 is expected.
-pub(super) fn touch_put_back(rec: &mut Recorder<'_>, color: Color, square: Square) {
+/// Lifts the own piece on `square`, holds it 300–900 ms and puts it back. The ruling expected
+/// when `m` is then played: 4.3.3 if `m` captures a piece the touched one could have captured
+/// (pieces of both colours were touched, and the capture between them was legal), else 4.3.1.
+pub(super) fn touch_put_back(
+    rec: &mut Recorder<'_>,
+    pos: &Chess,
+    m: Move,
+    color: Color,
+    square: Square,
+) {
     let piece = rec.lift(square);
     rec.wait(300, 900);
     rec.place(square, piece);
-    rec.expect(RulingKind::Rule(Rule::TouchOwn), color, square);
+    let rule = if could_capture_the_same(pos, m, square) {
+        Rule::TouchBoth
+    } else {
+        Rule::TouchOwn
+    };
+    rec.expect(RulingKind::Rule(rule), color, square);
     rec.wait(300, 1_500);
+}
+
+/// Whether the piece on `square` could legally capture the piece `m` captures.
+fn could_capture_the_same(pos: &Chess, m: Move, square: Square) -> bool {
+    let victim = crate::interpreter::capture_square(m);
+    victim.is_some()
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|other| other.from() == Some(square) && crate::interpreter::capture_square(*other) == victim)
 }
 
 /// Puts the piece of `m` on `illegal`, presses the clock (an illegal move is expected), then puts

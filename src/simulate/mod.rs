@@ -99,7 +99,7 @@ pub fn simulate(
         think(&mut rec);
         let detour = match breach {
             Some(Breach::TouchOwn(square)) => {
-                breach::touch_put_back(&mut rec, color, square);
+                breach::touch_put_back(&mut rec, &pos, m, color, square);
                 None
             }
             Some(Breach::IllegalMove(square)) => {

@@ -44,12 +44,15 @@ pub(super) fn play(
     let new_piece = pawn.map(|p| Piece { role, ..p });
     match order {
         Order::PawnPlacedThenReplaced => {
+            // The pawn on the last rank already shows the promotion to an occupancy board,
+            // which may decide it before the swap: the choice is entered first.
+            enter_choice(rec, role);
             pawn_to_square(rec, from, to, capture, protected);
             rec.place(to, pawn);
             rec.wait(150, 800);
             rec.lift(to);
             rec.wait(100, 500);
-            set_down(rec, to, role, new_piece);
+            rec.place(to, new_piece);
         }
         Order::PawnOffThenNewPiece => {
             pawn_to_square(rec, from, to, capture, protected);
@@ -96,11 +99,16 @@ fn pawn_to_square(
 /// The choice is entered (occupancy boards; a queen may rely on the default), then the new
 /// piece is released on `to`.
 fn set_down(rec: &mut Recorder<'_>, to: Square, role: Role, new_piece: Option<Piece>) {
+    enter_choice(rec, role);
+    rec.wait(50, 300);
+    rec.place(to, new_piece);
+}
+
+/// Enters the promotion choice (a queen may rely on the default, when that option is on).
+fn enter_choice(rec: &mut Recorder<'_>, role: Role) {
     let omit =
         role == Role::Queen && rec.style().omit_queen_choice && rec.chance(OMIT_QUEEN_CHANCE);
     if !omit {
         rec.promote(role);
     }
-    rec.wait(50, 300);
-    rec.place(to, new_piece);
 }
