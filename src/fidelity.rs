@@ -4,12 +4,12 @@
 //! Used by the property tests and the benchmark: a real game is turned into hand motions by the
 //! [simulator](crate::simulate), replayed through the interpreter, and compared here.
 
-use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Square};
 
 use crate::event::{EventKind, GameEvent, Rule};
 use crate::interpreter::Config;
 use crate::replay::replay_events;
+use crate::rules::Game;
 use crate::simulate::{ExpectedRuling, HandStyle, RulingKind, simulate};
 
 /// A ruling as the replay made it, in the simulator's terms.
@@ -52,13 +52,19 @@ impl Verdict {
     }
 }
 
-/// The SAN of `moves` played from `start`.
+/// The SAN of `moves` played from `start`, up to the move that ends the game by rule
+/// (checkmate, stalemate, dead position, fivefold repetition, 75 moves): FIDE ends the game
+/// there, so a record that stops there is exact even when the source game went on.
 pub fn san_list(start: &Chess, moves: &[Move]) -> Vec<String> {
-    let mut position = start.clone();
-    moves
-        .iter()
-        .map(|&m| SanPlus::from_move_and_play_unchecked(&mut position, m).to_string())
-        .collect()
+    let mut game = Game::new(start.clone());
+    let mut sans = Vec::new();
+    for &m in moves {
+        if game.ending().is_some() {
+            break;
+        }
+        sans.push(game.play(m).san);
+    }
+    sans
 }
 
 /// The SAN of the record the events leave, takebacks applied.
@@ -109,10 +115,12 @@ pub fn compare(
     events: &[GameEvent],
     config: &Config,
 ) -> Verdict {
+    let expected = san_list(start, moves);
     let earned: Vec<ExpectedRuling> = expected_rulings
         .iter()
         .copied()
         .filter(|r| config.strict || r.kind == RulingKind::Illegal)
+        .filter(|r| r.ply <= expected.len())
         .collect();
     let mut made = rulings(events);
     let mut missed = Vec::new();
@@ -130,7 +138,7 @@ pub fn compare(
         }
     }
     Verdict {
-        expected: san_list(start, moves),
+        expected,
         recorded: recorded_sans(events),
         false_rulings: made,
         missed_rulings: missed,

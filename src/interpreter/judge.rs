@@ -236,7 +236,7 @@ mod tests {
             .enumerate()
             .map(|(i, &sq)| touch(&pos, sq, i as Millis * 100))
             .collect();
-        judge(
+        let breaches = judge(
             &TurnContext {
                 position: &pos,
                 legal: &legal,
@@ -244,7 +244,27 @@ mod tests {
             &touches,
             None,
             m,
-        )
+        );
+        assert!(breaches.len() <= 1, "one breach expected: {breaches:?}");
+        breaches.first().copied()
+    }
+
+    #[test]
+    fn a_touched_bishop_then_castling_rook_first_is_two_breaches() {
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        let pos = position(fen);
+        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let castle = UciMove::from_ascii(b"e1g1").expect("uci").to_move(&pos).expect("legal");
+        let touches: Vec<Touch> = [Square::A2, Square::H1, Square::E1]
+            .iter()
+            .enumerate()
+            .map(|(i, &sq)| touch(&pos, sq, i as Millis * 100))
+            .collect();
+        let ctx = TurnContext { position: &pos, legal: &legal };
+        assert_eq!(
+            judge(&ctx, &touches, None, castle),
+            vec![breach(Rule::RookThenKing, Square::H1), breach(Rule::TouchOwn, Square::A2)]
+        );
     }
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

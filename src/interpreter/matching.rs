@@ -78,11 +78,15 @@ impl Interpreter {
             from,
             to,
             capture: Some(_),
+            promotion,
             ..
         } = m
         {
+            // A promotion's new piece comes from off the board, not from `from`: it may be set
+            // down before the pawn is lifted.
+            let mover = if promotion.is_some() { to } else { from };
             let identified = self.board.identified_at(to).is_some();
-            if !identified && !self.motions.captured_on(to, from, since) {
+            if !identified && !self.motions.captured_on(to, mover, since) {
                 return false;
             }
         }
@@ -105,19 +109,26 @@ impl Interpreter {
     }
 
     /// A different move from the previous position, while the player to move has not touched
-    /// one of his own pieces: the last move being corrected.
+    /// one of his own pieces and a piece of the previous mover has been lifted since: the last
+    /// move being corrected.
     fn matching_correction(&self) -> Option<Move> {
         let previous = self.previous.as_ref()?;
-        if self.trace.has_binding_touch_of(self.game.turn()) {
+        let their_pieces = self.game.position().them();
+        if self.trace.has_binding_touch_of(self.game.turn())
+            || !self.trace.lifted_any_of(their_pieces)
+        {
             return None;
         }
         self.matching_move(&previous.position, &previous.legal, previous.start_seq)
             .filter(|m| *m != previous.m)
     }
 
-    /// How many plies back the position is that the board shows, if it is an earlier one.
+    /// How many plies back the position is that the board shows, if it is an earlier one. One
+    /// of the mover's pieces set on an illegal square may recreate a position of a repetition
+    /// several plies back: that is an illegal placement, not a takeback of several plies.
     fn matching_earlier(&self) -> Option<usize> {
         let on_board = self.board.occupied().count();
+        let displaced = self.displacement().is_some();
         for plies in 1..=self.game.plies() {
             let position = self.game.earlier(plies)?;
             let count = position.board().occupied().count();
@@ -125,7 +136,7 @@ impl Interpreter {
                 return None;
             }
             if count == on_board && self.board.shows(position.board()) {
-                return Some(plies);
+                return (plies == 1 || !displaced).then_some(plies);
             }
         }
         None

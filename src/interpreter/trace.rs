@@ -96,6 +96,11 @@ impl Trace {
         self.start.occupied().contains(square) && !self.lifted.contains(square)
     }
 
+    /// Whether a piece that stood on one of `squares` when the turn began has been lifted.
+    pub fn lifted_any_of(&self, squares: Bitboard) -> bool {
+        self.lifted.intersects(squares)
+    }
+
     /// The piece that stood on `square` when the turn began.
     pub fn origin_piece(&self, square: Square) -> Option<Piece> {
         self.start.piece_at(square)
@@ -142,7 +147,7 @@ impl Trace {
     }
 
     /// The piece most likely set down on a square it did not come from: the mover's piece
-    /// lifted last, else any piece in hand.
+    /// lifted last (an opponent's piece in hand is waiting to go back, or is captured).
     fn last_in_hand(&self) -> Option<Square> {
         let mover = self.start_turn_color();
         self.touches
@@ -151,7 +156,6 @@ impl Trace {
             .filter(|t| Some(t.piece.color) == mover)
             .map(|t| t.square)
             .find(|sq| self.in_hand.contains(*sq))
-            .or_else(|| self.in_hand.first())
     }
 
     /// The colour of the side to move in this turn.

@@ -287,7 +287,7 @@ fn injected_breaches_are_listed_with_evidence_in_the_log() {
                 r.square
             ));
             match r.kind {
-                RulingKind::Rule(Rule::TouchOwn) => touches += 1,
+                RulingKind::Rule(Rule::TouchOwn | Rule::TouchBoth) => touches += 1,
                 RulingKind::Illegal => illegals += 1,
                 other => panic!("unexpected ruling {other:?}"),
             }
