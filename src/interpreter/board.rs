@@ -41,6 +41,13 @@ impl PhysicalBoard {
         self.identified.discard_piece_at(square);
     }
 
+    /// The piece on the occupied `square` is now known to be `piece`.
+    pub fn identify(&mut self, square: Square, piece: Piece) {
+        if self.occupied.contains(square) {
+            self.identified.set_piece_at(square, piece);
+        }
+    }
+
     /// A piece arrived on `square`, identified or not.
     pub fn place(&mut self, square: Square, piece: Option<Piece>) {
         self.occupied.add(square);

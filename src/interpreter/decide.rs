@@ -66,6 +66,10 @@ impl Interpreter {
 
     /// The board shows legal move `m`: decide it now, or wait if it could still grow.
     fn candidate(&mut self, t: Millis, m: Move, correction: bool) {
+        let what = Pending::Move { m, correction };
+        if matches!(self.phase, Phase::Pending { what: pending, .. } if pending == what) {
+            return;
+        }
         let legal: Vec<Move> = if correction {
             match &self.previous {
                 Some(previous) => previous.legal.iter().map(|c| c.m).collect(),
@@ -114,7 +118,11 @@ impl Interpreter {
         let towards_rook = rooks
             .into_iter()
             .any(|rook| from.rank() == rook.rank() && castling_targets(from, rook).0 == to);
-        is_king && towards_rook && from.file().distance(to.file()) == 2
+        let castling_legal = self.legal.iter().any(|c| {
+            matches!(c.m, Move::Castle { king, rook }
+                if king == from && castling_targets(king, rook).0 == to)
+        });
+        is_king && towards_rook && from.file().distance(to.file()) == 2 && !castling_legal
     }
 
     /// A deadline, a clock press or the opponent decided what was pending.

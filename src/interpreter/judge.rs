@@ -98,6 +98,13 @@ fn obligation_broken(
             });
         }
     }
+    // The moved piece lifted after another touch is the making of the move, not a touch that
+    // binds (or that makes pieces of both colours touched); lifted first, it is the first touch.
+    if let Some(index) = binding.iter().position(|t| Some(t.square) == m.from())
+        && index > 0
+    {
+        binding.remove(index);
+    }
     if let Some(king) = castle_intent
         && m.from() != Some(king)
         && ctx.can_move(king)

@@ -430,19 +430,29 @@ impl Interpreter {
         }
     }
 
+    /// A full picture of the board: the difference from what the board showed is fed in as
+    /// lifts, then places. A piece identified where the board had an unidentified one is just
+    /// named, not moved.
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
         for square in self.board.occupied() {
             let gone = !snapshot.occupied.contains(square);
-            let changed = snapshot
-                .pieces
-                .piece_at(square)
-                .is_some_and(|p| self.board.identified_at(square) != Some(p));
-            if gone || changed {
+            let named = snapshot.pieces.piece_at(square);
+            let replaced = named.is_some_and(|p| {
+                self.board
+                    .identified_at(square)
+                    .is_some_and(|known| known != p)
+            });
+            if gone || replaced {
                 self.lift(t, square, None);
+            } else if let Some(piece) = named {
+                self.board.identify(square, piece);
             }
         }
         for square in snapshot.occupied & !self.board.occupied() {
             self.place(t, square, snapshot.pieces.piece_at(square));
+        }
+        if self.phase != Phase::Closed {
+            self.reassess(t);
         }
     }
 

@@ -1,0 +1,271 @@
+//! Shared test helpers: loading fixtures, the replay paths, running the binary, reading PGN.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pgn_reader::{Reader, SanPlus, Visitor};
+use serde_json::Value;
+use touchmove::event::GameEvent;
+use touchmove::interpreter::Config;
+use touchmove::replay::Replay;
+use touchmove::sensor_log::{LogDecoder, LogReader, LogRecord};
+
+/// One fixture: a sensor log, the events it must give, and the options to give them.
+pub struct Fixture {
+    /// The file name without `.log`.
+    pub name: String,
+    /// The log file.
+    pub log: PathBuf,
+    /// The log's text.
+    pub text: String,
+    /// Command-line options from a `# options:` line.
+    pub options: Vec<String>,
+    /// The expected events, one JSON object each (fields compared: those given).
+    pub expected: Vec<Value>,
+}
+
+impl Fixture {
+    /// The interpreter configuration the options give.
+    pub fn config(&self) -> Config {
+        let mut config = Config::default();
+        let mut options = self.options.iter();
+        while let Some(option) = options.next() {
+            let mut number = || {
+                options
+                    .next()
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or_else(|| panic!("{}: {option} needs a number", self.name))
+            };
+            match option.as_str() {
+                "--casual" => config.strict = false,
+                "--slide-ms" => config.slide_ms = number(),
+                "--bounce-ms" => config.bounce_ms = number(),
+                "--illegal-limit" => config.illegal_limit = number() as u32,
+                other => panic!("{}: unknown option {other}", self.name),
+            }
+        }
+        config
+    }
+}
+
+/// The directory of the fixtures.
+pub fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// Every fixture, sorted by name.
+pub fn fixtures() -> Vec<Fixture> {
+    let mut logs: Vec<PathBuf> = fs::read_dir(fixture_dir())
+        .expect("fixtures/ exists")
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "log"))
+        .collect();
+    logs.sort();
+    logs.into_iter().map(load).collect()
+}
+
+fn load(log: PathBuf) -> Fixture {
+    let name = log
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("a file name")
+        .to_owned();
+    let text = fs::read_to_string(&log).expect("readable log");
+    let options = text
+        .lines()
+        .find_map(|line| line.strip_prefix("# options:"))
+        .map(|rest| rest.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let expected_path = log.with_extension("expected.jsonl");
+    let expected = fs::read_to_string(&expected_path)
+        .unwrap_or_else(|_| panic!("{} has no {}", name, expected_path.display()))
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}: {e}: {line}")))
+        .collect();
+    Fixture {
+        name,
+        log,
+        text,
+        options,
+        expected,
+    }
+}
+
+fn to_values(events: &[GameEvent]) -> Vec<Value> {
+    events
+        .iter()
+        .map(|event| serde_json::to_value(event).expect("serialisable"))
+        .collect()
+}
+
+/// The whole log decoded at once and replayed.
+pub fn replay_whole(fixture: &Fixture) -> Vec<Value> {
+    let log = touchmove::sensor_log::read_log(&fixture.text)
+        .unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
+    let start = log.header.start_position().expect("a valid start");
+    to_values(&touchmove::replay::replay_events(
+        start,
+        fixture.config(),
+        &log.events,
+    ))
+}
+
+/// The log pushed into the sans-IO decoder one byte at a time, each record replayed as it
+/// comes out.
+pub fn replay_bytes_one_at_a_time(fixture: &Fixture) -> Vec<Value> {
+    let mut decoder = LogDecoder::new();
+    let mut replay = Replay::new(fixture.config());
+    let mut out = Vec::new();
+    let mut take = |decoder: &mut LogDecoder, replay: &mut Replay, out: &mut Vec<GameEvent>| {
+        while let Some(record) = decoder.poll() {
+            let record: LogRecord = record.unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
+            replay.record(record, &mut |event| out.push(event));
+        }
+    };
+    for byte in fixture.text.as_bytes() {
+        decoder.push(std::slice::from_ref(byte));
+        take(&mut decoder, &mut replay, &mut out);
+    }
+    decoder.finish();
+    take(&mut decoder, &mut replay, &mut out);
+    replay.finish(&mut |event| out.push(event));
+    to_values(&out)
+}
+
+/// A reader that returns at most `size` bytes per read.
+struct Chunked<'a> {
+    bytes: &'a [u8],
+    size: usize,
+}
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.size.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// The log read through [`LogReader`] from a source giving `size` bytes at a time.
+pub fn replay_in_chunks(fixture: &Fixture, size: usize) -> Vec<Value> {
+    let source = Chunked {
+        bytes: fixture.text.as_bytes(),
+        size,
+    };
+    let mut replay = Replay::new(fixture.config());
+    let mut out = Vec::new();
+    for record in LogReader::new(source) {
+        let record = record.unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
+        replay.record(record, &mut |event| out.push(event));
+    }
+    replay.finish(&mut |event| out.push(event));
+    to_values(&out)
+}
+
+/// What the `touchmove replay --json --pgn` process gave.
+pub struct CliRun {
+    /// The JSON lines on stdout.
+    pub events: Vec<Value>,
+    /// The moves of the record, takebacks applied, per the JSON events (every game).
+    pub recorded_sans: Vec<Vec<String>>,
+    /// The moves of each game of the PGN file, as pgn-reader reads them.
+    pub pgn_sans: Vec<Vec<String>>,
+}
+
+/// Runs the built binary on the fixture with `--json --pgn`.
+pub fn run_cli(fixture: &Fixture) -> CliRun {
+    let dir = std::env::temp_dir().join(format!("touchmove-test-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = dir.join(format!("{}.pgn", fixture.name));
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .arg("replay")
+        .arg(&fixture.log)
+        .arg("--json")
+        .arg("--pgn")
+        .arg(&pgn)
+        .args(&fixture.options)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        output.status.success(),
+        "{}: exit {:?}: {}",
+        fixture.name,
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    let events: Vec<Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let pgn_text = fs::read_to_string(&pgn).expect("the PGN was written");
+    CliRun {
+        recorded_sans: recorded_games(&events),
+        pgn_sans: pgn_games(&pgn_text),
+        events,
+    }
+}
+
+/// The SAN of every game in a JSON event stream, takebacks applied.
+pub fn recorded_games(events: &[Value]) -> Vec<Vec<String>> {
+    let mut games = vec![Vec::new()];
+    for event in events {
+        let current = games.last_mut().expect("a game");
+        match event["kind"].as_str() {
+            Some("move") => {
+                let ply = event["ply"].as_u64().expect("ply") as usize;
+                current.truncate(ply - 1);
+                current.push(event["san"].as_str().expect("san").to_owned());
+            }
+            Some("takeback") => {
+                let ply = event["ply"].as_u64().expect("ply") as usize;
+                current.truncate(ply - 1);
+            }
+            Some("game") => games.push(Vec::new()),
+            _ => {}
+        }
+    }
+    games
+}
+
+struct SanCollector;
+
+impl Visitor for SanCollector {
+    type Tags = ();
+    type Movetext = Vec<String>;
+    type Output = Vec<String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Self::Output, Self::Movetext> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn san(&mut self, movetext: &mut Vec<String>, san: SanPlus) -> ControlFlow<Self::Output> {
+        movetext.push(san.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Vec<String>) -> Vec<String> {
+        movetext
+    }
+}
+
+/// The SAN of every game of a PGN text, as pgn-reader reads it.
+pub fn pgn_games(text: &str) -> Vec<Vec<String>> {
+    let mut reader = Reader::new(std::io::Cursor::new(text.as_bytes()));
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut SanCollector).expect("readable PGN") {
+        games.push(game);
+    }
+    games
+}

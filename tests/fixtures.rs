@@ -1,0 +1,95 @@
+//! Every fixture in `fixtures/` through every path: the whole log at once, byte by byte through
+//! the sans-IO decoder, in odd chunks through the reader, and the `touchmove replay --json`
+//! process. Each path must give exactly the expected events; the PGN written must read back to
+//! the recorded moves.
+
+mod common;
+
+use common::{Fixture, fixtures, replay_bytes_one_at_a_time, replay_in_chunks, replay_whole, run_cli};
+use serde_json::Value;
+
+/// Every field of `expected` is in `actual` with the same value (readers ignore extra fields).
+fn matches(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Object(want), Value::Object(got)) => want
+            .iter()
+            .all(|(key, value)| got.get(key).is_some_and(|g| matches(value, g))),
+        _ => expected == actual,
+    }
+}
+
+/// Why `actual` is not what the fixture expects, if it is not.
+fn difference(fixture: &Fixture, path: &str, actual: &[Value]) -> Option<String> {
+    let expected = &fixture.expected;
+    let all: Vec<String> = actual.iter().map(Value::to_string).collect();
+    let all = all.join("\n  ");
+    if actual.len() != expected.len() {
+        return Some(format!(
+            "{} ({path}): {} events, expected {}:\n  {all}",
+            fixture.name,
+            actual.len(),
+            expected.len()
+        ));
+    }
+    expected
+        .iter()
+        .zip(actual)
+        .position(|(want, got)| !matches(want, got))
+        .map(|index| {
+            format!(
+                "{} ({path}): event {index} is\n  {}\nexpected\n  {}\nall:\n  {all}",
+                fixture.name, actual[index], expected[index]
+            )
+        })
+}
+
+/// Runs `path` on every fixture and fails with every difference found.
+fn check_all(path: &str, run: impl Fn(&Fixture) -> Vec<Value>) {
+    let failures: Vec<String> = fixtures()
+        .iter()
+        .filter_map(|fixture| difference(fixture, path, &run(fixture)))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) differ:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn there_are_fixtures_for_every_acceptance_case() {
+    let all = fixtures();
+    assert!(all.len() >= 50, "only {} fixtures", all.len());
+    for fixture in &all {
+        assert!(!fixture.expected.is_empty(), "{} expects nothing", fixture.name);
+    }
+}
+
+#[test]
+fn every_fixture_replayed_whole() {
+    check_all("whole", replay_whole);
+}
+
+#[test]
+fn every_fixture_decoded_byte_by_byte() {
+    check_all("byte by byte", replay_bytes_one_at_a_time);
+}
+
+#[test]
+fn every_fixture_read_in_odd_chunks() {
+    check_all("chunks", |fixture| replay_in_chunks(fixture, 7));
+}
+
+#[test]
+fn every_fixture_through_the_replay_command() {
+    check_all("touchmove replay --json", |fixture| {
+        let run = run_cli(fixture);
+        assert_eq!(
+            run.pgn_sans, run.recorded_sans,
+            "{}: the PGN does not read back to the recorded moves",
+            fixture.name
+        );
+        run.events
+    });
+}
