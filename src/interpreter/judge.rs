@@ -321,6 +321,11 @@ mod tests {
         let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
         assert_eq!(
             ruling(fen, &[Square::D5, Square::G1], "g1f3"),
+            Some(breach(Rule::TouchOpponent, Square::D5)),
+            "lifting the knight to play it is the move, not a second touch"
+        );
+        assert_eq!(
+            ruling(fen, &[Square::D5, Square::B1, Square::G1], "g1f3"),
             Some(breach(Rule::TouchBoth, Square::D5))
         );
         assert_eq!(
