@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{Fixture, fixtures, replay_bytes_one_at_a_time, replay_in_chunks, replay_whole, run_cli};
+use common::{
+    Fixture, fixtures, replay_bytes_one_at_a_time, replay_in_chunks, replay_whole, run_cli,
+};
 use serde_json::Value;
 
 /// Every field of `expected` is in `actual` with the same value (readers ignore extra fields).
@@ -62,7 +64,11 @@ fn there_are_fixtures_for_every_acceptance_case() {
     let all = fixtures();
     assert!(all.len() >= 50, "only {} fixtures", all.len());
     for fixture in &all {
-        assert!(!fixture.expected.is_empty(), "{} expects nothing", fixture.name);
+        assert!(
+            !fixture.expected.is_empty(),
+            "{} expects nothing",
+            fixture.name
+        );
     }
 }
 

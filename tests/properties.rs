@@ -71,7 +71,11 @@ fn random_game(max_plies: usize) -> impl Strategy<Value = Vec<Move>> {
 fn corpus_games() -> Vec<PgnGame> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/corpus");
     let mut games = Vec::new();
-    for name in ["chessjs-benchmark.pgn", "kasparov-deep-blue-1997.pgn", "promotion.pgn"] {
+    for name in [
+        "chessjs-benchmark.pgn",
+        "kasparov-deep-blue-1997.pgn",
+        "promotion.pgn",
+    ] {
         let file = File::open(dir.join(name)).expect("corpus file");
         games.extend(read_games(file).map(|game| game.expect("a valid corpus game")));
     }
@@ -139,7 +143,13 @@ fn every_real_game_replays_exactly_in_messy_play_on_both_boards() {
     for game in corpus_games() {
         for board in [BoardKind::Occupancy, BoardKind::Identifying] {
             let style = HandStyle::messy(board);
-            assert_faithful(&game.start, &game.moves, &style, game.number as u64, &Config::default());
+            assert_faithful(
+                &game.start,
+                &game.moves,
+                &style,
+                game.number as u64,
+                &Config::default(),
+            );
         }
     }
 }
@@ -157,7 +167,17 @@ fn the_pgn_written_reads_back_to_the_same_moves() {
         }
         let pgn = recorder.to_pgn_string();
         let read_back = common::pgn_games(&pgn);
-        assert_eq!(read_back, vec![recorded_sans(&events)], "game {}", game.number);
-        assert_eq!(read_back[0], san_list(&game.start, &game.moves), "game {}", game.number);
+        assert_eq!(
+            read_back,
+            vec![recorded_sans(&events)],
+            "game {}",
+            game.number
+        );
+        assert_eq!(
+            read_back[0],
+            san_list(&game.start, &game.moves),
+            "game {}",
+            game.number
+        );
     }
 }

@@ -122,7 +122,7 @@ pub fn replay_bytes_one_at_a_time(fixture: &Fixture) -> Vec<Value> {
     let mut decoder = LogDecoder::new();
     let mut replay = Replay::new(fixture.config());
     let mut out = Vec::new();
-    let mut take = |decoder: &mut LogDecoder, replay: &mut Replay, out: &mut Vec<GameEvent>| {
+    let take = |decoder: &mut LogDecoder, replay: &mut Replay, out: &mut Vec<GameEvent>| {
         while let Some(record) = decoder.poll() {
             let record: LogRecord = record.unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
             replay.record(record, &mut |event| out.push(event));
