@@ -82,9 +82,51 @@ fn corpus_games() -> Vec<PgnGame> {
     games
 }
 
+/// Writes the simulated log and the decisions, interleaved by time, where a failure can be read.
+fn dump_failure(
+    start: &Chess,
+    moves: &[Move],
+    style: &HandStyle,
+    seed: u64,
+    config: &Config,
+) -> String {
+    let simulated = simulate(start, moves, style, seed).expect("simulable");
+    let events = replay_events(start.clone(), *config, &simulated.events);
+    let mut lines: Vec<(u64, String)> = simulated
+        .events
+        .iter()
+        .map(|e| {
+            (
+                e.t,
+                format!("   {}", touchmove::sensor_log::format_event(e)),
+            )
+        })
+        .collect();
+    lines.extend(events.iter().map(|e| {
+        (
+            e.t,
+            format!(">> {}", serde_json::to_string(e).expect("serialisable")),
+        )
+    }));
+    lines.sort_by_key(|(t, _)| *t);
+    let text: Vec<String> = lines.into_iter().map(|(_, line)| line).collect();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("property-failure-{seed}.txt"));
+    let report = format!(
+        "{}\nexpected rulings: {:?}\n",
+        text.join("\n"),
+        simulated.expected_rulings
+    );
+    std::fs::write(&path, report).expect("writable target dir");
+    path.display().to_string()
+}
+
 /// Simulates, replays and asserts exact moves and exactly the earned rulings.
 fn assert_faithful(start: &Chess, moves: &[Move], style: &HandStyle, seed: u64, config: &Config) {
     let verdict = check_game(start, moves, style, seed, config).expect("simulable");
+    if !verdict.faithful() {
+        let path = dump_failure(start, moves, style, seed, config);
+        eprintln!("log and decisions: {path}");
+    }
     assert!(
         verdict.exact(),
         "moves differ (seed {seed}, {style:?}):\nexpected {:?}\nrecorded {:?}",
@@ -100,7 +142,10 @@ fn assert_faithful(start: &Chess, moves: &[Move], style: &HandStyle, seed: u64, 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    // 48 cases in CI; `PROPTEST_CASES=5000` for a longer hunt.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(48)
+    ))]
 
     #[test]
     fn random_games_in_clean_play_replay_exactly(

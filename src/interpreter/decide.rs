@@ -59,7 +59,7 @@ impl Interpreter {
             self.left_candidate = Some(LeftCandidate {
                 m,
                 t,
-                touches: self.trace.touches().len(),
+                touches: self.touches_before_event,
             });
         }
     }

@@ -150,6 +150,7 @@ pub struct Interpreter {
     promotion: Option<Role>,
     completed_illegal: Option<(Square, Square)>,
     left_candidate: Option<LeftCandidate>,
+    touches_before_event: usize,
     mismatch_reported: bool,
     out: VecDeque<GameEvent>,
     last_t: Millis,
@@ -176,6 +177,7 @@ impl Interpreter {
             promotion: None,
             completed_illegal: None,
             left_candidate: None,
+            touches_before_event: 0,
             mismatch_reported: false,
             out: VecDeque::new(),
             last_t: 0,
@@ -316,6 +318,7 @@ impl Interpreter {
             return;
         }
         let by_opponent = self.before_lift(t, square);
+        self.touches_before_event = self.trace.touches().len();
         let touch = !by_opponent && self.lift_is_a_touch(square);
         self.board.lift(square);
         self.motions.lift(square);
@@ -330,6 +333,7 @@ impl Interpreter {
             self.motions.lift(square);
             self.trace.lift(square, t, false);
         }
+        self.touches_before_event = self.trace.touches().len();
         self.board.place(square, piece);
         self.motions.place(square);
         self.trace.place(square);

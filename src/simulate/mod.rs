@@ -140,11 +140,14 @@ fn check_legal(pos: &Chess, m: Move, ply: usize) -> Result<(), SimulateError> {
 /// The thinking time before a move (never under 300 ms).
 fn think(rec: &mut Recorder<'_>) {
     let style = rec.style();
+    // The previous move must be decided (its slide window closed) before this one starts; scans
+    // can shift a report by up to one scan, so scanning boards think longer.
+    let least = if style.scanning() { 600 } else { 300 };
     if style.thinking {
         let (lo, hi) = style.thinking_ms;
-        rec.wait(lo.max(300), hi.max(300));
+        rec.wait(lo.max(least), hi.max(least));
     } else {
-        rec.wait(400, 400);
+        rec.wait(least + 100, least + 100);
     }
 }
 
