@@ -1,0 +1,169 @@
+//! The `touchmove` binary as a user meets it: exit codes, messages, output formats, and the PGN
+//! read back by python-chess.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn touchmove(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).expect("written");
+    }
+    drop(input);
+    child.wait_with_output().expect("finished")
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("touchmove-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("written");
+    path
+}
+
+#[test]
+fn a_malformed_line_fails_with_its_number_after_printing_what_was_decided() {
+    let log = temp_file(
+        "bad.log",
+        "touchmove-log 1\n0 lift e2\n300 place e4\n400 lift z9\n",
+    );
+    let out = touchmove(&["replay", log.to_str().expect("utf-8 path")], None);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.log"), "{stderr}");
+    assert!(stderr.contains("line 4"), "{stderr}");
+    assert!(stderr.contains("z9"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "   1. e4\n");
+}
+
+#[test]
+fn a_missing_log_fails_with_its_name() {
+    let out = touchmove(&["replay", "/nonexistent/touchmove.log"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("/nonexistent/touchmove.log"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn rulings_are_not_errors_and_the_text_output_shows_them() {
+    let fixture = common::fixture_dir().join("touch-move-4-3-1.log");
+    let out = touchmove(&["replay", fixture.to_str().expect("utf-8 path")], None);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines[0], "   1. e4");
+    assert!(
+        lines[1].contains("4.3.1") && lines[1].contains("d2"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let out = touchmove(
+        &["replay", "-", "--json"],
+        Some("touchmove-log 1\n0 lift g1\n300 place f3\n"),
+    );
+    assert!(out.status.success());
+    let event: serde_json::Value =
+        serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().expect("a line"))
+            .expect("JSON");
+    assert_eq!(event["san"], "Nf3");
+    assert_eq!(event["t"], 300);
+}
+
+#[test]
+fn quiet_by_default_diagnostics_with_verbose() {
+    let fixture = common::fixture_dir().join("bounce-is-noise.log");
+    let path = fixture.to_str().expect("utf-8 path");
+    let quiet = touchmove(&["replay", path], None);
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+    let verbose = touchmove(&["replay", path, "-vv"], None);
+    assert!(
+        String::from_utf8_lossy(&verbose.stderr).contains("bounce"),
+        "{}",
+        String::from_utf8_lossy(&verbose.stderr)
+    );
+}
+
+/// python-chess reads the PGN back to the same moves. CI installs python-chess; elsewhere the
+/// test says it was skipped (it fails in CI if python-chess is missing).
+#[test]
+fn python_chess_reads_the_pgn_back_to_the_same_moves() {
+    let has_python_chess = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_python_chess {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install python-chess"
+        );
+        eprintln!("skipped: python-chess is not installed");
+        return;
+    }
+    for name in [
+        "new-game-after-result",
+        "released-piece-moved-on-4-7",
+        "promotion-with-capture",
+        "start-from-fen",
+    ] {
+        let fixture = common::fixture_dir().join(format!("{name}.log"));
+        let pgn =
+            std::env::temp_dir().join(format!("touchmove-py-{}-{name}.pgn", std::process::id()));
+        let out = touchmove(
+            &[
+                "replay",
+                fixture.to_str().expect("path"),
+                "--json",
+                "--pgn",
+                pgn.to_str().expect("path"),
+            ],
+            None,
+        );
+        assert!(out.status.success());
+        let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        let reader = "import sys, chess.pgn\n\
+            f = open(sys.argv[1])\n\
+            while (g := chess.pgn.read_game(f)) is not None:\n\
+            \x20   assert not g.errors, g.errors\n\
+            \x20   b = g.board()\n\
+            \x20   sans = []\n\
+            \x20   for m in g.mainline_moves():\n\
+            \x20       sans.append(b.san(m))\n\
+            \x20       b.push(m)\n\
+            \x20   print(' '.join(sans))\n";
+        let py = Command::new("python3")
+            .args(["-c", reader, pgn.to_str().expect("path")])
+            .output()
+            .expect("python3 runs");
+        assert!(
+            py.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&py.stderr)
+        );
+        let read: Vec<Vec<String>> = String::from_utf8_lossy(&py.stdout)
+            .lines()
+            .map(|l| l.split_whitespace().map(str::to_owned).collect())
+            .collect();
+        assert_eq!(read, common::recorded_games(&events), "{name}");
+    }
+}
