@@ -1,11 +1,12 @@
 //! Turning what the board shows into decisions: moves, corrections, takebacks, illegal moves,
 //! mismatches, and the rulings that go with them.
 
-use shakmaty::{Color, Move, Position, Role, Square};
+use shakmaty::{Board, Color, Move, Position, Role, Square};
 
 use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, judge};
 use super::matching::Relation;
+use super::trace::Trace;
 use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
 use crate::event::{ClaimReason, EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name};
 use crate::rules::Ending;
@@ -70,17 +71,17 @@ impl Interpreter {
         if matches!(self.phase, Phase::Pending { what: pending, .. } if pending == what) {
             return;
         }
-        let legal: Vec<Move> = if correction {
+        let legal = if correction {
             match &self.previous {
-                Some(previous) => previous.legal.iter().map(|c| c.m).collect(),
+                Some(previous) => &previous.legal,
                 None => return,
             }
         } else {
-            self.legal.iter().map(|c| c.m).collect()
+            &self.legal
         };
         let unsensed_promotion = matches!(m, Move::Normal { promotion: Some(_), to, .. }
             if self.board.identified_at(to).is_none());
-        if can_grow(m, &legal) || unsensed_promotion {
+        if can_grow(m, legal.moves()) || unsensed_promotion {
             self.phase = Phase::Pending {
                 what: Pending::Move { m, correction },
                 deadline: t + self.config.slide_ms,
@@ -118,8 +119,8 @@ impl Interpreter {
         let towards_rook = rooks
             .into_iter()
             .any(|rook| from.rank() == rook.rank() && castling_targets(from, rook).0 == to);
-        let castling_legal = self.legal.iter().any(|c| {
-            matches!(c.m, Move::Castle { king, rook }
+        let castling_legal = self.legal.moves().iter().any(|m| {
+            matches!(*m, Move::Castle { king, rook }
                 if king == from && castling_targets(king, rook).0 == to)
         });
         is_king && towards_rook && from.file().distance(to.file()) == 2 && !castling_legal
@@ -172,7 +173,7 @@ impl Interpreter {
             position,
             legal: std::mem::take(&mut self.legal),
             m,
-            trace: self.trace.clone(),
+            trace: std::mem::replace(&mut self.trace, Trace::new(&Board::empty(), mover)),
             start_seq: self.trace_start_seq,
         };
         self.start_turn(Some(previous));
@@ -206,10 +207,9 @@ impl Interpreter {
 
     /// The Article 4 breaches of making `m` in the current turn.
     fn ruling(&self, m: Move) -> Vec<Breach> {
-        let legal: Vec<Move> = self.legal.iter().map(|c| c.m).collect();
         let ctx = TurnContext {
             position: self.game.position(),
-            legal: &legal,
+            legal: self.legal.moves(),
         };
         judge(&ctx, self.trace.touches(), self.trace.castle_intent(), m)
     }
@@ -226,10 +226,9 @@ impl Interpreter {
         self.legal = previous.legal.clone();
         self.trace = previous.trace.clone();
         self.trace_start_seq = previous.start_seq;
-        let legal: Vec<Move> = previous.legal.iter().map(|c| c.m).collect();
         let ctx = TurnContext {
             position: &previous.position,
-            legal: &legal,
+            legal: previous.legal.moves(),
         };
         let castled_after_rook = judge(&ctx, previous.trace.touches(), None, m)
             .into_iter()
@@ -304,7 +303,7 @@ impl Interpreter {
 
     /// The queen promotion a pawn left on the last rank becomes (FIDE 7.5.2).
     fn unreplaced_promotion(&self, from: Square, to: Square) -> Option<Move> {
-        self.legal.iter().map(|c| c.m).find(|m| {
+        self.legal.moves().iter().copied().find(|m| {
             matches!(m, Move::Normal { from: f, to: t, promotion: Some(Role::Queen), .. }
                 if *f == from && *t == to)
         })

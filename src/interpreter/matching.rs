@@ -3,8 +3,9 @@
 
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
 
+use super::Interpreter;
 use super::geometry::landing_square;
-use super::{Candidate, Interpreter};
+use super::legal::LegalMoves;
 
 /// How the board relates to the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +53,7 @@ impl Interpreter {
     pub(super) fn matching_move(
         &self,
         position: &Chess,
-        legal: &[Candidate],
+        legal: &LegalMoves,
         since: u32,
     ) -> Option<Move> {
         let diff = self.board.occupied() ^ position.board().occupied();
@@ -60,13 +61,13 @@ impl Interpreter {
             return None;
         }
         let mut best: Option<(Move, u32)> = None;
-        for candidate in legal.iter().filter(|c| c.delta == diff) {
-            if !self.fits(position, candidate.m, since) {
+        for m in legal.with_footprint(diff) {
+            if !self.fits(position, m, since) {
                 continue;
             }
-            let order = self.motions.placed_at(landing_square(candidate.m));
+            let order = self.motions.placed_at(landing_square(m));
             if best.is_none_or(|(_, best_order)| order > best_order) {
-                best = Some((candidate.m, order));
+                best = Some((m, order));
             }
         }
         best.map(|(m, _)| m)
@@ -128,7 +129,6 @@ impl Interpreter {
     /// several plies back: that is an illegal placement, not a takeback of several plies.
     fn matching_earlier(&self) -> Option<usize> {
         let on_board = self.board.occupied().count();
-        let displaced = self.displacement().is_some();
         for plies in 1..=self.game.plies() {
             let position = self.game.earlier(plies)?;
             let count = position.board().occupied().count();
@@ -136,7 +136,7 @@ impl Interpreter {
                 return None;
             }
             if count == on_board && self.board.shows(position.board()) {
-                return (plies == 1 || !displaced).then_some(plies);
+                return (plies == 1 || self.displacement().is_none()).then_some(plies);
             }
         }
         None
@@ -151,7 +151,7 @@ impl Interpreter {
         }
         let mut after = self.game.position().clone();
         after.play_unchecked(left.m);
-        let legal = super::candidates(&after);
+        let legal = LegalMoves::of(&after);
         self.matching_move(&after, &legal, self.trace_start_seq)
             .map(|_| left.m)
     }
@@ -208,9 +208,9 @@ impl Interpreter {
         }
         let lifted_own = missing & position.us();
         (missing & position.them()).into_iter().all(|victim| {
-            self.legal.iter().any(|c| {
-                c.m.from().is_some_and(|from| lifted_own.contains(from))
-                    && super::geometry::capture_square(c.m) == Some(victim)
+            self.legal.moves().iter().any(|&m| {
+                m.from().is_some_and(|from| lifted_own.contains(from))
+                    && super::geometry::capture_square(m) == Some(victim)
             })
         })
     }
@@ -220,9 +220,9 @@ impl Interpreter {
     pub(super) fn differences_from_nearest(&self) -> Vec<Square> {
         let position = self.game.position();
         let mut nearest: Bitboard = self.board.differences(position.board());
-        for candidate in &self.legal {
+        for &m in self.legal.moves() {
             let mut after = position.clone();
-            after.play_unchecked(candidate.m);
+            after.play_unchecked(m);
             let diff = self.board.differences(after.board());
             if diff.count() < nearest.count() {
                 nearest = diff;

@@ -16,6 +16,7 @@ mod board;
 mod decide;
 mod geometry;
 mod judge;
+mod legal;
 mod matching;
 mod motions;
 mod trace;
@@ -29,6 +30,7 @@ use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::PhysicalBoard;
 pub use geometry::capture_square;
+use legal::LegalMoves;
 use motions::Motions;
 use trace::Trace;
 
@@ -56,30 +58,11 @@ impl Default for Config {
     }
 }
 
-/// A legal move with the squares whose occupancy it changes.
-#[derive(Debug, Clone, Copy)]
-struct Candidate {
-    m: Move,
-    delta: shakmaty::Bitboard,
-}
-
-/// The legal moves of a position, with their footprints.
-fn candidates(position: &Chess) -> Vec<Candidate> {
-    position
-        .legal_moves()
-        .into_iter()
-        .map(|m| Candidate {
-            m,
-            delta: geometry::occupancy_delta(m),
-        })
-        .collect()
-}
-
 /// The turn before the current one, kept while its move may still be corrected.
 #[derive(Debug, Clone)]
 struct PreviousTurn {
     position: Chess,
-    legal: Vec<Candidate>,
+    legal: LegalMoves,
     m: Move,
     trace: Trace,
     start_seq: u32,
@@ -139,7 +122,7 @@ pub struct Interpreter {
     config: Config,
     game: Game,
     game_number: u32,
-    legal: Vec<Candidate>,
+    legal: LegalMoves,
     board: PhysicalBoard,
     motions: Motions,
     trace: Trace,
@@ -161,7 +144,7 @@ impl Interpreter {
     pub fn new(start: Chess, config: Config) -> Interpreter {
         let board = PhysicalBoard::unidentified(start.board());
         let trace = Trace::new(start.board(), start.turn());
-        let legal = candidates(&start);
+        let legal = LegalMoves::of(&start);
         Interpreter {
             config,
             game: Game::new(start),
@@ -389,8 +372,9 @@ impl Interpreter {
         let theirs = self.trace.origin_piece(square).map(|p| p.color) == Some(!mover);
         let capturable = self
             .legal
+            .moves()
             .iter()
-            .any(|c| c.m.from() == mover_from && geometry::capture_square(c.m) == Some(square));
+            .any(|&m| m.from() == mover_from && geometry::capture_square(m) == Some(square));
         theirs && self.trace.is_untouched_origin(square) && !capturable
     }
 
@@ -478,7 +462,7 @@ impl Interpreter {
     /// Starts the turn of the side to move in the current position.
     fn start_turn(&mut self, previous: Option<PreviousTurn>) {
         self.previous = previous;
-        self.legal = candidates(self.game.position());
+        self.legal = LegalMoves::from_list(self.game.legal_moves());
         self.trace = Trace::new(self.game.position().board(), self.game.turn());
         self.trace_start_seq = self.motions.now();
         self.promotion = None;

@@ -1,6 +1,6 @@
 //! How a game ends by itself: checkmate, stalemate, dead position, fivefold repetition, 75 moves.
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, MoveList, Position};
 
 use crate::event::{GameResult, Rule};
 
@@ -51,9 +51,9 @@ impl Ending {
     }
 }
 
-/// The ending reached by the position just played into, if any. `repetitions` is how many times
-/// this position has now occurred.
-pub fn ending_after_move(position: &Chess, repetitions: usize) -> Option<Ending> {
+/// The ending reached by the position just played into, if any. `legal` is its legal moves;
+/// `repetitions` is how many times this position has now occurred.
+pub fn ending_after_move(position: &Chess, legal: &MoveList, repetitions: usize) -> Option<Ending> {
     let draw = |reason, rule| {
         Some(Ending {
             winner: None,
@@ -61,13 +61,13 @@ pub fn ending_after_move(position: &Chess, repetitions: usize) -> Option<Ending>
             rule,
         })
     };
-    if position.is_checkmate() {
+    if legal.is_empty() && position.is_check() {
         Some(Ending {
             winner: Some(!position.turn()),
             reason: "checkmate",
             rule: Rule::Checkmate,
         })
-    } else if position.is_stalemate() {
+    } else if legal.is_empty() {
         draw("stalemate", Rule::Stalemate)
     } else if position.is_insufficient_material() {
         draw("insufficient material", Rule::DeadPosition)
@@ -96,7 +96,7 @@ mod tests {
     #[test]
     fn fools_mate_is_checkmate_for_black() {
         let pos = position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
-        let ending = ending_after_move(&pos, 1).expect("ended");
+        let ending = ending_after_move(&pos, &pos.legal_moves(), 1).expect("ended");
         assert_eq!(ending.result_str(), "0-1");
         assert_eq!(ending.rule, Rule::Checkmate);
     }
@@ -105,7 +105,7 @@ mod tests {
     fn bare_kings_are_a_dead_position() {
         let pos = position("8/8/4k3/8/8/3K4/8/8 w - - 0 60");
         assert_eq!(
-            ending_after_move(&pos, 1).map(|e| e.rule),
+            ending_after_move(&pos, &pos.legal_moves(), 1).map(|e| e.rule),
             Some(Rule::DeadPosition)
         );
     }

@@ -4,7 +4,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use super::ending::{Ending, ending_after_move};
 use crate::event::ClaimReason;
@@ -16,6 +16,7 @@ pub struct Game {
     positions: Vec<Chess>,
     moves: Vec<Move>,
     keys: Vec<Zobrist64>,
+    legal: MoveList,
     illegal: ByColor<u32>,
     ended: Option<Ending>,
 }
@@ -39,10 +40,12 @@ impl Game {
     /// A new game from `start`.
     pub fn new(start: Chess) -> Game {
         let key = start.zobrist_hash(EnPassantMode::Legal);
+        let legal = start.legal_moves();
         Game {
             positions: vec![start],
             moves: Vec::new(),
             keys: vec![key],
+            legal,
             illegal: ByColor::new_with(|_| 0),
             ended: None,
         }
@@ -70,6 +73,11 @@ impl Game {
         self.moves.len()
     }
 
+    /// The legal moves in the current position.
+    pub fn legal_moves(&self) -> &MoveList {
+        &self.legal
+    }
+
     /// The side to move.
     pub fn turn(&self) -> Color {
         self.position().turn()
@@ -88,16 +96,26 @@ impl Game {
         let mut after = before;
         let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
         let key = after.zobrist_hash(EnPassantMode::Legal);
-        let fen = Fen::from_position(&after, EnPassantMode::Legal).to_string();
+        let mut fen = String::with_capacity(90);
+        Fen::from_position(&after, EnPassantMode::Legal).append_to_string(&mut fen);
+        self.legal = after.legal_moves();
         self.positions.push(after);
         self.moves.push(m);
         self.keys.push(key);
-        self.ended = ending_after_move(self.position(), self.repetitions());
+        self.ended = ending_after_move(self.position(), &self.legal, self.repetitions());
         PlayedMove {
             ply: self.moves.len() as u32,
             color,
-            san: san.to_string(),
-            uci: UciMove::from_standard(m).to_string(),
+            san: {
+                let mut text = String::with_capacity(8);
+                san.append_to_string(&mut text);
+                text
+            },
+            uci: {
+                let mut text = String::with_capacity(5);
+                UciMove::from_standard(m).append_to_string(&mut text);
+                text
+            },
             fen,
         }
     }
@@ -108,6 +126,7 @@ impl Game {
         self.moves.pop()?;
         self.positions.pop();
         self.keys.pop();
+        self.legal = self.position().legal_moves();
         self.ended = None;
         Some(ply)
     }
