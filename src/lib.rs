@@ -15,3 +15,5 @@ pub mod rules;
 pub mod sensor;
 pub mod sensor_log;
 pub mod simulate;
+#[cfg(test)]
+mod testutil;

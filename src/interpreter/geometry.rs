@@ -106,23 +106,9 @@ pub fn can_grow(m: Move, legal: &[Move]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::uci::UciMove;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use crate::testutil::{position, uci_move as mv};
 
-    fn position(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes())
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("position")
-    }
-
-    fn mv(pos: &Chess, uci: &str) -> Move {
-        UciMove::from_ascii(uci.as_bytes())
-            .expect("uci")
-            .to_move(pos)
-            .expect("legal")
-    }
+    use shakmaty::{Chess, Position};
 
     fn grows(pos: &Chess, uci: &str) -> bool {
         let legal: Vec<Move> = pos.legal_moves().into_iter().collect();

@@ -209,16 +209,10 @@ fn both_colours(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::uci::UciMove;
-    use shakmaty::{CastlingMode, Piece};
+    use crate::testutil::position;
 
-    fn position(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes())
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("position")
-    }
+    use shakmaty::Piece;
+    use shakmaty::uci::UciMove;
 
     fn touch(pos: &Chess, square: Square, t: Millis) -> Touch {
         let piece: Piece = pos.board().piece_at(square).expect("a piece");

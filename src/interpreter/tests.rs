@@ -2,64 +2,15 @@
 
 use super::*;
 use crate::event::Rule;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Square};
+use crate::testutil::position;
+use shakmaty::Square;
 
-fn position(fen: &str) -> Chess {
-    Fen::from_ascii(fen.as_bytes())
-        .expect("fen")
-        .into_position(CastlingMode::Standard)
-        .expect("position")
-}
-
-/// Parses `"<t> lift e2"`-style lines (the sensor log's event syntax, occupancy only).
-fn events(script: &str) -> Vec<SensorEvent> {
-    script
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|line| {
-            let mut words = line.split_whitespace();
-            let t: Millis = words.next().expect("t").parse().expect("time");
-            let verb = words.next().expect("verb");
-            let arg = words.next();
-            let square = || arg.expect("square").parse::<Square>().expect("square name");
-            let kind = match verb {
-                "lift" => SensorKind::Lift {
-                    square: square(),
-                    piece: None,
-                },
-                "place" => SensorKind::Place {
-                    square: square(),
-                    piece: None,
-                },
-                "adjust" => SensorKind::Adjust,
-                "clock" => SensorKind::Clock(if arg == Some("white") {
-                    Color::White
-                } else {
-                    Color::Black
-                }),
-                "promote" => SensorKind::Promote(
-                    Role::from_char(arg.expect("role").chars().next().expect("letter"))
-                        .expect("role"),
-                ),
-                other => panic!("unknown verb {other}"),
-            };
-            SensorEvent::new(t, kind)
-        })
-        .collect()
-}
-
+/// Replays `script` (sensor log event lines, one per line, indentation ignored) from `start`.
 fn run(start: Chess, config: Config, script: &str) -> Vec<GameEvent> {
-    let mut interpreter = Interpreter::new(start, config);
-    let mut out = Vec::new();
-    for event in events(script) {
-        interpreter.handle_event(&event);
-        out.extend(std::iter::from_fn(|| interpreter.poll_event()));
-    }
-    interpreter.finish();
-    out.extend(std::iter::from_fn(|| interpreter.poll_event()));
-    out
+    let lines: Vec<&str> = script.lines().map(str::trim).collect();
+    let log = crate::sensor_log::read_log(&format!("touchmove-log 1\n{}\n", lines.join("\n")))
+        .expect("a valid script");
+    crate::replay::replay_events(start, config, &log.events)
 }
 
 fn sans(events: &[GameEvent]) -> Vec<(Millis, String)> {

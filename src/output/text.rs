@@ -59,7 +59,7 @@ fn render_violation(violation: &Violation) -> String {
 }
 
 /// `illegal move by black (1): <message>`, with the move when it is known.
-fn render_illegal(illegal: &IllegalMove) -> String {
+pub(crate) fn render_illegal(illegal: &IllegalMove) -> String {
     let attempted = illegal
         .uci
         .as_deref()

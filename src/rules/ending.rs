@@ -83,15 +83,7 @@ pub fn ending_after_move(position: &Chess, legal: &MoveList, repetitions: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
-
-    fn position(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes())
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("position")
-    }
+    use crate::testutil::position;
 
     #[test]
     fn fools_mate_is_checkmate_for_black() {

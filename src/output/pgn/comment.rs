@@ -15,19 +15,10 @@ pub(super) fn violation_comment(violation: &Violation) -> String {
     )
 }
 
-/// `illegal move by black (1) e7e4: <message>` (the move only when known).
+/// `illegal move e7e4 by black (1): <message>` (the move only when known), as the text output
+/// writes it.
 pub(super) fn illegal_comment(illegal: &IllegalMove) -> String {
-    let attempted = illegal
-        .uci
-        .as_deref()
-        .map(|uci| format!(" {uci}"))
-        .unwrap_or_default();
-    format!(
-        "illegal move by {} ({}){attempted}: {}",
-        color_name(illegal.color),
-        illegal.count,
-        illegal.message
-    )
+    crate::output::text::render_illegal(illegal)
 }
 
 /// `mismatch: d2 e4`
@@ -87,7 +78,7 @@ mod tests {
         };
         assert_eq!(
             illegal_comment(&illegal),
-            "illegal move by black (2) e8e7: king left in check"
+            "illegal move e8e7 by black (2): king left in check"
         );
         illegal.uci = None;
         assert_eq!(

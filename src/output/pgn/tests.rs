@@ -215,9 +215,9 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
         pgn,
         "[Event \"Club night\"]\n[Site \"?\"]\n[Date \"2025.01.31\"]\n[Round \"3\"]\n\
          [White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n\
-         1. e4 e5 {4.3.1 white d2: touched d2, moved g1} 2. Nf3 {illegal move by black\n\
-         (1) e8e6: not a king move} 2... Nc6 {mismatch: d2 e4} {resync: the board matches\n\
-         again} *\n"
+         1. e4 e5 {4.3.1 white d2: touched d2, moved g1} 2. Nf3 {illegal move e8e6 by\n\
+         black (1): not a king move} 2... Nc6 {mismatch: d2 e4} {resync: the board\n\
+         matches again} *\n"
     );
     assert_lines_fit(&pgn);
     let games = reread(&pgn);
@@ -227,7 +227,7 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
         games[0].comments,
         [
             "4.3.1 white d2: touched d2, moved g1",
-            "illegal move by black (1) e8e6: not a king move",
+            "illegal move e8e6 by black (1): not a king move",
             "mismatch: d2 e4",
             "resync: the board matches again",
         ]
