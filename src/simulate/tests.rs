@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square};
 
 use super::*;
+use crate::sensor::Millis;
 use crate::pgn_games::{PgnGame, read_games};
 use crate::sensor::SensorKind;
 
@@ -394,4 +395,48 @@ fn an_illegal_move_list_is_rejected() {
         err,
         Err(SimulateError::IllegalMove { ply: 1, .. })
     ));
+}
+
+/// The occupied squares once every event up to and including time `until` has been reported.
+fn occupancy_until(start: Bitboard, events: &[SensorEvent], until: Millis) -> Bitboard {
+    let upto = events.partition_point(|e| e.t <= until);
+    replay_occupancy(start, &events[..upto], true)
+}
+
+#[test]
+fn each_move_ends_when_the_board_first_shows_it() {
+    for board in [BoardKind::Occupancy, BoardKind::Identifying] {
+        for style in [HandStyle::messy(board), HandStyle::everything(board)] {
+            for game in test_games() {
+                for seed in 0..4 {
+                    let sim = check(&game, &style, seed);
+                    assert_eq!(sim.move_ends.len(), game.moves.len());
+                    let start = game.start.board().occupied();
+                    let mut pos = game.start.clone();
+                    for (&m, end) in game.moves.iter().zip(&sim.move_ends) {
+                        let before = occupancy_until(start, &sim.events, end.t.saturating_sub(1));
+                        pos.play_unchecked(m);
+                        let after = occupancy_until(start, &sim.events, end.t);
+                        assert_eq!(after, pos.board().occupied(), "seed {seed}, {m}");
+                        assert_ne!(before, after, "seed {seed}, {m}: nothing at its end");
+                        let clock = end.clock.expect("clock pressed");
+                        assert!(clock >= end.t);
+                        assert!(sim.events.iter().any(|e| e.t == clock
+                            && e.kind == SensorKind::Clock(pos.turn().other())));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn without_a_clock_no_move_waits_on_one() {
+    let mut style = HandStyle::clean(BoardKind::Occupancy);
+    style.clock = false;
+    for game in test_games() {
+        let sim = check(&game, &style, 3);
+        assert!(sim.move_ends.iter().all(|end| end.clock.is_none()));
+        assert!(sim.move_ends.windows(2).all(|w| w[0].t < w[1].t));
+    }
 }
