@@ -397,10 +397,18 @@ fn an_illegal_move_list_is_rejected() {
     ));
 }
 
-/// The occupied squares once every event up to and including time `until` has been reported.
-fn occupancy_until(start: Bitboard, events: &[SensorEvent], until: Millis) -> Bitboard {
+/// What the board reports once every event up to and including time `until` is in: the
+/// occupied squares, and the pieces on an identifying board.
+fn board_until(
+    start: &Board,
+    events: &[SensorEvent],
+    until: Millis,
+    kind: BoardKind,
+) -> (Bitboard, Option<Board>) {
     let upto = events.partition_point(|e| e.t <= until);
-    replay_occupancy(start, &events[..upto], true)
+    let occupied = replay_occupancy(start.occupied(), &events[..upto], true);
+    let pieces = (kind == BoardKind::Identifying).then(|| replay_pieces(start, &events[..upto]));
+    (occupied, pieces)
 }
 
 #[test]
@@ -411,13 +419,16 @@ fn each_move_ends_when_the_board_first_shows_it() {
                 for seed in 0..4 {
                     let sim = check(&game, &style, seed);
                     assert_eq!(sim.move_ends.len(), game.moves.len());
-                    let start = game.start.board().occupied();
+                    let start = game.start.board();
                     let mut pos = game.start.clone();
                     for (&m, end) in game.moves.iter().zip(&sim.move_ends) {
-                        let before = occupancy_until(start, &sim.events, end.t.saturating_sub(1));
+                        let before = board_until(start, &sim.events, end.t - 1, board);
                         pos.play_unchecked(m);
-                        let after = occupancy_until(start, &sim.events, end.t);
-                        assert_eq!(after, pos.board().occupied(), "seed {seed}, {m}");
+                        let after = board_until(start, &sim.events, end.t, board);
+                        assert_eq!(after.0, pos.board().occupied(), "seed {seed}, {m}");
+                        if let Some(pieces) = &after.1 {
+                            assert_eq!(pieces, pos.board(), "seed {seed}, {m}");
+                        }
                         assert_ne!(before, after, "seed {seed}, {m}: nothing at its end");
                         let clock = end.clock.expect("clock pressed");
                         assert!(clock >= end.t);
