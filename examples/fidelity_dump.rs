@@ -17,12 +17,24 @@ fn main() {
         "all-occ" => HandStyle::everything(BoardKind::Occupancy),
         _ => HandStyle::everything(BoardKind::Identifying),
     };
-    let game = read_games(File::open(&args[1]).expect("open")).filter_map(Result::ok).find(|g| g.number == number).expect("game");
+    let game = read_games(File::open(&args[1]).expect("open"))
+        .filter_map(Result::ok)
+        .find(|g| g.number == number)
+        .expect("game");
     let sim = simulate(&game.start, &game.moves, &style, number as u64).expect("sim");
     let out = replay_events(game.start.clone(), Config::default(), &sim.events);
-    let mut all: Vec<(u64, String)> = sim.events.iter().map(|e| (e.t, format!("   {}", format_event(e)))).collect();
-    all.extend(out.iter().map(|e| (e.t, format!(">> {}", serde_json::to_string(e).unwrap()))));
+    let mut all: Vec<(u64, String)> = sim
+        .events
+        .iter()
+        .map(|e| (e.t, format!("   {}", format_event(e))))
+        .collect();
+    all.extend(
+        out.iter()
+            .map(|e| (e.t, format!(">> {}", serde_json::to_string(e).unwrap()))),
+    );
     all.sort_by_key(|(t, _)| *t);
-    for (_, l) in all { println!("{l}"); }
+    for (_, l) in all {
+        println!("{l}");
+    }
     println!("expected rulings: {:?}", sim.expected_rulings);
 }

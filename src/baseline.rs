@@ -257,7 +257,10 @@ mod tests {
             lift(2_500, Square::G4),
             place(2_800, Square::F3, None),
         ];
-        assert_eq!(run(Chess::default(), &events), vec![(3_050, "Nf3".to_owned())]);
+        assert_eq!(
+            run(Chess::default(), &events),
+            vec![(3_050, "Nf3".to_owned())]
+        );
     }
 
     #[test]
@@ -265,7 +268,10 @@ mod tests {
         let start = position("8/P7/8/8/8/8/8/2K2k2 w - - 0 1");
         let knight = Some(Color::White.knight());
         let identified = [lift(0, Square::A7), place(300, Square::A8, knight)];
-        assert_eq!(run(start.clone(), &identified), vec![(550, "a8=N".to_owned())]);
+        assert_eq!(
+            run(start.clone(), &identified),
+            vec![(550, "a8=N".to_owned())]
+        );
         let entered = [
             SensorEvent::new(0, SensorKind::Promote(Role::Rook)),
             lift(10, Square::A7),

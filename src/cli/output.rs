@@ -65,9 +65,7 @@ impl<W: Write> EventPrinter<W> {
     /// Flushes the output; fails if any write failed.
     pub fn finish(&mut self) -> Result<()> {
         self.check()?;
-        self.out
-            .flush()
-            .context("cannot write to standard output")
+        self.out.flush().context("cannot write to standard output")
     }
 
     /// The decisions kept so far.

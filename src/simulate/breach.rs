@@ -76,10 +76,9 @@ pub(super) fn touch_put_back(
 fn could_capture_the_same(pos: &Chess, m: Move, square: Square) -> bool {
     let victim = crate::interpreter::capture_square(m);
     victim.is_some()
-        && pos
-            .legal_moves()
-            .iter()
-            .any(|other| other.from() == Some(square) && crate::interpreter::capture_square(*other) == victim)
+        && pos.legal_moves().iter().any(|other| {
+            other.from() == Some(square) && crate::interpreter::capture_square(*other) == victim
+        })
 }
 
 /// Puts the piece of `m` on `illegal`, presses the clock (an illegal move is expected), then puts

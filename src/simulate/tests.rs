@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square};
 
 use super::*;
-use crate::sensor::Millis;
 use crate::pgn_games::{PgnGame, read_games};
+use crate::sensor::Millis;
 use crate::sensor::SensorKind;
 
 /// A game with en passant, castling on both sides and capturing under-promotions.
@@ -432,8 +432,9 @@ fn each_move_ends_when_the_board_first_shows_it() {
                         assert_ne!(before, after, "seed {seed}, {m}: nothing at its end");
                         let clock = end.clock.expect("clock pressed");
                         assert!(clock >= end.t);
-                        assert!(sim.events.iter().any(|e| e.t == clock
-                            && e.kind == SensorKind::Clock(pos.turn().other())));
+                        assert!(sim.events.iter().any(
+                            |e| e.t == clock && e.kind == SensorKind::Clock(pos.turn().other())
+                        ));
                     }
                 }
             }
