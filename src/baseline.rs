@@ -4,8 +4,9 @@
 //!
 //! [`Baseline`] has the interpreter's sans-IO shape (events in with their time, a timeout to
 //! poll, moves out) and none of its knowledge: no Article 4, no illegal moves, no takebacks, no
-//! corrections. It keeps the board's occupancy, and the pieces when the board identifies them;
-//! a promotion piece the board cannot identify is the last `promote` entry, else a queen.
+//! corrections. It keeps the board's occupancy and, once a report names a piece (the board
+//! identifies pieces), every piece on it, starting from the known start position; a promotion
+//! piece the board cannot identify is the last `promote` entry, else a queen.
 
 use std::collections::VecDeque;
 
@@ -23,7 +24,8 @@ pub const QUIET_MS: Millis = 250;
 pub struct Baseline {
     game: Game,
     occupied: Bitboard,
-    identified: Board,
+    pieces: Board,
+    identifying: bool,
     promotion: Option<Role>,
     changed_at: Option<Millis>,
     quiet_ms: Millis,
@@ -40,7 +42,8 @@ impl Baseline {
     pub fn with_quiet_ms(start: Chess, quiet_ms: Millis) -> Baseline {
         Baseline {
             occupied: start.board().occupied(),
-            identified: Board::empty(),
+            pieces: start.board().clone(),
+            identifying: false,
             game: Game::new(start),
             promotion: None,
             changed_at: None,
@@ -58,15 +61,17 @@ impl Baseline {
     pub fn handle_event(&mut self, event: &SensorEvent) {
         self.handle_timeout(event.t);
         match &event.kind {
-            SensorKind::Lift { square, .. } => {
+            SensorKind::Lift { square, piece } => {
+                self.identifying |= piece.is_some();
                 self.occupied.discard(*square);
-                self.identified.discard_piece_at(*square);
+                self.pieces.discard_piece_at(*square);
             }
             SensorKind::Place { square, piece } => {
+                self.identifying |= piece.is_some();
                 self.occupied.add(*square);
                 match piece {
-                    Some(piece) => self.identified.set_piece_at(*square, *piece),
-                    None => self.identified.discard_piece_at(*square),
+                    Some(piece) => self.pieces.set_piece_at(*square, *piece),
+                    None => self.pieces.discard_piece_at(*square),
                 }
             }
             SensorKind::Snapshot(snapshot) => self.take_snapshot(snapshot),
@@ -105,8 +110,9 @@ impl Baseline {
     }
 
     fn take_snapshot(&mut self, snapshot: &BoardSnapshot) {
+        self.identifying |= snapshot.pieces.occupied().any();
         self.occupied = snapshot.occupied;
-        self.identified = snapshot.pieces.clone();
+        self.pieces = snapshot.pieces.clone();
     }
 
     /// Records the legal move the quiet board shows, if there is one.
@@ -150,13 +156,10 @@ impl Baseline {
         Some(chosen.unwrap_or(first))
     }
 
-    /// Whether the board shows `board`: the same occupied squares, every identified piece right.
+    /// Whether the board shows `board`: the same occupied squares and, on a board that
+    /// identifies pieces, the same pieces.
     fn shows(&self, board: &Board) -> bool {
-        self.occupied == board.occupied()
-            && self
-                .identified
-                .iter()
-                .all(|(square, piece)| board.piece_at(square) == Some(piece))
+        self.occupied == board.occupied() && (!self.identifying || self.pieces == *board)
     }
 }
 
@@ -280,6 +283,26 @@ mod tests {
         assert_eq!(run(start.clone(), &entered), vec![(550, "a8=R".to_owned())]);
         let default = [lift(0, Square::A7), place(300, Square::A8, None)];
         assert_eq!(run(start, &default), vec![(550, "a8=Q".to_owned())]);
+    }
+
+    #[test]
+    fn a_piece_in_hand_looks_like_a_capture_only_without_identities() {
+        // 1. e4 d5: White's pawn lifted from e4 and held; exd5 leaves the same occupancy.
+        let start = position("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        let held = [lift(0, Square::E4), place(900, Square::E4, None)];
+        assert_eq!(run(start.clone(), &held), vec![(250, "exd5".to_owned())]);
+        let pawn = Some(Color::White.pawn());
+        let identified = [
+            SensorEvent::new(
+                0,
+                SensorKind::Lift {
+                    square: Square::E4,
+                    piece: pawn,
+                },
+            ),
+            place(900, Square::E4, pawn),
+        ];
+        assert!(run(start, &identified).is_empty());
     }
 
     #[test]

@@ -35,10 +35,10 @@ impl<W: Write> EventPrinter<W> {
 
     /// Prints one decision.
     pub fn print(&mut self, event: GameEvent) {
-        if self.error.is_none() {
-            if let Err(error) = self.write(&event) {
-                self.error = Some(error);
-            }
+        if self.error.is_none()
+            && let Err(error) = self.write(&event)
+        {
+            self.error = Some(error);
         }
         if self.keep {
             self.events.push(event);
