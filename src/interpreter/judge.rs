@@ -112,10 +112,8 @@ fn obligation_broken(
     // The piece the move captures was touched as part of the capture (a board cannot see in
     // which order the hand took victim and capturing piece), unless the first touched own piece
     // could have captured it: then 4.3.3 binds to that capture.
-    let bound_capture = |t: &Touch| {
-        own.first()
-            .is_some_and(|o| ctx.can_capture(o.square, t.square))
-    };
+    let bound_capture =
+        |t: &Touch| own.first().is_some_and(|o| ctx.can_capture(o.square, t.square));
     let theirs: Vec<Touch> = binding
         .iter()
         .copied()
@@ -256,25 +254,16 @@ mod tests {
         let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
         let pos = position(fen);
         let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
-        let castle = UciMove::from_ascii(b"e1g1")
-            .expect("uci")
-            .to_move(&pos)
-            .expect("legal");
+        let castle = UciMove::from_ascii(b"e1g1").expect("uci").to_move(&pos).expect("legal");
         let touches: Vec<Touch> = [Square::A2, Square::H1, Square::E1]
             .iter()
             .enumerate()
             .map(|(i, &sq)| touch(&pos, sq, i as Millis * 100))
             .collect();
-        let ctx = TurnContext {
-            position: &pos,
-            legal: &legal,
-        };
+        let ctx = TurnContext { position: &pos, legal: &legal };
         assert_eq!(
             judge(&ctx, &touches, None, castle),
-            vec![
-                breach(Rule::RookThenKing, Square::H1),
-                breach(Rule::TouchOwn, Square::A2)
-            ]
+            vec![breach(Rule::RookThenKing, Square::H1), breach(Rule::TouchOwn, Square::A2)]
         );
     }
 

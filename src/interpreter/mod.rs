@@ -27,8 +27,8 @@ use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use board::PhysicalBoard;
 pub use geometry::capture_square;
+use board::PhysicalBoard;
 use motions::Motions;
 use trace::Trace;
 

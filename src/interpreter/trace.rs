@@ -109,11 +109,9 @@ impl Trace {
     /// A piece left `square` at `t`; `touch` says whether it counts as a touch at all (a piece of
     /// the player who just moved, lifted to finish that move, does not).
     pub fn lift(&mut self, square: Square, t: Millis, touch: bool) {
-        let simultaneous = self
-            .touches
-            .iter_mut()
-            .rev()
-            .find(|other| other.t == t && self.in_hand.contains(other.square));
+        let simultaneous = self.touches.iter_mut().rev().find(|other| {
+            other.t == t && self.in_hand.contains(other.square)
+        });
         // Two pieces lifted at the same instant: either may be the one knocked.
         if let Some(other) = simultaneous {
             other.excusable = true;
