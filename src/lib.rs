@@ -5,6 +5,7 @@
 //! `shakmaty`, and come out as [`GameEvent`](event::GameEvent)s: moves, rulings, illegal moves,
 //! takebacks and results.
 
+pub mod baseline;
 pub mod event;
 pub mod fidelity;
 pub mod interpreter;

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use touchmove::interpreter::Config;
 
@@ -23,6 +23,113 @@ pub struct Cli {
 pub enum Command {
     /// Replay a recorded sensor log and print the game it records.
     Replay(ReplayArgs),
+    /// Simulate hands playing games of a PGN file and write their sensor logs.
+    Simulate(SimulateArgs),
+}
+
+/// `touchmove simulate`.
+#[derive(Debug, Args)]
+#[command(after_help = SIMULATE_HELP)]
+pub struct SimulateArgs {
+    /// The PGN file the games come from.
+    pub pgn: PathBuf,
+    /// Simulate game N of the file (from 1; default 1).
+    #[arg(long, value_name = "N", conflicts_with = "all", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
+    /// Simulate every game of the file, one log each, into the directory given by -o.
+    #[arg(long, requires = "output")]
+    pub all: bool,
+    /// The seed of the dice; game N is simulated with seed S + N.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Where to write the log (default: standard output); with --all, a directory.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// How the hands play.
+    #[command(flatten)]
+    pub style: StyleArgs,
+}
+
+/// What `touchmove simulate` writes, for `--help`.
+const SIMULATE_HELP: &str = "\
+Output: a sensor log (touchmove-log 1). Its first lines are comments naming the source game and
+the rulings the log must produce, one per line:
+  # expect <ply> <white|black> <article|illegal> <square>
+(for example `# expect 14 white 4.3.1 d2`; `illegal` is a completed illegal move, its square the
+illegal destination). With --all, game N of the file goes to <DIR>/game-NNNN.log; games that
+cannot be read are skipped with a warning.";
+
+/// The board the simulated log comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BoardArg {
+    /// A Hall-sensor board: lifts and places without piece letters.
+    Occupancy,
+    /// A DGT-like board: every lift and place names the piece.
+    Identifying,
+}
+
+/// A preset of handling styles, to which the switches add.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StylePreset {
+    /// Thinking time and clock presses only.
+    Clean,
+    /// Every handling style and noise, no breach except rook-first castling.
+    Messy,
+    /// Everything, injected breaches included.
+    Everything,
+}
+
+/// The board, the preset and the switches that make a hand style.
+#[derive(Debug, Args)]
+pub struct StyleArgs {
+    /// The board the log comes from.
+    #[arg(long, value_enum, default_value_t = BoardArg::Occupancy)]
+    pub board: BoardArg,
+    /// The preset the switches below add to.
+    #[arg(long, value_enum, default_value_t = StylePreset::Clean)]
+    pub style: StylePreset,
+    /// A fixed 400 ms pause before each move instead of a random thinking time.
+    #[arg(long)]
+    pub no_thinking: bool,
+    /// No clock presses.
+    #[arg(long)]
+    pub no_clock: bool,
+    /// Captures may remove the victim first.
+    #[arg(long)]
+    pub victim_first: bool,
+    /// Pieces may slide across the squares they cross.
+    #[arg(long)]
+    pub slides: bool,
+    /// Castling may move the rook first (a 4.4.2 ruling is expected).
+    #[arg(long)]
+    pub rook_first: bool,
+    /// En passant may remove the victim after the capturing pawn is placed.
+    #[arg(long)]
+    pub ep_after: bool,
+    /// Promotions use every order FIDE 4.6 allows.
+    #[arg(long)]
+    pub promotion_orders: bool,
+    /// On an occupancy board, a queen promotion may omit its `promote` entry.
+    #[arg(long)]
+    pub omit_queen: bool,
+    /// Uninvolved squares flicker (sensor bounce).
+    #[arg(long)]
+    pub bounces: bool,
+    /// A neighbouring piece may be knocked and put back while a piece is in hand.
+    #[arg(long)]
+    pub knocks: bool,
+    /// DGT-style scans (identifying boards only).
+    #[arg(long)]
+    pub scans: bool,
+    /// Breach: touch another own piece and put it back (4.3.1 expected).
+    #[arg(long)]
+    pub touch_put_back: bool,
+    /// Breach: rest the piece on an illegal square, then make the move (no ruling).
+    #[arg(long)]
+    pub illegal_placement: bool,
+    /// Breach: an illegal move completed by a clock press (an illegal move expected).
+    #[arg(long)]
+    pub illegal_move: bool,
 }
 
 /// `touchmove replay`.

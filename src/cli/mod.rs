@@ -3,6 +3,9 @@
 mod args;
 mod output;
 mod replay;
+mod simulate;
+mod simulated_log;
+mod style;
 
 use std::io::ErrorKind;
 use std::process::ExitCode;
@@ -17,6 +20,7 @@ pub fn run() -> ExitCode {
     init_tracing(cli.verbose);
     let outcome = match cli.command {
         Command::Replay(args) => replay::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

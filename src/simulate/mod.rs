@@ -12,8 +12,8 @@
 mod breach;
 mod carry;
 mod castling;
-pub mod log_text;
 mod motion;
+mod move_end;
 mod promotion;
 mod recorder;
 mod scan;
@@ -25,13 +25,13 @@ mod tests;
 use shakmaty::attacks::between;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Square};
 
-pub use log_text::to_log_text;
+pub use move_end::MoveEnd;
 pub use style::{BoardKind, HandStyle};
 
 use crate::event::Rule;
-use crate::sensor::SensorEvent;
+use crate::sensor::{Millis, SensorEvent};
 use breach::Breach;
-use recorder::Recorder;
+use recorder::{Recorded, Recorder};
 
 /// What a ruling is about: an article of the Laws, or a completed illegal move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +64,16 @@ pub struct SimulatedGame {
     /// The rulings the log must produce, in order (Article 4 breaches and illegal moves only;
     /// game results are not listed).
     pub expected_rulings: Vec<ExpectedRuling>,
+    /// Where each move ends, one per ply, in the log's time.
+    pub move_ends: Vec<MoveEnd>,
+}
+
+/// Where a move ends, as indices into the recorded events (resolved to log times at the end).
+#[derive(Debug, Clone, Copy)]
+struct EndMark {
+    last: usize,
+    clock: Option<usize>,
+    extendable: bool,
 }
 
 /// Why a game could not be simulated.
@@ -91,6 +101,7 @@ pub fn simulate(
     let mut rec = Recorder::new(style, start.board().clone(), seed);
     let mut pos = start.clone();
     let mut illegal_done = [false; 2];
+    let mut marks = Vec::with_capacity(moves.len());
     for (index, &m) in moves.iter().enumerate() {
         check_legal(&pos, m, index + 1)?;
         rec.begin_move(index + 1, involved(&pos, m));
@@ -111,19 +122,45 @@ pub fn simulate(
             None => None,
         };
         motion::play(&mut rec, &pos, m, detour);
-        press_clock(&mut rec, color);
+        let last = rec.last_index().unwrap_or_default();
+        let clock = press_clock(&mut rec, color);
+        marks.push(EndMark {
+            last,
+            clock,
+            extendable: move_end::extendable(&pos, m),
+        });
         pos.play_unchecked(m);
     }
     let (recorded, expected_rulings) = rec.finish();
-    let events = if style.scanning() {
+    let (events, reported_at) = if style.scanning() {
         scan::scan(start.board(), &recorded, seed)
     } else {
-        recorded.into_iter().map(|r| r.event).collect()
+        unscanned(recorded)
     };
     Ok(SimulatedGame {
         events,
         expected_rulings,
+        move_ends: resolve_ends(&marks, &reported_at),
     })
+}
+
+/// The events as recorded, with the time each is reported at (its own).
+fn unscanned(recorded: Vec<Recorded>) -> (Vec<SensorEvent>, Vec<Millis>) {
+    let times = recorded.iter().map(|r| r.event.t).collect();
+    (recorded.into_iter().map(|r| r.event).collect(), times)
+}
+
+/// The log times of the end marks, from the time each recorded event is reported at.
+fn resolve_ends(marks: &[EndMark], reported_at: &[Millis]) -> Vec<MoveEnd> {
+    let at = |index: usize| reported_at.get(index).copied().unwrap_or_default();
+    marks
+        .iter()
+        .map(|mark| MoveEnd {
+            t: at(mark.last),
+            clock: mark.clock.map(at),
+            extendable: mark.extendable,
+        })
+        .collect()
 }
 
 fn check_legal(pos: &Chess, m: Move, ply: usize) -> Result<(), SimulateError> {
@@ -151,12 +188,15 @@ fn think(rec: &mut Recorder<'_>) {
     }
 }
 
-/// The mover presses the clock 100–600 ms after the move's last event, when clocks are on.
-fn press_clock(rec: &mut Recorder<'_>, color: Color) {
-    if rec.style().clock {
-        rec.wait(100, 600);
-        rec.clock(color);
+/// The mover presses the clock 100–600 ms after the move's last event, when clocks are on;
+/// returns the index of the press among the recorded events.
+fn press_clock(rec: &mut Recorder<'_>, color: Color) -> Option<usize> {
+    if !rec.style().clock {
+        return None;
     }
+    rec.wait(100, 600);
+    rec.clock(color);
+    rec.last_index()
 }
 
 /// Every square the move's pieces leave, cross or reach.

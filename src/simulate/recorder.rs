@@ -166,6 +166,11 @@ impl<'s> Recorder<'s> {
         });
     }
 
+    /// The index of the last event recorded so far, if any.
+    pub fn last_index(&self) -> Option<usize> {
+        self.events.len().checked_sub(1)
+    }
+
     /// Everything recorded: the events in time order and the expected rulings.
     pub fn finish(self) -> (Vec<Recorded>, Vec<ExpectedRuling>) {
         (self.events, self.expected)

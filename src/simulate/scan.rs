@@ -5,6 +5,10 @@
 //! removal and sensor bounces are never reported (events marked `hidden_on_scan`): the
 //! capturing piece arrives over the occupied square. Other events (clock presses) wait for the
 //! board changes that happened before them to be reported.
+//!
+//! Besides the reports, [`scan`] says when each recorded event was reported: a board change at
+//! the scan that follows it (a change undone before that scan keeps its own time), any other
+//! event at its own (possibly delayed) time.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -16,23 +20,30 @@ use crate::sensor::{Millis, SensorEvent, SensorKind};
 /// The shortest and longest time between two scans, in ms.
 const PERIOD: (Millis, Millis) = (180, 220);
 
-/// Turns physically timed events into what a scanning board reports.
-pub(super) fn scan(start: &Board, recorded: &[Recorded], seed: u64) -> Vec<SensorEvent> {
+/// Turns physically timed events into what a scanning board reports, with the time at which
+/// each recorded event was reported (one per recorded event).
+pub(super) fn scan(
+    start: &Board,
+    recorded: &[Recorded],
+    seed: u64,
+) -> (Vec<SensorEvent>, Vec<Millis>) {
     let mut scanner = Scanner {
         rng: SmallRng::seed_from_u64(seed ^ 0x5CA1_AB1E),
         sensed: start.clone(),
         reported: start.clone(),
         next_scan: 0,
         out: Vec::new(),
+        reported_at: recorded.iter().map(|r| r.event.t).collect(),
+        unreported: Vec::new(),
     };
     scanner.next_scan = scanner.period() / 2;
-    for rec in recorded {
-        scanner.feed(rec);
+    for (index, rec) in recorded.iter().enumerate() {
+        scanner.feed(index, rec);
     }
     while scanner.pending() {
         scanner.fire();
     }
-    scanner.out
+    (scanner.out, scanner.reported_at)
 }
 
 /// The state of the simulated scanning board.
@@ -42,6 +53,10 @@ struct Scanner {
     reported: Board,
     next_scan: Millis,
     out: Vec<SensorEvent>,
+    /// When each recorded event was reported.
+    reported_at: Vec<Millis>,
+    /// The recorded board changes sensed since the last scan.
+    unreported: Vec<usize>,
 }
 
 impl Scanner {
@@ -53,30 +68,37 @@ impl Scanner {
         self.sensed != self.reported
     }
 
-    /// Fires every scan before `rec`, then takes it in.
-    fn feed(&mut self, rec: &Recorded) {
+    /// Fires every scan before `rec` (recorded event number `index`), then takes it in.
+    fn feed(&mut self, index: usize, rec: &Recorded) {
         while self.next_scan < rec.event.t {
             self.fire();
         }
         match rec.event.kind {
             SensorKind::Lift { square, .. } if !rec.hidden_on_scan => {
-                self.sensed.discard_piece_at(square)
+                self.sensed.discard_piece_at(square);
+                self.unreported.push(index);
             }
-            SensorKind::Place { square, piece } if !rec.hidden_on_scan => match piece {
-                Some(p) => self.sensed.set_piece_at(square, p),
-                None => self.sensed.discard_piece_at(square),
-            },
+            SensorKind::Place { square, piece } if !rec.hidden_on_scan => {
+                match piece {
+                    Some(p) => self.sensed.set_piece_at(square, p),
+                    None => self.sensed.discard_piece_at(square),
+                }
+                self.unreported.push(index);
+            }
             SensorKind::Lift { .. } | SensorKind::Place { .. } => {}
-            _ => self.other(rec.event.clone()),
+            _ => self.other(index, rec.event.clone()),
         }
     }
 
     /// A non-board event: reported after the board changes already sensed.
-    fn other(&mut self, event: SensorEvent) {
+    fn other(&mut self, index: usize, event: SensorEvent) {
         if self.pending() {
             self.fire();
         }
         let t = event.t.max(self.last_t());
+        if let Some(at) = self.reported_at.get_mut(index) {
+            *at = t;
+        }
         self.out.push(SensorEvent::new(t, event.kind));
     }
 
@@ -96,6 +118,11 @@ impl Scanner {
             self.out.extend(places);
         }
         self.reported = self.sensed.clone();
+        for index in self.unreported.drain(..) {
+            if let Some(at) = self.reported_at.get_mut(index) {
+                *at = t;
+            }
+        }
         self.next_scan = t + self.period();
     }
 

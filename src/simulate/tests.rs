@@ -9,6 +9,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square};
 
 use super::*;
 use crate::pgn_games::{PgnGame, read_games};
+use crate::sensor::Millis;
 use crate::sensor::SensorKind;
 
 /// A game with en passant, castling on both sides and capturing under-promotions.
@@ -394,4 +395,60 @@ fn an_illegal_move_list_is_rejected() {
         err,
         Err(SimulateError::IllegalMove { ply: 1, .. })
     ));
+}
+
+/// What the board reports once every event up to and including time `until` is in: the
+/// occupied squares, and the pieces on an identifying board.
+fn board_until(
+    start: &Board,
+    events: &[SensorEvent],
+    until: Millis,
+    kind: BoardKind,
+) -> (Bitboard, Option<Board>) {
+    let upto = events.partition_point(|e| e.t <= until);
+    let occupied = replay_occupancy(start.occupied(), &events[..upto], true);
+    let pieces = (kind == BoardKind::Identifying).then(|| replay_pieces(start, &events[..upto]));
+    (occupied, pieces)
+}
+
+#[test]
+fn each_move_ends_when_the_board_first_shows_it() {
+    for board in [BoardKind::Occupancy, BoardKind::Identifying] {
+        for style in [HandStyle::messy(board), HandStyle::everything(board)] {
+            for game in test_games() {
+                for seed in 0..4 {
+                    let sim = check(&game, &style, seed);
+                    assert_eq!(sim.move_ends.len(), game.moves.len());
+                    let start = game.start.board();
+                    let mut pos = game.start.clone();
+                    for (&m, end) in game.moves.iter().zip(&sim.move_ends) {
+                        let before = board_until(start, &sim.events, end.t - 1, board);
+                        pos.play_unchecked(m);
+                        let after = board_until(start, &sim.events, end.t, board);
+                        assert_eq!(after.0, pos.board().occupied(), "seed {seed}, {m}");
+                        if let Some(pieces) = &after.1 {
+                            assert_eq!(pieces, pos.board(), "seed {seed}, {m}");
+                        }
+                        assert_ne!(before, after, "seed {seed}, {m}: nothing at its end");
+                        let clock = end.clock.expect("clock pressed");
+                        assert!(clock >= end.t);
+                        assert!(sim.events.iter().any(
+                            |e| e.t == clock && e.kind == SensorKind::Clock(pos.turn().other())
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn without_a_clock_no_move_waits_on_one() {
+    let mut style = HandStyle::clean(BoardKind::Occupancy);
+    style.clock = false;
+    for game in test_games() {
+        let sim = check(&game, &style, 3);
+        assert!(sim.move_ends.iter().all(|end| end.clock.is_none()));
+        assert!(sim.move_ends.windows(2).all(|w| w[0].t < w[1].t));
+    }
 }

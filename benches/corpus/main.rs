@@ -1,0 +1,285 @@
+//! The corpus benchmark (`cargo bench --bench corpus`): every game of `../shared/corpus/pgn`
+//! simulated under each hand style and replayed through the interpreter and the baseline; then
+//! speed and memory. Prints one report; `BENCHMARKS.md` holds a run of it.
+//!
+//! `cargo bench --bench corpus -- --games N` uses the first N games only.
+
+mod fidelity;
+mod memory;
+mod speed;
+mod stats;
+mod styles;
+
+use std::fs::{self, File};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use shakmaty::Chess;
+use touchmove::interpreter::{Config, Interpreter};
+use touchmove::pgn_games::{PgnGame, read_games};
+use touchmove::sensor::SensorEvent;
+use touchmove::simulate::simulate;
+
+use styles::NamedStyle;
+
+#[global_allocator]
+static ALLOCATOR: memory::Counting = memory::Counting;
+
+/// Interpreters kept mid-game for the per-game memory figure.
+const IN_PROGRESS: usize = 1_000;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    println!(
+        "command: cargo bench --bench corpus (argv: {})",
+        args.join(" ")
+    );
+    let limit = args
+        .iter()
+        .position(|a| a == "--games")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX);
+    let pgns = match corpus_files() {
+        Ok(pgns) => pgns,
+        Err(error) => {
+            eprintln!("corpus: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // First, while this process is still small: a child's peak RSS (ru_maxrss) cannot read
+    // below its parent's resident size when it was spawned.
+    let floor_kib = memory::status_kib("VmHWM");
+    let process = replay_process(&pgns, limit);
+    let (games, unreadable) = load(&pgns, limit);
+    println!(
+        "corpus: {} games from {} PGN files ({unreadable} unreadable games skipped); seed of game i = i",
+        games.len(),
+        pgns.len()
+    );
+    let config = Config::default();
+    fidelity_table(&games, &config);
+    speed_and_memory(&games, config);
+    match process {
+        Ok(run) => {
+            print_process(&run, floor_kib);
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("replay processes: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn corpus_files() -> Result<Vec<PathBuf>, String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
+    let entries = fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut pgns: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
+        .collect();
+    pgns.sort();
+    Ok(pgns)
+}
+
+/// Every readable game (with its file name), up to `limit`, and the number of unreadable ones.
+fn load(pgns: &[PathBuf], limit: usize) -> (Vec<(String, PgnGame)>, usize) {
+    let mut games = Vec::new();
+    let mut unreadable = 0;
+    for pgn in pgns {
+        let Ok(file) = File::open(pgn) else {
+            unreadable += 1;
+            continue;
+        };
+        let name = pgn
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for game in read_games(BufReader::new(file)) {
+            match game {
+                Ok(game) => games.push((name.clone(), game)),
+                Err(_) => unreadable += 1,
+            }
+        }
+    }
+    games.truncate(limit);
+    (games, unreadable)
+}
+
+fn fidelity_table(games: &[(String, PgnGame)], config: &Config) {
+    println!();
+    println!(
+        "Fidelity and decision latency (ms, log time from a move's last sensor event to its decision; median/p99)"
+    );
+    println!(
+        "{:<19} {:>6} {:>7} {:>7} {:>6} {:>11} {:>10} {:>10} {:>5} {:>10} {:>6}",
+        "style",
+        "games",
+        "exact",
+        "base",
+        "false",
+        "breaches",
+        "final",
+        "all",
+        "late",
+        "base lat",
+        "secs"
+    );
+    let mut notes = Vec::new();
+    for style in styles::all() {
+        let began = Instant::now();
+        let mut row = fidelity::run(games, &style, config);
+        print_row(&style, &mut row, began.elapsed().as_secs_f64());
+        for game in &row.inexact {
+            notes.push(format!("not exact under {}: {game}", style.name));
+        }
+    }
+    println!(
+        "columns: exact = SAN equal to the source game (interpreter); base = the same for the baseline"
+    );
+    println!(
+        "  (250 ms quiet, then match a legal move); false = rulings made that the hands did not earn;"
+    );
+    println!(
+        "  breaches = earned rulings found/expected; final = moves that cannot be extended; all = every move;"
+    );
+    println!(
+        "  late = decided > slide window (250 ms) after the last event and not at the move's clock press;"
+    );
+    println!(
+        "  base lat = baseline latency over the plies it agrees on; secs = wall time of the row."
+    );
+    for note in notes {
+        println!("{note}");
+    }
+}
+
+fn print_row(style: &NamedStyle, row: &mut fidelity::Row, secs: f64) {
+    let false_rulings = if style.clean {
+        format!("{}", row.false_rulings)
+    } else {
+        format!("({})", row.false_rulings)
+    };
+    println!(
+        "{:<19} {:>6} {:>7} {:>7} {:>6} {:>11} {:>10} {:>10} {:>5} {:>10} {:>6.1}",
+        style.name,
+        row.games,
+        row.exact,
+        row.baseline_exact,
+        false_rulings,
+        format!("{}/{}", row.breaches_found, row.breaches_expected),
+        row.final_latency.summary(),
+        row.all_latency.summary(),
+        row.late,
+        row.baseline_latency.summary(),
+        secs
+    );
+}
+
+/// Every game's simulated events in `style`.
+fn presimulate(games: &[(String, PgnGame)], style: &NamedStyle) -> Vec<(Chess, Vec<SensorEvent>)> {
+    games
+        .iter()
+        .enumerate()
+        .filter_map(|(seed, (_, game))| {
+            let sim = simulate(&game.start, &game.moves, &style.style, seed as u64).ok()?;
+            Some((game.start.clone(), sim.events))
+        })
+        .collect()
+}
+
+fn speed_and_memory(games: &[(String, PgnGame)], config: Config) {
+    println!();
+    println!(
+        "Speed, interpreter alone (events pre-simulated in memory, one thread, best of 3 runs over the corpus)"
+    );
+    let all = styles::all();
+    let mut in_progress = Vec::new();
+    for style in all
+        .iter()
+        .filter(|s| matches!(s.name, "clean occ" | "everything id"))
+    {
+        let presimulated = presimulate(games, style);
+        let events: usize = presimulated.iter().map(|(_, e)| e.len()).sum();
+        let best = speed::interpreter_best(&presimulated, config, 3);
+        println!(
+            "  {:<15} {events} events in {:.3} s: {:.2} M events/s",
+            style.name,
+            best.as_secs_f64(),
+            events as f64 / best.as_secs_f64() / 1e6
+        );
+        if style.name == "clean occ" {
+            in_progress = presimulated;
+        }
+    }
+    memory_in_progress(&in_progress, config);
+}
+
+fn memory_in_progress(presimulated: &[(Chess, Vec<SensorEvent>)], config: Config) {
+    let (heap, rss) = memory::per_game_in_progress(presimulated, IN_PROGRESS, config);
+    println!();
+    println!(
+        "Memory per game in progress ({IN_PROGRESS} interpreters kept alive, each fed the first half of a clean-occ game):"
+    );
+    println!(
+        "  heap {heap} B/game (counting allocator, Vec slot included; size_of::<Interpreter>() = {} B); RSS growth {rss} B/game",
+        std::mem::size_of::<Interpreter>()
+    );
+    println!(
+        "  this bench process (whole corpus held in memory, not streamed): VmHWM {} KiB",
+        memory::status_kib("VmHWM")
+    );
+}
+
+/// Every corpus game (up to `limit`) written as a log, then replayed by one process each.
+fn replay_process(pgns: &[PathBuf], limit: usize) -> Result<speed::ProcessRun, String> {
+    let bin = Path::new(env!("CARGO_BIN_EXE_touchmove"));
+    let dir = std::env::temp_dir().join(format!("touchmove-bench-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let style = ["--style", "messy"];
+    let logs = speed::write_logs(bin, pgns, &dir, &style);
+    let run = logs.and_then(|logs| {
+        let take = logs.len().min(limit);
+        speed::replay_processes(bin, &logs[..take])
+    });
+    let _ = fs::remove_dir_all(&dir);
+    run
+}
+
+fn print_process(run: &speed::ProcessRun, floor_kib: u64) {
+    let secs = run.wall.as_secs_f64();
+    println!();
+    println!(
+        "Whole process: `touchmove replay --json LOG > /dev/null`, one process per game log, run one after the other"
+    );
+    println!(
+        "  logs: every corpus game, `touchmove simulate --all --style messy` (occupancy), default seed"
+    );
+    println!(
+        "  {} logs, {} sensor events, {:.2} s wall in total: {:.0} events/s, {:.2} ms per process",
+        run.files,
+        run.events,
+        secs,
+        run.events as f64 / secs,
+        secs * 1e3 / run.files.max(1) as f64
+    );
+    let smallest = run.peak_kib.iter().min_by_key(|(size, _)| *size);
+    let biggest = run.peak_kib.iter().max_by_key(|(size, _)| *size);
+    let max_peak = run
+        .peak_kib
+        .iter()
+        .map(|(_, peak)| *peak)
+        .max()
+        .unwrap_or(0);
+    if let (Some(small), Some(big)) = (smallest, biggest) {
+        println!(
+            "  peak RSS (wait4 ru_maxrss): smallest log ({} B) {} KiB, biggest log ({} B) {} KiB, max over all {} KiB",
+            small.0, small.1, big.0, big.1, max_peak
+        );
+    }
+    println!("  (floor: the bench's own VmHWM when it spawned them was {floor_kib} KiB)");
+}

@@ -1,0 +1,195 @@
+//! `touchmove simulate` then `touchmove replay --json`: the record is the source game, and the
+//! rulings are exactly those the log's comments say the hands earned.
+
+use std::fs::{self, File};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use touchmove::fidelity::san_list;
+use touchmove::pgn_games::{PgnGame, read_games};
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/pgn")
+        .join(name)
+}
+
+fn game(name: &str, number: usize) -> PgnGame {
+    let file = File::open(corpus(name)).expect("corpus file");
+    read_games(BufReader::new(file))
+        .filter_map(Result::ok)
+        .find(|g| g.number == number)
+        .expect("the game is in the corpus")
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("touchmove-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// Runs the binary with `args`; panics with its standard error if it fails.
+fn touchmove(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(args)
+        .output()
+        .expect("touchmove runs");
+    assert!(
+        output.status.success(),
+        "touchmove {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// The SAN of the moves and the rulings (`<ply> <color> <article|illegal>`) of a JSON stream.
+fn decisions(json: &str) -> (Vec<String>, Vec<String>) {
+    let mut sans: Vec<String> = Vec::new();
+    let mut rulings = Vec::new();
+    for line in json.lines() {
+        let event: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let text = |key: &str| event[key].as_str().unwrap_or_default().to_owned();
+        match event["kind"].as_str() {
+            Some("move") => {
+                let ply = event["ply"].as_u64().expect("ply") as usize;
+                sans.truncate(ply - 1);
+                sans.push(text("san"));
+            }
+            Some("takeback") => {
+                let ply = event["ply"].as_u64().expect("ply") as usize;
+                sans.truncate(ply - 1);
+            }
+            Some("violation") => rulings.push(format!("{} {}", text("color"), text("rule"))),
+            Some("illegal") => rulings.push(format!("{} illegal", text("color"))),
+            _ => {}
+        }
+    }
+    (sans, rulings)
+}
+
+/// The rulings the log's `# expect` comments list, as `<color> <article|illegal>`.
+fn expected_rulings(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|line| line.strip_prefix("# expect "))
+        .map(|rest| {
+            let fields: Vec<&str> = rest.split(' ').collect();
+            assert_eq!(fields.len(), 4, "{rest}");
+            format!("{} {}", fields[1], fields[2])
+        })
+        .collect()
+}
+
+/// Simulates game `number` of `pgn` with `options`, replays it, and checks the record.
+fn round_trip(pgn: &str, number: usize, options: &[&str]) -> Vec<String> {
+    let dir = scratch(&format!("{pgn}-{number}"));
+    let log = dir.join("game.log");
+    let pgn_path = corpus(pgn);
+    let number_text = number.to_string();
+    let mut args = vec![
+        "simulate",
+        pgn_path.to_str().expect("UTF-8 path"),
+        "--game",
+        &number_text,
+        "-o",
+        log.to_str().expect("UTF-8 path"),
+    ];
+    args.extend_from_slice(options);
+    touchmove(&args);
+    let (sans, rulings) = decisions(&touchmove(&[
+        "replay",
+        "--json",
+        log.to_str().expect("path"),
+    ]));
+    let source = game(pgn, number);
+    assert_eq!(
+        sans,
+        san_list(&source.start, &source.moves),
+        "{pgn} game {number}"
+    );
+    let text = fs::read_to_string(&log).expect("the log");
+    let expected = expected_rulings(&text);
+    assert_eq!(rulings, expected, "{pgn} game {number} {options:?}");
+    let _ = fs::remove_dir_all(&dir);
+    expected
+}
+
+#[test]
+fn clean_play_replays_to_the_source_game_without_rulings() {
+    let expected = round_trip("kasparov-deep-blue-1997.pgn", 2, &[]);
+    assert!(expected.is_empty());
+}
+
+#[test]
+fn a_set_up_position_on_a_scanning_board_replays_to_the_source_game() {
+    round_trip(
+        "world_matches.pgn",
+        2,
+        &["--board", "identifying", "--style", "messy", "--seed", "9"],
+    );
+}
+
+#[test]
+fn injected_breaches_are_listed_and_ruled() {
+    let mut listed = 0;
+    for seed in ["1", "2", "3"] {
+        listed += round_trip(
+            "chessjs-benchmark.pgn",
+            3,
+            &["--style", "everything", "--seed", seed],
+        )
+        .len();
+    }
+    assert!(listed > 0, "no breach was injected");
+}
+
+#[test]
+fn single_switches_add_to_the_clean_preset() {
+    let expected = round_trip(
+        "promotion.pgn",
+        1,
+        &[
+            "--promotion-orders",
+            "--slides",
+            "--illegal-move",
+            "--seed",
+            "4",
+        ],
+    );
+    assert!(
+        expected.iter().all(|r| r.ends_with("illegal")),
+        "{expected:?}"
+    );
+}
+
+#[test]
+fn all_writes_one_log_per_game() {
+    let dir = scratch("all");
+    let pgn = corpus("kasparov-deep-blue-1997.pgn");
+    touchmove(&[
+        "simulate",
+        pgn.to_str().expect("UTF-8 path"),
+        "--all",
+        "-o",
+        dir.to_str().expect("UTF-8 path"),
+    ]);
+    let mut names: Vec<String> = fs::read_dir(&dir)
+        .expect("the directory")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    let wanted: Vec<String> = (1..=6).map(|n| format!("game-{n:04}.log")).collect();
+    assert_eq!(names, wanted);
+    let single = touchmove(&["simulate", pgn.to_str().expect("UTF-8 path"), "--game", "4"]);
+    let from_all = fs::read_to_string(dir.join("game-0004.log")).expect("game 4");
+    assert_eq!(single, from_all, "--all and --game give the same log");
+    let _ = fs::remove_dir_all(&dir);
+}
