@@ -128,6 +128,16 @@ impl Interpreter {
     /// of the mover's pieces set on an illegal square may recreate a position of a repetition
     /// several plies back: that is an illegal placement, not a takeback of several plies.
     fn matching_earlier(&self) -> Option<usize> {
+        // Taking the last move back means lifting the piece it moved; without that evidence an
+        // occupancy-only board may only look like an earlier position (a promotion's new piece
+        // set down on a square the last move emptied).
+        let last = self.game.last_move()?;
+        if !self
+            .motions
+            .lifted_since(landing_square(last), self.trace_start_seq)
+        {
+            return None;
+        }
         let on_board = self.board.occupied().count();
         for plies in 1..=self.game.plies() {
             let position = self.game.earlier(plies)?;

@@ -41,6 +41,11 @@ impl Motions {
         self.placed[usize::from(square)] = self.seq;
     }
 
+    /// Whether the piece on `square` was lifted after order number `since`.
+    pub fn lifted_since(&self, square: Square, since: u32) -> bool {
+        self.lifted[usize::from(square)] > since
+    }
+
     /// When `square` was last filled (0: not since the start).
     pub fn placed_at(&self, square: Square) -> u32 {
         self.placed[usize::from(square)]
