@@ -4,6 +4,7 @@
 //! [`GameEvent`] with `serde_json` gives exactly one line of the contract.
 
 use serde::{Serialize, Serializer};
+use shakmaty::fen::Fen;
 use shakmaty::{Color, Square};
 
 use crate::sensor::Millis;
@@ -67,8 +68,9 @@ pub struct MoveEvent {
     pub san: String,
     /// The move in UCI notation (castling as the king's two-square move).
     pub uci: String,
-    /// The position after the move, as FEN.
-    pub fen: String,
+    /// The position after the move (written as FEN; formatted only when output).
+    #[serde(serialize_with = "ser_display")]
+    pub fen: Fen,
     /// Set when the promotion piece was neither sensed nor entered and the queen was assumed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub promotion_default: bool,
@@ -212,6 +214,10 @@ pub fn color_name(color: Color) -> &'static str {
 
 fn ser_color<S: Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(color_name(*color))
+}
+
+fn ser_display<S: Serializer, T: std::fmt::Display>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
 }
 
 fn ser_square<S: Serializer>(square: &Square, s: S) -> Result<S::Ok, S::Error> {

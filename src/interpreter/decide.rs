@@ -169,9 +169,11 @@ impl Interpreter {
             }
         }
         self.announce_ending_or_claims(t);
+        // The turn before last is forgotten: its move list's allocation serves the next turn.
+        let spare_legal = self.previous.take().map(|p| p.legal).unwrap_or_default();
         let previous = PreviousTurn {
             position,
-            legal: std::mem::take(&mut self.legal),
+            legal: std::mem::replace(&mut self.legal, spare_legal),
             m,
             trace: std::mem::replace(&mut self.trace, Trace::new(&Board::empty(), mover)),
             start_seq: self.trace_start_seq,

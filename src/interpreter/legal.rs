@@ -19,9 +19,17 @@ impl LegalMoves {
 
     /// The moves of `list`, the legal moves of a position.
     pub fn from_list(list: &MoveList) -> LegalMoves {
-        let moves: Vec<Move> = list.iter().copied().collect();
-        let deltas = moves.iter().map(|&m| occupancy_delta(m)).collect();
-        LegalMoves { moves, deltas }
+        let mut legal = LegalMoves::default();
+        legal.refill(list);
+        legal
+    }
+
+    /// Replaces the moves with those of `list`, reusing the allocations.
+    pub fn refill(&mut self, list: &MoveList) {
+        self.moves.clear();
+        self.moves.extend_from_slice(list);
+        self.deltas.clear();
+        self.deltas.extend(list.iter().map(|&m| occupancy_delta(m)));
     }
 
     /// Every legal move.

@@ -462,7 +462,7 @@ impl Interpreter {
     /// Starts the turn of the side to move in the current position.
     fn start_turn(&mut self, previous: Option<PreviousTurn>) {
         self.previous = previous;
-        self.legal = LegalMoves::from_list(self.game.legal_moves());
+        self.legal.refill(self.game.legal_moves());
         self.trace = Trace::new(self.game.position().board(), self.game.turn());
         self.trace_start_seq = self.motions.now();
         self.promotion = None;

@@ -32,18 +32,13 @@ fn render_move(played: &MoveEvent) -> String {
     }
 }
 
-/// The move number of a move: from the fullmove field of the FEN after it (one less after a
-/// Black move), or from the ply when the FEN has none.
+/// The move number of a move: the fullmove field of the position after it (one less after a
+/// Black move).
 fn move_number(played: &MoveEvent) -> u32 {
-    let after = played
-        .fen
-        .split(' ')
-        .nth(5)
-        .and_then(|field| field.parse::<u32>().ok());
-    match (after, played.color) {
-        (Some(after), Color::White) => after,
-        (Some(after), Color::Black) => after.saturating_sub(1),
-        (None, _) => played.ply.div_ceil(2),
+    let after = u32::from(played.fen.as_setup().fullmoves);
+    match played.color {
+        Color::White => after,
+        Color::Black => after.saturating_sub(1),
     }
 }
 
@@ -102,7 +97,7 @@ mod tests {
             color,
             san: san.to_owned(),
             uci: String::new(),
-            fen: fen.to_owned(),
+            fen: shakmaty::fen::Fen::from_ascii(fen.as_bytes()).expect("a valid FEN"),
             promotion_default: false,
         })
     }
@@ -137,8 +132,6 @@ mod tests {
             )),
             "  30... Kd7"
         );
-        assert_eq!(line(mv(3, Color::White, "Nf3", "not a fen")), "   2. Nf3");
-        assert_eq!(line(mv(4, Color::Black, "Nc6", "")), "   2... Nc6");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! One game's record: positions, moves, repetition keys and illegal-move counts.
 
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, MoveList, Position};
@@ -32,8 +32,8 @@ pub struct PlayedMove {
     pub san: String,
     /// UCI notation (castling as the king's two-square move).
     pub uci: String,
-    /// The position after the move, as FEN.
-    pub fen: String,
+    /// The position after the move (formatted as FEN only when output).
+    pub fen: Fen,
 }
 
 impl Game {
@@ -93,12 +93,20 @@ impl Game {
     pub fn play(&mut self, m: Move) -> PlayedMove {
         let before = self.position().clone();
         let color = before.turn();
+        let san = San::from_move(&before, m);
         let mut after = before;
-        let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
-        let key = after.zobrist_hash(EnPassantMode::Legal);
-        let mut fen = String::with_capacity(90);
-        Fen::from_position(&after, EnPassantMode::Legal).append_to_string(&mut fen);
+        after.play_unchecked(m);
+        // The suffix from the legal moves computed once here (shakmaty's own suffix would
+        // generate them a second time).
         self.legal = after.legal_moves();
+        let suffix = match (after.is_check(), self.legal.is_empty()) {
+            (true, true) => Some(Suffix::Checkmate),
+            (true, false) => Some(Suffix::Check),
+            (false, _) => None,
+        };
+        let san = SanPlus { san, suffix };
+        let key = after.zobrist_hash(EnPassantMode::Legal);
+        let fen = Fen::from_position(&after, EnPassantMode::Legal);
         self.positions.push(after);
         self.moves.push(m);
         self.keys.push(key);
@@ -187,7 +195,7 @@ mod tests {
         assert_eq!(e4.ply, 1);
         assert_eq!(e4.color, Color::White);
         assert_eq!(
-            e4.fen,
+            e4.fen.to_string(),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         );
         assert_eq!(game.turn(), Color::Black);

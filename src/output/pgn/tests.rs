@@ -23,7 +23,7 @@ fn mv(ply: u32, color: Color, san: &str) -> GameEvent {
         color,
         san: san.to_owned(),
         uci: String::new(),
-        fen: String::new(),
+        fen: Fen::default(),
         promotion_default: false,
     }))
 }
