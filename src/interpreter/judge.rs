@@ -60,12 +60,22 @@ pub fn judge(
     castle_intent: Option<Square>,
     m: Move,
 ) -> Vec<Breach> {
+    if castle_intent.is_none() && only_the_move_touched(touches, m) {
+        return Vec::new();
+    }
     let castled = castled_after_rook(touches, m);
     let obligation = obligation_broken(ctx, touches, castle_intent, m);
     let mut breaches: Vec<Breach> = castled.into_iter().collect();
     // Touching the rook first and then castling is one breach, not also 4.3.1 on the rook.
     breaches.extend(obligation.filter(|b| castled.is_none_or(|c| c.square != b.square)));
     breaches
+}
+
+/// Whether every touch of the turn is of the piece `m` moves: then no obligation can be broken
+/// (the common case, decided without allocating). Castling is always judged in full: the order
+/// of king and rook matters (4.4.2).
+fn only_the_move_touched(touches: &[Touch], m: Move) -> bool {
+    !m.is_castle() && touches.iter().all(|t| Some(t.square) == m.from())
 }
 
 /// The obligation of the turn's touches that `m` breaks, if any.

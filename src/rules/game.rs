@@ -145,7 +145,14 @@ impl Game {
         let Some(current) = self.keys.last() else {
             return 0;
         };
-        self.keys.iter().filter(|key| *key == current).count()
+        // A capture or pawn move cannot be undone: only positions since the last one can repeat.
+        let reversible = self.position().halfmoves() as usize + 1;
+        self.keys
+            .iter()
+            .rev()
+            .take(reversible)
+            .filter(|key| *key == current)
+            .count()
     }
 
     /// A draw the side to move may claim now, if any.
