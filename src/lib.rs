@@ -10,6 +10,7 @@ pub mod dgt;
 pub mod event;
 pub mod fidelity;
 pub mod interpreter;
+pub mod live;
 pub mod output;
 pub mod pgn_games;
 pub mod replay;

@@ -1,0 +1,238 @@
+//! A game on a live board: waiting for the starting position, then the interpreter.
+
+use std::collections::VecDeque;
+
+use shakmaty::{Bitboard, Board, Chess, Position};
+
+use crate::event::GameEvent;
+use crate::interpreter::{Config, Interpreter};
+use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+
+/// What the live game has to say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LiveEvent {
+    /// The board shows the starting position: the game is being recorded from `t`.
+    Started {
+        /// When the board first showed the starting position.
+        t: Millis,
+    },
+    /// The board shows neither the starting position nor a game in progress: what it shows.
+    Waiting {
+        /// The board as seen.
+        seen: BoardSnapshot,
+    },
+    /// A decision of the interpreter.
+    Decision(GameEvent),
+}
+
+/// The board as seen before the game starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SeenBoard {
+    occupied: Bitboard,
+    pieces: Board,
+}
+
+impl SeenBoard {
+    fn apply(&mut self, kind: &SensorKind) {
+        match kind {
+            SensorKind::Lift { square, .. } => {
+                self.occupied.discard(*square);
+                self.pieces.discard_piece_at(*square);
+            }
+            SensorKind::Place { square, piece } => {
+                self.occupied.add(*square);
+                match piece {
+                    Some(piece) => self.pieces.set_piece_at(*square, *piece),
+                    None => self.pieces.discard_piece_at(*square),
+                }
+            }
+            SensorKind::Snapshot(snapshot) => {
+                self.occupied = snapshot.occupied;
+                self.pieces = snapshot.pieces.clone();
+            }
+            _ => {}
+        }
+    }
+
+    fn shows(&self, expected: &Board) -> bool {
+        self.occupied == expected.occupied()
+            && self
+                .pieces
+                .clone()
+                .into_iter()
+                .all(|(square, piece)| expected.piece_at(square) == Some(piece))
+    }
+
+    fn snapshot(&self) -> BoardSnapshot {
+        BoardSnapshot {
+            occupied: self.occupied,
+            pieces: self.pieces.clone(),
+        }
+    }
+}
+
+/// A live board's game: until the board shows the starting position nothing is recorded;
+/// from then on every sensor report goes to the interpreter.
+#[derive(Debug)]
+pub struct LiveGame {
+    start: Chess,
+    config: Config,
+    seen: SeenBoard,
+    interpreter: Option<Interpreter>,
+    out: VecDeque<LiveEvent>,
+}
+
+impl LiveGame {
+    /// A game that starts when the board shows `start` (its pieces, whoever is to move).
+    pub fn new(start: Chess, config: Config) -> LiveGame {
+        LiveGame {
+            start,
+            config,
+            seen: SeenBoard {
+                occupied: Bitboard::EMPTY,
+                pieces: Board::empty(),
+            },
+            interpreter: None,
+            out: VecDeque::new(),
+        }
+    }
+
+    /// The position the game starts from.
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    /// Whether the game has started (the board showed the starting position).
+    pub fn started(&self) -> bool {
+        self.interpreter.is_some()
+    }
+
+    /// The interpreter, once the game has started.
+    pub fn interpreter(&self) -> Option<&Interpreter> {
+        self.interpreter.as_ref()
+    }
+
+    /// Takes one sensor report.
+    pub fn handle_sensor(&mut self, event: &SensorEvent) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.handle_event(event);
+            self.drain();
+            return;
+        }
+        self.seen.apply(&event.kind);
+        if self.seen.shows(self.start.board()) {
+            let mut interpreter = Interpreter::new(self.start.clone(), self.config);
+            // The pieces the board identified are known from the start.
+            interpreter.handle_event(&SensorEvent::new(
+                event.t,
+                SensorKind::Snapshot(self.seen.snapshot()),
+            ));
+            self.interpreter = Some(interpreter);
+            self.out.push_back(LiveEvent::Started { t: event.t });
+            self.drain();
+        } else if matches!(event.kind, SensorKind::Snapshot(_)) {
+            self.out.push_back(LiveEvent::Waiting {
+                seen: self.seen.snapshot(),
+            });
+        }
+    }
+
+    /// When [`LiveGame::handle_timeout`] must next be called.
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        self.interpreter.as_ref().and_then(Interpreter::poll_timeout)
+    }
+
+    /// Handles the deadlines due at `now`.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.handle_timeout(now);
+            self.drain();
+        }
+    }
+
+    /// The session is over: decides what is pending.
+    pub fn finish(&mut self) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.finish();
+            self.drain();
+        }
+    }
+
+    /// The next thing to report.
+    pub fn poll_event(&mut self) -> Option<LiveEvent> {
+        self.out.pop_front()
+    }
+
+    fn drain(&mut self) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            while let Some(decision) = interpreter.poll_event() {
+                self.out.push_back(LiveEvent::Decision(decision));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    fn snapshot(board: &Board) -> SensorEvent {
+        SensorEvent::new(0, SensorKind::Snapshot(BoardSnapshot::identified(board)))
+    }
+
+    #[test]
+    fn a_board_showing_the_start_position_starts_the_game() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(&Board::new()));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        assert!(game.started());
+    }
+
+    #[test]
+    fn a_board_showing_something_else_waits_until_it_is_set_up() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        let mut board = Board::new();
+        let pawn = board.remove_piece_at(Square::E2).expect("a pawn");
+        board.set_piece_at(Square::E4, pawn);
+        game.handle_sensor(&snapshot(&board));
+        assert!(matches!(game.poll_event(), Some(LiveEvent::Waiting { .. })));
+        assert!(!game.started());
+        let lift = SensorKind::Lift {
+            square: Square::E4,
+            piece: Some(pawn),
+        };
+        game.handle_sensor(&SensorEvent::new(100, lift));
+        assert_eq!(game.poll_event(), None);
+        let place = SensorKind::Place {
+            square: Square::E2,
+            piece: Some(pawn),
+        };
+        game.handle_sensor(&SensorEvent::new(200, place));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 200 }));
+    }
+
+    #[test]
+    fn after_the_start_the_interpreter_decides() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(&Board::new()));
+        game.poll_event();
+        let pawn = shakmaty::Color::White.pawn();
+        let lift = SensorKind::Lift {
+            square: Square::E2,
+            piece: Some(pawn),
+        };
+        let place = SensorKind::Place {
+            square: Square::E4,
+            piece: Some(pawn),
+        };
+        game.handle_sensor(&SensorEvent::new(1000, lift));
+        game.handle_sensor(&SensorEvent::new(1300, place));
+        game.finish();
+        let decision = game.poll_event();
+        assert!(
+            matches!(&decision, Some(LiveEvent::Decision(GameEvent { t: 1300, kind: crate::event::EventKind::Move(m) })) if m.san == "e4"),
+            "{decision:?}"
+        );
+    }
+}

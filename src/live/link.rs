@@ -1,0 +1,32 @@
+//! What every board protocol session offers the live runner.
+
+use crate::sensor::{Millis, SensorKind};
+
+/// What a board link reports, whatever its protocol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// The board answered and said what it is.
+    Identified(String),
+    /// A sensor report, stamped by the runner with the time it arrived.
+    Sensor(SensorKind),
+    /// The board stopped answering (unplugged, switched off): the runner reconnects.
+    Silent,
+    /// Something worth a diagnostic line (corrupt bytes dropped, a turned board noticed).
+    Notice(String),
+}
+
+/// A host-side board protocol, sans-IO: bytes and the time in, bytes and events out.
+pub trait BoardSession {
+    /// The link was (re)opened at `now`: start the handshake.
+    fn connect(&mut self, now: Millis);
+    /// Bytes arrived from the board.
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]);
+    /// A deadline from [`BoardSession::poll_timeout`] passed.
+    fn handle_timeout(&mut self, now: Millis);
+    /// When [`BoardSession::handle_timeout`] must next be called.
+    fn poll_timeout(&self) -> Option<Millis>;
+    /// Bytes to write to the board.
+    fn poll_transmit(&mut self) -> Option<Vec<u8>>;
+    /// The next thing the board reported.
+    fn poll_event(&mut self) -> Option<LinkEvent>;
+}

@@ -1,0 +1,16 @@
+//! Live boards: the protocol-independent parts of watching a board over a serial link.
+//!
+//! A board protocol (DGT, the open Hall-sensor protocol) is a sans-IO [`BoardSession`]; the
+//! [`LiveGame`] waits for the starting position and feeds the interpreter; the async
+//! [`runner`] is the thin loop around both that owns the port, the clock and reconnects.
+
+mod board_view;
+mod game;
+mod link;
+mod pgn_file;
+pub mod runner;
+
+pub use board_view::board_diagram;
+pub use game::{LiveEvent, LiveGame};
+pub use link::{BoardSession, LinkEvent};
+pub use pgn_file::PgnFile;

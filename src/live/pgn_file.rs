@@ -1,0 +1,81 @@
+//! A PGN file kept up to date during a live game: rewritten after every decision that changes
+//! the record, through a temporary file renamed into place (a reader never sees half a file).
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use shakmaty::Chess;
+
+use crate::event::{EventKind, GameEvent};
+use crate::output::pgn::{PgnError, PgnRecorder, PgnTags};
+
+/// Why the PGN file could not be kept up to date.
+#[derive(Debug, thiserror::Error)]
+pub enum PgnFileError {
+    /// The record refused an event (a bug if it happens: the interpreter's events are ordered).
+    #[error("the PGN record refused the event at t={t}: {source}")]
+    Record {
+        /// The event's time.
+        t: u64,
+        /// Why.
+        source: PgnError,
+    },
+    /// The file could not be written or renamed into place.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+/// The PGN file of a live game.
+pub struct PgnFile {
+    path: PathBuf,
+    recorder: PgnRecorder,
+}
+
+impl PgnFile {
+    /// A PGN file at `path` for a game starting from `start`.
+    pub fn new(path: &Path, start: &Chess) -> PgnFile {
+        let set_up = *start != Chess::default();
+        PgnFile {
+            path: path.to_owned(),
+            recorder: PgnRecorder::new(start.clone(), set_up, PgnTags::default()),
+        }
+    }
+
+    /// Records `event`, and rewrites the file when the record changed.
+    pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
+        self.recorder
+            .record(event)
+            .map_err(|source| PgnFileError::Record { t: event.t, source })?;
+        let changes_the_record = !matches!(
+            event.kind,
+            EventKind::Mismatch { .. } | EventKind::Resync
+        );
+        if changes_the_record {
+            self.rewrite()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the whole record to a temporary file and renames it over the file.
+    pub fn rewrite(&self) -> Result<(), PgnFileError> {
+        let temporary = self.path.with_extension("pgn.tmp");
+        let io = |source| PgnFileError::Io {
+            path: temporary.clone(),
+            source,
+        };
+        let mut file = fs::File::create(&temporary).map_err(io)?;
+        self.recorder.write_pgn(&mut file).map_err(io)?;
+        file.flush().map_err(io)?;
+        file.sync_all().map_err(io)?;
+        fs::rename(&temporary, &self.path).map_err(|source| PgnFileError::Io {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}

@@ -1,0 +1,223 @@
+//! The thin async loop around a board session and a live game: it owns the port, the clock
+//! and the reconnects; every decision is made by the sans-IO parts it drives.
+
+use std::future::Future;
+use std::io;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::time::{Instant, sleep, sleep_until};
+
+use super::{BoardSession, LinkEvent, LiveEvent, LiveGame};
+use crate::sensor::{Millis, SensorEvent};
+
+/// Opens the link to the board (a serial port, a pseudo-terminal in tests).
+pub trait Connector {
+    /// The open link.
+    type Port: AsyncRead + AsyncWrite + Unpin;
+    /// Opens the link; the name says which port it is.
+    fn connect(&mut self) -> impl Future<Output = io::Result<(Self::Port, String)>>;
+}
+
+/// Where the results go: the sensor log, the terminal, the PGN file.
+pub trait Sink {
+    /// A sensor report, as it arrived and after the game took it (for the recording: from the
+    /// report that showed the starting position on).
+    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()>;
+    /// Something the game has to say.
+    fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()>;
+    /// A diagnostic about the link (to standard error).
+    fn notice(&mut self, text: &str);
+}
+
+/// The runner's settings.
+#[derive(Debug, Clone, Copy)]
+pub struct RunnerConfig {
+    /// The first wait before reopening a lost link; doubled up to `backoff_max`.
+    pub backoff_min: Duration,
+    /// The longest wait between attempts to reopen a lost link.
+    pub backoff_max: Duration,
+    /// Stop once the board has been unreachable this long (`None`: keep trying).
+    pub give_up_after: Option<Duration>,
+}
+
+impl Default for RunnerConfig {
+    fn default() -> RunnerConfig {
+        RunnerConfig {
+            backoff_min: Duration::from_millis(100),
+            backoff_max: Duration::from_secs(2),
+            give_up_after: None,
+        }
+    }
+}
+
+/// Why the runner stopped with an error (a lost board is not one: it reconnects).
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    /// A result could not be written (standard output, the log, the PGN file).
+    #[error("cannot write the results: {0}")]
+    Output(#[source] io::Error),
+}
+
+/// How a link session ended.
+enum LinkEnd {
+    /// The link was lost: reconnect.
+    Lost,
+    /// Shutdown was asked for.
+    Shutdown,
+}
+
+/// The clock of a session: milliseconds since the runner started.
+struct Clock(Instant);
+
+impl Clock {
+    fn now(&self) -> Millis {
+        u64::try_from(self.0.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn instant(&self, at: Millis) -> Instant {
+        self.0 + Duration::from_millis(at)
+    }
+}
+
+/// Watches the board until `shutdown` completes (or the board stays unreachable longer than
+/// the configured limit), reconnecting whenever the link is lost. What is pending is decided
+/// at the end.
+pub async fn run<C, S, K>(
+    connector: &mut C,
+    session: &mut S,
+    game: &mut LiveGame,
+    sink: &mut K,
+    config: RunnerConfig,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), RunnerError>
+where
+    C: Connector,
+    S: BoardSession,
+    K: Sink,
+{
+    let clock = Clock(Instant::now());
+    let mut shutdown = std::pin::pin!(shutdown);
+    let mut backoff = config.backoff_min;
+    let mut unreachable_since: Option<Instant> = None;
+    loop {
+        let opened = tokio::select! {
+            opened = connector.connect() => opened,
+            () = &mut shutdown => break,
+        };
+        let (mut port, name) = match opened {
+            Ok(opened) => opened,
+            Err(error) => {
+                let since = *unreachable_since.get_or_insert_with(Instant::now);
+                if config.give_up_after.is_some_and(|limit| since.elapsed() >= limit) {
+                    sink.notice("the board stayed unreachable: giving up");
+                    break;
+                }
+                tracing::debug!(%error, "cannot open the board's port");
+                tokio::select! {
+                    () = sleep(backoff) => {}
+                    () = &mut shutdown => break,
+                }
+                backoff = (backoff * 2).min(config.backoff_max);
+                continue;
+            }
+        };
+        sink.notice(&format!("connected to {name}"));
+        backoff = config.backoff_min;
+        session.connect(clock.now());
+        match serve(&mut port, session, game, sink, &clock, &mut shutdown).await? {
+            LinkEnd::Shutdown => break,
+            LinkEnd::Lost => {
+                sink.notice("the board is gone: reconnecting");
+                unreachable_since = Some(Instant::now());
+            }
+        }
+    }
+    game.finish();
+    drain(game, sink)
+}
+
+/// Serves one open link until it is lost or shutdown is asked for.
+async fn serve<P, S, K>(
+    port: &mut P,
+    session: &mut S,
+    game: &mut LiveGame,
+    sink: &mut K,
+    clock: &Clock,
+    shutdown: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
+) -> Result<LinkEnd, RunnerError>
+where
+    P: AsyncRead + AsyncWrite + Unpin,
+    S: BoardSession,
+    K: Sink,
+{
+    let mut buffer = [0u8; 512];
+    loop {
+        while let Some(bytes) = session.poll_transmit() {
+            if let Err(error) = port.write_all(&bytes).await {
+                tracing::debug!(%error, "write to the board failed");
+                return Ok(LinkEnd::Lost);
+            }
+        }
+        if pass_events(session, game, sink, clock)? {
+            return Ok(LinkEnd::Lost);
+        }
+        let deadline = earliest(session.poll_timeout(), game.poll_timeout())
+            .map(|at| clock.instant(at))
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            read = port.read(&mut buffer) => match read {
+                Ok(0) => return Ok(LinkEnd::Lost),
+                Ok(n) => session.handle_bytes(clock.now(), buffer.get(..n).unwrap_or_default()),
+                Err(error) => {
+                    tracing::debug!(%error, "read from the board failed");
+                    return Ok(LinkEnd::Lost);
+                }
+            },
+            () = sleep_until(deadline) => {
+                let now = clock.now();
+                session.handle_timeout(now);
+                game.handle_timeout(now);
+                drain(game, sink)?;
+            }
+            () = shutdown.as_mut() => return Ok(LinkEnd::Shutdown),
+        }
+    }
+}
+
+/// Passes the session's events on; returns whether the board went silent.
+fn pass_events<S: BoardSession, K: Sink>(
+    session: &mut S,
+    game: &mut LiveGame,
+    sink: &mut K,
+    clock: &Clock,
+) -> Result<bool, RunnerError> {
+    while let Some(event) = session.poll_event() {
+        match event {
+            LinkEvent::Sensor(kind) => {
+                let event = SensorEvent::new(clock.now(), kind);
+                game.handle_sensor(&event);
+                sink.sensor(&event, game).map_err(RunnerError::Output)?;
+                drain(game, sink)?;
+            }
+            LinkEvent::Silent => return Ok(true),
+            LinkEvent::Identified(what) => sink.notice(&what),
+            LinkEvent::Notice(text) => sink.notice(&text),
+        }
+    }
+    Ok(false)
+}
+
+fn drain<K: Sink>(game: &mut LiveGame, sink: &mut K) -> Result<(), RunnerError> {
+    while let Some(event) = game.poll_event() {
+        sink.live(&event, game).map_err(RunnerError::Output)?;
+    }
+    Ok(())
+}
+
+fn earliest(a: Option<Millis>, b: Option<Millis>) -> Option<Millis> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
