@@ -1,0 +1,100 @@
+//! Serial ports: opening the board's port (9600 8N1), listing ports, and finding a DGT board by
+//! asking each port for its version.
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_serial::{DataBits, FlowControl, Parity, SerialPortBuilderExt, SerialStream, StopBits};
+
+use touchmove::dgt::codec::{Decoded, DgtDecoder};
+use touchmove::dgt::command::{HostCommand, encode};
+use touchmove::dgt::message::BoardMessage;
+use touchmove::dgt::protocol::BAUD_RATE;
+use touchmove::live::runner::Connector;
+
+/// How long a port has to answer the version request.
+const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
+
+/// Opens the board's port: the one given, or the first port that answers as a DGT board.
+pub struct SerialConnector {
+    path: Option<PathBuf>,
+}
+
+impl SerialConnector {
+    /// A connector for `path`, or for whichever port answers as a DGT board when `None`.
+    pub fn new(path: Option<PathBuf>) -> SerialConnector {
+        SerialConnector { path }
+    }
+}
+
+impl Connector for SerialConnector {
+    type Port = SerialStream;
+
+    async fn connect(&mut self) -> io::Result<(SerialStream, String)> {
+        let path = match &self.path {
+            Some(path) => path.display().to_string(),
+            None => find_dgt_board().await?,
+        };
+        let port = open(&path)?;
+        Ok((port, path))
+    }
+}
+
+/// Opens `path` at 9600 baud, 8 data bits, no parity, 1 stop bit, no flow control.
+pub fn open(path: &str) -> io::Result<SerialStream> {
+    tokio_serial::new(path, BAUD_RATE)
+        .data_bits(DataBits::Eight)
+        .parity(Parity::None)
+        .stop_bits(StopBits::One)
+        .flow_control(FlowControl::None)
+        .open_native_async()
+        .map_err(io::Error::other)
+}
+
+/// The serial ports this machine has, by name.
+pub fn port_names() -> io::Result<Vec<String>> {
+    let ports = serialport::available_ports().map_err(io::Error::other)?;
+    Ok(ports.into_iter().map(|port| port.port_name).collect())
+}
+
+/// The first port that answers the version request as a DGT board.
+async fn find_dgt_board() -> io::Result<String> {
+    for name in port_names()? {
+        if let Ok(Some(_)) = probe(&name).await {
+            return Ok(name);
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::NotFound,
+        "no serial port answers as a DGT board (is it plugged in? see `touchmove ports`)",
+    ))
+}
+
+/// Asks `name` for its version: `Some((main, sub))` when a DGT board answers.
+pub async fn probe(name: &str) -> io::Result<Option<(u8, u8)>> {
+    let mut port = open(name)?;
+    port.write_all(&encode(&HostCommand::SendVersion)).await?;
+    let mut decoder = DgtDecoder::new();
+    let mut buffer = [0u8; 64];
+    let answer = tokio::time::timeout(PROBE_TIMEOUT, async {
+        loop {
+            let n = port.read(&mut buffer).await?;
+            if n == 0 {
+                return Ok::<_, io::Error>(None);
+            }
+            decoder.push(buffer.get(..n).unwrap_or_default());
+            while let Some(decoded) = decoder.poll() {
+                if let Decoded::Message(BoardMessage::Version { main, sub }) = decoded {
+                    return Ok(Some((main, sub)));
+                }
+            }
+        }
+    })
+    .await;
+    match answer {
+        Ok(result) => result,
+        Err(_elapsed) => Ok(None),
+    }
+}

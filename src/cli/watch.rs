@@ -1,0 +1,63 @@
+//! `touchmove watch`: a live board over a serial port, decisions as they are made.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use touchmove::dgt::link::DgtLink;
+use touchmove::live::LiveGame;
+use touchmove::live::runner::{self, RunnerConfig};
+
+use super::args::WatchArgs;
+use super::serial::SerialConnector;
+use super::watch_sink::WatchSink;
+
+/// Runs `touchmove watch`.
+pub fn run(args: &WatchArgs) -> Result<()> {
+    let start = start_position(args.start.as_deref())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(watch(args, start))
+}
+
+async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
+    let mut connector = SerialConnector::new(args.port.clone());
+    let mut session = DgtLink::default();
+    let mut game = LiveGame::new(start.clone(), args.interpreter.config());
+    let mut sink = WatchSink::new(
+        std::io::stdout().lock(),
+        args.json,
+        args.record.as_deref(),
+        args.pgn.as_deref(),
+        &start,
+    );
+    let config = RunnerConfig {
+        give_up_after: args.give_up_after.map(Duration::from_secs_f64),
+        ..RunnerConfig::default()
+    };
+    let shutdown = async {
+        // Without a signal handler the only way out is the limit above.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    runner::run(&mut connector, &mut session, &mut game, &mut sink, config, shutdown)
+        .await
+        .context("watching the board")?;
+    sink.finish()
+}
+
+/// The position the game starts from: `--start FEN`, else the standard one.
+fn start_position(fen: Option<&str>) -> Result<Chess> {
+    let Some(fen) = fen else {
+        return Ok(Chess::default());
+    };
+    let parsed = Fen::from_ascii(fen.as_bytes()).with_context(|| format!("--start {fen}: not a FEN"))?;
+    parsed
+        .into_position(CastlingMode::Standard)
+        .map_err(|error| anyhow::anyhow!("--start {fen}: not a playable position: {error}"))
+}
