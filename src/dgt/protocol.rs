@@ -62,6 +62,46 @@ pub mod message {
     pub const BATTERY_STATUS: u8 = 0xa0;
     /// Ten ASCII digits; 13 bytes in all.
     pub const LONG_SERIALNR: u8 = 0xa2;
+
+    /// The header of every message: the first byte and the two length bytes.
+    pub const HEADER_LENGTH: usize = 3;
+
+    /// The total length (header included) of a message whose size the protocol fixes, by its
+    /// first byte; `None` for TRADEMARK, BATTERY_STATUS (12 bytes in practice, but not fixed)
+    /// and unknown messages.
+    pub fn fixed_length(first: u8) -> Option<usize> {
+        match first {
+            BOARD_DUMP => Some(67),
+            BWTIME => Some(10),
+            FIELD_UPDATE | BUSADRES | VERSION => Some(5),
+            SERIALNR => Some(8),
+            LONG_SERIALNR => Some(13),
+            _ => None,
+        }
+    }
+
+    /// Whether `byte` can start a message: its top bit is set (data bytes always have it clear).
+    pub fn is_message_start(byte: u8) -> bool {
+        byte & 0x80 != 0
+    }
+}
+
+/// The bits of BWTIME's status byte (d6), and the acknowledgement marker.
+pub mod clock_status {
+    /// The clock is running.
+    pub const RUNNING: u8 = 0x01;
+    /// The lever is high on the right side.
+    pub const LEVER_RIGHT_HIGH: u8 = 0x02;
+    /// The clock's battery is low.
+    pub const BATTERY_LOW: u8 = 0x04;
+    /// The right player's turn.
+    pub const RIGHT_TO_MOVE: u8 = 0x08;
+    /// The left player's turn.
+    pub const LEFT_TO_MOVE: u8 = 0x10;
+    /// No clock is connected.
+    pub const NO_CLOCK: u8 = 0x20;
+    /// The low nibble of d0 or d3 that marks a BWTIME as a clock-command acknowledgement.
+    pub const ACK_NIBBLE: u8 = 0x0a;
 }
 
 /// Clock command codes (inside the `0x2b` wrapper).
@@ -76,6 +116,20 @@ pub mod clock_command {
     pub const DISPLAY: u8 = 0x0c;
     /// Back to the time display.
     pub const END_DISPLAY: u8 = 0x03;
+    /// The byte after the size in the wrapper, before the command code.
+    pub const START_MESSAGE: u8 = 0x03;
+    /// The last byte of the wrapper.
+    pub const END_MESSAGE: u8 = 0x00;
+    /// DISPLAY's last data byte when the clock should beep (common driver practice).
+    pub const DISPLAY_BEEP: u8 = 0x03;
+    /// DISPLAY's last data byte when the clock should stay quiet (common driver practice).
+    pub const DISPLAY_QUIET: u8 = 0x01;
+    /// SET_AND_RUN's last data byte: the left clock runs (common driver practice).
+    pub const RUN_LEFT: u8 = 0x01;
+    /// SET_AND_RUN's last data byte: the right clock runs (common driver practice).
+    pub const RUN_RIGHT: u8 = 0x02;
+    /// SET_AND_RUN's last data byte: neither clock runs (common driver practice).
+    pub const RUN_NEITHER: u8 = 0x04;
 }
 
 /// The length of a message as its two header bytes (7-bit halves).
@@ -187,6 +241,18 @@ mod tests {
         assert_eq!(length_bytes(67), [0x00, 0x43]);
         assert_eq!(length_bytes(200), [0x01, 0x48]);
         assert_eq!(length_from_bytes(0x01, 0x48), 200);
+    }
+
+    #[test]
+    fn fixed_lengths_follow_the_protocol() {
+        assert_eq!(message::fixed_length(0x86), Some(67));
+        assert_eq!(message::fixed_length(0x8d), Some(10));
+        assert_eq!(message::fixed_length(0x8e), Some(5));
+        assert_eq!(message::fixed_length(0xa2), Some(13));
+        assert_eq!(message::fixed_length(0x92), None);
+        assert_eq!(message::fixed_length(0xa0), None);
+        assert!(message::is_message_start(0x80));
+        assert!(!message::is_message_start(0x7f));
     }
 
     #[test]

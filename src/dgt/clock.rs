@@ -1,0 +1,178 @@
+//! BWTIME's seven data bytes: a clock report (times and status) or a clock-command
+//! acknowledgement.
+
+use super::message::PayloadError;
+use super::protocol::clock_status;
+
+/// One player's time as the clock shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockTime {
+    /// Hours (binary, the low nibble of the hours byte).
+    pub hours: u8,
+    /// Minutes, 0–59 (sent in BCD).
+    pub minutes: u8,
+    /// Seconds, 0–59 (sent in BCD).
+    pub seconds: u8,
+    /// The flag bits: the high nibble of the hours byte, shifted down, kept raw.
+    pub flag: u8,
+}
+
+/// A BWTIME time report: both players' times and the clock's status byte, decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockReport {
+    /// The right player's time (d0..d2).
+    pub right: ClockTime,
+    /// The left player's time (d3..d5).
+    pub left: ClockTime,
+    /// The clock is running.
+    pub running: bool,
+    /// The lever is high on the right side (the left side is pressed down).
+    pub lever_right_high: bool,
+    /// The clock's battery is low.
+    pub battery_low: bool,
+    /// The right player's turn.
+    pub right_to_move: bool,
+    /// The left player's turn.
+    pub left_to_move: bool,
+    /// No clock is connected to the board.
+    pub no_clock: bool,
+}
+
+/// A BWTIME that acknowledges a clock command (the low nibble of d0 or d3 is 0x0a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockAck {
+    /// The seven data bytes, kept as received.
+    pub bytes: [u8; 7],
+}
+
+/// What a BWTIME carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bwtime {
+    /// A time report.
+    Report(ClockReport),
+    /// An acknowledgement of a clock command.
+    Ack(ClockAck),
+}
+
+/// Decodes BWTIME's data bytes (exactly seven).
+pub fn decode_bwtime(payload: &[u8]) -> Result<Bwtime, PayloadError> {
+    let bytes: [u8; 7] = payload.try_into().map_err(|_| PayloadError::WrongLength {
+        length: payload.len(),
+    })?;
+    let [d0, d1, d2, d3, d4, d5, d6] = bytes;
+    if is_ack_nibble(d0) || is_ack_nibble(d3) {
+        return Ok(Bwtime::Ack(ClockAck { bytes }));
+    }
+    Ok(Bwtime::Report(ClockReport {
+        right: clock_time(d0, d1, d2)?,
+        left: clock_time(d3, d4, d5)?,
+        running: d6 & clock_status::RUNNING != 0,
+        lever_right_high: d6 & clock_status::LEVER_RIGHT_HIGH != 0,
+        battery_low: d6 & clock_status::BATTERY_LOW != 0,
+        right_to_move: d6 & clock_status::RIGHT_TO_MOVE != 0,
+        left_to_move: d6 & clock_status::LEFT_TO_MOVE != 0,
+        no_clock: d6 & clock_status::NO_CLOCK != 0,
+    }))
+}
+
+/// Whether an hours byte marks an acknowledgement.
+fn is_ack_nibble(byte: u8) -> bool {
+    byte & 0x0f == clock_status::ACK_NIBBLE
+}
+
+/// One player's time from the hours byte (flag bits above) and the BCD minutes and seconds.
+fn clock_time(hours: u8, minutes: u8, seconds: u8) -> Result<ClockTime, PayloadError> {
+    Ok(ClockTime {
+        hours: hours & 0x0f,
+        minutes: from_bcd(minutes)?,
+        seconds: from_bcd(seconds)?,
+        flag: hours >> 4,
+    })
+}
+
+/// The value of a two-digit BCD byte.
+fn from_bcd(byte: u8) -> Result<u8, PayloadError> {
+    let (tens, units) = (byte >> 4, byte & 0x0f);
+    if tens > 9 || units > 9 {
+        return Err(PayloadError::BadBcd { byte });
+    }
+    Ok(tens * 10 + units)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_decodes_bcd_times_flags_and_status() {
+        // Right 1:23:45 with flag bit 0x1, left 0:05:09; running, lever high right, left's turn.
+        let bytes = [0x11, 0x23, 0x45, 0x00, 0x05, 0x09, 0x13];
+        let Ok(Bwtime::Report(report)) = decode_bwtime(&bytes) else {
+            panic!("a report expected");
+        };
+        assert_eq!(
+            report.right,
+            ClockTime {
+                hours: 1,
+                minutes: 23,
+                seconds: 45,
+                flag: 1
+            }
+        );
+        assert_eq!(
+            report.left,
+            ClockTime {
+                hours: 0,
+                minutes: 5,
+                seconds: 9,
+                flag: 0
+            }
+        );
+        assert!(report.running && report.lever_right_high && report.left_to_move);
+        assert!(!report.battery_low && !report.right_to_move && !report.no_clock);
+    }
+
+    #[test]
+    fn every_status_bit_has_its_field() {
+        let Ok(Bwtime::Report(report)) = decode_bwtime(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x2c])
+        else {
+            panic!("a report expected");
+        };
+        assert!(report.battery_low && report.right_to_move && report.no_clock);
+        assert!(!report.running && !report.lever_right_high && !report.left_to_move);
+    }
+
+    #[test]
+    fn a_nibble_of_0a_in_d0_or_d3_is_an_acknowledgement() {
+        let right = [0x0a, 0x09, 0x01, 0x00, 0x00, 0x00, 0x00];
+        assert_eq!(
+            decode_bwtime(&right),
+            Ok(Bwtime::Ack(ClockAck { bytes: right }))
+        );
+        let left = [0x00, 0x00, 0x00, 0x1a, 0x0b, 0x00, 0x00];
+        assert_eq!(
+            decode_bwtime(&left),
+            Ok(Bwtime::Ack(ClockAck { bytes: left }))
+        );
+    }
+
+    #[test]
+    fn a_non_bcd_byte_is_rejected() {
+        assert_eq!(
+            decode_bwtime(&[0x00, 0x5a, 0x00, 0x00, 0x00, 0x00, 0x00]),
+            Err(PayloadError::BadBcd { byte: 0x5a })
+        );
+        assert_eq!(
+            decode_bwtime(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x60 | 0x0f, 0x00]),
+            Err(PayloadError::BadBcd { byte: 0x6f })
+        );
+    }
+
+    #[test]
+    fn a_wrong_length_is_rejected_not_a_panic() {
+        assert_eq!(
+            decode_bwtime(&[0x00; 6]),
+            Err(PayloadError::WrongLength { length: 6 })
+        );
+    }
+}
