@@ -25,6 +25,15 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Simulate hands playing games of a PGN file and write their sensor logs.
     Simulate(SimulateArgs),
+    /// List the serial ports and say which answer as a DGT board.
+    Ports(PortsArgs),
+}
+
+/// `touchmove ports`.
+#[derive(Debug, Args)]
+pub struct PortsArgs {
+    /// Ports to ask besides those the system lists (a pseudo-terminal, say).
+    pub paths: Vec<PathBuf>,
 }
 
 /// `touchmove simulate`.

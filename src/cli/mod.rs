@@ -2,7 +2,9 @@
 
 mod args;
 mod output;
+mod ports;
 mod replay;
+mod serial;
 mod simulate;
 mod simulated_log;
 mod style;
@@ -21,6 +23,7 @@ pub fn run() -> ExitCode {
     let outcome = match cli.command {
         Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Ports(args) => ports::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,15 +4,17 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
+use super::args::PortsArgs;
 use super::serial::{port_names, probe};
 
 /// Runs `touchmove ports`.
-pub fn run() -> Result<()> {
+pub fn run(args: &PortsArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let names = port_names().context("cannot list the serial ports")?;
+    let mut names = port_names().context("cannot list the serial ports")?;
+    names.extend(args.paths.iter().map(|path| path.display().to_string()));
     let mut out = std::io::stdout().lock();
     if names.is_empty() {
         writeln!(out, "no serial ports found")?;
