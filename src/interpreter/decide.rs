@@ -8,7 +8,7 @@ use super::judge::{Breach, TurnContext, judge};
 use super::matching::Relation;
 use super::trace::Trace;
 use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
-use crate::event::{ClaimReason, EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name};
+use crate::event::{EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name};
 use crate::rules::Ending;
 use crate::sensor::Millis;
 
@@ -318,21 +318,9 @@ impl Interpreter {
             self.emit(t, EventKind::Result(result));
             return;
         }
-        if self.game.repetitions() >= 3 {
-            self.emit(
-                t,
-                EventKind::Claimable {
-                    reason: ClaimReason::Threefold,
-                },
-            );
-        }
-        if self.game.position().halfmoves() == 100 {
-            self.emit(
-                t,
-                EventKind::Claimable {
-                    reason: ClaimReason::FiftyMoves,
-                },
-            );
+        let claims: Vec<_> = self.game.new_claims().collect();
+        for reason in claims {
+            self.emit(t, EventKind::Claimable { reason });
         }
     }
 

@@ -155,17 +155,19 @@ impl Game {
             .count()
     }
 
-    /// A draw the side to move may claim now, if any.
-    pub fn claimable(&self) -> Option<ClaimReason> {
-        if self.ended.is_some() {
-            None
-        } else if self.repetitions() >= 3 {
-            Some(ClaimReason::Threefold)
-        } else if self.position().halfmoves() >= 100 {
-            Some(ClaimReason::FiftyMoves)
-        } else {
-            None
-        }
+    /// The draws the side to move may claim because of the move just played: the position
+    /// stands for the third time or more (each repetition is a new claim), or the fiftieth move
+    /// of each side without capture or pawn move has just been made.
+    pub fn new_claims(&self) -> impl Iterator<Item = ClaimReason> {
+        let open = self.ended.is_none();
+        let threefold = open && self.repetitions() >= 3;
+        let fifty = open && self.position().halfmoves() == 100;
+        [
+            threefold.then_some(ClaimReason::Threefold),
+            fifty.then_some(ClaimReason::FiftyMoves),
+        ]
+        .into_iter()
+        .flatten()
     }
 
     /// Counts a completed illegal move by `color` and returns that side's count so far.
@@ -222,11 +224,11 @@ mod tests {
         let mut game = Game::new(Chess::default());
         for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
             play_uci(&mut game, uci);
-            assert_eq!(game.claimable(), None, "after {uci}");
+            assert_eq!(game.new_claims().next(), None, "after {uci}");
         }
         play_uci(&mut game, "f6g8");
         assert_eq!(game.repetitions(), 3);
-        assert_eq!(game.claimable(), Some(ClaimReason::Threefold));
+        assert_eq!(game.new_claims().collect::<Vec<_>>(), [ClaimReason::Threefold]);
         assert!(game.earlier(8).is_some());
         assert!(game.position().board().piece_at(Square::G8).is_some());
     }
