@@ -6,10 +6,17 @@
 //! I/O.
 
 pub mod clock;
+mod clock_press;
+mod clock_queue;
 pub mod codec;
 pub mod command;
+mod liveness;
 pub mod message;
+pub mod orientation;
 pub mod protocol;
+pub mod session;
 
 #[cfg(test)]
 mod codec_tests;
+#[cfg(test)]
+mod session_tests;

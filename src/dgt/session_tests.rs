@@ -1,0 +1,489 @@
+//! Tests of the host session, each behaviour from hand-written bytes: handshake, dump, field
+//! updates, rotation, clock presses, keep-alive, silence, clock commands, corrupt bytes.
+
+use shakmaty::{Board, Color, Square};
+
+use super::clock::{ClockReport, ClockTime};
+use super::codec_tests::START_DUMP;
+use super::command::{ClockCommand, ClockRun, ClockSetting};
+use super::session::{DgtSession, SessionConfig, SessionEvent};
+use crate::sensor::{BoardSnapshot, Millis, SensorKind};
+
+/// The start position seen by a board turned round (Black on the connector side).
+const ROTATED_START_DUMP: [u8; 67] = [
+    0x86, 0x00, 0x43, //
+    0x02, 0x03, 0x04, 0x05, 0x06, 0x04, 0x03, 0x02, // White's back rank, seen from behind
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, //
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, //
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, //
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, //
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, //
+    0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, //
+    0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0a, 0x09, 0x08, // Black's back rank
+];
+
+const VERSION_1_02: [u8; 5] = [0x93, 0x00, 0x05, 0x01, 0x02];
+const SERIAL_12345: [u8; 8] = [0x91, 0x00, 0x08, 0x31, 0x32, 0x33, 0x34, 0x35];
+
+/// Everything the session wants written, concatenated.
+fn written(session: &mut DgtSession) -> Vec<u8> {
+    std::iter::from_fn(|| session.poll_transmit())
+        .flatten()
+        .collect()
+}
+
+/// Every event the session has.
+fn events(session: &mut DgtSession) -> Vec<SessionEvent> {
+    std::iter::from_fn(|| session.poll_event()).collect()
+}
+
+/// A session connected at 0, its handshake written, the start position dumped at 30.
+fn started(config: SessionConfig) -> DgtSession {
+    let mut session = DgtSession::new(config);
+    session.connect(0);
+    session.handle_bytes(10, &VERSION_1_02);
+    session.handle_bytes(20, &SERIAL_12345);
+    session.handle_bytes(30, &START_DUMP);
+    written(&mut session);
+    events(&mut session);
+    session
+}
+
+/// A config whose keep-alive and silence stay out of the way.
+fn quiet_link() -> SessionConfig {
+    SessionConfig {
+        keepalive_ms: 60_000,
+        silence_ms: 120_000,
+        ..SessionConfig::default()
+    }
+}
+
+fn sensor(kind: SensorKind) -> SessionEvent {
+    SessionEvent::Sensor(kind)
+}
+
+fn start_snapshot() -> SessionEvent {
+    sensor(SensorKind::Snapshot(BoardSnapshot::identified(
+        &Board::default(),
+    )))
+}
+
+#[test]
+fn the_handshake_asks_version_serial_and_board_then_updates() {
+    let mut session = DgtSession::new(SessionConfig::default());
+    assert_eq!(session.poll_timeout(), None, "no link, nothing to wait for");
+    session.connect(0);
+    assert_eq!(written(&mut session), vec![0x4d, 0x45, 0x42]);
+    session.handle_bytes(10, &VERSION_1_02);
+    assert_eq!(events(&mut session), vec![]);
+    session.handle_bytes(20, &SERIAL_12345);
+    assert_eq!(
+        events(&mut session),
+        vec![SessionEvent::Identified {
+            version: (1, 2),
+            serial: Some("12345".to_string())
+        }]
+    );
+    assert_eq!(written(&mut session), Vec::<u8>::new());
+    session.handle_bytes(30, &START_DUMP);
+    assert_eq!(written(&mut session), vec![0x4b]);
+    assert_eq!(events(&mut session), vec![start_snapshot()]);
+    session.handle_bytes(40, &START_DUMP);
+    assert_eq!(
+        written(&mut session),
+        Vec::<u8>::new(),
+        "updates are asked for once"
+    );
+    session.handle_bytes(50, &SERIAL_12345);
+    assert_eq!(
+        events(&mut session),
+        vec![start_snapshot()],
+        "identified once"
+    );
+}
+
+#[test]
+fn a_board_without_a_serial_is_identified_by_its_dump() {
+    let mut session = DgtSession::new(SessionConfig::default());
+    session.connect(0);
+    session.handle_bytes(10, &VERSION_1_02);
+    session.handle_bytes(20, &START_DUMP);
+    assert_eq!(
+        events(&mut session),
+        vec![
+            start_snapshot(),
+            SessionEvent::Identified {
+                version: (1, 2),
+                serial: None
+            }
+        ]
+    );
+}
+
+#[test]
+fn field_updates_become_lifts_and_places() {
+    let mut session = started(quiet_link());
+    session.handle_bytes(100, &[0x8e, 0x00, 0x05, 0x34, 0x00]); // e2 empty
+    session.handle_bytes(300, &[0x8e, 0x00, 0x05, 0x24, 0x01]); // e4 white pawn
+    session.handle_bytes(400, &[0x8e, 0x00, 0x05, 0x34, 0x00]); // e2 empty again
+    session.handle_bytes(500, &[0x8e, 0x00, 0x05, 0x24, 0x01]); // e4 white pawn again
+    session.handle_bytes(600, &[0x8e, 0x00, 0x05, 0x1c, 0x0d]); // e5 magic piece
+    let pawn = Some(Color::White.pawn());
+    assert_eq!(
+        events(&mut session),
+        vec![
+            sensor(SensorKind::Lift {
+                square: Square::E2,
+                piece: pawn
+            }),
+            sensor(SensorKind::Place {
+                square: Square::E4,
+                piece: pawn
+            }),
+        ]
+    );
+    assert_eq!(session.board().piece_at(Square::E4), pawn);
+    assert_eq!(session.board().piece_at(Square::E2), None);
+}
+
+#[test]
+fn a_capture_may_arrive_without_the_emptying() {
+    let mut session = started(quiet_link());
+    // The white queen (d1) lands on d7, taking the black pawn: only the arrival is reported.
+    session.handle_bytes(100, &[0x8e, 0x00, 0x05, 0x3b, 0x00]); // d1 empty
+    session.handle_bytes(300, &[0x8e, 0x00, 0x05, 0x0b, 0x06]); // d7 white queen
+    let queen = Some(Color::White.queen());
+    assert_eq!(
+        events(&mut session),
+        vec![
+            sensor(SensorKind::Lift {
+                square: Square::D1,
+                piece: queen
+            }),
+            sensor(SensorKind::Place {
+                square: Square::D7,
+                piece: queen
+            }),
+        ]
+    );
+}
+
+#[test]
+fn a_turned_board_is_detected_and_undone() {
+    let mut session = started(quiet_link());
+    session.handle_bytes(100, &ROTATED_START_DUMP);
+    assert_eq!(
+        events(&mut session),
+        vec![SessionEvent::Rotated, start_snapshot()]
+    );
+    assert!(session.is_rotated());
+    // The board's d7 (number 0x0b) is the players' e2; its d6 (0x13) is their e3.
+    session.handle_bytes(200, &[0x8e, 0x00, 0x05, 0x0b, 0x00]);
+    session.handle_bytes(300, &[0x8e, 0x00, 0x05, 0x13, 0x01]);
+    session.handle_bytes(400, &ROTATED_START_DUMP);
+    let pawn = Some(Color::White.pawn());
+    assert_eq!(
+        events(&mut session),
+        vec![
+            sensor(SensorKind::Lift {
+                square: Square::E2,
+                piece: pawn
+            }),
+            sensor(SensorKind::Place {
+                square: Square::E3,
+                piece: pawn
+            }),
+            start_snapshot(),
+        ],
+        "Rotated is reported once"
+    );
+    session.handle_bytes(500, &START_DUMP);
+    assert_eq!(events(&mut session), vec![start_snapshot()]);
+    assert!(!session.is_rotated());
+    session.handle_bytes(600, &[0x8e, 0x00, 0x05, 0x0b, 0x00]); // d7 for real now
+    assert_eq!(
+        events(&mut session),
+        vec![sensor(SensorKind::Lift {
+            square: Square::D7,
+            piece: Some(Color::Black.pawn())
+        })]
+    );
+}
+
+/// A BWTIME report with both clocks at 0:05:00 and the status byte `status`.
+fn bwtime(status: u8) -> [u8; 10] {
+    [0x8d, 0x00, 0x0a, 0x00, 0x05, 0x00, 0x00, 0x05, 0x00, status]
+}
+
+fn five_minutes_report(status: u8) -> ClockReport {
+    let time = ClockTime {
+        hours: 0,
+        minutes: 5,
+        seconds: 0,
+        flag: 0,
+    };
+    ClockReport {
+        right: time,
+        left: time,
+        running: status & 0x01 != 0,
+        lever_right_high: status & 0x02 != 0,
+        battery_low: false,
+        right_to_move: status & 0x08 != 0,
+        left_to_move: status & 0x10 != 0,
+        no_clock: false,
+    }
+}
+
+#[test]
+fn a_lever_change_is_a_press_by_the_player_on_the_low_side() {
+    for (white_on_left, left_player, right_player) in [
+        (true, Color::White, Color::Black),
+        (false, Color::Black, Color::White),
+    ] {
+        let mut session = started(SessionConfig {
+            white_on_left_of_clock: white_on_left,
+            ..quiet_link()
+        });
+        assert_eq!(session.last_clock(), None);
+        // Running, left high, left to move: the first report is only a reference.
+        session.handle_bytes(100, &bwtime(0x11));
+        // The left player pushes the lever down: right high, right to move.
+        session.handle_bytes(200, &bwtime(0x0b));
+        // Same lever: no press.
+        session.handle_bytes(300, &bwtime(0x0b));
+        // The right player presses back.
+        session.handle_bytes(400, &bwtime(0x11));
+        assert_eq!(
+            events(&mut session),
+            vec![
+                SessionEvent::ClockTimes(five_minutes_report(0x11)),
+                SessionEvent::ClockTimes(five_minutes_report(0x0b)),
+                sensor(SensorKind::Clock(left_player)),
+                SessionEvent::ClockTimes(five_minutes_report(0x0b)),
+                SessionEvent::ClockTimes(five_minutes_report(0x11)),
+                sensor(SensorKind::Clock(right_player)),
+            ]
+        );
+        assert_eq!(session.last_clock(), Some(&five_minutes_report(0x11)));
+    }
+}
+
+#[test]
+fn keep_alives_follow_a_quiet_link() {
+    let mut session = DgtSession::new(SessionConfig::default());
+    session.connect(0);
+    written(&mut session);
+    assert_eq!(session.poll_timeout(), Some(1000));
+    session.handle_timeout(999);
+    assert_eq!(written(&mut session), Vec::<u8>::new());
+    session.handle_bytes(500, &VERSION_1_02);
+    assert_eq!(session.poll_timeout(), Some(1500));
+    session.handle_timeout(1500);
+    assert_eq!(written(&mut session), vec![0x45]);
+    session.handle_bytes(1510, &SERIAL_12345);
+    assert_eq!(session.poll_timeout(), Some(2510));
+    session.handle_timeout(2510);
+    assert_eq!(written(&mut session), vec![0x45]);
+    assert!(
+        !events(&mut session).contains(&SessionEvent::Silent),
+        "no silence while the board answers"
+    );
+}
+
+#[test]
+fn silence_is_reported_once_and_ends_with_any_byte() {
+    let mut session = DgtSession::new(SessionConfig::default());
+    session.connect(0);
+    written(&mut session);
+    session.handle_timeout(1000);
+    assert_eq!(written(&mut session), vec![0x45]);
+    assert_eq!(session.poll_timeout(), Some(2000));
+    session.handle_timeout(2000);
+    assert_eq!(events(&mut session), vec![SessionEvent::Silent]);
+    assert_eq!(written(&mut session), vec![0x45], "keep-alives go on");
+    session.handle_timeout(3000);
+    session.handle_timeout(4000);
+    assert_eq!(events(&mut session), vec![]);
+    assert_eq!(written(&mut session), vec![0x45, 0x45]);
+    // One stray byte is life (and, alone, a corrupt report once a message follows).
+    session.handle_bytes(4500, &[0x00]);
+    assert_eq!(session.poll_timeout(), Some(5500));
+    session.handle_timeout(5500);
+    assert_eq!(written(&mut session), vec![0x45]);
+    assert_eq!(session.poll_timeout(), Some(6500));
+    session.handle_timeout(6500);
+    assert_eq!(events(&mut session), vec![SessionEvent::Silent]);
+}
+
+const BEEP: [u8; 6] = [0x2b, 0x04, 0x03, 0x0b, 0x10, 0x00];
+const END_DISPLAY: [u8; 5] = [0x2b, 0x03, 0x03, 0x03, 0x00];
+const CLOCK_ACK: [u8; 10] = [0x8d, 0x00, 0x0a, 0x0a, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00];
+
+#[test]
+fn clock_commands_wait_for_their_acknowledgement() {
+    let mut session = started(quiet_link());
+    session.send_clock(100, ClockCommand::Beep { duration: 0x10 });
+    session.send_clock(110, ClockCommand::EndDisplay);
+    assert_eq!(
+        written(&mut session),
+        BEEP.to_vec(),
+        "one outstanding at a time"
+    );
+    assert_eq!(session.poll_timeout(), Some(2100));
+    session.handle_bytes(500, &CLOCK_ACK);
+    assert_eq!(written(&mut session), END_DISPLAY.to_vec());
+    assert_eq!(session.poll_timeout(), Some(2500));
+    session.handle_bytes(600, &CLOCK_ACK);
+    assert_eq!(written(&mut session), Vec::<u8>::new());
+    assert_eq!(
+        session.poll_timeout(),
+        Some(60_600),
+        "only the keep-alive is left"
+    );
+    assert_eq!(events(&mut session), vec![]);
+}
+
+#[test]
+fn an_unacknowledged_clock_command_is_resent_then_dropped() {
+    let mut session = started(quiet_link());
+    session.send_clock(100, ClockCommand::Beep { duration: 0x10 });
+    session.send_clock(100, ClockCommand::EndDisplay);
+    assert_eq!(written(&mut session), BEEP.to_vec());
+    session.handle_timeout(2099);
+    assert_eq!(written(&mut session), Vec::<u8>::new());
+    session.handle_timeout(2100);
+    assert_eq!(written(&mut session), BEEP.to_vec());
+    session.handle_timeout(4100);
+    assert_eq!(written(&mut session), BEEP.to_vec());
+    assert_eq!(events(&mut session), vec![]);
+    session.handle_timeout(6100);
+    assert_eq!(
+        events(&mut session),
+        vec![SessionEvent::ClockCommandFailed(ClockCommand::Beep {
+            duration: 0x10
+        })]
+    );
+    assert_eq!(
+        written(&mut session),
+        END_DISPLAY.to_vec(),
+        "the next one goes"
+    );
+    session.handle_timeout(8100);
+    session.handle_timeout(10_100);
+    session.handle_timeout(12_100);
+    assert_eq!(written(&mut session), [END_DISPLAY, END_DISPLAY].concat());
+    assert_eq!(
+        events(&mut session),
+        vec![SessionEvent::ClockCommandFailed(ClockCommand::EndDisplay)]
+    );
+    session.handle_timeout(20_000);
+    assert_eq!(
+        written(&mut session),
+        Vec::<u8>::new(),
+        "no storm after giving up"
+    );
+}
+
+#[test]
+fn a_clock_command_in_flight_is_sent_again_after_a_reconnect() {
+    let mut session = started(quiet_link());
+    let set = ClockCommand::SetAndRun {
+        left: ClockSetting {
+            hours: 0,
+            minutes: 5,
+            seconds: 0,
+        },
+        right: ClockSetting {
+            hours: 0,
+            minutes: 5,
+            seconds: 0,
+        },
+        run: ClockRun::Neither,
+    };
+    session.send_clock(100, set);
+    let set_bytes = vec![
+        0x2b, 0x0a, 0x03, 0x0a, 0x00, 0x05, 0x00, 0x00, 0x05, 0x00, 0x04, 0x00,
+    ];
+    assert_eq!(written(&mut session), set_bytes);
+    session.connect(1000);
+    assert_eq!(
+        written(&mut session),
+        [vec![0x4d, 0x45, 0x42], set_bytes].concat()
+    );
+    assert_eq!(session.poll_timeout(), Some(3000));
+}
+
+#[test]
+fn a_clock_command_before_the_link_waits_for_it() {
+    let mut session = DgtSession::new(quiet_link());
+    session.send_clock(0, ClockCommand::Version);
+    assert_eq!(written(&mut session), Vec::<u8>::new());
+    session.connect(50);
+    assert_eq!(
+        written(&mut session),
+        vec![0x4d, 0x45, 0x42, 0x2b, 0x03, 0x03, 0x09, 0x00]
+    );
+}
+
+#[test]
+fn corrupt_bytes_are_reported_and_the_stream_recovers() {
+    let mut session = started(quiet_link());
+    let mut bytes = vec![0x01, 0x02];
+    bytes.extend([0x8e, 0x00, 0x05, 0x34]); // cut short by the next message
+    bytes.extend([0x8e, 0x00, 0x05, 0x34, 0x00]); // e2 empty
+    let halves = bytes.split_at(5);
+    session.handle_bytes(100, halves.0);
+    session.handle_bytes(150, halves.1);
+    assert_eq!(
+        events(&mut session),
+        vec![
+            SessionEvent::Corrupt {
+                dropped: vec![0x01, 0x02]
+            },
+            SessionEvent::Corrupt {
+                dropped: vec![0x8e, 0x00, 0x05, 0x34]
+            },
+            sensor(SensorKind::Lift {
+                square: Square::E2,
+                piece: Some(Color::White.pawn())
+            }),
+        ]
+    );
+}
+
+#[test]
+fn a_reconnect_drops_partial_input_and_repeats_the_handshake() {
+    let mut session = started(quiet_link());
+    session.handle_bytes(100, &[0x8e, 0x00, 0x05]);
+    session.connect(200);
+    assert_eq!(written(&mut session), vec![0x4d, 0x45, 0x42]);
+    session.handle_bytes(210, &VERSION_1_02);
+    session.handle_bytes(220, &START_DUMP);
+    assert_eq!(written(&mut session), vec![0x4b]);
+    assert_eq!(
+        events(&mut session),
+        vec![
+            start_snapshot(),
+            SessionEvent::Identified {
+                version: (1, 2),
+                serial: None
+            }
+        ]
+    );
+}
+
+/// The time of `poll_timeout`, which must be set.
+fn next_timeout(session: &DgtSession) -> Millis {
+    session.poll_timeout().unwrap_or(Millis::MAX)
+}
+
+#[test]
+fn the_timeout_is_the_earliest_deadline() {
+    let mut session = started(SessionConfig::default());
+    // Last traffic at 30 (the dump in, SEND_UPDATE_NICE out).
+    assert_eq!(next_timeout(&session), 1030);
+    session.send_clock(500, ClockCommand::Version);
+    assert_eq!(next_timeout(&session), 1500);
+    session.handle_bytes(600, &CLOCK_ACK);
+    assert_eq!(next_timeout(&session), 1600);
+}
