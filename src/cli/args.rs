@@ -27,6 +27,34 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// List the serial ports and say which answer as a DGT board.
     Ports(PortsArgs),
+    /// Watch a live DGT board: each move and ruling as it is decided.
+    Watch(WatchArgs),
+}
+
+/// `touchmove watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The board's serial port (default: the first port that answers as a DGT board).
+    #[arg(long, value_name = "PATH")]
+    pub port: Option<PathBuf>,
+    /// Print the decisions as JSON lines (the events-json contract).
+    #[arg(long)]
+    pub json: bool,
+    /// Record the sensor log here, line by line as reports arrive.
+    #[arg(long, value_name = "LOG")]
+    pub record: Option<PathBuf>,
+    /// Keep the game's PGN here, rewritten after every move.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// The position the game starts from (default: the standard starting position).
+    #[arg(long, value_name = "FEN")]
+    pub start: Option<String>,
+    /// Stop when the board has been unreachable this many seconds (default: keep trying).
+    #[arg(long, value_name = "SECS")]
+    pub give_up_after: Option<f64>,
+    /// The interpreter's options.
+    #[command(flatten)]
+    pub interpreter: InterpreterArgs,
 }
 
 /// `touchmove ports`.

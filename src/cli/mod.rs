@@ -8,6 +8,8 @@ mod serial;
 mod simulate;
 mod simulated_log;
 mod style;
+mod watch;
+mod watch_sink;
 
 use std::io::ErrorKind;
 use std::process::ExitCode;
@@ -24,6 +26,7 @@ pub fn run() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Ports(args) => ports::run(&args),
+        Command::Watch(args) => watch::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

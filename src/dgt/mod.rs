@@ -11,6 +11,7 @@ mod clock_queue;
 pub mod codec;
 pub mod command;
 mod liveness;
+pub mod link;
 pub mod message;
 pub mod orientation;
 pub mod protocol;
