@@ -45,9 +45,16 @@ async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
             std::future::pending::<()>().await;
         }
     };
-    runner::run(&mut connector, &mut session, &mut game, &mut sink, config, shutdown)
-        .await
-        .context("watching the board")?;
+    runner::run(
+        &mut connector,
+        &mut session,
+        &mut game,
+        &mut sink,
+        config,
+        shutdown,
+    )
+    .await
+    .context("watching the board")?;
     sink.finish()
 }
 
@@ -56,7 +63,8 @@ fn start_position(fen: Option<&str>) -> Result<Chess> {
     let Some(fen) = fen else {
         return Ok(Chess::default());
     };
-    let parsed = Fen::from_ascii(fen.as_bytes()).with_context(|| format!("--start {fen}: not a FEN"))?;
+    let parsed =
+        Fen::from_ascii(fen.as_bytes()).with_context(|| format!("--start {fen}: not a FEN"))?;
     parsed
         .into_position(CastlingMode::Standard)
         .map_err(|error| anyhow::anyhow!("--start {fen}: not a playable position: {error}"))

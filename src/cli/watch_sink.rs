@@ -29,7 +29,13 @@ pub struct WatchSink<W: Write> {
 impl<W: Write> WatchSink<W> {
     /// Outputs to `out` (JSON lines when `json`), recording to `record` and the PGN to `pgn`
     /// when given, for a game starting from `start`.
-    pub fn new(out: W, json: bool, record: Option<&Path>, pgn: Option<&Path>, start: &Chess) -> WatchSink<W> {
+    pub fn new(
+        out: W,
+        json: bool,
+        record: Option<&Path>,
+        pgn: Option<&Path>,
+        start: &Chess,
+    ) -> WatchSink<W> {
         WatchSink {
             out,
             json,
@@ -65,7 +71,8 @@ impl<W: Write> WatchSink<W> {
                 }),
                 board: Some("dgt via touchmove watch".to_owned()),
             };
-            let writer = LogWriter::new(file, &header, FlushPolicy::EveryEvent).map_err(io::Error::other)?;
+            let writer =
+                LogWriter::new(file, &header, FlushPolicy::EveryEvent).map_err(io::Error::other)?;
             self.recording = Some(writer);
         }
         self.recording
@@ -85,7 +92,11 @@ impl<W: Write> WatchSink<W> {
             let moved = matches!(event.kind, EventKind::Move(_) | EventKind::Takeback { .. });
             if let (true, Some(interpreter)) = (moved, game.interpreter()) {
                 let position = interpreter.game().position();
-                write!(self.out, "{}", board_diagram(position.board(), Bitboard::EMPTY))?;
+                write!(
+                    self.out,
+                    "{}",
+                    board_diagram(position.board(), Bitboard::EMPTY)
+                )?;
             }
         }
         self.out.flush()
@@ -111,7 +122,9 @@ impl<W: Write> Sink for WatchSink<W> {
         if !game.started() || self.record_path.is_none() {
             return Ok(());
         }
-        self.recording()?.write_event(event).map_err(io::Error::other)
+        self.recording()?
+            .write_event(event)
+            .map_err(io::Error::other)
     }
 
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {

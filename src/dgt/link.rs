@@ -37,7 +37,10 @@ impl DgtLink {
             SessionEvent::Sensor(kind) => Some(LinkEvent::Sensor(kind)),
             SessionEvent::Silent => Some(LinkEvent::Silent),
             SessionEvent::Corrupt { dropped } => {
-                tracing::debug!(bytes = dropped.len(), "corrupt bytes from the board dropped");
+                tracing::debug!(
+                    bytes = dropped.len(),
+                    "corrupt bytes from the board dropped"
+                );
                 None
             }
             SessionEvent::Rotated => Some(LinkEvent::Notice(

@@ -139,7 +139,9 @@ impl LiveGame {
 
     /// When [`LiveGame::handle_timeout`] must next be called.
     pub fn poll_timeout(&self) -> Option<Millis> {
-        self.interpreter.as_ref().and_then(Interpreter::poll_timeout)
+        self.interpreter
+            .as_ref()
+            .and_then(Interpreter::poll_timeout)
     }
 
     /// Handles the deadlines due at `now`.

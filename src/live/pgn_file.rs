@@ -52,10 +52,8 @@ impl PgnFile {
         self.recorder
             .record(event)
             .map_err(|source| PgnFileError::Record { t: event.t, source })?;
-        let changes_the_record = !matches!(
-            event.kind,
-            EventKind::Mismatch { .. } | EventKind::Resync
-        );
+        let changes_the_record =
+            !matches!(event.kind, EventKind::Mismatch { .. } | EventKind::Resync);
         if changes_the_record {
             self.rewrite()?;
         }

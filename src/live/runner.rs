@@ -109,7 +109,10 @@ where
             Ok(opened) => opened,
             Err(error) => {
                 let since = *unreachable_since.get_or_insert_with(Instant::now);
-                if config.give_up_after.is_some_and(|limit| since.elapsed() >= limit) {
+                if config
+                    .give_up_after
+                    .is_some_and(|limit| since.elapsed() >= limit)
+                {
                     sink.notice("the board stayed unreachable: giving up");
                     break;
                 }

@@ -228,7 +228,10 @@ mod tests {
         }
         play_uci(&mut game, "f6g8");
         assert_eq!(game.repetitions(), 3);
-        assert_eq!(game.new_claims().collect::<Vec<_>>(), [ClaimReason::Threefold]);
+        assert_eq!(
+            game.new_claims().collect::<Vec<_>>(),
+            [ClaimReason::Threefold]
+        );
         assert!(game.earlier(8).is_some());
         assert!(game.position().board().piece_at(Square::G8).is_some());
     }
