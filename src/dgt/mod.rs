@@ -5,11 +5,14 @@
 //! the host side of the link (handshake, keep-alive, rotation, clock commands) without doing any
 //! I/O.
 
+pub mod board_messages;
 pub mod clock;
 mod clock_press;
 mod clock_queue;
 pub mod codec;
 pub mod command;
+pub mod emulator;
+pub mod host_commands;
 pub mod link;
 mod liveness;
 pub mod message;

@@ -132,6 +132,53 @@ pub mod clock_command {
     pub const RUN_NEITHER: u8 = 0x04;
 }
 
+/// The total lengths (header included) of the board messages whose length is fixed.
+pub mod message_length {
+    /// The three header bytes every message starts with.
+    pub const HEADER: usize = 3;
+    /// BOARD_DUMP: header and 64 piece codes.
+    pub const BOARD_DUMP: usize = 67;
+    /// BWTIME: header and 7 bytes of clock data.
+    pub const BWTIME: usize = 10;
+    /// FIELD_UPDATE: header, square, piece code.
+    pub const FIELD_UPDATE: usize = 5;
+    /// BUSADRES: header and two 7-bit halves.
+    pub const BUSADRES: usize = 5;
+    /// SERIALNR: header and 5 ASCII digits.
+    pub const SERIALNR: usize = 8;
+    /// VERSION: header, main and sub version.
+    pub const VERSION: usize = 5;
+    /// BATTERY_STATUS: header and 9 bytes (the length seen in practice).
+    pub const BATTERY_STATUS: usize = 12;
+    /// LONG_SERIALNR: header and 10 ASCII digits.
+    pub const LONG_SERIALNR: usize = 13;
+}
+
+/// The bits of a BWTIME report's status byte (d6).
+pub mod clock_status {
+    /// The clock is running.
+    pub const RUNNING: u8 = 0x01;
+    /// The lever is high on the right side.
+    pub const LEVER_RIGHT_HIGH: u8 = 0x02;
+    /// The clock's battery is low.
+    pub const BATTERY_LOW: u8 = 0x04;
+    /// The right player's turn (their time runs).
+    pub const RIGHT_TO_MOVE: u8 = 0x08;
+    /// The left player's turn (their time runs).
+    pub const LEFT_TO_MOVE: u8 = 0x10;
+    /// No clock is connected to the board.
+    pub const NO_CLOCK: u8 = 0x20;
+}
+
+/// The low nibble of BWTIME's d0 or d3 that makes the message a clock-command acknowledgement.
+pub const CLOCK_ACK_NIBBLE: u8 = 0x0a;
+
+/// The byte after the size in a wrapped clock command (`0x2b, size, 0x03, cmd, data…, 0x00`).
+pub const CLOCK_MESSAGE_START: u8 = 0x03;
+
+/// The last byte of a wrapped clock command.
+pub const CLOCK_MESSAGE_END: u8 = 0x00;
+
 /// The length of a message as its two header bytes (7-bit halves).
 pub fn length_bytes(total: usize) -> [u8; 2] {
     [((total >> 7) & 0x7f) as u8, (total & 0x7f) as u8]

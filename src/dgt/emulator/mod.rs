@@ -1,0 +1,419 @@
+//! An emulated DGT e-board, sans-IO: host command bytes and the time go in, board message bytes
+//! come out.
+//!
+//! [`DgtBoardEmulator`] never reads a clock, a port or a file. Give it what the host sends with
+//! [`DgtBoardEmulator::handle_bytes`], ask when it next needs waking with
+//! [`DgtBoardEmulator::poll_timeout`] and wake it with [`DgtBoardEmulator::handle_timeout`],
+//! and send what [`DgtBoardEmulator::poll_transmit`] gives. Times are ms of emulator time.
+//!
+//! The board holds a piece per square. It powers up in bus mode, idle: it answers every request
+//! but sends nothing unsolicited (except line noise, when asked for) until a host puts it into an
+//! update mode; from then on each square change of its [`Script`] goes out as a FIELD_UPDATE,
+//! and, with the clock plugged in, clock changes as BWTIME reports.
+
+mod clock;
+mod config;
+mod noise;
+mod scan;
+mod script;
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+
+use shakmaty::{Board, Square};
+
+pub use clock::{ClockConfig, ClockSide};
+pub use config::{BoardIdentity, EmulatorConfig, ScriptStart, Unplug};
+pub use script::{Change, Script, ScriptError, ScriptEvent};
+
+use super::board_messages as msg;
+use super::host_commands::{ClockCommand, HostCommand, HostCommandDecoder};
+use super::protocol::{
+    clock_command, code_from_piece, index_from_square, rotated, square_from_index,
+};
+use crate::sensor::Millis;
+use clock::EmulatedClock;
+use noise::Noise;
+
+/// How often a board in [`Mode::Update`] sends a BWTIME report, in ms.
+const UPDATE_PERIOD: Millis = 1000;
+
+/// What the board sends without being asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Nothing.
+    Idle,
+    /// Field updates, and BWTIME every second and when the clock changes (`SEND_UPDATE`).
+    Update,
+    /// Field updates only (`SEND_UPDATE_BRD`).
+    UpdateBoard,
+    /// Field updates, and BWTIME when the clock's state or display changes
+    /// (`SEND_UPDATE_NICE`).
+    UpdateNice,
+}
+
+/// Something worth telling whoever runs the emulator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// A byte from the host that is no command; ignored.
+    UnknownByte(u8),
+    /// A clock-command wrapper that broke off; ignored (not acknowledged).
+    MalformedClock(Vec<u8>),
+    /// A command a host must never send (EEPROM dump, boot loader); ignored.
+    Refused(u8),
+    /// The script started.
+    ScriptStarted,
+    /// The board was unplugged.
+    Unplugged,
+    /// The board was plugged in again (power-up state).
+    Replugged,
+}
+
+/// The timers, in the order they fire when due at the same time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    Unplug,
+    Script,
+    Tick,
+    Periodic,
+    Noise,
+}
+
+/// A sans-IO emulated DGT board.
+#[derive(Debug, Clone)]
+pub struct DgtBoardEmulator {
+    rotated: bool,
+    speed: f64,
+    start: ScriptStart,
+    identity: BoardIdentity,
+    unplug: Option<Unplug>,
+    script: Vec<ScriptEvent>,
+    next_event: usize,
+    origin: Option<Millis>,
+    board: Board,
+    clock: EmulatedClock,
+    mode: Mode,
+    bus_mode: bool,
+    plugged: bool,
+    decoder: HostCommandDecoder,
+    out: VecDeque<Vec<u8>>,
+    notices: VecDeque<Notice>,
+    tick: Option<Millis>,
+    periodic: Option<Millis>,
+    noise: Option<Noise>,
+}
+
+impl DgtBoardEmulator {
+    /// A board set up as `config` says, powered up (bus mode, idle) at emulator time 0.
+    pub fn new(config: EmulatorConfig) -> DgtBoardEmulator {
+        let speed = if config.speed.is_finite() && config.speed > 0.0 {
+            config.speed
+        } else {
+            1.0
+        };
+        let mut emulator = DgtBoardEmulator {
+            rotated: config.rotated,
+            speed,
+            start: config.start,
+            identity: config.identity,
+            unplug: config.unplug,
+            board: config.script.start.clone(),
+            clock: EmulatedClock::new(config.clock, config.script.first_to_move),
+            script: config.script.events,
+            next_event: 0,
+            origin: None,
+            mode: Mode::Idle,
+            bus_mode: true,
+            plugged: true,
+            decoder: HostCommandDecoder::new(),
+            out: VecDeque::new(),
+            notices: VecDeque::new(),
+            tick: None,
+            periodic: None,
+            noise: config
+                .noise
+                .and_then(|rate| Noise::new(rate, config.seed, 0)),
+        };
+        if emulator.start == ScriptStart::AtOnce {
+            emulator.start_script(0);
+        }
+        emulator
+    }
+
+    /// The pieces on the board now (as it stands on the table).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// What the board sends unasked.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether the board is still in bus mode (no single-board command since power-up).
+    pub fn is_bus_mode(&self) -> bool {
+        self.bus_mode
+    }
+
+    /// Whether the board is plugged in (not inside its unplugged stretch).
+    pub fn is_plugged(&self) -> bool {
+        self.plugged
+    }
+
+    /// Whether the script has started and everything in it has happened.
+    pub fn script_done(&self) -> bool {
+        self.origin.is_some() && self.next_event >= self.script.len()
+    }
+
+    /// Takes bytes from the host at `now` (after everything due before it). While unplugged
+    /// they are lost.
+    pub fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.handle_timeout(now);
+        if !self.plugged {
+            return;
+        }
+        for command in self.decoder.feed_all(bytes) {
+            self.command(now, command);
+        }
+    }
+
+    /// The next time [`DgtBoardEmulator::handle_timeout`] must be called, if any.
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        self.next_timer().map(|(due, _)| due)
+    }
+
+    /// Does everything due at or before `now`, in time order.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        while let Some((due, timer)) = self.next_timer().filter(|(due, _)| *due <= now) {
+            self.fire(due, timer);
+        }
+    }
+
+    /// The next message (or noise burst) to send, if any.
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.out.pop_front()
+    }
+
+    /// The next notice, if any.
+    pub fn poll_notice(&mut self) -> Option<Notice> {
+        self.notices.pop_front()
+    }
+
+    fn next_timer(&self) -> Option<(Millis, Timer)> {
+        let script = self.origin.and_then(|origin| {
+            let event = self.script.get(self.next_event)?;
+            Some(origin + self.scaled(event.t))
+        });
+        [
+            (self.unplug_due(), Timer::Unplug),
+            (script, Timer::Script),
+            (self.tick, Timer::Tick),
+            (self.periodic, Timer::Periodic),
+            (self.noise.as_ref().map(Noise::next), Timer::Noise),
+        ]
+        .into_iter()
+        .filter_map(|(due, timer)| Some((due?, timer)))
+        .min()
+    }
+
+    /// Script time as emulator time.
+    fn scaled(&self, t: Millis) -> Millis {
+        (t as f64 / self.speed).round() as Millis
+    }
+
+    fn unplug_due(&self) -> Option<Millis> {
+        let unplug = self.unplug?;
+        Some(if self.plugged {
+            unplug.at
+        } else {
+            unplug.at.saturating_add(unplug.duration)
+        })
+    }
+
+    fn fire(&mut self, due: Millis, timer: Timer) {
+        match timer {
+            Timer::Unplug => self.toggle_plug(due),
+            Timer::Script => self.next_script_event(due),
+            Timer::Tick => {
+                self.send_clock(due);
+                self.tick = self.clock.next_display_change(due);
+            }
+            Timer::Periodic => {
+                self.send_clock(due);
+                self.periodic = Some(due + UPDATE_PERIOD);
+            }
+            Timer::Noise => {
+                if let Some(burst) = self.noise.as_mut().map(Noise::burst) {
+                    self.send(burst);
+                }
+            }
+        }
+    }
+
+    fn toggle_plug(&mut self, now: Millis) {
+        if self.plugged {
+            self.plugged = false;
+            self.out.clear();
+            self.notices.push_back(Notice::Unplugged);
+        } else {
+            self.plugged = true;
+            self.unplug = None;
+            self.bus_mode = true;
+            self.notices.push_back(Notice::Replugged);
+        }
+        self.decoder.reset();
+        self.set_mode(now, Mode::Idle);
+    }
+
+    fn start_script(&mut self, now: Millis) {
+        self.origin = Some(now);
+        self.clock.start(now);
+        self.notices.push_back(Notice::ScriptStarted);
+        self.clock_changed(now);
+    }
+
+    fn next_script_event(&mut self, due: Millis) {
+        let Some(event) = self.script.get(self.next_event).copied() else {
+            return;
+        };
+        self.next_event += 1;
+        match event.change {
+            Change::Square { square, piece } => self.square_changed(square, piece),
+            Change::ClockPress(color) => {
+                self.clock.press(due, color);
+                self.clock_changed(due);
+            }
+        }
+    }
+
+    fn square_changed(&mut self, square: Square, piece: Option<shakmaty::Piece>) {
+        if self.board.piece_at(square) == piece {
+            return;
+        }
+        script::set(&mut self.board, square, piece);
+        if self.mode != Mode::Idle {
+            let index = index_from_square(self.reported(square));
+            self.send(msg::field_update(index, code_from_piece(piece)));
+        }
+    }
+
+    /// Where the board says `square` is (its numbering does not turn with it).
+    fn reported(&self, square: Square) -> Square {
+        if self.rotated {
+            rotated(square)
+        } else {
+            square
+        }
+    }
+
+    fn clock_changed(&mut self, now: Millis) {
+        if matches!(self.mode, Mode::Update | Mode::UpdateNice) {
+            self.send_clock(now);
+        }
+        if self.mode == Mode::UpdateNice {
+            self.tick = self.clock.next_display_change(now);
+        }
+    }
+
+    fn send_clock(&mut self, now: Millis) {
+        self.send(msg::bwtime(&self.clock.report(now)));
+    }
+
+    fn send(&mut self, bytes: Vec<u8>) {
+        if self.plugged {
+            self.out.push_back(bytes);
+        }
+    }
+
+    fn set_mode(&mut self, now: Millis, mode: Mode) {
+        self.mode = mode;
+        self.periodic = (mode == Mode::Update).then_some(now + UPDATE_PERIOD);
+        self.tick = match mode {
+            Mode::UpdateNice => self.clock.next_display_change(now),
+            _ => None,
+        };
+        if mode != Mode::Idle && self.origin.is_none() {
+            self.start_script(now);
+        }
+    }
+
+    fn command(&mut self, now: Millis, command: HostCommand) {
+        if !matches!(
+            command,
+            HostCommand::Unknown(_) | HostCommand::MalformedClock(_) | HostCommand::BusMode
+        ) {
+            self.bus_mode = false;
+        }
+        match command {
+            HostCommand::Reset => self.set_mode(now, Mode::Idle),
+            HostCommand::SendUpdate => self.set_mode(now, Mode::Update),
+            HostCommand::SendUpdateBoard => self.set_mode(now, Mode::UpdateBoard),
+            HostCommand::SendUpdateNice => self.set_mode(now, Mode::UpdateNice),
+            HostCommand::SendClock => self.send_clock(now),
+            HostCommand::SendBoard => self.send(msg::board_dump(&self.dump())),
+            HostCommand::BusMode => {
+                self.bus_mode = true;
+                self.set_mode(now, Mode::Idle);
+            }
+            HostCommand::Clock(clock) => self.clock_command(now, &clock),
+            HostCommand::EepromDump => self.notices.push_back(Notice::Refused(0x49)),
+            HostCommand::BootLoader => self.notices.push_back(Notice::Refused(0x4e)),
+            HostCommand::Unknown(byte) => self.notices.push_back(Notice::UnknownByte(byte)),
+            HostCommand::MalformedClock(bytes) => {
+                self.notices.push_back(Notice::MalformedClock(bytes));
+            }
+            identity => self.identify(&identity),
+        }
+    }
+
+    /// The answers about the board itself.
+    fn identify(&mut self, command: &HostCommand) {
+        let id = &self.identity;
+        let reply = match command {
+            HostCommand::SendVersion => msg::version(id.version.0, id.version.1),
+            HostCommand::ReturnSerialNr => msg::serial_nr(&id.serial),
+            HostCommand::ReturnLongSerialNr => msg::long_serial_nr(&id.long_serial),
+            HostCommand::SendTrademark => msg::trademark(&id.trademark),
+            HostCommand::ReturnBusAddress => msg::bus_address(id.bus_address),
+            HostCommand::SendBatteryStatus => msg::battery_status(&id.battery),
+            _ => return,
+        };
+        self.send(reply);
+    }
+
+    /// The 64 piece codes in DGT square order, as the board senses them.
+    fn dump(&self) -> [u8; 64] {
+        let mut codes = [0x00; 64];
+        for (index, code) in (0u8..).zip(codes.iter_mut()) {
+            if let Some(square) = square_from_index(index) {
+                *code = code_from_piece(self.board.piece_at(self.reported(square)));
+            }
+        }
+        codes
+    }
+
+    /// Acknowledges a clock command, then carries it out.
+    fn clock_command(&mut self, now: Millis, command: &ClockCommand) {
+        self.send(msg::bwtime_ack(command.code));
+        if command.code != clock_command::SET_AND_RUN {
+            return;
+        }
+        if let &[lh, lm, ls, rh, rm, rs, run] = command.data.as_slice() {
+            let left = hms_millis(lh, lm, ls);
+            let right = hms_millis(rh, rm, rs);
+            let run = match run {
+                0x01 => Some(ClockSide::Left),
+                0x02 => Some(ClockSide::Right),
+                _ => None,
+            };
+            self.clock.set(now, left, right, run);
+            self.clock_changed(now);
+        }
+    }
+}
+
+/// Binary hours, minutes, seconds as ms.
+fn hms_millis(hours: u8, minutes: u8, seconds: u8) -> Millis {
+    (u64::from(hours) * 3600 + u64::from(minutes) * 60 + u64::from(seconds)) * 1000
+}

@@ -1,0 +1,230 @@
+//! What happens on the emulated board: the start position and timed square changes and clock
+//! presses, as a scanning board reports them.
+//!
+//! A script comes from a PGN game through the hands simulator (identifying board, DGT-style
+//! scans), or from a sensor log, to which [`super::scan`] applies the scan model.
+
+use shakmaty::{Board, Chess, Color, Move, Piece, Position, Square};
+
+use super::scan::scan;
+use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+use crate::sensor_log::SensorLog;
+use crate::simulate::{BoardKind, HandStyle, SimulateError, simulate};
+
+/// One thing that happens on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// `square` now holds `piece` (`None`: it emptied).
+    Square {
+        /// The square (as it stands on the table; rotation is applied when reporting).
+        square: Square,
+        /// What it now holds.
+        piece: Option<Piece>,
+    },
+    /// The player of this colour pressed the clock.
+    ClockPress(Color),
+}
+
+/// A change at a time, in ms of script time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScriptEvent {
+    /// When it happens, in ms since the script started (never decreasing along a script).
+    pub t: Millis,
+    /// What happens.
+    pub change: Change,
+}
+
+/// The board's start and what happens on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// The pieces on the board when the script starts.
+    pub start: Board,
+    /// Whose time runs first on the clock.
+    pub first_to_move: Color,
+    /// The changes, in time order.
+    pub events: Vec<ScriptEvent>,
+}
+
+/// Why a script could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScriptError {
+    /// The log's start position is not a legal position.
+    #[error("the log's start position is not legal: {0}")]
+    BadStart(String),
+    /// A piece was placed (or shown in a snapshot) without saying which: a DGT board identifies
+    /// every piece.
+    #[error("at {t} ms: the piece on {square} is not identified (an occupancy-board log?)")]
+    UnidentifiedPiece {
+        /// When.
+        t: Millis,
+        /// Where.
+        square: Square,
+    },
+    /// The game could not be simulated.
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+}
+
+impl Script {
+    /// `moves` played from `start` by simulated hands in `style`, on an identifying board with
+    /// DGT-style scans (whatever `style` says about the board and scans), dice from `seed`.
+    pub fn from_game(
+        start: &Chess,
+        moves: &[Move],
+        style: &HandStyle,
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let style = HandStyle {
+            board: BoardKind::Identifying,
+            scans: true,
+            ..style.clone()
+        };
+        let game = simulate(start, moves, &style, seed)?;
+        Script::from_reports(start, &game.events)
+    }
+
+    /// A sensor log, with the scan model applied (dice from `seed`).
+    pub fn from_log(log: &SensorLog, seed: u64) -> Result<Script, ScriptError> {
+        let start = log
+            .header
+            .start_position()
+            .map_err(|error| ScriptError::BadStart(error.to_string()))?;
+        let mut script = Script::from_reports(&start, &log.events)?;
+        script.events = scan(&script.start, &script.events, seed);
+        Ok(script)
+    }
+
+    /// Events already as a scanning board reports them, taken as they are. Adjust and promote
+    /// events have no DGT equivalent and are left out.
+    pub fn from_reports(start: &Chess, events: &[SensorEvent]) -> Result<Script, ScriptError> {
+        let mut board = start.board().clone();
+        let mut out = Vec::with_capacity(events.len());
+        for event in events {
+            for change in changes(&board, event)? {
+                if let Change::Square { square, piece } = change {
+                    set(&mut board, square, piece);
+                }
+                out.push(ScriptEvent { t: event.t, change });
+            }
+        }
+        Ok(Script {
+            start: start.board().clone(),
+            first_to_move: start.turn(),
+            events: out,
+        })
+    }
+}
+
+/// Puts `piece` on `square` (or empties it).
+pub(super) fn set(board: &mut Board, square: Square, piece: Option<Piece>) {
+    match piece {
+        Some(piece) => board.set_piece_at(square, piece),
+        None => board.discard_piece_at(square),
+    }
+}
+
+/// The changes one sensor event makes to `board`.
+fn changes(board: &Board, event: &SensorEvent) -> Result<Vec<Change>, ScriptError> {
+    let t = event.t;
+    Ok(match &event.kind {
+        SensorKind::Lift { square, .. } => vec![Change::Square {
+            square: *square,
+            piece: None,
+        }],
+        SensorKind::Place { square, piece } => {
+            let piece = piece.ok_or(ScriptError::UnidentifiedPiece { t, square: *square })?;
+            vec![Change::Square {
+                square: *square,
+                piece: Some(piece),
+            }]
+        }
+        SensorKind::Clock(color) => vec![Change::ClockPress(*color)],
+        SensorKind::Snapshot(snapshot) => snapshot_changes(board, snapshot, t)?,
+        SensorKind::Adjust | SensorKind::Promote(_) => Vec::new(),
+    })
+}
+
+/// The squares where `snapshot` differs from `board`.
+fn snapshot_changes(
+    board: &Board,
+    snapshot: &BoardSnapshot,
+    t: Millis,
+) -> Result<Vec<Change>, ScriptError> {
+    if let Some(square) = (snapshot.occupied & !snapshot.pieces.occupied()).first() {
+        return Err(ScriptError::UnidentifiedPiece { t, square });
+    }
+    let differing = board.occupied() | snapshot.pieces.occupied();
+    Ok(differing
+        .into_iter()
+        .filter(|&square| board.piece_at(square) != snapshot.pieces.piece_at(square))
+        .map(|square| Change::Square {
+            square,
+            piece: snapshot.pieces.piece_at(square),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sensor_log::read_log;
+
+    #[test]
+    fn a_log_becomes_square_changes_and_presses() {
+        let log = read_log("touchmove-log 1\n0 lift e2 P\n300 place e4 P\n900 clock white\n")
+            .expect("a valid log");
+        let script = Script::from_log(&log, 7).expect("a script");
+        let changes: Vec<Change> = script.events.iter().map(|e| e.change).collect();
+        assert_eq!(
+            changes,
+            [
+                Change::Square {
+                    square: Square::E2,
+                    piece: None
+                },
+                Change::Square {
+                    square: Square::E4,
+                    piece: Some(Color::White.pawn())
+                },
+                Change::ClockPress(Color::White),
+            ]
+        );
+        assert_eq!(script.first_to_move, Color::White);
+    }
+
+    #[test]
+    fn an_occupancy_log_is_refused() {
+        let log = read_log("touchmove-log 1\n0 lift e2\n300 place e4\n").expect("a valid log");
+        assert_eq!(
+            Script::from_log(&log, 0),
+            Err(ScriptError::UnidentifiedPiece {
+                t: 300,
+                square: Square::E4
+            })
+        );
+    }
+
+    #[test]
+    fn a_game_ends_on_its_final_position() {
+        let start = Chess::default();
+        let moves = crate::testutil::uci_move(&start, "e2e4");
+        let after = start.clone().play(moves).expect("legal");
+        let reply = crate::testutil::uci_move(&after, "d7d5");
+        let end = after.clone().play(reply).expect("legal");
+        let style = HandStyle::clean(BoardKind::Occupancy);
+        let script = Script::from_game(&start, &[moves, reply], &style, 3).expect("a script");
+        let mut board = script.start.clone();
+        for event in &script.events {
+            if let Change::Square { square, piece } = event.change {
+                set(&mut board, square, piece);
+            }
+        }
+        assert_eq!(&board, end.board());
+        let presses = script
+            .events
+            .iter()
+            .filter(|e| matches!(e.change, Change::ClockPress(_)))
+            .count();
+        assert_eq!(presses, 2);
+    }
+}
