@@ -4,7 +4,8 @@
 //! the payload. Payload bytes always have the top bit clear: [`message`] masks them, so a byte
 //! with the top bit set only ever starts a message.
 
-use super::protocol::{CLOCK_ACK_NIBBLE, length_bytes, message as id, message_length as len};
+use super::protocol::clock_status::ACK_NIBBLE as CLOCK_ACK_NIBBLE;
+use super::protocol::{length_bytes, message as id, message_length as len};
 
 /// The longest payload a message can carry: the length field has 14 bits.
 const MAX_PAYLOAD: usize = 0x3fff - len::HEADER;

@@ -4,7 +4,10 @@
 //! `0x2b, size, 0x03, cmd, data…, 0x00` (size counts the bytes after itself). Anything else is
 //! reported as [`HostCommand::Unknown`] or [`HostCommand::MalformedClock`]; decoding never fails.
 
-use super::protocol::{CLOCK_MESSAGE_END, CLOCK_MESSAGE_START, command};
+use super::protocol::clock_command::{
+    END_MESSAGE as CLOCK_MESSAGE_END, START_MESSAGE as CLOCK_MESSAGE_START,
+};
+use super::protocol::command;
 
 /// The smallest size of a wrapped clock command: `0x03`, the command code and `0x00`.
 const MIN_CLOCK_SIZE: u8 = 3;

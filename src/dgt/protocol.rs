@@ -64,18 +64,21 @@ pub mod message {
     pub const LONG_SERIALNR: u8 = 0xa2;
 
     /// The header of every message: the first byte and the two length bytes.
-    pub const HEADER_LENGTH: usize = 3;
+    pub const HEADER_LENGTH: usize = super::message_length::HEADER;
 
     /// The total length (header included) of a message whose size the protocol fixes, by its
     /// first byte; `None` for TRADEMARK, BATTERY_STATUS (12 bytes in practice, but not fixed)
     /// and unknown messages.
     pub fn fixed_length(first: u8) -> Option<usize> {
+        use super::message_length as len;
         match first {
-            BOARD_DUMP => Some(67),
-            BWTIME => Some(10),
-            FIELD_UPDATE | BUSADRES | VERSION => Some(5),
-            SERIALNR => Some(8),
-            LONG_SERIALNR => Some(13),
+            BOARD_DUMP => Some(len::BOARD_DUMP),
+            BWTIME => Some(len::BWTIME),
+            FIELD_UPDATE => Some(len::FIELD_UPDATE),
+            BUSADRES => Some(len::BUSADRES),
+            VERSION => Some(len::VERSION),
+            SERIALNR => Some(len::SERIALNR),
+            LONG_SERIALNR => Some(len::LONG_SERIALNR),
             _ => None,
         }
     }
@@ -153,31 +156,6 @@ pub mod message_length {
     /// LONG_SERIALNR: header and 10 ASCII digits.
     pub const LONG_SERIALNR: usize = 13;
 }
-
-/// The bits of a BWTIME report's status byte (d6).
-pub mod clock_status {
-    /// The clock is running.
-    pub const RUNNING: u8 = 0x01;
-    /// The lever is high on the right side.
-    pub const LEVER_RIGHT_HIGH: u8 = 0x02;
-    /// The clock's battery is low.
-    pub const BATTERY_LOW: u8 = 0x04;
-    /// The right player's turn (their time runs).
-    pub const RIGHT_TO_MOVE: u8 = 0x08;
-    /// The left player's turn (their time runs).
-    pub const LEFT_TO_MOVE: u8 = 0x10;
-    /// No clock is connected to the board.
-    pub const NO_CLOCK: u8 = 0x20;
-}
-
-/// The low nibble of BWTIME's d0 or d3 that makes the message a clock-command acknowledgement.
-pub const CLOCK_ACK_NIBBLE: u8 = 0x0a;
-
-/// The byte after the size in a wrapped clock command (`0x2b, size, 0x03, cmd, data…, 0x00`).
-pub const CLOCK_MESSAGE_START: u8 = 0x03;
-
-/// The last byte of a wrapped clock command.
-pub const CLOCK_MESSAGE_END: u8 = 0x00;
 
 /// The length of a message as its two header bytes (7-bit halves).
 pub fn length_bytes(total: usize) -> [u8; 2] {
