@@ -1,6 +1,8 @@
 //! Command-line parsing and dispatch: `main → run → ExitCode`.
 
 mod args;
+mod dgt_pty;
+mod emulate;
 mod output;
 mod replay;
 mod simulate;
@@ -21,6 +23,7 @@ pub fn run() -> ExitCode {
     let outcome = match cli.command {
         Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Emulate(args) => emulate::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
