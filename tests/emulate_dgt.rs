@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -185,7 +185,11 @@ fn the_emulator_ends_after_its_script() {
     assert!(emulator.port.starts_with("/dev/"), "{}", emulator.port);
     // Standard output closes when the process ends.
     let closed = emulator.lines.recv_timeout(DEADLINE);
-    assert!(closed.is_err(), "nothing after the port line: {closed:?}");
+    assert_eq!(
+        closed,
+        Err(RecvTimeoutError::Disconnected),
+        "the process ends, printing nothing after the port line"
+    );
     let status = emulator.child.wait().expect("the emulator ends");
     assert!(status.success(), "{status}");
 }
