@@ -61,10 +61,10 @@ pub struct EmulateDgtArgs {
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Play game N of the PGN file (from 1; default 1).
-    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", conflicts_with = "log", value_parser = clap::value_parser!(u64).range(1..))]
     pub game: Option<u64>,
     /// With --pgn: messy hands (slides, knocks, bounces, every capture and promotion order).
-    #[arg(long, requires = "pgn")]
+    #[arg(long, conflicts_with = "log")]
     pub messy: bool,
     /// Play the script X times as fast.
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
