@@ -29,6 +29,8 @@ pub enum Command {
     Ports(PortsArgs),
     /// Watch a live DGT board: each move and ruling as it is decided.
     Watch(WatchArgs),
+    /// Emulate a sensor board on a pseudo-terminal, for testing hosts.
+    Emulate(EmulateArgs),
 }
 
 /// `touchmove watch`.
@@ -62,6 +64,88 @@ pub struct WatchArgs {
 pub struct PortsArgs {
     /// Ports to ask besides those the system lists (a pseudo-terminal, say).
     pub paths: Vec<PathBuf>,
+}
+
+/// `touchmove emulate`.
+#[derive(Debug, Args)]
+pub struct EmulateArgs {
+    /// The board to emulate.
+    #[command(subcommand)]
+    pub board: EmulatedBoard,
+}
+
+/// The boards `touchmove emulate` can emulate.
+#[derive(Debug, Subcommand)]
+pub enum EmulatedBoard {
+    /// A DGT e-board (with a DGT XL clock) on a pseudo-terminal.
+    Dgt(EmulateDgtArgs),
+}
+
+/// `touchmove emulate dgt`.
+#[derive(Debug, Args)]
+#[command(after_help = EMULATE_DGT_HELP)]
+pub struct EmulateDgtArgs {
+    /// What happens on the board: a sensor log of an identifying board (a scan model is
+    /// applied).
+    #[arg(
+        long,
+        value_name = "LOG",
+        conflicts_with = "pgn",
+        required_unless_present = "pgn"
+    )]
+    pub log: Option<PathBuf>,
+    /// What happens on the board: a PGN game played by simulated hands with DGT-style scans.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Play game N of the PGN file (from 1; default 1).
+    #[arg(long, value_name = "N", conflicts_with = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
+    /// With --pgn: messy hands (slides, knocks, bounces, every capture and promotion order).
+    #[arg(long, conflicts_with = "log")]
+    pub messy: bool,
+    /// Play the script X times as fast.
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
+    pub speed: f64,
+    /// The board stands turned round (Black on the connector side).
+    #[arg(long)]
+    pub rotated: bool,
+    /// Bursts of garbage bytes on the line, RATE per second on average.
+    #[arg(long, value_name = "RATE", value_parser = positive_number)]
+    pub noise: Option<f64>,
+    /// Unplug the board MS ms after the start...
+    #[arg(long, value_name = "MS", requires = "unplug_for")]
+    pub unplug_at: Option<u64>,
+    /// ...for MS ms.
+    #[arg(long, value_name = "MS", requires = "unplug_at")]
+    pub unplug_for: Option<u64>,
+    /// The seed of the dice (hands, scans, noise).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Start the script at once instead of when a host first asks for updates.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// How long to keep answering once the script is done, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub grace_ms: u64,
+}
+
+/// What `touchmove emulate dgt` does, for `--help`.
+const EMULATE_DGT_HELP: &str = "\
+The first line on standard output is the port a host should open (`port: /dev/pts/N`). The
+board powers up in bus mode, idle: it answers every request but reports changes only once a host
+sends SEND_UPDATE, SEND_UPDATE_BRD or SEND_UPDATE_NICE, which also starts the script (and the
+clock: five minutes each, White on the left) unless --no-wait. Script times are divided by
+--speed; the clock runs in real time. While unplugged the board reads and sends nothing (the
+pseudo-terminal stays open), and it comes back in its power-up state (bus mode, idle), the
+board's changes meanwhile lost except in a dump. The command ends --grace-ms after the script,
+or on Ctrl-C.";
+
+/// A number above zero (for speeds and rates).
+fn positive_number(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
+        _ => Err(format!("`{text}` is not a number above zero")),
+    }
 }
 
 /// `touchmove simulate`.

@@ -1,6 +1,8 @@
 //! Command-line parsing and dispatch: `main → run → ExitCode`.
 
 mod args;
+mod dgt_pty;
+mod emulate;
 mod output;
 mod ports;
 mod replay;
@@ -27,6 +29,7 @@ pub fn run() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Ports(args) => ports::run(&args),
         Command::Watch(args) => watch::run(&args),
+        Command::Emulate(args) => emulate::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

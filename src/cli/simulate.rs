@@ -32,7 +32,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
 }
 
 /// Game `number` of the file, or why it cannot be had.
-fn find_game(
+pub(super) fn find_game(
     mut games: impl Iterator<Item = Result<PgnGame, touchmove::pgn_games::PgnError>>,
     number: u64,
     pgn: &Path,

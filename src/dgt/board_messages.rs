@@ -65,7 +65,7 @@ pub struct BatteryStatus {
 /// Two decimal digits in one byte (`59` is `0x59`); values above 99 are capped.
 fn bcd(value: u8) -> u8 {
     let value = value.min(99);
-    (value / 10) << 4 | value % 10
+    ((value / 10) << 4) | (value % 10)
 }
 
 /// A message: `0x80 | id` (given as the full first byte), the length halves and the payload,

@@ -21,7 +21,7 @@ const PERIOD: (Millis, Millis) = (180, 220);
 /// as `start`.
 pub(super) fn scan(start: &Board, events: &[ScriptEvent], seed: u64) -> Vec<ScriptEvent> {
     let mut scanner = Scanner {
-        rng: SmallRng::seed_from_u64(seed ^ 0xD6_7B0A_4D),
+        rng: SmallRng::seed_from_u64(seed ^ 0xD67B_0A4D),
         sensed: start.clone(),
         reported: start.clone(),
         next_scan: 0,

@@ -1,0 +1,76 @@
+//! `touchmove emulate`: an emulated board on a pseudo-terminal, from a sensor log or a PGN game.
+
+use std::fs::{self, File};
+use std::io::BufReader;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug};
+use touchmove::pgn_games::read_games;
+use touchmove::sensor_log::read_log;
+use touchmove::simulate::{BoardKind, HandStyle};
+
+use super::args::{EmulateArgs, EmulateDgtArgs, EmulatedBoard};
+use super::dgt_pty::serve;
+use super::simulate::find_game;
+
+/// Runs `touchmove emulate`.
+pub fn run(args: &EmulateArgs) -> Result<()> {
+    match &args.board {
+        EmulatedBoard::Dgt(args) => dgt(args),
+    }
+}
+
+/// Runs `touchmove emulate dgt`: the script, the emulator, the loop.
+fn dgt(args: &EmulateDgtArgs) -> Result<()> {
+    let emulator = DgtBoardEmulator::new(config(args)?);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(emulator, Duration::from_millis(args.grace_ms)))
+}
+
+/// The emulator's settings from the command line.
+fn config(args: &EmulateDgtArgs) -> Result<EmulatorConfig> {
+    let mut config = EmulatorConfig::new(script(args)?);
+    config.start = if args.no_wait {
+        ScriptStart::AtOnce
+    } else {
+        ScriptStart::OnUpdateMode
+    };
+    config.speed = args.speed;
+    config.rotated = args.rotated;
+    config.noise = args.noise;
+    config.seed = args.seed;
+    config.unplug = args
+        .unplug_at
+        .zip(args.unplug_for)
+        .map(|(at, duration)| Unplug { at, duration });
+    Ok(config)
+}
+
+/// What happens on the board: from the log, or from the PGN game through simulated hands.
+fn script(args: &EmulateDgtArgs) -> Result<Script> {
+    if let Some(path) = &args.log {
+        let text =
+            fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let log = read_log(&text).with_context(|| format!("{}: malformed log", path.display()))?;
+        return Script::from_log(&log, args.seed)
+            .with_context(|| format!("{}: cannot emulate", path.display()));
+    }
+    let Some(path) = &args.pgn else {
+        anyhow::bail!("give --log or --pgn");
+    };
+    let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let number = args.game.unwrap_or(1);
+    let game = find_game(read_games(BufReader::new(file)), number, path)?;
+    let style = if args.messy {
+        HandStyle::messy(BoardKind::Identifying)
+    } else {
+        HandStyle::clean(BoardKind::Identifying)
+    };
+    Script::from_game(&game.start, &game.moves, &style, args.seed)
+        .with_context(|| format!("{}: game {number}: cannot emulate", path.display()))
+}
