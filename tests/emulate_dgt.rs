@@ -4,9 +4,7 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use serialport::TTYPort;
@@ -14,53 +12,12 @@ use shakmaty::{Board, Position};
 use touchmove::dgt::protocol::{code_from_piece, piece_from_code, square_from_index};
 use touchmove::pgn_games::read_games;
 
-/// A guard on the whole conversation with the emulator.
-const DEADLINE: Duration = Duration::from_secs(30);
+mod common;
+
+use common::emulator::{DEADLINE, emulate};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The emulator process; killed when dropped.
-struct Emulator {
-    child: Child,
-    /// Lines of standard output after the first; closed when the process ends.
-    lines: Receiver<String>,
-    port: String,
-}
-
-impl Drop for Emulator {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `touchmove emulate dgt ARGS` and reads the port from its first line.
-fn emulate(args: &[&str]) -> Emulator {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(["emulate", "dgt"])
-        .args(args)
-        .current_dir(root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the emulator starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (send, lines) = channel();
-    thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let first = lines.recv_timeout(DEADLINE).expect("a first line");
-    let port = first
-        .strip_prefix("port: ")
-        .unwrap_or_else(|| panic!("`port: PATH` expected, got `{first}`"))
-        .to_owned();
-    Emulator { child, lines, port }
 }
 
 fn open(path: &str) -> TTYPort {

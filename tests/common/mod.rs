@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod emulator;
+
 use std::fs;
 use std::io::Read;
 use std::ops::ControlFlow;

@@ -1,0 +1,57 @@
+//! Running `touchmove emulate dgt` as a real process and reading the port it prints.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::Duration;
+
+/// A guard on a whole conversation with the emulator.
+pub const DEADLINE: Duration = Duration::from_secs(30);
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The emulator process; killed when dropped.
+pub struct Emulator {
+    pub child: Child,
+    /// Lines of standard output after the first; closed when the process ends.
+    pub lines: Receiver<String>,
+    pub port: String,
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `touchmove emulate dgt ARGS` and reads the port from its first line.
+pub fn emulate(args: &[&str]) -> Emulator {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["emulate", "dgt"])
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the emulator starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (send, lines) = channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let first = lines.recv_timeout(DEADLINE).expect("a first line");
+    let port = first
+        .strip_prefix("port: ")
+        .unwrap_or_else(|| panic!("`port: PATH` expected, got `{first}`"))
+        .to_owned();
+    Emulator { child, lines, port }
+}

@@ -1,0 +1,172 @@
+//! `touchmove emulate dgt` and `touchmove watch --port` as real processes over a real
+//! pseudo-terminal: what `watch` decides live equals what `replay` decides on the log `watch`
+//! recorded, and the record is the game that was played — with captures, castling both ways,
+//! en passant, promotion and under-promotion, a board turned round, noise on the line, and the
+//! cable pulled in the middle of a move.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use touchmove::fidelity::san_list;
+use touchmove::pgn_games::read_games;
+
+use common::emulator::emulate;
+
+/// What a `watch` run gave.
+struct Watched {
+    /// The JSON events on standard output.
+    events: Vec<Value>,
+    /// The sensor log it recorded.
+    record: PathBuf,
+    /// Its diagnostics.
+    stderr: String,
+}
+
+/// Runs `watch` against an emulated board started with `emulate_args`.
+fn watch(name: &str, emulate_args: &[&str]) -> Watched {
+    let emulator = emulate(emulate_args);
+    let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let record = dir.join(format!("{name}.log"));
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args([
+            "watch",
+            "--json",
+            "--give-up-after",
+            "1",
+            "--port",
+            &emulator.port,
+        ])
+        .arg("--record")
+        .arg(&record)
+        .stdin(Stdio::null())
+        .output()
+        .expect("watch runs");
+    assert!(
+        output.status.success(),
+        "{name}: watch failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let events = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    Watched {
+        events,
+        record,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// `touchmove replay --json` on `log`.
+fn replay(log: &Path) -> Vec<Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["replay", "--json"])
+        .arg(log)
+        .output()
+        .expect("replay runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+fn source_game(pgn: &str, number: usize) -> Vec<String> {
+    let path = common::fixture_dir().join(pgn);
+    let game = read_games(std::fs::File::open(path).expect("the PGN"))
+        .filter_map(Result::ok)
+        .find(|g| g.number == number)
+        .expect("the game");
+    san_list(&game.start, &game.moves)
+}
+
+/// Watches a PGN game played on the emulated board and checks both equalities.
+fn check_game(name: &str, pgn: &str, number: usize, extra: &[&str]) {
+    let path = format!("fixtures/{pgn}");
+    let game = number.to_string();
+    let mut args = vec![
+        "--pgn",
+        path.as_str(),
+        "--game",
+        game.as_str(),
+        "--speed",
+        "20",
+    ];
+    args.extend_from_slice(extra);
+    let watched = watch(name, &args);
+    let live = &watched.events;
+    assert_eq!(
+        *live,
+        replay(&watched.record),
+        "{name}: live decisions differ from the replay of the recording"
+    );
+    let recorded = common::recorded_games(live);
+    assert_eq!(
+        recorded,
+        vec![source_game(pgn, number)],
+        "{name}: not the game played"
+    );
+}
+
+#[test]
+fn captures_castling_both_ways_en_passant_and_under_promotion() {
+    check_game("coverage", "games/coverage.pgn", 1, &[]);
+}
+
+#[test]
+fn a_queen_promotion() {
+    check_game("promotion", "corpus/promotion.pgn", 1, &[]);
+}
+
+#[test]
+fn a_board_turned_round() {
+    check_game("rotated", "games/coverage.pgn", 1, &["--rotated"]);
+}
+
+#[test]
+fn noise_bursts_on_the_line() {
+    check_game(
+        "noise",
+        "games/coverage.pgn",
+        1,
+        &["--noise", "3", "--seed", "7"],
+    );
+}
+
+#[test]
+fn the_cable_pulled_in_the_middle_of_a_move() {
+    let watched = watch(
+        "unplug",
+        &[
+            "--log",
+            "fixtures/live/unplug-mid-move.log",
+            "--unplug-at",
+            "1500",
+            "--unplug-for",
+            "3000",
+        ],
+    );
+    let reconnects = watched.stderr.matches("connected to").count();
+    assert!(
+        reconnects >= 2,
+        "the board was never lost and found again:\n{}",
+        watched.stderr
+    );
+    assert_eq!(
+        watched.events,
+        replay(&watched.record),
+        "live decisions differ from the replay of the recording"
+    );
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![vec!["e4".to_owned(), "e5".to_owned()]]
+    );
+}
