@@ -170,3 +170,39 @@ fn the_cable_pulled_in_the_middle_of_a_move() {
         vec![vec!["e4".to_owned(), "e5".to_owned()]]
     );
 }
+
+#[test]
+fn ports_names_the_emulated_board() {
+    let emulator = emulate(&["--pgn", "fixtures/games/coverage.pgn"]);
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["ports", &emulator.port])
+        .output()
+        .expect("ports runs");
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout
+        .lines()
+        .find(|line| line.starts_with(&emulator.port))
+        .unwrap_or_else(|| panic!("the pty is not listed:\n{stdout}"));
+    assert!(line.contains("DGT board, version 1.02"), "{line}");
+}
+
+#[test]
+fn the_demo_plays_its_game_to_the_end() {
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["demo", "--speed", "40", "--json"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("demo runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let events: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let game = source_game("corpus/kasparov-deep-blue-1997.pgn", 6);
+    assert_eq!(common::recorded_games(&events), vec![game]);
+}

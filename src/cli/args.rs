@@ -31,6 +31,26 @@ pub enum Command {
     Watch(WatchArgs),
     /// Emulate a sensor board on a pseudo-terminal, for testing hosts.
     Emulate(EmulateArgs),
+    /// See the whole path with no hardware: an emulated DGT board plays a real game and is
+    /// watched live.
+    Demo(DemoArgs),
+}
+
+/// `touchmove demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// How much faster than the simulated hands the game is played.
+    #[arg(long, value_name = "X", default_value_t = 4.0)]
+    pub speed: f64,
+    /// Which game of Kasparov – Deep Blue 1997 to play (1 to 6).
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub game: u64,
+    /// The seed of the simulated hands.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Print the decisions as JSON lines instead of the board and move list.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `touchmove watch`.

@@ -22,13 +22,22 @@ const IDLE_WAKE: Duration = Duration::from_secs(3600);
 
 /// Serves the emulated board on a new pseudo-terminal until the script is done and `grace` has
 /// passed, or Ctrl-C.
-pub async fn serve(mut emulator: DgtBoardEmulator, grace: Duration) -> Result<()> {
+pub async fn serve(emulator: DgtBoardEmulator, grace: Duration) -> Result<()> {
     // Our own handle on the host's end stays open (unlocked, so the host may lock it) so that
     // the host may close and reopen it without the pair hanging up.
-    let (mut port, host_end) =
-        SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
+    let (port, host_end) = SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
     let path = host_end.name().context("the pseudo-terminal has no name")?;
     announce(&path)?;
+    serve_on(port, emulator, grace).await
+}
+
+/// Serves the emulated board on `port` (the board's end of a pseudo-terminal pair) until the
+/// script is done and `grace` has passed, or Ctrl-C.
+pub async fn serve_on(
+    mut port: SerialStream,
+    mut emulator: DgtBoardEmulator,
+    grace: Duration,
+) -> Result<()> {
     let start = Instant::now();
     let mut done_at: Option<Instant> = None;
     let mut buffer = [0u8; 256];

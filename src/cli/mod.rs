@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch: `main → run → ExitCode`.
 
 mod args;
+mod demo;
 mod dgt_pty;
 mod emulate;
 mod output;
@@ -30,6 +31,7 @@ pub fn run() -> ExitCode {
         Command::Ports(args) => ports::run(&args),
         Command::Watch(args) => watch::run(&args),
         Command::Emulate(args) => emulate::run(&args),
+        Command::Demo(args) => demo::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
