@@ -29,7 +29,7 @@ use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::PhysicalBoard;
-pub use geometry::capture_square;
+pub use geometry::{can_grow, capture_square};
 use legal::LegalMoves;
 use motions::Motions;
 use trace::Trace;

@@ -1,6 +1,5 @@
 //! Where each simulated move ends, so that the benchmark can measure decision latency.
 
-use shakmaty::attacks::between;
 use shakmaty::{Chess, Move, Position};
 
 use crate::sensor::Millis;
@@ -20,27 +19,11 @@ pub struct MoveEnd {
     pub extendable: bool,
 }
 
-/// Whether `m` (legal in `pos`) could still be extended by the same piece going further.
+/// Whether `m` (legal in `pos`) could still be extended by the same piece going further (the
+/// interpreter's own test, so the benchmark measures what the interpreter waits for).
 pub(super) fn extendable(pos: &Chess, m: Move) -> bool {
-    let Move::Normal {
-        from,
-        to,
-        capture: None,
-        promotion: None,
-        ..
-    } = m
-    else {
-        return false;
-    };
-    pos.legal_moves().iter().any(|&other| match other {
-        Move::Castle { rook, .. } => {
-            rook == from
-                && other
-                    .castling_side()
-                    .is_some_and(|side| side.rook_to(pos.turn()) == to)
-        }
-        _ => other.from() == Some(from) && other != m && between(from, other.to()).contains(to),
-    })
+    let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+    crate::interpreter::can_grow(m, &legal)
 }
 
 #[cfg(test)]

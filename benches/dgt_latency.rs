@@ -1,0 +1,202 @@
+//! Decision latency over a pseudo-terminal: from the last byte of the field updates that
+//! complete a move, written to the board's end of a pty, to the `move` line of
+//! `touchmove watch --json` on its standard output. Run with
+//! `cargo bench --locked --bench dgt_latency`.
+//!
+//! This program plays the board: it answers the handshake and the keep-alives, then makes each
+//! move of real games as the field updates a DGT board sends (departure and arrival in one scan;
+//! a capture as the arrival over the victim). Moves that could still grow (a pawn step, a slider
+//! whose line goes on) wait for the slide window by design; they are reported apart.
+
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serialport::{SerialPort, TTYPort};
+use shakmaty::{Bitboard, Board, Chess, Move, Position, Square};
+use touchmove::dgt::protocol::{code_from_piece, index_from_square};
+use touchmove::interpreter::can_grow;
+use touchmove::pgn_games::read_games;
+
+/// The games played: the first eight of the chess.js benchmark file.
+const GAMES: &str = "fixtures/corpus/chessjs-benchmark.pgn";
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    println!("command: cargo bench --bench dgt_latency (argv: {})", args.join(" "));
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GAMES);
+    let games: Vec<_> = read_games(std::fs::File::open(&path).expect("the games"))
+        .filter_map(Result::ok)
+        .take(8)
+        .collect();
+    let mut at_once = Vec::new();
+    let mut windowed = Vec::new();
+    for game in &games {
+        let (fast, slow) = play(&game.start, &game.moves);
+        at_once.extend(fast);
+        windowed.extend(slow);
+    }
+    report("moves that cannot be extended", &mut at_once);
+    report("moves that wait for the slide window", &mut windowed);
+}
+
+fn report(what: &str, samples: &mut [Duration]) {
+    samples.sort();
+    let pick = |q: f64| samples[((samples.len() as f64 - 1.0) * q).round() as usize];
+    if samples.is_empty() {
+        println!("{what}: none");
+        return;
+    }
+    println!(
+        "{what}: {} moves, median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        samples.len(),
+        pick(0.5).as_secs_f64() * 1e3,
+        pick(0.99).as_secs_f64() * 1e3,
+        samples[samples.len() - 1].as_secs_f64() * 1e3
+    );
+}
+
+/// The watch process and its stdout lines, each with the instant it was read.
+struct Watch {
+    child: Child,
+    lines: Receiver<(Instant, String)>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn_watch(port: &str) -> Watch {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["watch", "--json", "--port", port])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("watch starts");
+    let stdout = child.stdout.take().expect("piped");
+    let (send, lines) = channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send((Instant::now(), line)).is_err() {
+                break;
+            }
+        }
+    });
+    Watch { child, lines }
+}
+
+/// Plays one game on a fresh pty and watch process; returns the latencies of the moves decided
+/// at once and of those that wait for the window.
+fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
+    let (mut board, host) = TTYPort::pair().expect("a pty pair");
+    board.set_timeout(Duration::from_millis(1)).expect("a timeout");
+    let name = host.name().expect("a pty name");
+    let watch = spawn_watch(&name);
+    let mut position = start.clone();
+    serve_until_updates(&mut board, position.board());
+    let mut fast = Vec::new();
+    let mut slow = Vec::new();
+    for (index, &m) in moves.iter().enumerate() {
+        let legal: Vec<Move> = position.legal_moves().into_iter().collect();
+        let waits = can_grow(m, &legal) || m.is_promotion();
+        let bytes = field_updates(&position, m);
+        board.write_all(&bytes).expect("written");
+        board.flush().expect("flushed");
+        let sent = Instant::now();
+        let decided = wait_for_ply(&mut board, &watch, index + 1);
+        let latency = decided.saturating_duration_since(sent);
+        if waits { slow.push(latency) } else { fast.push(latency) }
+        position.play_unchecked(m);
+        if position.is_game_over() {
+            break;
+        }
+    }
+    (fast, slow)
+}
+
+/// Answers the handshake until the host asks for updates.
+fn serve_until_updates(board: &mut TTYPort, position: &Board) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        assert!(Instant::now() < deadline, "no handshake");
+        for command in read_commands(board) {
+            if answer(board, command, position) {
+                return;
+            }
+        }
+    }
+}
+
+/// Answers one host command; true when it is the request for updates.
+fn answer(board: &mut TTYPort, command: u8, position: &Board) -> bool {
+    let reply = match command {
+        0x4d => vec![0x93, 0x00, 0x05, 0x01, 0x02],
+        0x45 => vec![0x91, 0x00, 0x08, b'1', b'2', b'3', b'4', b'5'],
+        0x42 => dump(position),
+        _ => Vec::new(),
+    };
+    board.write_all(&reply).expect("written");
+    command == 0x4b
+}
+
+fn read_commands(board: &mut TTYPort) -> Vec<u8> {
+    let mut buffer = [0u8; 64];
+    match board.read(&mut buffer) {
+        Ok(n) => buffer[..n].to_vec(),
+        Err(error) if error.kind() == ErrorKind::TimedOut => Vec::new(),
+        Err(error) => panic!("reading the pty: {error}"),
+    }
+}
+
+/// Waits for watch's `move` line of `ply`, answering keep-alives meanwhile.
+fn wait_for_ply(board: &mut TTYPort, watch: &Watch, ply: usize) -> Instant {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        assert!(Instant::now() < deadline, "ply {ply} was never decided");
+        while let Ok((at, line)) = watch.lines.try_recv() {
+            let event: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+            if event["kind"] == "move" && event["ply"] == ply {
+                return at;
+            }
+        }
+        for command in read_commands(board) {
+            answer(board, command, &Board::empty());
+        }
+    }
+}
+
+fn dump(board: &Board) -> Vec<u8> {
+    let mut codes = [0u8; 64];
+    for square in Square::ALL {
+        codes[usize::from(index_from_square(square))] = code_from_piece(board.piece_at(square));
+    }
+    let mut bytes = vec![0x86, 0x00, 0x43];
+    bytes.extend_from_slice(&codes);
+    bytes
+}
+
+/// The field updates a board sends for `m`: every square whose content changes, departures
+/// first (a capture shows only as the arrival over the victim).
+fn field_updates(position: &Chess, m: Move) -> Vec<u8> {
+    let before = position.board();
+    let mut after = position.clone();
+    after.play_unchecked(m);
+    let after = after.board();
+    let changed: Bitboard = Square::ALL
+        .into_iter()
+        .filter(|&sq| before.piece_at(sq) != after.piece_at(sq))
+        .collect();
+    let (emptied, filled): (Vec<Square>, Vec<Square>) =
+        changed.into_iter().partition(|&sq| after.piece_at(sq).is_none());
+    let mut bytes = Vec::new();
+    for square in emptied.into_iter().chain(filled) {
+        bytes.extend_from_slice(&[0x8e, 0x00, 0x05, index_from_square(square)]);
+        bytes.push(code_from_piece(after.piece_at(square)));
+    }
+    bytes
+}
