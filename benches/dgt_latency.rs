@@ -25,7 +25,10 @@ const GAMES: &str = "fixtures/corpus/chessjs-benchmark.pgn";
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    println!("command: cargo bench --bench dgt_latency (argv: {})", args.join(" "));
+    println!(
+        "command: cargo bench --bench dgt_latency (argv: {})",
+        args.join(" ")
+    );
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GAMES);
     let games: Vec<_> = read_games(std::fs::File::open(&path).expect("the games"))
         .filter_map(Result::ok)
@@ -94,7 +97,9 @@ fn spawn_watch(port: &str) -> Watch {
 /// at once and of those that wait for the window.
 fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
     let (mut board, host) = TTYPort::pair().expect("a pty pair");
-    board.set_timeout(Duration::from_millis(1)).expect("a timeout");
+    board
+        .set_timeout(Duration::from_millis(1))
+        .expect("a timeout");
     let name = host.name().expect("a pty name");
     let watch = spawn_watch(&name);
     let mut position = start.clone();
@@ -110,7 +115,11 @@ fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
         let sent = Instant::now();
         let decided = wait_for_ply(&mut board, &watch, index + 1);
         let latency = decided.saturating_duration_since(sent);
-        if waits { slow.push(latency) } else { fast.push(latency) }
+        if waits {
+            slow.push(latency)
+        } else {
+            fast.push(latency)
+        }
         position.play_unchecked(m);
         if position.is_game_over() {
             break;
@@ -191,8 +200,9 @@ fn field_updates(position: &Chess, m: Move) -> Vec<u8> {
         .into_iter()
         .filter(|&sq| before.piece_at(sq) != after.piece_at(sq))
         .collect();
-    let (emptied, filled): (Vec<Square>, Vec<Square>) =
-        changed.into_iter().partition(|&sq| after.piece_at(sq).is_none());
+    let (emptied, filled): (Vec<Square>, Vec<Square>) = changed
+        .into_iter()
+        .partition(|&sq| after.piece_at(sq).is_none());
     let mut bytes = Vec::new();
     for square in emptied.into_iter().chain(filled) {
         bytes.extend_from_slice(&[0x8e, 0x00, 0x05, index_from_square(square)]);

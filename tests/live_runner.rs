@@ -5,18 +5,20 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use shakmaty::{Board, Chess, Color, Piece, Square};
+use shakmaty::{Board, Chess, Color, Square};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Notify;
 use tokio_serial::SerialStream;
 
 use touchmove::dgt::link::DgtLink;
-use touchmove::dgt::protocol::{code_from_piece, index_from_square};
 use touchmove::event::EventKind;
 use touchmove::interpreter::Config;
-use touchmove::live::runner::{Connector, RunnerConfig, Sink, run};
+use touchmove::live::runner::{Connector, RunnerConfig, run};
 use touchmove::live::{LiveEvent, LiveGame};
-use touchmove::sensor::SensorEvent;
+
+mod common;
+
+use common::dgt_board::{Collect, dump, field_update, scripted_board};
 
 /// Hands out the host end of a pty pair once; later connections find nothing.
 struct PtyConnector {
@@ -31,81 +33,6 @@ impl Connector for PtyConnector {
             .take()
             .map(|port| (port, "pty".to_owned()))
             .ok_or_else(|| std::io::Error::other("unplugged"))
-    }
-}
-
-/// Collects the decisions and wakes the test when enough moves were made.
-struct Collect {
-    events: Arc<Mutex<Vec<LiveEvent>>>,
-    moves_wanted: usize,
-    done: Arc<Notify>,
-}
-
-impl Sink for Collect {
-    fn sensor(&mut self, _: &SensorEvent, _: &LiveGame) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    fn live(&mut self, event: &LiveEvent, _: &LiveGame) -> std::io::Result<()> {
-        let mut events = self.events.lock().expect("not poisoned");
-        events.push(event.clone());
-        let moves = events
-            .iter()
-            .filter(|e| matches!(e, LiveEvent::Decision(d) if matches!(d.kind, EventKind::Move(_))))
-            .count();
-        if moves >= self.moves_wanted {
-            self.done.notify_one();
-        }
-        Ok(())
-    }
-
-    fn notice(&mut self, _: &str) {}
-}
-
-fn dump(board: &Board) -> Vec<u8> {
-    let mut codes = [0u8; 64];
-    for square in Square::ALL {
-        codes[usize::from(index_from_square(square))] = code_from_piece(board.piece_at(square));
-    }
-    let mut bytes = vec![0x86, 0x00, 0x43];
-    bytes.extend_from_slice(&codes);
-    bytes
-}
-
-fn field_update(square: Square, piece: Option<Piece>) -> Vec<u8> {
-    vec![
-        0x8e,
-        0x00,
-        0x05,
-        index_from_square(square),
-        code_from_piece(piece),
-    ]
-}
-
-/// A DGT board answering the handshake, then making `moves` as field updates once in update
-/// mode.
-async fn scripted_board(mut board_end: SerialStream, board: Board, updates: Vec<Vec<u8>>) {
-    let mut buffer = [0u8; 64];
-    let mut updates = Some(updates);
-    loop {
-        let Ok(n) = board_end.read(&mut buffer).await else {
-            return;
-        };
-        if n == 0 {
-            return;
-        }
-        for &command in &buffer[..n] {
-            let reply = match command {
-                0x4d => vec![0x93, 0x00, 0x05, 0x01, 0x02],
-                0x45 => vec![0x91, 0x00, 0x08, b'1', b'2', b'3', b'4', b'5'],
-                0x42 => dump(&board),
-                0x4b => updates.take().unwrap_or_default().concat(),
-                _ => Vec::new(),
-            };
-            if board_end.write_all(&reply).await.is_err() {
-                return;
-            }
-        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod dgt_board;
 pub mod emulator;
 
 use std::fs;

@@ -1,0 +1,94 @@
+//! A scripted DGT board for the runner tests: it answers the handshake and sends field updates.
+
+use std::sync::{Arc, Mutex};
+
+use shakmaty::{Board, Piece, Square};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::Notify;
+use tokio_serial::SerialStream;
+
+use touchmove::dgt::protocol::{code_from_piece, index_from_square};
+use touchmove::event::EventKind;
+use touchmove::live::runner::Sink;
+use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::sensor::SensorEvent;
+
+/// Collects the decisions and wakes the test when enough moves were made.
+pub struct Collect {
+    /// Everything the game said.
+    pub events: Arc<Mutex<Vec<LiveEvent>>>,
+    /// How many moves to wait for.
+    pub moves_wanted: usize,
+    /// Woken when they were made.
+    pub done: Arc<Notify>,
+}
+
+impl Sink for Collect {
+    fn sensor(&mut self, _: &SensorEvent, _: &LiveGame) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn live(&mut self, event: &LiveEvent, _: &LiveGame) -> std::io::Result<()> {
+        let mut events = self.events.lock().expect("not poisoned");
+        events.push(event.clone());
+        let moves = events
+            .iter()
+            .filter(|e| matches!(e, LiveEvent::Decision(d) if matches!(d.kind, EventKind::Move(_))))
+            .count();
+        if moves >= self.moves_wanted {
+            self.done.notify_one();
+        }
+        Ok(())
+    }
+
+    fn notice(&mut self, _: &str) {}
+}
+
+/// A BOARD_DUMP of `board`.
+pub fn dump(board: &Board) -> Vec<u8> {
+    let mut codes = [0u8; 64];
+    for square in Square::ALL {
+        codes[usize::from(index_from_square(square))] = code_from_piece(board.piece_at(square));
+    }
+    let mut bytes = vec![0x86, 0x00, 0x43];
+    bytes.extend_from_slice(&codes);
+    bytes
+}
+
+/// A FIELD_UPDATE: `square` now holds `piece`.
+pub fn field_update(square: Square, piece: Option<Piece>) -> Vec<u8> {
+    vec![
+        0x8e,
+        0x00,
+        0x05,
+        index_from_square(square),
+        code_from_piece(piece),
+    ]
+}
+
+/// A DGT board answering the handshake, then making `moves` as field updates once in update
+/// mode.
+pub async fn scripted_board(mut board_end: SerialStream, board: Board, updates: Vec<Vec<u8>>) {
+    let mut buffer = [0u8; 64];
+    let mut updates = Some(updates);
+    loop {
+        let Ok(n) = board_end.read(&mut buffer).await else {
+            return;
+        };
+        if n == 0 {
+            return;
+        }
+        for &command in &buffer[..n] {
+            let reply = match command {
+                0x4d => vec![0x93, 0x00, 0x05, 0x01, 0x02],
+                0x45 => vec![0x91, 0x00, 0x08, b'1', b'2', b'3', b'4', b'5'],
+                0x42 => dump(&board),
+                0x4b => updates.take().unwrap_or_default().concat(),
+                _ => Vec::new(),
+            };
+            if board_end.write_all(&reply).await.is_err() {
+                return;
+            }
+        }
+    }
+}
