@@ -108,6 +108,23 @@ fn check_game(name: &str, pgn: &str, number: usize, extra: &[&str]) {
         replay(&watched.record),
         "{name}: live decisions differ from the replay of the recording"
     );
+    // Clean hands: no ruling. A clock press read as the wrong player's would show here as an
+    // illegal move (a press without a move).
+    let rulings: Vec<&Value> = live
+        .iter()
+        .filter(|e| e["kind"] == "illegal" || e["kind"] == "violation")
+        .collect();
+    assert!(
+        rulings.is_empty(),
+        "{name}: rulings in clean play: {rulings:?}"
+    );
+    let log = std::fs::read_to_string(&watched.record).expect("the recording");
+    for color in ["white", "black"] {
+        assert!(
+            log.contains(&format!("clock {color}")),
+            "{name}: no clock press by {color} recorded"
+        );
+    }
     let recorded = common::recorded_games(live);
     assert_eq!(
         recorded,
