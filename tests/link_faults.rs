@@ -11,17 +11,12 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use mockall::mock;
-use shakmaty::{Board, Chess, Color, Square};
+use shakmaty::{Board, Color, Square};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::Notify;
 use tokio_serial::SerialStream;
 
-use common::dgt_board::{Collect, field_update, scripted_board};
-use touchmove::dgt::link::DgtLink;
-use touchmove::event::EventKind;
-use touchmove::interpreter::Config;
-use touchmove::live::runner::{Connector, RunnerConfig, run};
-use touchmove::live::{LiveEvent, LiveGame};
+use common::dgt_board::{field_update, run_until_moves, sans, scripted_board};
+use touchmove::live::runner::{Connector, RunnerConfig};
 
 mock! {
     /// The byte-level operations of a serial port.
@@ -112,40 +107,14 @@ async fn after_a_fault(first: MockWire) -> (Vec<String>, usize) {
         ports: vec![Port::Faulty(first), Port::Pty(host)],
         attempts: Arc::clone(&attempts),
     };
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let done = Arc::new(Notify::new());
-    let mut sink = Collect {
-        events: Arc::clone(&events),
-        moves_wanted: 1,
-        done: Arc::clone(&done),
-    };
-    let mut game = LiveGame::new(Chess::default(), Config::default());
-    let mut link = DgtLink::default();
-    let finished = tokio::time::timeout(
+    let events = run_until_moves(
+        &mut connector,
+        RunnerConfig::default(),
+        1,
         Duration::from_secs(10),
-        run(
-            &mut connector,
-            &mut link,
-            &mut game,
-            &mut sink,
-            RunnerConfig::default(),
-            done.notified(),
-        ),
     )
     .await;
-    assert!(finished.is_ok(), "the runner did not finish");
-    let moves = events
-        .lock()
-        .expect("not poisoned")
-        .iter()
-        .filter_map(|event| match event {
-            LiveEvent::Decision(decision) => match &decision.kind {
-                EventKind::Move(m) => Some(m.san.clone()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
+    let moves = sans(&events);
     let attempts = *attempts.lock().expect("not poisoned");
     (moves, attempts)
 }

@@ -2,23 +2,18 @@
 //! handshake, the start position from the board dump, a move from field updates, a board
 //! that falls silent and comes back (reconnect, the move made meanwhile seen in the new dump).
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use shakmaty::{Board, Chess, Color, Square};
+use shakmaty::{Board, Color, Square};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::Notify;
 use tokio_serial::SerialStream;
 
-use touchmove::dgt::link::DgtLink;
-use touchmove::event::EventKind;
-use touchmove::interpreter::Config;
-use touchmove::live::runner::{Connector, RunnerConfig, run};
-use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::live::LiveEvent;
+use touchmove::live::runner::{Connector, RunnerConfig};
 
 mod common;
 
-use common::dgt_board::{Collect, dump, field_update, scripted_board};
+use common::dgt_board::{dump, field_update, run_until_moves, sans, scripted_board};
 
 /// Hands out the host end of a pty pair once; later connections find nothing.
 struct PtyConnector {
@@ -46,51 +41,19 @@ async fn a_move_on_the_board_is_decided_over_a_pty() {
     ];
     tokio::spawn(scripted_board(board_end, Board::new(), updates));
 
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let done = Arc::new(Notify::new());
-    let mut sink = Collect {
-        events: Arc::clone(&events),
-        moves_wanted: 1,
-        done: Arc::clone(&done),
-    };
     let mut connector = PtyConnector {
         host: Some(host_end),
     };
-    let mut game = LiveGame::new(Chess::default(), Config::default());
-    let mut link = DgtLink::default();
     let config = RunnerConfig {
         give_up_after: Some(Duration::from_millis(200)),
         ..RunnerConfig::default()
     };
-    let finished = tokio::time::timeout(
-        Duration::from_secs(10),
-        run(
-            &mut connector,
-            &mut link,
-            &mut game,
-            &mut sink,
-            config,
-            done.notified(),
-        ),
-    )
-    .await;
-    assert!(finished.is_ok(), "the runner did not finish");
-    let events = events.lock().expect("not poisoned");
+    let events = run_until_moves(&mut connector, config, 1, Duration::from_secs(10)).await;
     assert!(
         matches!(events.first(), Some(LiveEvent::Started { .. })),
         "{events:?}"
     );
-    let sans: Vec<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            LiveEvent::Decision(d) => match &d.kind {
-                EventKind::Move(m) => Some(m.san.clone()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
-    assert_eq!(sans, ["e4"]);
+    assert_eq!(sans(&events), ["e4"]);
 }
 
 /// Hands out the host ends of several boards in turn (a board unplugged and plugged back).
@@ -160,45 +123,15 @@ async fn a_move_under_way_when_the_cable_came_out_completes_after_the_replug() {
     after.set_piece_at(Square::E4, pawn);
     tokio::spawn(scripted_board(second_board, after, Vec::new()));
 
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let done = Arc::new(Notify::new());
-    let mut sink = Collect {
-        events: Arc::clone(&events),
-        moves_wanted: 1,
-        done: Arc::clone(&done),
-    };
     let mut connector = Replugs {
         hosts: vec![first_host, second_host],
     };
-    let mut game = LiveGame::new(Chess::default(), Config::default());
-    let mut link = DgtLink::default();
-    let finished = tokio::time::timeout(
+    let events = run_until_moves(
+        &mut connector,
+        RunnerConfig::default(),
+        1,
         Duration::from_secs(15),
-        run(
-            &mut connector,
-            &mut link,
-            &mut game,
-            &mut sink,
-            RunnerConfig::default(),
-            done.notified(),
-        ),
     )
     .await;
-    assert!(
-        finished.is_ok(),
-        "the runner did not finish: {:?}",
-        events.lock().expect("not poisoned")
-    );
-    let events = events.lock().expect("not poisoned");
-    let moves: Vec<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            LiveEvent::Decision(d) => match &d.kind {
-                EventKind::Move(m) => Some(m.san.clone()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
-    assert_eq!(moves, ["e4"], "{events:?}");
+    assert_eq!(sans(&events), ["e4"], "{events:?}");
 }

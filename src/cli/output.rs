@@ -1,6 +1,5 @@
 //! Printing decisions as they are made: JSON lines or readable text on stdout, and the PGN file.
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -8,7 +7,7 @@ use anyhow::{Context, Result};
 use shakmaty::Chess;
 
 use touchmove::event::GameEvent;
-use touchmove::output::pgn::{PgnRecorder, PgnTags};
+use touchmove::live::PgnFile;
 use touchmove::output::text;
 
 /// Prints each decision as it is made and keeps them for the PGN. The first write error is kept
@@ -74,24 +73,14 @@ impl<W: Write> EventPrinter<W> {
     }
 }
 
-/// Writes the PGN of `events` (played from `start`) to `path`, through a temporary file renamed
-/// into place.
+/// Writes the PGN of `events` (played from `start`) to `path`, through a temporary file
+/// renamed into place.
 pub fn write_pgn_file(path: &Path, start: &Chess, events: &[GameEvent]) -> Result<()> {
-    let set_up = *start != Chess::default();
-    let mut recorder = PgnRecorder::new(start.clone(), set_up, PgnTags::default());
+    let mut file = PgnFile::new(path, start);
     for event in events {
-        recorder
-            .record(event)
+        file.record_only(event)
             .with_context(|| format!("cannot record event at t={} in the PGN", event.t))?;
     }
-    let temporary = path.with_extension("pgn.tmp");
-    let mut file = fs::File::create(&temporary)
-        .with_context(|| format!("{}: cannot create", temporary.display()))?;
-    recorder
-        .write_pgn(&mut file)
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("{}: cannot write", temporary.display()))?;
-    fs::rename(&temporary, path)
-        .with_context(|| format!("{}: cannot rename into place", path.display()))?;
-    Ok(())
+    file.rewrite()
+        .with_context(|| format!("{}: cannot write the PGN", path.display()))
 }

@@ -2,7 +2,7 @@
 //!
 //! Commands are single bytes, except clock commands, wrapped as
 //! `0x2b, size, 0x03, cmd, data…, 0x00` (size counts the bytes after itself). Anything else is
-//! reported as [`HostCommand::Unknown`] or [`HostCommand::MalformedClock`]; decoding never fails.
+//! reported as [`ReceivedCommand::Unknown`] or [`ReceivedCommand::MalformedClock`]; decoding never fails.
 
 use super::protocol::clock_command::{
     END_MESSAGE as CLOCK_MESSAGE_END, START_MESSAGE as CLOCK_MESSAGE_START,
@@ -16,9 +16,11 @@ const MIN_CLOCK_SIZE: u8 = 3;
 /// DGT 3000 display text) is well below it.
 const MAX_CLOCK_SIZE: u8 = 0x20;
 
-/// A command from the host.
+/// What a board receives from the host. Unlike [`super::command::HostCommand`] (what a host
+/// may send), it includes the commands a host must never send and bytes that are no command at
+/// all: an emulated board has to cope with them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HostCommand {
+pub enum ReceivedCommand {
     /// `0x40`: back to idle.
     Reset,
     /// `0x41`: send a BWTIME clock report.
@@ -80,14 +82,14 @@ enum State {
 
 /// A streaming decoder of host → board bytes.
 #[derive(Debug, Clone, Default)]
-pub struct HostCommandDecoder {
+pub struct ReceivedCommandDecoder {
     state: State,
 }
 
-impl HostCommandDecoder {
+impl ReceivedCommandDecoder {
     /// A decoder between commands.
-    pub fn new() -> HostCommandDecoder {
-        HostCommandDecoder::default()
+    pub fn new() -> ReceivedCommandDecoder {
+        ReceivedCommandDecoder::default()
     }
 
     /// Forgets a half-received clock command.
@@ -96,7 +98,7 @@ impl HostCommandDecoder {
     }
 
     /// Takes one byte; the command it completes, if any.
-    pub fn feed(&mut self, byte: u8) -> Option<HostCommand> {
+    pub fn feed(&mut self, byte: u8) -> Option<ReceivedCommand> {
         match std::mem::take(&mut self.state) {
             State::Idle => self.start(byte),
             State::Size => self.size(byte),
@@ -105,11 +107,11 @@ impl HostCommandDecoder {
     }
 
     /// Every command that `bytes` complete, in order.
-    pub fn feed_all(&mut self, bytes: &[u8]) -> Vec<HostCommand> {
+    pub fn feed_all(&mut self, bytes: &[u8]) -> Vec<ReceivedCommand> {
         bytes.iter().filter_map(|&byte| self.feed(byte)).collect()
     }
 
-    fn start(&mut self, byte: u8) -> Option<HostCommand> {
+    fn start(&mut self, byte: u8) -> Option<ReceivedCommand> {
         if byte == command::CLOCK_MESSAGE {
             self.state = State::Size;
             return None;
@@ -117,9 +119,9 @@ impl HostCommandDecoder {
         Some(single(byte))
     }
 
-    fn size(&mut self, size: u8) -> Option<HostCommand> {
+    fn size(&mut self, size: u8) -> Option<ReceivedCommand> {
         if !(MIN_CLOCK_SIZE..=MAX_CLOCK_SIZE).contains(&size) {
-            return Some(HostCommand::MalformedClock(vec![
+            return Some(ReceivedCommand::MalformedClock(vec![
                 command::CLOCK_MESSAGE,
                 size,
             ]));
@@ -131,7 +133,7 @@ impl HostCommandDecoder {
         None
     }
 
-    fn body(&mut self, size: u8, mut body: Vec<u8>, byte: u8) -> Option<HostCommand> {
+    fn body(&mut self, size: u8, mut body: Vec<u8>, byte: u8) -> Option<ReceivedCommand> {
         body.push(byte);
         if body.first() != Some(&CLOCK_MESSAGE_START) {
             return Some(malformed(size, body));
@@ -145,32 +147,32 @@ impl HostCommandDecoder {
 }
 
 /// The command a single byte names.
-fn single(byte: u8) -> HostCommand {
+fn single(byte: u8) -> ReceivedCommand {
     match byte {
-        command::RESET => HostCommand::Reset,
-        command::SEND_CLK => HostCommand::SendClock,
-        command::SEND_BRD => HostCommand::SendBoard,
-        command::SEND_UPDATE => HostCommand::SendUpdate,
-        command::SEND_UPDATE_BRD => HostCommand::SendUpdateBoard,
-        command::RETURN_SERIALNR => HostCommand::ReturnSerialNr,
-        command::RETURN_BUSADRES => HostCommand::ReturnBusAddress,
-        command::SEND_TRADEMARK => HostCommand::SendTrademark,
-        command::SEND_UPDATE_NICE => HostCommand::SendUpdateNice,
-        command::SEND_BATTERY_STATUS => HostCommand::SendBatteryStatus,
-        command::SEND_VERSION => HostCommand::SendVersion,
-        command::RETURN_LONG_SERIALNR => HostCommand::ReturnLongSerialNr,
-        0x49 => HostCommand::EepromDump,
-        0x4a => HostCommand::BusMode,
-        0x4e => HostCommand::BootLoader,
-        other => HostCommand::Unknown(other),
+        command::RESET => ReceivedCommand::Reset,
+        command::SEND_CLK => ReceivedCommand::SendClock,
+        command::SEND_BRD => ReceivedCommand::SendBoard,
+        command::SEND_UPDATE => ReceivedCommand::SendUpdate,
+        command::SEND_UPDATE_BRD => ReceivedCommand::SendUpdateBoard,
+        command::RETURN_SERIALNR => ReceivedCommand::ReturnSerialNr,
+        command::RETURN_BUSADRES => ReceivedCommand::ReturnBusAddress,
+        command::SEND_TRADEMARK => ReceivedCommand::SendTrademark,
+        command::SEND_UPDATE_NICE => ReceivedCommand::SendUpdateNice,
+        command::SEND_BATTERY_STATUS => ReceivedCommand::SendBatteryStatus,
+        command::SEND_VERSION => ReceivedCommand::SendVersion,
+        command::RETURN_LONG_SERIALNR => ReceivedCommand::ReturnLongSerialNr,
+        0x49 => ReceivedCommand::EepromDump,
+        0x4a => ReceivedCommand::BusMode,
+        0x4e => ReceivedCommand::BootLoader,
+        other => ReceivedCommand::Unknown(other),
     }
 }
 
 /// A complete wrapper body (`0x03, code, data…, 0x00`) as a command.
-fn wrapped(size: u8, body: Vec<u8>) -> HostCommand {
+fn wrapped(size: u8, body: Vec<u8>) -> ReceivedCommand {
     match body.as_slice() {
         [CLOCK_MESSAGE_START, code, data @ .., CLOCK_MESSAGE_END] => {
-            HostCommand::Clock(ClockCommand {
+            ReceivedCommand::Clock(ClockCommand {
                 code: *code,
                 data: data.to_vec(),
             })
@@ -179,23 +181,23 @@ fn wrapped(size: u8, body: Vec<u8>) -> HostCommand {
     }
 }
 
-fn malformed(size: u8, body: Vec<u8>) -> HostCommand {
+fn malformed(size: u8, body: Vec<u8>) -> ReceivedCommand {
     let mut bytes = vec![command::CLOCK_MESSAGE, size];
     bytes.extend(body);
-    HostCommand::MalformedClock(bytes)
+    ReceivedCommand::MalformedClock(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn decode(bytes: &[u8]) -> Vec<HostCommand> {
-        HostCommandDecoder::new().feed_all(bytes)
+    fn decode(bytes: &[u8]) -> Vec<ReceivedCommand> {
+        ReceivedCommandDecoder::new().feed_all(bytes)
     }
 
     #[test]
     fn single_byte_commands() {
-        use HostCommand::*;
+        use ReceivedCommand::*;
         let bytes = [
             0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x4b, 0x4c, 0x4d, 0x55, 0x49, 0x4a,
             0x4e,
@@ -225,25 +227,25 @@ mod tests {
         assert_eq!(
             decode(&[0x00, 0xff, 0x4d]),
             [
-                HostCommand::Unknown(0x00),
-                HostCommand::Unknown(0xff),
-                HostCommand::SendVersion
+                ReceivedCommand::Unknown(0x00),
+                ReceivedCommand::Unknown(0xff),
+                ReceivedCommand::SendVersion
             ]
         );
     }
 
     #[test]
     fn a_wrapped_beep_across_chunks() {
-        let mut decoder = HostCommandDecoder::new();
+        let mut decoder = ReceivedCommandDecoder::new();
         assert_eq!(decoder.feed_all(&[0x2b, 0x04, 0x03]), []);
         assert_eq!(
             decoder.feed_all(&[0x0b, 0x05, 0x00, 0x42]),
             [
-                HostCommand::Clock(ClockCommand {
+                ReceivedCommand::Clock(ClockCommand {
                     code: 0x0b,
                     data: vec![0x05]
                 }),
-                HostCommand::SendBoard
+                ReceivedCommand::SendBoard
             ]
         );
     }
@@ -255,7 +257,7 @@ mod tests {
         ];
         assert_eq!(
             decode(&bytes),
-            [HostCommand::Clock(ClockCommand {
+            [ReceivedCommand::Clock(ClockCommand {
                 code: 0x0a,
                 data: vec![0x00, 0x05, 0x00, 0x00, 0x04, 0x1e, 0x01]
             })]
@@ -267,31 +269,31 @@ mod tests {
         assert_eq!(
             decode(&[0x2b, 0x7f, 0x4d]),
             [
-                HostCommand::MalformedClock(vec![0x2b, 0x7f]),
-                HostCommand::SendVersion
+                ReceivedCommand::MalformedClock(vec![0x2b, 0x7f]),
+                ReceivedCommand::SendVersion
             ]
         );
         assert_eq!(
             decode(&[0x2b, 0x04, 0x42, 0x4d]),
             [
-                HostCommand::MalformedClock(vec![0x2b, 0x04, 0x42]),
-                HostCommand::SendVersion
+                ReceivedCommand::MalformedClock(vec![0x2b, 0x04, 0x42]),
+                ReceivedCommand::SendVersion
             ]
         );
         assert_eq!(
             decode(&[0x2b, 0x03, 0x03, 0x0b, 0x01, 0x41]),
             [
-                HostCommand::MalformedClock(vec![0x2b, 0x03, 0x03, 0x0b, 0x01]),
-                HostCommand::SendClock
+                ReceivedCommand::MalformedClock(vec![0x2b, 0x03, 0x03, 0x0b, 0x01]),
+                ReceivedCommand::SendClock
             ]
         );
     }
 
     #[test]
     fn reset_forgets_a_half_command() {
-        let mut decoder = HostCommandDecoder::new();
+        let mut decoder = ReceivedCommandDecoder::new();
         assert_eq!(decoder.feed_all(&[0x2b, 0x04, 0x03]), []);
         decoder.reset();
-        assert_eq!(decoder.feed_all(&[0x4d]), [HostCommand::SendVersion]);
+        assert_eq!(decoder.feed_all(&[0x4d]), [ReceivedCommand::SendVersion]);
     }
 }

@@ -49,15 +49,20 @@ impl PgnFile {
 
     /// Records `event`, and rewrites the file when the record changed.
     pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
-        self.recorder
-            .record(event)
-            .map_err(|source| PgnFileError::Record { t: event.t, source })?;
+        self.record_only(event)?;
         let changes_the_record =
             !matches!(event.kind, EventKind::Mismatch { .. } | EventKind::Resync);
         if changes_the_record {
             self.rewrite()?;
         }
         Ok(())
+    }
+
+    /// Records `event` without writing the file (for a record written once at the end).
+    pub fn record_only(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
+        self.recorder
+            .record(event)
+            .map_err(|source| PgnFileError::Record { t: event.t, source })
     }
 
     /// Writes the whole record to a temporary file and renames it over the file.

@@ -92,3 +92,52 @@ pub async fn scripted_board(mut board_end: SerialStream, board: Board, updates: 
         }
     }
 }
+
+/// Runs the live runner over `connector` with a DGT link and a game from the starting position
+/// until `moves_wanted` moves were decided (or `limit` passed: a failure); returns everything
+/// the game said.
+pub async fn run_until_moves<C: touchmove::live::runner::Connector>(
+    connector: &mut C,
+    config: touchmove::live::runner::RunnerConfig,
+    moves_wanted: usize,
+    limit: std::time::Duration,
+) -> Vec<LiveEvent> {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let done = Arc::new(Notify::new());
+    let mut sink = Collect {
+        events: Arc::clone(&events),
+        moves_wanted,
+        done: Arc::clone(&done),
+    };
+    let mut game = LiveGame::new(
+        shakmaty::Chess::default(),
+        touchmove::interpreter::Config::default(),
+    );
+    let mut link = touchmove::dgt::link::DgtLink::default();
+    let run = touchmove::live::runner::run(
+        connector,
+        &mut link,
+        &mut game,
+        &mut sink,
+        config,
+        done.notified(),
+    );
+    let finished = tokio::time::timeout(limit, run).await;
+    let events = events.lock().expect("not poisoned").clone();
+    assert!(finished.is_ok(), "the runner did not finish: {events:?}");
+    events
+}
+
+/// The SAN of the moves among `events`.
+pub fn sans(events: &[LiveEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            LiveEvent::Decision(decision) => match &decision.kind {
+                EventKind::Move(m) => Some(m.san.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}

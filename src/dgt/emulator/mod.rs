@@ -28,7 +28,7 @@ pub use config::{BoardIdentity, EmulatorConfig, ScriptStart, Unplug};
 pub use script::{Change, Script, ScriptError, ScriptEvent};
 
 use super::board_messages as msg;
-use super::host_commands::{ClockCommand, HostCommand, HostCommandDecoder};
+use super::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
 use super::protocol::{
     clock_command, code_from_piece, index_from_square, rotated, square_from_index,
 };
@@ -96,7 +96,7 @@ pub struct DgtBoardEmulator {
     mode: Mode,
     bus_mode: bool,
     plugged: bool,
-    decoder: HostCommandDecoder,
+    decoder: ReceivedCommandDecoder,
     out: VecDeque<Vec<u8>>,
     notices: VecDeque<Notice>,
     tick: Option<Millis>,
@@ -126,7 +126,7 @@ impl DgtBoardEmulator {
             mode: Mode::Idle,
             bus_mode: true,
             plugged: true,
-            decoder: HostCommandDecoder::new(),
+            decoder: ReceivedCommandDecoder::new(),
             out: VecDeque::new(),
             notices: VecDeque::new(),
             tick: None,
@@ -338,29 +338,31 @@ impl DgtBoardEmulator {
         }
     }
 
-    fn command(&mut self, now: Millis, command: HostCommand) {
+    fn command(&mut self, now: Millis, command: ReceivedCommand) {
         if !matches!(
             command,
-            HostCommand::Unknown(_) | HostCommand::MalformedClock(_) | HostCommand::BusMode
+            ReceivedCommand::Unknown(_)
+                | ReceivedCommand::MalformedClock(_)
+                | ReceivedCommand::BusMode
         ) {
             self.bus_mode = false;
         }
         match command {
-            HostCommand::Reset => self.set_mode(now, Mode::Idle),
-            HostCommand::SendUpdate => self.set_mode(now, Mode::Update),
-            HostCommand::SendUpdateBoard => self.set_mode(now, Mode::UpdateBoard),
-            HostCommand::SendUpdateNice => self.set_mode(now, Mode::UpdateNice),
-            HostCommand::SendClock => self.send_clock(now),
-            HostCommand::SendBoard => self.send(msg::board_dump(&self.dump())),
-            HostCommand::BusMode => {
+            ReceivedCommand::Reset => self.set_mode(now, Mode::Idle),
+            ReceivedCommand::SendUpdate => self.set_mode(now, Mode::Update),
+            ReceivedCommand::SendUpdateBoard => self.set_mode(now, Mode::UpdateBoard),
+            ReceivedCommand::SendUpdateNice => self.set_mode(now, Mode::UpdateNice),
+            ReceivedCommand::SendClock => self.send_clock(now),
+            ReceivedCommand::SendBoard => self.send(msg::board_dump(&self.dump())),
+            ReceivedCommand::BusMode => {
                 self.bus_mode = true;
                 self.set_mode(now, Mode::Idle);
             }
-            HostCommand::Clock(clock) => self.clock_command(now, &clock),
-            HostCommand::EepromDump => self.notices.push_back(Notice::Refused(0x49)),
-            HostCommand::BootLoader => self.notices.push_back(Notice::Refused(0x4e)),
-            HostCommand::Unknown(byte) => self.notices.push_back(Notice::UnknownByte(byte)),
-            HostCommand::MalformedClock(bytes) => {
+            ReceivedCommand::Clock(clock) => self.clock_command(now, &clock),
+            ReceivedCommand::EepromDump => self.notices.push_back(Notice::Refused(0x49)),
+            ReceivedCommand::BootLoader => self.notices.push_back(Notice::Refused(0x4e)),
+            ReceivedCommand::Unknown(byte) => self.notices.push_back(Notice::UnknownByte(byte)),
+            ReceivedCommand::MalformedClock(bytes) => {
                 self.notices.push_back(Notice::MalformedClock(bytes));
             }
             identity => self.identify(&identity),
@@ -368,15 +370,15 @@ impl DgtBoardEmulator {
     }
 
     /// The answers about the board itself.
-    fn identify(&mut self, command: &HostCommand) {
+    fn identify(&mut self, command: &ReceivedCommand) {
         let id = &self.identity;
         let reply = match command {
-            HostCommand::SendVersion => msg::version(id.version.0, id.version.1),
-            HostCommand::ReturnSerialNr => msg::serial_nr(&id.serial),
-            HostCommand::ReturnLongSerialNr => msg::long_serial_nr(&id.long_serial),
-            HostCommand::SendTrademark => msg::trademark(&id.trademark),
-            HostCommand::ReturnBusAddress => msg::bus_address(id.bus_address),
-            HostCommand::SendBatteryStatus => msg::battery_status(&id.battery),
+            ReceivedCommand::SendVersion => msg::version(id.version.0, id.version.1),
+            ReceivedCommand::ReturnSerialNr => msg::serial_nr(&id.serial),
+            ReceivedCommand::ReturnLongSerialNr => msg::long_serial_nr(&id.long_serial),
+            ReceivedCommand::SendTrademark => msg::trademark(&id.trademark),
+            ReceivedCommand::ReturnBusAddress => msg::bus_address(id.bus_address),
+            ReceivedCommand::SendBatteryStatus => msg::battery_status(&id.battery),
             _ => return,
         };
         self.send(reply);
