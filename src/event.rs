@@ -162,6 +162,9 @@ pub enum Rule {
     /// Dead position.
     #[serde(rename = "5.2.2")]
     DeadPosition,
+    /// A flag fell: the player's time is exhausted.
+    #[serde(rename = "6.9")]
+    FlagFall,
     /// Second (or limit) completed illegal move loses.
     #[serde(rename = "7.5.5")]
     IllegalMoveLimit,
@@ -187,6 +190,7 @@ impl Rule {
             Rule::Checkmate => "5.1.1",
             Rule::Stalemate => "5.2.1",
             Rule::DeadPosition => "5.2.2",
+            Rule::FlagFall => "6.9",
             Rule::IllegalMoveLimit => "7.5.5",
             Rule::Fivefold => "9.6.1",
             Rule::SeventyFiveMoves => "9.6.2",
@@ -268,5 +272,12 @@ mod tests {
             serde_json::to_string(&takeback).expect("serialisable"),
             r#"{"t":7,"kind":"takeback","ply":3}"#
         );
+    }
+
+    #[test]
+    fn a_flag_fall_is_article_6_9_in_json_and_in_words() {
+        let json = serde_json::to_string(&Rule::FlagFall).expect("serialisable");
+        assert_eq!(json, r#""6.9""#);
+        assert_eq!(Rule::FlagFall.article(), "6.9");
     }
 }

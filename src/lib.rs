@@ -6,6 +6,7 @@
 //! takebacks and results.
 
 pub mod baseline;
+pub mod clock;
 pub mod dgt;
 pub mod event;
 pub mod fidelity;
