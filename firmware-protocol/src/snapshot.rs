@@ -45,7 +45,7 @@ impl PieceCodes {
     /// The piece on `square` (`None`: empty or not identified).
     pub fn get(&self, square: Square) -> Option<Piece> {
         let byte = self.0.get(usize::from(square.index() / 2)).copied()?;
-        let code = if square.index() % 2 == 0 {
+        let code = if square.index().is_multiple_of(2) {
             byte & 0x0f
         } else {
             byte >> 4
@@ -57,7 +57,7 @@ impl PieceCodes {
     pub fn with(mut self, square: Square, piece: Option<Piece>) -> PieceCodes {
         let code = code_of(piece);
         if let Some(byte) = self.0.get_mut(usize::from(square.index() / 2)) {
-            *byte = if square.index() % 2 == 0 {
+            *byte = if square.index().is_multiple_of(2) {
                 (*byte & 0xf0) | code
             } else {
                 (*byte & 0x0f) | (code << 4)

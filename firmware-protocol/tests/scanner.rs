@@ -73,7 +73,13 @@ fn a_flickering_sensor_never_produces_an_event() {
     for debounce in [Debounce::Samples(2), Debounce::Millis(3)] {
         let mut scanner = Scanner::new(debounce, START);
         let flicker: Vec<u64> = (0..500)
-            .map(|i| if i % 2 == 0 { START ^ E4 } else { START })
+            .map(|i: u32| {
+                if i.is_multiple_of(2) {
+                    START ^ E4
+                } else {
+                    START
+                }
+            })
             .collect();
         assert_eq!(
             run(&mut scanner, &every_2ms(0, &flicker)),
@@ -87,7 +93,7 @@ fn a_flickering_sensor_never_produces_an_event() {
 #[test]
 fn a_flickering_sensor_does_not_hide_a_real_move_elsewhere() {
     let mut scanner = Scanner::new(Debounce::Samples(3), START);
-    let flicker = |i: usize| if i % 2 == 0 { E4 } else { 0 };
+    let flicker = |i: usize| if i.is_multiple_of(2) { E4 } else { 0 };
     let bits: Vec<u64> = (0..10).map(|i| (START & !E2) ^ flicker(i)).collect();
     let events = run(&mut scanner, &every_2ms(0, &bits));
     assert_eq!(events, vec![(4, change(12, Action::Lifted, 0))]);
