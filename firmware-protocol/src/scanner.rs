@@ -64,7 +64,8 @@ impl Scanner {
     }
 
     /// Takes the sample `bits` read at `now_ms` (the board's clock; it may wrap) and returns
-    /// the changes it confirms.
+    /// the changes it confirms. The state is updated at once: changes not taken from the
+    /// iterator are lost (a SNAPSHOT still reports them).
     pub fn sample(&mut self, now_ms: u32, bits: u64) -> Changes<'_> {
         let differing = bits ^ self.stable;
         self.pending &= differing;
