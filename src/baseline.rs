@@ -134,6 +134,7 @@ impl Baseline {
                 uci: played.uci,
                 fen: played.fen,
                 promotion_default: false,
+                clock: None,
             }),
         });
     }

@@ -74,6 +74,18 @@ pub struct MoveEvent {
     /// Set when the promotion piece was neither sensed nor entered and the queen was assumed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub promotion_default: bool,
+    /// Each player's remaining time after the move, when a clock runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockTimes>,
+}
+
+/// Each player's remaining time, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ClockTimes {
+    /// White's remaining time.
+    pub white: u64,
+    /// Black's remaining time.
+    pub black: u64,
 }
 
 /// An Article 4 breach.
@@ -104,6 +116,9 @@ pub struct IllegalMove {
     /// The attempted move, when it is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub uci: Option<String>,
+    /// The time added to the opponent (FIDE 7.5.5), when a clock runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub penalty_ms: Option<u64>,
 }
 
 /// How a game ended.

@@ -5,6 +5,7 @@
 
 use shakmaty::Chess;
 
+use crate::clock::TimeControl;
 use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::SensorEvent;
@@ -14,6 +15,7 @@ use crate::sensor_log::{LogHeader, LogRecord};
 #[derive(Debug)]
 pub struct Replay {
     config: Config,
+    time_control: Option<TimeControl>,
     interpreter: Option<Interpreter>,
     header: Option<LogHeader>,
 }
@@ -23,9 +25,16 @@ impl Replay {
     pub fn new(config: Config) -> Replay {
         Replay {
             config,
+            time_control: None,
             interpreter: None,
             header: None,
         }
+    }
+
+    /// Runs a clock for `time_control` (see [`Interpreter::with_time_control`]).
+    pub fn with_time_control(mut self, time_control: Option<TimeControl>) -> Replay {
+        self.time_control = time_control;
+        self
     }
 
     /// The header of the log, once read.
@@ -46,7 +55,7 @@ impl Replay {
             LogRecord::Header(header) => {
                 // The decoder validated the FEN; a position it rejects cannot reach here.
                 let start = header.start_position().unwrap_or_default();
-                self.interpreter = Some(Interpreter::new(start, self.config));
+                self.interpreter = Some(self.interpreter_for(start));
                 self.header = Some(header);
             }
             LogRecord::Event(event) => self.event(&event, sink),
@@ -55,12 +64,22 @@ impl Replay {
 
     /// Takes one sensor event (the standard start is assumed if no header came first).
     pub fn event(&mut self, event: &SensorEvent, sink: &mut impl FnMut(GameEvent)) {
-        let config = self.config;
-        let interpreter = self
-            .interpreter
-            .get_or_insert_with(|| Interpreter::new(Chess::default(), config));
+        if self.interpreter.is_none() {
+            self.interpreter = Some(self.interpreter_for(Chess::default()));
+        }
+        let Some(interpreter) = self.interpreter.as_mut() else {
+            return;
+        };
         interpreter.handle_event(event);
         drain(interpreter, sink);
+    }
+
+    fn interpreter_for(&self, start: Chess) -> Interpreter {
+        let interpreter = Interpreter::new(start, self.config);
+        match &self.time_control {
+            Some(time_control) => interpreter.with_time_control(time_control.clone()),
+            None => interpreter,
+        }
     }
 
     /// End of the log: decides what is pending as the windows would close.

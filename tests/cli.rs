@@ -167,3 +167,30 @@ fn python_chess_reads_the_pgn_back_to_the_same_moves() {
         assert_eq!(read, common::recorded_games(&events), "{name}");
     }
 }
+
+#[test]
+fn a_time_control_gives_the_pgn_its_tag_and_clock_comments() {
+    let fixture = common::fixture_dir().join("clock-increment-and-periods.log");
+    let pgn = std::env::temp_dir().join(format!("touchmove-clk-{}.pgn", std::process::id()));
+    let out = touchmove(
+        &[
+            "replay",
+            fixture.to_str().expect("path"),
+            "--time-control",
+            "2/60+10:30",
+            "--pgn",
+            pgn.to_str().expect("path"),
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).expect("the PGN");
+    assert!(text.contains("[TimeControl \"2/60+10:30\"]"), "{text}");
+    // White's first move left 69.7 s (the fixture works the figures out), shown to the second.
+    assert!(text.contains("1. e4 {[%clk 0:01:09]}"), "{text}");
+    assert!(text.contains("3. Nc3 {[%clk 0:01:47]}"), "{text}");
+}

@@ -27,6 +27,11 @@ struct Watched {
 
 /// Runs `watch` against an emulated board started with `emulate_args`.
 fn watch(name: &str, emulate_args: &[&str]) -> Watched {
+    watch_with(name, emulate_args, &[])
+}
+
+/// Runs `watch WATCH_ARGS` against an emulated board started with `emulate_args`.
+fn watch_with(name: &str, emulate_args: &[&str], watch_args: &[&str]) -> Watched {
     let emulator = emulate(emulate_args);
     let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
@@ -42,6 +47,7 @@ fn watch(name: &str, emulate_args: &[&str]) -> Watched {
         ])
         .arg("--record")
         .arg(&record)
+        .args(watch_args)
         .stdin(Stdio::null())
         .output()
         .expect("watch runs");
@@ -63,9 +69,15 @@ fn watch(name: &str, emulate_args: &[&str]) -> Watched {
 
 /// `touchmove replay --json` on `log`.
 fn replay(log: &Path) -> Vec<Value> {
+    replay_with(log, &[])
+}
+
+/// `touchmove replay --json ARGS` on `log`.
+fn replay_with(log: &Path, args: &[&str]) -> Vec<Value> {
     let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args(["replay", "--json"])
         .arg(log)
+        .args(args)
         .output()
         .expect("replay runs");
     assert!(
@@ -222,4 +234,25 @@ fn the_demo_plays_its_game_to_the_end() {
         .collect();
     let game = source_game("corpus/kasparov-deep-blue-1997.pgn", 6);
     assert_eq!(common::recorded_games(&events), vec![game]);
+}
+
+#[test]
+fn the_dgt_clocks_presses_drive_the_game_clock() {
+    let time_control = ["--time-control", "300+2"];
+    let watched = watch_with(
+        "clock",
+        &["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"],
+        &time_control,
+    );
+    assert_eq!(
+        watched.events,
+        replay_with(&watched.record, &time_control),
+        "live decisions differ from the replay of the recording"
+    );
+    let clocked = watched
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "move")
+        .all(|e| e["clock"]["white"].is_u64() && e["clock"]["black"].is_u64());
+    assert!(clocked, "a move without clock times: {:?}", watched.events);
 }

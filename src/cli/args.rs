@@ -141,6 +141,10 @@ pub struct EmulateDgtArgs {
     /// The seed of the dice (hands, scans, noise).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// Set the emulated clock to this time control's first period (e.g. `300+2`: 5 minutes
+    /// each; increments and delays are not emulated on the clock itself).
+    #[arg(long, value_name = "TC")]
+    pub time_control: Option<touchmove::clock::TimeControl>,
     /// Start the script at once instead of when a host first asks for updates.
     #[arg(long)]
     pub no_wait: bool,
@@ -304,6 +308,10 @@ pub struct InterpreterArgs {
     /// The bounce window in ms: a shorter lift and replace on one square is sensor noise.
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub bounce_ms: u64,
+    /// Run a clock for this time control (PGN form: `300+2`, `40/5400+30:1800+30`, `300d5`
+    /// for a delay): flag falls, two minutes for an illegal move, clock times in the output.
+    #[arg(long, value_name = "TC")]
+    pub time_control: Option<touchmove::clock::TimeControl>,
 }
 
 impl InterpreterArgs {

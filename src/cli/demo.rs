@@ -78,7 +78,7 @@ async fn demo(emulator: DgtBoardEmulator, json: bool) -> Result<()> {
     let mut game = LiveGame::new(start.clone(), touchmove::interpreter::Config::default());
     let mut link = DgtLink::default();
     let mut connector = OwnEnd(Some(host_end));
-    let mut sink = WatchSink::new(std::io::stdout().lock(), json, None, None, &start);
+    let mut sink = WatchSink::new(std::io::stdout().lock(), json, None, None, &start, None);
     let shutdown = async {
         let _ = board_done.await;
     };

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
+use touchmove::clock::TimeControl;
 use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug};
 use touchmove::pgn_games::read_games;
 use touchmove::sensor_log::read_log;
@@ -44,6 +45,9 @@ fn config(args: &EmulateDgtArgs) -> Result<EmulatorConfig> {
     config.rotated = args.rotated;
     config.noise = args.noise;
     config.seed = args.seed;
+    if let Some(TimeControl::Timed(schedule)) = &args.time_control {
+        config.clock.initial_ms = u64::from(schedule.period(0).seconds) * 1000;
+    }
     config.unplug = args
         .unplug_at
         .zip(args.unplug_for)

@@ -8,6 +8,7 @@ use shakmaty::Chess;
 
 use touchmove::event::GameEvent;
 use touchmove::live::PgnFile;
+use touchmove::output::pgn::PgnTags;
 use touchmove::output::text;
 
 /// Prints each decision as it is made and keeps them for the PGN. The first write error is kept
@@ -75,8 +76,17 @@ impl<W: Write> EventPrinter<W> {
 
 /// Writes the PGN of `events` (played from `start`) to `path`, through a temporary file
 /// renamed into place.
-pub fn write_pgn_file(path: &Path, start: &Chess, events: &[GameEvent]) -> Result<()> {
-    let mut file = PgnFile::new(path, start);
+pub fn write_pgn_file(
+    path: &Path,
+    start: &Chess,
+    time_control: Option<String>,
+    events: &[GameEvent],
+) -> Result<()> {
+    let tags = PgnTags {
+        time_control,
+        ..PgnTags::default()
+    };
+    let mut file = PgnFile::new(path, start, tags);
     for event in events {
         file.record_only(event)
             .with_context(|| format!("cannot record event at t={} in the PGN", event.t))?;

@@ -17,13 +17,19 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let source = open(&args.log)?;
     let stdout = io::stdout().lock();
     let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json, args.pgn.is_some());
-    let mut replay = Replay::new(args.interpreter.config());
+    let mut replay = Replay::new(args.interpreter.config())
+        .with_time_control(args.interpreter.time_control.clone());
     let outcome = feed(&mut replay, source, &mut printer, &args.log);
     replay.finish(&mut |event| printer.print(event));
     printer.finish()?;
     if let Some(pgn) = &args.pgn {
         let start = replay.start_position().unwrap_or_default();
-        write_pgn_file(pgn, &start, printer.events())?;
+        let time_control = args
+            .interpreter
+            .time_control
+            .as_ref()
+            .map(ToString::to_string);
+        write_pgn_file(pgn, &start, time_control, printer.events())?;
     }
     outcome
 }

@@ -27,13 +27,18 @@ pub fn run(args: &WatchArgs) -> Result<()> {
 async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
     let mut connector = SerialConnector::new(args.port.clone());
     let mut session = DgtLink::default();
-    let mut game = LiveGame::new(start.clone(), args.interpreter.config());
+    let mut game = LiveGame::new(start.clone(), args.interpreter.config())
+        .with_time_control(args.interpreter.time_control.clone());
     let mut sink = WatchSink::new(
         std::io::stdout().lock(),
         args.json,
         args.record.as_deref(),
         args.pgn.as_deref(),
         &start,
+        args.interpreter
+            .time_control
+            .as_ref()
+            .map(ToString::to_string),
     );
     let config = RunnerConfig {
         give_up_after: args.give_up_after.map(Duration::from_secs_f64),

@@ -11,6 +11,7 @@ use shakmaty::{Bitboard, Chess, Position};
 use touchmove::event::{EventKind, GameEvent};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, PgnFile, board_diagram};
+use touchmove::output::pgn::PgnTags;
 use touchmove::output::text;
 use touchmove::sensor::SensorEvent;
 use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter};
@@ -35,13 +36,18 @@ impl<W: Write> WatchSink<W> {
         record: Option<&Path>,
         pgn: Option<&Path>,
         start: &Chess,
+        time_control: Option<String>,
     ) -> WatchSink<W> {
+        let tags = PgnTags {
+            time_control,
+            ..PgnTags::default()
+        };
         WatchSink {
             out,
             json,
             record_path: record.map(Path::to_owned),
             recording: None,
-            pgn: pgn.map(|path| PgnFile::new(path, start)),
+            pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
             start: start.clone(),
             failed: None,
         }

@@ -152,6 +152,10 @@ impl Interpreter {
         let position = self.game.position().clone();
         let mover = position.turn();
         let played = self.game.play(m);
+        if let Some(clock) = self.clock.as_mut() {
+            clock.move_decided(mover, t);
+        }
+        let clock = self.clock.as_ref().map(|clock| clock.times(t));
         self.emit(
             t,
             EventKind::Move(MoveEvent {
@@ -161,6 +165,7 @@ impl Interpreter {
                 uci: played.uci,
                 fen: played.fen,
                 promotion_default,
+                clock,
             }),
         );
         if self.config.strict {
@@ -263,6 +268,7 @@ impl Interpreter {
             (Some((from, to)), None) => format!("{from}-{to} is not a legal move"),
             (None, None) => "clock pressed without making a legal move (7.5.3)".to_owned(),
         };
+        let penalty_ms = self.clock.as_mut().map(|clock| clock.penalty_to(!mover));
         self.emit(
             t,
             EventKind::Illegal(IllegalMove {
@@ -270,6 +276,7 @@ impl Interpreter {
                 count,
                 message,
                 uci: displaced.map(|(from, to)| format!("{from}{to}")),
+                penalty_ms,
             }),
         );
         if count >= self.config.illegal_limit {
@@ -312,7 +319,7 @@ impl Interpreter {
     }
 
     /// Emits the result or the claimable draws after a move or an ending.
-    fn announce_ending_or_claims(&mut self, t: Millis) {
+    pub(super) fn announce_ending_or_claims(&mut self, t: Millis) {
         if let Some(ending) = self.game.ending() {
             let result = ending.to_result();
             self.emit(t, EventKind::Result(result));

@@ -14,6 +14,7 @@
 
 mod board;
 mod decide;
+mod game_clock;
 mod geometry;
 mod judge;
 mod legal;
@@ -29,6 +30,7 @@ use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::PhysicalBoard;
+use game_clock::GameClock;
 pub use geometry::{can_grow, capture_square};
 use legal::LegalMoves;
 use motions::Motions;
@@ -135,6 +137,8 @@ pub struct Interpreter {
     left_candidate: Option<LeftCandidate>,
     touches_before_event: usize,
     mismatch_reported: bool,
+    clock: Option<GameClock>,
+    finishing: bool,
     out: VecDeque<GameEvent>,
     last_t: Millis,
 }
@@ -162,9 +166,19 @@ impl Interpreter {
             left_candidate: None,
             touches_before_event: 0,
             mismatch_reported: false,
+            clock: None,
+            finishing: false,
             out: VecDeque::new(),
             last_t: 0,
         }
+    }
+
+    /// Runs a clock for `time_control` from time 0: switched by the decided moves, or by the
+    /// presses of a physical clock once one is seen. Flags fall, illegal moves cost two minutes,
+    /// and every move carries both players' remaining time.
+    pub fn with_time_control(mut self, time_control: crate::clock::TimeControl) -> Interpreter {
+        self.clock = Some(GameClock::new(time_control, self.game.turn()));
+        self
     }
 
     /// The game as recorded so far.
@@ -234,10 +248,7 @@ impl Interpreter {
         // A lift made before the window closed is either a real lift (which changes the board
         // before the deadline) or a bounce (after which the deadline stands): wait to know.
         let phase = phase.filter(|deadline| self.held.first().is_none_or(|h| h.t >= *deadline));
-        match (held, phase) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [held, phase, self.flag_due()].into_iter().flatten().min()
     }
 
     /// Handles every deadline due at or before `now`, in order.
@@ -245,6 +256,8 @@ impl Interpreter {
         while let Some(due) = self.poll_timeout().filter(|due| *due <= now) {
             if self.held_until() == Some(due) {
                 self.release_held();
+            } else if self.flag_due() == Some(due) {
+                self.flag_fell(due);
             } else {
                 self.phase_timeout(due);
             }
@@ -256,8 +269,10 @@ impl Interpreter {
         self.out.pop_front()
     }
 
-    /// End of input: decides whatever is pending as the windows would close.
+    /// End of input: decides whatever is pending as the windows would close (a clock left
+    /// running does not go on to a flag fall).
     pub fn finish(&mut self) {
+        self.finishing = true;
         while let Some(due) = self.poll_timeout() {
             self.handle_timeout(due);
         }
@@ -391,10 +406,20 @@ impl Interpreter {
             && !self.trace.has_binding_touch_of(self.game.turn()))
     }
 
+    /// `color` pressed the clock: the rulings of the press, then the clock follows it.
     fn clock(&mut self, t: Millis, color: Color) {
         if self.phase == Phase::Closed {
             return;
         }
+        self.clock_ruling(t, color);
+        if let Some(clock) = self.clock.as_mut() {
+            clock.pressed(color, t);
+        }
+    }
+
+    /// What a press means to the game: it completes the mover's pending move or illegal
+    /// placement; a press with no move is an illegal move (7.5.3).
+    fn clock_ruling(&mut self, t: Millis, color: Color) {
         if color != self.game.turn() {
             if let Phase::Pending {
                 what: Pending::Move {
@@ -444,6 +469,25 @@ impl Interpreter {
         }
     }
 
+    /// When the running side's flag falls (never once the game is over or the input ended).
+    fn flag_due(&self) -> Option<Millis> {
+        if self.finishing || self.phase == Phase::Closed {
+            return None;
+        }
+        self.clock.as_ref()?.flag_due()
+    }
+
+    /// A flag fell at `t`: the game is lost, or drawn if the opponent cannot mate (6.9).
+    fn flag_fell(&mut self, t: Millis) {
+        let Some(loser) = self.clock.as_ref().and_then(|clock| clock.fallen(t)) else {
+            return;
+        };
+        self.game
+            .end(crate::clock::flag_result(self.game.position(), loser));
+        self.announce_ending_or_claims(t);
+        self.phase = Phase::Closed;
+    }
+
     fn check_new_game(&mut self, t: Millis) {
         let standard = shakmaty::Board::new();
         if self.board.shows(&standard) {
@@ -455,6 +499,10 @@ impl Interpreter {
                 },
             );
             self.game = Game::new(Chess::default());
+            self.clock = self
+                .clock
+                .as_ref()
+                .map(|clock| clock.restarted(self.game.turn()));
             self.start_turn(None);
         }
     }

@@ -4,6 +4,7 @@ use std::collections::VecDeque;
 
 use shakmaty::{Bitboard, Board, Chess, Position};
 
+use crate::clock::TimeControl;
 use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
@@ -77,6 +78,7 @@ impl SeenBoard {
 pub struct LiveGame {
     start: Chess,
     config: Config,
+    time_control: Option<TimeControl>,
     seen: SeenBoard,
     interpreter: Option<Interpreter>,
     out: VecDeque<LiveEvent>,
@@ -88,6 +90,7 @@ impl LiveGame {
         LiveGame {
             start,
             config,
+            time_control: None,
             seen: SeenBoard {
                 occupied: Bitboard::EMPTY,
                 pieces: Board::empty(),
@@ -95,6 +98,12 @@ impl LiveGame {
             interpreter: None,
             out: VecDeque::new(),
         }
+    }
+
+    /// Runs a clock for `time_control` once the game starts.
+    pub fn with_time_control(mut self, time_control: Option<TimeControl>) -> LiveGame {
+        self.time_control = time_control;
+        self
     }
 
     /// The position the game starts from.
@@ -122,6 +131,9 @@ impl LiveGame {
         self.seen.apply(&event.kind);
         if self.seen.shows(self.start.board()) {
             let mut interpreter = Interpreter::new(self.start.clone(), self.config);
+            if let Some(time_control) = &self.time_control {
+                interpreter = interpreter.with_time_control(time_control.clone());
+            }
             // The pieces the board identified are known from the start.
             interpreter.handle_event(&SensorEvent::new(
                 event.t,

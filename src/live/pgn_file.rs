@@ -38,12 +38,12 @@ pub struct PgnFile {
 }
 
 impl PgnFile {
-    /// A PGN file at `path` for a game starting from `start`.
-    pub fn new(path: &Path, start: &Chess) -> PgnFile {
+    /// A PGN file at `path` for a game starting from `start`, with `tags`.
+    pub fn new(path: &Path, start: &Chess, tags: PgnTags) -> PgnFile {
         let set_up = *start != Chess::default();
         PgnFile {
             path: path.to_owned(),
-            recorder: PgnRecorder::new(start.clone(), set_up, PgnTags::default()),
+            recorder: PgnRecorder::new(start.clone(), set_up, tags),
         }
     }
 

@@ -49,7 +49,13 @@ impl PgnRecorder {
     /// nothing is recorded.
     pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnError> {
         match &event.kind {
-            EventKind::Move(played) => self.current.play(played),
+            EventKind::Move(played) => {
+                self.current.play(played)?;
+                match played.clock {
+                    Some(clock) => self.note(clk_comment(played.color, clock)),
+                    None => Ok(()),
+                }
+            }
             EventKind::Takeback { ply } => self.current.take_back(*ply),
             EventKind::Result(result) => self.finish(result),
             EventKind::Game { number } => {
@@ -107,4 +113,13 @@ impl PgnRecorder {
             std::mem::replace(&mut self.current, GameRecord::new(Chess::default(), false));
         self.closed.push(finished);
     }
+}
+
+/// The `[%clk h:mm:ss]` comment after a move: the mover's remaining time.
+fn clk_comment(mover: shakmaty::Color, clock: crate::event::ClockTimes) -> String {
+    let remaining = match mover {
+        shakmaty::Color::White => clock.white,
+        shakmaty::Color::Black => clock.black,
+    };
+    format!("[%clk {}]", crate::clock::clk(remaining))
 }

@@ -99,6 +99,7 @@ mod tests {
             uci: String::new(),
             fen: shakmaty::fen::Fen::from_ascii(fen.as_bytes()).expect("a valid FEN"),
             promotion_default: false,
+            clock: None,
         })
     }
 
@@ -150,6 +151,7 @@ mod tests {
             count: 1,
             message: "king in check".to_owned(),
             uci: None,
+            penalty_ms: None,
         };
         assert_eq!(
             line(EventKind::Illegal(illegal.clone())),

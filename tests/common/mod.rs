@@ -33,6 +33,24 @@ pub struct Fixture {
 }
 
 impl Fixture {
+    /// A replay with the fixture's options.
+    pub fn replay(&self) -> Replay {
+        Replay::new(self.config()).with_time_control(self.time_control())
+    }
+
+    /// The time control a `--time-control` option gives.
+    pub fn time_control(&self) -> Option<touchmove::clock::TimeControl> {
+        let at = self.options.iter().position(|o| o == "--time-control")?;
+        let text = self
+            .options
+            .get(at + 1)
+            .expect("--time-control needs a value");
+        Some(
+            text.parse()
+                .unwrap_or_else(|e| panic!("{}: {e}", self.name)),
+        )
+    }
+
     /// The interpreter configuration the options give.
     pub fn config(&self) -> Config {
         let mut config = Config::default();
@@ -49,6 +67,9 @@ impl Fixture {
                 "--slide-ms" => config.slide_ms = number(),
                 "--bounce-ms" => config.bounce_ms = number(),
                 "--illegal-limit" => config.illegal_limit = number() as u32,
+                "--time-control" => {
+                    options.next();
+                }
                 other => panic!("{}: unknown option {other}", self.name),
             }
         }
@@ -111,19 +132,21 @@ fn to_values(events: &[GameEvent]) -> Vec<Value> {
 pub fn replay_whole(fixture: &Fixture) -> Vec<Value> {
     let log = touchmove::sensor_log::read_log(&fixture.text)
         .unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
-    let start = log.header.start_position().expect("a valid start");
-    to_values(&touchmove::replay::replay_events(
-        start,
-        fixture.config(),
-        &log.events,
-    ))
+    let mut replay = fixture.replay();
+    let mut out = Vec::new();
+    replay.record(LogRecord::Header(log.header), &mut |event| out.push(event));
+    for event in &log.events {
+        replay.event(event, &mut |decided| out.push(decided));
+    }
+    replay.finish(&mut |event| out.push(event));
+    to_values(&out)
 }
 
 /// The log pushed into the sans-IO decoder one byte at a time, each record replayed as it
 /// comes out.
 pub fn replay_bytes_one_at_a_time(fixture: &Fixture) -> Vec<Value> {
     let mut decoder = LogDecoder::new();
-    let mut replay = Replay::new(fixture.config());
+    let mut replay = fixture.replay();
     let mut out = Vec::new();
     let take = |decoder: &mut LogDecoder, replay: &mut Replay, out: &mut Vec<GameEvent>| {
         while let Some(record) = decoder.poll() {
@@ -162,7 +185,7 @@ pub fn replay_in_chunks(fixture: &Fixture, size: usize) -> Vec<Value> {
         bytes: fixture.text.as_bytes(),
         size,
     };
-    let mut replay = Replay::new(fixture.config());
+    let mut replay = fixture.replay();
     let mut out = Vec::new();
     for record in LogReader::new(source) {
         let record = record.unwrap_or_else(|e| panic!("{}: {e}", fixture.name));

@@ -75,6 +75,7 @@ mod tests {
             count: 2,
             message: "king left in check".to_owned(),
             uci: Some("e8e7".to_owned()),
+            penalty_ms: None,
         };
         assert_eq!(
             illegal_comment(&illegal),

@@ -118,6 +118,9 @@ impl GameRecord {
             push_tag(&mut out, "SetUp", "1");
             push_tag(&mut out, "FEN", &fen_of(&self.start));
         }
+        if let Some(time_control) = &tags.time_control {
+            push_tag(&mut out, "TimeControl", time_control);
+        }
         out.push('\n');
         for line in movetext_lines(&self.items, self.numbering(), result) {
             out.push_str(&line);

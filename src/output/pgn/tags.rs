@@ -15,6 +15,8 @@ pub struct PgnTags {
     pub white: Option<String>,
     /// The `Black` tag (default `?`).
     pub black: Option<String>,
+    /// The `TimeControl` tag (PGN form, e.g. `40/5400+30:1800+30`), written when set.
+    pub time_control: Option<String>,
 }
 
 impl PgnTags {

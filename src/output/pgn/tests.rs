@@ -25,6 +25,7 @@ fn mv(ply: u32, color: Color, san: &str) -> GameEvent {
         uci: String::new(),
         fen: Fen::default(),
         promotion_default: false,
+        clock: None,
     }))
 }
 
@@ -183,6 +184,7 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
         white: Some("Alice".to_owned()),
         black: Some("Bob".to_owned()),
         site: None,
+        time_control: None,
     };
     let mut recorder = PgnRecorder::new(Chess::default(), false, tags);
     record_all(
@@ -202,6 +204,7 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
                 count: 1,
                 message: "not a king move".to_owned(),
                 uci: Some("e8e6".to_owned()),
+                penalty_ms: None,
             })),
             mv(4, Color::Black, "Nc6"),
             event(EventKind::Mismatch {
