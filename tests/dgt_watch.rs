@@ -249,10 +249,36 @@ fn the_dgt_clocks_presses_drive_the_game_clock() {
         replay_with(&watched.record, &time_control),
         "live decisions differ from the replay of the recording"
     );
+    assert!(
+        !watched.stderr.contains("never acknowledged"),
+        "the emulated clock did not acknowledge the time set at the start:\n{}",
+        watched.stderr
+    );
     let clocked = watched
         .events
         .iter()
         .filter(|e| e["kind"] == "move")
         .all(|e| e["clock"]["white"].is_u64() && e["clock"]["black"].is_u64());
     assert!(clocked, "a move without clock times: {:?}", watched.events);
+}
+
+#[test]
+fn a_flag_falls_the_same_way_live_and_in_the_replay() {
+    let time_control = ["--time-control", "2"];
+    let watched = watch_with(
+        "flag",
+        &["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"],
+        &time_control,
+    );
+    assert_eq!(
+        watched.events,
+        replay_with(&watched.record, &time_control),
+        "live decisions differ from the replay of the recording"
+    );
+    let flag = watched
+        .events
+        .iter()
+        .find(|e| e["kind"] == "result")
+        .unwrap_or_else(|| panic!("no result: {:?}", watched.events));
+    assert_eq!(flag["rule"], "6.9", "{flag}");
 }

@@ -26,7 +26,13 @@ pub fn run(args: &WatchArgs) -> Result<()> {
 
 async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
     let mut connector = SerialConnector::new(args.port.clone());
-    let mut session = DgtLink::default();
+    let clock_start = match &args.interpreter.time_control {
+        Some(touchmove::clock::TimeControl::Timed(schedule)) => {
+            Some(u64::from(schedule.period(0).seconds) * 1000)
+        }
+        _ => None,
+    };
+    let mut session = DgtLink::default().set_clock_at_start(clock_start);
     let mut game = LiveGame::new(start.clone(), args.interpreter.config())
         .with_time_control(args.interpreter.time_control.clone());
     let mut sink = WatchSink::new(

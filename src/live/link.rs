@@ -29,4 +29,6 @@ pub trait BoardSession {
     fn poll_transmit(&mut self) -> Option<Vec<u8>>;
     /// The next thing the board reported.
     fn poll_event(&mut self) -> Option<LinkEvent>;
+    /// Something the game said at `now`, for a board that shows it (a clock display, LEDs).
+    fn announce(&mut self, _now: Millis, _event: &crate::live::LiveEvent) {}
 }

@@ -137,7 +137,7 @@ where
         }
     }
     game.finish();
-    drain(game, sink)
+    drain(game, session, sink, &clock)
 }
 
 /// Serves one open link until it is lost or shutdown is asked for.
@@ -181,7 +181,7 @@ where
                 let now = clock.now();
                 session.handle_timeout(now);
                 game.handle_timeout(now);
-                drain(game, sink)?;
+                drain(game, session, sink, clock)?;
             }
             () = shutdown.as_mut() => return Ok(LinkEnd::Shutdown),
         }
@@ -201,7 +201,7 @@ fn pass_events<S: BoardSession, K: Sink>(
                 let event = SensorEvent::new(clock.now(), kind);
                 game.handle_sensor(&event);
                 sink.sensor(&event, game).map_err(RunnerError::Output)?;
-                drain(game, sink)?;
+                drain(game, session, sink, clock)?;
             }
             LinkEvent::Silent => return Ok(true),
             LinkEvent::Identified(what) => sink.notice(&what),
@@ -211,8 +211,15 @@ fn pass_events<S: BoardSession, K: Sink>(
     Ok(false)
 }
 
-fn drain<K: Sink>(game: &mut LiveGame, sink: &mut K) -> Result<(), RunnerError> {
+/// Passes what the game said to the board (for its display) and to the sink.
+fn drain<S: BoardSession, K: Sink>(
+    game: &mut LiveGame,
+    session: &mut S,
+    sink: &mut K,
+    clock: &Clock,
+) -> Result<(), RunnerError> {
     while let Some(event) = game.poll_event() {
+        session.announce(clock.now(), &event);
         sink.live(&event, game).map_err(RunnerError::Output)?;
     }
     Ok(())
