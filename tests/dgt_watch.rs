@@ -236,19 +236,26 @@ fn the_demo_plays_its_game_to_the_end() {
     assert_eq!(common::recorded_games(&events), vec![game]);
 }
 
-#[test]
-fn the_dgt_clocks_presses_drive_the_game_clock() {
-    let time_control = ["--time-control", "300+2"];
+/// Watches the coverage game with a time control and checks that the live decisions equal the
+/// replay of the recording with the same time control.
+fn watch_clocked(name: &str, time_control: &str) -> Watched {
+    let options = ["--time-control", time_control];
     let watched = watch_with(
-        "clock",
+        name,
         &["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"],
-        &time_control,
+        &options,
     );
     assert_eq!(
         watched.events,
-        replay_with(&watched.record, &time_control),
-        "live decisions differ from the replay of the recording"
+        replay_with(&watched.record, &options),
+        "{name}: live decisions differ from the replay of the recording"
     );
+    watched
+}
+
+#[test]
+fn the_dgt_clocks_presses_drive_the_game_clock() {
+    let watched = watch_clocked("clock", "300+2");
     assert!(
         !watched.stderr.contains("never acknowledged"),
         "the emulated clock did not acknowledge the time set at the start:\n{}",
@@ -264,17 +271,7 @@ fn the_dgt_clocks_presses_drive_the_game_clock() {
 
 #[test]
 fn a_flag_falls_the_same_way_live_and_in_the_replay() {
-    let time_control = ["--time-control", "2"];
-    let watched = watch_with(
-        "flag",
-        &["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"],
-        &time_control,
-    );
-    assert_eq!(
-        watched.events,
-        replay_with(&watched.record, &time_control),
-        "live decisions differ from the replay of the recording"
-    );
+    let watched = watch_clocked("flag", "2");
     let flag = watched
         .events
         .iter()

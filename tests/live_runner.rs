@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use shakmaty::{Board, Color, Square};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_serial::SerialStream;
 
 use touchmove::live::LiveEvent;
@@ -13,7 +12,9 @@ use touchmove::live::runner::{Connector, RunnerConfig};
 
 mod common;
 
-use common::dgt_board::{dump, field_update, run_until_moves, sans, scripted_board};
+use common::dgt_board::{
+    board_that_falls_silent, field_update, run_until_moves, sans, scripted_board,
+};
 
 /// Hands out the host end of a pty pair once; later connections find nothing.
 struct PtyConnector {
@@ -69,40 +70,6 @@ impl Connector for Replugs {
             return Err(std::io::Error::other("unplugged"));
         }
         Ok((self.hosts.remove(0), "pty".to_owned()))
-    }
-}
-
-/// A board that answers the handshake, reports `updates` in update mode, then goes silent.
-async fn board_that_falls_silent(mut board_end: SerialStream, board: Board, updates: Vec<Vec<u8>>) {
-    let mut buffer = [0u8; 64];
-    let mut updates = Some(updates);
-    loop {
-        let Ok(n) = board_end.read(&mut buffer).await else {
-            return;
-        };
-        if n == 0 {
-            return;
-        }
-        for &command in &buffer[..n] {
-            let reply = match command {
-                0x4d => vec![0x93, 0x00, 0x05, 0x01, 0x02],
-                0x42 => dump(&board),
-                0x4b => match updates.take() {
-                    Some(updates) => updates.concat(),
-                    // Update mode again would be a new connection: this board is gone.
-                    None => return,
-                },
-                0x45 if updates.is_none() => {
-                    // Keep-alive after the updates: the cable is out. Hold the port, say nothing.
-                    std::future::pending::<()>().await;
-                    return;
-                }
-                _ => Vec::new(),
-            };
-            if board_end.write_all(&reply).await.is_err() {
-                return;
-            }
-        }
     }
 }
 

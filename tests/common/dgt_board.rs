@@ -66,9 +66,24 @@ pub fn field_update(square: Square, piece: Option<Piece>) -> Vec<u8> {
     ]
 }
 
-/// A DGT board answering the handshake, then making `moves` as field updates once in update
+/// A DGT board answering the handshake, then making `updates` as field updates once in update
 /// mode.
-pub async fn scripted_board(mut board_end: SerialStream, board: Board, updates: Vec<Vec<u8>>) {
+pub async fn scripted_board(board_end: SerialStream, board: Board, updates: Vec<Vec<u8>>) {
+    board_script(board_end, board, updates, false).await;
+}
+
+/// A board that answers the handshake, reports `updates` in update mode, then goes silent (the
+/// cable is out): it holds the port and answers nothing more.
+pub async fn board_that_falls_silent(board_end: SerialStream, board: Board, updates: Vec<Vec<u8>>) {
+    board_script(board_end, board, updates, true).await;
+}
+
+async fn board_script(
+    mut board_end: SerialStream,
+    board: Board,
+    updates: Vec<Vec<u8>>,
+    silent_after_updates: bool,
+) {
     let mut buffer = [0u8; 64];
     let mut updates = Some(updates);
     loop {
@@ -79,6 +94,9 @@ pub async fn scripted_board(mut board_end: SerialStream, board: Board, updates: 
             return;
         }
         for &command in &buffer[..n] {
+            if silent_after_updates && updates.is_none() {
+                std::future::pending::<()>().await;
+            }
             let reply = match command {
                 0x4d => vec![0x93, 0x00, 0x05, 0x01, 0x02],
                 0x45 => vec![0x91, 0x00, 0x08, b'1', b'2', b'3', b'4', b'5'],
