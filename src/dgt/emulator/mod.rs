@@ -13,7 +13,7 @@
 
 mod clock;
 mod config;
-mod noise;
+pub(crate) mod noise;
 mod scan;
 mod script;
 #[cfg(test)]

@@ -10,7 +10,7 @@ const MAX_BURST: usize = 8;
 
 /// The noise source: the time of the next burst and the dice.
 #[derive(Debug, Clone)]
-pub(super) struct Noise {
+pub(crate) struct Noise {
     rng: SmallRng,
     mean_gap_ms: f64,
     next: Millis,
@@ -19,7 +19,7 @@ pub(super) struct Noise {
 impl Noise {
     /// Bursts at `rate` per second on average (`None` for no noise: a rate that is not a
     /// positive number), the first one after `from`.
-    pub(super) fn new(rate: f64, seed: u64, from: Millis) -> Option<Noise> {
+    pub(crate) fn new(rate: f64, seed: u64, from: Millis) -> Option<Noise> {
         if !(rate.is_finite() && rate > 0.0) {
             return None;
         }
@@ -33,12 +33,12 @@ impl Noise {
     }
 
     /// When the next burst is due.
-    pub(super) fn next(&self) -> Millis {
+    pub(crate) fn next(&self) -> Millis {
         self.next
     }
 
     /// The burst due now; the next one is scheduled after it.
-    pub(super) fn burst(&mut self) -> Vec<u8> {
+    pub(crate) fn burst(&mut self) -> Vec<u8> {
         let length = self.rng.random_range(1..=MAX_BURST);
         let bytes = (0..length).map(|_| self.rng.random::<u8>()).collect();
         self.next += self.gap();

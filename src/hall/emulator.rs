@@ -1,0 +1,394 @@
+//! An emulated Hall-sensor board speaking the open protocol, sans-IO: host frame bytes and the
+//! time go in, board frame bytes come out.
+//!
+//! [`HallBoardEmulator`] never reads a clock, a port or a file. Give it what the host sends with
+//! [`HallBoardEmulator::handle_bytes`], ask when it next needs waking with
+//! [`HallBoardEmulator::poll_timeout`] and wake it with [`HallBoardEmulator::handle_timeout`],
+//! and send what [`HallBoardEmulator::poll_transmit`] gives. Times are ms of emulator time; the
+//! board's `u32` clock is emulator time, wrapping.
+//!
+//! The board is occupancy-only, with LEDs and buttons. At power-up it sends a lone 0x00, HELLO
+//! and SNAPSHOT; then every square change of its [`HallScript`] goes out as a CHANGE, every
+//! button press as a BUTTON, and a HEARTBEAT when it has sent no frame for 1000 ms. It answers
+//! REQUEST_SNAPSHOT with its current occupancy and remembers SET_LEDS.
+
+mod script;
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+use std::num::NonZeroU32;
+
+use touchmove_firmware_protocol::{
+    Action, Capabilities, Change, Decoded, Decoder, FirmwareVersion, Frame, Hello, LedPattern,
+    MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot, Square, encode,
+};
+
+pub use script::{HallChange, HallEvent, HallScript, HallScriptError, apply};
+
+use crate::dgt::emulator::noise::Noise;
+use crate::sensor::Millis;
+
+/// How long the board stays silent before it sends a HEARTBEAT, in ms.
+pub const HEARTBEAT_AFTER: Millis = 1000;
+
+/// The board id the emulated board announces by default: "TMHALL01" in ASCII.
+pub const DEFAULT_BOARD_ID: [u8; 8] = [0x54, 0x4d, 0x48, 0x41, 0x4c, 0x4c, 0x30, 0x31];
+
+/// When the script's time zero is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HallScriptStart {
+    /// At emulator time 0.
+    AtOnce,
+    /// When the first intact frame from the host arrives (so a host that connects late misses
+    /// nothing).
+    OnFirstHostFrame,
+}
+
+/// The settings of a [`HallBoardEmulator`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct HallEmulatorConfig {
+    /// What happens on the board.
+    pub script: HallScript,
+    /// When the script starts.
+    pub start: HallScriptStart,
+    /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
+    pub speed: f64,
+    /// Bursts of garbage bytes per second on the line, each ended by a 0x00 delimiter so that
+    /// it costs no frame (`None`: a clean line).
+    pub noise: Option<f64>,
+    /// Every Nth CHANGE frame is lost on the line (its sequence number is used up all the same).
+    pub drop_every: Option<NonZeroU32>,
+    /// The seed of the noise.
+    pub seed: u64,
+    /// The board id HELLO announces.
+    pub board_id: [u8; 8],
+}
+
+impl HallEmulatorConfig {
+    /// `script` at normal speed, starting at once, on a clean line that loses nothing.
+    pub fn new(script: HallScript) -> HallEmulatorConfig {
+        HallEmulatorConfig {
+            script,
+            start: HallScriptStart::AtOnce,
+            speed: 1.0,
+            noise: None,
+            drop_every: None,
+            seed: 0,
+            board_id: DEFAULT_BOARD_ID,
+        }
+    }
+}
+
+/// What the square LEDs show, as the host last set them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Leds {
+    /// The squares lit steadily (bit `n` is square `n`).
+    pub on: u64,
+    /// The squares blinking.
+    pub blinking: u64,
+}
+
+impl Leds {
+    /// What the LED of `square` shows.
+    pub fn pattern(&self, square: Square) -> LedPattern {
+        if self.on & square.bit() != 0 {
+            LedPattern::On
+        } else if self.blinking & square.bit() != 0 {
+            LedPattern::Blink
+        } else {
+            LedPattern::Off
+        }
+    }
+
+    /// These LEDs after a SET_LEDS.
+    fn set(self, leds: SetLeds) -> Leds {
+        let (mask, keep) = (leds.mask, !leds.mask);
+        let (on, blinking) = match leds.pattern {
+            LedPattern::Off => (0, 0),
+            LedPattern::On => (mask, 0),
+            LedPattern::Blink => (0, mask),
+        };
+        Leds {
+            on: (self.on & keep) | on,
+            blinking: (self.blinking & keep) | blinking,
+        }
+    }
+}
+
+/// Something worth telling whoever runs the emulator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HallNotice {
+    /// Bytes from the host that were no intact frame; dropped.
+    CorruptHostFrame,
+    /// A frame only a board sends, received from the host; ignored.
+    UnexpectedFrame(u8),
+    /// The script started.
+    ScriptStarted,
+    /// A CHANGE frame was dropped, as asked, with this sequence number.
+    DroppedChange(u8),
+}
+
+/// The timers, in the order they fire when due at the same time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    Script,
+    Heartbeat,
+    Noise,
+}
+
+/// A sans-IO emulated Hall-sensor board.
+#[derive(Debug, Clone)]
+pub struct HallBoardEmulator {
+    speed: f64,
+    start: HallScriptStart,
+    drop_every: Option<NonZeroU32>,
+    script: Vec<HallEvent>,
+    next_event: usize,
+    origin: Option<Millis>,
+    occupancy: u64,
+    leds: Leds,
+    seq: u8,
+    changes: u64,
+    last_frame: Millis,
+    decoder: Decoder,
+    out: VecDeque<Vec<u8>>,
+    notices: VecDeque<HallNotice>,
+    noise: Option<Noise>,
+}
+
+impl HallBoardEmulator {
+    /// A board set up as `config` says, powered up at emulator time 0: a 0x00, HELLO and
+    /// SNAPSHOT are ready to send.
+    pub fn new(config: HallEmulatorConfig) -> HallBoardEmulator {
+        let speed = if config.speed.is_finite() && config.speed > 0.0 {
+            config.speed
+        } else {
+            1.0
+        };
+        let mut emulator = HallBoardEmulator {
+            speed,
+            start: config.start,
+            drop_every: config.drop_every,
+            occupancy: config.script.start,
+            script: config.script.events,
+            next_event: 0,
+            origin: None,
+            leds: Leds::default(),
+            seq: 0x00,
+            changes: 0,
+            last_frame: 0,
+            decoder: Decoder::new(),
+            out: VecDeque::from([vec![0x00]]),
+            notices: VecDeque::new(),
+            noise: config
+                .noise
+                .and_then(|rate| Noise::new(rate, config.seed, 0)),
+        };
+        emulator.power_up(config.board_id);
+        emulator
+    }
+
+    /// The occupied squares now (bit `n` is square `n`).
+    pub fn occupancy(&self) -> u64 {
+        self.occupancy
+    }
+
+    /// What the LEDs show, as the host last set them.
+    pub fn leds(&self) -> Leds {
+        self.leds
+    }
+
+    /// Whether the script has started and everything in it has happened.
+    pub fn script_done(&self) -> bool {
+        self.origin.is_some() && self.next_event >= self.script.len()
+    }
+
+    /// Takes bytes from the host at `now` (after everything due before it).
+    pub fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.handle_timeout(now);
+        for &byte in bytes {
+            match self.decoder.push_byte(byte) {
+                Some(Decoded::Frame(frame)) => self.host_frame(now, frame),
+                Some(Decoded::Corrupt(_)) => self.notices.push_back(HallNotice::CorruptHostFrame),
+                None => {}
+            }
+        }
+    }
+
+    /// The next time [`HallBoardEmulator::handle_timeout`] must be called, if any.
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        self.next_timer().map(|(due, _)| due)
+    }
+
+    /// Does everything due at or before `now`, in time order.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        while let Some((due, timer)) = self.next_timer().filter(|(due, _)| *due <= now) {
+            self.fire(due, timer);
+        }
+    }
+
+    /// The next bytes to send (a frame, a noise burst, or the power-up 0x00), if any.
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.out.pop_front()
+    }
+
+    /// The next notice, if any.
+    pub fn poll_notice(&mut self) -> Option<HallNotice> {
+        self.notices.pop_front()
+    }
+
+    fn power_up(&mut self, board_id: [u8; 8]) {
+        let hello = Hello {
+            protocol_version: PROTOCOL_VERSION,
+            board_id,
+            firmware: FirmwareVersion {
+                major: 0x00,
+                minor: 0x01,
+                patch: 0x00,
+            },
+            capabilities: Capabilities {
+                piece_identity: false,
+                leds: true,
+                buttons: true,
+            },
+        };
+        self.send_frame(0, Message::Hello(hello));
+        self.send_snapshot(0);
+        if self.start == HallScriptStart::AtOnce {
+            self.start_script(0);
+        }
+    }
+
+    fn next_timer(&self) -> Option<(Millis, Timer)> {
+        let script = self.origin.and_then(|origin| {
+            let event = self.script.get(self.next_event)?;
+            Some(origin + self.scaled(event.t))
+        });
+        let heartbeat = self.last_frame + HEARTBEAT_AFTER;
+        [
+            (script, Timer::Script),
+            (Some(heartbeat), Timer::Heartbeat),
+            (self.noise.as_ref().map(Noise::next), Timer::Noise),
+        ]
+        .into_iter()
+        .filter_map(|(due, timer)| Some((due?, timer)))
+        .min()
+    }
+
+    /// Script time as emulator time.
+    fn scaled(&self, t: Millis) -> Millis {
+        (t as f64 / self.speed).round() as Millis
+    }
+
+    fn fire(&mut self, due: Millis, timer: Timer) {
+        match timer {
+            Timer::Script => self.next_script_event(due),
+            Timer::Heartbeat => self.send_frame(
+                due,
+                Message::Heartbeat {
+                    time_ms: board_clock(due),
+                },
+            ),
+            Timer::Noise => {
+                if let Some(mut burst) = self.noise.as_mut().map(Noise::burst) {
+                    burst.push(0x00);
+                    self.out.push_back(burst);
+                }
+            }
+        }
+    }
+
+    fn start_script(&mut self, now: Millis) {
+        self.origin = Some(now);
+        self.notices.push_back(HallNotice::ScriptStarted);
+    }
+
+    fn next_script_event(&mut self, due: Millis) {
+        let Some(event) = self.script.get(self.next_event).copied() else {
+            return;
+        };
+        self.next_event += 1;
+        let time_ms = board_clock(due);
+        match event.change {
+            HallChange::Square { square, action } => {
+                let changed = apply(self.occupancy, square, action);
+                if changed != self.occupancy {
+                    self.occupancy = changed;
+                    self.send_change(due, square, action);
+                }
+            }
+            HallChange::Button(button) => {
+                self.send_frame(due, Message::Button { button, time_ms });
+            }
+        }
+    }
+
+    /// A CHANGE, unless it is one of those lost on the line.
+    fn send_change(&mut self, now: Millis, square: Square, action: Action) {
+        self.changes += 1;
+        let change = Message::Change(Change {
+            square,
+            action,
+            piece: None,
+            time_ms: board_clock(now),
+        });
+        let dropped = self
+            .drop_every
+            .is_some_and(|n| self.changes.is_multiple_of(u64::from(n.get())));
+        if dropped {
+            self.notices.push_back(HallNotice::DroppedChange(self.seq));
+            self.next_seq(now);
+        } else {
+            self.send_frame(now, change);
+        }
+    }
+
+    fn send_snapshot(&mut self, now: Millis) {
+        let snapshot = Snapshot {
+            occupancy: self.occupancy,
+            pieces: None,
+        };
+        self.send_frame(now, Message::Snapshot(snapshot));
+    }
+
+    /// Encodes and queues a frame with the next sequence number.
+    fn send_frame(&mut self, now: Millis, message: Message) {
+        let frame = Frame {
+            seq: self.next_seq(now),
+            message,
+        };
+        let mut wire = [0x00; MAX_WIRE];
+        if let Ok(length) = encode(&frame, &mut wire) {
+            self.out
+                .push_back(wire.get(..length).unwrap_or_default().to_vec());
+        }
+    }
+
+    /// Uses up a sequence number for a frame sent at `now`.
+    fn next_seq(&mut self, now: Millis) -> u8 {
+        let seq = self.seq;
+        self.seq = seq.wrapping_add(1);
+        self.last_frame = now;
+        seq
+    }
+
+    fn host_frame(&mut self, now: Millis, frame: Frame) {
+        if self.origin.is_none() {
+            self.start_script(now);
+        }
+        match frame.message {
+            Message::RequestSnapshot => self.send_snapshot(now),
+            Message::SetLeds(leds) => self.leds = self.leds.set(leds),
+            Message::Ack { .. } => {}
+            other => self
+                .notices
+                .push_back(HallNotice::UnexpectedFrame(other.frame_type())),
+        }
+    }
+}
+
+/// The board's `u32` millisecond clock at emulator time `now` (wrapping).
+fn board_clock(now: Millis) -> u32 {
+    (now & 0xffff_ffff) as u32
+}

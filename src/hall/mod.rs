@@ -1,0 +1,3 @@
+//! Home-made Hall-sensor boards speaking the open protocol of `firmware-protocol/README.md`.
+
+pub mod emulator;
