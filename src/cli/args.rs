@@ -99,7 +99,59 @@ pub struct EmulateArgs {
 pub enum EmulatedBoard {
     /// A DGT e-board (with a DGT XL clock) on a pseudo-terminal.
     Dgt(EmulateDgtArgs),
+    /// A home-made Hall-sensor board (occupancy only, LEDs, buttons) speaking the open
+    /// protocol on a pseudo-terminal.
+    Hall(EmulateHallArgs),
 }
+
+/// `touchmove emulate hall`.
+#[derive(Debug, Args)]
+#[command(after_help = EMULATE_HALL_HELP)]
+pub struct EmulateHallArgs {
+    /// What happens on the board: a sensor log (piece letters are ignored).
+    #[arg(
+        long,
+        value_name = "LOG",
+        conflicts_with = "pgn",
+        required_unless_present = "pgn"
+    )]
+    pub log: Option<PathBuf>,
+    /// What happens on the board: a PGN game played by clean simulated hands.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Play game N of the PGN file (from 1; default 1).
+    #[arg(long, value_name = "N", conflicts_with = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
+    /// Play the script X times as fast.
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
+    pub speed: f64,
+    /// Bursts of garbage bytes between frames, RATE per second on average.
+    #[arg(long, value_name = "RATE", value_parser = positive_number)]
+    pub noise: Option<f64>,
+    /// Lose every Nth CHANGE frame on the line (a sequence gap the host must notice).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub drop_every: Option<u32>,
+    /// The seed of the dice (hands, noise).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Start the script at once instead of when the host sends its first frame.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// How long to keep answering once the script is done, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub grace_ms: u64,
+}
+
+/// What `touchmove emulate hall` does, for `--help`.
+const EMULATE_HALL_HELP: &str = "\
+The first line on standard output is the port a host should open (`port: /dev/pts/N`). The
+board speaks the open Hall-sensor protocol (firmware-protocol/README.md) at 115200 baud: at
+power-up a 0x00, HELLO (occupancy only, LEDs, buttons) and SNAPSHOT; then each lift and place of
+the script as a CHANGE, clock presses, adjustments and promotion choices as BUTTONs, and a
+HEARTBEAT after a second without frames. It answers REQUEST_SNAPSHOT with its occupancy and
+remembers SET_LEDS. The script starts when the host sends its first frame, unless --no-wait;
+script times are divided by --speed. Noise bursts end with a 0x00, so each costs no frame but is
+a corrupt report. The command ends --grace-ms after the script, or on Ctrl-C.";
 
 /// `touchmove emulate dgt`.
 #[derive(Debug, Args)]

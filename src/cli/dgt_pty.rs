@@ -1,6 +1,6 @@
-//! The thin I/O loop around the sans-IO emulated DGT board: a pseudo-terminal pair and the wall
-//! clock. Bytes read go to `handle_bytes`, what `poll_transmit` gives is written, and the loop
-//! sleeps until `poll_timeout`. All the board's behaviour lives in the emulator.
+//! The thin I/O loop around a sans-IO emulated board (DGT or Hall): a pseudo-terminal pair and
+//! the wall clock. Bytes read go to `handle_bytes`, what `poll_transmit` gives is written, and
+//! the loop sleeps until `poll_timeout`. All the board's behaviour lives in the emulator.
 
 use std::io::Write;
 use std::time::Duration;
@@ -11,6 +11,7 @@ use tokio::time::{Instant, sleep_until, timeout};
 use tokio_serial::{SerialPort, SerialStream};
 
 use touchmove::dgt::emulator::{DgtBoardEmulator, Notice};
+use touchmove::hall::emulator::{HallBoardEmulator, HallNotice};
 use touchmove::sensor::Millis;
 
 /// How long a write may wait for the host to read; then the bytes are dropped, as on a serial
@@ -20,9 +21,67 @@ const WRITE_TIMEOUT: Duration = Duration::from_millis(500);
 /// How long to sleep when nothing is due.
 const IDLE_WAKE: Duration = Duration::from_secs(3600);
 
+/// A sans-IO emulated board the loop can serve: the emulators' common surface.
+pub trait PtyBoard {
+    /// Takes bytes from the host at `now`.
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]);
+    /// Does everything due at or before `now`.
+    fn handle_timeout(&mut self, now: Millis);
+    /// The next time `handle_timeout` must be called, if any.
+    fn poll_timeout(&self) -> Option<Millis>;
+    /// The next bytes to send, if any.
+    fn poll_transmit(&mut self) -> Option<Vec<u8>>;
+    /// Whether the script has started and everything in it has happened.
+    fn script_done(&self) -> bool;
+    /// Logs the emulator's notices on standard error.
+    fn report_notices(&mut self);
+}
+
+impl PtyBoard for DgtBoardEmulator {
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        DgtBoardEmulator::handle_bytes(self, now, bytes);
+    }
+    fn handle_timeout(&mut self, now: Millis) {
+        DgtBoardEmulator::handle_timeout(self, now);
+    }
+    fn poll_timeout(&self) -> Option<Millis> {
+        DgtBoardEmulator::poll_timeout(self)
+    }
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        DgtBoardEmulator::poll_transmit(self)
+    }
+    fn script_done(&self) -> bool {
+        DgtBoardEmulator::script_done(self)
+    }
+    fn report_notices(&mut self) {
+        report_dgt_notices(self);
+    }
+}
+
+impl PtyBoard for HallBoardEmulator {
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        HallBoardEmulator::handle_bytes(self, now, bytes);
+    }
+    fn handle_timeout(&mut self, now: Millis) {
+        HallBoardEmulator::handle_timeout(self, now);
+    }
+    fn poll_timeout(&self) -> Option<Millis> {
+        HallBoardEmulator::poll_timeout(self)
+    }
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        HallBoardEmulator::poll_transmit(self)
+    }
+    fn script_done(&self) -> bool {
+        HallBoardEmulator::script_done(self)
+    }
+    fn report_notices(&mut self) {
+        report_hall_notices(self);
+    }
+}
+
 /// Serves the emulated board on a new pseudo-terminal until the script is done and `grace` has
 /// passed, or Ctrl-C.
-pub async fn serve(emulator: DgtBoardEmulator, grace: Duration) -> Result<()> {
+pub async fn serve(emulator: impl PtyBoard, grace: Duration) -> Result<()> {
     // Our own handle on the host's end stays open (unlocked, so the host may lock it) so that
     // the host may close and reopen it without the pair hanging up.
     let (port, host_end) = SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
@@ -35,7 +94,7 @@ pub async fn serve(emulator: DgtBoardEmulator, grace: Duration) -> Result<()> {
 /// script is done and `grace` has passed, or Ctrl-C.
 pub async fn serve_on(
     mut port: SerialStream,
-    mut emulator: DgtBoardEmulator,
+    mut emulator: impl PtyBoard,
     grace: Duration,
 ) -> Result<()> {
     let start = Instant::now();
@@ -46,7 +105,7 @@ pub async fn serve_on(
     loop {
         emulator.handle_timeout(millis(start));
         transmit(&mut emulator, &mut port).await?;
-        report_notices(&mut emulator);
+        emulator.report_notices();
         if emulator.script_done() && done_at.is_none() {
             tracing::info!("script done");
             done_at = Some(Instant::now());
@@ -86,7 +145,7 @@ fn millis(start: Instant) -> Millis {
 }
 
 /// When the loop must wake next: the emulator's next timeout or the end of the grace period.
-fn wake_at(emulator: &DgtBoardEmulator, start: Instant, end: Option<Instant>) -> Instant {
+fn wake_at(emulator: &impl PtyBoard, start: Instant, end: Option<Instant>) -> Instant {
     let timeout = emulator
         .poll_timeout()
         .map(|ms| start + Duration::from_millis(ms));
@@ -98,7 +157,7 @@ fn wake_at(emulator: &DgtBoardEmulator, start: Instant, end: Option<Instant>) ->
 }
 
 /// Writes everything the emulator has to send; what the host does not take in time is lost.
-async fn transmit(emulator: &mut DgtBoardEmulator, port: &mut SerialStream) -> Result<()> {
+async fn transmit(emulator: &mut impl PtyBoard, port: &mut SerialStream) -> Result<()> {
     while let Some(bytes) = emulator.poll_transmit() {
         tracing::debug!("board → host: {}", hex(&bytes));
         match timeout(WRITE_TIMEOUT, AsyncWriteExt::write_all(port, &bytes)).await {
@@ -109,8 +168,8 @@ async fn transmit(emulator: &mut DgtBoardEmulator, port: &mut SerialStream) -> R
     Ok(())
 }
 
-/// Diagnostics about the host's bytes and the board's life, on standard error.
-fn report_notices(emulator: &mut DgtBoardEmulator) {
+/// Diagnostics about the host's bytes and the DGT board's life, on standard error.
+fn report_dgt_notices(emulator: &mut DgtBoardEmulator) {
     while let Some(notice) = emulator.poll_notice() {
         match notice {
             Notice::UnknownByte(byte) => tracing::warn!("unknown command byte {byte:#04x}"),
@@ -121,6 +180,20 @@ fn report_notices(emulator: &mut DgtBoardEmulator) {
             Notice::ScriptStarted => tracing::info!("script started"),
             Notice::Unplugged => tracing::info!("board unplugged"),
             Notice::Replugged => tracing::info!("board plugged in again (bus mode, idle)"),
+        }
+    }
+}
+
+/// Diagnostics about the host's frames and the Hall board's life, on standard error.
+fn report_hall_notices(emulator: &mut HallBoardEmulator) {
+    while let Some(notice) = emulator.poll_notice() {
+        match notice {
+            HallNotice::CorruptHostFrame => tracing::warn!("corrupt frame from the host dropped"),
+            HallNotice::UnexpectedFrame(kind) => {
+                tracing::warn!("board frame type {kind:#04x} from the host ignored");
+            }
+            HallNotice::ScriptStarted => tracing::info!("script started"),
+            HallNotice::DroppedChange(seq) => tracing::info!("CHANGE seq {seq:#04x} dropped"),
         }
     }
 }
