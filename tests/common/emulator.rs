@@ -1,4 +1,4 @@
-//! Running `touchmove emulate dgt` as a real process and reading the port it prints.
+//! Running `touchmove emulate dgt` (or `hall`) as a real process and reading the port it prints.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -31,8 +31,13 @@ impl Drop for Emulator {
 
 /// Starts `touchmove emulate dgt ARGS` and reads the port from its first line.
 pub fn emulate(args: &[&str]) -> Emulator {
+    emulate_board("dgt", args)
+}
+
+/// Starts `touchmove emulate BOARD ARGS` and reads the port from its first line.
+pub fn emulate_board(board: &str, args: &[&str]) -> Emulator {
     let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(["emulate", "dgt"])
+        .args(["emulate", board])
         .args(args)
         .current_dir(root())
         .stdout(Stdio::piped())
