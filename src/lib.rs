@@ -10,6 +10,7 @@ pub mod clock;
 pub mod dgt;
 pub mod event;
 pub mod fidelity;
+pub mod hall;
 pub mod interpreter;
 pub mod live;
 pub mod output;
