@@ -25,8 +25,8 @@ use std::collections::VecDeque;
 use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 use touchmove_firmware_protocol::{
-    self as protocol, Action, Button, Capabilities, Change, CorruptReason, Decoded, Decoder,
-    Frame, Hello, LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
+    self as protocol, Action, Button, Capabilities, Change, CorruptReason, Decoded, Decoder, Frame,
+    Hello, LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
 };
 
 use crate::event::{EventKind, GameEvent};
@@ -91,7 +91,9 @@ impl HallSession {
 
     /// What the board can do, as far as the session knows (nothing before a HELLO).
     pub fn capabilities(&self) -> Capabilities {
-        self.hello.map(|hello| hello.capabilities).unwrap_or_default()
+        self.hello
+            .map(|hello| hello.capabilities)
+            .unwrap_or_default()
     }
 
     /// Queues `message` for the board with the next sequence number.
@@ -151,10 +153,16 @@ impl HallSession {
             self.handle_hello(now, frame.seq, hello);
             return;
         }
-        let gap = self.last_seq.is_some_and(|last| frame.seq != last.wrapping_add(1));
+        let gap = self
+            .last_seq
+            .is_some_and(|last| frame.seq != last.wrapping_add(1));
         self.last_seq = Some(frame.seq);
         if (gap || silence_ended) && !matches!(frame.message, Message::Snapshot(_)) {
-            tracing::debug!(seq = frame.seq, gap, "board frames lost: asking for a snapshot");
+            tracing::debug!(
+                seq = frame.seq,
+                gap,
+                "board frames lost: asking for a snapshot"
+            );
             self.request_snapshot(now);
         }
         self.handle_message(frame.seq, frame.message);
@@ -172,7 +180,8 @@ impl HallSession {
         self.last_seq = Some(seq);
         self.hello = Some(hello);
         self.leds = Leds::default();
-        self.events.push_back(LinkEvent::Identified(describe(&hello)));
+        self.events
+            .push_back(LinkEvent::Identified(describe(&hello)));
         if hello.protocol_version != PROTOCOL_VERSION {
             self.unsupported = true;
             self.events.push_back(LinkEvent::Notice(format!(

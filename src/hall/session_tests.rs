@@ -108,7 +108,11 @@ fn connecting_asks_for_a_snapshot() {
     // REQUEST_SNAPSHOT, seq 0: raw 00 81 00 + CRC, COBS-stuffed.
     let bytes = session.poll_transmit().expect("a request");
     assert_eq!(bytes, wire(0, Message::RequestSnapshot));
-    assert_eq!(bytes.first(), Some(&0x01), "the raw frame starts with len 0x00");
+    assert_eq!(
+        bytes.first(),
+        Some(&0x01),
+        "the raw frame starts with len 0x00"
+    );
     assert_eq!(bytes.last(), Some(&0x00));
 }
 
@@ -198,7 +202,9 @@ fn a_board_that_identifies_pieces_reports_them() {
     });
     let board = Board::new();
     let codes = Square::ALL.iter().fold(PieceCodes::empty(), |codes, &sq| {
-        let piece = board.piece_at(sq).and_then(|p| protocol::Piece::from_fen(p.char()));
+        let piece = board
+            .piece_at(sq)
+            .and_then(|p| protocol::Piece::from_fen(p.char()));
         codes.with(protocol::Square::new(sq as u8).expect("a square"), piece)
     });
     let snapshot = Message::Snapshot(Snapshot {
@@ -278,7 +284,11 @@ fn a_sequence_gap_asks_for_a_snapshot_and_trusts_it() {
         sent(&mut session),
         [Message::RequestSnapshot, Message::Ack { seq: 3 }]
     );
-    assert_eq!(events(&mut session), [], "the change after a gap waits for the truth");
+    assert_eq!(
+        events(&mut session),
+        [],
+        "the change after a gap waits for the truth"
+    );
     let after = 0xffff_0000_1000_efff_u64;
     let snapshot = Message::Snapshot(Snapshot {
         occupancy: after,
@@ -343,7 +353,10 @@ fn an_unknown_frame_type_counts_for_the_sequence() {
     let mut stuffed = vec![0x01, 0x05, 0x06, 0x02];
     stuffed.extend_from_slice(&crc);
     stuffed.push(0x00);
-    assert!(!crc.contains(&0x00), "the hand-stuffed frame assumes no zero in the CRC");
+    assert!(
+        !crc.contains(&0x00),
+        "the hand-stuffed frame assumes no zero in the CRC"
+    );
     session.handle_bytes(30, &stuffed);
     session.handle_bytes(40, &wire(3, change(12, Action::Lifted, None)));
     assert_eq!(sent(&mut session), [Message::Ack { seq: 3 }]);
@@ -378,8 +391,11 @@ fn a_board_speaking_another_version_is_not_read() {
     session.handle_bytes(10, &wire(0, Message::Hello(newer)));
     session.handle_bytes(20, &wire(1, start_occupancy()));
     let events = events(&mut session);
-    assert!(matches!(events.as_slice(), [LinkEvent::Identified(_), LinkEvent::Notice(text)]
-        if text.contains("version 2")), "{events:?}");
+    assert!(
+        matches!(events.as_slice(), [LinkEvent::Identified(_), LinkEvent::Notice(text)]
+        if text.contains("version 2")),
+        "{events:?}"
+    );
     assert_eq!(sent(&mut session), [Message::Ack { seq: 0 }]);
 }
 
