@@ -15,7 +15,8 @@ use shakmaty::{Board, Color, Square};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_serial::SerialStream;
 
-use common::dgt_board::{field_update, run_until_moves, sans, scripted_board};
+use common::dgt_board::{field_update, run_until_moves, scripted_board};
+use common::live::sans;
 use touchmove::live::runner::{Connector, RunnerConfig};
 
 mock! {

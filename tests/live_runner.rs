@@ -12,9 +12,8 @@ use touchmove::live::runner::{Connector, RunnerConfig};
 
 mod common;
 
-use common::dgt_board::{
-    board_that_falls_silent, field_update, run_until_moves, sans, scripted_board,
-};
+use common::dgt_board::{board_that_falls_silent, field_update, run_until_moves, scripted_board};
+use common::live::sans;
 
 /// Hands out the host end of a pty pair once; later connections find nothing.
 struct PtyConnector {

@@ -27,7 +27,7 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// List the serial ports and say which answer as a DGT board.
     Ports(PortsArgs),
-    /// Watch a live DGT board: each move and ruling as it is decided.
+    /// Watch a live board (DGT or Hall-sensor): each move and ruling as it is decided.
     Watch(WatchArgs),
     /// Emulate a sensor board on a pseudo-terminal, for testing hosts.
     Emulate(EmulateArgs),
@@ -56,9 +56,13 @@ pub struct DemoArgs {
 /// `touchmove watch`.
 #[derive(Debug, Args)]
 pub struct WatchArgs {
-    /// The board's serial port (default: the first port that answers as a DGT board).
+    /// The board's serial port (default, for a DGT board only: the first port that answers as
+    /// one).
     #[arg(long, value_name = "PATH")]
     pub port: Option<PathBuf>,
+    /// The protocol the board speaks.
+    #[arg(long, value_enum, default_value_t = BoardProtocol::Dgt)]
+    pub protocol: BoardProtocol,
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,
@@ -77,6 +81,15 @@ pub struct WatchArgs {
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,
+}
+
+/// The board protocols `touchmove watch` speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BoardProtocol {
+    /// A DGT e-board (9600 baud).
+    Dgt,
+    /// The open Hall-sensor board protocol (`firmware-protocol/README.md`, 115200 baud).
+    Hall,
 }
 
 /// `touchmove ports`.

@@ -1,5 +1,6 @@
-//! Serial ports: opening the board's port (9600 8N1), listing ports, and finding a DGT board by
-//! asking each port for its version.
+//! Serial ports: opening the board's port (8N1 at the protocol's rate: 9600 baud for a DGT
+//! board, 115200 for a Hall-sensor board), listing ports, and finding a DGT board by asking each
+//! port for its version.
 
 use std::io;
 use std::path::PathBuf;
@@ -11,21 +12,34 @@ use tokio_serial::{DataBits, FlowControl, Parity, SerialPortBuilderExt, SerialSt
 use touchmove::dgt::codec::{Decoded, DgtDecoder};
 use touchmove::dgt::command::{HostCommand, encode};
 use touchmove::dgt::message::BoardMessage;
-use touchmove::dgt::protocol::BAUD_RATE;
+use touchmove::dgt::protocol::BAUD_RATE as DGT_BAUD_RATE;
 use touchmove::live::runner::Connector;
 
 /// How long a port has to answer the version request.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
 
-/// Opens the board's port: the one given, or the first port that answers as a DGT board.
+/// Opens the board's port at its baud rate: the one given, or the first port that answers as a
+/// DGT board.
 pub struct SerialConnector {
     path: Option<PathBuf>,
+    baud_rate: u32,
 }
 
 impl SerialConnector {
-    /// A connector for `path`, or for whichever port answers as a DGT board when `None`.
-    pub fn new(path: Option<PathBuf>) -> SerialConnector {
-        SerialConnector { path }
+    /// A connector for a DGT board on `path`, or on whichever port answers as one when `None`.
+    pub fn dgt(path: Option<PathBuf>) -> SerialConnector {
+        SerialConnector {
+            path,
+            baud_rate: DGT_BAUD_RATE,
+        }
+    }
+
+    /// A connector for the board on `path`, opened at `baud_rate` (no port is searched for).
+    pub fn at(path: PathBuf, baud_rate: u32) -> SerialConnector {
+        SerialConnector {
+            path: Some(path),
+            baud_rate,
+        }
     }
 }
 
@@ -37,14 +51,14 @@ impl Connector for SerialConnector {
             Some(path) => path.display().to_string(),
             None => find_dgt_board().await?,
         };
-        let port = open(&path)?;
+        let port = open(&path, self.baud_rate)?;
         Ok((port, path))
     }
 }
 
-/// Opens `path` at 9600 baud, 8 data bits, no parity, 1 stop bit, no flow control.
-pub fn open(path: &str) -> io::Result<SerialStream> {
-    tokio_serial::new(path, BAUD_RATE)
+/// Opens `path` at `baud_rate`, 8 data bits, no parity, 1 stop bit, no flow control.
+pub fn open(path: &str, baud_rate: u32) -> io::Result<SerialStream> {
+    tokio_serial::new(path, baud_rate)
         .data_bits(DataBits::Eight)
         .parity(Parity::None)
         .stop_bits(StopBits::One)
@@ -74,7 +88,7 @@ async fn find_dgt_board() -> io::Result<String> {
 
 /// Asks `name` for its version: `Some((main, sub))` when a DGT board answers.
 pub async fn probe(name: &str) -> io::Result<Option<(u8, u8)>> {
-    let mut port = open(name)?;
+    let mut port = open(name, DGT_BAUD_RATE)?;
     port.write_all(&encode(&HostCommand::SendVersion)).await?;
     let mut decoder = DgtDecoder::new();
     let mut buffer = [0u8; 64];

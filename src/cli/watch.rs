@@ -1,5 +1,7 @@
-//! `touchmove watch`: a live board over a serial port, decisions as they are made.
+//! `touchmove watch`: a live board (DGT or Hall-sensor) over a serial port, decisions as they
+//! are made.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -7,10 +9,13 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
 use touchmove::dgt::link::DgtLink;
-use touchmove::live::LiveGame;
+use touchmove::hall::HallSession;
 use touchmove::live::runner::{self, RunnerConfig};
+use touchmove::live::{BoardSession, LiveGame};
 
-use super::args::WatchArgs;
+use touchmove_firmware_protocol::BAUD_RATE as HALL_BAUD_RATE;
+
+use super::args::{BoardProtocol, WatchArgs};
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 
@@ -24,15 +29,45 @@ pub fn run(args: &WatchArgs) -> Result<()> {
     runtime.block_on(watch(args, start))
 }
 
+/// Opens the board the way its protocol needs and watches it with the matching session.
 async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
-    let mut connector = SerialConnector::new(args.port.clone());
-    let clock_start = match &args.interpreter.time_control {
-        Some(touchmove::clock::TimeControl::Timed(schedule)) => {
-            Some(u64::from(schedule.period(0).seconds) * 1000)
+    match args.protocol {
+        BoardProtocol::Dgt => {
+            let clock_start = match &args.interpreter.time_control {
+                Some(touchmove::clock::TimeControl::Timed(schedule)) => {
+                    Some(u64::from(schedule.period(0).seconds) * 1000)
+                }
+                _ => None,
+            };
+            let session = DgtLink::default().set_clock_at_start(clock_start);
+            let connector = SerialConnector::dgt(args.port.clone());
+            watch_with(args, start, connector, session).await
         }
-        _ => None,
-    };
-    let mut session = DgtLink::default().set_clock_at_start(clock_start);
+        BoardProtocol::Hall => {
+            let connector = SerialConnector::at(hall_port(args)?, HALL_BAUD_RATE);
+            watch_with(args, start, connector, HallSession::new()).await
+        }
+    }
+}
+
+/// The port of a Hall-sensor board: `--port`, which is required (only DGT boards are found by
+/// asking each port).
+fn hall_port(args: &WatchArgs) -> Result<PathBuf> {
+    args.port.clone().ok_or_else(|| {
+        anyhow::anyhow!(
+            "--protocol hall needs --port PATH: only DGT boards are found without it \
+             (`touchmove ports` lists the serial ports)"
+        )
+    })
+}
+
+/// Watches the board behind `connector` with `session` until Ctrl-C or the give-up limit.
+async fn watch_with<S: BoardSession>(
+    args: &WatchArgs,
+    start: Chess,
+    mut connector: SerialConnector,
+    mut session: S,
+) -> Result<()> {
     let mut game = LiveGame::new(start.clone(), args.interpreter.config())
         .with_time_control(args.interpreter.time_control.clone());
     let mut sink = WatchSink::new(

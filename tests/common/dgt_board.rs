@@ -1,48 +1,13 @@
 //! A scripted DGT board for the runner tests: it answers the handshake and sends field updates.
 
-use std::sync::{Arc, Mutex};
-
 use shakmaty::{Board, Piece, Square};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::Notify;
 use tokio_serial::SerialStream;
 
 use touchmove::dgt::protocol::{code_from_piece, index_from_square};
-use touchmove::event::EventKind;
-use touchmove::live::runner::Sink;
-use touchmove::live::{LiveEvent, LiveGame};
-use touchmove::sensor::SensorEvent;
+use touchmove::live::LiveEvent;
 
-/// Collects the decisions and wakes the test when enough moves were made.
-pub struct Collect {
-    /// Everything the game said.
-    pub events: Arc<Mutex<Vec<LiveEvent>>>,
-    /// How many moves to wait for.
-    pub moves_wanted: usize,
-    /// Woken when they were made.
-    pub done: Arc<Notify>,
-}
-
-impl Sink for Collect {
-    fn sensor(&mut self, _: &SensorEvent, _: &LiveGame) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    fn live(&mut self, event: &LiveEvent, _: &LiveGame) -> std::io::Result<()> {
-        let mut events = self.events.lock().expect("not poisoned");
-        events.push(event.clone());
-        let moves = events
-            .iter()
-            .filter(|e| matches!(e, LiveEvent::Decision(d) if matches!(d.kind, EventKind::Move(_))))
-            .count();
-        if moves >= self.moves_wanted {
-            self.done.notify_one();
-        }
-        Ok(())
-    }
-
-    fn notice(&mut self, _: &str) {}
-}
+use super::live::run_session_until_moves;
 
 /// A BOARD_DUMP of `board`.
 pub fn dump(board: &Board) -> Vec<u8> {
@@ -120,42 +85,6 @@ pub async fn run_until_moves<C: touchmove::live::runner::Connector>(
     moves_wanted: usize,
     limit: std::time::Duration,
 ) -> Vec<LiveEvent> {
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let done = Arc::new(Notify::new());
-    let mut sink = Collect {
-        events: Arc::clone(&events),
-        moves_wanted,
-        done: Arc::clone(&done),
-    };
-    let mut game = LiveGame::new(
-        shakmaty::Chess::default(),
-        touchmove::interpreter::Config::default(),
-    );
     let mut link = touchmove::dgt::link::DgtLink::default();
-    let run = touchmove::live::runner::run(
-        connector,
-        &mut link,
-        &mut game,
-        &mut sink,
-        config,
-        done.notified(),
-    );
-    let finished = tokio::time::timeout(limit, run).await;
-    let events = events.lock().expect("not poisoned").clone();
-    assert!(finished.is_ok(), "the runner did not finish: {events:?}");
-    events
-}
-
-/// The SAN of the moves among `events`.
-pub fn sans(events: &[LiveEvent]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|event| match event {
-            LiveEvent::Decision(decision) => match &decision.kind {
-                EventKind::Move(m) => Some(m.san.clone()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect()
+    run_session_until_moves(connector, &mut link, config, moves_wanted, limit).await
 }

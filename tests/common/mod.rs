@@ -4,6 +4,7 @@
 
 pub mod dgt_board;
 pub mod emulator;
+pub mod live;
 
 use std::fs;
 use std::io::Read;

@@ -1,0 +1,95 @@
+//! Protocol-independent helpers for the live runner tests: run the runner with any board
+//! session until enough moves were decided, and read the moves back.
+
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::Notify;
+
+use touchmove::event::EventKind;
+use touchmove::live::runner::Sink;
+use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::sensor::SensorEvent;
+
+/// Collects the decisions and wakes the test when enough moves were made.
+pub struct Collect {
+    /// Everything the game said.
+    pub events: Arc<Mutex<Vec<LiveEvent>>>,
+    /// How many moves to wait for.
+    pub moves_wanted: usize,
+    /// Woken when they were made.
+    pub done: Arc<Notify>,
+}
+
+impl Sink for Collect {
+    fn sensor(&mut self, _: &SensorEvent, _: &LiveGame) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn live(&mut self, event: &LiveEvent, _: &LiveGame) -> std::io::Result<()> {
+        let mut events = self.events.lock().expect("not poisoned");
+        events.push(event.clone());
+        let moves = events
+            .iter()
+            .filter(|e| matches!(e, LiveEvent::Decision(d) if matches!(d.kind, EventKind::Move(_))))
+            .count();
+        if moves >= self.moves_wanted {
+            self.done.notify_one();
+        }
+        Ok(())
+    }
+
+    fn notice(&mut self, _: &str) {}
+}
+
+/// Runs the live runner over `connector` with `session` and a game from the starting position
+/// until `moves_wanted` moves were decided (or `limit` passed: a failure); returns everything
+/// the game said.
+pub async fn run_session_until_moves<C, S>(
+    connector: &mut C,
+    session: &mut S,
+    config: touchmove::live::runner::RunnerConfig,
+    moves_wanted: usize,
+    limit: std::time::Duration,
+) -> Vec<LiveEvent>
+where
+    C: touchmove::live::runner::Connector,
+    S: touchmove::live::BoardSession,
+{
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let done = Arc::new(Notify::new());
+    let mut sink = Collect {
+        events: Arc::clone(&events),
+        moves_wanted,
+        done: Arc::clone(&done),
+    };
+    let mut game = LiveGame::new(
+        shakmaty::Chess::default(),
+        touchmove::interpreter::Config::default(),
+    );
+    let run = touchmove::live::runner::run(
+        connector,
+        session,
+        &mut game,
+        &mut sink,
+        config,
+        done.notified(),
+    );
+    let finished = tokio::time::timeout(limit, run).await;
+    let events = events.lock().expect("not poisoned").clone();
+    assert!(finished.is_ok(), "the runner did not finish: {events:?}");
+    events
+}
+
+/// The SAN of the moves among `events`.
+pub fn sans(events: &[LiveEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            LiveEvent::Decision(decision) => match &decision.kind {
+                EventKind::Move(m) => Some(m.san.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
