@@ -234,3 +234,70 @@ async fn a_lost_frame_makes_the_host_ask_for_the_snapshot_that_shows_the_move() 
         .count();
     assert_eq!(requests, 3, "{heard:?}");
 }
+
+/// Runs the `touchmove` binary with `args`; its exit status, standard output and error.
+fn touchmove(args: &[&str]) -> (bool, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("touchmove runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn watch_protocol_hall_decides_a_move_as_a_process() {
+    use tokio_serial::SerialPort;
+    let (board_end, host_end) = SerialStream::pair().expect("a pty pair");
+    let path = host_end.name().expect("the pty has a name");
+    let steps = vec![
+        Step {
+            square: E2,
+            action: Action::Lifted,
+            lost: false,
+        },
+        Step {
+            square: E4,
+            action: Action::Placed,
+            lost: false,
+        },
+    ];
+    let mut watch = std::process::Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["watch", "--protocol", "hall", "--json", "--port", &path])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("touchmove runs");
+    // The board plays for two seconds; then `watch` (which would wait for the board to come
+    // back) is stopped and its output read: each JSON line is written as it is decided.
+    let played = hall_board(board_end, steps, Arc::new(Mutex::new(Vec::new())));
+    let _ = tokio::time::timeout(Duration::from_secs(2), played).await;
+    let _ = watch.kill();
+    let output = tokio::task::spawn_blocking(move || watch.wait_with_output())
+        .await
+        .expect("joined")
+        .expect("watch's output");
+    drop(host_end);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let sans: Vec<String> = stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|event| event["kind"] == "move")
+        .filter_map(|event| event["san"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(sans, ["e4"], "stdout: {stdout}\nstderr: {stderr}");
+    assert!(stderr.contains("Hall-sensor board"), "{stderr}");
+}
+
+#[test]
+fn watch_protocol_hall_needs_a_port() {
+    let (ok, _, stderr) = touchmove(&["watch", "--protocol", "hall", "--give-up-after", "0"]);
+    assert!(!ok);
+    assert!(stderr.contains("--protocol hall needs --port"), "{stderr}");
+}
