@@ -116,3 +116,8 @@ fn dropped_frames_are_recovered_through_a_snapshot() {
         "no resynchronisation after the dropped frames:\n{recorded}"
     );
 }
+
+#[test]
+fn messy_hands_with_sensor_bounce() {
+    check("messy", &["--messy", "--seed", "3"]);
+}

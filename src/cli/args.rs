@@ -144,6 +144,10 @@ pub struct EmulateHallArgs {
     /// Lose every Nth CHANGE frame on the line (a sequence gap the host must notice).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub drop_every: Option<u32>,
+    /// With --pgn: messy hands (slides, capture orders, sensor bounce, knocked pieces,
+    /// rook-first castling...) instead of clean ones.
+    #[arg(long, requires = "pgn")]
+    pub messy: bool,
     /// The seed of the dice (hands, noise).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,

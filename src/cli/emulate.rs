@@ -68,7 +68,7 @@ fn hall_script(args: &EmulateHallArgs) -> Result<HallScript> {
     let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
     let number = args.game.unwrap_or(1);
     let game = find_game(read_games(BufReader::new(file)), number, path)?;
-    HallScript::from_game(&game.start, &game.moves, args.seed)
+    HallScript::from_game(&game.start, &game.moves, args.messy, args.seed)
         .with_context(|| format!("{}: game {number}: cannot emulate", path.display()))
 }
 

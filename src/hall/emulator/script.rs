@@ -52,14 +52,19 @@ pub enum HallScriptError {
 }
 
 impl HallScript {
-    /// `moves` played from `start` by clean simulated hands on an occupancy board, dice from
-    /// `seed`.
+    /// `moves` played from `start` by simulated hands on an occupancy board (clean, or messy:
+    /// slides, capture orders, sensor bounce, knocked pieces...), dice from `seed`.
     pub fn from_game(
         start: &Chess,
         moves: &[Move],
+        messy: bool,
         seed: u64,
     ) -> Result<HallScript, HallScriptError> {
-        let style = HandStyle::clean(BoardKind::Occupancy);
+        let style = if messy {
+            HandStyle::messy(BoardKind::Occupancy)
+        } else {
+            HandStyle::clean(BoardKind::Occupancy)
+        };
         let game = simulate(start, moves, &style, seed)?;
         Ok(HallScript::from_events(
             start.board().occupied(),
