@@ -72,8 +72,9 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     ]
 }
 
-/// Applies the mutations (positions taken modulo the original length) from the end backwards,
-/// so that each position refers to the original stream; returns the positions touched.
+/// Applies the mutations (positions taken modulo the original length, at most one per position)
+/// from the end backwards, so that each position refers to the original stream; returns the
+/// positions touched.
 fn mutate(bytes: &mut Vec<u8>, mutations: &[Mutation]) -> Vec<usize> {
     let len = bytes.len();
     let mut placed: Vec<(usize, Mutation)> = mutations
@@ -85,6 +86,8 @@ fn mutate(bytes: &mut Vec<u8>, mutations: &[Mutation]) -> Vec<usize> {
         })
         .collect();
     placed.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    // One mutation per position: two deletions at the last position would remove past the end.
+    placed.dedup_by_key(|(at, _)| *at);
     for (at, m) in &placed {
         match *m {
             Mutation::Flip(_, mask) => bytes[*at] ^= mask,
