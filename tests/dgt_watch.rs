@@ -6,98 +6,27 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use touchmove::fidelity::san_list;
-use touchmove::pgn_games::read_games;
 
 use common::emulator::emulate;
+use common::watching::{Watched, replay_with, source_game, watch_board};
 
-/// What a `watch` run gave.
-struct Watched {
-    /// The JSON events on standard output.
-    events: Vec<Value>,
-    /// The sensor log it recorded.
-    record: PathBuf,
-    /// Its diagnostics.
-    stderr: String,
-}
-
-/// Runs `watch` against an emulated board started with `emulate_args`.
+/// Runs `watch` against an emulated DGT board started with `emulate_args`.
 fn watch(name: &str, emulate_args: &[&str]) -> Watched {
     watch_with(name, emulate_args, &[])
 }
 
-/// Runs `watch WATCH_ARGS` against an emulated board started with `emulate_args`.
+/// Runs `watch WATCH_ARGS` against an emulated DGT board started with `emulate_args`.
 fn watch_with(name: &str, emulate_args: &[&str], watch_args: &[&str]) -> Watched {
-    let emulator = emulate(emulate_args);
-    let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    let record = dir.join(format!("{name}.log"));
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args([
-            "watch",
-            "--json",
-            "--give-up-after",
-            "1",
-            "--port",
-            &emulator.port,
-        ])
-        .arg("--record")
-        .arg(&record)
-        .args(watch_args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("watch runs");
-    assert!(
-        output.status.success(),
-        "{name}: watch failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let events = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
-    Watched {
-        events,
-        record,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    watch_board("dgt", name, emulate_args, watch_args)
 }
 
 /// `touchmove replay --json` on `log`.
 fn replay(log: &Path) -> Vec<Value> {
     replay_with(log, &[])
-}
-
-/// `touchmove replay --json ARGS` on `log`.
-fn replay_with(log: &Path, args: &[&str]) -> Vec<Value> {
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(["replay", "--json"])
-        .arg(log)
-        .args(args)
-        .output()
-        .expect("replay runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect()
-}
-
-fn source_game(pgn: &str, number: usize) -> Vec<String> {
-    let path = common::fixture_dir().join(pgn);
-    let game = read_games(std::fs::File::open(path).expect("the PGN"))
-        .filter_map(Result::ok)
-        .find(|g| g.number == number)
-        .expect("the game");
-    san_list(&game.start, &game.moves)
 }
 
 /// Watches a PGN game played on the emulated board and checks both equalities.

@@ -5,6 +5,7 @@
 pub mod dgt_board;
 pub mod emulator;
 pub mod live;
+pub mod watching;
 
 use std::fs;
 use std::io::Read;

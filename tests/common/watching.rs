@@ -1,0 +1,89 @@
+//! `touchmove watch` against an emulated board, and `touchmove replay` of what it recorded,
+//! as real processes: the pieces the end-to-end tests of every board protocol share.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use touchmove::fidelity::san_list;
+use touchmove::pgn_games::read_games;
+
+use super::emulator::emulate_board;
+
+/// What a `watch` run gave.
+pub struct Watched {
+    /// The JSON events on standard output.
+    pub events: Vec<Value>,
+    /// The sensor log it recorded.
+    pub record: PathBuf,
+    /// Its diagnostics.
+    pub stderr: String,
+}
+
+fn json_lines(output: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+/// Starts `touchmove emulate BOARD EMULATE_ARGS` and runs `touchmove watch --json WATCH_ARGS`
+/// on its port until the board has gone, recording the sensor log under `name`.
+pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &[&str]) -> Watched {
+    let emulator = emulate_board(board, emulate_args);
+    let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let record = dir.join(format!("{board}-{name}.log"));
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args([
+            "watch",
+            "--protocol",
+            board,
+            "--json",
+            "--give-up-after",
+            "1",
+        ])
+        .args(["--port", &emulator.port])
+        .arg("--record")
+        .arg(&record)
+        .args(watch_args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("watch runs");
+    assert!(
+        output.status.success(),
+        "{name}: watch failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Watched {
+        events: json_lines(&output),
+        record,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// `touchmove replay --json ARGS` on `log`.
+pub fn replay_with(log: &Path, args: &[&str]) -> Vec<Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["replay", "--json"])
+        .arg(log)
+        .args(args)
+        .output()
+        .expect("replay runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    json_lines(&output)
+}
+
+/// The SAN of game `number` of `fixtures/PGN`, to the move that ends it by rule.
+pub fn source_game(pgn: &str, number: usize) -> Vec<String> {
+    let path = super::fixture_dir().join(pgn);
+    let game = read_games(std::fs::File::open(path).expect("the PGN"))
+        .filter_map(Result::ok)
+        .find(|g| g.number == number)
+        .expect("the game");
+    san_list(&game.start, &game.moves)
+}
