@@ -5,10 +5,10 @@
 
 use shakmaty::Chess;
 
-use crate::clock::TimeControl;
+use crate::clock::{ClockReading, TimeControl};
 use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
-use crate::sensor::SensorEvent;
+use crate::sensor::{Millis, SensorEvent};
 use crate::sensor_log::{LogHeader, LogRecord};
 
 /// A log being replayed: the interpreter, created once the header is known.
@@ -59,19 +59,38 @@ impl Replay {
                 self.header = Some(header);
             }
             LogRecord::Event(event) => self.event(&event, sink),
+            LogRecord::ClockReading { t, reading } => self.clock_reading(t, &reading, sink),
         }
+    }
+
+    /// Takes one report of a physical clock (see [`Interpreter::handle_clock_reading`]).
+    pub fn clock_reading(
+        &mut self,
+        t: Millis,
+        reading: &ClockReading,
+        sink: &mut impl FnMut(GameEvent),
+    ) {
+        let interpreter = self.interpreter();
+        interpreter.handle_clock_reading(t, reading);
+        drain(interpreter, sink);
     }
 
     /// Takes one sensor event (the standard start is assumed if no header came first).
     pub fn event(&mut self, event: &SensorEvent, sink: &mut impl FnMut(GameEvent)) {
+        let interpreter = self.interpreter();
+        interpreter.handle_event(event);
+        drain(interpreter, sink);
+    }
+
+    /// The interpreter (from the standard start if no header came first).
+    fn interpreter(&mut self) -> &mut Interpreter {
         if self.interpreter.is_none() {
             self.interpreter = Some(self.interpreter_for(Chess::default()));
         }
-        let Some(interpreter) = self.interpreter.as_mut() else {
-            return;
-        };
-        interpreter.handle_event(event);
-        drain(interpreter, sink);
+        let config = self.config;
+        // Set just above: the fallback is never built.
+        self.interpreter
+            .get_or_insert_with(|| Interpreter::new(Chess::default(), config))
     }
 
     fn interpreter_for(&self, start: Chess) -> Interpreter {

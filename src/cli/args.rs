@@ -357,6 +357,11 @@ pub struct ReplayArgs {
     /// Also write the game record as PGN to this file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// Ignore the `#clock-reading` comments in which `watch --record` keeps the reports of a
+    /// clock plugged into the board (the clock is then run from the presses and
+    /// `--time-control` alone, as any reader of the format would).
+    #[arg(long)]
+    pub ignore_clock_readings: bool,
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,

@@ -92,7 +92,11 @@ fn config(args: &EmulateDgtArgs) -> Result<EmulatorConfig> {
     config.noise = args.noise;
     config.seed = args.seed;
     if let Some(TimeControl::Timed(schedule)) = &args.time_control {
-        config.clock.initial_ms = u64::from(schedule.period(0).seconds) * 1000;
+        let first = schedule.period(0);
+        config.clock.initial_ms = u64::from(first.seconds) * 1000;
+        if let touchmove::clock::Bonus::Increment(seconds) = first.bonus {
+            config.clock.increment_ms = u64::from(seconds) * 1000;
+        }
     }
     config.unplug = args
         .unplug_at

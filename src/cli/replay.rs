@@ -19,7 +19,12 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json, args.pgn.is_some());
     let mut replay = Replay::new(args.interpreter.config())
         .with_time_control(args.interpreter.time_control.clone());
-    let outcome = feed(&mut replay, source, &mut printer, &args.log);
+    let reader = if args.ignore_clock_readings {
+        LogReader::ignoring_clock_readings(source)
+    } else {
+        LogReader::new(source)
+    };
+    let outcome = feed(&mut replay, reader, &mut printer, &args.log);
     replay.finish(&mut |event| printer.print(event));
     printer.finish()?;
     if let Some(pgn) = &args.pgn {
@@ -38,11 +43,11 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
 /// everything decided before it has been printed.
 fn feed(
     replay: &mut Replay,
-    source: Box<dyn Read>,
+    reader: LogReader<Box<dyn Read>>,
     printer: &mut EventPrinter<impl Write>,
     path: &Path,
 ) -> Result<()> {
-    for record in LogReader::new(source) {
+    for record in reader {
         match record {
             Ok(record) => replay.record(record, &mut |event| printer.print(event)),
             Err(ReadError::Log(error)) => {

@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use shakmaty::{Bitboard, Chess, Position};
 
+use touchmove::clock::ClockReading;
 use touchmove::event::{EventKind, GameEvent};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, PgnFile, board_diagram};
 use touchmove::output::pgn::PgnTags;
 use touchmove::output::text;
-use touchmove::sensor::SensorEvent;
+use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter};
 
 /// The outputs of a live session.
@@ -130,6 +131,20 @@ impl<W: Write> Sink for WatchSink<W> {
         }
         self.recording()?
             .write_event(event)
+            .map_err(io::Error::other)
+    }
+
+    fn clock_reading(
+        &mut self,
+        t: Millis,
+        reading: &ClockReading,
+        game: &LiveGame,
+    ) -> io::Result<()> {
+        if !game.started() || self.record_path.is_none() {
+            return Ok(());
+        }
+        self.recording()?
+            .write_clock_reading(t, reading)
             .map_err(io::Error::other)
     }
 

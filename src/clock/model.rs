@@ -207,22 +207,41 @@ impl ChessClock {
     /// Counts a completed move for `color`: the increment, then the next period's time when
     /// this move completes the period.
     fn complete_move(&mut self, color: Color) {
-        let Some(schedule) = self.schedule.as_ref() else {
+        let Some(period) = self.period_of(color).copied() else {
             return;
         };
         let side = self.sides.get_mut(color);
-        let period = schedule.period(side.period);
-        side.remaining = side.remaining.saturating_add(increment_ms(period));
-        side.moves_in_period = side.moves_in_period.saturating_add(1);
-        if period
-            .moves
-            .is_some_and(|moves| moves.get() == side.moves_in_period)
-        {
-            side.period = side.period.saturating_add(1);
-            side.moves_in_period = 0;
-            let next = period_ms(schedule.period(side.period));
+        side.remaining = side.remaining.saturating_add(increment_ms(&period));
+        if self.count_move(color) {
+            let next = self.period_of(color).map_or(0, period_ms);
+            let side = self.sides.get_mut(color);
             side.remaining = side.remaining.saturating_add(next);
         }
+    }
+
+    /// Counts a move `color` completed on a physical clock that keeps the times itself: the
+    /// period and its move count go on, the times are left to the clock's reports. Returns
+    /// whether the move completed the period.
+    pub fn count_move(&mut self, color: Color) -> bool {
+        let Some(period) = self.period_of(color).copied() else {
+            return false;
+        };
+        let side = self.sides.get_mut(color);
+        side.moves_in_period = side.moves_in_period.saturating_add(1);
+        let completed = period
+            .moves
+            .is_some_and(|moves| moves.get() == side.moves_in_period);
+        if completed {
+            side.period = side.period.saturating_add(1);
+            side.moves_in_period = 0;
+        }
+        completed
+    }
+
+    /// Whether `color` still owes moves in a period that has a move count (so running out of
+    /// the period's time is a flag fall, FIDE 6.9); `false` when the clock has no schedule.
+    pub fn owes_moves(&self, color: Color) -> bool {
+        self.period_of(color).is_some_and(|p| p.moves.is_some())
     }
 }
 

@@ -19,6 +19,8 @@ pub struct ClockTime {
     pub minutes: u8,
     /// Seconds, 0..=59.
     pub seconds: u8,
+    /// The flag bits ([`super::protocol::clock_flag`]), sent in the hours byte's high nibble.
+    pub flag: u8,
 }
 
 impl ClockTime {
@@ -30,13 +32,20 @@ impl ClockTime {
             hours: (seconds / 3600) as u8,
             minutes: (seconds / 60 % 60) as u8,
             seconds: (seconds % 60) as u8,
+            flag: 0,
         }
+    }
+
+    /// The same time showing the flag bits `flag`.
+    pub fn with_flag(self, flag: u8) -> ClockTime {
+        ClockTime { flag, ..self }
     }
 
     /// The three BWTIME bytes: hours (low nibble; never `0x0a`, which marks an
     /// acknowledgement), minutes and seconds in BCD.
     fn bytes(self) -> [u8; 3] {
-        [self.hours.min(9), bcd(self.minutes), bcd(self.seconds)]
+        let hours = self.hours.min(9) | ((self.flag & 0x07) << 4);
+        [hours, bcd(self.minutes), bcd(self.seconds)]
     }
 }
 
@@ -203,7 +212,8 @@ mod tests {
             ClockTime {
                 hours: 0,
                 minutes: 0,
-                seconds: 1
+                seconds: 1,
+                flag: 0
             }
         );
         assert_eq!(ClockTime::from_millis(0), ClockTime::default());
@@ -213,7 +223,8 @@ mod tests {
             ClockTime {
                 hours: 9,
                 minutes: 59,
-                seconds: 59
+                seconds: 59,
+                flag: 0
             }
         );
         let report = ClockReport {
@@ -224,6 +235,19 @@ mod tests {
         assert_eq!(
             bwtime(&report),
             [0x8d, 0x00, 0x0a, 0x09, 0x59, 0x59, 0x09, 0x59, 0x59, 0x00]
+        );
+    }
+
+    #[test]
+    fn flag_bits_go_into_the_hours_high_nibble() {
+        let report = ClockReport {
+            right: ClockTime::from_millis(0).with_flag(0x01),
+            left: ClockTime::from_millis(3_600_000).with_flag(0x04),
+            status: 0x01,
+        };
+        assert_eq!(
+            bwtime(&report),
+            [0x8d, 0x00, 0x0a, 0x10, 0x00, 0x00, 0x41, 0x00, 0x00, 0x01]
         );
     }
 

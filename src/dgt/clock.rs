@@ -1,8 +1,13 @@
 //! BWTIME's seven data bytes: a clock report (times and status) or a clock-command
 //! acknowledgement.
 
+use shakmaty::Color;
+
 use super::message::PayloadError;
-use super::protocol::clock_status;
+use super::protocol::{clock_flag, clock_status};
+use crate::clock::{ClockReading, Flag};
+use crate::event::ClockTimes;
+use crate::sensor::Millis;
 
 /// One player's time as the clock shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +41,62 @@ pub struct ClockReport {
     pub left_to_move: bool,
     /// No clock is connected to the board.
     pub no_clock: bool,
+}
+
+impl ClockTime {
+    /// The time shown, in milliseconds.
+    pub fn millis(&self) -> Millis {
+        let seconds =
+            u64::from(self.hours) * 3600 + u64::from(self.minutes) * 60 + u64::from(self.seconds);
+        seconds * 1000
+    }
+
+    /// The flag its bits show, if any (the final flag first).
+    pub fn shown_flag(&self) -> Option<Flag> {
+        if self.flag & clock_flag::FINAL != 0 {
+            Some(Flag::Fallen)
+        } else if self.flag & clock_flag::FLAG != 0 {
+            Some(Flag::PeriodEnded)
+        } else {
+            None
+        }
+    }
+}
+
+impl ClockReport {
+    /// The report as the game's clock reads it, with White's time on the clock's left side
+    /// when `white_on_left`; `None` when the board says no clock is connected.
+    pub fn reading(&self, white_on_left: bool) -> Option<ClockReading> {
+        if self.no_clock {
+            return None;
+        }
+        let (white, black) = if white_on_left {
+            (&self.left, &self.right)
+        } else {
+            (&self.right, &self.left)
+        };
+        let left_color = Color::from_white(white_on_left);
+        let running = if !self.running {
+            None
+        } else if self.left_to_move {
+            Some(left_color)
+        } else if self.right_to_move {
+            Some(!left_color)
+        } else {
+            None
+        };
+        let times = ClockTimes {
+            white: white.millis(),
+            black: black.millis(),
+        };
+        let mut reading = ClockReading::new(times, running);
+        for (color, time) in [(Color::White, white), (Color::Black, black)] {
+            if let Some(flag) = time.shown_flag() {
+                reading = reading.with_flag(color, flag);
+            }
+        }
+        Some(reading)
+    }
 }
 
 /// A BWTIME that acknowledges a clock command (the low nibble of d0 or d3 is 0x0a).
@@ -166,6 +227,52 @@ mod tests {
             decode_bwtime(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x60 | 0x0f, 0x00]),
             Err(PayloadError::BadBcd { byte: 0x6f })
         );
+    }
+
+    fn report_of(bytes: [u8; 7]) -> ClockReport {
+        match decode_bwtime(&bytes) {
+            Ok(Bwtime::Report(report)) => report,
+            other => panic!("a report expected, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_reading_puts_each_side_s_time_on_its_player() {
+        // Right 0:04:58, left 1:02:03, running, the left player's turn.
+        let report = report_of([0x00, 0x04, 0x58, 0x01, 0x02, 0x03, 0x11]);
+        let white_left = report.reading(true).expect("a clock");
+        assert_eq!(
+            white_left.times,
+            ClockTimes {
+                white: 3_723_000,
+                black: 298_000
+            }
+        );
+        assert_eq!(white_left.running, Some(Color::White));
+        let white_right = report.reading(false).expect("a clock");
+        assert_eq!(white_right.times.white, 298_000);
+        assert_eq!(white_right.running, Some(Color::Black));
+    }
+
+    #[test]
+    fn a_stopped_clock_runs_for_nobody_and_no_clock_gives_no_reading() {
+        let stopped = report_of([0x00, 0x05, 0x00, 0x00, 0x05, 0x00, 0x10]);
+        assert_eq!(stopped.reading(true).map(|r| r.running), Some(None));
+        let absent = report_of([0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20]);
+        assert_eq!(absent.reading(true), None);
+    }
+
+    #[test]
+    fn the_flag_bits_become_flags() {
+        // Left: final flag at 0:00:00; right: the period flag at 0:59:00.
+        let report = report_of([0x40, 0x59, 0x00, 0x10, 0x00, 0x00, 0x01]);
+        let reading = report.reading(true).expect("a clock");
+        assert_eq!(*reading.flags.get(Color::White), Some(Flag::Fallen));
+        assert_eq!(*reading.flags.get(Color::Black), Some(Flag::PeriodEnded));
+        // The time-per-move bit alone is no flag.
+        let per_move = report_of([0x20, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01]);
+        let reading = per_move.reading(true).expect("a clock");
+        assert_eq!(reading.flags.get(Color::Black), &None);
     }
 
     #[test]

@@ -55,9 +55,8 @@ impl DgtLink {
         &self.session
     }
 
-    /// What a session event means to the runner, if anything (clock reports are kept by the
-    /// session for later use).
-    fn translate(event: SessionEvent) -> Option<LinkEvent> {
+    /// What a session event means to the runner, if anything.
+    fn translate(&self, event: SessionEvent) -> Option<LinkEvent> {
         match event {
             SessionEvent::Identified { version, serial } => {
                 let serial = serial.map(|s| format!(", serial {s}")).unwrap_or_default();
@@ -82,7 +81,9 @@ impl DgtLink {
             SessionEvent::ClockCommandFailed(command) => Some(LinkEvent::Notice(format!(
                 "the clock never acknowledged {command:?}: given up"
             ))),
-            SessionEvent::ClockTimes(_) => None,
+            SessionEvent::ClockTimes(report) => report
+                .reading(self.session.config().white_on_left_of_clock)
+                .map(LinkEvent::ClockReading),
         }
     }
 }
@@ -136,7 +137,7 @@ impl BoardSession for DgtLink {
 
     fn poll_event(&mut self) -> Option<LinkEvent> {
         while let Some(event) = self.session.poll_event() {
-            if let Some(link_event) = DgtLink::translate(event) {
+            if let Some(link_event) = self.translate(event) {
                 return Some(link_event);
             }
         }

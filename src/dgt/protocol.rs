@@ -107,6 +107,19 @@ pub mod clock_status {
     pub const ACK_NIBBLE: u8 = 0x0a;
 }
 
+/// The flag bits of a BWTIME time: the high nibble of the hours byte (d0 or d3), shifted down.
+/// The protocol notes say only "flag bits"; these are the meanings DGT's protocol header gives
+/// them, as the common host drivers read them.
+pub mod clock_flag {
+    /// The player's final flag: the last period ran out and the clock is blocked at zero.
+    pub const FINAL: u8 = 0x01;
+    /// The clock counts time per move for this player.
+    pub const TIME_PER_MOVE: u8 = 0x02;
+    /// The player's flag is shown: a period ran out (in a multi-period control the clock goes
+    /// on into the next one).
+    pub const FLAG: u8 = 0x04;
+}
+
 /// Clock command codes (inside the `0x2b` wrapper).
 pub mod clock_command {
     /// Ask the clock for its version.

@@ -1,9 +1,10 @@
-//! The game's clock inside the interpreter: a physical clock followed through its presses, or,
-//! when the board has none, a software clock switched by the decided moves.
+//! The game's clock inside the interpreter: a physical clock followed through its reports (its
+//! times and flags) or its presses, or, when the board has none, a software clock switched by
+//! the decided moves.
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
-use crate::clock::{ChessClock, TimeControl};
+use crate::clock::{ChessClock, ClockReading, Flag, TimeControl};
 use crate::event::ClockTimes;
 use crate::sensor::Millis;
 
@@ -16,6 +17,11 @@ pub struct GameClock {
     time_control: TimeControl,
     clock: ChessClock,
     physical: bool,
+    /// The physical clock reports its times and flags: they are followed, and the model
+    /// neither counts down to a flag of its own nor adds time.
+    reported: bool,
+    /// The flags of the last report (a flag counts when it appears, not while it stays).
+    shown_flags: ByColor<Option<Flag>>,
 }
 
 impl GameClock {
@@ -27,12 +33,18 @@ impl GameClock {
             time_control,
             clock,
             physical: false,
+            reported: false,
+            shown_flags: ByColor::new_with(|_| None),
         }
     }
 
-    /// A fresh clock of the same time control for a new game.
+    /// A fresh clock of the same time control for a new game (flags still shown by a physical
+    /// clock from the last game do not count again).
     pub fn restarted(&self, to_move: Color) -> GameClock {
-        GameClock::new(self.time_control.clone(), to_move)
+        GameClock {
+            shown_flags: self.shown_flags,
+            ..GameClock::new(self.time_control.clone(), to_move)
+        }
     }
 
     /// `mover`'s move was decided at `t`: a software clock switches now (a physical one when
@@ -47,7 +59,38 @@ impl GameClock {
     /// `color` pressed the physical clock at `t`: from now on the clock follows the presses.
     pub fn pressed(&mut self, color: Color, t: Millis) {
         self.physical = true;
-        let _ = self.clock.press(color, t);
+        if self.reported {
+            // The clock's own report has switched the sides; only the move count goes on.
+            self.clock.count_move(color);
+        } else {
+            let _ = self.clock.press(color, t);
+        }
+    }
+
+    /// The physical clock reported `reading` at `t`: from now on its times and flags are the
+    /// clock's. Returns the side whose flag this report shows falling, if any: a final flag,
+    /// or the end of a period whose moves the player had not made.
+    pub fn follow(&mut self, reading: &ClockReading, t: Millis) -> Option<Color> {
+        self.physical = true;
+        self.reported = true;
+        let times = (reading.times.white, reading.times.black);
+        self.clock.sync(times, reading.running, t);
+        let appeared = ByColor::new_with(|color| {
+            let flag = *reading.flags.get(color);
+            flag.filter(|_| flag != *self.shown_flags.get(color))
+        });
+        self.shown_flags = reading.flags;
+        let fell = |color: Color| match appeared.get(color) {
+            Some(Flag::Fallen) => true,
+            Some(Flag::PeriodEnded) => self.clock.owes_moves(color),
+            None => false,
+        };
+        // When both appear at once, the side whose time was running fell first.
+        let running_first = reading
+            .running
+            .into_iter()
+            .chain([Color::White, Color::Black]);
+        running_first.into_iter().find(|&color| fell(color))
     }
 
     /// Both players' remaining time at `t`.
@@ -60,11 +103,17 @@ impl GameClock {
 
     /// When the running side's flag falls, if a side is running.
     pub fn flag_due(&self) -> Option<Millis> {
+        if self.reported {
+            return None;
+        }
         self.clock.poll_timeout()
     }
 
-    /// The side whose flag has fallen at `t`, if any.
+    /// The side whose flag has fallen at `t`, if any (a reporting clock says so itself).
     pub fn fallen(&self, t: Millis) -> Option<Color> {
+        if self.reported {
+            return None;
+        }
         self.clock.flag(t)
     }
 

@@ -26,6 +26,7 @@ use std::collections::VecDeque;
 
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
+use crate::clock::ClockReading;
 use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
@@ -234,6 +235,22 @@ impl Interpreter {
                 self.release_held();
                 self.snapshot(t, snapshot);
             }
+        }
+    }
+
+    /// Takes a physical clock's report made at `t` (times must not decrease, as for sensor
+    /// events): from now on the game's clock shows the clock's times, and a flag the clock
+    /// shows falling ends the game (FIDE 6.9). Without a time control the clock is followed
+    /// all the same.
+    pub fn handle_clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        self.handle_timeout(t);
+        let turn = self.game.turn();
+        let clock = self
+            .clock
+            .get_or_insert_with(|| GameClock::new(crate::clock::TimeControl::Unknown, turn));
+        let fallen = clock.follow(reading, t);
+        if let Some(loser) = fallen.filter(|_| self.phase != Phase::Closed) {
+            self.end_on_flag(t, loser);
         }
     }
 
@@ -482,6 +499,11 @@ impl Interpreter {
         let Some(loser) = self.clock.as_ref().and_then(|clock| clock.fallen(t)) else {
             return;
         };
+        self.end_on_flag(t, loser);
+    }
+
+    /// `loser`'s flag fell at `t`: the game ends (6.9).
+    fn end_on_flag(&mut self, t: Millis, loser: Color) {
         self.game
             .end(crate::clock::flag_result(self.game.position(), loser));
         self.announce_ending_or_claims(t);

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use shakmaty::{Bitboard, Board, Chess, Position};
 
-use crate::clock::TimeControl;
+use crate::clock::{ClockReading, TimeControl};
 use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
@@ -146,6 +146,14 @@ impl LiveGame {
             self.out.push_back(LiveEvent::Waiting {
                 seen: self.seen.snapshot(),
             });
+        }
+    }
+
+    /// Takes a report of the clock plugged into the board (ignored until the game starts).
+    pub fn handle_clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.handle_clock_reading(t, reading);
+            self.drain();
         }
     }
 

@@ -1,5 +1,6 @@
 //! What every board protocol session offers the live runner.
 
+use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorKind};
 
 /// What a board link reports, whatever its protocol.
@@ -9,6 +10,8 @@ pub enum LinkEvent {
     Identified(String),
     /// A sensor report, stamped by the runner with the time it arrived.
     Sensor(SensorKind),
+    /// A report of the clock plugged into the board, stamped likewise.
+    ClockReading(ClockReading),
     /// The board stopped answering (unplugged, switched off): the runner reconnects.
     Silent,
     /// Something worth a diagnostic line (corrupt bytes dropped, a turned board noticed).

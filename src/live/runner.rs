@@ -9,6 +9,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::time::{Instant, sleep, sleep_until};
 
 use super::{BoardSession, LinkEvent, LiveEvent, LiveGame};
+use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent};
 
 /// Opens the link to the board (a serial port, a pseudo-terminal in tests).
@@ -24,6 +25,16 @@ pub trait Sink {
     /// A sensor report, as it arrived and after the game took it (for the recording: from the
     /// report that showed the starting position on).
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()>;
+    /// A report of the clock plugged into the board, made at `t`, after the game took it (for
+    /// the recording).
+    fn clock_reading(
+        &mut self,
+        _t: Millis,
+        _reading: &ClockReading,
+        _game: &LiveGame,
+    ) -> io::Result<()> {
+        Ok(())
+    }
     /// Something the game has to say.
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()>;
     /// A diagnostic about the link (to standard error).
@@ -201,6 +212,13 @@ fn pass_events<S: BoardSession, K: Sink>(
                 let event = SensorEvent::new(clock.now(), kind);
                 game.handle_sensor(&event);
                 sink.sensor(&event, game).map_err(RunnerError::Output)?;
+                drain(game, session, sink, clock)?;
+            }
+            LinkEvent::ClockReading(reading) => {
+                let t = clock.now();
+                game.handle_clock_reading(t, &reading);
+                sink.clock_reading(t, &reading, game)
+                    .map_err(RunnerError::Output)?;
                 drain(game, session, sink, clock)?;
             }
             LinkEvent::Silent => return Ok(true),

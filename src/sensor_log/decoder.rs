@@ -2,10 +2,12 @@
 
 use std::collections::VecDeque;
 
+use super::clock_annotation::parse_clock_reading;
 use super::error::{LineError, LogError};
 use super::event_line::parse_event_line;
 use super::header::LogHeader;
 use super::metadata::MetadataCollector;
+use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent};
 
 /// The exact header line of version 1 of the format.
@@ -19,6 +21,15 @@ pub enum LogRecord {
     Header(LogHeader),
     /// One sensor event.
     Event(SensorEvent),
+    /// A physical clock's report, from a `#clock-reading` comment after the first event (see
+    /// [`super::format_clock_reading`]); never produced by a decoder made with
+    /// [`LogDecoder::ignoring_clock_readings`].
+    ClockReading {
+        /// When the clock reported.
+        t: Millis,
+        /// What it reported.
+        reading: ClockReading,
+    },
 }
 
 /// Where in the log the decoder is.
@@ -52,6 +63,8 @@ pub struct LogDecoder {
     ready: VecDeque<Result<LogRecord, LogError>>,
     finished: bool,
     ended: bool,
+    /// `#clock-reading` comments are read as clock reports.
+    clock_readings: bool,
 }
 
 impl Default for LogDecoder {
@@ -73,6 +86,16 @@ impl LogDecoder {
             ready: VecDeque::new(),
             finished: false,
             ended: false,
+            clock_readings: true,
+        }
+    }
+
+    /// A decoder that reads exactly what version 1 of the format says: every comment is
+    /// ignored, `#clock-reading` ones included.
+    pub fn ignoring_clock_readings() -> LogDecoder {
+        LogDecoder {
+            clock_readings: false,
+            ..LogDecoder::new()
         }
     }
 
@@ -159,7 +182,11 @@ impl LogDecoder {
             valid_up_to: error.valid_up_to(),
         })?;
         let content = text.trim_start_matches(' ');
-        if content.is_empty() || content.starts_with('#') {
+        if content.starts_with('#') {
+            self.decode_comment(content);
+            return Ok(());
+        }
+        if content.is_empty() {
             return Ok(());
         }
         match self.phase {
@@ -171,6 +198,21 @@ impl LogDecoder {
             }
             Phase::Events if content.starts_with('@') => Err(metadata_after_event(content)),
             Phase::Events => self.decode_event(content),
+        }
+    }
+
+    /// A comment: ignored, unless it is a clock reading among the events, no earlier than the
+    /// last event (anything else in a comment is never an error).
+    fn decode_comment(&mut self, content: &str) {
+        if !self.clock_readings || self.phase != Phase::Events {
+            return;
+        }
+        let Some((t, reading)) = parse_clock_reading(content) else {
+            return;
+        };
+        if self.last_time.is_none_or(|last| t >= last) {
+            self.ready
+                .push_back(Ok(LogRecord::ClockReading { t, reading }));
         }
     }
 

@@ -5,6 +5,7 @@
 //! from any [`std::io::Read`]; [`read_log`] reads a whole log from text. [`LogWriter`] writes a
 //! log that reads back to the same events, and [`format_event`] writes a single event line.
 
+mod clock_annotation;
 mod decoder;
 mod error;
 mod event_line;
@@ -22,6 +23,7 @@ mod decoder_tests;
 #[cfg(test)]
 mod round_trip_tests;
 
+pub use clock_annotation::{format_clock_reading, parse_clock_reading};
 pub use decoder::{LogDecoder, LogRecord};
 pub use error::{LineError, LogError, PlacementError};
 pub use format::format_event;

@@ -6,7 +6,8 @@ use super::decoder::{LogDecoder, LogRecord};
 use super::error::LogError;
 use super::header::LogHeader;
 use super::reader::{LogReader, ReadError};
-use crate::sensor::SensorEvent;
+use crate::clock::ClockReading;
+use crate::sensor::{Millis, SensorEvent};
 
 /// A whole sensor log: its header and its events in order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -15,6 +16,8 @@ pub struct SensorLog {
     pub header: LogHeader,
     /// The events, in the order (and so the time order) of the log.
     pub events: Vec<SensorEvent>,
+    /// The clock's reports, each with the number of events before it in the log.
+    pub clock_readings: Vec<(usize, Millis, ClockReading)>,
 }
 
 impl SensorLog {
@@ -23,7 +26,30 @@ impl SensorLog {
         match record {
             LogRecord::Header(header) => self.header = header,
             LogRecord::Event(event) => self.events.push(event),
+            LogRecord::ClockReading { t, reading } => {
+                self.clock_readings.push((self.events.len(), t, reading));
+            }
         }
+    }
+
+    /// The events and clock reports as records, in the order of the log (the header first).
+    pub fn records(&self) -> impl Iterator<Item = LogRecord> + '_ {
+        let mut readings = self.clock_readings.iter().peekable();
+        let mut body = Vec::with_capacity(self.events.len() + self.clock_readings.len());
+        for (index, event) in self.events.iter().enumerate() {
+            while let Some((_, t, reading)) = readings.next_if(|(before, ..)| *before == index) {
+                body.push(LogRecord::ClockReading {
+                    t: *t,
+                    reading: *reading,
+                });
+            }
+            body.push(LogRecord::Event(event.clone()));
+        }
+        body.extend(readings.map(|(_, t, reading)| LogRecord::ClockReading {
+            t: *t,
+            reading: *reading,
+        }));
+        std::iter::once(LogRecord::Header(self.header.clone())).chain(body)
     }
 }
 

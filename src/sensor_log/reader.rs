@@ -45,9 +45,19 @@ enum SourceState {
 impl<R: Read> LogReader<R> {
     /// A reader of the log in `source`.
     pub fn new(source: R) -> LogReader<R> {
+        LogReader::with_decoder(source, LogDecoder::new())
+    }
+
+    /// A reader of the log in `source` that ignores `#clock-reading` comments, as version 1
+    /// of the format reads every comment.
+    pub fn ignoring_clock_readings(source: R) -> LogReader<R> {
+        LogReader::with_decoder(source, LogDecoder::ignoring_clock_readings())
+    }
+
+    fn with_decoder(source: R, decoder: LogDecoder) -> LogReader<R> {
         LogReader {
             source,
-            decoder: LogDecoder::new(),
+            decoder,
             chunk: vec![0; CHUNK_SIZE],
             state: SourceState::Open,
         }

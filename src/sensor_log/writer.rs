@@ -1,11 +1,14 @@
-//! Writing a sensor log: the header, the metadata, then one event per line.
+//! Writing a sensor log: the header, the metadata, then one event per line (and a physical
+//! clock's reports as `#clock-reading` comments).
 
 use std::io::Write;
 
 use shakmaty::Role;
 
+use super::clock_annotation::format_clock_reading;
 use super::format::format_event;
 use super::header::LogHeader;
+use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent, SensorKind};
 
 /// When the writer flushes its output.
@@ -23,13 +26,20 @@ pub enum WriteError {
     /// The output failed.
     #[error("writing the sensor log failed: {0}")]
     Io(#[from] std::io::Error),
-    /// An event earlier than the one before it: the log would not read back.
-    #[error("event time {t} is earlier than the previous event's time {previous}")]
+    /// An event (or clock reading) earlier than the line before it: the log would not read
+    /// back.
+    #[error("time {t} is earlier than the previous line's time {previous}")]
     TimeWentBack {
         /// The time of the refused event.
         t: Millis,
         /// The time of the previous event.
         previous: Millis,
+    },
+    /// A clock report before any event: a reader would take it for an ordinary comment.
+    #[error("cannot write the clock reading at {t} before the first event")]
+    ClockReadingBeforeEvents {
+        /// The time of the refused reading.
+        t: Millis,
     },
     /// A promotion to a king or pawn, which the format cannot express.
     #[error("cannot write a promotion to `{letter}`: only q, r, b and n are allowed")]
@@ -81,6 +91,25 @@ impl<W: Write> LogWriter<W> {
         self.check_event(event)?;
         writeln!(self.out, "{}", format_event(event))?;
         self.last_time = Some(event.t);
+        self.flush_if_asked()
+    }
+
+    /// Writes a physical clock's report made at `t`, as a `#clock-reading` comment (see
+    /// [`super::format_clock_reading`]). It must come after the first event and no earlier than
+    /// the last line written, so that it reads back where it was written.
+    pub fn write_clock_reading(
+        &mut self,
+        t: Millis,
+        reading: &ClockReading,
+    ) -> Result<(), WriteError> {
+        let Some(previous) = self.last_time else {
+            return Err(WriteError::ClockReadingBeforeEvents { t });
+        };
+        if t < previous {
+            return Err(WriteError::TimeWentBack { t, previous });
+        }
+        writeln!(self.out, "{}", format_clock_reading(t, reading))?;
+        self.last_time = Some(t);
         self.flush_if_asked()
     }
 

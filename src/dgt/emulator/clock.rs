@@ -4,7 +4,7 @@
 use shakmaty::Color;
 
 use crate::dgt::board_messages::{ClockReport, ClockTime};
-use crate::dgt::protocol::clock_status;
+use crate::dgt::protocol::{clock_flag, clock_status};
 use crate::sensor::Millis;
 
 /// A side of the clock, as the BWTIME report names them.
@@ -30,6 +30,8 @@ impl ClockSide {
 pub struct ClockConfig {
     /// Each player's time at the start, in ms.
     pub initial_ms: Millis,
+    /// The Fischer increment added to a player's time when they press, in ms.
+    pub increment_ms: Millis,
     /// The side of the clock that White's time is on.
     pub white: ClockSide,
 }
@@ -39,6 +41,7 @@ impl Default for ClockConfig {
     fn default() -> ClockConfig {
         ClockConfig {
             initial_ms: 5 * 60_000,
+            increment_ms: 0,
             white: ClockSide::Left,
         }
     }
@@ -53,6 +56,7 @@ pub(super) struct EmulatedClock {
     lever_high: ClockSide,
     since: Millis,
     white: ClockSide,
+    increment_ms: Millis,
 }
 
 impl EmulatedClock {
@@ -65,6 +69,7 @@ impl EmulatedClock {
             lever_high: config.white,
             since: 0,
             white: config.white,
+            increment_ms: config.increment_ms,
         };
         clock.lever_high = clock.side_of(to_move);
         clock
@@ -83,12 +88,26 @@ impl EmulatedClock {
         self.running = Some(self.lever_high);
     }
 
-    /// `color` presses: their lever goes down, the other side's time runs.
+    /// `color` presses: their lever goes down, their increment is added, the other side's
+    /// time runs. A side whose time is out stays blocked at zero.
     pub(super) fn press(&mut self, at: Millis, color: Color) {
         self.settle(at);
-        let other = self.side_of(color).other();
+        let side = self.side_of(color);
+        let increment = self.increment_ms;
+        let time = self.time_mut(side);
+        if *time > 0 {
+            *time = time.saturating_add(increment);
+        }
+        let other = side.other();
         self.lever_high = other;
         self.running = Some(other);
+    }
+
+    fn time_mut(&mut self, side: ClockSide) -> &mut Millis {
+        match side {
+            ClockSide::Left => &mut self.left,
+            ClockSide::Right => &mut self.right,
+        }
     }
 
     /// The host sets both times and which side runs (`None`: stopped).
@@ -138,9 +157,21 @@ impl EmulatedClock {
             None => {}
         }
         ClockReport {
-            right: ClockTime::from_millis(self.left_at(ClockSide::Right, at)),
-            left: ClockTime::from_millis(self.left_at(ClockSide::Left, at)),
+            right: self.shown(ClockSide::Right, at),
+            left: self.shown(ClockSide::Left, at),
             status,
+        }
+    }
+
+    /// What `side` of the display shows at `at`: its time, and the final flag once the time
+    /// is out (the clock is then blocked at zero for that player).
+    fn shown(&self, side: ClockSide, at: Millis) -> ClockTime {
+        let left = self.left_at(side, at);
+        let time = ClockTime::from_millis(left);
+        if left == 0 {
+            time.with_flag(clock_flag::FINAL)
+        } else {
+            time
         }
     }
 
@@ -167,6 +198,25 @@ mod tests {
         assert_eq!(report.status, 0x01 | 0x02 | 0x08);
         assert_eq!(report.left, ClockTime::from_millis(297_500));
         assert_eq!(report.right, ClockTime::from_millis(298_500));
+    }
+
+    #[test]
+    fn a_press_adds_the_increment_and_an_empty_side_shows_its_final_flag() {
+        let config = ClockConfig {
+            initial_ms: 3_000,
+            increment_ms: 2_000,
+            ..ClockConfig::default()
+        };
+        let mut clock = EmulatedClock::new(config, Color::White);
+        clock.start(0);
+        clock.press(1_000, Color::White);
+        let report = clock.report(1_000);
+        assert_eq!(report.left, ClockTime::from_millis(4_000));
+        assert_eq!(report.right.flag, 0);
+        let out = clock.report(10_000);
+        assert_eq!(out.right, ClockTime::from_millis(0).with_flag(0x01));
+        assert_eq!(out.left.flag, 0);
+        assert_eq!(clock.next_display_change(10_000), None);
     }
 
     #[test]

@@ -1,0 +1,52 @@
+//! What a physical clock reports about itself: both times, the side that runs, and its flags.
+//! Protocol drivers (the DGT BWTIME report) translate into this; the game clock follows it.
+
+use shakmaty::{ByColor, Color};
+
+use crate::event::ClockTimes;
+
+/// The flag a clock shows for one player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Flag {
+    /// The time of a period ran out and the clock went on into the next one: a flag fall only
+    /// if the player had not made the period's moves (the clock cannot tell; the game can).
+    PeriodEnded,
+    /// The player's last period ran out: the clock is blocked at zero.
+    Fallen,
+}
+
+/// One report of a physical clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockReading {
+    /// Both players' remaining time as the clock shows it.
+    pub times: ClockTimes,
+    /// The side whose time runs (`None`: the clock is stopped).
+    pub running: Option<Color>,
+    /// The flag each player's side of the clock shows, if any.
+    pub flags: ByColor<Option<Flag>>,
+}
+
+impl ClockReading {
+    /// A reading without flags.
+    pub fn new(times: ClockTimes, running: Option<Color>) -> ClockReading {
+        ClockReading {
+            times,
+            running,
+            flags: ByColor::new_with(|_| None),
+        }
+    }
+
+    /// The same reading with `flag` shown on `color`'s side.
+    pub fn with_flag(mut self, color: Color, flag: Flag) -> ClockReading {
+        *self.flags.get_mut(color) = Some(flag);
+        self
+    }
+
+    /// The time `color` has left, as shown.
+    pub fn time(&self, color: Color) -> u64 {
+        match color {
+            Color::White => self.times.white,
+            Color::Black => self.times.black,
+        }
+    }
+}
