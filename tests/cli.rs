@@ -194,3 +194,39 @@ fn a_time_control_gives_the_pgn_its_tag_and_clock_comments() {
     assert!(text.contains("1. e4 {[%clk 0:01:09]}"), "{text}");
     assert!(text.contains("3. Nc3 {[%clk 0:01:47]}"), "{text}");
 }
+
+/// The JSON kinds and SANs `replay --json` gives for a fixture with `extra` options.
+fn replayed_kinds(fixture: &str, extra: &[&str]) -> Vec<String> {
+    let path = common::fixture_dir().join(fixture);
+    let mut args = vec!["replay", "--json", path.to_str().expect("utf-8 path")];
+    args.extend(extra);
+    let out = touchmove(&args, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let event: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let san = event["san"].as_str().unwrap_or_default();
+            format!("{} {san}", event["kind"].as_str().unwrap_or_default())
+        })
+        .collect()
+}
+
+#[test]
+fn clock_readings_can_be_ignored_as_version_1_reads_comments() {
+    let fixture = "clock-reading-final-flag.log";
+    assert_eq!(
+        replayed_kinds(fixture, &[]),
+        ["move e4", "result "],
+        "the clock's flag ends the game"
+    );
+    assert_eq!(
+        replayed_kinds(fixture, &["--ignore-clock-readings"]),
+        ["move e4", "move e5"],
+        "without the readings nothing ends the game"
+    );
+}

@@ -208,3 +208,54 @@ fn a_flag_falls_the_same_way_live_and_in_the_replay() {
         .unwrap_or_else(|| panic!("no result: {:?}", watched.events));
     assert_eq!(flag["rule"], "6.9", "{flag}");
 }
+
+#[test]
+fn the_clock_s_own_reports_give_the_times_and_the_flag_fall() {
+    // The emulated DGT clock is set to 3 s a side by `emulate`; `watch` is given no time
+    // control, so every clock time and the flag fall can only come from the clock's BWTIME
+    // reports (times, and the final flag bit once a side is out of time).
+    let watched = watch_with(
+        "clock-reports",
+        &[
+            "--pgn",
+            "fixtures/games/coverage.pgn",
+            "--speed",
+            "20",
+            "--time-control",
+            "3",
+        ],
+        &[],
+    );
+    assert_eq!(
+        watched.events,
+        replay(&watched.record),
+        "live decisions differ from the replay of the recording"
+    );
+    let result = watched
+        .events
+        .iter()
+        .find(|e| e["kind"] == "result")
+        .unwrap_or_else(|| panic!("no result: {:?}", watched.events));
+    assert_eq!(result["rule"], "6.9", "{result}");
+    let moves: Vec<&Value> = watched
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "move")
+        .collect();
+    let within_three_seconds = |e: &&Value| {
+        let white = e["clock"]["white"].as_u64();
+        let black = e["clock"]["black"].as_u64();
+        white
+            .zip(black)
+            .is_some_and(|(w, b)| w <= 3_000 && b <= 3_000)
+    };
+    assert!(
+        moves.len() > 2 && moves.iter().skip(2).all(within_three_seconds),
+        "moves without the clock's times: {moves:?}"
+    );
+    let strict = replay_with(&watched.record, &["--ignore-clock-readings"]);
+    assert!(
+        strict.iter().all(|e| e["rule"] != "6.9"),
+        "the flag fall should come from the clock's reports: {strict:?}"
+    );
+}

@@ -211,7 +211,8 @@ pub struct EmulateDgtArgs {
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// Set the emulated clock to this time control's first period (e.g. `300+2`: 5 minutes
-    /// each; increments and delays are not emulated on the clock itself).
+    /// each and 2 s a move; delays and later periods are not emulated). A side out of time
+    /// shows the final flag.
     #[arg(long, value_name = "TC")]
     pub time_control: Option<touchmove::clock::TimeControl>,
     /// Start the script at once instead of when a host first asks for updates.

@@ -48,21 +48,22 @@ impl GameClock {
     }
 
     /// `mover`'s move was decided at `t`: a software clock switches now (a physical one when
-    /// its button is pressed).
+    /// its button is pressed); a reporting clock keeps the times, and the move is counted
+    /// towards its period here.
     pub fn move_decided(&mut self, mover: Color, t: Millis) {
-        if !self.physical {
+        if self.reported {
+            self.clock.count_move(mover);
+        } else if !self.physical {
             // A press the clock refuses (not that side's turn) changes nothing.
             let _ = self.clock.press(mover, t);
         }
     }
 
-    /// `color` pressed the physical clock at `t`: from now on the clock follows the presses.
+    /// `color` pressed the physical clock at `t`: from now on the clock follows the presses
+    /// (a reporting clock has switched its sides in its own report).
     pub fn pressed(&mut self, color: Color, t: Millis) {
         self.physical = true;
-        if self.reported {
-            // The clock's own report has switched the sides; only the move count goes on.
-            self.clock.count_move(color);
-        } else {
+        if !self.reported {
             let _ = self.clock.press(color, t);
         }
     }
@@ -121,5 +122,52 @@ impl GameClock {
     pub fn penalty_to(&mut self, color: Color) -> Millis {
         self.clock.add_time(color, ILLEGAL_MOVE_PENALTY_MS);
         ILLEGAL_MOVE_PENALTY_MS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(black: Millis) -> ClockReading {
+        ClockReading::new(
+            ClockTimes {
+                white: 60_000,
+                black,
+            },
+            Some(Color::Black),
+        )
+    }
+
+    #[test]
+    fn a_flag_counts_when_it_appears_not_while_it_stays() {
+        let mut clock = GameClock::new(TimeControl::Unknown, Color::White);
+        assert_eq!(clock.follow(&reading(1_000), 100), None);
+        let fallen = reading(0).with_flag(Color::Black, Flag::Fallen);
+        assert_eq!(clock.follow(&fallen, 1_100), Some(Color::Black));
+        assert_eq!(clock.follow(&fallen, 2_100), None);
+        // A new game on the same clock, the flag still shown: it does not count again.
+        let mut next = clock.restarted(Color::White);
+        assert_eq!(next.follow(&fallen, 3_000), None);
+    }
+
+    #[test]
+    fn a_reporting_clock_has_no_flag_of_its_own_and_keeps_its_times() {
+        let mut clock = GameClock::new("10".parse().expect("a time control"), Color::White);
+        assert_eq!(clock.flag_due(), Some(10_000));
+        clock.follow(&reading(5_000), 1_000);
+        assert_eq!(clock.flag_due(), None);
+        assert_eq!(clock.fallen(60_000), None);
+        clock.penalty_to(Color::White);
+        clock.move_decided(Color::Black, 2_000);
+        clock.pressed(Color::Black, 2_000);
+        // Only the clock's next report changes the times; until then they count on.
+        assert_eq!(
+            clock.times(3_000),
+            ClockTimes {
+                white: 180_000,
+                black: 3_000
+            }
+        );
     }
 }

@@ -65,6 +65,8 @@ pub struct LogDecoder {
     ended: bool,
     /// `#clock-reading` comments are read as clock reports.
     clock_readings: bool,
+    /// The time of the last clock report read.
+    last_reading: Option<Millis>,
 }
 
 impl Default for LogDecoder {
@@ -87,6 +89,7 @@ impl LogDecoder {
             finished: false,
             ended: false,
             clock_readings: true,
+            last_reading: None,
         }
     }
 
@@ -202,7 +205,7 @@ impl LogDecoder {
     }
 
     /// A comment: ignored, unless it is a clock reading among the events, no earlier than the
-    /// last event (anything else in a comment is never an error).
+    /// last event or reading (anything else in a comment is never an error).
     fn decode_comment(&mut self, content: &str) {
         if !self.clock_readings || self.phase != Phase::Events {
             return;
@@ -210,7 +213,9 @@ impl LogDecoder {
         let Some((t, reading)) = parse_clock_reading(content) else {
             return;
         };
-        if self.last_time.is_none_or(|last| t >= last) {
+        let latest = self.last_time.max(self.last_reading);
+        if latest.is_none_or(|last| t >= last) {
+            self.last_reading = Some(t);
             self.ready
                 .push_back(Ok(LogRecord::ClockReading { t, reading }));
         }

@@ -404,3 +404,91 @@ fn error_messages_carry_line_and_evidence() {
         "line 2: bad piece `Z`: expected one of PNBRQK (white) or pnbrqk (black)"
     );
 }
+
+mod clock_readings {
+    use super::*;
+    use crate::clock::{ClockReading, Flag};
+    use crate::event::ClockTimes;
+
+    fn reading(white: u64, black: u64) -> ClockReading {
+        ClockReading::new(ClockTimes { white, black }, Some(Color::Black))
+    }
+
+    fn records(decoder: &mut LogDecoder, text: &str) -> Vec<LogRecord> {
+        decoder.push(text.as_bytes());
+        decoder.finish();
+        std::iter::from_fn(|| decoder.poll())
+            .map(|record| record.expect("no error"))
+            .collect()
+    }
+
+    const LOG: &str = "touchmove-log 1\n\
+        #clock-reading 0 1 1 - -\n\
+        0 lift e2\n\
+        #clock-reading 100 60000 59000 black black:fallen\n\
+        # clock-reading 150 1 1 - -\n\
+        #clock-reading 120 1 1 white\n\
+        #clock-reading 50 1 1 - -\n\
+        300 place e4\n";
+
+    #[test]
+    fn a_reading_among_the_events_is_a_record_and_other_comments_are_not() {
+        let got = records(&mut LogDecoder::new(), LOG);
+        let expected_reading = reading(60_000, 59_000).with_flag(Color::Black, Flag::Fallen);
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert!(matches!(got[0], LogRecord::Header(_)));
+        assert_eq!(got[1], LogRecord::Event(lift(0, Square::E2)));
+        // Before the first event, malformed, or earlier than the last event: a comment.
+        assert_eq!(
+            got[2],
+            LogRecord::ClockReading {
+                t: 100,
+                reading: expected_reading
+            }
+        );
+        assert!(matches!(got[3], LogRecord::Event(ref e) if e.t == 300));
+    }
+
+    #[test]
+    fn the_strict_decoder_ignores_every_comment() {
+        let got = records(&mut LogDecoder::ignoring_clock_readings(), LOG);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(
+            got.iter()
+                .all(|record| !matches!(record, LogRecord::ClockReading { .. }))
+        );
+    }
+
+    #[test]
+    fn what_the_writer_writes_reads_back_and_a_reading_before_any_event_is_refused() {
+        let mut writer = LogWriter::new(Vec::new(), &LogHeader::default(), FlushPolicy::WhenAsked)
+            .expect("a header");
+        assert!(matches!(
+            writer.write_clock_reading(0, &reading(1, 2)),
+            Err(WriteError::ClockReadingBeforeEvents { t: 0 })
+        ));
+        writer.write_event(&lift(10, Square::E2)).expect("written");
+        writer
+            .write_clock_reading(20, &reading(3, 4))
+            .expect("written");
+        assert!(matches!(
+            writer.write_clock_reading(15, &reading(5, 6)),
+            Err(WriteError::TimeWentBack {
+                t: 15,
+                previous: 20
+            })
+        ));
+        let bytes = writer.into_inner().expect("flushed");
+        let text = String::from_utf8(bytes).expect("UTF-8");
+        let log = read_log(&text).expect("reads back");
+        assert_eq!(log.clock_readings, vec![(1, 20, reading(3, 4))]);
+        let records: Vec<LogRecord> = log.records().collect();
+        assert_eq!(
+            records.last(),
+            Some(&LogRecord::ClockReading {
+                t: 20,
+                reading: reading(3, 4)
+            })
+        );
+    }
+}

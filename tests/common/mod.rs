@@ -136,9 +136,8 @@ pub fn replay_whole(fixture: &Fixture) -> Vec<Value> {
         .unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
     let mut replay = fixture.replay();
     let mut out = Vec::new();
-    replay.record(LogRecord::Header(log.header), &mut |event| out.push(event));
-    for event in &log.events {
-        replay.event(event, &mut |decided| out.push(decided));
+    for record in log.records() {
+        replay.record(record, &mut |decided| out.push(decided));
     }
     replay.finish(&mut |event| out.push(event));
     to_values(&out)
