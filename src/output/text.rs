@@ -1,5 +1,6 @@
 //! A readable one-line rendering of each game event, for the terminal.
 
+use crate::clock::clk;
 use crate::event::{
     EventKind, GameEvent, GameResult, IllegalMove, MoveEvent, Violation, color_name,
 };
@@ -23,12 +24,21 @@ pub fn render(event: &GameEvent) -> String {
     }
 }
 
-/// `   1. e4` or `   1... e5`, the number right-aligned in four columns.
+/// `   1. e4` or `   1... e5`, the number right-aligned in four columns, and both clock
+/// times when a clock runs (`   1. e4   (clock white 0:04:58, black 0:05:00)`).
 fn render_move(played: &MoveEvent) -> String {
     let number = move_number(played);
-    match played.color {
+    let line = match played.color {
         Color::White => format!("{number:>4}. {}", played.san),
         Color::Black => format!("{number:>4}... {}", played.san),
+    };
+    match played.clock {
+        Some(times) => format!(
+            "{line}   (clock white {}, black {})",
+            clk(times.white),
+            clk(times.black)
+        ),
+        None => line,
     }
 }
 
@@ -132,6 +142,26 @@ mod tests {
                 "r7/3k4/8/8/8/8/4P3/4K3 w - - 6 31"
             )),
             "  30... Kd7"
+        );
+    }
+
+    #[test]
+    fn a_move_with_a_clock_shows_both_times() {
+        let mut kind = mv(
+            1,
+            Color::White,
+            "e4",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        );
+        if let EventKind::Move(played) = &mut kind {
+            played.clock = Some(crate::event::ClockTimes {
+                white: 298_400,
+                black: 3_661_000,
+            });
+        }
+        assert_eq!(
+            line(kind),
+            "   1. e4   (clock white 0:04:58, black 1:01:01)"
         );
     }
 
