@@ -25,10 +25,10 @@ pub struct GameClock {
 }
 
 impl GameClock {
-    /// A clock for `time_control`, running for `to_move` from time 0.
-    pub fn new(time_control: TimeControl, to_move: Color) -> GameClock {
-        let mut clock = ChessClock::new(time_control.clone(), 0);
-        clock.start(to_move, 0);
+    /// A clock for `time_control`, running for `to_move` from `now`.
+    pub fn new(time_control: TimeControl, to_move: Color, now: Millis) -> GameClock {
+        let mut clock = ChessClock::new(time_control.clone(), now);
+        clock.start(to_move, now);
         GameClock {
             time_control,
             clock,
@@ -40,10 +40,10 @@ impl GameClock {
 
     /// A fresh clock of the same time control for a new game (flags still shown by a physical
     /// clock from the last game do not count again).
-    pub fn restarted(&self, to_move: Color) -> GameClock {
+    pub fn restarted(&self, to_move: Color, now: Millis) -> GameClock {
         GameClock {
             shown_flags: self.shown_flags,
-            ..GameClock::new(self.time_control.clone(), to_move)
+            ..GameClock::new(self.time_control.clone(), to_move, now)
         }
     }
 
@@ -141,19 +141,19 @@ mod tests {
 
     #[test]
     fn a_flag_counts_when_it_appears_not_while_it_stays() {
-        let mut clock = GameClock::new(TimeControl::Unknown, Color::White);
+        let mut clock = GameClock::new(TimeControl::Unknown, Color::White, 0);
         assert_eq!(clock.follow(&reading(1_000), 100), None);
         let fallen = reading(0).with_flag(Color::Black, Flag::Fallen);
         assert_eq!(clock.follow(&fallen, 1_100), Some(Color::Black));
         assert_eq!(clock.follow(&fallen, 2_100), None);
         // A new game on the same clock, the flag still shown: it does not count again.
-        let mut next = clock.restarted(Color::White);
+        let mut next = clock.restarted(Color::White, 2_500);
         assert_eq!(next.follow(&fallen, 3_000), None);
     }
 
     #[test]
     fn a_reporting_clock_has_no_flag_of_its_own_and_keeps_its_times() {
-        let mut clock = GameClock::new("10".parse().expect("a time control"), Color::White);
+        let mut clock = GameClock::new("10".parse().expect("a time control"), Color::White, 0);
         assert_eq!(clock.flag_due(), Some(10_000));
         clock.follow(&reading(5_000), 1_000);
         assert_eq!(clock.flag_due(), None);

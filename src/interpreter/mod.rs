@@ -140,6 +140,8 @@ pub struct Interpreter {
     mismatch_reported: bool,
     clock: Option<GameClock>,
     finishing: bool,
+    /// An event or clock reading has been taken (the first one starts the clock).
+    input_seen: bool,
     out: VecDeque<GameEvent>,
     last_t: Millis,
 }
@@ -169,16 +171,17 @@ impl Interpreter {
             mismatch_reported: false,
             clock: None,
             finishing: false,
+            input_seen: false,
             out: VecDeque::new(),
             last_t: 0,
         }
     }
 
-    /// Runs a clock for `time_control` from time 0: switched by the decided moves, or by the
-    /// presses of a physical clock once one is seen. Flags fall, illegal moves cost two minutes,
+    /// Runs a clock for `time_control`, started for the side to move by the first event: switched
+    /// by the decided moves, or by the presses of a physical clock once one is seen. Flags fall, illegal moves cost two minutes,
     /// and every move carries both players' remaining time.
     pub fn with_time_control(mut self, time_control: crate::clock::TimeControl) -> Interpreter {
-        self.clock = Some(GameClock::new(time_control, self.game.turn()));
+        self.clock = Some(GameClock::new(time_control, self.game.turn(), 0));
         self
     }
 
@@ -196,6 +199,7 @@ impl Interpreter {
     /// are handled first.
     pub fn handle_event(&mut self, event: &SensorEvent) {
         let t = event.t;
+        self.first_input(t);
         self.handle_timeout(t);
         match event.kind {
             SensorKind::Lift { square, piece } => {
@@ -243,14 +247,27 @@ impl Interpreter {
     /// shows falling ends the game (FIDE 6.9). Without a time control the clock is followed
     /// all the same.
     pub fn handle_clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        self.first_input(t);
         self.handle_timeout(t);
         let turn = self.game.turn();
         let clock = self
             .clock
-            .get_or_insert_with(|| GameClock::new(crate::clock::TimeControl::Unknown, turn));
+            .get_or_insert_with(|| GameClock::new(crate::clock::TimeControl::Unknown, turn, t));
         let fallen = clock.follow(reading, t);
         if let Some(loser) = fallen.filter(|_| self.phase != Phase::Closed) {
             self.end_on_flag(t, loser);
+        }
+    }
+
+    /// The first input, at `t`, starts the clock: the game starts with the log (a recording
+    /// starts with the board showing the starting position), not at time 0.
+    fn first_input(&mut self, t: Millis) {
+        if std::mem::replace(&mut self.input_seen, true) {
+            return;
+        }
+        let turn = self.game.turn();
+        if let Some(clock) = self.clock.as_mut() {
+            *clock = clock.restarted(turn, t);
         }
     }
 
@@ -524,7 +541,7 @@ impl Interpreter {
             self.clock = self
                 .clock
                 .as_ref()
-                .map(|clock| clock.restarted(self.game.turn()));
+                .map(|clock| clock.restarted(self.game.turn(), t));
             self.start_turn(None);
         }
     }
