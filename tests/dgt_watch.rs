@@ -259,3 +259,61 @@ fn the_clock_s_own_reports_give_the_times_and_the_flag_fall() {
         "the flag fall should come from the clock's reports: {strict:?}"
     );
 }
+
+/// The fields of an event that do not depend on live timing.
+fn outcome(event: &Value) -> Value {
+    let mut kept = serde_json::Map::new();
+    for key in [
+        "kind",
+        "color",
+        "count",
+        "san",
+        "uci",
+        "result",
+        "rule",
+        "penalty_ms",
+    ] {
+        if let Some(value) = event.get(key) {
+            kept.insert(key.to_owned(), value.clone());
+        }
+    }
+    Value::Object(kept)
+}
+
+#[test]
+fn the_dgt_clock_s_press_completes_a_pawn_left_on_the_last_rank() {
+    // The fixture's sensor log played on the emulated board with its clock: the lever press
+    // that completes the pawn's placement on e8 is an illegal move (7.5.2, two minutes to
+    // Black) and the pawn becomes a queen, as in the fixture.
+    let fixture = "fixtures/pawn-left-on-last-rank-7-5-2.log";
+    let watched = watch_with(
+        "last-rank",
+        &["--log", fixture, "--time-control", "60"],
+        &[
+            "--start",
+            "8/4P1k1/8/8/8/8/P7/4K3 w - - 0 1",
+            "--time-control",
+            "60",
+        ],
+    );
+    assert_eq!(
+        watched.events,
+        replay_with(&watched.record, &["--time-control", "60"]),
+        "live decisions differ from the replay of the recording"
+    );
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(fixture)
+            .with_extension("expected.jsonl"),
+    )
+    .expect("the fixture's expected events");
+    let mut expected: Vec<Value> = expected
+        .lines()
+        .map(|line| outcome(&serde_json::from_str(line).expect("JSON")))
+        .collect();
+    if let Some(illegal) = expected.first_mut() {
+        illegal["penalty_ms"] = 120_000.into();
+    }
+    let live: Vec<Value> = watched.events.iter().map(outcome).collect();
+    assert_eq!(live, expected);
+}
