@@ -117,11 +117,11 @@ pub enum EmulatedBoard {
     Hall(EmulateHallArgs),
 }
 
-/// `touchmove emulate hall`.
+/// What an emulated board plays and how: the options every `touchmove emulate` board shares.
 #[derive(Debug, Args)]
-#[command(after_help = EMULATE_HALL_HELP)]
-pub struct EmulateHallArgs {
-    /// What happens on the board: a sensor log (piece letters are ignored).
+pub struct EmulatedScriptArgs {
+    /// What happens on the board: a sensor log (a DGT board applies its scan model; a Hall
+    /// board, which cannot identify pieces, ignores the piece letters).
     #[arg(
         long,
         value_name = "LOG",
@@ -129,34 +129,43 @@ pub struct EmulateHallArgs {
         required_unless_present = "pgn"
     )]
     pub log: Option<PathBuf>,
-    /// What happens on the board: a PGN game played by clean simulated hands.
+    /// What happens on the board: a PGN game played by simulated hands.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Play game N of the PGN file (from 1; default 1).
     #[arg(long, value_name = "N", conflicts_with = "log", value_parser = clap::value_parser!(u64).range(1..))]
     pub game: Option<u64>,
-    /// Play the script X times as fast.
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
-    pub speed: f64,
-    /// Bursts of garbage bytes between frames, RATE per second on average.
-    #[arg(long, value_name = "RATE", value_parser = positive_number)]
-    pub noise: Option<f64>,
-    /// Lose every Nth CHANGE frame on the line (a sequence gap the host must notice).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub drop_every: Option<u32>,
-    /// With --pgn: messy hands (slides, capture orders, sensor bounce, knocked pieces,
+    /// With --pgn: messy hands (slides, knocks, bounces, every capture and promotion order,
     /// rook-first castling...) instead of clean ones.
     #[arg(long, requires = "pgn")]
     pub messy: bool,
-    /// The seed of the dice (hands, noise).
+    /// Play the script X times as fast.
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
+    pub speed: f64,
+    /// Bursts of garbage bytes on the line, RATE per second on average.
+    #[arg(long, value_name = "RATE", value_parser = positive_number)]
+    pub noise: Option<f64>,
+    /// The seed of the dice (hands, scans, noise).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
-    /// Start the script at once instead of when the host sends its first frame.
+    /// Start the script at once instead of when a host first talks to the board.
     #[arg(long)]
     pub no_wait: bool,
     /// How long to keep answering once the script is done, in ms.
     #[arg(long, value_name = "MS", default_value_t = 2000)]
     pub grace_ms: u64,
+}
+
+/// `touchmove emulate hall`.
+#[derive(Debug, Args)]
+#[command(after_help = EMULATE_HALL_HELP)]
+pub struct EmulateHallArgs {
+    /// The script and how it is played.
+    #[command(flatten)]
+    pub script: EmulatedScriptArgs,
+    /// Lose every Nth CHANGE frame on the line (a sequence gap the host must notice).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub drop_every: Option<u32>,
 }
 
 /// What `touchmove emulate hall` does, for `--help`.
@@ -174,53 +183,23 @@ a corrupt report. The command ends --grace-ms after the script, or on Ctrl-C.";
 #[derive(Debug, Args)]
 #[command(after_help = EMULATE_DGT_HELP)]
 pub struct EmulateDgtArgs {
-    /// What happens on the board: a sensor log of an identifying board (a scan model is
-    /// applied).
-    #[arg(
-        long,
-        value_name = "LOG",
-        conflicts_with = "pgn",
-        required_unless_present = "pgn"
-    )]
-    pub log: Option<PathBuf>,
-    /// What happens on the board: a PGN game played by simulated hands with DGT-style scans.
-    #[arg(long, value_name = "FILE")]
-    pub pgn: Option<PathBuf>,
-    /// Play game N of the PGN file (from 1; default 1).
-    #[arg(long, value_name = "N", conflicts_with = "log", value_parser = clap::value_parser!(u64).range(1..))]
-    pub game: Option<u64>,
-    /// With --pgn: messy hands (slides, knocks, bounces, every capture and promotion order).
-    #[arg(long, conflicts_with = "log")]
-    pub messy: bool,
-    /// Play the script X times as fast.
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
-    pub speed: f64,
+    /// The script and how it is played.
+    #[command(flatten)]
+    pub script: EmulatedScriptArgs,
     /// The board stands turned round (Black on the connector side).
     #[arg(long)]
     pub rotated: bool,
-    /// Bursts of garbage bytes on the line, RATE per second on average.
-    #[arg(long, value_name = "RATE", value_parser = positive_number)]
-    pub noise: Option<f64>,
     /// Unplug the board MS ms after the start...
     #[arg(long, value_name = "MS", requires = "unplug_for")]
     pub unplug_at: Option<u64>,
     /// ...for MS ms.
     #[arg(long, value_name = "MS", requires = "unplug_at")]
     pub unplug_for: Option<u64>,
-    /// The seed of the dice (hands, scans, noise).
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
     /// Set the emulated clock to this time control's first period (e.g. `300+2`: 5 minutes
     /// each and 2 s a move; delays and later periods are not emulated). A side out of time
     /// shows the final flag.
     #[arg(long, value_name = "TC")]
     pub time_control: Option<touchmove::clock::TimeControl>,
-    /// Start the script at once instead of when a host first asks for updates.
-    #[arg(long)]
-    pub no_wait: bool,
-    /// How long to keep answering once the script is done, in ms.
-    #[arg(long, value_name = "MS", default_value_t = 2000)]
-    pub grace_ms: u64,
 }
 
 /// What `touchmove emulate dgt` does, for `--help`.
@@ -228,7 +207,7 @@ const EMULATE_DGT_HELP: &str = "\
 The first line on standard output is the port a host should open (`port: /dev/pts/N`). The
 board powers up in bus mode, idle: it answers every request but reports changes only once a host
 sends SEND_UPDATE, SEND_UPDATE_BRD or SEND_UPDATE_NICE, which also starts the script (and the
-clock: five minutes each, White on the left) unless --no-wait. Script times are divided by
+clock: five minutes each or --time-control, White on the left) unless --no-wait. Script times are divided by
 --speed; the clock runs in real time. While unplugged the board reads and sends nothing (the
 pseudo-terminal stays open), and it comes back in its power-up state (bus mode, idle), the
 board's changes meanwhile lost except in a dump. The command ends --grace-ms after the script,

@@ -8,25 +8,31 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use touchmove::clock::TimeControl;
+use touchmove::clock::{Bonus, TimeControl};
 use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug};
 use touchmove::hall::emulator::{
     HallBoardEmulator, HallEmulatorConfig, HallScript, HallScriptStart,
 };
-use touchmove::pgn_games::read_games;
+use touchmove::pgn_games::{PgnGame, read_games};
 use touchmove::sensor_log::{SensorLog, read_log};
 use touchmove::simulate::{BoardKind, HandStyle};
 
-use super::args::{EmulateArgs, EmulateDgtArgs, EmulateHallArgs, EmulatedBoard};
+use super::args::{
+    EmulateArgs, EmulateDgtArgs, EmulateHallArgs, EmulatedBoard, EmulatedScriptArgs,
+};
 use super::dgt_pty::{PtyBoard, serve};
 use super::simulate::find_game;
 
 /// Runs `touchmove emulate`.
 pub fn run(args: &EmulateArgs) -> Result<()> {
     match &args.board {
-        EmulatedBoard::Dgt(args) => run_loop(DgtBoardEmulator::new(config(args)?), args.grace_ms),
+        EmulatedBoard::Dgt(args) => {
+            let emulator = DgtBoardEmulator::new(dgt_config(args)?);
+            run_loop(emulator, args.script.grace_ms)
+        }
         EmulatedBoard::Hall(args) => {
-            run_loop(HallBoardEmulator::new(hall_config(args)?), args.grace_ms)
+            let emulator = HallBoardEmulator::new(hall_config(args)?);
+            run_loop(emulator, args.script.grace_ms)
         }
     }
 }
@@ -42,59 +48,59 @@ fn run_loop(emulator: impl PtyBoard, grace_ms: u64) -> Result<()> {
 
 /// The Hall emulator's settings from the command line.
 fn hall_config(args: &EmulateHallArgs) -> Result<HallEmulatorConfig> {
-    let mut config = HallEmulatorConfig::new(hall_script(args)?);
-    config.start = if args.no_wait {
+    let played = &args.script;
+    let (source, what) = script_source(played)?;
+    let script = match source {
+        ScriptSource::Log(log) => HallScript::from_log(&log),
+        ScriptSource::Game(game) => {
+            HallScript::from_game(&game.start, &game.moves, played.messy, played.seed)
+        }
+    }
+    .with_context(|| format!("{what}: cannot emulate"))?;
+    let mut config = HallEmulatorConfig::new(script);
+    config.start = if played.no_wait {
         HallScriptStart::AtOnce
     } else {
         HallScriptStart::OnFirstHostFrame
     };
-    config.speed = args.speed;
-    config.noise = args.noise;
+    config.speed = played.speed;
+    config.noise = played.noise;
+    config.seed = played.seed;
     config.drop_every = args.drop_every.and_then(NonZeroU32::new);
-    config.seed = args.seed;
     Ok(config)
 }
 
-/// What happens on the Hall board: from the log, or from the PGN game through simulated hands.
-fn hall_script(args: &EmulateHallArgs) -> Result<HallScript> {
-    if let Some(path) = &args.log {
-        let log = read_log_file(path)?;
-        return HallScript::from_log(&log)
-            .with_context(|| format!("{}: cannot emulate", path.display()));
+/// The DGT emulator's settings from the command line.
+fn dgt_config(args: &EmulateDgtArgs) -> Result<EmulatorConfig> {
+    let played = &args.script;
+    let (source, what) = script_source(played)?;
+    let script = match source {
+        ScriptSource::Log(log) => Script::from_log(&log, played.seed),
+        ScriptSource::Game(game) => {
+            let board = BoardKind::Identifying;
+            let style = if played.messy {
+                HandStyle::messy(board)
+            } else {
+                HandStyle::clean(board)
+            };
+            Script::from_game(&game.start, &game.moves, &style, played.seed)
+        }
     }
-    let Some(path) = &args.pgn else {
-        anyhow::bail!("give --log or --pgn");
-    };
-    let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-    let number = args.game.unwrap_or(1);
-    let game = find_game(read_games(BufReader::new(file)), number, path)?;
-    HallScript::from_game(&game.start, &game.moves, args.messy, args.seed)
-        .with_context(|| format!("{}: game {number}: cannot emulate", path.display()))
-}
-
-/// A sensor log from a file.
-fn read_log_file(path: &Path) -> Result<SensorLog> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    read_log(&text).with_context(|| format!("{}: malformed log", path.display()))
-}
-
-/// The emulator's settings from the command line.
-fn config(args: &EmulateDgtArgs) -> Result<EmulatorConfig> {
-    let mut config = EmulatorConfig::new(script(args)?);
-    config.start = if args.no_wait {
+    .with_context(|| format!("{what}: cannot emulate"))?;
+    let mut config = EmulatorConfig::new(script);
+    config.start = if played.no_wait {
         ScriptStart::AtOnce
     } else {
         ScriptStart::OnUpdateMode
     };
-    config.speed = args.speed;
+    config.speed = played.speed;
+    config.noise = played.noise;
+    config.seed = played.seed;
     config.rotated = args.rotated;
-    config.noise = args.noise;
-    config.seed = args.seed;
     if let Some(TimeControl::Timed(schedule)) = &args.time_control {
         let first = schedule.period(0);
         config.clock.initial_ms = u64::from(first.seconds) * 1000;
-        if let touchmove::clock::Bonus::Increment(seconds) = first.bonus {
+        if let Bonus::Increment(seconds) = first.bonus {
             config.clock.increment_ms = u64::from(seconds) * 1000;
         }
     }
@@ -105,12 +111,21 @@ fn config(args: &EmulateDgtArgs) -> Result<EmulatorConfig> {
     Ok(config)
 }
 
-/// What happens on the board: from the log, or from the PGN game through simulated hands.
-fn script(args: &EmulateDgtArgs) -> Result<Script> {
+/// What an emulated board plays.
+enum ScriptSource {
+    /// A recorded sensor log.
+    Log(SensorLog),
+    /// A game, for simulated hands.
+    Game(PgnGame),
+}
+
+/// The script the options name, and how to name it in a message (`FILE` or `FILE: game N`).
+fn script_source(args: &EmulatedScriptArgs) -> Result<(ScriptSource, String)> {
     if let Some(path) = &args.log {
-        let log = read_log_file(path)?;
-        return Script::from_log(&log, args.seed)
-            .with_context(|| format!("{}: cannot emulate", path.display()));
+        return Ok((
+            ScriptSource::Log(read_log_file(path)?),
+            path.display().to_string(),
+        ));
     }
     let Some(path) = &args.pgn else {
         anyhow::bail!("give --log or --pgn");
@@ -118,11 +133,13 @@ fn script(args: &EmulateDgtArgs) -> Result<Script> {
     let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
     let number = args.game.unwrap_or(1);
     let game = find_game(read_games(BufReader::new(file)), number, path)?;
-    let style = if args.messy {
-        HandStyle::messy(BoardKind::Identifying)
-    } else {
-        HandStyle::clean(BoardKind::Identifying)
-    };
-    Script::from_game(&game.start, &game.moves, &style, args.seed)
-        .with_context(|| format!("{}: game {number}: cannot emulate", path.display()))
+    let what = format!("{}: game {number}", path.display());
+    Ok((ScriptSource::Game(game), what))
+}
+
+/// A sensor log from a file.
+fn read_log_file(path: &Path) -> Result<SensorLog> {
+    let text =
+        fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    read_log(&text).with_context(|| format!("{}: malformed log", path.display()))
 }
