@@ -317,3 +317,35 @@ fn the_dgt_clock_s_press_completes_a_pawn_left_on_the_last_rank() {
     let live: Vec<Value> = watched.events.iter().map(outcome).collect();
     assert_eq!(live, expected);
 }
+
+#[test]
+fn the_host_puts_the_increment_on_a_clock_it_set() {
+    // `watch` sets the emulated clock to 60 s a side; the clock adds no increment itself, so
+    // a time above 60 s in the clock's reports can only be the host's 5 s increments, set on
+    // the clock after each press.
+    let watched = watch_clocked("increment", "60+5");
+    let above_start = watched
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "move")
+        .any(|e| e["clock"]["white"].as_u64().is_some_and(|ms| ms > 60_000));
+    assert!(
+        above_start,
+        "no increment on the clock: {:?}",
+        watched.events
+    );
+    let log = std::fs::read_to_string(&watched.record).expect("the recording");
+    let white_above_start = |line: &str| {
+        let mut fields = line.split(' ').skip(2);
+        fields
+            .next()
+            .and_then(|ms| ms.parse::<u64>().ok())
+            .is_some_and(|ms| ms > 60_000)
+    };
+    assert!(
+        log.lines()
+            .filter(|line| line.starts_with("#clock-reading"))
+            .any(white_above_start),
+        "no report of White's time with increments:\n{log}"
+    );
+}

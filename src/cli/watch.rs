@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Position};
 
 use touchmove::dgt::link::DgtLink;
 use touchmove::hall::HallSession;
@@ -33,13 +33,8 @@ pub fn run(args: &WatchArgs) -> Result<()> {
 async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
     match args.protocol {
         BoardProtocol::Dgt => {
-            let clock_start = match &args.interpreter.time_control {
-                Some(touchmove::clock::TimeControl::Timed(schedule)) => {
-                    Some(u64::from(schedule.period(0).seconds) * 1000)
-                }
-                _ => None,
-            };
-            let session = DgtLink::default().set_clock_at_start(clock_start);
+            let time_control = args.interpreter.time_control.clone();
+            let session = DgtLink::default().set_clock_at_start(time_control, start.turn());
             let connector = SerialConnector::dgt(args.port.clone());
             watch_with(args, start, connector, session).await
         }

@@ -1,16 +1,25 @@
 //! The DGT session as a live board link: what the live runner needs of it.
 
-use super::command::{ClockCommand, ClockRun, ClockSetting, ClockText};
+use shakmaty::Color;
+
+use super::command::{ClockCommand, ClockText};
+use super::host_clock::HostClock;
 use super::session::{DgtSession, SessionConfig, SessionEvent};
+use crate::clock::TimeControl;
 use crate::event::{EventKind, GameEvent};
 use crate::live::{BoardSession, LinkEvent, LiveEvent};
-use crate::sensor::Millis;
+use crate::sensor::{Millis, SensorKind};
 
 /// A DGT board behind the live runner.
 #[derive(Debug)]
 pub struct DgtLink {
     session: DgtSession,
-    clock_start: Option<Millis>,
+    /// The time control to set the clock to when a game starts, and who moves first.
+    clock_setup: Option<(TimeControl, Color)>,
+    /// The clock the host set for the game in progress.
+    host_clock: Option<HostClock>,
+    /// When the link last took input (the time of a press read from it).
+    now: Millis,
 }
 
 impl DgtLink {
@@ -18,35 +27,49 @@ impl DgtLink {
     pub fn new(config: SessionConfig) -> DgtLink {
         DgtLink {
             session: DgtSession::new(config),
-            clock_start: None,
+            clock_setup: None,
+            host_clock: None,
+            now: 0,
         }
     }
 
-    /// When the game starts, set the clock plugged into the board to `each_ms` per player and
-    /// start White's time (a DGT XL or DGT 3000 acknowledges; a board without a clock does not,
-    /// and the command is given up after its tries).
-    pub fn set_clock_at_start(mut self, each_ms: Option<Millis>) -> DgtLink {
-        self.clock_start = each_ms;
+    /// When a game starts, set the clock plugged into the board to the first period of
+    /// `time_control` and start the time of `to_move` (a DGT XL or DGT 3000 acknowledges; a
+    /// board without a clock does not, and the command is given up after its tries). From then
+    /// on the host puts on the clock what the time control adds and a clock set by command
+    /// cannot: increments, the next period's time, the two minutes of an illegal move.
+    pub fn set_clock_at_start(
+        mut self,
+        time_control: Option<TimeControl>,
+        to_move: Color,
+    ) -> DgtLink {
+        self.clock_setup = time_control
+            .filter(|tc| matches!(tc, TimeControl::Timed(_)))
+            .map(|tc| (tc, to_move));
         self
     }
 
-    /// The clock command that sets both players to `each_ms` and runs White's side.
-    fn set_and_run(&self, each_ms: Millis) -> ClockCommand {
-        let total_seconds = each_ms / 1000;
-        let setting = ClockSetting {
-            hours: u8::try_from(total_seconds / 3600).unwrap_or(u8::MAX),
-            minutes: ((total_seconds / 60) % 60) as u8,
-            seconds: (total_seconds % 60) as u8,
+    /// Sets the clock for a game starting at `now` with `to_move` to move.
+    fn start_clock(&mut self, now: Millis, to_move: Color) {
+        let Some((time_control, _)) = self.clock_setup.clone() else {
+            return;
         };
-        let run = if self.session.config().white_on_left_of_clock {
-            ClockRun::Left
-        } else {
-            ClockRun::Right
-        };
-        ClockCommand::SetAndRun {
-            left: setting,
-            right: setting,
-            run,
+        let white_on_left = self.session.config().white_on_left_of_clock;
+        let (clock, command) = HostClock::start(time_control, to_move, now, white_on_left);
+        self.host_clock = Some(clock);
+        self.session.send_clock(now, command);
+    }
+
+    /// `color` pressed the clock: the host's model follows, and the clock gets what the press
+    /// added.
+    fn clock_pressed(&mut self, color: Color) {
+        let now = self.now;
+        if let Some(command) = self
+            .host_clock
+            .as_mut()
+            .and_then(|clock| clock.pressed(color, now))
+        {
+            self.session.send_clock(now, command);
         }
     }
 
@@ -88,6 +111,30 @@ impl DgtLink {
     }
 }
 
+impl DgtLink {
+    /// What a decision of the game means to the clock: a penalty to put on it, the result to
+    /// show, a new game to set it for.
+    fn decided(&mut self, now: Millis, kind: &EventKind) {
+        match kind {
+            EventKind::Illegal(illegal) => {
+                let opponent = !illegal.color;
+                if let (Some(clock), Some(ms)) = (self.host_clock.as_mut(), illegal.penalty_ms) {
+                    let command = clock.add_time(opponent, ms, now);
+                    self.session.send_clock(now, command);
+                }
+            }
+            EventKind::Result(result) => {
+                self.host_clock = None;
+                let text = ClockText::new(&result.result);
+                self.session
+                    .send_clock(now, ClockCommand::Display { text, beep: true });
+            }
+            EventKind::Game { .. } => self.start_clock(now, Color::White),
+            _ => {}
+        }
+    }
+}
+
 impl Default for DgtLink {
     fn default() -> DgtLink {
         DgtLink::new(SessionConfig::default())
@@ -100,10 +147,12 @@ impl BoardSession for DgtLink {
     }
 
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.now = now;
         self.session.handle_bytes(now, bytes);
     }
 
     fn handle_timeout(&mut self, now: Millis) {
+        self.now = now;
         self.session.handle_timeout(now);
     }
 
@@ -118,25 +167,20 @@ impl BoardSession for DgtLink {
     fn announce(&mut self, now: Millis, event: &LiveEvent) {
         match event {
             LiveEvent::Started { .. } => {
-                if let Some(each_ms) = self.clock_start {
-                    let command = self.set_and_run(each_ms);
-                    self.session.send_clock(now, command);
+                if let Some((_, to_move)) = self.clock_setup {
+                    self.start_clock(now, to_move);
                 }
             }
-            LiveEvent::Decision(GameEvent {
-                kind: EventKind::Result(result),
-                ..
-            }) => {
-                let text = ClockText::new(&result.result);
-                self.session
-                    .send_clock(now, ClockCommand::Display { text, beep: true });
-            }
-            _ => {}
+            LiveEvent::Decision(GameEvent { kind, .. }) => self.decided(now, kind),
+            LiveEvent::Waiting { .. } => {}
         }
     }
 
     fn poll_event(&mut self) -> Option<LinkEvent> {
         while let Some(event) = self.session.poll_event() {
+            if let SessionEvent::Sensor(SensorKind::Clock(color)) = event {
+                self.clock_pressed(color);
+            }
             if let Some(link_event) = self.translate(event) {
                 return Some(link_event);
             }
@@ -148,7 +192,7 @@ impl BoardSession for DgtLink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dgt::command::{HostCommand, encode};
+    use crate::dgt::command::{ClockRun, ClockSetting, HostCommand, encode};
 
     fn sent(link: &mut DgtLink) -> Vec<u8> {
         std::iter::from_fn(|| link.poll_transmit())
@@ -156,23 +200,65 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn the_clock_is_set_when_the_game_starts() {
-        let mut link = DgtLink::default().set_clock_at_start(Some(5 * 60_000 + 30_000));
+    fn set_and_run(left: (u8, u8), right: (u8, u8), run: ClockRun) -> Vec<u8> {
+        let setting = |(minutes, seconds)| ClockSetting {
+            hours: 0,
+            minutes,
+            seconds,
+        };
+        encode(&HostCommand::Clock(ClockCommand::SetAndRun {
+            left: setting(left),
+            right: setting(right),
+            run,
+        }))
+    }
+
+    /// A BWTIME report with the lever high on the right (`true`) or left side.
+    fn lever(right_high: bool) -> Vec<u8> {
+        let status = if right_high {
+            0x01 | 0x02 | 0x08
+        } else {
+            0x01 | 0x10
+        };
+        crate::dgt::board_messages::bwtime(&crate::dgt::board_messages::ClockReport {
+            status,
+            ..Default::default()
+        })
+    }
+
+    fn clocked(time_control: &str) -> DgtLink {
+        let time_control = time_control.parse().ok();
+        let mut link = DgtLink::default().set_clock_at_start(time_control, Color::White);
         link.connect(0);
         sent(&mut link);
+        link
+    }
+
+    #[test]
+    fn the_clock_is_set_when_the_game_starts() {
+        let mut link = clocked("330");
         link.announce(10, &LiveEvent::Started { t: 10 });
-        let five_thirty = ClockSetting {
-            hours: 0,
-            minutes: 5,
-            seconds: 30,
-        };
-        let expected = encode(&HostCommand::Clock(ClockCommand::SetAndRun {
-            left: five_thirty,
-            right: five_thirty,
-            run: ClockRun::Left,
-        }));
-        assert_eq!(sent(&mut link), expected);
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((5, 30), (5, 30), ClockRun::Left)
+        );
+    }
+
+    #[test]
+    fn an_increment_is_put_on_the_clock_after_the_press() {
+        let mut link = clocked("60+5");
+        link.announce(0, &LiveEvent::Started { t: 0 });
+        assert_eq!(sent(&mut link), set_and_run((1, 0), (1, 0), ClockRun::Left));
+        // The clock acknowledges, then reports White (left) to move, then White's press.
+        link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(200, &lever(false));
+        link.handle_bytes(3_000, &lever(true));
+        while link.poll_event().is_some() {}
+        // 60 s - 3 s + 5 s for White; Black's side runs.
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((1, 2), (1, 0), ClockRun::Right)
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod clock_queue;
 pub mod codec;
 pub mod command;
 pub mod emulator;
+pub mod host_clock;
 pub mod host_commands;
 pub mod link;
 mod liveness;

@@ -167,14 +167,16 @@ where
 {
     let mut buffer = [0u8; 512];
     loop {
+        // Events first: what they make the session send (a clock command after a press, the
+        // result on the clock's display) goes out now, not with the next input.
+        if pass_events(session, game, sink, clock)? {
+            return Ok(LinkEnd::Lost);
+        }
         while let Some(bytes) = session.poll_transmit() {
             if let Err(error) = port.write_all(&bytes).await {
                 tracing::debug!(%error, "write to the board failed");
                 return Ok(LinkEnd::Lost);
             }
-        }
-        if pass_events(session, game, sink, clock)? {
-            return Ok(LinkEnd::Lost);
         }
         let deadline = earliest(session.poll_timeout(), game.poll_timeout())
             .map(|at| clock.instant(at))
