@@ -20,8 +20,9 @@ pub struct GameClock {
     /// The physical clock reports its times and flags: they are followed, and the model
     /// neither counts down to a flag of its own nor adds time.
     reported: bool,
-    /// The flags of the last report (a flag counts when it appears, not while it stays).
-    shown_flags: ByColor<Option<Flag>>,
+    /// The flags of the last report (a flag counts when it appears, not while it stays);
+    /// `None` before the first report, whose flags are left over from before and never count.
+    shown_flags: Option<ByColor<Option<Flag>>>,
 }
 
 impl GameClock {
@@ -34,7 +35,7 @@ impl GameClock {
             clock,
             physical: false,
             reported: false,
-            shown_flags: ByColor::new_with(|_| None),
+            shown_flags: None,
         }
     }
 
@@ -76,11 +77,14 @@ impl GameClock {
         self.reported = true;
         let times = (reading.times.white, reading.times.black);
         self.clock.sync(times, reading.running, t);
+        let shown = self
+            .shown_flags
+            .replace(reading.flags)
+            .unwrap_or(reading.flags);
         let appeared = ByColor::new_with(|color| {
             let flag = *reading.flags.get(color);
-            flag.filter(|_| flag != *self.shown_flags.get(color))
+            flag.filter(|_| flag != *shown.get(color))
         });
-        self.shown_flags = reading.flags;
         let fell = |color: Color| match appeared.get(color) {
             Some(Flag::Fallen) => true,
             Some(Flag::PeriodEnded) => self.clock.owes_moves(color),
@@ -149,6 +153,16 @@ mod tests {
         // A new game on the same clock, the flag still shown: it does not count again.
         let mut next = clock.restarted(Color::White, 2_500);
         assert_eq!(next.follow(&fallen, 3_000), None);
+    }
+
+    #[test]
+    fn a_flag_in_the_first_report_is_left_over_from_before() {
+        let mut clock = GameClock::new(TimeControl::Unknown, Color::White, 0);
+        let fallen = reading(0).with_flag(Color::Black, Flag::Fallen);
+        assert_eq!(clock.follow(&fallen, 100), None);
+        // Cleared (the clock set again), then shown: now it counts.
+        assert_eq!(clock.follow(&reading(1_000), 200), None);
+        assert_eq!(clock.follow(&fallen, 1_200), Some(Color::Black));
     }
 
     #[test]
