@@ -262,6 +262,31 @@ mod tests {
     }
 
     #[test]
+    fn an_illegal_move_s_two_minutes_go_on_the_opponent_s_side() {
+        let mut link = clocked("300");
+        link.announce(0, &LiveEvent::Started { t: 0 });
+        sent(&mut link);
+        link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
+        let illegal = crate::event::IllegalMove {
+            color: Color::White,
+            count: 1,
+            message: String::new(),
+            uci: None,
+            penalty_ms: Some(120_000),
+        };
+        let decision = GameEvent {
+            t: 4_000,
+            kind: EventKind::Illegal(illegal),
+        };
+        link.announce(4_000, &LiveEvent::Decision(decision));
+        // White's time ran 4 s; Black (right) gets two minutes; White's side still runs.
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((4, 56), (7, 0), ClockRun::Left)
+        );
+    }
+
+    #[test]
     fn without_a_time_control_the_clock_is_left_alone() {
         let mut link = DgtLink::default();
         link.connect(0);
