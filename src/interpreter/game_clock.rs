@@ -91,11 +91,11 @@ impl GameClock {
             None => false,
         };
         // When both appear at once, the side whose time was running fell first.
-        let running_first = reading
+        reading
             .running
             .into_iter()
-            .chain([Color::White, Color::Black]);
-        running_first.into_iter().find(|&color| fell(color))
+            .chain([Color::White, Color::Black])
+            .find(|&color| fell(color))
     }
 
     /// Both players' remaining time at `t`.
