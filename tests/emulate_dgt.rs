@@ -3,9 +3,9 @@
 
 use std::fs::File;
 use std::io::{BufReader, ErrorKind, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::RecvTimeoutError;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serialport::TTYPort;
 use shakmaty::{Board, Position};
@@ -14,17 +14,10 @@ use touchmove::pgn_games::read_games;
 
 mod common;
 
-use common::emulator::{DEADLINE, emulate};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::emulator::{DEADLINE, emulate, open_port, root};
 
 fn open(path: &str) -> TTYPort {
-    serialport::new(path, 9600)
-        .timeout(Duration::from_millis(100))
-        .open_native()
-        .expect("the pseudo-terminal opens")
+    open_port(path, 9600)
 }
 
 /// The next board message, resynchronising on a byte with the top bit set.

@@ -4,8 +4,8 @@
 
 use std::fs::File;
 use std::io::{BufReader, ErrorKind, Read, Write};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Instant;
 
 use serialport::TTYPort;
 use shakmaty::Position;
@@ -16,19 +16,12 @@ use touchmove_firmware_protocol::{
 
 mod common;
 
-use common::emulator::{DEADLINE, emulate_board};
+use common::emulator::{DEADLINE, emulate_board, open_port, root};
 
 const PGN: &str = "fixtures/corpus/promotion.pgn";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn open(path: &str) -> TTYPort {
-    serialport::new(path, 115_200)
-        .timeout(Duration::from_millis(100))
-        .open_native()
-        .expect("the pseudo-terminal opens")
+    open_port(path, 115_200)
 }
 
 /// The host's side of the link: the port and a decoder.

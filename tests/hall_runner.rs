@@ -14,27 +14,11 @@ use touchmove_firmware_protocol::{
 
 use touchmove::hall::HallSession;
 use touchmove::live::LiveEvent;
-use touchmove::live::runner::{Connector, RunnerConfig};
+use touchmove::live::runner::RunnerConfig;
 
 mod common;
 
-use common::live::{run_session_until_moves, sans};
-
-/// Hands out the host end of a pty pair once; later connections find nothing.
-struct PtyConnector {
-    host: Option<SerialStream>,
-}
-
-impl Connector for PtyConnector {
-    type Port = SerialStream;
-
-    async fn connect(&mut self) -> std::io::Result<(SerialStream, String)> {
-        self.host
-            .take()
-            .map(|port| (port, "pty".to_owned()))
-            .ok_or_else(|| std::io::Error::other("unplugged"))
-    }
-}
+use common::live::{PtyConnector, run_session_until_moves, sans};
 
 /// One square changing on the scripted board.
 struct Step {

@@ -13,23 +13,7 @@ use touchmove::live::runner::{Connector, RunnerConfig};
 mod common;
 
 use common::dgt_board::{board_that_falls_silent, field_update, run_until_moves, scripted_board};
-use common::live::sans;
-
-/// Hands out the host end of a pty pair once; later connections find nothing.
-struct PtyConnector {
-    host: Option<SerialStream>,
-}
-
-impl Connector for PtyConnector {
-    type Port = SerialStream;
-
-    async fn connect(&mut self) -> std::io::Result<(SerialStream, String)> {
-        self.host
-            .take()
-            .map(|port| (port, "pty".to_owned()))
-            .ok_or_else(|| std::io::Error::other("unplugged"))
-    }
-}
+use common::live::{PtyConnector, sans};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_move_on_the_board_is_decided_over_a_pty() {

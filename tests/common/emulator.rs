@@ -10,8 +10,18 @@ use std::time::Duration;
 /// A guard on a whole conversation with the emulator.
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
-fn root() -> PathBuf {
+/// The project's root directory (where `fixtures/` is).
+pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Opens the emulator's pseudo-terminal at `baud` as a host would, reads timing out after
+/// 100 ms.
+pub fn open_port(path: &str, baud: u32) -> serialport::TTYPort {
+    serialport::new(path, baud)
+        .timeout(Duration::from_millis(100))
+        .open_native()
+        .expect("the pseudo-terminal opens")
 }
 
 /// The emulator process; killed when dropped.

@@ -5,8 +5,9 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
 
+use tokio_serial::SerialStream;
 use touchmove::event::EventKind;
-use touchmove::live::runner::Sink;
+use touchmove::live::runner::{Connector, Sink};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::sensor::SensorEvent;
 
@@ -92,4 +93,21 @@ pub fn sans(events: &[LiveEvent]) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// Hands out the host end of a pty pair once; later connections find nothing.
+pub struct PtyConnector {
+    /// The host end, until it is taken.
+    pub host: Option<SerialStream>,
+}
+
+impl Connector for PtyConnector {
+    type Port = SerialStream;
+
+    async fn connect(&mut self) -> std::io::Result<(SerialStream, String)> {
+        self.host
+            .take()
+            .map(|port| (port, "pty".to_owned()))
+            .ok_or_else(|| std::io::Error::other("unplugged"))
+    }
 }
