@@ -55,7 +55,8 @@ impl Replay {
             LogRecord::Header(header) => {
                 // The decoder validated the FEN; a position it rejects cannot reach here.
                 let start = header.start_position().unwrap_or_default();
-                self.interpreter = Some(self.interpreter_for(start));
+                let interpreter = new_interpreter(start, self.config, &self.time_control);
+                self.interpreter = Some(interpreter);
                 self.header = Some(header);
             }
             LogRecord::Event(event) => self.event(&event, sink),
@@ -84,21 +85,9 @@ impl Replay {
 
     /// The interpreter (from the standard start if no header came first).
     fn interpreter(&mut self) -> &mut Interpreter {
-        if self.interpreter.is_none() {
-            self.interpreter = Some(self.interpreter_for(Chess::default()));
-        }
-        let config = self.config;
-        // Set just above: the fallback is never built.
+        let (config, time_control) = (self.config, &self.time_control);
         self.interpreter
-            .get_or_insert_with(|| Interpreter::new(Chess::default(), config))
-    }
-
-    fn interpreter_for(&self, start: Chess) -> Interpreter {
-        let interpreter = Interpreter::new(start, self.config);
-        match &self.time_control {
-            Some(time_control) => interpreter.with_time_control(time_control.clone()),
-            None => interpreter,
-        }
+            .get_or_insert_with(|| new_interpreter(Chess::default(), config, time_control))
     }
 
     /// End of the log: decides what is pending as the windows would close.
@@ -107,6 +96,19 @@ impl Replay {
             interpreter.finish();
             drain(interpreter, sink);
         }
+    }
+}
+
+/// An interpreter from `start`, with a clock when a time control is given.
+fn new_interpreter(
+    start: Chess,
+    config: Config,
+    time_control: &Option<TimeControl>,
+) -> Interpreter {
+    let interpreter = Interpreter::new(start, config);
+    match time_control {
+        Some(time_control) => interpreter.with_time_control(time_control.clone()),
+        None => interpreter,
     }
 }
 

@@ -177,9 +177,10 @@ impl Interpreter {
         }
     }
 
-    /// Runs a clock for `time_control`, started for the side to move by the first event: switched
-    /// by the decided moves, or by the presses of a physical clock once one is seen. Flags fall, illegal moves cost two minutes,
-    /// and every move carries both players' remaining time.
+    /// Runs a clock for `time_control`, started for the side to move by the first input:
+    /// switched by the decided moves, or by the presses of a physical clock once one is seen.
+    /// Flags fall, illegal moves cost two minutes, and every move carries both players'
+    /// remaining time.
     pub fn with_time_control(mut self, time_control: crate::clock::TimeControl) -> Interpreter {
         self.clock = Some(GameClock::new(time_control, self.game.turn(), 0));
         self
