@@ -33,7 +33,13 @@ fn check(name: &str, extra: &[&str]) -> String {
 
 #[test]
 fn a_game_on_a_hall_board() {
-    check("clean", &[]);
+    let recorded = check("clean", &[]);
+    assert!(
+        recorded
+            .lines()
+            .any(|line| line == "@board hall via touchmove watch"),
+        "the recording does not name the Hall board:\n{recorded}"
+    );
 }
 
 #[test]

@@ -4,8 +4,6 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use shakmaty::fen::Fen;
-use shakmaty::{Chess, EnPassantMode};
 
 use touchmove::event::color_name;
 use touchmove::pgn_games::PgnGame;
@@ -70,14 +68,9 @@ pub fn expect_line(ruling: &ExpectedRuling) -> String {
 /// `@start` when the game does not start from the standard position; `@board` naming the
 /// simulated board.
 fn header(source: &Source<'_>) -> LogHeader {
-    let start = (source.game.start != Chess::default())
-        .then(|| Fen::from_position(&source.game.start, EnPassantMode::Legal));
     let board = match source.style.board {
         BoardKind::Occupancy => "simulated occupancy board",
         BoardKind::Identifying => "simulated identifying board",
     };
-    LogHeader {
-        start,
-        board: Some(board.to_owned()),
-    }
+    LogHeader::new(&source.game.start, board)
 }

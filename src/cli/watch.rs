@@ -45,6 +45,14 @@ async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
     }
 }
 
+/// How a recording names the board it came from.
+fn board_name(protocol: BoardProtocol) -> &'static str {
+    match protocol {
+        BoardProtocol::Dgt => "dgt via touchmove watch",
+        BoardProtocol::Hall => "hall via touchmove watch",
+    }
+}
+
 /// The port of a Hall-sensor board: `--port`, which is required (only DGT boards are found by
 /// asking each port).
 fn hall_port(args: &WatchArgs) -> Result<PathBuf> {
@@ -68,7 +76,9 @@ async fn watch_with<S: BoardSession>(
     let mut sink = WatchSink::new(
         std::io::stdout().lock(),
         args.json,
-        args.record.as_deref(),
+        args.record
+            .as_deref()
+            .map(|path| (path, board_name(args.protocol))),
         args.pgn.as_deref(),
         &start,
         args.interpreter

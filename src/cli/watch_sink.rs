@@ -24,21 +24,23 @@ pub struct WatchSink<W: Write> {
     record_path: Option<PathBuf>,
     recording: Option<LogWriter<BufWriter<File>>>,
     pgn: Option<PgnFile>,
-    start: Chess,
+    /// The recording's header (the start position and the board's name).
+    header: LogHeader,
     failed: Option<anyhow::Error>,
 }
 
 impl<W: Write> WatchSink<W> {
-    /// Outputs to `out` (JSON lines when `json`), recording to `record` and the PGN to `pgn`
-    /// when given, for a game starting from `start`.
+    /// Outputs to `out` (JSON lines when `json`), recording to `record` (naming the board
+    /// `board`) and the PGN to `pgn` when given, for a game starting from `start`.
     pub fn new(
         out: W,
         json: bool,
-        record: Option<&Path>,
+        record: Option<(&Path, &str)>,
         pgn: Option<&Path>,
         start: &Chess,
         time_control: Option<String>,
     ) -> WatchSink<W> {
+        let board = record.map_or("", |(_, board)| board);
         let tags = PgnTags {
             time_control,
             ..PgnTags::default()
@@ -46,10 +48,10 @@ impl<W: Write> WatchSink<W> {
         WatchSink {
             out,
             json,
-            record_path: record.map(Path::to_owned),
+            record_path: record.map(|(path, _)| path.to_owned()),
             recording: None,
             pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
-            start: start.clone(),
+            header: LogHeader::new(start, board),
             failed: None,
         }
     }
@@ -71,15 +73,8 @@ impl<W: Write> WatchSink<W> {
                 return Err(io::Error::other("no recording asked for"));
             };
             let file = BufWriter::new(File::create(path)?);
-            let standard = self.start == Chess::default();
-            let header = LogHeader {
-                start: (!standard).then(|| {
-                    shakmaty::fen::Fen::from_position(&self.start, shakmaty::EnPassantMode::Legal)
-                }),
-                board: Some("dgt via touchmove watch".to_owned()),
-            };
-            let writer =
-                LogWriter::new(file, &header, FlushPolicy::EveryEvent).map_err(io::Error::other)?;
+            let writer = LogWriter::new(file, &self.header, FlushPolicy::EveryEvent)
+                .map_err(io::Error::other)?;
             self.recording = Some(writer);
         }
         self.recording

@@ -1,7 +1,7 @@
 //! The log header: what the metadata lines say about the log as a whole.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, PositionError};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, PositionError};
 
 /// The metadata of a log, complete once the first event line (or the end of the input) is
 /// reached.
@@ -15,6 +15,16 @@ pub struct LogHeader {
 }
 
 impl LogHeader {
+    /// The header of a log starting from `start` (an `@start` line only when it is not the
+    /// standard starting position) on the board named `board`.
+    pub fn new(start: &Chess, board: &str) -> LogHeader {
+        LogHeader {
+            start: (*start != Chess::default())
+                .then(|| Fen::from_position(start, EnPassantMode::Legal)),
+            board: Some(board.to_owned()),
+        }
+    }
+
     /// The position the log starts from: the `@start` FEN, or the standard starting position.
     ///
     /// A header read by the decoder always succeeds here: its FEN was validated the same way.
