@@ -35,11 +35,6 @@ pub struct Baseline {
 impl Baseline {
     /// A baseline for a board set up in `start`, waiting [`QUIET_MS`] of quiet.
     pub fn new(start: Chess) -> Baseline {
-        Baseline::with_quiet_ms(start, QUIET_MS)
-    }
-
-    /// A baseline for a board set up in `start`, waiting `quiet_ms` of quiet.
-    pub fn with_quiet_ms(start: Chess, quiet_ms: Millis) -> Baseline {
         Baseline {
             occupied: start.board().occupied(),
             pieces: start.board().clone(),
@@ -47,7 +42,7 @@ impl Baseline {
             game: Game::new(start),
             promotion: None,
             changed_at: None,
-            quiet_ms,
+            quiet_ms: QUIET_MS,
             out: VecDeque::new(),
         }
     }

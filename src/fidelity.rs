@@ -6,7 +6,7 @@
 
 use shakmaty::{Chess, Color, Move, Square};
 
-use crate::event::{EventKind, GameEvent, Rule};
+use crate::event::{EventKind, GameEvent};
 use crate::interpreter::Config;
 use crate::replay::replay_events;
 use crate::rules::Game;
@@ -36,8 +36,6 @@ pub struct Verdict {
     pub missed_rulings: Vec<ExpectedRuling>,
     /// How many rulings the hands earned.
     pub earned_rulings: usize,
-    /// The number of sensor events replayed.
-    pub sensor_events: usize,
 }
 
 impl Verdict {
@@ -143,7 +141,6 @@ pub fn compare(
         false_rulings: made,
         missed_rulings: missed,
         earned_rulings: earned.len(),
-        sensor_events: 0,
     }
 }
 
@@ -157,12 +154,11 @@ pub fn check_game(
 ) -> Result<Verdict, crate::simulate::SimulateError> {
     let simulated = simulate(start, moves, style, seed)?;
     let events = replay_events(start.clone(), *config, &simulated.events);
-    let mut verdict = compare(start, moves, &simulated.expected_rulings, &events, config);
-    verdict.sensor_events = simulated.events.len();
-    Ok(verdict)
-}
-
-/// Whether a rule is an Article 4 ruling (turned off in casual mode).
-pub fn is_article_4(rule: Rule) -> bool {
-    rule.article().starts_with('4')
+    Ok(compare(
+        start,
+        moves,
+        &simulated.expected_rulings,
+        &events,
+        config,
+    ))
 }

@@ -37,11 +37,6 @@ impl Replay {
         self
     }
 
-    /// The header of the log, once read.
-    pub fn header(&self) -> Option<&LogHeader> {
-        self.header.as_ref()
-    }
-
     /// The position the game started from, once the header has been read.
     pub fn start_position(&self) -> Option<Chess> {
         self.header

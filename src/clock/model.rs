@@ -88,12 +88,6 @@ impl ChessClock {
         self.run(color, now);
     }
 
-    /// Stops the clock at `now` (e.g. when the arbiter pauses the game).
-    pub fn stop(&mut self, now: Millis) {
-        self.settle(now);
-        self.running = None;
-    }
-
     /// `color` completed a move and pressed at `now`: their increment and, at the end of a
     /// period, the next period's time are added to them, and the opponent's clock runs.
     ///

@@ -175,16 +175,6 @@ fn a_press_by_the_side_not_running_changes_nothing() {
 }
 
 #[test]
-fn stopping_freezes_both_times() {
-    let mut clock = clock("300");
-    clock.start(White, 0);
-    clock.stop(10 * SECOND);
-    assert_eq!(clock.running(), None);
-    assert_eq!(clock.remaining(White, 100 * SECOND), 290 * SECOND);
-    assert_eq!(clock.poll_timeout(), None);
-}
-
-#[test]
 fn added_time_goes_to_the_side_named() {
     let mut clock = clock("300+2");
     clock.start(White, 0);

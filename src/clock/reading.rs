@@ -41,12 +41,4 @@ impl ClockReading {
         *self.flags.get_mut(color) = Some(flag);
         self
     }
-
-    /// The time `color` has left, as shown.
-    pub fn time(&self, color: Color) -> u64 {
-        match color {
-            Color::White => self.times.white,
-            Color::Black => self.times.black,
-        }
-    }
 }

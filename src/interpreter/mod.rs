@@ -191,11 +191,6 @@ impl Interpreter {
         &self.game
     }
 
-    /// The settings in force.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
     /// Takes one sensor event. Times must not decrease; deadlines that fell due before the event
     /// are handled first.
     pub fn handle_event(&mut self, event: &SensorEvent) {
@@ -333,7 +328,7 @@ impl Interpreter {
         let mover = self.game.turn();
         held.sort_by_key(|h| self.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover));
         for lift in held {
-            self.lift(lift.t, lift.square, lift.piece);
+            self.lift(lift.t, lift.square);
         }
     }
 
@@ -345,7 +340,7 @@ impl Interpreter {
         }
     }
 
-    fn lift(&mut self, t: Millis, square: Square, _piece: Option<Piece>) {
+    fn lift(&mut self, t: Millis, square: Square) {
         if self.phase == Phase::Closed {
             self.board.lift(square);
             return;
@@ -491,7 +486,7 @@ impl Interpreter {
                     .is_some_and(|known| known != p)
             });
             if gone || replaced {
-                self.lift(t, square, None);
+                self.lift(t, square);
             } else if let Some(piece) = named {
                 self.board.identify(square, piece);
             }

@@ -28,6 +28,6 @@ pub use decoder::{LogDecoder, LogRecord};
 pub use error::{LineError, LogError, PlacementError};
 pub use format::format_event;
 pub use header::LogHeader;
-pub use read::{SensorLog, read_log, read_log_from};
+pub use read::{SensorLog, read_log};
 pub use reader::{LogReader, ReadError};
 pub use writer::{FlushPolicy, LogWriter, WriteError};

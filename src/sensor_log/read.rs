@@ -1,11 +1,8 @@
 //! Reading a whole log at once, stopping at the first malformed line.
 
-use std::io::Read;
-
 use super::decoder::{LogDecoder, LogRecord};
 use super::error::LogError;
 use super::header::LogHeader;
-use super::reader::{LogReader, ReadError};
 use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent};
 
@@ -60,15 +57,6 @@ pub fn read_log(text: &str) -> Result<SensorLog, LogError> {
     decoder.finish();
     let mut log = SensorLog::default();
     while let Some(record) = decoder.poll() {
-        log.add(record?);
-    }
-    Ok(log)
-}
-
-/// Reads the log from `source`; the first malformed line or I/O failure is the error.
-pub fn read_log_from<R: Read>(source: R) -> Result<SensorLog, ReadError> {
-    let mut log = SensorLog::default();
-    for record in LogReader::new(source) {
         log.add(record?);
     }
     Ok(log)
