@@ -103,6 +103,8 @@ fn casual_mode_makes_no_ruling() {
         config,
         "0 lift d2\n300 place d2\n1000 lift e2\n1300 place e4",
     );
+    // The double step cannot grow: decided when the pawn lands; the touched d2 goes unruled.
+    assert_eq!(sans(&out), vec![(1300, "e4".into())]);
     assert_eq!(rulings(&out), vec![]);
 }
 
