@@ -4,7 +4,7 @@
 use shakmaty::{Board, Color, Move, Position, Role, Square};
 
 use super::geometry::{can_grow, castling_targets, landing_square};
-use super::judge::{Breach, TurnContext, judge};
+use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
 use super::trace::Trace;
 use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
@@ -149,8 +149,7 @@ impl Interpreter {
         } else {
             self.ruling(m)
         };
-        let position = self.game.position().clone();
-        let mover = position.turn();
+        let mover = self.game.turn();
         let played = self.game.play(m);
         if let Some(clock) = self.clock.as_mut() {
             clock.move_decided(mover, t);
@@ -177,9 +176,7 @@ impl Interpreter {
         // The turn before last is forgotten: its move list's allocation serves the next turn.
         let spare_legal = self.previous.take().map(|p| p.legal).unwrap_or_default();
         let previous = PreviousTurn {
-            position,
             legal: std::mem::replace(&mut self.legal, spare_legal),
-            m,
             trace: std::mem::replace(&mut self.trace, Trace::new(&Board::empty(), mover)),
             start_seq: self.trace_start_seq,
         };
@@ -224,26 +221,20 @@ impl Interpreter {
     /// Takes the last move back so that `m` replaces it; the breach is 4.4.2 when this makes a
     /// castling the rook started, else 4.7 (the released piece moved on).
     fn retract_for_correction(&mut self, t: Millis, m: Move) -> Vec<Breach> {
-        let Some(previous) = self.previous.take() else {
+        let (Some(previous), Some(last)) = (self.previous.take(), self.game.last_move()) else {
             return Vec::new();
         };
+        let breach = castled_after_rook(previous.trace.touches(), m).unwrap_or(Breach {
+            rule: Rule::ReleasedPieceMoved,
+            square: landing_square(last),
+        });
         if let Some(ply) = self.game.take_back() {
             self.emit(t, EventKind::Takeback { ply });
         }
-        self.legal = previous.legal.clone();
-        self.trace = previous.trace.clone();
+        self.legal = previous.legal;
+        self.trace = previous.trace;
         self.trace_start_seq = previous.start_seq;
-        let ctx = TurnContext {
-            position: &previous.position,
-            legal: previous.legal.moves(),
-        };
-        let castled_after_rook = judge(&ctx, previous.trace.touches(), None, m)
-            .into_iter()
-            .find(|b| b.rule == Rule::RookThenKing);
-        vec![castled_after_rook.unwrap_or(Breach {
-            rule: Rule::ReleasedPieceMoved,
-            square: landing_square(previous.m),
-        })]
+        vec![breach]
     }
 
     /// Takes back `plies` plies: the board shows an earlier position.

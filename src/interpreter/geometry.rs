@@ -41,6 +41,13 @@ pub fn capture_square(m: Move) -> Option<Square> {
     }
 }
 
+/// Whether one of `legal` takes the piece on `victim` with the piece on `from`.
+pub fn can_capture(legal: &[Move], from: Square, victim: Square) -> bool {
+    legal
+        .iter()
+        .any(|&m| m.from() == Some(from) && capture_square(m) == Some(victim))
+}
+
 /// Where the moving piece comes to rest: the target square, or the king's square for castling.
 pub fn landing_square(m: Move) -> Square {
     match m {

@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
-use super::geometry::capture_square;
+use super::geometry::{can_capture, capture_square};
 use super::trace::Touch;
 use crate::event::Rule;
 
@@ -37,9 +37,7 @@ impl TurnContext<'_> {
     }
 
     fn can_capture(&self, from: Square, victim: Square) -> bool {
-        self.legal
-            .iter()
-            .any(|&m| m.from() == Some(from) && capture_square(m) == Some(victim))
+        can_capture(self.legal, from, victim)
     }
 
     fn castling_with(&self, rook: Square) -> Option<Move> {
@@ -154,7 +152,7 @@ fn breach(rule: Rule, square: Square) -> Breach {
 }
 
 /// 4.4.2: the rook was touched before the king, and the player castled with it.
-fn castled_after_rook(touches: &[Touch], m: Move) -> Option<Breach> {
+pub(super) fn castled_after_rook(touches: &[Touch], m: Move) -> Option<Breach> {
     let Move::Castle { king, rook } = m else {
         return None;
     };
@@ -263,7 +261,7 @@ mod tests {
     }
 
     #[test]
-    fn a_touched_bishop_then_castling_rook_first_is_two_breaches() {
+    fn a_touched_pawn_then_castling_rook_first_is_two_breaches() {
         let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
         let pos = position(fen);
         let legal: Vec<Move> = pos.legal_moves().into_iter().collect();

@@ -120,8 +120,10 @@ impl Interpreter {
         {
             return None;
         }
-        self.matching_move(&previous.position, &previous.legal, previous.start_seq)
-            .filter(|m| *m != previous.m)
+        let before_last = self.game.earlier(1)?;
+        let last = self.game.last_move()?;
+        self.matching_move(before_last, &previous.legal, previous.start_seq)
+            .filter(|m| *m != last)
     }
 
     /// How many plies back the position is that the board shows, if it is an earlier one. One

@@ -32,7 +32,7 @@ use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::PhysicalBoard;
 use game_clock::GameClock;
-pub use geometry::{can_grow, capture_square};
+pub use geometry::{can_capture, can_grow, capture_square};
 use legal::LegalMoves;
 use motions::Motions;
 use trace::Trace;
@@ -61,12 +61,11 @@ impl Default for Config {
     }
 }
 
-/// The turn before the current one, kept while its move may still be corrected.
+/// The turn before the current one, kept while its move (the game's last move, played from the
+/// position one ply back) may still be corrected.
 #[derive(Debug, Clone)]
 struct PreviousTurn {
-    position: Chess,
     legal: LegalMoves,
-    m: Move,
     trace: Trace,
     start_seq: u32,
 }
@@ -151,10 +150,11 @@ impl Interpreter {
     pub fn new(start: Chess, config: Config) -> Interpreter {
         let board = PhysicalBoard::unidentified(start.board());
         let trace = Trace::new(start.board(), start.turn());
-        let legal = LegalMoves::of(&start);
+        let game = Game::new(start);
+        let legal = LegalMoves::from_list(game.legal_moves());
         Interpreter {
             config,
-            game: Game::new(start),
+            game,
             game_number: 1,
             legal,
             board,
@@ -324,12 +324,14 @@ impl Interpreter {
     /// Takes in the held lifts. Lifts reported at the same instant have no known order: the
     /// mover's own pieces count as lifted first (as FIDE 4.3.3 counts an unclear order).
     fn release_held(&mut self) {
+        // Taken out to be sorted and drained, then put back: its buffer serves the next lifts.
         let mut held = std::mem::take(&mut self.held);
         let mover = self.game.turn();
         held.sort_by_key(|h| self.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover));
-        for lift in held {
+        for lift in held.drain(..) {
             self.lift(lift.t, lift.square);
         }
+        self.held = held;
     }
 
     fn phase_timeout(&mut self, due: Millis) {
@@ -415,22 +417,19 @@ impl Interpreter {
     fn starts_reply(&self, square: Square, mover_from: Option<Square>) -> bool {
         let mover = self.game.turn();
         let theirs = self.trace.origin_piece(square).map(|p| p.color) == Some(!mover);
-        let capturable = self
-            .legal
-            .moves()
-            .iter()
-            .any(|&m| m.from() == mover_from && geometry::capture_square(m) == Some(square));
-        theirs && self.trace.is_untouched_origin(square) && !capturable
+        theirs
+            && self.trace.is_untouched_origin(square)
+            && !mover_from.is_some_and(|from| can_capture(self.legal.moves(), from, square))
     }
 
     /// Whether a lift of `square` binds the player to move. The piece the previous player just
     /// moved, lifted before the player to move has touched anything, is that player finishing
     /// (or correcting) the move, not a touch.
     fn lift_is_a_touch(&self, square: Square) -> bool {
-        let Some(previous) = &self.previous else {
+        let Some(last) = self.previous.as_ref().and(self.game.last_move()) else {
             return true;
         };
-        let just_moved = geometry::landing_squares(previous.m).contains(square);
+        let just_moved = geometry::landing_squares(last).contains(square);
         !(just_moved
             && self.trace.hand_is_empty()
             && !self.trace.has_binding_touch_of(self.game.turn()))

@@ -33,7 +33,7 @@ impl Touch {
 #[derive(Debug, Clone)]
 pub struct Trace {
     start: Board,
-    turn: Option<Color>,
+    turn: Color,
     touches: Vec<Touch>,
     lifted: Bitboard,
     in_hand: Bitboard,
@@ -47,7 +47,7 @@ impl Trace {
     pub fn new(start: &Board, turn: Color) -> Trace {
         Trace {
             start: start.clone(),
-            turn: Some(turn),
+            turn,
             touches: Vec::new(),
             lifted: Bitboard::EMPTY,
             in_hand: Bitboard::EMPTY,
@@ -151,18 +151,12 @@ impl Trace {
     /// The piece most likely set down on a square it did not come from: the mover's piece
     /// lifted last (an opponent's piece in hand is waiting to go back, or is captured).
     fn last_in_hand(&self) -> Option<Square> {
-        let mover = self.start_turn_color();
         self.touches
             .iter()
             .rev()
-            .filter(|t| Some(t.piece.color) == mover)
+            .filter(|t| t.piece.color == self.turn)
             .map(|t| t.square)
             .find(|sq| self.in_hand.contains(*sq))
-    }
-
-    /// The colour of the side to move in this turn.
-    fn start_turn_color(&self) -> Option<Color> {
-        self.turn
     }
 
     /// Binds the turn to the piece that stood on `square` (after a completed illegal move,

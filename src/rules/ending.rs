@@ -27,11 +27,7 @@ impl Ending {
 
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result_str(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        shakmaty::KnownOutcome::from_winner(self.winner).as_str()
     }
 
     /// The game is lost by `loser` (illegal moves, a fallen flag), unless the opponent cannot

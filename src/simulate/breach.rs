@@ -74,11 +74,8 @@ pub(super) fn touch_put_back(
 
 /// Whether the piece on `square` could legally capture the piece `m` captures.
 fn could_capture_the_same(pos: &Chess, m: Move, square: Square) -> bool {
-    let victim = crate::interpreter::capture_square(m);
-    victim.is_some()
-        && pos.legal_moves().iter().any(|other| {
-            other.from() == Some(square) && crate::interpreter::capture_square(*other) == victim
-        })
+    crate::interpreter::capture_square(m)
+        .is_some_and(|victim| crate::interpreter::can_capture(&pos.legal_moves(), square, victim))
 }
 
 /// Puts the piece of `m` on `illegal`, presses the clock (an illegal move is expected), then puts
