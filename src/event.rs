@@ -88,6 +88,16 @@ pub struct ClockTimes {
     pub black: u64,
 }
 
+impl ClockTimes {
+    /// `color`'s remaining time.
+    pub fn get(&self, color: Color) -> u64 {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}
+
 /// An Article 4 breach.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Violation {

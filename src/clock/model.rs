@@ -13,6 +13,7 @@
 use shakmaty::{ByColor, Color};
 
 use super::time_control::{Bonus, Period, Schedule, TimeControl};
+use crate::event::ClockTimes;
 use crate::sensor::Millis;
 
 /// A two-sided chess clock following a time control.
@@ -149,10 +150,9 @@ impl ChessClock {
     /// Follows a physical clock's report at `now`: its times (`(white_ms, black_ms)`) and the
     /// side whose clock runs. The model counts on from these until the next report; a delay
     /// already under way for the same running side is not granted again.
-    pub fn sync(&mut self, report_times: (Millis, Millis), running: Option<Color>, now: Millis) {
-        let (white, black) = report_times;
-        self.sides.get_mut(Color::White).remaining = white;
-        self.sides.get_mut(Color::Black).remaining = black;
+    pub fn sync(&mut self, times: ClockTimes, running: Option<Color>, now: Millis) {
+        self.sides.get_mut(Color::White).remaining = times.white;
+        self.sides.get_mut(Color::Black).remaining = times.black;
         self.timed = true;
         if running != self.running {
             self.move_start = now;

@@ -4,6 +4,7 @@ use shakmaty::Color::{Black, White};
 
 use super::model::{ChessClock, PressError};
 use super::time_control::TimeControl;
+use crate::event::ClockTimes;
 use crate::sensor::Millis;
 
 const SECOND: Millis = 1000;
@@ -200,7 +201,14 @@ fn an_unknown_time_control_has_no_flag_until_synced() {
     assert_eq!(clock.poll_timeout(), None);
     assert_eq!(clock.press(White, SECOND), Ok(()));
     assert_eq!(clock.running(), Some(Black));
-    clock.sync((60 * SECOND, 30 * SECOND), Some(Black), 2 * SECOND);
+    clock.sync(
+        ClockTimes {
+            white: 60 * SECOND,
+            black: 30 * SECOND,
+        },
+        Some(Black),
+        2 * SECOND,
+    );
     assert_eq!(clock.remaining(Black, 12 * SECOND), 20 * SECOND);
     assert_eq!(clock.remaining(White, 12 * SECOND), 60 * SECOND);
     assert_eq!(clock.poll_timeout(), Some(32 * SECOND));
@@ -211,11 +219,25 @@ fn an_unknown_time_control_has_no_flag_until_synced() {
 fn a_report_overrides_the_models_times_and_running_side() {
     let mut clock = clock("300+2");
     clock.start(White, 0);
-    clock.sync((250 * SECOND, 280 * SECOND), Some(Black), 40 * SECOND);
+    clock.sync(
+        ClockTimes {
+            white: 250 * SECOND,
+            black: 280 * SECOND,
+        },
+        Some(Black),
+        40 * SECOND,
+    );
     assert_eq!(clock.running(), Some(Black));
     assert_eq!(clock.remaining(White, 50 * SECOND), 250 * SECOND);
     assert_eq!(clock.remaining(Black, 50 * SECOND), 270 * SECOND);
-    clock.sync((250 * SECOND, 270 * SECOND), None, 50 * SECOND);
+    clock.sync(
+        ClockTimes {
+            white: 250 * SECOND,
+            black: 270 * SECOND,
+        },
+        None,
+        50 * SECOND,
+    );
     assert_eq!(clock.running(), None);
     assert_eq!(clock.remaining(Black, 90 * SECOND), 270 * SECOND);
 }
@@ -223,7 +245,14 @@ fn a_report_overrides_the_models_times_and_running_side() {
 #[test]
 fn a_reported_zero_is_a_fallen_flag_even_when_not_running() {
     let mut clock = clock("300+2");
-    clock.sync((0, 280 * SECOND), Some(Black), 40 * SECOND);
+    clock.sync(
+        ClockTimes {
+            white: 0,
+            black: 280 * SECOND,
+        },
+        Some(Black),
+        40 * SECOND,
+    );
     assert_eq!(clock.flag(41 * SECOND), Some(White));
 }
 
@@ -231,7 +260,14 @@ fn a_reported_zero_is_a_fallen_flag_even_when_not_running() {
 fn a_report_during_the_delay_does_not_grant_it_again() {
     let mut clock = clock("300d5");
     clock.start(White, 0);
-    clock.sync((300 * SECOND, 300 * SECOND), Some(White), 3 * SECOND);
+    clock.sync(
+        ClockTimes {
+            white: 300 * SECOND,
+            black: 300 * SECOND,
+        },
+        Some(White),
+        3 * SECOND,
+    );
     assert_eq!(clock.remaining(White, 6 * SECOND), 299 * SECOND);
     assert_eq!(clock.poll_timeout(), Some(305 * SECOND));
 }
@@ -240,7 +276,14 @@ fn a_report_during_the_delay_does_not_grant_it_again() {
 fn a_report_that_switches_sides_starts_a_new_delay() {
     let mut clock = clock("300d5");
     clock.start(White, 0);
-    clock.sync((298 * SECOND, 300 * SECOND), Some(Black), 10 * SECOND);
+    clock.sync(
+        ClockTimes {
+            white: 298 * SECOND,
+            black: 300 * SECOND,
+        },
+        Some(Black),
+        10 * SECOND,
+    );
     assert_eq!(clock.remaining(Black, 15 * SECOND), 300 * SECOND);
     assert_eq!(clock.remaining(Black, 16 * SECOND), 299 * SECOND);
 }

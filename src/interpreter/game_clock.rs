@@ -11,15 +11,24 @@ use crate::sensor::Millis;
 /// The time a completed illegal move gives the opponent (FIDE 7.5.5).
 pub const ILLEGAL_MOVE_PENALTY_MS: Millis = 120_000;
 
+/// What switches the clock's sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Driver {
+    /// The decided moves (no clock on the board, or none seen yet).
+    Moves,
+    /// The presses of a physical clock.
+    Presses,
+    /// A physical clock's reports: its times and flags are followed, and the model neither
+    /// counts down to a flag of its own nor adds time.
+    Reports,
+}
+
 /// The clock of the game being interpreted.
 #[derive(Debug, Clone)]
 pub struct GameClock {
     time_control: TimeControl,
     clock: ChessClock,
-    physical: bool,
-    /// The physical clock reports its times and flags: they are followed, and the model
-    /// neither counts down to a flag of its own nor adds time.
-    reported: bool,
+    driver: Driver,
     /// The flags of the last report (a flag counts when it appears, not while it stays);
     /// `None` before the first report, whose flags are left over from before and never count.
     shown_flags: Option<ByColor<Option<Flag>>>,
@@ -33,8 +42,7 @@ impl GameClock {
         GameClock {
             time_control,
             clock,
-            physical: false,
-            reported: false,
+            driver: Driver::Moves,
             shown_flags: None,
         }
     }
@@ -52,20 +60,22 @@ impl GameClock {
     /// its button is pressed); a reporting clock keeps the times, and the move is counted
     /// towards its period here.
     pub fn move_decided(&mut self, mover: Color, t: Millis) {
-        if self.reported {
-            self.clock.count_move(mover);
-        } else if !self.physical {
+        match self.driver {
+            Driver::Reports => {
+                self.clock.count_move(mover);
+            }
             // A press the clock refuses (not that side's turn) changes nothing.
-            let _ = self.clock.press(mover, t);
+            Driver::Moves => _ = self.clock.press(mover, t),
+            Driver::Presses => {}
         }
     }
 
     /// `color` pressed the physical clock at `t`: from now on the clock follows the presses
     /// (a reporting clock has switched its sides in its own report).
     pub fn pressed(&mut self, color: Color, t: Millis) {
-        self.physical = true;
-        if !self.reported {
-            let _ = self.clock.press(color, t);
+        if self.driver != Driver::Reports {
+            self.driver = Driver::Presses;
+            _ = self.clock.press(color, t);
         }
     }
 
@@ -73,10 +83,8 @@ impl GameClock {
     /// clock's. Returns the side whose flag this report shows falling, if any: a final flag,
     /// or the end of a period whose moves the player had not made.
     pub fn follow(&mut self, reading: &ClockReading, t: Millis) -> Option<Color> {
-        self.physical = true;
-        self.reported = true;
-        let times = (reading.times.white, reading.times.black);
-        self.clock.sync(times, reading.running, t);
+        self.driver = Driver::Reports;
+        self.clock.sync(reading.times, reading.running, t);
         let shown = self
             .shown_flags
             .replace(reading.flags)
@@ -108,7 +116,7 @@ impl GameClock {
 
     /// When the running side's flag falls, if a side is running.
     pub fn flag_due(&self) -> Option<Millis> {
-        if self.reported {
+        if self.driver == Driver::Reports {
             return None;
         }
         self.clock.poll_timeout()
@@ -116,7 +124,7 @@ impl GameClock {
 
     /// The side whose flag has fallen at `t`, if any (a reporting clock says so itself).
     pub fn fallen(&self, t: Millis) -> Option<Color> {
-        if self.reported {
+        if self.driver == Driver::Reports {
             return None;
         }
         self.clock.flag(t)

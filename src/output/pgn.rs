@@ -117,9 +117,5 @@ impl PgnRecorder {
 
 /// The `[%clk h:mm:ss]` comment after a move: the mover's remaining time.
 fn clk_comment(mover: shakmaty::Color, clock: crate::event::ClockTimes) -> String {
-    let remaining = match mover {
-        shakmaty::Color::White => clock.white,
-        shakmaty::Color::Black => clock.black,
-    };
-    format!("[%clk {}]", crate::clock::clk(remaining))
+    format!("[%clk {}]", crate::clock::clk(clock.get(mover)))
 }
