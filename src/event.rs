@@ -62,7 +62,7 @@ pub struct MoveEvent {
     /// The ply number in the game, from 1.
     pub ply: u32,
     /// The side that moved.
-    #[serde(serialize_with = "ser_color")]
+    #[serde(serialize_with = "ser_display")]
     pub color: Color,
     /// The move in Standard Algebraic Notation, with `+` or `#`.
     pub san: String,
@@ -104,10 +104,10 @@ pub struct Violation {
     /// The article of the FIDE Laws, e.g. `4.3.1`.
     pub rule: Rule,
     /// The side that committed the breach.
-    #[serde(serialize_with = "ser_color")]
+    #[serde(serialize_with = "ser_display")]
     pub color: Color,
     /// The square the ruling is about (see the contract for which one each rule names).
-    #[serde(serialize_with = "ser_square")]
+    #[serde(serialize_with = "ser_display")]
     pub square: Square,
     /// A sentence for the arbiter.
     pub message: String,
@@ -117,7 +117,7 @@ pub struct Violation {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct IllegalMove {
     /// The side that made it.
-    #[serde(serialize_with = "ser_color")]
+    #[serde(serialize_with = "ser_display")]
     pub color: Color,
     /// This side's completed illegal moves so far, this one included.
     pub count: u32,
@@ -143,61 +143,46 @@ pub struct GameResult {
     pub rule: Option<Rule>,
 }
 
-/// A draw a player may claim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// A draw a player may claim (serialised as [`ClaimReason::as_str`] writes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimReason {
     /// The same position for the third time (FIDE 9.2).
-    #[serde(rename = "threefold")]
     Threefold,
     /// Fifty moves by each side without a capture or pawn move (FIDE 9.3).
-    #[serde(rename = "fifty-moves")]
     FiftyMoves,
 }
 
-/// An article of the FIDE Laws of Chess (2023 numbering), as the contract writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// An article of the FIDE Laws of Chess (2023 numbering), serialised as the contract writes
+/// it ([`Rule::article`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Touched own piece must be moved.
-    #[serde(rename = "4.3.1")]
     TouchOwn,
     /// Touched opponent's piece must be captured.
-    #[serde(rename = "4.3.2")]
     TouchOpponent,
     /// Pieces of both colours touched.
-    #[serde(rename = "4.3.3")]
     TouchBoth,
     /// King then rook touched: must castle.
-    #[serde(rename = "4.4.1")]
     KingThenRook,
     /// Rook then king touched: may not castle.
-    #[serde(rename = "4.4.2")]
     RookThenKing,
     /// King touched to castle illegally: must make another king move.
-    #[serde(rename = "4.4.3")]
     IllegalCastlingIntent,
     /// A piece released on a square as a legal move moved on.
-    #[serde(rename = "4.7")]
     ReleasedPieceMoved,
     /// Checkmate.
-    #[serde(rename = "5.1.1")]
     Checkmate,
     /// Stalemate.
-    #[serde(rename = "5.2.1")]
     Stalemate,
     /// Dead position.
-    #[serde(rename = "5.2.2")]
     DeadPosition,
     /// A flag fell: the player's time is exhausted.
-    #[serde(rename = "6.9")]
     FlagFall,
     /// Second (or limit) completed illegal move loses.
-    #[serde(rename = "7.5.5")]
     IllegalMoveLimit,
     /// Fivefold repetition.
-    #[serde(rename = "9.6.1")]
     Fivefold,
     /// 75 moves without capture or pawn move.
-    #[serde(rename = "9.6.2")]
     SeventyFiveMoves,
 }
 
@@ -233,6 +218,18 @@ impl ClaimReason {
     }
 }
 
+impl Serialize for Rule {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.article())
+    }
+}
+
+impl Serialize for ClaimReason {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// `white` or `black`, as the contract writes a colour.
 pub fn color_name(color: Color) -> &'static str {
     match color {
@@ -241,16 +238,8 @@ pub fn color_name(color: Color) -> &'static str {
     }
 }
 
-fn ser_color<S: Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(color_name(*color))
-}
-
 fn ser_display<S: Serializer, T: std::fmt::Display>(value: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(value)
-}
-
-fn ser_square<S: Serializer>(square: &Square, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(square)
 }
 
 fn ser_squares<S: Serializer>(squares: &[Square], s: S) -> Result<S::Ok, S::Error> {

@@ -58,7 +58,7 @@ pub fn parse_clock_reading(line: &str) -> Option<(Millis, ClockReading)> {
     let black = fields.next()?.parse().ok()?;
     let running = match fields.next()? {
         "-" => None,
-        name => Some(parse_color(name)?),
+        name => Some(name.parse().ok()?),
     };
     let mut reading = ClockReading::new(ClockTimes { white, black }, running);
     match fields.next()? {
@@ -66,7 +66,7 @@ pub fn parse_clock_reading(line: &str) -> Option<(Millis, ClockReading)> {
         list => {
             for item in list.split(',') {
                 let (color, flag) = item.split_once(':')?;
-                reading = reading.with_flag(parse_color(color)?, parse_flag(flag)?);
+                reading = reading.with_flag(color.parse().ok()?, parse_flag(flag)?);
             }
         }
     }
@@ -84,14 +84,6 @@ fn parse_flag(name: &str) -> Option<Flag> {
     match name {
         "fallen" => Some(Flag::Fallen),
         "period" => Some(Flag::PeriodEnded),
-        _ => None,
-    }
-}
-
-fn parse_color(name: &str) -> Option<Color> {
-    match name {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
         _ => None,
     }
 }

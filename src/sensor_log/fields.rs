@@ -1,6 +1,6 @@
 //! The single fields of an event line: time, square, piece, colour and promotion choice.
 
-use shakmaty::{Color, File, Piece, Rank, Role, Square};
+use shakmaty::{Color, Piece, Role, Square};
 
 use super::error::LineError;
 use crate::sensor::Millis;
@@ -18,15 +18,9 @@ pub(super) fn parse_time(text: &str) -> Result<Millis, LineError> {
 
 /// Parses a square in lower case, `a1` to `h8`.
 pub(super) fn parse_square(text: &str) -> Result<Square, LineError> {
-    let mut chars = text.chars();
-    let file = chars.next().and_then(File::from_char);
-    let rank = chars.next().and_then(Rank::from_char);
-    match (file, rank, chars.next()) {
-        (Some(file), Some(rank), None) => Ok(Square::from_coords(file, rank)),
-        _ => Err(LineError::BadSquare {
-            text: text.to_owned(),
-        }),
-    }
+    Square::from_ascii(text.as_bytes()).map_err(|_| LineError::BadSquare {
+        text: text.to_owned(),
+    })
 }
 
 /// Parses one FEN piece letter: `PNBRQK` white, `pnbrqk` black.
@@ -42,13 +36,9 @@ pub(super) fn parse_piece(text: &str) -> Result<Piece, LineError> {
 
 /// Parses a colour: `white` or `black`.
 pub(super) fn parse_colour(text: &str) -> Result<Color, LineError> {
-    match text {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        _ => Err(LineError::BadColour {
-            text: text.to_owned(),
-        }),
-    }
+    text.parse().map_err(|_| LineError::BadColour {
+        text: text.to_owned(),
+    })
 }
 
 /// Parses a promotion choice: `q`, `r`, `b` or `n`.
