@@ -145,9 +145,8 @@ impl Baseline {
             self.shows(after.board())
         });
         let first = matching.next()?;
-        let rest: Vec<Move> = matching.collect();
         let chosen = std::iter::once(first)
-            .chain(rest)
+            .chain(matching)
             .find(|m| m.promotion().is_none_or(|role| role == wanted));
         Some(chosen.unwrap_or(first))
     }

@@ -1,6 +1,6 @@
 //! Castling by hand: king first (FIDE 4.4.1 style) or rook first (a FIDE 4.4.2 breach).
 
-use shakmaty::{Bitboard, CastlingSide, Color, Move, Square};
+use shakmaty::{Bitboard, CastlingSide, Color, Square};
 
 use super::RulingKind;
 use super::carry::carry;
@@ -10,14 +10,12 @@ use crate::event::Rule;
 /// Chance of rook-first castling when that option is on.
 const ROOK_FIRST_CHANCE: f64 = 0.5;
 
-/// Plays castling `m` of `color` (king on `king`, rook on `rook`).
+/// Plays castling of `color` (king on `king`, rook on `rook`).
 ///
 /// The pause between the two pieces is 250–600 ms, so that even a scanning board reports them
 /// in separate scans and the order stays visible.
-pub(super) fn play(rec: &mut Recorder<'_>, color: Color, king: Square, rook: Square, m: Move) {
-    let side = m
-        .castling_side()
-        .unwrap_or(CastlingSide::from_king_side(king < rook));
+pub(super) fn play(rec: &mut Recorder<'_>, color: Color, king: Square, rook: Square) {
+    let side = CastlingSide::from_king_side(king < rook);
     let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
     if rec.style().rook_first_castling && rec.chance(ROOK_FIRST_CHANCE) {
         move_rook(rec, rook, rook_to);

@@ -22,8 +22,7 @@ pub struct MoveEnd {
 /// Whether `m` (legal in `pos`) could still be extended by the same piece going further (the
 /// interpreter's own test, so the benchmark measures what the interpreter waits for).
 pub(super) fn extendable(pos: &Chess, m: Move) -> bool {
-    let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
-    crate::interpreter::can_grow(m, &legal)
+    crate::interpreter::can_grow(m, &pos.legal_moves())
 }
 
 #[cfg(test)]

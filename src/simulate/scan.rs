@@ -129,8 +129,7 @@ impl Scanner {
     fn differences(&self, t: Millis) -> (Vec<SensorEvent>, Vec<SensorEvent>) {
         let mut lifts = Vec::new();
         let mut places = Vec::new();
-        let changed = self.sensed.occupied() ^ self.reported.occupied()
-            | (self.sensed.occupied() & self.reported.occupied());
+        let changed = self.sensed.occupied() | self.reported.occupied();
         for square in changed {
             let (old, new) = (self.reported.piece_at(square), self.sensed.piece_at(square));
             if old == new {
