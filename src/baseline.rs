@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Chess, Move, Position, Role};
+use shakmaty::{Board, Chess, Move, Position, Role};
 
 use crate::event::{EventKind, GameEvent, MoveEvent};
 use crate::rules::Game;
@@ -23,8 +23,8 @@ pub const QUIET_MS: Millis = 250;
 #[derive(Debug, Clone)]
 pub struct Baseline {
     game: Game,
-    occupied: Bitboard,
-    pieces: Board,
+    /// The board as the sensors report it.
+    seen: BoardSnapshot,
     identifying: bool,
     promotion: Option<Role>,
     changed_at: Option<Millis>,
@@ -36,8 +36,7 @@ impl Baseline {
     /// A baseline for a board set up in `start`, waiting [`QUIET_MS`] of quiet.
     pub fn new(start: Chess) -> Baseline {
         Baseline {
-            occupied: start.board().occupied(),
-            pieces: start.board().clone(),
+            seen: BoardSnapshot::identified(start.board()),
             identifying: false,
             game: Game::new(start),
             promotion: None,
@@ -56,20 +55,14 @@ impl Baseline {
     pub fn handle_event(&mut self, event: &SensorEvent) {
         self.handle_timeout(event.t);
         match &event.kind {
-            SensorKind::Lift { square, piece } => {
+            SensorKind::Lift { piece, .. } | SensorKind::Place { piece, .. } => {
                 self.identifying |= piece.is_some();
-                self.occupied.discard(*square);
-                self.pieces.discard_piece_at(*square);
+                self.seen.apply(&event.kind);
             }
-            SensorKind::Place { square, piece } => {
-                self.identifying |= piece.is_some();
-                self.occupied.add(*square);
-                match piece {
-                    Some(piece) => self.pieces.set_piece_at(*square, *piece),
-                    None => self.pieces.discard_piece_at(*square),
-                }
+            SensorKind::Snapshot(snapshot) => {
+                self.identifying |= snapshot.pieces.occupied().any();
+                self.seen.apply(&event.kind);
             }
-            SensorKind::Snapshot(snapshot) => self.take_snapshot(snapshot),
             SensorKind::Promote(role) => {
                 self.promotion = Some(*role);
                 return;
@@ -102,12 +95,6 @@ impl Baseline {
         if let Some(due) = self.poll_timeout() {
             self.handle_timeout(due);
         }
-    }
-
-    fn take_snapshot(&mut self, snapshot: &BoardSnapshot) {
-        self.identifying |= snapshot.pieces.occupied().any();
-        self.occupied = snapshot.occupied;
-        self.pieces = snapshot.pieces.clone();
     }
 
     /// Records the legal move the quiet board shows, if there is one.
@@ -154,7 +141,7 @@ impl Baseline {
     /// Whether the board shows `board`: the same occupied squares and, on a board that
     /// identifies pieces, the same pieces.
     fn shows(&self, board: &Board) -> bool {
-        self.occupied == board.occupied() && (!self.identifying || self.pieces == *board)
+        self.seen.occupied == board.occupied() && (!self.identifying || self.seen.pieces == *board)
     }
 }
 

@@ -73,11 +73,61 @@ impl BoardSnapshot {
             pieces: Board::empty(),
         }
     }
+
+    /// The board after the sensor report `kind`: a lift empties its square, a place fills it
+    /// (with the piece, when identified), a snapshot replaces everything; other reports change
+    /// nothing.
+    pub fn apply(&mut self, kind: &SensorKind) {
+        match kind {
+            SensorKind::Lift { square, .. } => {
+                self.occupied.discard(*square);
+                self.pieces.discard_piece_at(*square);
+            }
+            SensorKind::Place { square, piece } => {
+                self.occupied.add(*square);
+                match piece {
+                    Some(piece) => self.pieces.set_piece_at(*square, *piece),
+                    None => self.pieces.discard_piece_at(*square),
+                }
+            }
+            SensorKind::Snapshot(snapshot) => *self = snapshot.clone(),
+            SensorKind::Adjust | SensorKind::Clock(_) | SensorKind::Promote(_) => {}
+        }
+    }
 }
 
 impl SensorEvent {
     /// A sensor event at time `t`.
     pub fn new(t: Millis, kind: SensorKind) -> SensorEvent {
         SensorEvent { t, kind }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Color, Square};
+
+    #[test]
+    fn lifts_places_and_snapshots_change_the_board_as_reported() {
+        let mut seen = BoardSnapshot::identified(&Board::new());
+        let pawn = Color::White.pawn();
+        seen.apply(&SensorKind::Lift {
+            square: Square::E2,
+            piece: Some(pawn),
+        });
+        seen.apply(&SensorKind::Place {
+            square: Square::E4,
+            piece: None,
+        });
+        assert!(!seen.occupied.contains(Square::E2) && seen.occupied.contains(Square::E4));
+        assert_eq!(seen.pieces.piece_at(Square::E2), None);
+        // Placed unidentified: occupied, no piece named.
+        assert_eq!(seen.pieces.piece_at(Square::E4), None);
+        seen.apply(&SensorKind::Clock(Color::White));
+        assert!(seen.occupied.contains(Square::E4));
+        let empty = BoardSnapshot::occupancy(Bitboard::EMPTY);
+        seen.apply(&SensorKind::Snapshot(empty.clone()));
+        assert_eq!(seen, empty);
     }
 }

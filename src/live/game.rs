@@ -26,50 +26,15 @@ pub enum LiveEvent {
     Decision(GameEvent),
 }
 
-/// The board as seen before the game starts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct SeenBoard {
-    occupied: Bitboard,
-    pieces: Board,
-}
-
-impl SeenBoard {
-    fn apply(&mut self, kind: &SensorKind) {
-        match kind {
-            SensorKind::Lift { square, .. } => {
-                self.occupied.discard(*square);
-                self.pieces.discard_piece_at(*square);
-            }
-            SensorKind::Place { square, piece } => {
-                self.occupied.add(*square);
-                match piece {
-                    Some(piece) => self.pieces.set_piece_at(*square, *piece),
-                    None => self.pieces.discard_piece_at(*square),
-                }
-            }
-            SensorKind::Snapshot(snapshot) => {
-                self.occupied = snapshot.occupied;
-                self.pieces = snapshot.pieces.clone();
-            }
-            _ => {}
-        }
-    }
-
-    fn shows(&self, expected: &Board) -> bool {
-        self.occupied == expected.occupied()
-            && self
-                .pieces
-                .clone()
-                .into_iter()
-                .all(|(square, piece)| expected.piece_at(square) == Some(piece))
-    }
-
-    fn snapshot(&self) -> BoardSnapshot {
-        BoardSnapshot {
-            occupied: self.occupied,
-            pieces: self.pieces.clone(),
-        }
-    }
+/// Whether `seen` shows the pieces of `expected`: the same occupied squares, and each piece
+/// the board identifies where `expected` has it.
+fn shows(seen: &BoardSnapshot, expected: &Board) -> bool {
+    seen.occupied == expected.occupied()
+        && seen
+            .pieces
+            .clone()
+            .into_iter()
+            .all(|(square, piece)| expected.piece_at(square) == Some(piece))
 }
 
 /// A live board's game: until the board shows the starting position nothing is recorded;
@@ -79,7 +44,8 @@ pub struct LiveGame {
     start: Chess,
     config: Config,
     time_control: Option<TimeControl>,
-    seen: SeenBoard,
+    /// The board as seen before the game starts.
+    seen: BoardSnapshot,
     interpreter: Option<Interpreter>,
     out: VecDeque<LiveEvent>,
 }
@@ -91,10 +57,7 @@ impl LiveGame {
             start,
             config,
             time_control: None,
-            seen: SeenBoard {
-                occupied: Bitboard::EMPTY,
-                pieces: Board::empty(),
-            },
+            seen: BoardSnapshot::occupancy(Bitboard::EMPTY),
             interpreter: None,
             out: VecDeque::new(),
         }
@@ -129,7 +92,7 @@ impl LiveGame {
             return;
         }
         self.seen.apply(&event.kind);
-        if self.seen.shows(self.start.board()) {
+        if shows(&self.seen, self.start.board()) {
             let mut interpreter = Interpreter::new(self.start.clone(), self.config);
             if let Some(time_control) = &self.time_control {
                 interpreter = interpreter.with_time_control(time_control.clone());
@@ -137,14 +100,14 @@ impl LiveGame {
             // The pieces the board identified are known from the start.
             interpreter.handle_event(&SensorEvent::new(
                 event.t,
-                SensorKind::Snapshot(self.seen.snapshot()),
+                SensorKind::Snapshot(self.seen.clone()),
             ));
             self.interpreter = Some(interpreter);
             self.out.push_back(LiveEvent::Started { t: event.t });
             self.drain();
         } else if matches!(event.kind, SensorKind::Snapshot(_)) {
             self.out.push_back(LiveEvent::Waiting {
-                seen: self.seen.snapshot(),
+                seen: self.seen.clone(),
             });
         }
     }
