@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use shakmaty::Chess;
 
+use super::pgn_file::PgnFile;
 use touchmove::event::GameEvent;
-use touchmove::live::PgnFile;
 use touchmove::output::pgn::PgnTags;
 use touchmove::output::text;
 

@@ -11,8 +11,10 @@ use shakmaty::{Bitboard, Chess, Position};
 use touchmove::clock::ClockReading;
 use touchmove::event::{EventKind, GameEvent};
 use touchmove::live::runner::Sink;
-use touchmove::live::{LiveEvent, LiveGame, PgnFile, board_diagram};
+use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::pgn::PgnTags;
+
+use super::pgn_file::PgnFile;
 use touchmove::output::text;
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter};

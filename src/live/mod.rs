@@ -7,10 +7,8 @@
 mod board_view;
 mod game;
 mod link;
-mod pgn_file;
 pub mod runner;
 
 pub use board_view::board_diagram;
 pub use game::{LiveEvent, LiveGame};
 pub use link::{BoardSession, LinkEvent};
-pub use pgn_file::PgnFile;

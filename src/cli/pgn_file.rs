@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
-use crate::event::{EventKind, GameEvent};
-use crate::output::pgn::{PgnError, PgnRecorder, PgnTags};
+use touchmove::event::{EventKind, GameEvent};
+use touchmove::output::pgn::{PgnError, PgnRecorder, PgnTags};
 
 /// Why the PGN file could not be kept up to date.
 #[derive(Debug, thiserror::Error)]
