@@ -40,7 +40,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// How much faster than the simulated hands the game is played.
-    #[arg(long, value_name = "X", default_value_t = 4.0)]
+    #[arg(long, value_name = "X", default_value_t = 4.0, value_parser = positive_number)]
     pub speed: f64,
     /// Which game of Kasparov – Deep Blue 1997 to play (1 to 6).
     #[arg(long, value_name = "N", default_value_t = 6)]

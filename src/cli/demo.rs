@@ -33,10 +33,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     config.speed = args.speed;
     config.seed = args.seed;
     let emulator = DgtBoardEmulator::new(config);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = super::runtime()?;
     runtime.block_on(demo(emulator, args.json))
 }
 

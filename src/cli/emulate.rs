@@ -39,10 +39,7 @@ pub fn run(args: &EmulateArgs) -> Result<()> {
 
 /// Serves `emulator` on a pseudo-terminal until its script is done and `grace_ms` have passed.
 fn run_loop(emulator: impl PtyBoard, grace_ms: u64) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = super::runtime()?;
     runtime.block_on(serve(emulator, Duration::from_millis(grace_ms)))
 }
 

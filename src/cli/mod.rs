@@ -22,6 +22,15 @@ use clap::Parser;
 
 use args::{Cli, Command};
 
+/// The single-threaded async runtime the live commands run on.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    use anyhow::Context;
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
 /// Parses the command line, runs the command, and turns its outcome into an exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();

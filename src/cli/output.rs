@@ -46,12 +46,7 @@ impl<W: Write> EventPrinter<W> {
     }
 
     fn write(&mut self, event: &GameEvent) -> io::Result<()> {
-        if self.json {
-            serde_json::to_writer(&mut self.out, event)?;
-            writeln!(self.out)
-        } else {
-            writeln!(self.out, "{}", text::render(event))
-        }
+        write_event(&mut self.out, self.json, event)
     }
 
     /// Fails if a write has failed.
@@ -93,4 +88,14 @@ pub fn write_pgn_file(
     }
     file.rewrite()
         .with_context(|| format!("{}: cannot write the PGN", path.display()))
+}
+
+/// One decision on one line of `out`: a JSON object of the contract when `json`, else text.
+pub fn write_event(mut out: impl Write, json: bool, event: &GameEvent) -> io::Result<()> {
+    if json {
+        serde_json::to_writer(&mut out, event)?;
+        writeln!(out)
+    } else {
+        writeln!(out, "{}", text::render(event))
+    }
 }

@@ -9,10 +9,7 @@ use super::serial::{port_names, probe};
 
 /// Runs `touchmove ports`.
 pub fn run(args: &PortsArgs) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = super::runtime()?;
     let mut names = port_names().context("cannot list the serial ports")?;
     names.extend(args.paths.iter().map(|path| path.display().to_string()));
     let mut out = std::io::stdout().lock();

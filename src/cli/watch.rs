@@ -22,10 +22,7 @@ use super::watch_sink::WatchSink;
 /// Runs `touchmove watch`.
 pub fn run(args: &WatchArgs) -> Result<()> {
     let start = start_position(args.start.as_deref())?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = super::runtime()?;
     runtime.block_on(watch(args, start))
 }
 

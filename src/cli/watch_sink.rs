@@ -13,11 +13,11 @@ use touchmove::event::{EventKind, GameEvent};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::pgn::PgnTags;
-
-use super::pgn_file::PgnFile;
-use touchmove::output::text;
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter};
+
+use super::output::write_event;
+use super::pgn_file::PgnFile;
 
 /// The outputs of a live session.
 pub struct WatchSink<W: Write> {
@@ -88,11 +88,8 @@ impl<W: Write> WatchSink<W> {
         if let Some(pgn) = self.pgn.as_mut() {
             pgn.record(event).map_err(io::Error::other)?;
         }
-        if self.json {
-            serde_json::to_writer(&mut self.out, event)?;
-            writeln!(self.out)?;
-        } else {
-            writeln!(self.out, "{}", text::render(event))?;
+        write_event(&mut self.out, self.json, event)?;
+        if !self.json {
             let moved = matches!(event.kind, EventKind::Move(_) | EventKind::Takeback { .. });
             if let (true, Some(interpreter)) = (moved, game.interpreter()) {
                 let position = interpreter.game().position();

@@ -11,7 +11,7 @@ use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent};
 
 /// The exact header line of version 1 of the format.
-const HEADER_LINE: &str = "touchmove-log 1";
+pub(super) const HEADER_LINE: &str = "touchmove-log 1";
 
 /// One record of a sensor log.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,7 @@ use std::io::Write;
 use shakmaty::Role;
 
 use super::clock_annotation::format_clock_reading;
+use super::decoder::HEADER_LINE;
 use super::format::format_event;
 use super::header::LogHeader;
 use crate::clock::ClockReading;
@@ -128,7 +129,7 @@ impl<W: Write> LogWriter<W> {
     /// Writes `touchmove-log 1` and the `@start` and `@board` lines.
     fn write_header(&mut self, header: &LogHeader) -> Result<(), WriteError> {
         check_header(header)?;
-        writeln!(self.out, "touchmove-log 1")?;
+        writeln!(self.out, "{HEADER_LINE}")?;
         if let Some(fen) = &header.start {
             writeln!(self.out, "@start {fen}")?;
         }
