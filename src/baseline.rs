@@ -109,15 +109,7 @@ impl Baseline {
         self.promotion = None;
         self.out.push_back(GameEvent {
             t,
-            kind: EventKind::Move(MoveEvent {
-                ply: played.ply,
-                color: played.color,
-                san: played.san,
-                uci: played.uci,
-                fen: played.fen,
-                promotion_default: false,
-                clock: None,
-            }),
+            kind: EventKind::Move(MoveEvent::from_played(played, false, None)),
         });
     }
 

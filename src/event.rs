@@ -79,6 +79,25 @@ pub struct MoveEvent {
     pub clock: Option<ClockTimes>,
 }
 
+impl MoveEvent {
+    /// The event of `played`, with how its promotion was chosen and the clock after it.
+    pub fn from_played(
+        played: crate::rules::PlayedMove,
+        promotion_default: bool,
+        clock: Option<ClockTimes>,
+    ) -> MoveEvent {
+        MoveEvent {
+            ply: played.ply,
+            color: played.color,
+            san: played.san,
+            uci: played.uci,
+            fen: played.fen,
+            promotion_default,
+            clock,
+        }
+    }
+}
+
 /// Each player's remaining time, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ClockTimes {

@@ -90,6 +90,17 @@ pub enum PgnError {
     },
 }
 
+impl PgnError {
+    /// The number of the game the error is about (its position in the file, from 1).
+    pub fn game(&self) -> usize {
+        match self {
+            PgnError::BadFen { game, .. }
+            | PgnError::BadMove { game, .. }
+            | PgnError::Io { game, .. } => *game,
+        }
+    }
+}
+
 /// An iterator over the games of a PGN text; see [`read_games`].
 #[derive(Debug)]
 pub struct PgnGames<R: Read> {

@@ -40,21 +40,11 @@ pub(super) fn find_game(
     let wanted = usize::try_from(number).context("game number too large")?;
     let found = games.find(|game| match game {
         Ok(game) => game.number == wanted,
-        Err(error) => error_game(error) == wanted,
+        Err(error) => error.game() == wanted,
     });
     match found {
         Some(game) => game.with_context(|| format!("{}: cannot read game {number}", pgn.display())),
         None => bail!("{}: there is no game {number}", pgn.display()),
-    }
-}
-
-/// The number of the game a reading error is about.
-fn error_game(error: &touchmove::pgn_games::PgnError) -> usize {
-    use touchmove::pgn_games::PgnError;
-    match error {
-        PgnError::BadFen { game, .. }
-        | PgnError::BadMove { game, .. }
-        | PgnError::Io { game, .. } => *game,
     }
 }
 

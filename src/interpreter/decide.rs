@@ -155,18 +155,8 @@ impl Interpreter {
             clock.move_decided(mover, t);
         }
         let clock = self.clock.as_ref().map(|clock| clock.times(t));
-        self.emit(
-            t,
-            EventKind::Move(MoveEvent {
-                ply: played.ply,
-                color: played.color,
-                san: played.san,
-                uci: played.uci,
-                fen: played.fen,
-                promotion_default,
-                clock,
-            }),
-        );
+        let event = MoveEvent::from_played(played, promotion_default, clock);
+        self.emit(t, EventKind::Move(event));
         if self.config.strict {
             for breach in breaches {
                 self.emit_violation(t, mover, breach);
