@@ -1,9 +1,7 @@
 //! Which way round the board stands, read from a dump of the start position, and undoing a
 //! turned board.
 
-use shakmaty::{Board, Square};
-
-use super::protocol;
+use shakmaty::Board;
 
 /// How the board stands relative to the connector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +18,7 @@ pub fn start_position_orientation(board: &Board) -> Option<Orientation> {
     let start = Board::default();
     if *board == start {
         Some(Orientation::Normal)
-    } else if rotate_board(board) == start {
+    } else if turned_round(board) == start {
         Some(Orientation::Rotated)
     } else {
         None
@@ -29,19 +27,15 @@ pub fn start_position_orientation(board: &Board) -> Option<Orientation> {
 
 /// The board with every piece moved to the square that sits where it is when the board is
 /// turned round.
-pub fn rotate_board(board: &Board) -> Board {
-    let mut rotated = Board::empty();
-    for square in Square::ALL {
-        if let Some(piece) = board.piece_at(square) {
-            rotated.set_piece_at(protocol::rotated(square), piece);
-        }
-    }
-    rotated
+fn turned_round(board: &Board) -> Board {
+    let mut turned = board.clone();
+    turned.rotate_180();
+    turned
 }
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::Color;
+    use shakmaty::{Color, Square};
 
     use super::*;
 
@@ -52,7 +46,7 @@ mod tests {
             start_position_orientation(&start),
             Some(Orientation::Normal)
         );
-        let turned = rotate_board(&start);
+        let turned = turned_round(&start);
         assert_ne!(turned, start);
         assert_eq!(turned.piece_at(Square::A1), Some(Color::Black.rook()));
         assert_eq!(turned.piece_at(Square::D1), Some(Color::Black.king()));
@@ -60,7 +54,7 @@ mod tests {
             start_position_orientation(&turned),
             Some(Orientation::Rotated)
         );
-        assert_eq!(rotate_board(&turned), start);
+        assert_eq!(turned_round(&turned), start);
     }
 
     #[test]
@@ -69,7 +63,7 @@ mod tests {
         board.discard_piece_at(Square::E2);
         board.set_piece_at(Square::E4, Color::White.pawn());
         assert_eq!(start_position_orientation(&board), None);
-        assert_eq!(start_position_orientation(&rotate_board(&board)), None);
+        assert_eq!(start_position_orientation(&turned_round(&board)), None);
         assert_eq!(start_position_orientation(&Board::empty()), None);
     }
 }

@@ -219,27 +219,15 @@ pub fn code_from_piece(piece: Option<Piece>) -> u8 {
 }
 
 /// The square a DGT square number names, for a board the right way round: 0 = a8, 1 = b8, …,
-/// 7 = h8, 8 = a7, …, 63 = h1. `None` for numbers above 63.
+/// 7 = h8, 8 = a7, …, 63 = h1 (shakmaty's numbering flipped vertically). `None` for numbers
+/// above 63.
 pub fn square_from_index(index: u8) -> Option<Square> {
-    (index < 64).then(|| {
-        let rank = 7 - index / 8;
-        let file = index % 8;
-        Square::new(u32::from(rank * 8 + file))
-    })
+    (index < 64).then(|| Square::new(u32::from(index)).flip_vertical())
 }
 
 /// The DGT square number of `square` (the inverse of [`square_from_index`]).
 pub fn index_from_square(square: Square) -> u8 {
-    let value = u8::from(square);
-    let rank = value / 8;
-    let file = value % 8;
-    (7 - rank) * 8 + file
-}
-
-/// The square that sits where `square` is when the board is turned round (Black on the
-/// connector side): the board numbers its squares the same whichever way it stands.
-pub fn rotated(square: Square) -> Square {
-    Square::new(63 - u32::from(u8::from(square)))
+    u8::from(square.flip_vertical())
 }
 
 #[cfg(test)]
@@ -295,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_turned_board_swaps_a1_and_h8() {
-        assert_eq!(rotated(Square::A1), Square::H8);
-        assert_eq!(rotated(Square::E2), Square::D7);
+        assert_eq!(Square::A1.rotate_180(), Square::H8);
+        assert_eq!(Square::E2.rotate_180(), Square::D7);
     }
 }

@@ -16,7 +16,7 @@
 //!   sent, [`SessionEvent::Silent`] (once per silence);
 //! - rotation: a dump of the start position turned round (Black on the connector side) sets
 //!   the rotated flag, a dump of it the right way round clears it; while set, every square is
-//!   mapped with [`protocol::rotated`];
+//!   mapped with [`Square::rotate_180`];
 //! - clock commands: one outstanding at a time, resent after `clock_resend_ms` without an
 //!   acknowledgement, given up after `clock_tries` sends.
 
@@ -31,8 +31,7 @@ use super::codec::{Decoded, DgtDecoder};
 use super::command::{ClockCommand, HostCommand, encode};
 use super::liveness::Liveness;
 use super::message::{BoardDump, BoardMessage, Occupant};
-use super::orientation::{Orientation, rotate_board, start_position_orientation};
-use super::protocol;
+use super::orientation::{Orientation, start_position_orientation};
 use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// The session's settings.
@@ -360,11 +359,10 @@ impl DgtSession {
             }
             Some(Orientation::Rotated) | None => {}
         }
-        self.board = if self.rotated {
-            rotate_board(&as_numbered)
-        } else {
-            as_numbered
-        };
+        self.board = as_numbered;
+        if self.rotated {
+            self.board.rotate_180();
+        }
         let snapshot = BoardSnapshot::identified(&self.board);
         self.events
             .push_back(SessionEvent::Sensor(SensorKind::Snapshot(snapshot)));
@@ -424,7 +422,7 @@ impl DgtSession {
     /// The square as the players see it, for a square as the board numbers it.
     fn unrotated(&self, square: Square) -> Square {
         if self.rotated {
-            protocol::rotated(square)
+            square.rotate_180()
         } else {
             square
         }

@@ -268,9 +268,7 @@ impl HallSession {
     /// The board differs from the game on `squares`: they blink, and earlier blinking squares
     /// that are no longer wrong go back to what they showed.
     fn show_mismatch(&mut self, squares: &[Square]) {
-        let mask = squares
-            .iter()
-            .fold(0u64, |mask, &square| mask | (1u64 << u32::from(square)));
+        let mask = Bitboard::from_iter(squares.iter().copied()).0;
         let restored = self.leds.blinking & !mask;
         self.leds.blinking = mask;
         self.restore(restored);
@@ -395,21 +393,10 @@ fn square(square: protocol::Square) -> Option<Square> {
     Square::ALL.get(usize::from(square.index())).copied()
 }
 
-/// The piece a protocol piece names.
-fn piece(piece: protocol::Piece) -> shakmaty::Piece {
-    let color = match piece.color {
-        protocol::Color::White => Color::White,
-        protocol::Color::Black => Color::Black,
-    };
-    let role = match piece.role {
-        protocol::Role::Pawn => Role::Pawn,
-        protocol::Role::Knight => Role::Knight,
-        protocol::Role::Bishop => Role::Bishop,
-        protocol::Role::Rook => Role::Rook,
-        protocol::Role::Queen => Role::Queen,
-        protocol::Role::King => Role::King,
-    };
-    shakmaty::Piece { color, role }
+/// The piece a protocol piece names (the two crates spell every piece with the same FEN letter,
+/// so this is never `None`).
+fn piece(piece: protocol::Piece) -> Option<shakmaty::Piece> {
+    shakmaty::Piece::from_char(piece.fen())
 }
 
 /// A SNAPSHOT as the sensor log's snapshot: the occupied squares and, on a board that
@@ -421,8 +408,11 @@ fn board_snapshot(snapshot: &Snapshot) -> BoardSnapshot {
     };
     let mut pieces = Board::empty();
     for protocol_square in protocol::Square::all() {
-        if let (Some(on), Some(found)) = (square(protocol_square), codes.get(protocol_square)) {
-            pieces.set_piece_at(on, piece(found));
+        if let (Some(on), Some(found)) = (
+            square(protocol_square),
+            codes.get(protocol_square).and_then(piece),
+        ) {
+            pieces.set_piece_at(on, found);
         }
     }
     BoardSnapshot { occupied, pieces }
@@ -431,7 +421,7 @@ fn board_snapshot(snapshot: &Snapshot) -> BoardSnapshot {
 /// A CHANGE as a lift or a place (always: the crate's squares are 0–63, as shakmaty's).
 fn change_kind(change: &Change) -> Option<SensorKind> {
     let on = square(change.square)?;
-    let piece = change.piece.map(piece);
+    let piece = change.piece.and_then(piece);
     Some(match change.action {
         Action::Lifted => SensorKind::Lift { square: on, piece },
         Action::Placed => SensorKind::Place { square: on, piece },

@@ -227,6 +227,28 @@ fn a_board_that_identifies_pieces_reports_them() {
 }
 
 #[test]
+fn every_piece_code_names_the_same_piece_in_shakmaty() {
+    // The specification's table: 0x1–0x6 white pawn, knight, bishop, rook, queen, king; 0x9–0xe
+    // the same in black.
+    let roles = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+    for (offset, role) in (0x1..).zip(roles) {
+        for (color, code) in [(Color::White, offset), (Color::Black, offset | 0x8)] {
+            let found = protocol::Piece::from_code(code)
+                .expect("a valid code")
+                .expect("a piece");
+            assert_eq!(super::piece(found), Some(role.of(color)), "code {code:#x}");
+        }
+    }
+}
+
+#[test]
 fn an_occupied_square_without_a_code_is_unidentified() {
     let mut session = started(Capabilities::default());
     // snapshot-unidentified-square: a king on a1, something on e1.

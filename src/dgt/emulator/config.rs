@@ -69,8 +69,8 @@ pub struct EmulatorConfig {
     pub start: ScriptStart,
     /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
     pub speed: f64,
-    /// The board stands turned round: every square it reports is
-    /// [`crate::dgt::protocol::rotated`].
+    /// The board stands turned round: every square it reports is turned by
+    /// [`shakmaty::Square::rotate_180`].
     pub rotated: bool,
     /// Bursts of garbage bytes per second on the line (`None`: a clean line).
     pub noise: Option<f64>,

@@ -29,9 +29,7 @@ pub use script::{Change, Script, ScriptError, ScriptEvent};
 
 use super::board_messages as msg;
 use super::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
-use super::protocol::{
-    clock_command, code_from_piece, index_from_square, rotated, square_from_index,
-};
+use super::protocol::{clock_command, code_from_piece, index_from_square, square_from_index};
 use crate::sensor::Millis;
 use clock::EmulatedClock;
 use noise::Noise;
@@ -301,7 +299,7 @@ impl DgtBoardEmulator {
     /// Where the board says `square` is (its numbering does not turn with it).
     fn reported(&self, square: Square) -> Square {
         if self.rotated {
-            rotated(square)
+            square.rotate_180()
         } else {
             square
         }
