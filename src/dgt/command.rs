@@ -118,7 +118,7 @@ pub fn encode(command: &HostCommand) -> Vec<u8> {
 }
 
 /// Appends the bytes of `command` to `out`.
-pub fn encode_into(host_command: &HostCommand, out: &mut Vec<u8>) {
+fn encode_into(host_command: &HostCommand, out: &mut Vec<u8>) {
     let byte = match host_command {
         HostCommand::Reset => command::RESET,
         HostCommand::SendClock => command::SEND_CLK,

@@ -73,11 +73,6 @@ impl DgtLink {
         }
     }
 
-    /// The DGT session (its clock report, its board, whether it is turned round).
-    pub fn session(&self) -> &DgtSession {
-        &self.session
-    }
-
     /// What a session event means to the runner, if anything.
     fn translate(&self, event: SessionEvent) -> Option<LinkEvent> {
         match event {

@@ -126,7 +126,6 @@ pub struct DgtSession {
     /// The pieces as the session knows them, squares un-rotated.
     board: Board,
     rotated: bool,
-    last_clock: Option<ClockReport>,
     clock_queue: ClockQueue,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<SessionEvent>,
@@ -141,7 +140,6 @@ impl DgtSession {
             link: None,
             board: Board::empty(),
             rotated: false,
-            last_clock: None,
             clock_queue: ClockQueue::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
@@ -163,16 +161,6 @@ impl DgtSession {
         self.rotated
     }
 
-    /// How many clock commands wait or are outstanding.
-    pub fn pending_clock_commands(&self) -> usize {
-        self.clock_queue.len()
-    }
-
-    /// The last clock time report received.
-    pub fn last_clock(&self) -> Option<&ClockReport> {
-        self.last_clock.as_ref()
-    }
-
     /// The link was opened (or reopened) at `now`: partial input and unsent bytes of an earlier
     /// link are dropped, and the handshake is queued. The rotated flag and the board are kept;
     /// a clock command in flight is sent again.
@@ -192,11 +180,6 @@ impl DgtSession {
     pub fn send_clock(&mut self, now: Millis, command: ClockCommand) {
         self.clock_queue.push(command);
         self.start_clock_command(now);
-    }
-
-    /// Asks the board for a full dump (to confirm field updates when in doubt).
-    pub fn request_board(&mut self, now: Millis) {
-        self.send(now, &HostCommand::SendBoard);
     }
 
     /// Takes bytes received from the board at `now`. Any byte, even a malformed one, counts as
@@ -404,7 +387,6 @@ impl DgtSession {
 
     /// A clock time report: reported as such, and as a press when the lever moved.
     fn handle_clock_report(&mut self, report: ClockReport) {
-        self.last_clock = Some(report);
         self.events.push_back(SessionEvent::ClockTimes(report));
         let Some(link) = self.link.as_mut() else {
             return;

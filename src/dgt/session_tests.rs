@@ -244,7 +244,6 @@ fn a_lever_change_is_a_press_by_the_player_on_the_low_side() {
             white_on_left_of_clock: white_on_left,
             ..quiet_link()
         });
-        assert_eq!(session.last_clock(), None);
         // Running, left high, left to move: the first report is only a reference.
         session.handle_bytes(100, &bwtime(0x11));
         // The left player pushes the lever down: right high, right to move.
@@ -264,7 +263,6 @@ fn a_lever_change_is_a_press_by_the_player_on_the_low_side() {
                 sensor(SensorKind::Clock(right_player)),
             ]
         );
-        assert_eq!(session.last_clock(), Some(&five_minutes_report(0x11)));
     }
 }
 

@@ -84,11 +84,6 @@ impl HallSession {
         HallSession::default()
     }
 
-    /// What the board said in its last HELLO, if it said one since the session started.
-    pub fn hello(&self) -> Option<&Hello> {
-        self.hello.as_ref()
-    }
-
     /// What the board can do, as far as the session knows (nothing before a HELLO).
     pub fn capabilities(&self) -> Capabilities {
         self.hello
