@@ -4,50 +4,12 @@
 //! the payload. Payload bytes always have the top bit clear: [`message`] masks them, so a byte
 //! with the top bit set only ever starts a message.
 
+use super::clock::ClockTime;
 use super::protocol::clock_status::ACK_NIBBLE as CLOCK_ACK_NIBBLE;
 use super::protocol::{length_bytes, message as id, message_length as len};
 
 /// The longest payload a message can carry: the length field has 14 bits.
 const MAX_PAYLOAD: usize = 0x3fff - len::HEADER;
-
-/// One player's time as the clock shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ClockTime {
-    /// Hours, 0..=9.
-    pub hours: u8,
-    /// Minutes, 0..=59.
-    pub minutes: u8,
-    /// Seconds, 0..=59.
-    pub seconds: u8,
-    /// The flag bits ([`super::protocol::clock_flag`]), sent in the hours byte's high nibble.
-    pub flag: u8,
-}
-
-impl ClockTime {
-    /// The display of `millis` remaining: whole seconds rounded up (a clock shows 0:00:00 only
-    /// when the time is out), capped at 9:59:59.
-    pub fn from_millis(millis: u64) -> ClockTime {
-        let seconds = millis.div_ceil(1000).min(9 * 3600 + 59 * 60 + 59);
-        ClockTime {
-            hours: (seconds / 3600) as u8,
-            minutes: (seconds / 60 % 60) as u8,
-            seconds: (seconds % 60) as u8,
-            flag: 0,
-        }
-    }
-
-    /// The same time showing the flag bits `flag`.
-    pub fn with_flag(self, flag: u8) -> ClockTime {
-        ClockTime { flag, ..self }
-    }
-
-    /// The three BWTIME bytes: hours (low nibble; never `0x0a`, which marks an
-    /// acknowledgement), minutes and seconds in BCD.
-    fn bytes(self) -> [u8; 3] {
-        let hours = self.hours.min(9) | ((self.flag & 0x07) << 4);
-        [hours, bcd(self.minutes), bcd(self.seconds)]
-    }
-}
 
 /// A BWTIME time report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -69,12 +31,6 @@ pub struct BatteryStatus {
     pub minutes_left: u16,
     /// Status bits: bit 0 charging, bit 1 battery low.
     pub status: u8,
-}
-
-/// Two decimal digits in one byte (`59` is `0x59`); values above 99 are capped.
-fn bcd(value: u8) -> u8 {
-    let value = value.min(99);
-    ((value / 10) << 4) | (value % 10)
 }
 
 /// A message: `0x80 | id` (given as the full first byte), the length halves and the payload,
@@ -100,8 +56,8 @@ pub fn field_update(index: u8, code: u8) -> Vec<u8> {
 
 /// BWTIME: a time report, right player's time first, then the left's, then the status.
 pub fn bwtime(report: &ClockReport) -> Vec<u8> {
-    let [rh, rm, rs] = report.right.bytes();
-    let [lh, lm, ls] = report.left.bytes();
+    let [rh, rm, rs] = report.right.bwtime_bytes();
+    let [lh, lm, ls] = report.left.bwtime_bytes();
     message(id::BWTIME, &[rh, rm, rs, lh, lm, ls, report.status])
 }
 

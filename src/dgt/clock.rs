@@ -10,9 +10,9 @@ use crate::event::ClockTimes;
 use crate::sensor::Millis;
 
 /// One player's time as the clock shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClockTime {
-    /// Hours (binary, the low nibble of the hours byte).
+    /// Hours (binary, the low nibble of the hours byte; a clock shows 0–9).
     pub hours: u8,
     /// Minutes, 0–59 (sent in BCD).
     pub minutes: u8,
@@ -44,6 +44,30 @@ pub struct ClockReport {
 }
 
 impl ClockTime {
+    /// The display of `millis` remaining: whole seconds rounded up (a clock shows 0:00:00 only
+    /// when the time is out), capped at 9:59:59.
+    pub fn from_millis(millis: Millis) -> ClockTime {
+        let seconds = millis.div_ceil(1000).min(9 * 3600 + 59 * 60 + 59);
+        ClockTime {
+            hours: (seconds / 3600) as u8,
+            minutes: (seconds / 60 % 60) as u8,
+            seconds: (seconds % 60) as u8,
+            flag: 0,
+        }
+    }
+
+    /// The same time showing the flag bits `flag`.
+    pub fn with_flag(self, flag: u8) -> ClockTime {
+        ClockTime { flag, ..self }
+    }
+
+    /// The three BWTIME bytes: hours (low nibble, capped at 9 so it is never `0x0a`, which
+    /// marks an acknowledgement; flag bits above), minutes and seconds in BCD.
+    pub(super) fn bwtime_bytes(self) -> [u8; 3] {
+        let hours = self.hours.min(9) | ((self.flag & 0x07) << 4);
+        [hours, to_bcd(self.minutes), to_bcd(self.seconds)]
+    }
+
     /// The time shown, in milliseconds.
     pub fn millis(&self) -> Millis {
         let seconds =
@@ -149,6 +173,12 @@ fn clock_time(hours: u8, minutes: u8, seconds: u8) -> Result<ClockTime, PayloadE
         seconds: from_bcd(seconds)?,
         flag: hours >> 4,
     })
+}
+
+/// Two decimal digits in one byte (`59` is `0x59`); values above 99 are capped.
+fn to_bcd(value: u8) -> u8 {
+    let value = value.min(99);
+    ((value / 10) << 4) | (value % 10)
 }
 
 /// The value of a two-digit BCD byte.
@@ -273,6 +303,21 @@ mod tests {
         let per_move = report_of([0x20, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01]);
         let reading = per_move.reading(true).expect("a clock");
         assert_eq!(reading.flags.get(Color::Black), &None);
+    }
+
+    #[test]
+    fn the_bwtime_bytes_decode_to_the_same_time() {
+        for (millis, flag) in [
+            (0, 0),
+            (1, 0),
+            (59_999, 0x04),
+            (3_723_000, 0x01),
+            (u64::MAX, 0x07),
+        ] {
+            let time = ClockTime::from_millis(millis).with_flag(flag);
+            let [hours, minutes, seconds] = time.bwtime_bytes();
+            assert_eq!(clock_time(hours, minutes, seconds), Ok(time), "{millis} ms");
+        }
     }
 
     #[test]

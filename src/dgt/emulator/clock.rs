@@ -3,7 +3,8 @@
 
 use shakmaty::Color;
 
-use crate::dgt::board_messages::{ClockReport, ClockTime};
+use crate::dgt::board_messages::ClockReport;
+use crate::dgt::clock::ClockTime;
 use crate::dgt::protocol::{clock_flag, clock_status};
 use crate::sensor::Millis;
 

@@ -28,6 +28,7 @@ pub use config::{BoardIdentity, EmulatorConfig, ScriptStart, Unplug};
 pub use script::{Change, Script, ScriptError, ScriptEvent};
 
 use super::board_messages as msg;
+use super::clock::ClockTime;
 use super::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
 use super::protocol::{clock_command, code_from_piece, index_from_square, square_from_index};
 use crate::sensor::Millis;
@@ -400,8 +401,8 @@ impl DgtBoardEmulator {
             return;
         }
         if let &[lh, lm, ls, rh, rm, rs, run] = command.data.as_slice() {
-            let left = hms_millis(lh, lm, ls);
-            let right = hms_millis(rh, rm, rs);
+            let left = hms(lh, lm, ls).millis();
+            let right = hms(rh, rm, rs).millis();
             let run = match run {
                 0x01 => Some(ClockSide::Left),
                 0x02 => Some(ClockSide::Right),
@@ -413,7 +414,12 @@ impl DgtBoardEmulator {
     }
 }
 
-/// Binary hours, minutes, seconds as ms.
-fn hms_millis(hours: u8, minutes: u8, seconds: u8) -> Millis {
-    (u64::from(hours) * 3600 + u64::from(minutes) * 60 + u64::from(seconds)) * 1000
+/// A time from the binary hours, minutes and seconds of a set-and-run command.
+fn hms(hours: u8, minutes: u8, seconds: u8) -> ClockTime {
+    ClockTime {
+        hours,
+        minutes,
+        seconds,
+        flag: 0,
+    }
 }
