@@ -1,5 +1,7 @@
 //! The DGT session as a live board link: what the live runner needs of it.
 
+use std::collections::VecDeque;
+
 use shakmaty::Color;
 
 use super::command::{ClockCommand, ClockText};
@@ -18,8 +20,9 @@ pub struct DgtLink {
     clock_setup: Option<(TimeControl, Color)>,
     /// The clock the host set for the game in progress.
     host_clock: Option<HostClock>,
-    /// When the link last took input (the time of a press read from it).
-    now: Millis,
+    /// The session's events not yet polled, each with the time of the input that brought it
+    /// (the time of a clock press).
+    events: VecDeque<(Millis, SessionEvent)>,
 }
 
 impl DgtLink {
@@ -29,7 +32,7 @@ impl DgtLink {
             session: DgtSession::new(config),
             clock_setup: None,
             host_clock: None,
-            now: 0,
+            events: VecDeque::new(),
         }
     }
 
@@ -60,10 +63,16 @@ impl DgtLink {
         self.session.send_clock(now, command);
     }
 
-    /// `color` pressed the clock: the host's model follows, and the clock gets what the press
-    /// added.
-    fn clock_pressed(&mut self, color: Color) {
-        let now = self.now;
+    /// Takes the events the session has, brought by input at `now`.
+    fn take_session_events(&mut self, now: Millis) {
+        while let Some(event) = self.session.poll_event() {
+            self.events.push_back((now, event));
+        }
+    }
+
+    /// `color` pressed the clock at `now`: the host's model follows, and the clock gets what
+    /// the press added.
+    fn clock_pressed(&mut self, color: Color, now: Millis) {
         if let Some(command) = self
             .host_clock
             .as_mut()
@@ -139,16 +148,17 @@ impl Default for DgtLink {
 impl BoardSession for DgtLink {
     fn connect(&mut self, now: Millis) {
         self.session.connect(now);
+        self.take_session_events(now);
     }
 
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        self.now = now;
         self.session.handle_bytes(now, bytes);
+        self.take_session_events(now);
     }
 
     fn handle_timeout(&mut self, now: Millis) {
-        self.now = now;
         self.session.handle_timeout(now);
+        self.take_session_events(now);
     }
 
     fn poll_timeout(&self) -> Option<Millis> {
@@ -172,9 +182,9 @@ impl BoardSession for DgtLink {
     }
 
     fn poll_event(&mut self) -> Option<LinkEvent> {
-        while let Some(event) = self.session.poll_event() {
+        while let Some((at, event)) = self.events.pop_front() {
             if let SessionEvent::Sensor(SensorKind::Clock(color)) = event {
-                self.clock_pressed(color);
+                self.clock_pressed(color, at);
             }
             if let Some(link_event) = self.translate(event) {
                 return Some(link_event);
@@ -250,6 +260,23 @@ mod tests {
         link.handle_bytes(3_000, &lever(true));
         while link.poll_event().is_some() {}
         // 60 s - 3 s + 5 s for White; Black's side runs.
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((1, 2), (1, 0), ClockRun::Right)
+        );
+    }
+
+    #[test]
+    fn a_press_polled_after_later_input_keeps_its_own_time() {
+        let mut link = clocked("60+5");
+        link.announce(0, &LiveEvent::Started { t: 0 });
+        sent(&mut link);
+        link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(200, &lever(false));
+        link.handle_bytes(3_000, &lever(true));
+        link.handle_bytes(4_000, &[]);
+        while link.poll_event().is_some() {}
+        // White pressed at 3 s, not 4 s: 60 s - 3 s + 5 s.
         assert_eq!(
             sent(&mut link),
             set_and_run((1, 2), (1, 0), ClockRun::Right)
