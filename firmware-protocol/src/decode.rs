@@ -34,8 +34,14 @@ pub enum CorruptReason {
         /// The payload length received.
         received: usize,
     },
-    /// An intact frame of a type this version does not know (a receiver ignores it).
-    UnknownType(u8),
+    /// An intact frame of a type this version does not know (a receiver ignores it, but it
+    /// counts for the sequence).
+    UnknownType {
+        /// The frame type.
+        frame_type: u8,
+        /// The frame's sequence number (the CRC covers it).
+        seq: u8,
+    },
     /// A payload length this frame type cannot have.
     BadLength {
         /// The frame type.
@@ -84,7 +90,10 @@ pub fn decode_raw(raw: &[u8]) -> Result<Frame, CorruptReason> {
             length: declared,
         },
         PayloadError::Field => CorruptReason::BadField { frame_type: kind },
-        PayloadError::UnknownType => CorruptReason::UnknownType(kind),
+        PayloadError::UnknownType => CorruptReason::UnknownType {
+            frame_type: kind,
+            seq,
+        },
     });
     Ok(Frame {
         seq,

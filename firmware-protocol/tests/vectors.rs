@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 use touchmove_firmware_protocol::{
-    Action, Button, Capabilities, Change, CorruptReason, Decoded, Decoder, FirmwareVersion, Frame,
-    Hello, LedPattern, MAX_WIRE, Message, Piece, PieceCodes, SetLeds, Snapshot, Square, encode,
+    Action, Button, Capabilities, Change, Corrupt, CorruptReason, Decoded, Decoder,
+    FirmwareVersion, Frame, Hello, LedPattern, MAX_WIRE, Message, Piece, PieceCodes, SetLeds,
+    Snapshot, Square, encode,
 };
 
 /// The vectors file, as both ends' tests read it.
@@ -201,7 +202,7 @@ fn reason_name(reason: CorruptReason) -> &'static str {
         CorruptReason::TooShort => "too-short",
         CorruptReason::Crc { .. } => "crc",
         CorruptReason::LengthMismatch { .. } => "length-mismatch",
-        CorruptReason::UnknownType(_) => "unknown-type",
+        CorruptReason::UnknownType { .. } => "unknown-type",
         CorruptReason::BadLength { .. } => "bad-length",
         CorruptReason::BadField { .. } => "bad-field",
     }
@@ -243,6 +244,25 @@ fn corrupt_vectors_decode_to_one_report_with_their_reason() {
         );
         assert_eq!(corrupt.dropped, vector.bytes.len() - 1, "{}", vector.name);
     }
+}
+
+#[test]
+fn an_unknown_type_report_keeps_the_type_and_sequence_number() {
+    let vector = vectors()
+        .into_iter()
+        .find(|v| v.name == "corrupt-unknown-type")
+        .expect("the unknown-type vector");
+    // 07 | 01 42 02 01 fa f7 | 00: length 1, type 0x42, seq 2.
+    assert_eq!(
+        decoded(&vector.bytes),
+        [Decoded::Corrupt(Corrupt {
+            reason: CorruptReason::UnknownType {
+                frame_type: 0x42,
+                seq: 2
+            },
+            dropped: vector.bytes.len() - 1,
+        })]
+    );
 }
 
 #[test]

@@ -127,13 +127,15 @@ impl HallSession {
     }
 
     /// A corrupt report: the frame lost may have been a CHANGE, so the board's state is asked
-    /// for. An intact frame of an unknown type (a newer protocol version) is ignored, counting
-    /// for the sequence.
+    /// for. An intact frame of an unknown type (a newer protocol version) is ignored, its
+    /// sequence number counting as any other's.
     fn handle_corrupt(&mut self, now: Millis, reason: CorruptReason, dropped: usize) {
-        if let CorruptReason::UnknownType(frame_type) = reason {
-            tracing::debug!(frame_type, "a frame of an unknown type ignored");
-            self.last_seq = self.last_seq.map(|seq| seq.wrapping_add(1));
-            self.heard(now);
+        if let CorruptReason::UnknownType { frame_type, seq } = reason {
+            tracing::debug!(frame_type, seq, "a frame of an unknown type ignored");
+            if self.counted(now, seq) {
+                tracing::debug!(seq, "board frames lost: asking for a snapshot");
+                self.request_snapshot(now);
+            }
             return;
         }
         tracing::debug!(?reason, dropped, "corrupt bytes from the board dropped");
@@ -142,25 +144,28 @@ impl HallSession {
 
     /// An intact frame arrived at `now`.
     fn handle_frame(&mut self, now: Millis, frame: Frame) {
-        let silence_ended = self.silence_reported;
-        self.heard(now);
         if let Message::Hello(hello) = frame.message {
+            self.heard(now);
             self.handle_hello(now, frame.seq, hello);
             return;
         }
-        let gap = self
-            .last_seq
-            .is_some_and(|last| frame.seq != last.wrapping_add(1));
-        self.last_seq = Some(frame.seq);
-        if (gap || silence_ended) && !matches!(frame.message, Message::Snapshot(_)) {
-            tracing::debug!(
-                seq = frame.seq,
-                gap,
-                "board frames lost: asking for a snapshot"
-            );
+        if self.counted(now, frame.seq) && !matches!(frame.message, Message::Snapshot(_)) {
+            tracing::debug!(seq = frame.seq, "board frames lost: asking for a snapshot");
             self.request_snapshot(now);
         }
         self.handle_message(frame.seq, frame.message);
+    }
+
+    /// An intact board frame numbered `seq` (not a HELLO) arrived at `now`: whether reports
+    /// may have been lost since the last one (a gap in the sequence, or a silence just ended).
+    fn counted(&mut self, now: Millis, seq: u8) -> bool {
+        let silence_ended = self.silence_reported;
+        self.heard(now);
+        let gap = self
+            .last_seq
+            .is_some_and(|last| seq != last.wrapping_add(1));
+        self.last_seq = Some(seq);
+        gap || silence_ended
     }
 
     /// The board was heard at `now`: any silence is over.

@@ -366,23 +366,52 @@ fn an_unanswered_request_is_repeated() {
     assert_eq!(session.poll_timeout(), Some(1200 + SILENCE_MS));
 }
 
-#[test]
-fn an_unknown_frame_type_counts_for_the_sequence() {
-    let mut session = started(Capabilities::default());
-    // An intact frame of type 0x06, seq 2: raw 00 06 02 + CRC.
-    let raw = [0x00, 0x06, 0x02];
+/// The wire bytes of an intact frame of the unknown type 0x06, numbered `seq` (not 0), with no
+/// payload: raw `00 06 seq` + CRC, stuffed by hand.
+fn unknown_type(seq: u8) -> Vec<u8> {
+    let raw = [0x00, 0x06, seq];
     let crc = protocol::crc16(&raw).to_le_bytes();
-    let mut stuffed = vec![0x01, 0x05, 0x06, 0x02];
+    let mut stuffed = vec![0x01, 0x05, 0x06, seq];
     stuffed.extend_from_slice(&crc);
     stuffed.push(0x00);
     assert!(
-        !crc.contains(&0x00),
-        "the hand-stuffed frame assumes no zero in the CRC"
+        seq != 0x00 && !crc.contains(&0x00),
+        "the hand-stuffed frame assumes no zero in the sequence number and the CRC"
     );
-    session.handle_bytes(30, &stuffed);
+    stuffed
+}
+
+#[test]
+fn an_unknown_frame_type_counts_for_the_sequence() {
+    let mut session = started(Capabilities::default());
+    session.handle_bytes(30, &unknown_type(2));
     session.handle_bytes(40, &wire(3, change(12, Action::Lifted, None)));
     assert_eq!(sent(&mut session), [Message::Ack { seq: 3 }]);
     assert_eq!(events(&mut session), [lift(Square::E2)]);
+}
+
+#[test]
+fn an_unknown_frame_type_after_a_gap_asks_for_a_snapshot_and_sets_the_count() {
+    let mut session = started(Capabilities::default());
+    // Frames 2–4 were lost; the unknown frame's own number shows it.
+    session.handle_bytes(30, &unknown_type(5));
+    assert_eq!(sent(&mut session), [Message::RequestSnapshot]);
+    session.handle_bytes(40, &wire(6, start_occupancy()));
+    session.handle_bytes(50, &wire(7, change(12, Action::Lifted, None)));
+    assert_eq!(
+        sent(&mut session),
+        [Message::Ack { seq: 6 }, Message::Ack { seq: 7 }],
+        "no further gap: the count follows the unknown frame's number"
+    );
+    assert_eq!(
+        events(&mut session),
+        [
+            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::occupancy(Bitboard(
+                0xffff_0000_0000_ffff
+            )))),
+            lift(Square::E2),
+        ]
+    );
 }
 
 #[test]
@@ -398,6 +427,15 @@ fn silence_is_reported_once_and_the_board_heard_again_is_asked_for_its_state() {
     assert_eq!(events(&mut session), [], "once per silence");
     assert_eq!(session.poll_timeout(), None);
     session.handle_bytes(9500, &wire(3, Message::Heartbeat { time_ms: 2 }));
+    assert_eq!(sent(&mut session), [Message::RequestSnapshot]);
+}
+
+#[test]
+fn a_board_heard_again_in_a_frame_of_an_unknown_type_is_asked_for_its_state() {
+    let mut session = started(Capabilities::default());
+    session.handle_timeout(20 + SILENCE_MS);
+    assert_eq!(events(&mut session), [LinkEvent::Silent]);
+    session.handle_bytes(9500, &unknown_type(2));
     assert_eq!(sent(&mut session), [Message::RequestSnapshot]);
 }
 
