@@ -105,9 +105,9 @@ fn place(square: Square) -> LinkEvent {
 fn connecting_asks_for_a_snapshot() {
     let mut session = HallSession::new();
     session.connect(0);
-    // REQUEST_SNAPSHOT, seq 0: raw 00 81 00 + CRC, COBS-stuffed.
+    // REQUEST_SNAPSHOT, seq 0: raw 00 81 00 + CRC, COBS-stuffed (vector request-snapshot).
     let bytes = session.poll_transmit().expect("a request");
-    assert_eq!(bytes, wire(0, Message::RequestSnapshot));
+    assert_eq!(bytes, hex("01 02 81 03 35 e4 00"));
     assert_eq!(
         bytes.first(),
         Some(&0x01),
