@@ -81,7 +81,16 @@ fn captures_castling_both_ways_en_passant_and_under_promotion() {
 
 #[test]
 fn a_queen_promotion() {
-    check_game("promotion", "corpus/promotion.pgn", 1, &[]);
+    // Game 29 of the chess.js benchmark: 19. exf8=Q+ (a queen promotion with capture and
+    // check), and the game goes on after it.
+    let (pgn, number) = ("corpus/chessjs-benchmark.pgn", 29);
+    assert!(
+        source_game(pgn, number)
+            .iter()
+            .any(|san| san.contains("=Q")),
+        "{pgn} game {number} has no queen promotion"
+    );
+    check_game("promotion", pgn, number, &[]);
 }
 
 #[test]

@@ -147,9 +147,19 @@ fn injected_breaches_are_listed_and_ruled() {
 
 #[test]
 fn single_switches_add_to_the_clean_preset() {
+    // Game 29 of the chess.js benchmark has a queen promotion (19. exf8=Q+) for
+    // `--promotion-orders` to act on.
+    let (pgn, number) = ("chessjs-benchmark.pgn", 29);
+    let source = game(pgn, number);
+    assert!(
+        san_list(&source.start, &source.moves)
+            .iter()
+            .any(|san| san.contains("=Q")),
+        "{pgn} game {number} has no queen promotion"
+    );
     let expected = round_trip(
-        "promotion.pgn",
-        1,
+        pgn,
+        number,
         &[
             "--promotion-orders",
             "--slides",
@@ -158,6 +168,7 @@ fn single_switches_add_to_the_clean_preset() {
             "4",
         ],
     );
+    assert!(!expected.is_empty(), "--illegal-move injected nothing");
     assert!(
         expected.iter().all(|r| r.ends_with("illegal")),
         "{expected:?}"
