@@ -10,12 +10,13 @@ use common::{
 };
 use serde_json::Value;
 
-/// Every field of `expected` is in `actual` with the same value (readers ignore extra fields).
+/// Every field of `expected` is in `actual` with the same value (readers ignore extra fields);
+/// a field `expected` gives as `null` must be absent from `actual`.
 fn matches(expected: &Value, actual: &Value) -> bool {
     match (expected, actual) {
         (Value::Object(want), Value::Object(got)) => want
             .iter()
-            .all(|(key, value)| got.get(key).is_some_and(|g| matches(value, g))),
+            .all(|(key, value)| got.get(key).map_or(value.is_null(), |g| matches(value, g))),
         _ => expected == actual,
     }
 }
