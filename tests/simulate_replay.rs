@@ -45,10 +45,15 @@ fn touchmove(args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
-/// The SAN of the moves and the rulings (`<ply> <color> <article|illegal>`) of a JSON stream.
+/// The SAN of the moves and the rulings (`<ply> <color> <article|illegal> <square>`, as the
+/// log's `# expect` lines give them) of a JSON stream. A violation is reported right after the
+/// move that completes it, so its ply is that move's; an illegal move is reported before the
+/// mover's next legal move, so its ply is the one after the last move. The square of an
+/// illegal move is its destination, from its UCI (as `touchmove::fidelity::rulings` takes it).
 fn decisions(json: &str) -> (Vec<String>, Vec<String>) {
     let mut sans: Vec<String> = Vec::new();
     let mut rulings = Vec::new();
+    let mut last_ply = 0;
     for line in json.lines() {
         let event: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
         let text = |key: &str| event[key].as_str().unwrap_or_default().to_owned();
@@ -57,27 +62,43 @@ fn decisions(json: &str) -> (Vec<String>, Vec<String>) {
                 let ply = event["ply"].as_u64().expect("ply") as usize;
                 sans.truncate(ply - 1);
                 sans.push(text("san"));
+                last_ply = ply;
             }
             Some("takeback") => {
                 let ply = event["ply"].as_u64().expect("ply") as usize;
                 sans.truncate(ply - 1);
             }
-            Some("violation") => rulings.push(format!("{} {}", text("color"), text("rule"))),
-            Some("illegal") => rulings.push(format!("{} illegal", text("color"))),
+            Some("violation") => rulings.push(format!(
+                "{last_ply} {} {} {}",
+                text("color"),
+                text("rule"),
+                text("square")
+            )),
+            Some("illegal") => {
+                let uci = text("uci");
+                let square = uci
+                    .get(2..4)
+                    .expect("an illegal move's UCI names its square");
+                rulings.push(format!(
+                    "{} {} illegal {square}",
+                    last_ply + 1,
+                    text("color")
+                ));
+            }
             _ => {}
         }
     }
     (sans, rulings)
 }
 
-/// The rulings the log's `# expect` comments list, as `<color> <article|illegal>`.
+/// The rulings the log's `# expect` comments list, as `<ply> <color> <article|illegal> <sq>`.
 fn expected_rulings(log: &str) -> Vec<String> {
     log.lines()
         .filter_map(|line| line.strip_prefix("# expect "))
         .map(|rest| {
             let fields: Vec<&str> = rest.split(' ').collect();
             assert_eq!(fields.len(), 4, "{rest}");
-            format!("{} {}", fields[1], fields[2])
+            fields.join(" ")
         })
         .collect()
 }
@@ -170,7 +191,9 @@ fn single_switches_add_to_the_clean_preset() {
     );
     assert!(!expected.is_empty(), "--illegal-move injected nothing");
     assert!(
-        expected.iter().all(|r| r.ends_with("illegal")),
+        expected
+            .iter()
+            .all(|r| r.split(' ').nth(2) == Some("illegal")),
         "{expected:?}"
     );
 }
