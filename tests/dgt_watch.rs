@@ -205,6 +205,11 @@ fn the_dgt_clocks_presses_drive_the_game_clock() {
         .filter(|e| e["kind"] == "move")
         .all(|e| e["clock"]["white"].is_u64() && e["clock"]["black"].is_u64());
     assert!(clocked, "a move without clock times: {:?}", watched.events);
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![source_game("games/coverage.pgn", 1)],
+        "not the game played"
+    );
 }
 
 #[test]
@@ -258,9 +263,23 @@ fn the_clock_s_own_reports_give_the_times_and_the_flag_fall() {
             .zip(black)
             .is_some_and(|(w, b)| w <= 3_000 && b <= 3_000)
     };
+    // The clock's first report is the first `#clock-reading` line of the recording: every move
+    // decided after it has the clock's times.
+    let log = std::fs::read_to_string(&watched.record).expect("the recording");
+    let first_report: u64 = log
+        .lines()
+        .find_map(|line| line.strip_prefix("#clock-reading "))
+        .and_then(|rest| rest.split(' ').next())
+        .map(|t| t.parse().expect("a report's time"))
+        .unwrap_or_else(|| panic!("no #clock-reading in the recording:\n{log}"));
+    let reported: Vec<&Value> = moves
+        .iter()
+        .copied()
+        .filter(|e| e["t"].as_u64().expect("a move's time") > first_report)
+        .collect();
     assert!(
-        moves.len() > 2 && moves.iter().skip(2).all(within_three_seconds),
-        "moves without the clock's times: {moves:?}"
+        !reported.is_empty() && reported.iter().all(within_three_seconds),
+        "moves after the first report ({first_report}) without the clock's times: {moves:?}"
     );
     let strict = replay_with(&watched.record, &["--ignore-clock-readings"]);
     assert!(
