@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use shakmaty::{Color, Role, Square};
+use shakmaty::{Board, Color, Role, Square};
 use touchmove::hall::HallSession;
 use touchmove::live::{BoardSession, LinkEvent};
 use touchmove::sensor::SensorKind;
@@ -52,6 +52,26 @@ fn field<'a>(vector: &'a Vector, key: &str) -> &'a str {
         .split_whitespace()
         .find_map(|word| word.strip_prefix(&format!("{key}=")))
         .unwrap_or_else(|| panic!("{}: no {key}=", vector.name))
+}
+
+/// The pieces a SNAPSHOT vector's `pieces=` names (64 letters, a1 b1 … h8, `.` for none); none
+/// without it (an occupancy-only snapshot identifies no piece).
+fn expected_pieces(vector: &Vector) -> Board {
+    let mut board = Board::empty();
+    let letters = vector
+        .description
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("pieces="));
+    if let Some(letters) = letters {
+        assert_eq!(letters.chars().count(), 64, "{}: pieces=", vector.name);
+        for (square, letter) in Square::ALL.into_iter().zip(letters.chars()) {
+            if letter != '.' {
+                let piece = shakmaty::Piece::from_char(letter).expect("a FEN letter");
+                board.set_piece_at(square, piece);
+            }
+        }
+    }
+    board
 }
 
 /// The wire bytes of a SNAPSHOT of the start occupancy with sequence number `seq`.
@@ -153,8 +173,10 @@ fn every_board_frame_becomes_its_report() {
             ),
             "SNAPSHOT" => {
                 let occupancy = u64::from_str_radix(field(&vector, "occupancy"), 16).expect("hex");
+                let pieces = expected_pieces(&vector);
                 assert!(
-                    matches!(reports.as_slice(), [SensorKind::Snapshot(s)] if u64::from(s.occupied) == occupancy),
+                    matches!(reports.as_slice(), [SensorKind::Snapshot(s)]
+                        if u64::from(s.occupied) == occupancy && s.pieces == pieces),
                     "{}: {reports:?}",
                     vector.name
                 );
@@ -171,7 +193,8 @@ fn every_board_frame_becomes_its_report() {
         }
         checked += 1;
     }
-    assert!(checked >= 15, "only {checked} board frames checked");
+    // The vectors file has 21 board frames: 3 HELLO, 4 SNAPSHOT, 5 CHANGE, 7 BUTTON, 2 HEARTBEAT.
+    assert_eq!(checked, 21, "board frames checked");
 }
 
 #[test]
@@ -180,7 +203,9 @@ fn every_corrupt_frame_is_no_report_and_a_snapshot_request() {
         .into_iter()
         .filter(|v| v.description.contains(" CORRUPT "))
         .collect();
-    assert!(corrupt.len() >= 8, "only {} corrupt vectors", corrupt.len());
+    // The vectors file has 9 CORRUPT vectors (reasons crc, too-short, length-mismatch,
+    // unknown-type, bad-length, cobs, too-long, and bad-field twice).
+    assert_eq!(corrupt.len(), 9, "corrupt vectors");
     for vector in corrupt {
         // An intact frame of an unknown type (a newer protocol) is ignored, by the spec, but
         // counts for the sequence: fed as the frame after the snapshot, it asks for nothing.
