@@ -30,12 +30,14 @@ struct Step {
     lost: bool,
 }
 
-/// The scripted board: its occupancy and its sequence count; what the host sent it.
+/// The scripted board: its occupancy and its sequence count; what the host sent it, and how
+/// many corrupt frames.
 struct HallBoard {
     port: SerialStream,
     occupancy: u64,
     next_seq: u8,
     heard: Arc<Mutex<Vec<Message>>>,
+    corrupt: usize,
 }
 
 impl HallBoard {
@@ -84,14 +86,36 @@ impl HallBoard {
 
 /// A Hall board (occupancy only) that resets, says HELLO and shows the start position, answers
 /// every REQUEST_SNAPSHOT, and makes `steps` once the host acknowledged its first SNAPSHOT.
-async fn hall_board(port: SerialStream, steps: Vec<Step>, heard: Arc<Mutex<Vec<Message>>>) {
+/// Runs until the host closes the link; returns how many corrupt frames the host sent.
+async fn hall_board(
+    port: SerialStream,
+    steps: Vec<Step>,
+    heard: Arc<Mutex<Vec<Message>>>,
+) -> std::io::Result<usize> {
     let mut board = HallBoard {
         port,
         occupancy: 0xffff_0000_0000_ffff,
         next_seq: 0x00,
         heard,
+        corrupt: 0,
     };
-    let _ = run_board(&mut board, &steps).await;
+    match run_board(&mut board, &steps).await {
+        // A pseudo-terminal whose other end was closed reads EIO: the host has gone.
+        Err(error) if error.raw_os_error() == Some(libc::EIO) => Ok(board.corrupt),
+        Err(error) => Err(error),
+        Ok(()) => Ok(board.corrupt),
+    }
+}
+
+/// Waits for the board of `hall_board` to see the host go, and checks that its I/O did not
+/// fail and that every frame the host sent was intact.
+async fn board_ended_cleanly(board: tokio::task::JoinHandle<std::io::Result<usize>>) {
+    let corrupt = tokio::time::timeout(Duration::from_secs(5), board)
+        .await
+        .expect("the board sees the host close the link")
+        .expect("the board task completes")
+        .expect("the board's reads and writes succeed");
+    assert_eq!(corrupt, 0, "corrupt frames from the host");
 }
 
 async fn run_board(board: &mut HallBoard, steps: &[Step]) -> std::io::Result<()> {
@@ -115,13 +139,13 @@ async fn run_board(board: &mut HallBoard, steps: &[Step]) -> std::io::Result<()>
         if n == 0 {
             return Ok(());
         }
-        let frames: Vec<Frame> = decoder
-            .push(&buffer[..n])
-            .filter_map(|decoded| match decoded {
-                Decoded::Frame(frame) => Some(frame),
-                Decoded::Corrupt(_) => None,
-            })
-            .collect();
+        let mut frames: Vec<Frame> = Vec::new();
+        for decoded in decoder.push(&buffer[..n]) {
+            match decoded {
+                Decoded::Frame(frame) => frames.push(frame),
+                Decoded::Corrupt(_) => board.corrupt += 1,
+            }
+        }
         for frame in frames {
             board
                 .heard
@@ -142,7 +166,7 @@ async fn run_board(board: &mut HallBoard, steps: &[Step]) -> std::io::Result<()>
 async fn watch(steps: Vec<Step>) -> (Vec<LiveEvent>, Vec<Message>) {
     let (board_end, host_end) = SerialStream::pair().expect("a pty pair");
     let heard = Arc::new(Mutex::new(Vec::new()));
-    tokio::spawn(hall_board(board_end, steps, Arc::clone(&heard)));
+    let board = tokio::spawn(hall_board(board_end, steps, Arc::clone(&heard)));
     let mut connector = PtyConnector {
         host: Some(host_end),
     };
@@ -159,6 +183,8 @@ async fn watch(steps: Vec<Step>) -> (Vec<LiveEvent>, Vec<Message>) {
         Duration::from_secs(10),
     )
     .await;
+    drop(connector);
+    board_ended_cleanly(board).await;
     let heard = heard.lock().expect("not poisoned").clone();
     (events, heard)
 }
@@ -259,19 +285,27 @@ async fn watch_protocol_hall_decides_a_move_as_a_process() {
         .expect("touchmove runs");
     // The board plays for two seconds; then `watch` (which would wait for the board to come
     // back) is stopped and its output read: each JSON line is written as it is decided.
-    let played = hall_board(board_end, steps, Arc::new(Mutex::new(Vec::new())));
-    let _ = tokio::time::timeout(Duration::from_secs(2), played).await;
-    let _ = watch.kill();
+    let board = tokio::spawn(hall_board(
+        board_end,
+        steps,
+        Arc::new(Mutex::new(Vec::new())),
+    ));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    watch.kill().expect("watch is stopped");
     let output = tokio::task::spawn_blocking(move || watch.wait_with_output())
         .await
         .expect("joined")
         .expect("watch's output");
     drop(host_end);
+    board_ended_cleanly(board).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     let sans: Vec<String> = stdout
         .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line)
+                .unwrap_or_else(|e| panic!("{e}: not a JSON line: {line}"))
+        })
         .filter(|event| event["kind"] == "move")
         .filter_map(|event| event["san"].as_str().map(str::to_owned))
         .collect();
