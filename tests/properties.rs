@@ -23,7 +23,7 @@ use touchmove::simulate::{BoardKind, HandStyle, simulate};
 /// A hand style with every handling option drawn at random, on a random board; injected
 /// breaches only when `breaches`.
 fn hand_style(breaches: bool) -> impl Strategy<Value = HandStyle> {
-    (any::<[bool; 12]>(), any::<bool>()).prop_map(move |(on, identifying)| {
+    (any::<[bool; 14]>(), any::<bool>()).prop_map(move |(on, identifying)| {
         let board = if identifying {
             BoardKind::Identifying
         } else {
@@ -41,9 +41,11 @@ fn hand_style(breaches: bool) -> impl Strategy<Value = HandStyle> {
             bounces: on[8],
             knocks: on[9],
             scans: on[10],
+            // Each breach has its own flag, so that any of them can come with or without the
+            // others.
             touch_put_back: breaches && on[11],
-            corrected_placement: breaches && on[11],
-            illegal_move: breaches && on[11],
+            corrected_placement: breaches && on[12],
+            illegal_move: breaches && on[13],
             ..HandStyle::clean(board)
         }
     })
