@@ -3,24 +3,9 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
-fn touchmove(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    if let Some(text) = stdin {
-        input.write_all(text.as_bytes()).expect("written");
-    }
-    drop(input);
-    child.wait_with_output().expect("finished")
-}
+use common::touchmove;
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("touchmove-cli-{}", std::process::id()));

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serialport::TTYPort;
 use shakmaty::{Board, Position};
-use touchmove::dgt::protocol::{code_from_piece, piece_from_code, square_from_index};
+use touchmove::dgt::protocol::{piece_from_code, square_from_index};
 use touchmove::pgn_games::read_games;
 
 mod common;
@@ -49,15 +49,6 @@ fn read_byte(port: &mut TTYPort, deadline: Instant) -> u8 {
     }
 }
 
-fn dump_of(board: &Board) -> Vec<u8> {
-    let mut dump = vec![0x86, 0x00, 0x43];
-    dump.extend(
-        (0..64)
-            .map(|index| code_from_piece(square_from_index(index).and_then(|s| board.piece_at(s)))),
-    );
-    dump
-}
-
 fn final_board(pgn: &Path) -> Board {
     let file = File::open(pgn).expect("the PGN opens");
     let game = read_games(BufReader::new(file))
@@ -95,7 +86,7 @@ fn a_host_follows_a_pgn_game_on_the_emulated_board() {
     let start = Board::default();
     let dump = read_message(&mut port, deadline);
     assert_eq!(dump.len(), 67);
-    assert_eq!(dump, dump_of(&start));
+    assert_eq!(dump, common::dgt_board::dump(&start));
 
     port.write_all(&[0x4b]).expect("SEND_UPDATE_NICE");
     let end = final_board(&pgn);

@@ -245,20 +245,6 @@ async fn a_lost_frame_makes_the_host_ask_for_the_snapshot_that_shows_the_move() 
     assert_eq!(requests, 3, "{heard:?}");
 }
 
-/// Runs the `touchmove` binary with `args`; its exit status, standard output and error.
-fn touchmove(args: &[&str]) -> (bool, String, String) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("touchmove runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[tokio::test(flavor = "current_thread")]
 async fn watch_protocol_hall_decides_a_move_as_a_process() {
     use tokio_serial::SerialPort;
@@ -315,7 +301,11 @@ async fn watch_protocol_hall_decides_a_move_as_a_process() {
 
 #[test]
 fn watch_protocol_hall_needs_a_port() {
-    let (ok, _, stderr) = touchmove(&["watch", "--protocol", "hall", "--give-up-after", "0"]);
-    assert!(!ok);
+    let output = common::touchmove(
+        &["watch", "--protocol", "hall", "--give-up-after", "0"],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
     assert!(stderr.contains("--protocol hall needs --port"), "{stderr}");
 }

@@ -4,12 +4,13 @@
 use std::fs::{self, File};
 use std::io::BufReader;
 use std::path::PathBuf;
-use std::process::Command;
 
 use touchmove::fidelity::san_list;
 use touchmove::pgn_games::{PgnGame, read_games};
 
 mod common;
+
+use common::touchmove_ok as touchmove;
 
 /// A PGN file of `fixtures/corpus` (games copied from the shared corpus; see its README).
 fn corpus(name: &str) -> PathBuf {
@@ -30,20 +31,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("scratch directory");
     dir
-}
-
-/// Runs the binary with `args`; panics with its standard error if it fails.
-fn touchmove(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(args)
-        .output()
-        .expect("touchmove runs");
-    assert!(
-        output.status.success(),
-        "touchmove {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
 /// The SAN of the moves and the rulings (`<ply> <color> <article|illegal> <square>`, as the

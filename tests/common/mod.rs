@@ -8,10 +8,10 @@ pub mod live;
 pub mod watching;
 
 use std::fs;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 use pgn_reader::{Reader, SanPlus, Visitor};
 use serde_json::Value;
@@ -194,6 +194,36 @@ pub fn replay_in_chunks(fixture: &Fixture, size: usize) -> Vec<Value> {
     }
     replay.finish(&mut |event| out.push(event));
     to_values(&out)
+}
+
+/// Runs the built `touchmove` binary with `args`, `stdin` (if any) on its standard input, and
+/// waits for it to finish.
+pub fn touchmove(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).expect("written");
+    }
+    drop(input);
+    child.wait_with_output().expect("finished")
+}
+
+/// Runs the built `touchmove` binary with `args` and no input; panics with its standard error
+/// if it fails; its standard output.
+pub fn touchmove_ok(args: &[&str]) -> String {
+    let output = touchmove(args, None);
+    assert!(
+        output.status.success(),
+        "touchmove {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
 /// What the `touchmove replay --json --pgn` process gave.
