@@ -140,6 +140,7 @@ fn the_cable_pulled_in_the_middle_of_a_move() {
 
 #[test]
 fn ports_names_the_emulated_board() {
+    let _turn = common::pty_turn();
     let emulator = emulate(&["--pgn", "fixtures/games/coverage.pgn"]);
     let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args(["ports", &emulator.port])
@@ -156,6 +157,7 @@ fn ports_names_the_emulated_board() {
 
 #[test]
 fn the_demo_plays_its_game_to_the_end() {
+    let _turn = common::pty_turn();
     let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args(["demo", "--speed", "40", "--json"])
         .stdin(Stdio::null())
