@@ -8,6 +8,7 @@
 pub mod baseline;
 pub mod clock;
 pub mod dgt;
+mod emulation;
 pub mod event;
 pub mod fidelity;
 pub mod hall;

@@ -26,7 +26,8 @@ use touchmove_firmware_protocol::{
 
 pub use script::{HallChange, HallEvent, HallScript, HallScriptError, apply};
 
-use crate::dgt::emulator::noise::Noise;
+use crate::emulation::noise::Noise;
+use crate::emulation::{Scheduled, ScriptPlayer};
 use crate::sensor::Millis;
 
 /// How long the board stays silent before it sends a HEARTBEAT, in ms.
@@ -140,12 +141,8 @@ enum Timer {
 /// A sans-IO emulated Hall-sensor board.
 #[derive(Debug, Clone)]
 pub struct HallBoardEmulator {
-    speed: f64,
-    start: HallScriptStart,
     drop_every: Option<NonZeroU32>,
-    script: Vec<HallEvent>,
-    next_event: usize,
-    origin: Option<Millis>,
+    script: ScriptPlayer<HallEvent>,
     occupancy: u64,
     leds: Leds,
     seq: u8,
@@ -161,19 +158,10 @@ impl HallBoardEmulator {
     /// A board set up as `config` says, powered up at emulator time 0: a 0x00, HELLO and
     /// SNAPSHOT are ready to send.
     pub fn new(config: HallEmulatorConfig) -> HallBoardEmulator {
-        let speed = if config.speed.is_finite() && config.speed > 0.0 {
-            config.speed
-        } else {
-            1.0
-        };
         let mut emulator = HallBoardEmulator {
-            speed,
-            start: config.start,
             drop_every: config.drop_every,
             occupancy: config.script.start,
-            script: config.script.events,
-            next_event: 0,
-            origin: None,
+            script: ScriptPlayer::new(config.script.events, config.speed),
             leds: Leds::default(),
             seq: 0x00,
             changes: 0,
@@ -185,7 +173,7 @@ impl HallBoardEmulator {
                 .noise
                 .and_then(|rate| Noise::new(rate, config.seed, 0)),
         };
-        emulator.power_up(config.board_id);
+        emulator.power_up(config.board_id, config.start);
         emulator
     }
 
@@ -201,7 +189,7 @@ impl HallBoardEmulator {
 
     /// Whether the script has started and everything in it has happened.
     pub fn script_done(&self) -> bool {
-        self.origin.is_some() && self.next_event >= self.script.len()
+        self.script.done()
     }
 
     /// Takes bytes from the host at `now` (after everything due before it).
@@ -238,7 +226,7 @@ impl HallBoardEmulator {
         self.notices.pop_front()
     }
 
-    fn power_up(&mut self, board_id: [u8; 8]) {
+    fn power_up(&mut self, board_id: [u8; 8], start: HallScriptStart) {
         let hello = Hello {
             protocol_version: PROTOCOL_VERSION,
             board_id,
@@ -255,30 +243,21 @@ impl HallBoardEmulator {
         };
         self.send_frame(0, Message::Hello(hello));
         self.send_snapshot(0);
-        if self.start == HallScriptStart::AtOnce {
+        if start == HallScriptStart::AtOnce {
             self.start_script(0);
         }
     }
 
     fn next_timer(&self) -> Option<(Millis, Timer)> {
-        let script = self.origin.and_then(|origin| {
-            let event = self.script.get(self.next_event)?;
-            Some(origin + self.scaled(event.t))
-        });
         let heartbeat = self.last_frame + HEARTBEAT_AFTER;
         [
-            (script, Timer::Script),
+            (self.script.due(), Timer::Script),
             (Some(heartbeat), Timer::Heartbeat),
             (self.noise.as_ref().map(Noise::next), Timer::Noise),
         ]
         .into_iter()
         .filter_map(|(due, timer)| Some((due?, timer)))
         .min()
-    }
-
-    /// Script time as emulator time.
-    fn scaled(&self, t: Millis) -> Millis {
-        (t as f64 / self.speed).round() as Millis
     }
 
     fn fire(&mut self, due: Millis, timer: Timer) {
@@ -300,15 +279,14 @@ impl HallBoardEmulator {
     }
 
     fn start_script(&mut self, now: Millis) {
-        self.origin = Some(now);
+        self.script.start(now);
         self.notices.push_back(HallNotice::ScriptStarted);
     }
 
     fn next_script_event(&mut self, due: Millis) {
-        let Some(event) = self.script.get(self.next_event).copied() else {
+        let Some(event) = self.script.pop() else {
             return;
         };
-        self.next_event += 1;
         let time_ms = board_clock(due);
         match event.change {
             HallChange::Square { square, action } => {
@@ -374,7 +352,7 @@ impl HallBoardEmulator {
     }
 
     fn host_frame(&mut self, now: Millis, frame: Frame) {
-        if self.origin.is_none() {
+        if !self.script.started() {
             self.start_script(now);
         }
         match frame.message {
@@ -391,4 +369,10 @@ impl HallBoardEmulator {
 /// The board's `u32` millisecond clock at emulator time `now` (wrapping).
 fn board_clock(now: Millis) -> u32 {
     (now & 0xffff_ffff) as u32
+}
+
+impl Scheduled for HallEvent {
+    fn t(&self) -> Millis {
+        self.t
+    }
 }

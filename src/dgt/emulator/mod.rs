@@ -13,7 +13,6 @@
 
 mod clock;
 mod config;
-pub(crate) mod noise;
 mod scan;
 mod script;
 #[cfg(test)]
@@ -31,9 +30,10 @@ use super::board_messages as msg;
 use super::clock::ClockTime;
 use super::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
 use super::protocol::{clock_command, code_from_piece, index_from_square, square_from_index};
+use crate::emulation::noise::Noise;
+use crate::emulation::{Scheduled, ScriptPlayer};
 use crate::sensor::Millis;
 use clock::EmulatedClock;
-use noise::Noise;
 
 /// How often a board in [`Mode::Update`] sends a BWTIME report, in ms.
 const UPDATE_PERIOD: Millis = 1000;
@@ -83,13 +83,9 @@ enum Timer {
 #[derive(Debug, Clone)]
 pub struct DgtBoardEmulator {
     rotated: bool,
-    speed: f64,
-    start: ScriptStart,
     identity: BoardIdentity,
     unplug: Option<Unplug>,
-    script: Vec<ScriptEvent>,
-    next_event: usize,
-    origin: Option<Millis>,
+    script: ScriptPlayer<ScriptEvent>,
     board: Board,
     clock: EmulatedClock,
     mode: Mode,
@@ -106,22 +102,13 @@ pub struct DgtBoardEmulator {
 impl DgtBoardEmulator {
     /// A board set up as `config` says, powered up (bus mode, idle) at emulator time 0.
     pub fn new(config: EmulatorConfig) -> DgtBoardEmulator {
-        let speed = if config.speed.is_finite() && config.speed > 0.0 {
-            config.speed
-        } else {
-            1.0
-        };
         let mut emulator = DgtBoardEmulator {
             rotated: config.rotated,
-            speed,
-            start: config.start,
             identity: config.identity,
             unplug: config.unplug,
             board: config.script.start.clone(),
             clock: EmulatedClock::new(config.clock, config.script.first_to_move),
-            script: config.script.events,
-            next_event: 0,
-            origin: None,
+            script: ScriptPlayer::new(config.script.events, config.speed),
             mode: Mode::Idle,
             bus_mode: true,
             plugged: true,
@@ -134,7 +121,7 @@ impl DgtBoardEmulator {
                 .noise
                 .and_then(|rate| Noise::new(rate, config.seed, 0)),
         };
-        if emulator.start == ScriptStart::AtOnce {
+        if config.start == ScriptStart::AtOnce {
             emulator.start_script(0);
         }
         emulator
@@ -162,7 +149,7 @@ impl DgtBoardEmulator {
 
     /// Whether the script has started and everything in it has happened.
     pub fn script_done(&self) -> bool {
-        self.origin.is_some() && self.next_event >= self.script.len()
+        self.script.done()
     }
 
     /// Takes bytes from the host at `now` (after everything due before it). While unplugged
@@ -200,13 +187,9 @@ impl DgtBoardEmulator {
     }
 
     fn next_timer(&self) -> Option<(Millis, Timer)> {
-        let script = self.origin.and_then(|origin| {
-            let event = self.script.get(self.next_event)?;
-            Some(origin + self.scaled(event.t))
-        });
         [
             (self.unplug_due(), Timer::Unplug),
-            (script, Timer::Script),
+            (self.script.due(), Timer::Script),
             (self.tick, Timer::Tick),
             (self.periodic, Timer::Periodic),
             (self.noise.as_ref().map(Noise::next), Timer::Noise),
@@ -214,11 +197,6 @@ impl DgtBoardEmulator {
         .into_iter()
         .filter_map(|(due, timer)| Some((due?, timer)))
         .min()
-    }
-
-    /// Script time as emulator time.
-    fn scaled(&self, t: Millis) -> Millis {
-        (t as f64 / self.speed).round() as Millis
     }
 
     fn unplug_due(&self) -> Option<Millis> {
@@ -266,17 +244,16 @@ impl DgtBoardEmulator {
     }
 
     fn start_script(&mut self, now: Millis) {
-        self.origin = Some(now);
+        self.script.start(now);
         self.clock.start(now);
         self.notices.push_back(Notice::ScriptStarted);
         self.clock_changed(now);
     }
 
     fn next_script_event(&mut self, due: Millis) {
-        let Some(event) = self.script.get(self.next_event).copied() else {
+        let Some(event) = self.script.pop() else {
             return;
         };
-        self.next_event += 1;
         match event.change {
             Change::Square { square, piece } => self.square_changed(square, piece),
             Change::ClockPress(color) => {
@@ -332,7 +309,7 @@ impl DgtBoardEmulator {
             Mode::UpdateNice => self.clock.next_display_change(now),
             _ => None,
         };
-        if mode != Mode::Idle && self.origin.is_none() {
+        if mode != Mode::Idle && !self.script.started() {
             self.start_script(now);
         }
     }
@@ -421,5 +398,11 @@ fn hms(hours: u8, minutes: u8, seconds: u8) -> ClockTime {
         minutes,
         seconds,
         flag: 0,
+    }
+}
+
+impl Scheduled for ScriptEvent {
+    fn t(&self) -> Millis {
+        self.t
     }
 }

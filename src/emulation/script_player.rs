@@ -1,0 +1,106 @@
+//! A script of timed board changes, played from the moment it is started at a chosen speed.
+
+use crate::sensor::Millis;
+
+/// A change of a script, with its time in ms since the script started.
+pub(crate) trait Scheduled {
+    /// When it happens, in script time (never decreasing along a script).
+    fn t(&self) -> Millis;
+}
+
+/// Plays a script: nothing is due until it is started; then each event falls due at the start
+/// time plus its script time divided by the speed.
+#[derive(Debug, Clone)]
+pub(crate) struct ScriptPlayer<E> {
+    events: Vec<E>,
+    next: usize,
+    origin: Option<Millis>,
+    speed: f64,
+}
+
+impl<E: Scheduled + Copy> ScriptPlayer<E> {
+    /// A script played `speed` times as fast (a speed that is not a positive number plays at
+    /// normal speed), not started.
+    pub(crate) fn new(events: Vec<E>, speed: f64) -> ScriptPlayer<E> {
+        let speed = if speed.is_finite() && speed > 0.0 {
+            speed
+        } else {
+            1.0
+        };
+        ScriptPlayer {
+            events,
+            next: 0,
+            origin: None,
+            speed,
+        }
+    }
+
+    /// Starts the script at `now`.
+    pub(crate) fn start(&mut self, now: Millis) {
+        self.origin = Some(now);
+    }
+
+    /// Whether the script has been started.
+    pub(crate) fn started(&self) -> bool {
+        self.origin.is_some()
+    }
+
+    /// Whether the script has started and everything in it has happened.
+    pub(crate) fn done(&self) -> bool {
+        self.started() && self.next >= self.events.len()
+    }
+
+    /// When the next event falls due, once the script has started.
+    pub(crate) fn due(&self) -> Option<Millis> {
+        let origin = self.origin?;
+        let event = self.events.get(self.next)?;
+        Some(origin + (event.t() as f64 / self.speed).round() as Millis)
+    }
+
+    /// The next event, taken as happened.
+    pub(crate) fn pop(&mut self) -> Option<E> {
+        let event = self.events.get(self.next).copied()?;
+        self.next += 1;
+        Some(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct At(Millis);
+
+    impl Scheduled for At {
+        fn t(&self) -> Millis {
+            self.0
+        }
+    }
+
+    #[test]
+    fn events_fall_due_from_the_start_at_the_speed() {
+        let mut player = ScriptPlayer::new(vec![At(0), At(1_000), At(2_500)], 2.0);
+        assert_eq!(player.due(), None, "not started");
+        player.start(300);
+        assert_eq!(player.due(), Some(300));
+        assert_eq!(player.pop(), Some(At(0)));
+        assert_eq!(player.due(), Some(800));
+        player.pop();
+        // 2500 / 2 = 1250 after the start.
+        assert_eq!(player.due(), Some(1_550));
+        assert!(!player.done());
+        player.pop();
+        assert!(player.done());
+        assert_eq!((player.due(), player.pop()), (None, None));
+    }
+
+    #[test]
+    fn a_speed_that_is_not_a_positive_number_is_normal_speed() {
+        for speed in [0.0, -2.0, f64::NAN, f64::INFINITY] {
+            let mut player = ScriptPlayer::new(vec![At(1_000)], speed);
+            player.start(0);
+            assert_eq!(player.due(), Some(1_000), "speed {speed}");
+        }
+    }
+}
