@@ -54,6 +54,32 @@ pub enum EventKind {
         /// The number of the game on this board, from 1.
         number: u32,
     },
+    /// A live board stopped answering, or answers again (live sessions only: a recording
+    /// replays to the same events less these).
+    Link {
+        /// `lost` or `back`.
+        state: LinkState,
+    },
+}
+
+/// Whether a live board answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkState {
+    /// The board stopped answering, or its port closed: nothing it does is seen.
+    Lost,
+    /// The board answers again; a full board report resynchronises the game.
+    Back,
+}
+
+impl LinkState {
+    /// `lost` or `back`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkState::Lost => "lost",
+            LinkState::Back => "back",
+        }
+    }
 }
 
 /// A legal move as decided.
@@ -77,6 +103,10 @@ pub struct MoveEvent {
     /// Each player's remaining time after the move, when a clock runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockTimes>,
+    /// Set when the move was made while nobody was listening (the board unplugged, the host
+    /// not running) and reconstructed as the only shortest way to what the board then showed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reconstructed: bool,
 }
 
 impl MoveEvent {
@@ -94,6 +124,7 @@ impl MoveEvent {
             fen: played.fen,
             promotion_default,
             clock,
+            reconstructed: false,
         }
     }
 }

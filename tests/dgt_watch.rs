@@ -109,6 +109,58 @@ fn noise_bursts_on_the_line() {
 }
 
 #[test]
+fn a_short_unplug_with_the_port_open_and_moves_made_meanwhile() {
+    // The board goes silent for half a second and comes back in its power-up state (idle, no
+    // updates) with its port open, as a Bluetooth link dropping does. With this seed and speed
+    // 6... e6 and 7. Nf3 are made meanwhile; nothing reports them but the next dump.
+    let (pgn, number) = ("corpus/kasparov-deep-blue-1997.pgn", 6);
+    let path = format!("fixtures/{pgn}");
+    let watched = watch(
+        "short-unplug",
+        &[
+            "--pgn",
+            &path,
+            "--game",
+            "6",
+            "--speed",
+            "20",
+            "--seed",
+            "3",
+            "--unplug-at",
+            "6000",
+            "--unplug-for",
+            "500",
+        ],
+    );
+    assert_eq!(
+        watched.events,
+        replay(&watched.record),
+        "live decisions differ from the replay of the recording"
+    );
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![source_game(pgn, number)],
+        "not the game played:\n{}",
+        watched.stderr
+    );
+    let reconstructed = watched
+        .events
+        .iter()
+        .filter(|e| e["reconstructed"] == true)
+        .count();
+    assert!(
+        reconstructed >= 1,
+        "no move made during the unplug was reconstructed"
+    );
+    let rulings = watched
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "illegal" || e["kind"] == "violation")
+        .count();
+    assert_eq!(rulings, 0, "rulings in clean play");
+}
+
+#[test]
 fn the_cable_pulled_in_the_middle_of_a_move() {
     let watched = watch(
         "unplug",
@@ -125,6 +177,13 @@ fn the_cable_pulled_in_the_middle_of_a_move() {
     assert!(
         reconnects >= 2,
         "the board was never lost and found again:\n{}",
+        watched.stderr
+    );
+    // Lost when unplugged, back when plugged in, lost when the emulator ends.
+    assert_eq!(
+        watched.links,
+        ["lost", "back", "lost"],
+        "{}",
         watched.stderr
     );
     assert_eq!(

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use shakmaty::{Bitboard, Chess, Position};
 
 use touchmove::clock::ClockReading;
-use touchmove::event::{EventKind, GameEvent};
+use touchmove::event::{EventKind, GameEvent, LinkState};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::pgn::PgnTags;
@@ -151,6 +151,19 @@ impl<W: Write> Sink for WatchSink<W> {
             LiveEvent::Waiting { seen } => self.waiting(seen),
             LiveEvent::Decision(decision) => self.decision(decision, game),
         }
+    }
+
+    fn link(&mut self, t: Millis, state: LinkState) -> io::Result<()> {
+        eprintln!("touchmove: board {}", state.as_str());
+        if self.json {
+            let event = GameEvent {
+                t,
+                kind: EventKind::Link { state },
+            };
+            write_event(&mut self.out, true, &event)?;
+            self.out.flush()?;
+        }
+        Ok(())
     }
 
     fn notice(&mut self, text: &str) {

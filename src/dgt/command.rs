@@ -34,6 +34,22 @@ pub enum HostCommand {
     Clock(ClockCommand),
 }
 
+impl HostCommand {
+    /// Whether every board answers this command itself (not its clock, not only a Bluetooth
+    /// board): an answer owed, by which the session knows the board is there.
+    pub fn expects_answer(&self) -> bool {
+        matches!(
+            self,
+            HostCommand::SendBoard
+                | HostCommand::ReturnSerialNumber
+                | HostCommand::ReturnBusAddress
+                | HostCommand::SendTrademark
+                | HostCommand::SendVersion
+                | HostCommand::ReturnLongSerialNumber
+        )
+    }
+}
+
 /// Eight ASCII characters for the clock's display (anything else is replaced by `?`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClockText([u8; 8]);

@@ -94,6 +94,8 @@ impl DgtLink {
             }
             SessionEvent::Sensor(kind) => Some(LinkEvent::Sensor(kind)),
             SessionEvent::Silent => Some(LinkEvent::Silent),
+            SessionEvent::Unresponsive => Some(LinkEvent::Unresponsive),
+            SessionEvent::Responsive => Some(LinkEvent::Responsive),
             SessionEvent::Corrupt { dropped } => {
                 tracing::debug!(
                     bytes = dropped.len(),

@@ -11,9 +11,15 @@
 //! What it does on the link:
 //! - handshake on every (re)connect: SEND_VERSION (which also switches the board out of bus
 //!   mode), RETURN_SERIALNR, SEND_BRD; once the dump arrives, SEND_UPDATE_NICE;
-//! - keep-alive: RETURN_SERIALNR whenever the link has been quiet (nothing sent or received)
-//!   for `keepalive_ms`; when nothing has been received for `silence_ms` although something was
-//!   sent, [`SessionEvent::Silent`] (once per silence);
+//! - checks: every `keepalive_ms`, whatever else the link carries, SEND_UPDATE_NICE then
+//!   SEND_BRD. A board that restarted with its port still open (a Bluetooth link dropping, a
+//!   board switched off and on) answers requests but reports nothing by itself: the check puts
+//!   it back into update mode, and a dump that differs from what the session knows is reported
+//!   as a snapshot, so a change the board never reported is not lost;
+//! - a request unanswered for `answer_ms` is [`SessionEvent::Unresponsive`] (once); the next
+//!   byte is [`SessionEvent::Responsive`] and starts a resynchronisation (a full dump, reported
+//!   whatever it shows, then SEND_UPDATE_NICE); a request unanswered for `silence_ms` is
+//!   [`SessionEvent::Silent`] (once per silence): the runner reopens the port;
 //! - rotation: a dump of the start position turned round (Black on the connector side) sets
 //!   the rotated flag, a dump of it the right way round clears it; while set, every square is
 //!   mapped with [`Square::rotate_180`];
@@ -37,9 +43,11 @@ use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 /// The session's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionConfig {
-    /// Send a keep-alive when the link has been quiet this long (ms).
+    /// Check on the board this often (ms): updates re-armed and a dump compared.
     pub keepalive_ms: Millis,
-    /// The board is gone when nothing has been received this long while requests were sent (ms).
+    /// The board has stopped answering when a request goes unanswered this long (ms).
+    pub answer_ms: Millis,
+    /// The link is gone when a request goes unanswered this long (ms): the port is reopened.
     pub silence_ms: Millis,
     /// Resend a clock command not acknowledged within this (ms).
     pub clock_resend_ms: Millis,
@@ -53,6 +61,7 @@ impl Default for SessionConfig {
     fn default() -> SessionConfig {
         SessionConfig {
             keepalive_ms: 1000,
+            answer_ms: 500,
             silence_ms: 2000,
             clock_resend_ms: 2000,
             clock_tries: 3,
@@ -76,8 +85,12 @@ pub enum SessionEvent {
     Sensor(SensorKind),
     /// A clock time report, as received.
     ClockTimes(ClockReport),
-    /// Nothing received for `silence_ms` although requests were sent: the board is gone (once
-    /// per silence).
+    /// A request went unanswered for `answer_ms`: the board has stopped answering (once, until
+    /// it answers again).
+    Unresponsive,
+    /// The board answers again after [`SessionEvent::Unresponsive`]; a full dump follows.
+    Responsive,
+    /// A request went unanswered for `silence_ms`: the link is gone (once per silence).
     Silent,
     /// Bytes from the board that were dropped as malformed.
     Corrupt {
@@ -188,8 +201,13 @@ impl DgtSession {
         if bytes.is_empty() {
             return;
         }
-        if let Some(link) = self.link.as_mut() {
-            link.liveness.received(now);
+        let back = self
+            .link
+            .as_mut()
+            .is_some_and(|link| link.liveness.received());
+        if back {
+            self.events.push_back(SessionEvent::Responsive);
+            self.resynchronise(now);
         }
         self.decoder.push(bytes);
         while let Some(decoded) = self.decoder.poll() {
@@ -202,29 +220,49 @@ impl DgtSession {
         }
     }
 
-    /// Handles whatever fell due at or before `now`: keep-alive, silence, clock resends.
+    /// Handles whatever fell due at or before `now`: checks, lost answers, silence, clock
+    /// resends.
     pub fn handle_timeout(&mut self, now: Millis) {
         let Some(link) = self.link.as_mut() else {
             return;
         };
+        if link
+            .liveness
+            .lost_at(self.config.answer_ms)
+            .is_some_and(|at| at <= now)
+        {
+            link.liveness.lost();
+            self.events.push_back(SessionEvent::Unresponsive);
+        }
         let silence_at = link.liveness.silence_at(self.config.silence_ms);
         if silence_at.is_some_and(|at| at <= now) {
             link.liveness.silence_reported();
             self.events.push_back(SessionEvent::Silent);
         }
-        if link.liveness.keepalive_at(self.config.keepalive_ms) <= now {
-            self.send(now, &HostCommand::ReturnSerialNumber);
+        if link.liveness.check_at(self.config.keepalive_ms) <= now {
+            link.liveness.checked(now);
+            self.send(now, &HostCommand::SendUpdateNice);
+            self.send(now, &HostCommand::SendBoard);
         }
         self.handle_clock_timeout(now);
+    }
+
+    /// The board answers again after it stopped: ask for a full dump, reported whatever it
+    /// shows, after which updates are asked for again.
+    fn resynchronise(&mut self, now: Millis) {
+        if let Some(link) = self.link.as_mut() {
+            link.awaiting_dump = true;
+        }
+        self.send(now, &HostCommand::SendBoard);
     }
 
     /// When [`handle_timeout`](DgtSession::handle_timeout) should next be called; `None`
     /// before the link opens.
     pub fn poll_timeout(&self) -> Option<Millis> {
         let link = self.link.as_ref()?;
-        let keepalive = link.liveness.keepalive_at(self.config.keepalive_ms);
         [
-            Some(keepalive),
+            Some(link.liveness.check_at(self.config.keepalive_ms)),
+            link.liveness.lost_at(self.config.answer_ms),
             link.liveness.silence_at(self.config.silence_ms),
             self.clock_queue.deadline(),
         ]
@@ -248,7 +286,9 @@ impl DgtSession {
         let Some(link) = self.link.as_mut() else {
             return;
         };
-        link.liveness.sent(now);
+        if command.expects_answer() {
+            link.liveness.sent(now);
+        }
         self.transmit.push_back(encode(command));
     }
 
@@ -331,9 +371,12 @@ impl DgtSession {
         });
     }
 
-    /// A full dump: orientation, the snapshot, and the end of the handshake.
+    /// A full dump: orientation, the snapshot (the handshake's or a resynchronisation's
+    /// always; a check's when it differs from what the session knows), and the end of the
+    /// handshake.
     fn handle_dump(&mut self, now: Millis, dump: &BoardDump) {
         let as_numbered = dump.board();
+        let was_rotated = self.rotated;
         match start_position_orientation(&as_numbered) {
             Some(Orientation::Normal) => self.rotated = false,
             Some(Orientation::Rotated) if !self.rotated => {
@@ -342,13 +385,17 @@ impl DgtSession {
             }
             Some(Orientation::Rotated) | None => {}
         }
-        self.board = as_numbered;
+        let mut board = as_numbered;
         if self.rotated {
-            self.board.rotate_180();
+            board.rotate_180();
         }
-        let snapshot = BoardSnapshot::identified(&self.board);
-        self.events
-            .push_back(SessionEvent::Sensor(SensorKind::Snapshot(snapshot)));
+        let awaited = self.link.as_ref().is_some_and(|link| link.awaiting_dump);
+        if awaited || self.rotated != was_rotated || board != self.board {
+            self.board = board;
+            let snapshot = BoardSnapshot::identified(&self.board);
+            self.events
+                .push_back(SessionEvent::Sensor(SensorKind::Snapshot(snapshot)));
+        }
         if let Some(link) = self.link.as_mut()
             && link.awaiting_dump
         {

@@ -97,8 +97,8 @@ fn the_handshake_asks_version_serial_and_board_then_updates() {
     session.handle_bytes(50, &SERIAL_12345);
     assert_eq!(
         events(&mut session),
-        vec![start_snapshot()],
-        "identified once"
+        vec![],
+        "identified once; a dump showing what the session knows is not reported again"
     );
 }
 
@@ -266,26 +266,63 @@ fn a_lever_change_is_a_press_by_the_player_on_the_low_side() {
     }
 }
 
+/// A check: updates asked for again (SEND_UPDATE_NICE), then a dump (SEND_BRD).
+const CHECK: [u8; 2] = [0x4b, 0x42];
+
 #[test]
-fn keep_alives_follow_a_quiet_link() {
-    let mut session = DgtSession::new(SessionConfig::default());
-    session.connect(0);
-    written(&mut session);
+fn checks_are_periodic_and_a_dump_that_differs_is_reported() {
+    let mut session = started(SessionConfig::default());
+    // The link opened at 0: checks every 1000 ms, whatever the traffic.
     assert_eq!(session.poll_timeout(), Some(1000));
     session.handle_timeout(999);
     assert_eq!(written(&mut session), Vec::<u8>::new());
-    session.handle_bytes(500, &VERSION_1_02);
+    session.handle_bytes(500, &SERIAL_12345);
+    session.handle_timeout(1000);
+    assert_eq!(written(&mut session), CHECK.to_vec());
+    session.handle_bytes(1010, &START_DUMP);
+    assert_eq!(
+        events(&mut session),
+        vec![],
+        "the same board: nothing to report"
+    );
+    assert_eq!(session.poll_timeout(), Some(2000));
+    session.handle_timeout(2000);
+    assert_eq!(written(&mut session), CHECK.to_vec());
+    // The board restarted unseen and e2-e4 was never reported: the dump shows it. Squares
+    // count from a8 (0): e2 is 6 * 8 + 4 = 0x34, e4 is 4 * 8 + 4 = 0x24; after 3 header bytes.
+    let mut e4_dump = START_DUMP;
+    e4_dump[3 + 0x34] = 0x00;
+    e4_dump[3 + 0x24] = 0x01;
+    let mut moved = Board::default();
+    let pawn = moved.remove_piece_at(Square::E2).expect("a pawn");
+    moved.set_piece_at(Square::E4, pawn);
+    session.handle_bytes(2010, &e4_dump);
+    assert_eq!(
+        events(&mut session),
+        vec![sensor(SensorKind::Snapshot(BoardSnapshot::identified(
+            &moved
+        )))]
+    );
+}
+
+#[test]
+fn an_unanswered_request_is_a_lost_board_and_the_next_byte_resynchronises() {
+    let mut session = started(SessionConfig::default());
+    session.handle_timeout(1000);
+    assert_eq!(written(&mut session), CHECK.to_vec());
+    // The check's dump is owed by 1000 + 500.
     assert_eq!(session.poll_timeout(), Some(1500));
     session.handle_timeout(1500);
-    assert_eq!(written(&mut session), vec![0x45]);
-    session.handle_bytes(1510, &SERIAL_12345);
-    assert_eq!(session.poll_timeout(), Some(2510));
-    session.handle_timeout(2510);
-    assert_eq!(written(&mut session), vec![0x45]);
-    assert!(
-        !events(&mut session).contains(&SessionEvent::Silent),
-        "no silence while the board answers"
-    );
+    assert_eq!(events(&mut session), vec![SessionEvent::Unresponsive]);
+    session.handle_timeout(1900);
+    assert_eq!(events(&mut session), vec![], "once");
+    // Any byte: the board is back, and a full dump is asked for, reported whatever it shows.
+    session.handle_bytes(1950, &SERIAL_12345);
+    assert_eq!(events(&mut session), vec![SessionEvent::Responsive]);
+    assert_eq!(written(&mut session), vec![0x42]);
+    session.handle_bytes(1960, &START_DUMP);
+    assert_eq!(events(&mut session), vec![start_snapshot()]);
+    assert_eq!(written(&mut session), vec![0x4b], "updates asked for again");
 }
 
 #[test]
@@ -293,22 +330,32 @@ fn silence_is_reported_once_and_ends_with_any_byte() {
     let mut session = DgtSession::new(SessionConfig::default());
     session.connect(0);
     written(&mut session);
+    // The handshake's requests at 0: lost at 500, silent at 2000.
+    session.handle_timeout(500);
+    assert_eq!(events(&mut session), vec![SessionEvent::Unresponsive]);
     session.handle_timeout(1000);
-    assert_eq!(written(&mut session), vec![0x45]);
+    assert_eq!(written(&mut session), CHECK.to_vec());
     assert_eq!(session.poll_timeout(), Some(2000));
     session.handle_timeout(2000);
     assert_eq!(events(&mut session), vec![SessionEvent::Silent]);
-    assert_eq!(written(&mut session), vec![0x45], "keep-alives go on");
+    assert_eq!(written(&mut session), CHECK.to_vec(), "checks go on");
     session.handle_timeout(3000);
     session.handle_timeout(4000);
     assert_eq!(events(&mut session), vec![]);
-    assert_eq!(written(&mut session), vec![0x45, 0x45]);
+    assert_eq!(written(&mut session), [CHECK, CHECK].concat());
     // One stray byte is life (and, alone, a corrupt report once a message follows).
     session.handle_bytes(4500, &[0x00]);
-    assert_eq!(session.poll_timeout(), Some(5500));
-    session.handle_timeout(5500);
-    assert_eq!(written(&mut session), vec![0x45]);
-    assert_eq!(session.poll_timeout(), Some(6500));
+    assert_eq!(events(&mut session), vec![SessionEvent::Responsive]);
+    assert_eq!(
+        written(&mut session),
+        vec![0x42],
+        "a full dump is asked for"
+    );
+    // That request is owed by 5000, then silent at 4500 + 2000.
+    session.handle_timeout(5000);
+    assert_eq!(events(&mut session), vec![SessionEvent::Unresponsive]);
+    assert_eq!(written(&mut session), CHECK.to_vec());
+    assert_eq!(session.poll_timeout(), Some(6000));
     session.handle_timeout(6500);
     assert_eq!(events(&mut session), vec![SessionEvent::Silent]);
 }
@@ -335,8 +382,8 @@ fn clock_commands_wait_for_their_acknowledgement() {
     assert_eq!(written(&mut session), Vec::<u8>::new());
     assert_eq!(
         session.poll_timeout(),
-        Some(60_600),
-        "only the keep-alive is left"
+        Some(60_000),
+        "only the check is left: 60 000 ms after the link opened at 0"
     );
     assert_eq!(events(&mut session), vec![]);
 }
@@ -408,7 +455,8 @@ fn a_clock_command_in_flight_is_sent_again_after_a_reconnect() {
         written(&mut session),
         [vec![0x4d, 0x45, 0x42], set_bytes].concat()
     );
-    assert_eq!(session.poll_timeout(), Some(3000));
+    // The handshake's requests, sent at 1000, are owed an answer by 1000 + 500 (answer_ms).
+    assert_eq!(session.poll_timeout(), Some(1500));
 }
 
 #[test]
@@ -478,10 +526,21 @@ fn next_timeout(session: &DgtSession) -> Millis {
 #[test]
 fn the_timeout_is_the_earliest_deadline() {
     let mut session = started(SessionConfig::default());
-    // Last traffic at 30 (the dump in, SEND_UPDATE_NICE out).
-    assert_eq!(next_timeout(&session), 1030);
-    session.send_clock(500, ClockCommand::Version);
+    // The link opened at 0: the first check is due at 1000.
+    assert_eq!(next_timeout(&session), 1000);
+    // A clock command is owed no answer by the board, but is resent at 200 + 2000.
+    session.send_clock(200, ClockCommand::Version);
+    assert_eq!(next_timeout(&session), 1000);
+    session.handle_timeout(1000);
+    written(&mut session);
+    // The check's dump is owed by 1500, before the resend.
     assert_eq!(next_timeout(&session), 1500);
-    session.handle_bytes(600, &CLOCK_ACK);
-    assert_eq!(next_timeout(&session), 1600);
+    session.handle_bytes(1100, &START_DUMP);
+    assert_eq!(
+        next_timeout(&session),
+        2000,
+        "the next check, before the resend at 2200"
+    );
+    session.handle_bytes(1200, &CLOCK_ACK);
+    assert_eq!(next_timeout(&session), 2000);
 }

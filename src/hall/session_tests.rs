@@ -475,6 +475,7 @@ fn e4() -> LiveEvent {
         uci: "e2e4".to_owned(),
         fen: shakmaty::fen::Fen::from_position(&position, shakmaty::EnPassantMode::Legal),
         promotion_default: false,
+        reconstructed: false,
         clock: None,
     }))
 }

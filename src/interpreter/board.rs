@@ -20,6 +20,15 @@ impl PhysicalBoard {
         }
     }
 
+    /// A board that identified every piece of `board`.
+    #[cfg(test)]
+    pub fn identified(board: &Board) -> PhysicalBoard {
+        PhysicalBoard {
+            occupied: board.occupied(),
+            identified: board.clone(),
+        }
+    }
+
     /// Every occupied square.
     pub fn occupied(&self) -> Bitboard {
         self.occupied

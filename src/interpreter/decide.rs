@@ -12,6 +12,17 @@ use crate::event::{EventKind, IllegalMove, MoveEvent, Rule, Violation, color_nam
 use crate::rules::Ending;
 use crate::sensor::Millis;
 
+/// How a move came to be decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Decided {
+    /// The board showed it being made.
+    Seen,
+    /// The board showed it replacing the last move.
+    Correction,
+    /// Made while nobody was listening: the only shortest sequence to what the board shows.
+    Reconstructed,
+}
+
 impl Interpreter {
     /// Looks at the board after a change at `t` and decides what it can.
     pub(super) fn reassess(&mut self, t: Millis) {
@@ -143,11 +154,24 @@ impl Interpreter {
 
     /// Records legal move `m` (replacing the last move when `correction`), with its ruling.
     pub(super) fn decide_move(&mut self, t: Millis, m: Move, correction: bool) {
-        let (m, promotion_default) = self.resolve_promotion(m);
-        let breaches = if correction {
-            self.retract_for_correction(t, m)
+        let how = if correction {
+            Decided::Correction
         } else {
-            self.ruling(m)
+            Decided::Seen
+        };
+        self.play_decided(t, m, how);
+    }
+
+    /// Records legal move `m`, decided `how`, with its ruling.
+    pub(super) fn play_decided(&mut self, t: Millis, m: Move, how: Decided) {
+        let (m, promotion_default) = match how {
+            Decided::Reconstructed => (m, false),
+            Decided::Seen | Decided::Correction => self.resolve_promotion(m),
+        };
+        let breaches = match how {
+            Decided::Correction => self.retract_for_correction(t, m),
+            Decided::Seen => self.ruling(m),
+            Decided::Reconstructed => Vec::new(),
         };
         let mover = self.game.turn();
         let played = self.game.play(m);
@@ -155,7 +179,8 @@ impl Interpreter {
             clock.move_decided(mover, t);
         }
         let clock = self.clock.as_ref().map(|clock| clock.times(t));
-        let event = MoveEvent::from_played(played, promotion_default, clock);
+        let mut event = MoveEvent::from_played(played, promotion_default, clock);
+        event.reconstructed = how == Decided::Reconstructed;
         self.emit(t, EventKind::Move(event));
         if self.config.strict {
             for breach in breaches {

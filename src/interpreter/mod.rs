@@ -13,6 +13,7 @@
 //! of the turn once its move is decided, and reported as `violation` events.
 
 mod board;
+mod catch_up;
 mod decide;
 mod game_clock;
 mod geometry;
@@ -468,6 +469,8 @@ impl Interpreter {
                 to,
                 completed: false,
             } => self.complete_illegal(t, Some((from, to))),
+            // The board matches nothing: what the press completes cannot be known.
+            Phase::Unexplained { .. } => {}
             _ => self.complete_illegal(t, None),
         }
     }
@@ -496,6 +499,28 @@ impl Interpreter {
         if self.phase != Phase::Closed {
             self.reassess(t);
         }
+        if matches!(self.phase, Phase::Unexplained { .. }) {
+            self.catch_up(t);
+        }
+    }
+
+    /// The board, fully reported, matches nothing expected: moves may have been made while
+    /// nobody was listening. If exactly one shortest legal sequence (up to
+    /// [`catch_up::MAX_PLIES`] plies) leads to it, its moves are played, marked as
+    /// reconstructed, with no rulings (no touch was seen); otherwise the mismatch stands.
+    fn catch_up(&mut self, t: Millis) {
+        let catch_up::CatchUp::One(moves) = catch_up::catch_up(self.game.position(), &self.board)
+        else {
+            return;
+        };
+        for m in moves {
+            self.trace = Trace::new(self.game.position().board(), self.game.turn());
+            self.play_decided(t, m, decide::Decided::Reconstructed);
+            if self.phase == Phase::Closed {
+                return;
+            }
+        }
+        self.reassess(t);
     }
 
     /// When the running side's flag falls (never once the game is over or the input ended).

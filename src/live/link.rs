@@ -12,6 +12,11 @@ pub enum LinkEvent {
     Sensor(SensorKind),
     /// A report of the clock plugged into the board, stamped likewise.
     ClockReading(ClockReading),
+    /// A request went unanswered: the board has stopped answering (the port may still be
+    /// open: a Bluetooth link dropping, a board switched off).
+    Unresponsive,
+    /// The board answers again after [`LinkEvent::Unresponsive`]; a full report follows.
+    Responsive,
     /// The board stopped answering (unplugged, switched off): the runner reconnects.
     Silent,
     /// Something worth a diagnostic line (corrupt bytes dropped, a turned board noticed).

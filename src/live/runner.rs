@@ -10,6 +10,7 @@ use tokio::time::{Instant, sleep, sleep_until};
 
 use super::{BoardSession, LinkEvent, LiveEvent, LiveGame};
 use crate::clock::ClockReading;
+use crate::event::LinkState;
 use crate::sensor::{Millis, SensorEvent};
 
 /// Opens the link to the board (a serial port, a pseudo-terminal in tests).
@@ -37,6 +38,10 @@ pub trait Sink {
     }
     /// Something the game has to say.
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()>;
+    /// The board stopped answering at `t`, or answers again.
+    fn link(&mut self, _t: Millis, _state: LinkState) -> io::Result<()> {
+        Ok(())
+    }
     /// A diagnostic about the link (to standard error).
     fn notice(&mut self, text: &str);
 }
@@ -78,6 +83,27 @@ enum LinkEnd {
     Shutdown,
 }
 
+/// Whether the board answers, as last reported to the sink: each change is reported once.
+struct Presence {
+    lost: bool,
+}
+
+impl Presence {
+    /// Reports `state` at `t` if it is a change.
+    fn set<K: Sink>(
+        &mut self,
+        state: LinkState,
+        clock: &Clock,
+        sink: &mut K,
+    ) -> Result<(), RunnerError> {
+        let lost = state == LinkState::Lost;
+        if std::mem::replace(&mut self.lost, lost) == lost {
+            return Ok(());
+        }
+        sink.link(clock.now(), state).map_err(RunnerError::Output)
+    }
+}
+
 /// The clock of a session: milliseconds since the runner started.
 struct Clock(Instant);
 
@@ -111,6 +137,7 @@ where
     let mut shutdown = std::pin::pin!(shutdown);
     let mut backoff = config.backoff_min;
     let mut unreachable_since: Option<Instant> = None;
+    let mut presence = Presence { lost: false };
     loop {
         let opened = tokio::select! {
             opened = connector.connect() => opened,
@@ -139,9 +166,17 @@ where
         sink.notice(&format!("connected to {name}"));
         backoff = config.backoff_min;
         session.connect(clock.now());
-        match serve(&mut port, session, game, sink, &clock, &mut shutdown).await? {
+        let link = Link {
+            session: &mut *session,
+            game: &mut *game,
+            sink: &mut *sink,
+            clock: &clock,
+            presence: &mut presence,
+        };
+        match serve(&mut port, link, &mut shutdown).await? {
             LinkEnd::Shutdown => break,
             LinkEnd::Lost => {
+                presence.set(LinkState::Lost, &clock, sink)?;
                 sink.notice("the board is gone: reconnecting");
                 unreachable_since = Some(Instant::now());
             }
@@ -151,13 +186,19 @@ where
     drain(game, session, sink, &clock)
 }
 
+/// What serving one open link works on.
+struct Link<'a, S, K> {
+    session: &'a mut S,
+    game: &'a mut LiveGame,
+    sink: &'a mut K,
+    clock: &'a Clock,
+    presence: &'a mut Presence,
+}
+
 /// Serves one open link until it is lost or shutdown is asked for.
 async fn serve<P, S, K>(
     port: &mut P,
-    session: &mut S,
-    game: &mut LiveGame,
-    sink: &mut K,
-    clock: &Clock,
+    mut link: Link<'_, S, K>,
     shutdown: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<LinkEnd, RunnerError>
 where
@@ -169,66 +210,77 @@ where
     loop {
         // Events first: what they make the session send (a clock command after a press, the
         // result on the clock's display) goes out now, not with the next input.
-        if pass_events(session, game, sink, clock)? {
+        if link.pass_events()? {
             return Ok(LinkEnd::Lost);
         }
-        while let Some(bytes) = session.poll_transmit() {
+        while let Some(bytes) = link.session.poll_transmit() {
             if let Err(error) = port.write_all(&bytes).await {
                 tracing::debug!(%error, "write to the board failed");
                 return Ok(LinkEnd::Lost);
             }
         }
-        let deadline = earliest(session.poll_timeout(), game.poll_timeout())
-            .map(|at| clock.instant(at))
+        let deadline = earliest(link.session.poll_timeout(), link.game.poll_timeout())
+            .map(|at| link.clock.instant(at))
             .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         tokio::select! {
             read = port.read(&mut buffer) => match read {
                 Ok(0) => return Ok(LinkEnd::Lost),
-                Ok(n) => session.handle_bytes(clock.now(), buffer.get(..n).unwrap_or_default()),
+                Ok(n) => {
+                    let now = link.clock.now();
+                    link.session.handle_bytes(now, buffer.get(..n).unwrap_or_default());
+                }
                 Err(error) => {
                     tracing::debug!(%error, "read from the board failed");
                     return Ok(LinkEnd::Lost);
                 }
             },
             () = sleep_until(deadline) => {
-                let now = clock.now();
-                session.handle_timeout(now);
-                game.handle_timeout(now);
-                drain(game, session, sink, clock)?;
+                let now = link.clock.now();
+                link.session.handle_timeout(now);
+                link.game.handle_timeout(now);
+                drain(link.game, link.session, link.sink, link.clock)?;
             }
             () = shutdown.as_mut() => return Ok(LinkEnd::Shutdown),
         }
     }
 }
 
-/// Passes the session's events on; returns whether the board went silent.
-fn pass_events<S: BoardSession, K: Sink>(
-    session: &mut S,
-    game: &mut LiveGame,
-    sink: &mut K,
-    clock: &Clock,
-) -> Result<bool, RunnerError> {
-    while let Some(event) = session.poll_event() {
-        match event {
-            LinkEvent::Sensor(kind) => {
-                let event = SensorEvent::new(clock.now(), kind);
-                game.handle_sensor(&event);
-                sink.sensor(&event, game).map_err(RunnerError::Output)?;
-                drain(game, session, sink, clock)?;
+impl<S: BoardSession, K: Sink> Link<'_, S, K> {
+    /// Passes the session's events on; returns whether the board went silent.
+    fn pass_events(&mut self) -> Result<bool, RunnerError> {
+        while let Some(event) = self.session.poll_event() {
+            // Whatever the board itself sent shows it answers; a notice may be the host's own.
+            let state = match event {
+                LinkEvent::Unresponsive | LinkEvent::Silent => Some(LinkState::Lost),
+                LinkEvent::Notice(_) => None,
+                _ => Some(LinkState::Back),
+            };
+            if let Some(state) = state {
+                self.presence.set(state, self.clock, self.sink)?;
             }
-            LinkEvent::ClockReading(reading) => {
-                let t = clock.now();
-                game.handle_clock_reading(t, &reading);
-                sink.clock_reading(t, &reading, game)
-                    .map_err(RunnerError::Output)?;
-                drain(game, session, sink, clock)?;
+            match event {
+                LinkEvent::Sensor(kind) => {
+                    let event = SensorEvent::new(self.clock.now(), kind);
+                    self.game.handle_sensor(&event);
+                    self.sink
+                        .sensor(&event, self.game)
+                        .map_err(RunnerError::Output)?;
+                }
+                LinkEvent::ClockReading(reading) => {
+                    let t = self.clock.now();
+                    self.game.handle_clock_reading(t, &reading);
+                    self.sink
+                        .clock_reading(t, &reading, self.game)
+                        .map_err(RunnerError::Output)?;
+                }
+                LinkEvent::Silent => return Ok(true),
+                LinkEvent::Identified(what) | LinkEvent::Notice(what) => self.sink.notice(&what),
+                LinkEvent::Unresponsive | LinkEvent::Responsive => {}
             }
-            LinkEvent::Silent => return Ok(true),
-            LinkEvent::Identified(what) => sink.notice(&what),
-            LinkEvent::Notice(text) => sink.notice(&text),
+            drain(self.game, self.session, self.sink, self.clock)?;
         }
+        Ok(false)
     }
-    Ok(false)
 }
 
 /// Passes what the game said to the board (for its display) and to the sink.

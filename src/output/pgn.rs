@@ -51,6 +51,13 @@ impl PgnRecorder {
         match &event.kind {
             EventKind::Move(played) => {
                 self.current.play(played)?;
+                if played.reconstructed {
+                    self.note(
+                        "reconstructed: made while the board was not heard, the only way to \
+                         what it showed"
+                            .to_owned(),
+                    )?;
+                }
                 match played.clock {
                     Some(clock) => self.note(clk_comment(played.color, clock)),
                     None => Ok(()),
@@ -69,6 +76,8 @@ impl PgnRecorder {
             }
             EventKind::Mismatch { squares } => self.note(mismatch_comment(squares)),
             EventKind::Resync => self.note("resync: the board matches again".to_owned()),
+            // The link's state is the session's, not the game's.
+            EventKind::Link { .. } => Ok(()),
         }
     }
 

@@ -21,6 +21,7 @@ pub fn render(event: &GameEvent) -> String {
         }
         EventKind::Resync => "board matches again (resync)".to_owned(),
         EventKind::Game { number } => format!("new game {number}"),
+        EventKind::Link { state } => format!("board {}", state.as_str()),
     }
 }
 
@@ -109,6 +110,7 @@ mod tests {
             uci: String::new(),
             fen: shakmaty::fen::Fen::from_ascii(fen.as_bytes()).expect("a valid FEN"),
             promotion_default: false,
+            reconstructed: false,
             clock: None,
         })
     }

@@ -12,8 +12,10 @@ use super::emulator::emulate_board;
 
 /// What a `watch` run gave.
 pub struct Watched {
-    /// The JSON events on standard output.
+    /// The JSON game events on standard output (the link's states left out: a replay has none).
     pub events: Vec<Value>,
+    /// The link's states on standard output (`link` events): `lost`, `back`.
+    pub links: Vec<String>,
     /// The sensor log it recorded.
     pub record: PathBuf,
     /// Its diagnostics.
@@ -56,8 +58,16 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
         "{name}: watch failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+    let (links, events): (Vec<Value>, Vec<Value>) = json_lines(&output)
+        .into_iter()
+        .partition(|event| event["kind"] == "link");
+    let links = links
+        .iter()
+        .map(|event| event["state"].as_str().unwrap_or("?").to_owned())
+        .collect();
     Watched {
-        events: json_lines(&output),
+        events,
+        links,
         record,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }

@@ -25,6 +25,7 @@ fn mv(ply: u32, color: Color, san: &str) -> GameEvent {
         uci: String::new(),
         fen: Fen::default(),
         promotion_default: false,
+        reconstructed: false,
         clock: None,
     }))
 }

@@ -1,0 +1,160 @@
+//! Catching up on moves made while nobody was listening (the board unplugged, the host not
+//! running): the legal move sequences that lead from the game's position to what the board
+//! shows.
+
+use shakmaty::{Chess, Move, Position};
+
+use super::board::PhysicalBoard;
+
+/// The longest sequence of plies looked for.
+pub(super) const MAX_PLIES: usize = 4;
+
+/// What the search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum CatchUp {
+    /// No sequence of up to [`MAX_PLIES`] plies leads to the board.
+    Nothing,
+    /// Exactly one shortest sequence does.
+    One(Vec<Move>),
+    /// Several shortest sequences do (which one was played cannot be known).
+    Several,
+}
+
+/// The shortest legal move sequences from `position` after which the board shows what `board`
+/// shows, if exactly one is the shortest.
+pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard) -> CatchUp {
+    let mut path = Vec::with_capacity(MAX_PLIES);
+    for plies in 1..=MAX_PLIES {
+        let mut found = Vec::new();
+        search(position, board, plies, &mut path, &mut found);
+        match found.len() {
+            0 => {}
+            1 => return found.pop().map_or(CatchUp::Nothing, CatchUp::One),
+            _ => return CatchUp::Several,
+        }
+    }
+    CatchUp::Nothing
+}
+
+/// The most squares `plies` plies can change: three a ply (a capture, en passant), one more
+/// for each castling (a king and a rook, four squares), of which a sequence has at most two.
+fn reach(plies: usize) -> usize {
+    plies.saturating_mul(3).saturating_add(plies.min(2))
+}
+
+/// Depth-first search of the sequences of exactly `plies` plies; stops at the second found.
+fn search(
+    position: &Chess,
+    board: &PhysicalBoard,
+    plies: usize,
+    path: &mut Vec<Move>,
+    found: &mut Vec<Vec<Move>>,
+) {
+    let differences = board.differences(position.board()).count();
+    let Some(left) = plies.checked_sub(1) else {
+        if differences == 0 {
+            found.push(path.clone());
+        }
+        return;
+    };
+    if differences > reach(plies) {
+        return;
+    }
+    for m in position.legal_moves() {
+        if found.len() > 1 {
+            return;
+        }
+        let mut next = position.clone();
+        next.play_unchecked(m);
+        path.push(m);
+        search(&next, board, left, path, found);
+        path.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+    use shakmaty::{Board, CastlingMode};
+
+    fn after(start: &Chess, ucis: &[&str]) -> Chess {
+        ucis.iter().fold(start.clone(), |position, uci| {
+            let m = uci
+                .parse::<UciMove>()
+                .expect("a UCI move")
+                .to_move(&position)
+                .expect("a legal move");
+            position.play(m).expect("a legal move")
+        })
+    }
+
+    fn ucis(found: CatchUp) -> Vec<String> {
+        match found {
+            CatchUp::One(moves) => moves
+                .iter()
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .collect(),
+            other => panic!("not one sequence: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn two_plies_on_an_identifying_board_are_found() {
+        let start = Chess::default();
+        let board = PhysicalBoard::identified(after(&start, &["g1f3", "e7e6"]).board());
+        assert_eq!(ucis(catch_up(&start, &board)), ["g1f3", "e7e6"]);
+    }
+
+    #[test]
+    fn four_plies_with_a_castling_are_found() {
+        let fen: Fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+            .parse()
+            .expect("a FEN");
+        let start: Chess = fen
+            .into_position(CastlingMode::Standard)
+            .expect("a position");
+        // Castling needs f1 cleared first, the bishop needs d7 cleared first: one order only.
+        let moves = ["f1c4", "d7d6", "e1g1", "c8g4"];
+        let board = PhysicalBoard::identified(after(&start, &moves).board());
+        assert_eq!(ucis(catch_up(&start, &board)), moves);
+    }
+
+    #[test]
+    fn moves_in_either_order_are_several_and_so_not_played() {
+        // 1. Nf3 Nf6 2. Nc3 and 1. Nc3 Nf6 2. Nf3 leave the same board.
+        let start = Chess::default();
+        let board = PhysicalBoard::identified(after(&start, &["g1f3", "g8f6", "b1c3"]).board());
+        assert_eq!(catch_up(&start, &board), CatchUp::Several);
+    }
+
+    #[test]
+    fn a_board_five_plies_away_is_nothing() {
+        // White's e-pawn on e6, everything else at home: three pawn steps, and two black moves
+        // between them that come back (a knight out and home), five plies at least.
+        let start = Chess::default();
+        let mut board = Board::new();
+        let pawn = board.remove_piece_at(shakmaty::Square::E2).expect("a pawn");
+        board.set_piece_at(shakmaty::Square::E6, pawn);
+        let five = after(&start, &["e2e4", "g8f6", "e4e5", "f6g8", "e5e6"]);
+        assert_eq!(five.board(), &board);
+        assert_eq!(
+            catch_up(&start, &PhysicalBoard::identified(&board)),
+            CatchUp::Nothing
+        );
+    }
+
+    #[test]
+    fn an_occupancy_board_cannot_tell_the_promotion_piece() {
+        let fen: Fen = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1".parse().expect("a FEN");
+        let start: Chess = fen
+            .into_position(CastlingMode::Standard)
+            .expect("a position");
+        let promoted = after(&start, &["e7e8n"]);
+        let occupancy = PhysicalBoard::unidentified(promoted.board());
+        assert_eq!(catch_up(&start, &occupancy), CatchUp::Several);
+        let identified = PhysicalBoard::identified(promoted.board());
+        assert_eq!(ucis(catch_up(&start, &identified)), ["e7e8n"]);
+    }
+}
