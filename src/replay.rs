@@ -15,6 +15,8 @@ use crate::sensor_log::{LogHeader, LogRecord};
 #[derive(Debug)]
 pub struct Replay {
     config: Config,
+    /// The report horizon given for the replay, else the log's.
+    report_horizon_ms: Option<Millis>,
     time_control: Option<TimeControl>,
     interpreter: Option<Interpreter>,
     header: Option<LogHeader>,
@@ -25,10 +27,19 @@ impl Replay {
     pub fn new(config: Config) -> Replay {
         Replay {
             config,
+            report_horizon_ms: None,
             time_control: None,
             interpreter: None,
             header: None,
         }
+    }
+
+    /// Weighs presses with this report horizon instead of the one the log states (see
+    /// [`Config::report_horizon_ms`]); `None` keeps the log's (the configuration's when it
+    /// states none).
+    pub fn with_report_horizon(mut self, horizon_ms: Option<Millis>) -> Replay {
+        self.report_horizon_ms = horizon_ms;
+        self
     }
 
     /// Runs a clock for `time_control` (see [`Interpreter::with_time_control`]).
@@ -50,7 +61,14 @@ impl Replay {
             LogRecord::Header(header) => {
                 // The decoder validated the FEN; a position it rejects cannot reach here.
                 let start = header.start_position().unwrap_or_default();
-                let interpreter = new_interpreter(start, self.config, &self.time_control);
+                let config = Config {
+                    report_horizon_ms: self
+                        .report_horizon_ms
+                        .or(header.report_horizon_ms)
+                        .unwrap_or(self.config.report_horizon_ms),
+                    ..self.config
+                };
+                let interpreter = new_interpreter(start, config, &self.time_control);
                 self.interpreter = Some(interpreter);
                 self.header = Some(header);
             }
@@ -80,7 +98,13 @@ impl Replay {
 
     /// The interpreter (from the standard start if no header came first).
     fn interpreter(&mut self) -> &mut Interpreter {
-        let (config, time_control) = (self.config, &self.time_control);
+        let config = Config {
+            report_horizon_ms: self
+                .report_horizon_ms
+                .unwrap_or(self.config.report_horizon_ms),
+            ..self.config
+        };
+        let time_control = &self.time_control;
         self.interpreter
             .get_or_insert_with(|| new_interpreter(Chess::default(), config, time_control))
     }

@@ -109,6 +109,31 @@ fn noise_bursts_on_the_line() {
 }
 
 #[test]
+fn blitz_presses_before_the_scan_reports_the_move() {
+    // Each press 100 ms after the piece is set down: the lever change arrives before the scan
+    // that reports the move. Every press completes its move; none is a press without a move.
+    let watched = watch(
+        "blitz",
+        &["--log", "fixtures/live/blitz-presses.log", "--speed", "1"],
+    );
+    assert_eq!(
+        watched.events,
+        replay(&watched.record),
+        "live decisions differ from the replay of the recording"
+    );
+    let rulings: Vec<&Value> = watched
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "illegal" || e["kind"] == "violation")
+        .collect();
+    assert!(rulings.is_empty(), "rulings in clean play: {rulings:?}");
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![vec!["e4", "e5", "Nf3", "Nc6", "Bb5"]]
+    );
+}
+
+#[test]
 fn a_short_unplug_with_the_port_open_and_moves_made_meanwhile() {
     // The board goes silent for half a second and comes back in its power-up state (idle, no
     // updates) with its port open, as a Bluetooth link dropping does. With this seed and speed

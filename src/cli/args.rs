@@ -356,12 +356,20 @@ pub struct InterpreterArgs {
     /// The completed illegal move that loses the game (2: FIDE 2023; 3: the 2005 Laws).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub illegal_limit: u32,
-    /// The slide window in ms: a shorter rest on a square is a slide, not a release.
-    #[arg(long, value_name = "N", default_value_t = 250)]
+    /// The slide window in ms (at most 60000): a shorter rest on a square is a slide, not a
+    /// release.
+    #[arg(long, value_name = "N", default_value_t = 250, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub slide_ms: u64,
-    /// The bounce window in ms: a shorter lift and replace on one square is sensor noise.
-    #[arg(long, value_name = "N", default_value_t = 50)]
+    /// The bounce window in ms (at most 60000): a shorter lift and replace on one square is
+    /// sensor noise.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub bounce_ms: u64,
+    /// The report horizon in ms (at most 60000): a clock press is weighed only once the
+    /// board's reports of what happened before it can have arrived. Default: `replay` uses the
+    /// log's `@report-horizon-ms` (none: 0), `watch` the protocol's (DGT 300, one scan and a
+    /// margin; Hall 0).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub report_horizon_ms: Option<u64>,
     /// Run a clock for this time control (PGN form: `300+2`, `40/5400+30:1800+30`, `300d5`
     /// for a delay): flag falls, two minutes for an illegal move, clock times in the output.
     #[arg(long, value_name = "TC")]
@@ -376,6 +384,7 @@ impl InterpreterArgs {
             bounce_ms: self.bounce_ms,
             strict: !self.casual,
             illegal_limit: self.illegal_limit,
+            report_horizon_ms: self.report_horizon_ms.unwrap_or(0),
         }
     }
 }

@@ -72,10 +72,23 @@ async fn demo(emulator: DgtBoardEmulator, json: bool) -> Result<()> {
         served
     };
     let start = Chess::default();
-    let mut game = LiveGame::new(start.clone(), touchmove::interpreter::Config::default());
+    let horizon = touchmove::dgt::protocol::REPORT_HORIZON_MS;
+    let config = touchmove::interpreter::Config {
+        report_horizon_ms: horizon,
+        ..touchmove::interpreter::Config::default()
+    };
+    let mut game = LiveGame::new(start.clone(), config);
     let mut link = DgtLink::default();
     let mut connector = OwnEnd(Some(host_end));
-    let mut sink = WatchSink::new(std::io::stdout().lock(), json, None, None, &start, None);
+    let mut sink = WatchSink::new(
+        std::io::stdout().lock(),
+        json,
+        None,
+        horizon,
+        None,
+        &start,
+        None,
+    );
     let shutdown = async {
         let _ = board_done.await;
     };

@@ -18,6 +18,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let stdout = io::stdout().lock();
     let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json, args.pgn.is_some());
     let mut replay = Replay::new(args.interpreter.config())
+        .with_report_horizon(args.interpreter.report_horizon_ms)
         .with_time_control(args.interpreter.time_control.clone());
     let reader = if args.ignore_clock_readings {
         LogReader::ignoring_clock_readings(source)

@@ -9,9 +9,12 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use touchmove::dgt::link::DgtLink;
+use touchmove::dgt::protocol::REPORT_HORIZON_MS as DGT_REPORT_HORIZON_MS;
 use touchmove::hall::HallSession;
+use touchmove::interpreter::Config;
 use touchmove::live::runner::{self, RunnerConfig};
 use touchmove::live::{BoardSession, LiveGame};
+use touchmove::sensor::Millis;
 
 use touchmove_firmware_protocol::BAUD_RATE as HALL_BAUD_RATE;
 
@@ -42,6 +45,16 @@ async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
     }
 }
 
+/// The report horizon the protocol's boards need (`--report-horizon-ms` overrides it): a DGT
+/// board reports a square change at its next scan; a Hall board reports each change as it
+/// happens.
+fn report_horizon(protocol: BoardProtocol) -> Millis {
+    match protocol {
+        BoardProtocol::Dgt => DGT_REPORT_HORIZON_MS,
+        BoardProtocol::Hall => 0,
+    }
+}
+
 /// How a recording names the board it came from.
 fn board_name(protocol: BoardProtocol) -> &'static str {
     match protocol {
@@ -68,7 +81,15 @@ async fn watch_with<S: BoardSession>(
     mut connector: SerialConnector,
     mut session: S,
 ) -> Result<()> {
-    let mut game = LiveGame::new(start.clone(), args.interpreter.config())
+    let horizon = args
+        .interpreter
+        .report_horizon_ms
+        .unwrap_or_else(|| report_horizon(args.protocol));
+    let config = Config {
+        report_horizon_ms: horizon,
+        ..args.interpreter.config()
+    };
+    let mut game = LiveGame::new(start.clone(), config)
         .with_time_control(args.interpreter.time_control.clone());
     let mut sink = WatchSink::new(
         std::io::stdout().lock(),
@@ -76,6 +97,7 @@ async fn watch_with<S: BoardSession>(
         args.record
             .as_deref()
             .map(|path| (path, board_name(args.protocol))),
+        horizon,
         args.pgn.as_deref(),
         &start,
         args.interpreter

@@ -33,11 +33,13 @@ pub struct WatchSink<W: Write> {
 
 impl<W: Write> WatchSink<W> {
     /// Outputs to `out` (JSON lines when `json`), recording to `record` (naming the board
-    /// `board`) and the PGN to `pgn` when given, for a game starting from `start`.
+    /// `board`, stating the session's report horizon) and the PGN to `pgn` when given, for a
+    /// game starting from `start`.
     pub fn new(
         out: W,
         json: bool,
         record: Option<(&Path, &str)>,
+        report_horizon_ms: Millis,
         pgn: Option<&Path>,
         start: &Chess,
         time_control: Option<String>,
@@ -53,7 +55,7 @@ impl<W: Write> WatchSink<W> {
             record_path: record.map(|(path, _)| path.to_owned()),
             recording: None,
             pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
-            header: LogHeader::new(start, board),
+            header: LogHeader::new(start, board).with_report_horizon(report_horizon_ms),
             failed: None,
         }
     }

@@ -7,6 +7,11 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
+/// How long after a clock press the board's reports of what happened before it may still
+/// arrive (ms): one full scan (200–250 ms), since a lever change is reported at once and a
+/// square change at the next scan, and a margin for the line.
+pub const REPORT_HORIZON_MS: crate::sensor::Millis = 300;
+
 /// The link's baud rate.
 pub const BAUD_RATE: u32 = 9600;
 

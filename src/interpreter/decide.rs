@@ -92,7 +92,9 @@ impl Interpreter {
         };
         let unsensed_promotion = matches!(m, Move::Normal { promotion: Some(_), to, .. }
             if self.board.identified_at(to).is_none());
-        if can_grow(m, legal.moves()) || unsensed_promotion {
+        // A move shown after the mover's press waits for the press, which completes it.
+        let press_held = !correction && self.mover_press_held();
+        if can_grow(m, legal.moves()) || unsensed_promotion || press_held {
             self.phase = Phase::Pending {
                 what: Pending::Move { m, correction },
                 deadline: t + self.config.slide_ms,

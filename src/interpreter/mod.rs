@@ -49,6 +49,11 @@ pub struct Config {
     pub strict: bool,
     /// The completed illegal move that loses the game (2 under the 2023 Laws, 3 under 2005).
     pub illegal_limit: u32,
+    /// How long after a clock press the board's reports of what happened before it may still
+    /// arrive (ms): a scanning board reports a move at its next scan, while a lever change
+    /// arrives at once. A press is weighed (the move it completes decided, "no move" or an
+    /// illegal move found) only once this has passed, with the press's own time. 0: at once.
+    pub report_horizon_ms: Millis,
 }
 
 impl Default for Config {
@@ -58,6 +63,7 @@ impl Default for Config {
             bounce_ms: 50,
             strict: true,
             illegal_limit: 2,
+            report_horizon_ms: 0,
         }
     }
 }
@@ -119,6 +125,13 @@ struct HeldLift {
     piece: Option<Piece>,
 }
 
+/// A clock press waiting for the reports that may still be on their way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct HeldPress {
+    t: Millis,
+    color: Color,
+}
+
 /// The sans-IO touch-move interpreter of one board.
 #[derive(Debug, Clone)]
 pub struct Interpreter {
@@ -133,6 +146,7 @@ pub struct Interpreter {
     previous: Option<PreviousTurn>,
     phase: Phase,
     held: Vec<HeldLift>,
+    held_press: Option<HeldPress>,
     promotion: Option<Role>,
     completed_illegal: Option<(Square, Square)>,
     left_candidate: Option<LeftCandidate>,
@@ -165,6 +179,7 @@ impl Interpreter {
             previous: None,
             phase: Phase::AtRest,
             held: Vec::new(),
+            held_press: None,
             promotion: None,
             completed_illegal: None,
             left_candidate: None,
@@ -226,7 +241,7 @@ impl Interpreter {
             }
             SensorKind::Clock(color) => {
                 self.release_held();
-                self.clock(t, color);
+                self.press(t, color);
             }
             SensorKind::Promote(role) => {
                 self.release_held();
@@ -278,8 +293,19 @@ impl Interpreter {
         };
         // A lift made before the window closed is either a real lift (which changes the board
         // before the deadline) or a bounce (after which the deadline stands): wait to know.
-        let phase = phase.filter(|deadline| self.held.first().is_none_or(|h| h.t >= *deadline));
-        [held, phase, self.flag_due()].into_iter().flatten().min()
+        // A press made before it decides what the deadline would have: wait for the press.
+        let phase = phase.filter(|deadline| {
+            self.held.first().is_none_or(|h| h.t >= *deadline)
+                && self.held_press.is_none_or(|p| p.t >= *deadline)
+        });
+        // The mover's flag cannot fall after a press that stopped the mover's time.
+        let flag = self
+            .flag_due()
+            .filter(|due| self.held_press.is_none_or(|p| p.t >= *due));
+        [held, self.press_due(), phase, flag]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Handles every deadline due at or before `now`, in order.
@@ -287,6 +313,8 @@ impl Interpreter {
         while let Some(due) = self.poll_timeout().filter(|due| *due <= now) {
             if self.held_until() == Some(due) {
                 self.release_held();
+            } else if self.press_due() == Some(due) {
+                self.weigh_held_press();
             } else if self.flag_due() == Some(due) {
                 self.flag_fell(due);
             } else {
@@ -313,6 +341,37 @@ impl Interpreter {
         let t = t.max(self.last_t);
         self.last_t = t;
         self.out.push_back(GameEvent { t, kind });
+    }
+
+    /// When the held press is to be weighed: once the reports that may still be on their way
+    /// have arrived.
+    fn press_due(&self) -> Option<Millis> {
+        self.held_press
+            .map(|p| p.t.saturating_add(self.config.report_horizon_ms))
+    }
+
+    /// A press at `t`: weighed at once without a report horizon, else held until it passes (a
+    /// press already held is weighed first: presses are weighed in order).
+    fn press(&mut self, t: Millis, color: Color) {
+        if self.config.report_horizon_ms == 0 {
+            self.clock(t, color);
+            return;
+        }
+        self.weigh_held_press();
+        self.held_press = Some(HeldPress { t, color });
+    }
+
+    /// Weighs the held press, if any, with its own time.
+    fn weigh_held_press(&mut self) {
+        if let Some(press) = self.held_press.take() {
+            self.clock(press.t, press.color);
+        }
+    }
+
+    /// Whether the mover has pressed the clock and the press waits for the reports.
+    fn mover_press_held(&self) -> bool {
+        self.held_press
+            .is_some_and(|press| press.color == self.game.turn())
     }
 
     /// When the held lifts stop being possible bounces.
@@ -436,9 +495,29 @@ impl Interpreter {
             && !self.trace.has_binding_touch_of(self.game.turn()))
     }
 
-    /// `color` pressed the clock: the rulings of the press, then the clock follows it.
+    /// `color` pressed the clock: the rulings of the press, and the clock follows it. A press
+    /// that completes the mover's pending move is taken by the clock first, so that the move
+    /// carries the times the clock shows once it is completed (the increment included).
     fn clock(&mut self, t: Millis, color: Color) {
         if self.phase == Phase::Closed {
+            return;
+        }
+        let completes_move = color == self.game.turn()
+            && matches!(
+                self.phase,
+                Phase::Pending {
+                    what: Pending::Move {
+                        correction: false,
+                        ..
+                    },
+                    ..
+                }
+            );
+        if completes_move {
+            if let Some(clock) = self.clock.as_mut() {
+                clock.pressed(color, t);
+            }
+            self.decide_pending(t);
             return;
         }
         self.clock_ruling(t, color);

@@ -79,7 +79,8 @@ fn the_contract_example_reads_to_its_events() {
         log.header,
         LogHeader {
             start: None,
-            board: Some("hall-v1 demo".to_owned())
+            board: Some("hall-v1 demo".to_owned()),
+            report_horizon_ms: None,
         }
     );
     assert_eq!(
@@ -127,7 +128,8 @@ fn a_log_without_events_yields_its_header_at_the_end() {
         decoder.poll(),
         Some(Ok(LogRecord::Header(LogHeader {
             start: None,
-            board: Some("x".to_owned())
+            board: Some("x".to_owned()),
+            report_horizon_ms: None,
         })))
     );
     assert_eq!(decoder.poll(), None);
@@ -167,6 +169,7 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
         Ok(LogRecord::Header(LogHeader {
             start: None,
             board: Some("Brett ♞ über".to_owned()),
+            report_horizon_ms: None,
         })),
         Ok(LogRecord::Event(SensorEvent::new(
             0,

@@ -54,6 +54,12 @@ pub enum LineError {
         /// The line where the key was first given.
         first_line: usize,
     },
+    /// The `@report-horizon-ms` value is not a number of milliseconds in range.
+    #[error("bad `@report-horizon-ms` value `{text}`: expected whole milliseconds, at most 60000")]
+    BadReportHorizon {
+        /// The text found.
+        text: String,
+    },
     /// The `@start` FEN does not parse.
     #[error("`@start` FEN `{fen}` does not parse: {source}")]
     BadFen {

@@ -1,5 +1,6 @@
 //! The log header: what the metadata lines say about the log as a whole.
 
+use crate::sensor::Millis;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, PositionError};
 
@@ -12,6 +13,10 @@ pub struct LogHeader {
     pub start: Option<Fen>,
     /// Free text naming the board or protocol that produced the log (`@board`).
     pub board: Option<String>,
+    /// How long after a clock press the board's reports of what happened before it may still
+    /// arrive (`@report-horizon-ms`; `None`: none, a press is weighed as it comes). A live
+    /// session writes its own, so that a replay weighs each press as the session did.
+    pub report_horizon_ms: Option<Millis>,
 }
 
 impl LogHeader {
@@ -22,7 +27,14 @@ impl LogHeader {
             start: (*start != Chess::default())
                 .then(|| Fen::from_position(start, EnPassantMode::Legal)),
             board: Some(board.to_owned()),
+            report_horizon_ms: None,
         }
+    }
+
+    /// The same header, stating the report horizon the session used.
+    pub fn with_report_horizon(mut self, horizon_ms: Millis) -> LogHeader {
+        self.report_horizon_ms = Some(horizon_ms);
+        self
     }
 
     /// The position the log starts from: the `@start` FEN, or the standard starting position.
@@ -61,6 +73,7 @@ mod tests {
         let header = LogHeader {
             start: Some(fen),
             board: None,
+            report_horizon_ms: None,
         };
         let position = header.start_position().expect("legal position");
         assert_eq!(position.turn(), Color::Black);

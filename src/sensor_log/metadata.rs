@@ -5,6 +5,7 @@ use shakmaty::{CastlingMode, Chess};
 
 use super::error::LineError;
 use super::header::LogHeader;
+use crate::sensor::Millis;
 
 /// Builds a [`LogHeader`] from metadata lines, remembering where each known key was given.
 #[derive(Debug, Default)]
@@ -12,6 +13,7 @@ pub(super) struct MetadataCollector {
     header: LogHeader,
     start_line: Option<usize>,
     board_line: Option<usize>,
+    horizon_line: Option<usize>,
 }
 
 impl MetadataCollector {
@@ -34,6 +36,13 @@ impl MetadataCollector {
                 check_once(key, self.board_line, value)?;
                 self.header.board = Some(value.to_owned());
                 self.board_line = Some(line);
+                Ok(())
+            }
+            "report-horizon-ms" => {
+                check_once(key, self.horizon_line, value)?;
+                let horizon = parse_horizon(value)?;
+                self.header.report_horizon_ms = Some(horizon);
+                self.horizon_line = Some(line);
                 Ok(())
             }
             _ => Ok(()),
@@ -61,6 +70,23 @@ fn check_once(key: &str, first_line: Option<usize>, value: &str) -> Result<(), L
     }
     Ok(())
 }
+
+/// Parses the `@report-horizon-ms` value: whole milliseconds, at most a minute.
+fn parse_horizon(text: &str) -> Result<Millis, LineError> {
+    let bad = || LineError::BadReportHorizon {
+        text: text.to_owned(),
+    };
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    text.parse::<Millis>()
+        .ok()
+        .filter(|ms| *ms <= MAX_REPORT_HORIZON_MS)
+        .ok_or_else(bad)
+}
+
+/// The longest report horizon a log may state (ms).
+pub const MAX_REPORT_HORIZON_MS: Millis = 60_000;
 
 /// Parses the `@start` FEN and checks that it is a playable standard-chess position.
 fn parse_start(text: &str) -> Result<Fen, LineError> {

@@ -80,10 +80,12 @@ fn header() -> impl Strategy<Value = LogHeader> {
     (
         prop::option::of(prop::sample::select(fens)),
         prop::option::of("[a-z0-9][a-z0-9 ♞ü-]{0,12}[a-z0-9]"),
+        prop::option::of(0..=60_000u64),
     )
-        .prop_map(|(fen, board)| LogHeader {
+        .prop_map(|(fen, board, report_horizon_ms)| LogHeader {
             start: fen.map(|fen| fen.parse::<Fen>().expect("valid FEN")),
             board,
+            report_horizon_ms,
         })
 }
 

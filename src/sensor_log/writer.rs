@@ -136,6 +136,9 @@ impl<W: Write> LogWriter<W> {
         if let Some(board) = &header.board {
             writeln!(self.out, "@board {board}")?;
         }
+        if let Some(horizon) = header.report_horizon_ms {
+            writeln!(self.out, "@report-horizon-ms {horizon}")?;
+        }
         self.flush_if_asked()
     }
 
@@ -227,6 +230,7 @@ mod tests {
                     .expect("valid FEN"),
             ),
             board: Some("dgt e-board".to_owned()),
+            report_horizon_ms: None,
         };
         let mut writer =
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("header");
@@ -290,6 +294,7 @@ mod tests {
             let header = LogHeader {
                 start: None,
                 board: Some(text.to_owned()),
+                report_horizon_ms: None,
             };
             assert!(
                 matches!(
@@ -306,6 +311,7 @@ mod tests {
                     .expect("parsable FEN"),
             ),
             board: None,
+            report_horizon_ms: None,
         };
         assert!(matches!(
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),
