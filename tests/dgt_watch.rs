@@ -99,6 +99,29 @@ fn a_board_turned_round() {
 }
 
 #[test]
+fn a_clock_with_white_on_its_right_beside_a_board_turned_round() {
+    // As in a real recording: the board turned round, White on the clock's right. Which side is
+    // White's is learnt from the first press on the running clock, not assumed.
+    check_game(
+        "white-right",
+        "games/coverage.pgn",
+        1,
+        &["--rotated", "--white-on-clock", "right"],
+    );
+}
+
+#[test]
+fn a_clock_with_white_on_its_right_the_board_the_right_way_round() {
+    let name = "white-right-board-normal";
+    check_game(
+        name,
+        "games/coverage.pgn",
+        1,
+        &["--white-on-clock", "right"],
+    );
+}
+
+#[test]
 fn noise_bursts_on_the_line() {
     check_game(
         "noise",

@@ -75,9 +75,14 @@ pub struct WatchArgs {
     /// The position the game starts from (default: the standard starting position).
     #[arg(long, value_name = "FEN")]
     pub start: Option<String>,
-    /// Stop when the board has been unreachable this many seconds (default: keep trying).
-    #[arg(long, value_name = "SECS")]
+    /// Stop when the board has been unreachable this many seconds (default: keep trying; a
+    /// number of seconds from 0 to 31536000).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub give_up_after: Option<f64>,
+    /// The side of a DGT clock White sits on (default: learnt from the first press of the game
+    /// on a running clock).
+    #[arg(long, value_name = "SIDE")]
+    pub white_on_clock: Option<ClockSide>,
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,
@@ -189,6 +194,9 @@ pub struct EmulateDgtArgs {
     /// The board stands turned round (Black on the connector side).
     #[arg(long)]
     pub rotated: bool,
+    /// The side of the clock White's time is on (default: left).
+    #[arg(long, value_name = "SIDE", default_value = "left")]
+    pub white_on_clock: ClockSide,
     /// Unplug the board MS ms after the start...
     #[arg(long, value_name = "MS", requires = "unplug_for")]
     pub unplug_at: Option<u64>,
@@ -345,6 +353,29 @@ pub struct ReplayArgs {
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,
+}
+
+/// A side of the clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ClockSide {
+    /// The clock's left side.
+    Left,
+    /// The clock's right side.
+    Right,
+}
+
+/// A number of seconds for `--give-up-after`: finite, from 0 to a year.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds.is_finite() && (0.0..=31_536_000.0).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "`{text}`: expected a number of seconds from 0 to 31536000"
+        ))
+    }
 }
 
 /// The interpreter's options, shared by every command that runs one.

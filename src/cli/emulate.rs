@@ -9,7 +9,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use touchmove::clock::{Bonus, TimeControl};
-use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug};
+use touchmove::dgt::emulator::{
+    ClockSide as EmulatedClockSide, DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug,
+};
 use touchmove::hall::emulator::{
     HallBoardEmulator, HallEmulatorConfig, HallScript, HallScriptStart,
 };
@@ -18,7 +20,7 @@ use touchmove::sensor_log::{SensorLog, read_log};
 use touchmove::simulate::{BoardKind, HandStyle};
 
 use super::args::{
-    EmulateArgs, EmulateDgtArgs, EmulateHallArgs, EmulatedBoard, EmulatedScriptArgs,
+    ClockSide, EmulateArgs, EmulateDgtArgs, EmulateHallArgs, EmulatedBoard, EmulatedScriptArgs,
 };
 use super::dgt_pty::{PtyBoard, serve};
 use super::simulate::find_game;
@@ -94,6 +96,10 @@ fn dgt_config(args: &EmulateDgtArgs) -> Result<EmulatorConfig> {
     config.noise = played.noise;
     config.seed = played.seed;
     config.rotated = args.rotated;
+    config.clock.white = match args.white_on_clock {
+        ClockSide::Left => EmulatedClockSide::Left,
+        ClockSide::Right => EmulatedClockSide::Right,
+    };
     if let Some(TimeControl::Timed(schedule)) = &args.time_control {
         let first = schedule.period(0);
         config.clock.initial_ms = u64::from(first.seconds) * 1000;

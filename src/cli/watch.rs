@@ -18,7 +18,7 @@ use touchmove::sensor::Millis;
 
 use touchmove_firmware_protocol::BAUD_RATE as HALL_BAUD_RATE;
 
-use super::args::{BoardProtocol, WatchArgs};
+use super::args::{BoardProtocol, ClockSide, WatchArgs};
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 
@@ -34,7 +34,11 @@ async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
     match args.protocol {
         BoardProtocol::Dgt => {
             let time_control = args.interpreter.time_control.clone();
-            let session = DgtLink::default().set_clock_at_start(time_control, start.turn());
+            let white_on_left = args.white_on_clock.map(|side| side == ClockSide::Left);
+            let session = DgtLink::default()
+                .starting_with(start.turn())
+                .with_clock_sides(white_on_left)
+                .set_clock_at_start(time_control, start.turn());
             let connector = SerialConnector::dgt(args.port.clone());
             watch_with(args, start, connector, session).await
         }

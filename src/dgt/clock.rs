@@ -197,7 +197,7 @@ mod tests {
     #[test]
     fn a_report_decodes_bcd_times_flags_and_status() {
         // Right 1:23:45 with flag bit 0x1, left 0:05:09; running, lever high right, left's turn.
-        let bytes = [0x11, 0x23, 0x45, 0x00, 0x05, 0x09, 0x13];
+        let bytes = [0x11, 0x23, 0x45, 0x00, 0x05, 0x09, 0x0b];
         let Ok(Bwtime::Report(report)) = decode_bwtime(&bytes) else {
             panic!("a report expected");
         };
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn every_status_bit_has_its_field() {
-        let Ok(Bwtime::Report(report)) = decode_bwtime(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x2c])
+        let Ok(Bwtime::Report(report)) = decode_bwtime(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x34])
         else {
             panic!("a report expected");
         };
@@ -269,7 +269,7 @@ mod tests {
     #[test]
     fn a_reading_puts_each_side_s_time_on_its_player() {
         // Right 0:04:58, left 1:02:03, running, the left player's turn.
-        let report = report_of([0x00, 0x04, 0x58, 0x01, 0x02, 0x03, 0x11]);
+        let report = report_of([0x00, 0x04, 0x58, 0x01, 0x02, 0x03, 0x09]);
         let white_left = report.reading(true).expect("a clock");
         assert_eq!(
             white_left.times,
@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn a_stopped_clock_runs_for_nobody_and_no_clock_gives_no_reading() {
-        let stopped = report_of([0x00, 0x05, 0x00, 0x00, 0x05, 0x00, 0x10]);
+        let stopped = report_of([0x00, 0x05, 0x00, 0x00, 0x05, 0x00, 0x08]);
         assert_eq!(stopped.reading(true).map(|r| r.running), Some(None));
         let absent = report_of([0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20]);
         assert_eq!(absent.reading(true), None);

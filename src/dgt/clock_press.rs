@@ -4,26 +4,19 @@
 //! other side: after a press the lever is high on the opponent's side, and the opponent's clock
 //! runs. So the player on the lever's *low* side after the change is the one who pressed.
 
-use shakmaty::Color;
-
 use super::clock::ClockReport;
 
-/// The player who pressed the clock between `previous` and `current`: `None` when the lever did
-/// not move, or when either report says no clock is connected (its lever bit means nothing).
-/// `white_on_left` tells which player sits on the clock's left side.
-pub fn pressed_by(
-    previous: &ClockReport,
-    current: &ClockReport,
-    white_on_left: bool,
-) -> Option<Color> {
+/// The side whose player pressed the clock between `previous` and `current` (`true`: the
+/// left): `None` when the lever did not move, or when either report says no clock is connected
+/// (its lever bit means nothing).
+pub fn pressed_side(previous: &ClockReport, current: &ClockReport) -> Option<bool> {
     if previous.no_clock || current.no_clock {
         return None;
     }
     if previous.lever_right_high == current.lever_right_high {
         return None;
     }
-    let left_pressed = current.lever_right_high;
-    Some(Color::from_white(left_pressed == white_on_left))
+    Some(current.lever_right_high)
 }
 
 #[cfg(test)]
@@ -55,31 +48,17 @@ mod tests {
         let right_high = report(true, false);
         let left_high = report(false, false);
         // The lever rose on the right: the left player pushed their side down.
-        assert_eq!(
-            pressed_by(&left_high, &right_high, true),
-            Some(Color::White)
-        );
-        assert_eq!(
-            pressed_by(&left_high, &right_high, false),
-            Some(Color::Black)
-        );
+        assert_eq!(pressed_side(&left_high, &right_high), Some(true));
         // The lever rose on the left: the right player pressed.
-        assert_eq!(
-            pressed_by(&right_high, &left_high, true),
-            Some(Color::Black)
-        );
-        assert_eq!(
-            pressed_by(&right_high, &left_high, false),
-            Some(Color::White)
-        );
+        assert_eq!(pressed_side(&right_high, &left_high), Some(false));
     }
 
     #[test]
     fn no_change_or_no_clock_is_no_press() {
         let right_high = report(true, false);
-        assert_eq!(pressed_by(&right_high, &right_high, true), None);
+        assert_eq!(pressed_side(&right_high, &right_high), None);
         let absent = report(false, true);
-        assert_eq!(pressed_by(&right_high, &absent, true), None);
-        assert_eq!(pressed_by(&absent, &right_high, true), None);
+        assert_eq!(pressed_side(&right_high, &absent), None);
+        assert_eq!(pressed_side(&absent, &right_high), None);
     }
 }

@@ -55,6 +55,13 @@ impl HostClock {
         self.set_and_run(now)
     }
 
+    /// The sides of the clock turned out the other way round (`white_on_left` now): the
+    /// command that sets the clock again, each time on its player's side.
+    pub fn turned(&mut self, white_on_left: bool, now: Millis) -> ClockCommand {
+        self.white_on_left = white_on_left;
+        self.set_and_run(now)
+    }
+
     /// The set-and-run command for the model's times at `now`, the running side running.
     fn set_and_run(&self, now: Millis) -> ClockCommand {
         let white = setting(self.clock.remaining(Color::White, now));

@@ -4,6 +4,7 @@ use std::collections::VecDeque;
 
 use shakmaty::Color;
 
+use super::clock_sides::ClockSides;
 use super::command::{ClockCommand, ClockText};
 use super::host_clock::HostClock;
 use super::session::{DgtSession, SessionConfig, SessionEvent};
@@ -20,6 +21,12 @@ pub struct DgtLink {
     clock_setup: Option<(TimeControl, Color)>,
     /// The clock the host set for the game in progress.
     host_clock: Option<HostClock>,
+    /// Which side of the clock is White's.
+    sides: ClockSides,
+    /// The side to move in the game, once it has started (from the game's announcements).
+    to_move: Option<Color>,
+    /// The side to move in the starting position.
+    start_turn: Color,
     /// The session's events not yet polled, each with the time of the input that brought it
     /// (the time of a clock press).
     events: VecDeque<(Millis, SessionEvent)>,
@@ -32,8 +39,26 @@ impl DgtLink {
             session: DgtSession::new(config),
             clock_setup: None,
             host_clock: None,
+            sides: ClockSides::unknown(),
+            to_move: None,
+            start_turn: Color::White,
             events: VecDeque::new(),
         }
+    }
+
+    /// The game starts with `turn` to move (a `--start` position with Black to move).
+    pub fn starting_with(mut self, turn: Color) -> DgtLink {
+        self.start_turn = turn;
+        self
+    }
+
+    /// Fixes which side of the clock is White's (`Some(true)`: the left) instead of learning it
+    /// from the clock.
+    pub fn with_clock_sides(mut self, white_on_left: Option<bool>) -> DgtLink {
+        if let Some(white_on_left) = white_on_left {
+            self.sides = ClockSides::fixed(white_on_left);
+        }
+        self
     }
 
     /// When a game starts, set the clock plugged into the board to the first period of
@@ -57,7 +82,7 @@ impl DgtLink {
         let Some((time_control, _)) = self.clock_setup.clone() else {
             return;
         };
-        let white_on_left = self.session.config().white_on_left_of_clock;
+        let white_on_left = self.sides.white_on_left();
         let (clock, command) = HostClock::start(time_control, to_move, now, white_on_left);
         self.host_clock = Some(clock);
         self.session.send_clock(now, command);
@@ -111,16 +136,54 @@ impl DgtLink {
                 "the clock never acknowledged {command:?}: given up"
             ))),
             SessionEvent::ClockTimes(report) => report
-                .reading(self.session.config().white_on_left_of_clock)
+                .reading(self.sides.white_on_left())
                 .map(LinkEvent::ClockReading),
+            SessionEvent::ClockPressed { left, .. } => Some(LinkEvent::Sensor(SensorKind::Clock(
+                self.sides.color_of(left),
+            ))),
         }
     }
 }
 
 impl DgtLink {
+    /// The player on the left (`left`) or right pressed at `now`: the first press of the game
+    /// on a running clock (or one the host set) settles which side is White's. Returns the
+    /// notice to give when that turned the sides round (the clock the host set is set again).
+    fn learn_sides(&mut self, now: Millis, left: bool, running_before: bool) -> Option<LinkEvent> {
+        let mover = self.to_move?;
+        if !(running_before || self.host_clock.is_some()) || !self.sides.pressed(left, mover) {
+            return None;
+        }
+        let white_on_left = self.sides.white_on_left();
+        if let Some(command) = self
+            .host_clock
+            .as_mut()
+            .map(|clock| clock.turned(white_on_left, now))
+        {
+            self.session.send_clock(now, command);
+        }
+        let side = if white_on_left { "left" } else { "right" };
+        Some(LinkEvent::Notice(format!(
+            "White sits on the clock's {side} (learnt from the first press)"
+        )))
+    }
+
     /// What a decision of the game means to the clock: a penalty to put on it, the result to
-    /// show, a new game to set it for.
+    /// show, a new game to set it for; and who is to move.
     fn decided(&mut self, now: Millis, kind: &EventKind) {
+        match kind {
+            EventKind::Move(played) => self.to_move = Some(!played.color),
+            EventKind::Takeback { ply } => {
+                // Ply 1 was the starting position's side to move's.
+                let odd = ply % 2 == 1;
+                self.to_move = Some(if odd {
+                    self.start_turn
+                } else {
+                    !self.start_turn
+                });
+            }
+            _ => {}
+        }
         match kind {
             EventKind::Illegal(illegal) => {
                 let opponent = !illegal.color;
@@ -135,7 +198,11 @@ impl DgtLink {
                 self.session
                     .send_clock(now, ClockCommand::Display { text, beep: true });
             }
-            EventKind::Game { .. } => self.start_clock(now, Color::White),
+            EventKind::Game { .. } => {
+                self.start_turn = Color::White;
+                self.to_move = Some(Color::White);
+                self.start_clock(now, Color::White);
+            }
             _ => {}
         }
     }
@@ -174,6 +241,7 @@ impl BoardSession for DgtLink {
     fn announce(&mut self, now: Millis, event: &LiveEvent) {
         match event {
             LiveEvent::Started { .. } => {
+                self.to_move = Some(self.start_turn);
                 if let Some((_, to_move)) = self.clock_setup {
                     self.start_clock(now, to_move);
                 }
@@ -185,8 +253,19 @@ impl BoardSession for DgtLink {
 
     fn poll_event(&mut self) -> Option<LinkEvent> {
         while let Some((at, event)) = self.events.pop_front() {
-            if let SessionEvent::Sensor(SensorKind::Clock(color)) = event {
-                self.clock_pressed(color, at);
+            match event {
+                SessionEvent::ClockPressed {
+                    left,
+                    running_before,
+                } => {
+                    if let Some(notice) = self.learn_sides(at, left, running_before) {
+                        self.events.push_front((at, event));
+                        return Some(notice);
+                    }
+                    self.clock_pressed(self.sides.color_of(left), at);
+                }
+                SessionEvent::Rotated => self.sides.board_turned(true),
+                _ => {}
             }
             if let Some(link_event) = self.translate(event) {
                 return Some(link_event);
@@ -223,9 +302,9 @@ mod tests {
     /// A BWTIME report with the lever high on the right (`true`) or left side.
     fn lever(right_high: bool) -> Vec<u8> {
         let status = if right_high {
-            0x01 | 0x02 | 0x08
+            0x01 | 0x02 | 0x10
         } else {
-            0x01 | 0x10
+            0x01 | 0x08
         };
         crate::dgt::board_messages::bwtime(&crate::dgt::board_messages::ClockReport {
             status,

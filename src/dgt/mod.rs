@@ -9,6 +9,7 @@ pub mod board_messages;
 pub mod clock;
 mod clock_press;
 mod clock_queue;
+pub mod clock_sides;
 pub mod codec;
 pub mod command;
 pub mod emulator;

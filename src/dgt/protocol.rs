@@ -102,10 +102,10 @@ pub mod clock_status {
     pub const LEVER_RIGHT_HIGH: u8 = 0x02;
     /// The clock's battery is low.
     pub const BATTERY_LOW: u8 = 0x04;
-    /// The right player's turn.
-    pub const RIGHT_TO_MOVE: u8 = 0x08;
-    /// The left player's turn.
-    pub const LEFT_TO_MOVE: u8 = 0x10;
+    /// The left player's turn: the left display counts down (0x08/0x09 in real recordings).
+    pub const LEFT_TO_MOVE: u8 = 0x08;
+    /// The right player's turn: the right display counts down (0x12/0x13 in real recordings).
+    pub const RIGHT_TO_MOVE: u8 = 0x10;
     /// No clock is connected.
     pub const NO_CLOCK: u8 = 0x20;
     /// The low nibble of d0 or d3 that marks a BWTIME as a clock-command acknowledgement.

@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 use shakmaty::{Board, Square};
 
 use super::clock::ClockReport;
-use super::clock_press::pressed_by;
+use super::clock_press::pressed_side;
 use super::clock_queue::{ClockQueue, ClockStep};
 use super::codec::{Decoded, DgtDecoder};
 use super::command::{ClockCommand, HostCommand, encode};
@@ -53,8 +53,6 @@ pub struct SessionConfig {
     pub clock_resend_ms: Millis,
     /// Give a clock command up after this many sends.
     pub clock_tries: u32,
-    /// Whether White sits on the clock's left side (Black on its right).
-    pub white_on_left_of_clock: bool,
 }
 
 impl Default for SessionConfig {
@@ -65,7 +63,6 @@ impl Default for SessionConfig {
             silence_ms: 2000,
             clock_resend_ms: 2000,
             clock_tries: 3,
-            white_on_left_of_clock: true,
         }
     }
 }
@@ -85,6 +82,13 @@ pub enum SessionEvent {
     Sensor(SensorKind),
     /// A clock time report, as received.
     ClockTimes(ClockReport),
+    /// The clock's lever moved: the player on the left side (`left`) or the right pressed.
+    ClockPressed {
+        /// Whether the player on the clock's left side pressed.
+        left: bool,
+        /// Whether the clock was running before the press.
+        running_before: bool,
+    },
     /// A request went unanswered for `answer_ms`: the board has stopped answering (once, until
     /// it answers again).
     Unresponsive,
@@ -438,13 +442,14 @@ impl DgtSession {
         let Some(link) = self.link.as_mut() else {
             return;
         };
-        let previous = link.lever_reference.replace(report);
-        let white_on_left = self.config.white_on_left_of_clock;
-        if let Some(color) =
-            previous.and_then(|previous| pressed_by(&previous, &report, white_on_left))
-        {
-            self.events
-                .push_back(SessionEvent::Sensor(SensorKind::Clock(color)));
+        let Some(previous) = link.lever_reference.replace(report) else {
+            return;
+        };
+        if let Some(left) = pressed_side(&previous, &report) {
+            self.events.push_back(SessionEvent::ClockPressed {
+                left,
+                running_before: previous.running,
+            });
         }
     }
 

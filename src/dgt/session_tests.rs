@@ -228,42 +228,42 @@ fn five_minutes_report(status: u8) -> ClockReport {
         running: status & 0x01 != 0,
         lever_right_high: status & 0x02 != 0,
         battery_low: false,
-        right_to_move: status & 0x08 != 0,
-        left_to_move: status & 0x10 != 0,
+        right_to_move: status & 0x10 != 0,
+        left_to_move: status & 0x08 != 0,
         no_clock: false,
     }
 }
 
 #[test]
 fn a_lever_change_is_a_press_by_the_player_on_the_low_side() {
-    for (white_on_left, left_player, right_player) in [
-        (true, Color::White, Color::Black),
-        (false, Color::Black, Color::White),
-    ] {
-        let mut session = started(SessionConfig {
-            white_on_left_of_clock: white_on_left,
-            ..quiet_link()
-        });
-        // Running, left high, left to move: the first report is only a reference.
-        session.handle_bytes(100, &bwtime(0x11));
-        // The left player pushes the lever down: right high, right to move.
-        session.handle_bytes(200, &bwtime(0x0b));
-        // Same lever: no press.
-        session.handle_bytes(300, &bwtime(0x0b));
-        // The right player presses back.
-        session.handle_bytes(400, &bwtime(0x11));
-        assert_eq!(
-            events(&mut session),
-            vec![
-                SessionEvent::ClockTimes(five_minutes_report(0x11)),
-                SessionEvent::ClockTimes(five_minutes_report(0x0b)),
-                sensor(SensorKind::Clock(left_player)),
-                SessionEvent::ClockTimes(five_minutes_report(0x0b)),
-                SessionEvent::ClockTimes(five_minutes_report(0x11)),
-                sensor(SensorKind::Clock(right_player)),
-            ]
-        );
-    }
+    let mut session = started(quiet_link());
+    // Running, left to move (0x08), lever low on the right: the first report is a reference.
+    session.handle_bytes(100, &bwtime(0x09));
+    // The left player pushes the lever down: right high (0x02), right to move (0x10).
+    session.handle_bytes(200, &bwtime(0x13));
+    // Same lever: no press.
+    session.handle_bytes(300, &bwtime(0x13));
+    // The right player presses back, the clock having stopped meanwhile (0x12).
+    session.handle_bytes(350, &bwtime(0x12));
+    session.handle_bytes(400, &bwtime(0x08));
+    assert_eq!(
+        events(&mut session),
+        vec![
+            SessionEvent::ClockTimes(five_minutes_report(0x09)),
+            SessionEvent::ClockTimes(five_minutes_report(0x13)),
+            SessionEvent::ClockPressed {
+                left: true,
+                running_before: true
+            },
+            SessionEvent::ClockTimes(five_minutes_report(0x13)),
+            SessionEvent::ClockTimes(five_minutes_report(0x12)),
+            SessionEvent::ClockTimes(five_minutes_report(0x08)),
+            SessionEvent::ClockPressed {
+                left: false,
+                running_before: false
+            },
+        ]
+    );
 }
 
 /// A check: updates asked for again (SEND_UPDATE_NICE), then a dump (SEND_BRD).

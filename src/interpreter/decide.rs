@@ -198,6 +198,11 @@ impl Interpreter {
             start_seq: self.trace_start_seq,
         };
         self.start_turn(Some(previous));
+        // A press of the mover's still held has nothing more to wait for: the move is decided
+        // (the reports that follow are the reply's).
+        if self.held_press.is_some_and(|press| press.color == mover) {
+            self.weigh_held_press();
+        }
     }
 
     /// The promotion piece of an unidentified promotion: the entered choice, else a queen.

@@ -350,10 +350,12 @@ impl Interpreter {
             .map(|p| p.t.saturating_add(self.config.report_horizon_ms))
     }
 
-    /// A press at `t`: weighed at once without a report horizon, else held until it passes (a
-    /// press already held is weighed first: presses are weighed in order).
+    /// A press at `t`: weighed at once without a report horizon, or when the presser's move has
+    /// been decided already (nothing of theirs is still to come), else held until the horizon
+    /// passes (a press already held is weighed first: presses are weighed in order).
     fn press(&mut self, t: Millis, color: Color) {
-        if self.config.report_horizon_ms == 0 {
+        if self.config.report_horizon_ms == 0 || color != self.game.turn() {
+            self.weigh_held_press();
             self.clock(t, color);
             return;
         }

@@ -193,10 +193,10 @@ mod tests {
     fn a_press_runs_the_other_side_and_raises_its_lever() {
         let mut clock = EmulatedClock::new(ClockConfig::default(), Color::White);
         clock.start(0);
-        assert_eq!(clock.report(0).status, 0x01 | 0x10);
+        assert_eq!(clock.report(0).status, 0x01 | 0x08);
         clock.press(2_500, Color::White);
         let report = clock.report(4_000);
-        assert_eq!(report.status, 0x01 | 0x02 | 0x08);
+        assert_eq!(report.status, 0x01 | 0x02 | 0x10);
         assert_eq!(report.left, ClockTime::from_millis(297_500));
         assert_eq!(report.right, ClockTime::from_millis(298_500));
     }

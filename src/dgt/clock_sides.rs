@@ -1,0 +1,102 @@
+//! Which side of a DGT clock is White's: never assumed for good, learnt from the clock.
+//!
+//! A clock may stand either way round beside the board. Until the sides are known, White is
+//! taken to sit on the clock's left (on the right when the board stands turned round: a hint,
+//! not a rule). The first press of the game made while a clock was running is the player to
+//! move completing a move: the side that player pressed is theirs. A press on a stopped clock
+//! proves nothing (an arbiter starting White's time presses Black's side). An option can fix
+//! the sides, and then nothing is learnt.
+
+use shakmaty::Color;
+
+/// Which side of the clock is White's, and whether that is settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockSides {
+    white_on_left: bool,
+    settled: bool,
+}
+
+impl ClockSides {
+    /// Sides fixed by the user: White on the left when `white_on_left`.
+    pub fn fixed(white_on_left: bool) -> ClockSides {
+        ClockSides {
+            white_on_left,
+            settled: true,
+        }
+    }
+
+    /// Sides to be learnt, White taken to be on the left until then.
+    pub fn unknown() -> ClockSides {
+        ClockSides {
+            white_on_left: true,
+            settled: false,
+        }
+    }
+
+    /// Whether White sits on the clock's left side (as far as is known).
+    pub fn white_on_left(&self) -> bool {
+        self.white_on_left
+    }
+
+    /// The board stands turned round (`rotated`) or the right way: until the sides are
+    /// learnt, White is taken to sit on the right of a turned board's clock.
+    pub fn board_turned(&mut self, rotated: bool) {
+        if !self.settled {
+            self.white_on_left = !rotated;
+        }
+    }
+
+    /// The player on the left (`left`) or right pressed while `mover` was to move, the clock
+    /// running (or set by the host, so running for the mover). The first such press settles
+    /// the sides: the presser is the mover. Returns whether the sides changed.
+    pub fn pressed(&mut self, left: bool, mover: Color) -> bool {
+        if self.settled {
+            return false;
+        }
+        self.settled = true;
+        let white_on_left = left == mover.is_white();
+        std::mem::replace(&mut self.white_on_left, white_on_left) != white_on_left
+    }
+
+    /// The colour of the player on the left side (`left`) or the right.
+    pub fn color_of(&self, left: bool) -> Color {
+        Color::from_white(left == self.white_on_left)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_running_press_settles_the_sides() {
+        let mut sides = ClockSides::unknown();
+        assert_eq!(sides.color_of(true), Color::White, "the left until known");
+        // White, to move, presses the right side: White sits on the right.
+        assert!(sides.pressed(false, Color::White));
+        assert_eq!(sides.color_of(false), Color::White);
+        assert!(!sides.pressed(true, Color::White), "settled once");
+        assert_eq!(sides.color_of(true), Color::Black);
+    }
+
+    #[test]
+    fn a_turned_board_is_a_hint_until_the_sides_are_learnt() {
+        let mut sides = ClockSides::unknown();
+        sides.board_turned(true);
+        assert!(!sides.white_on_left());
+        assert!(
+            sides.pressed(true, Color::White),
+            "the press overrules the hint"
+        );
+        sides.board_turned(true);
+        assert!(sides.white_on_left());
+    }
+
+    #[test]
+    fn fixed_sides_learn_nothing() {
+        let mut sides = ClockSides::fixed(false);
+        sides.board_turned(false);
+        assert!(!sides.pressed(true, Color::White));
+        assert_eq!(sides.color_of(false), Color::White);
+    }
+}
