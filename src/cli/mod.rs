@@ -5,6 +5,7 @@ mod demo;
 mod dgt_pty;
 mod emulate;
 mod output;
+mod output_paths;
 mod pgn_file;
 mod ports;
 mod replay;

@@ -1,7 +1,6 @@
 //! A PGN file kept up to date during a live game: rewritten after every decision that changes
 //! the record, through a temporary file renamed into place (a reader never sees half a file).
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -65,20 +64,27 @@ impl PgnFile {
             .map_err(|source| PgnFileError::Record { t: event.t, source })
     }
 
-    /// Writes the whole record to a temporary file and renames it over the file.
+    /// Writes the whole record to a temporary file, created exclusively with an unpredictable
+    /// name in the file's folder (no symlink is followed), and renames it over the file; the
+    /// temporary file is removed if anything fails.
     pub fn rewrite(&self) -> Result<(), PgnFileError> {
-        let temporary = self.path.with_extension("pgn.tmp");
         let io = |source| PgnFileError::Io {
-            path: temporary.clone(),
-            source,
-        };
-        let mut file = fs::File::create(&temporary).map_err(io)?;
-        self.recorder.write_pgn(&mut file).map_err(io)?;
-        file.flush().map_err(io)?;
-        file.sync_all().map_err(io)?;
-        fs::rename(&temporary, &self.path).map_err(|source| PgnFileError::Io {
             path: self.path.clone(),
             source,
-        })
+        };
+        let folder = match self.path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let mut file = tempfile::Builder::new()
+            .prefix(".touchmove-")
+            .suffix(".pgn.tmp")
+            .tempfile_in(folder)
+            .map_err(io)?;
+        self.recorder.write_pgn(&mut file).map_err(io)?;
+        file.flush().map_err(io)?;
+        file.as_file().sync_all().map_err(io)?;
+        file.persist(&self.path).map_err(|error| io(error.error))?;
+        Ok(())
     }
 }

@@ -11,9 +11,13 @@ use touchmove::sensor_log::{LogReader, ReadError};
 
 use super::args::ReplayArgs;
 use super::output::{EventPrinter, write_pgn_file};
+use super::output_paths::{Existing, check_output};
 
 /// Runs `touchmove replay`.
 pub fn run(args: &ReplayArgs) -> Result<()> {
+    if let Some(path) = &args.pgn {
+        check_output(path, "--pgn", Existing::Replace)?;
+    }
     let source = open(&args.log)?;
     let stdout = io::stdout().lock();
     let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json, args.pgn.is_some());

@@ -19,12 +19,19 @@ use touchmove::sensor::Millis;
 use touchmove_firmware_protocol::BAUD_RATE as HALL_BAUD_RATE;
 
 use super::args::{BoardProtocol, ClockSide, WatchArgs};
+use super::output_paths::{Existing, check_output};
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 
 /// Runs `touchmove watch`.
 pub fn run(args: &WatchArgs) -> Result<()> {
     let start = start_position(args.start.as_deref())?;
+    if let Some(path) = &args.record {
+        check_output(path, "--record", Existing::MustBeEmpty)?;
+    }
+    if let Some(path) = &args.pgn {
+        check_output(path, "--pgn", Existing::MustBeEmpty)?;
+    }
     let runtime = super::runtime()?;
     runtime.block_on(watch(args, start))
 }

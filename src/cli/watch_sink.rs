@@ -17,6 +17,7 @@ use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter};
 
 use super::output::write_event;
+use super::output_paths::open_recording;
 use super::pgn_file::PgnFile;
 
 /// The outputs of a live session.
@@ -76,7 +77,7 @@ impl<W: Write> WatchSink<W> {
             let Some(path) = self.record_path.as_ref() else {
                 return Err(io::Error::other("no recording asked for"));
             };
-            let file = BufWriter::new(File::create(path)?);
+            let file = BufWriter::new(open_recording(path)?);
             let writer = LogWriter::new(file, &self.header, FlushPolicy::EveryEvent)
                 .map_err(io::Error::other)?;
             self.recording = Some(writer);

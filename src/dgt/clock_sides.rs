@@ -2,8 +2,9 @@
 //!
 //! A clock may stand either way round beside the board. Until the sides are known, White is
 //! taken to sit on the clock's left (on the right when the board stands turned round: a hint,
-//! not a rule). The first press of the game made while a clock was running is the player to
-//! move completing a move: the side that player pressed is theirs. A press on a stopped clock
+//! not a rule). The first press of the game made while a clock was running completes a move:
+//! the one just decided, or (a quick press) one the board has not reported yet. The side the
+//! presser pressed is theirs. A press on a stopped clock
 //! proves nothing (an arbiter starting White's time presses Black's side). An option can fix
 //! the sides, and then nothing is learnt.
 
@@ -46,15 +47,15 @@ impl ClockSides {
         }
     }
 
-    /// The player on the left (`left`) or right pressed while `mover` was to move, the clock
-    /// running (or set by the host, so running for the mover). The first such press settles
-    /// the sides: the presser is the mover. Returns whether the sides changed.
-    pub fn pressed(&mut self, left: bool, mover: Color) -> bool {
+    /// The player on the left (`left`) or right, taken to be `presser`, pressed the running
+    /// clock (or one set by the host). The first such press settles the sides. Returns whether
+    /// the sides changed.
+    pub fn pressed(&mut self, left: bool, presser: Color) -> bool {
         if self.settled {
             return false;
         }
         self.settled = true;
-        let white_on_left = left == mover.is_white();
+        let white_on_left = left == presser.is_white();
         std::mem::replace(&mut self.white_on_left, white_on_left) != white_on_left
     }
 

@@ -27,6 +27,9 @@ pub struct DgtLink {
     to_move: Option<Color>,
     /// The side to move in the starting position.
     start_turn: Color,
+    /// Whether a move was decided since the last press (the next press is most likely its
+    /// mover's, completing it; otherwise the press came before its move was reported).
+    moved_since_press: bool,
     /// The session's events not yet polled, each with the time of the input that brought it
     /// (the time of a clock press).
     events: VecDeque<(Millis, SessionEvent)>,
@@ -42,6 +45,7 @@ impl DgtLink {
             sides: ClockSides::unknown(),
             to_move: None,
             start_turn: Color::White,
+            moved_since_press: false,
             events: VecDeque::new(),
         }
     }
@@ -150,8 +154,14 @@ impl DgtLink {
     /// on a running clock (or one the host set) settles which side is White's. Returns the
     /// notice to give when that turned the sides round (the clock the host set is set again).
     fn learn_sides(&mut self, now: Millis, left: bool, running_before: bool) -> Option<LinkEvent> {
-        let mover = self.to_move?;
-        if !(running_before || self.host_clock.is_some()) || !self.sides.pressed(left, mover) {
+        let to_move = self.to_move?;
+        // The presser completes the move just decided, or one not reported yet.
+        let presser = if std::mem::replace(&mut self.moved_since_press, false) {
+            !to_move
+        } else {
+            to_move
+        };
+        if !(running_before || self.host_clock.is_some()) || !self.sides.pressed(left, presser) {
             return None;
         }
         let white_on_left = self.sides.white_on_left();
@@ -172,7 +182,10 @@ impl DgtLink {
     /// show, a new game to set it for; and who is to move.
     fn decided(&mut self, now: Millis, kind: &EventKind) {
         match kind {
-            EventKind::Move(played) => self.to_move = Some(!played.color),
+            EventKind::Move(played) => {
+                self.to_move = Some(!played.color);
+                self.moved_since_press = true;
+            }
             EventKind::Takeback { ply } => {
                 // Ply 1 was the starting position's side to move's.
                 let odd = ply % 2 == 1;
@@ -258,7 +271,9 @@ impl BoardSession for DgtLink {
                     left,
                     running_before,
                 } => {
-                    if let Some(notice) = self.learn_sides(at, left, running_before) {
+                    let notice = self.learn_sides(at, left, running_before);
+                    self.moved_since_press = false;
+                    if let Some(notice) = notice {
                         self.events.push_front((at, event));
                         return Some(notice);
                     }

@@ -27,6 +27,9 @@ impl Interpreter {
     /// Looks at the board after a change at `t` and decides what it can.
     pub(super) fn reassess(&mut self, t: Millis) {
         let relation = self.relate();
+        if relation != Relation::Unmatched {
+            self.catching_up = false;
+        }
         if relation != Relation::Unmatched && self.mismatch_reported {
             self.mismatch_reported = false;
             self.emit(t, EventKind::Resync);
@@ -52,7 +55,12 @@ impl Interpreter {
                     self.reassess(t);
                 }
             }
-            Relation::Unmatched => self.unmatched(t),
+            Relation::Unmatched => {
+                self.unmatched(t);
+                if self.catching_up && matches!(self.phase, Phase::Unexplained { .. }) {
+                    self.catch_up(t);
+                }
+            }
         }
     }
 

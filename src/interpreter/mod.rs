@@ -152,6 +152,9 @@ pub struct Interpreter {
     left_candidate: Option<LeftCandidate>,
     touches_before_event: usize,
     mismatch_reported: bool,
+    /// A full report left the board matching nothing: moves may have been missed, and are
+    /// looked for at each change until the board matches again.
+    catching_up: bool,
     clock: Option<GameClock>,
     finishing: bool,
     /// An event or clock reading has been taken (the first one starts the clock).
@@ -185,6 +188,7 @@ impl Interpreter {
             left_candidate: None,
             touches_before_event: 0,
             mismatch_reported: false,
+            catching_up: false,
             clock: None,
             finishing: false,
             input_seen: false,
@@ -581,6 +585,9 @@ impl Interpreter {
             self.reassess(t);
         }
         if matches!(self.phase, Phase::Unexplained { .. }) {
+            // Until the board matches again, every change is looked at for moves made while
+            // nobody was listening (a move may still be under way when the snapshot came).
+            self.catching_up = true;
             self.catch_up(t);
         }
     }
@@ -589,7 +596,7 @@ impl Interpreter {
     /// nobody was listening. If exactly one shortest legal sequence (up to
     /// [`catch_up::MAX_PLIES`] plies) leads to it, its moves are played, marked as
     /// reconstructed, with no rulings (no touch was seen); otherwise the mismatch stands.
-    fn catch_up(&mut self, t: Millis) {
+    pub(super) fn catch_up(&mut self, t: Millis) {
         let catch_up::CatchUp::One(moves) = catch_up::catch_up(self.game.position(), &self.board)
         else {
             return;

@@ -53,9 +53,11 @@ pub fn parse_clock_reading(line: &str) -> Option<(Millis, ClockReading)> {
     if fields.next()? != KEYWORD {
         return None;
     }
-    let t = fields.next()?.parse().ok()?;
-    let white = fields.next()?.parse().ok()?;
-    let black = fields.next()?.parse().ok()?;
+    // Times beyond what a log may give make the line an ordinary comment.
+    let in_range = |ms: &Millis| *ms <= super::fields::MAX_TIME_MS;
+    let t = fields.next()?.parse().ok().filter(in_range)?;
+    let white = fields.next()?.parse().ok().filter(in_range)?;
+    let black = fields.next()?.parse().ok().filter(in_range)?;
     let running = match fields.next()? {
         "-" => None,
         name => Some(name.parse().ok()?),

@@ -76,7 +76,13 @@ pub enum LineError {
         /// Why shakmaty rejected the position.
         reason: String,
     },
-    /// The time field is not a whole number of milliseconds.
+    /// The time is later than any log may give.
+    #[error("time {t} is beyond the latest a log may give (1000000000000 ms, about 31 years)")]
+    TimeTooLate {
+        /// The time found.
+        t: u64,
+    },
+    /// The time field is not whole milliseconds.
     #[error("bad time `{text}`: expected whole milliseconds (digits only)")]
     BadTime {
         /// The time field as found.

@@ -5,7 +5,11 @@ use shakmaty::{Color, Piece, Role, Square};
 use super::error::LineError;
 use crate::sensor::Millis;
 
-/// Parses the time field: whole milliseconds, ASCII digits only.
+/// The latest time a log may give (ms): about 31.7 years, far beyond any game, and far from
+/// the end of the number range, so that no sum of a time and a window can overflow.
+pub const MAX_TIME_MS: Millis = 1_000_000_000_000;
+
+/// Parses the time field: whole milliseconds, ASCII digits only, at most [`MAX_TIME_MS`].
 pub(super) fn parse_time(text: &str) -> Result<Millis, LineError> {
     let bad = || LineError::BadTime {
         text: text.to_owned(),
@@ -13,7 +17,11 @@ pub(super) fn parse_time(text: &str) -> Result<Millis, LineError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
-    text.parse().map_err(|_| bad())
+    let t: Millis = text.parse().map_err(|_| bad())?;
+    if t > MAX_TIME_MS {
+        return Err(LineError::TimeTooLate { t });
+    }
+    Ok(t)
 }
 
 /// Parses a square in lower case, `a1` to `h8`.
@@ -71,7 +79,11 @@ mod tests {
                 "{text:?}"
             );
         }
-        assert_eq!(parse_time("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_time("1000000000000"), Ok(MAX_TIME_MS));
+        assert_eq!(
+            parse_time("18446744073709551615"),
+            Err(LineError::TimeTooLate { t: u64::MAX })
+        );
     }
 
     #[test]

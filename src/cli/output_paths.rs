@@ -1,0 +1,106 @@
+//! Output paths checked before a session starts: a regular file or a new path, never a symlink
+//! or a device, and never a record already written (nothing decided is ever overwritten).
+
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::path::Path;
+
+use anyhow::{Result, bail};
+
+/// Whether an existing file may be written over (`replay --pgn` writes the same record again)
+/// or must be empty (a live session's recording and PGN).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Existing {
+    /// An existing regular file is replaced.
+    Replace,
+    /// An existing file must be empty.
+    MustBeEmpty,
+}
+
+/// Checks that `path` (the `what` of the session, e.g. `--record`) is a new path or a regular
+/// file, empty unless `existing` allows replacing it.
+pub fn check_output(path: &Path, what: &str, existing: Existing) -> Result<()> {
+    let shown = path.display();
+    let metadata = match fs::symlink_metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return check_folder(path, what),
+        Err(error) => bail!("{what} {shown}: cannot be checked: {error}"),
+    };
+    let kind = metadata.file_type();
+    if kind.is_symlink() {
+        bail!("{what} {shown}: is a symbolic link; give the path of a regular file");
+    }
+    if !kind.is_file() {
+        bail!("{what} {shown}: is not a regular file (a folder or a device); give a file's path");
+    }
+    if existing == Existing::MustBeEmpty && metadata.len() > 0 {
+        bail!(
+            "{what} {shown}: already holds a record, which is never overwritten; move it away or \
+             give another path"
+        );
+    }
+    Ok(())
+}
+
+/// A new path's folder must exist.
+fn check_folder(path: &Path, what: &str) -> Result<()> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => return Ok(()),
+    };
+    if !folder.is_dir() {
+        bail!(
+            "{what} {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        );
+    }
+    Ok(())
+}
+
+/// Opens the recording at `path` for appending: created if it does not exist (exclusively, so
+/// a symlink planted there is never followed), else the empty regular file checked before.
+pub fn open_recording(path: &Path) -> io::Result<File> {
+    match OpenOptions::new().write(true).create_new(true).open(path) {
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+            let metadata = fs::symlink_metadata(path)?;
+            if !metadata.file_type().is_file() {
+                return Err(io::Error::other("not a regular file"));
+            }
+            OpenOptions::new().append(true).open(path)
+        }
+        opened => opened,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_path_an_empty_file_and_a_regular_file_to_replace_are_accepted() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let new = dir.path().join("new.log");
+        assert!(check_output(&new, "--record", Existing::MustBeEmpty).is_ok());
+        fs::write(&new, "").expect("written");
+        assert!(check_output(&new, "--record", Existing::MustBeEmpty).is_ok());
+        fs::write(&new, "touchmove-log 1\n").expect("written");
+        assert!(check_output(&new, "--pgn", Existing::Replace).is_ok());
+    }
+
+    #[test]
+    fn a_record_a_symlink_a_device_and_a_missing_folder_are_refused() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let full = dir.path().join("game.log");
+        fs::write(&full, "touchmove-log 1\n").expect("written");
+        let refused =
+            check_output(&full, "--record", Existing::MustBeEmpty).expect_err("a record is kept");
+        assert!(refused.to_string().contains("game.log"), "{refused}");
+        let link = dir.path().join("link.pgn");
+        std::os::unix::fs::symlink(&full, &link).expect("a symlink");
+        assert!(check_output(&link, "--pgn", Existing::Replace).is_err());
+        assert!(check_output(Path::new("/dev/null"), "--pgn", Existing::Replace).is_err());
+        let nowhere = dir.path().join("no-such-folder").join("game.pgn");
+        assert!(check_output(&nowhere, "--pgn", Existing::Replace).is_err());
+    }
+}
