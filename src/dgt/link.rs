@@ -195,9 +195,6 @@ impl DgtLink {
                     !self.start_turn
                 });
             }
-            _ => {}
-        }
-        match kind {
             EventKind::Illegal(illegal) => {
                 let opponent = !illegal.color;
                 if let (Some(clock), Some(ms)) = (self.host_clock.as_mut(), illegal.penalty_ms) {
