@@ -215,3 +215,64 @@ fn clock_readings_can_be_ignored_as_version_1_reads_comments() {
         "without the readings nothing ends the game"
     );
 }
+
+#[test]
+fn output_paths_that_are_not_new_or_regular_files_are_refused_before_anything_runs() {
+    let log = temp_file("for-pgn.log", "touchmove-log 1\n0 lift e2\n300 place e4\n");
+    let target = temp_file("target.pgn", "precious");
+    let link = target.with_file_name("link.pgn");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).expect("a symlink");
+    let link_text = link.to_str().expect("utf-8 path");
+    let log_text = log.to_str().expect("utf-8 path");
+    for pgn in [link_text, "/dev/null"] {
+        let out = touchmove(&["replay", log_text, "--pgn", pgn], None);
+        assert_eq!(out.status.code(), Some(1), "--pgn {pgn} accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(pgn), "the message names {pgn}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing ran");
+    }
+    assert_eq!(std::fs::read_to_string(&target).expect("kept"), "precious");
+    use std::os::unix::fs::FileTypeExt;
+    let null = std::fs::metadata("/dev/null").expect("/dev/null");
+    assert!(
+        null.file_type().is_char_device(),
+        "/dev/null is still a device"
+    );
+    // A live session never overwrites a record, and says what to do instead.
+    let out = touchmove(
+        &[
+            "watch",
+            "--port",
+            "/nonexistent/port",
+            "--give-up-after",
+            "0",
+            "--record",
+            log_text,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("never overwritten"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("kept"),
+        "touchmove-log 1\n0 lift e2\n300 place e4\n"
+    );
+}
+
+#[test]
+fn numeric_options_out_of_range_are_refused_with_a_message() {
+    for (option, value) in [
+        ("--give-up-after", "-1"),
+        ("--give-up-after", "inf"),
+        ("--give-up-after", "nan"),
+        ("--slide-ms", "99999999"),
+    ] {
+        let arg = format!("{option}={value}");
+        let out = touchmove(&["watch", "--port", "/nonexistent/port", &arg], None);
+        assert_eq!(out.status.code(), Some(2), "{option} {value} accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(option), "{option} {value}: {stderr}");
+    }
+}

@@ -195,6 +195,82 @@ fn a_short_unplug_with_the_port_open_and_moves_made_meanwhile() {
 }
 
 #[test]
+fn a_watch_killed_mid_game_and_resumed_records_the_whole_game() {
+    use std::io::{BufRead, BufReader};
+    let _turn = common::pty_turn();
+    let (pgn, number) = ("corpus/kasparov-deep-blue-1997.pgn", 6);
+    let path = format!("fixtures/{pgn}");
+    let emulator = emulate(&["--pgn", &path, "--game", "6", "--speed", "20"]);
+    let dir = std::env::temp_dir().join(format!("touchmove-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let record = dir.join("resumed.log");
+    let _ = std::fs::remove_file(&record);
+    let watch = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_touchmove"))
+            .args([
+                "watch",
+                "--json",
+                "--give-up-after",
+                "1",
+                "--port",
+                &emulator.port,
+            ])
+            .arg("--record")
+            .arg(&record)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("watch runs")
+    };
+    // The first watch is killed (SIGKILL) once it has decided four moves.
+    let mut first = watch(&[]);
+    let stdout = first.stdout.take().expect("piped stdout");
+    let moves_seen = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .filter(|line| line.contains(r#""kind":"move""#))
+        .take(4)
+        .count();
+    assert_eq!(moves_seen, 4, "the first watch decided too little");
+    first.kill().expect("killed");
+    first.wait().expect("reaped");
+    // Without --resume the record is refused, and left as it is.
+    let kept = std::fs::read(&record).expect("the recording");
+    let refused = watch(&[]).wait_with_output().expect("watch runs");
+    assert!(
+        !refused.status.success(),
+        "an existing record must not be overwritten"
+    );
+    assert_eq!(std::fs::read(&record).expect("the recording"), kept);
+    // With --resume the game goes on to its end.
+    let resumed = watch(&["--resume"]).wait_with_output().expect("watch runs");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    let events: Vec<Value> = String::from_utf8_lossy(&resumed.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .filter(|event: &Value| event["kind"] != "link")
+        .collect();
+    assert_eq!(
+        events,
+        replay(&record),
+        "the resumed session differs from the replay of the whole recording"
+    );
+    assert_eq!(
+        common::recorded_games(&events),
+        vec![source_game(pgn, number)],
+        "not the game played:\n{stderr}"
+    );
+    let rulings = events
+        .iter()
+        .filter(|e| e["kind"] == "illegal" || e["kind"] == "violation")
+        .count();
+    assert_eq!(rulings, 0, "rulings in clean play:\n{stderr}");
+}
+
+#[test]
 fn the_cable_pulled_in_the_middle_of_a_move() {
     let watched = watch(
         "unplug",

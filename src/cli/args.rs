@@ -66,9 +66,14 @@ pub struct WatchArgs {
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,
-    /// Record the sensor log here, line by line as reports arrive.
+    /// Record the sensor log here, line by line as reports arrive (a new or empty file: a
+    /// record already there is never overwritten).
     #[arg(long, value_name = "LOG")]
     pub record: Option<PathBuf>,
+    /// Go on with the game recorded in --record LOG (after a crash or a restart): the game and
+    /// its clock are rebuilt from it, and the recording goes on at its end.
+    #[arg(long, requires = "record")]
+    pub resume: bool,
     /// Keep the game's PGN here, rewritten after every move.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,

@@ -80,15 +80,7 @@ async fn demo(emulator: DgtBoardEmulator, json: bool) -> Result<()> {
     let mut game = LiveGame::new(start.clone(), config);
     let mut link = DgtLink::default();
     let mut connector = OwnEnd(Some(host_end));
-    let mut sink = WatchSink::new(
-        std::io::stdout().lock(),
-        json,
-        None,
-        horizon,
-        None,
-        &start,
-        None,
-    );
+    let mut sink = WatchSink::new(std::io::stdout().lock(), json, None, None, &start, None);
     let shutdown = async {
         let _ = board_done.await;
     };

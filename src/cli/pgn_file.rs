@@ -46,6 +46,11 @@ impl PgnFile {
         }
     }
 
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Records `event`, and rewrites the file when the record changed.
     pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
         self.record_only(event)?;

@@ -1,7 +1,7 @@
 //! `touchmove watch`: a live board (DGT or Hall-sensor) over a serial port, decisions as they
 //! are made.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -10,48 +10,79 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use touchmove::dgt::link::DgtLink;
 use touchmove::dgt::protocol::REPORT_HORIZON_MS as DGT_REPORT_HORIZON_MS;
+use touchmove::event::{EventKind, GameEvent};
 use touchmove::hall::HallSession;
 use touchmove::interpreter::Config;
+use touchmove::live::runner::Sink;
 use touchmove::live::runner::{self, RunnerConfig};
-use touchmove::live::{BoardSession, LiveGame};
-use touchmove::sensor::Millis;
+use touchmove::live::{BoardSession, LiveEvent, LiveGame};
+use touchmove::sensor::{Millis, SensorKind};
+use touchmove::sensor_log::{LogHeader, LogRecord, SensorLog};
 
 use touchmove_firmware_protocol::BAUD_RATE as HALL_BAUD_RATE;
 
 use super::args::{BoardProtocol, ClockSide, WatchArgs};
 use super::output_paths::{Existing, check_output};
+use super::recording::Recording;
+use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 
 /// Runs `touchmove watch`.
 pub fn run(args: &WatchArgs) -> Result<()> {
-    let start = start_position(args.start.as_deref())?;
-    if let Some(path) = &args.record {
-        check_output(path, "--record", Existing::MustBeEmpty)?;
-    }
+    let resumed = match (&args.record, args.resume) {
+        (Some(path), true) => {
+            check_output(path, "--record", Existing::Replace)?;
+            Some(Resumed::read(path)?)
+        }
+        (Some(path), false) => {
+            check_output(path, "--record", Existing::MustBeEmpty)?;
+            None
+        }
+        (None, _) => None,
+    };
     if let Some(path) = &args.pgn {
-        check_output(path, "--pgn", Existing::MustBeEmpty)?;
+        // A resumed game's PGN is written again, whole, from the recording.
+        let existing = if resumed.is_some() {
+            Existing::Replace
+        } else {
+            Existing::MustBeEmpty
+        };
+        check_output(path, "--pgn", existing)?;
     }
+    let start = match &resumed {
+        Some(resumed) => resumed
+            .log
+            .header
+            .start_position()
+            .map_err(|error| anyhow::anyhow!("--resume: the recording's @start: {error}"))?,
+        None => start_position(args.start.as_deref())?,
+    };
     let runtime = super::runtime()?;
-    runtime.block_on(watch(args, start))
+    runtime.block_on(watch(args, start, resumed))
 }
 
 /// Opens the board the way its protocol needs and watches it with the matching session.
-async fn watch(args: &WatchArgs, start: Chess) -> Result<()> {
+async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Result<()> {
     match args.protocol {
         BoardProtocol::Dgt => {
-            let time_control = args.interpreter.time_control.clone();
+            // A resumed game's clock kept running on its own: it is not set again.
+            let time_control = args
+                .interpreter
+                .time_control
+                .clone()
+                .filter(|_| resumed.is_none());
             let white_on_left = args.white_on_clock.map(|side| side == ClockSide::Left);
             let session = DgtLink::default()
                 .starting_with(start.turn())
                 .with_clock_sides(white_on_left)
                 .set_clock_at_start(time_control, start.turn());
             let connector = SerialConnector::dgt(args.port.clone());
-            watch_with(args, start, connector, session).await
+            watch_with(args, start, resumed, connector, session).await
         }
         BoardProtocol::Hall => {
             let connector = SerialConnector::at(hall_port(args)?, HALL_BAUD_RATE);
-            watch_with(args, start, connector, HallSession::new()).await
+            watch_with(args, start, resumed, connector, HallSession::new()).await
         }
     }
 }
@@ -85,16 +116,23 @@ fn hall_port(args: &WatchArgs) -> Result<PathBuf> {
     })
 }
 
-/// Watches the board behind `connector` with `session` until Ctrl-C or the give-up limit.
+/// Watches the board behind `connector` with `session` until Ctrl-C or the give-up limit
+/// (after the recorded part of a resumed game).
 async fn watch_with<S: BoardSession>(
     args: &WatchArgs,
     start: Chess,
+    resumed: Option<Resumed>,
     mut connector: SerialConnector,
     mut session: S,
 ) -> Result<()> {
+    // A resumed game is weighed as it was recorded.
+    let recorded_horizon = resumed
+        .as_ref()
+        .and_then(|resumed| resumed.log.header.report_horizon_ms);
     let horizon = args
         .interpreter
         .report_horizon_ms
+        .or(recorded_horizon)
         .unwrap_or_else(|| report_horizon(args.protocol));
     let config = Config {
         report_horizon_ms: horizon,
@@ -102,13 +140,27 @@ async fn watch_with<S: BoardSession>(
     };
     let mut game = LiveGame::new(start.clone(), config)
         .with_time_control(args.interpreter.time_control.clone());
+    let recording = match (&args.record, &resumed) {
+        (Some(path), Some(resumed)) => {
+            Some(Recording::resume(path, resumed.written, resumed.last_t))
+        }
+        (Some(path), None) => {
+            let header =
+                LogHeader::new(&start, board_name(args.protocol)).with_report_horizon(horizon);
+            Some(Recording::create(path, header))
+        }
+        (None, _) => None,
+    };
+    let recording = recording.transpose().with_context(|| {
+        format!(
+            "--record {}",
+            args.record.as_deref().unwrap_or(Path::new("")).display()
+        )
+    })?;
     let mut sink = WatchSink::new(
         std::io::stdout().lock(),
         args.json,
-        args.record
-            .as_deref()
-            .map(|path| (path, board_name(args.protocol))),
-        horizon,
+        recording,
         args.pgn.as_deref(),
         &start,
         args.interpreter
@@ -116,8 +168,16 @@ async fn watch_with<S: BoardSession>(
             .as_ref()
             .map(ToString::to_string),
     );
+    let start_at = match &resumed {
+        Some(resumed) => {
+            replay_recorded(&resumed.log, &mut game, &mut session, &mut sink)?;
+            resumed.resume_at
+        }
+        None => 0,
+    };
     let config = RunnerConfig {
         give_up_after: args.give_up_after.map(Duration::from_secs_f64),
+        start_at,
         ..RunnerConfig::default()
     };
     let shutdown = async {
@@ -137,6 +197,53 @@ async fn watch_with<S: BoardSession>(
     .await
     .context("watching the board")?;
     sink.finish()
+}
+
+/// The recorded part of a resumed game, through the game (its decisions shown and written to
+/// the PGN again, not recorded again); the board's session is told who is to move and whether
+/// the last move's press was made.
+fn replay_recorded<S: BoardSession>(
+    log: &SensorLog,
+    game: &mut LiveGame,
+    session: &mut S,
+    sink: &mut WatchSink<impl std::io::Write>,
+) -> Result<()> {
+    let mut pressed = false;
+    for record in log.records() {
+        let press = match record {
+            LogRecord::Event(event) => {
+                game.handle_sensor(&event);
+                matches!(event.kind, SensorKind::Clock(_))
+            }
+            LogRecord::ClockReading { t, reading } => {
+                game.handle_clock_reading(t, &reading);
+                false
+            }
+            LogRecord::Header(_) => continue,
+        };
+        while let Some(event) = game.poll_event() {
+            if let LiveEvent::Decision(GameEvent {
+                kind: EventKind::Move(_),
+                ..
+            }) = event
+            {
+                pressed = false;
+            }
+            sink.live(&event, game)
+                .context("cannot write to standard output")?;
+        }
+        pressed |= press;
+    }
+    if let Some(interpreter) = game.interpreter() {
+        session.resume(interpreter.game().turn(), pressed);
+    }
+    eprintln!(
+        "touchmove: resumed: {} reports read back, {} plies; the recording goes on",
+        log.events.len(),
+        game.interpreter()
+            .map_or(0, |interpreter| interpreter.game().plies())
+    );
+    Ok(())
 }
 
 /// The position the game starts from: `--start FEN`, else the standard one.

@@ -1,9 +1,10 @@
 //! Where `watch` puts what happens: the terminal (text with the board, or JSON lines), the
-//! sensor recording (flushed line by line) and the PGN file (rewritten after every move).
+//! sensor recording (line by line as reports arrive) and the PGN file (rewritten after every
+//! move). A file that cannot be written is said once and written again later: the session
+//! never stops for it, and standard output keeps every result.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use shakmaty::{Bitboard, Chess, Position};
@@ -14,38 +15,32 @@ use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::pgn::PgnTags;
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter};
 
 use super::output::write_event;
-use super::output_paths::open_recording;
 use super::pgn_file::PgnFile;
+use super::recording::Recording;
 
 /// The outputs of a live session.
 pub struct WatchSink<W: Write> {
     out: W,
     json: bool,
-    record_path: Option<PathBuf>,
-    recording: Option<LogWriter<BufWriter<File>>>,
+    recording: Option<Recording>,
     pgn: Option<PgnFile>,
-    /// The recording's header (the start position and the board's name).
-    header: LogHeader,
-    failed: Option<anyhow::Error>,
+    /// Whether the last write of the PGN failed (said once, until one succeeds).
+    pgn_failing: bool,
 }
 
 impl<W: Write> WatchSink<W> {
-    /// Outputs to `out` (JSON lines when `json`), recording to `record` (naming the board
-    /// `board`, stating the session's report horizon) and the PGN to `pgn` when given, for a
-    /// game starting from `start`.
+    /// Outputs to `out` (JSON lines when `json`), the sensor reports to `recording` and the
+    /// PGN to `pgn` (a game starting from `start`, with a `TimeControl` tag when given).
     pub fn new(
         out: W,
         json: bool,
-        record: Option<(&Path, &str)>,
-        report_horizon_ms: Millis,
+        recording: Option<Recording>,
         pgn: Option<&Path>,
         start: &Chess,
         time_control: Option<String>,
     ) -> WatchSink<W> {
-        let board = record.map_or("", |(_, board)| board);
         let tags = PgnTags {
             time_control,
             ..PgnTags::default()
@@ -53,44 +48,51 @@ impl<W: Write> WatchSink<W> {
         WatchSink {
             out,
             json,
-            record_path: record.map(|(path, _)| path.to_owned()),
-            recording: None,
+            recording,
             pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
-            header: LogHeader::new(start, board).with_report_horizon(report_horizon_ms),
-            failed: None,
+            pgn_failing: false,
         }
     }
 
-    /// Flushes everything; fails if anything could not be written.
+    /// Writes what is still pending; fails, naming the file, if anything could not be written.
     pub fn finish(mut self) -> Result<()> {
-        if let Some(error) = self.failed.take() {
-            return Err(error);
-        }
         if let Some(recording) = self.recording.as_mut() {
-            recording.flush().context("cannot flush the recording")?;
+            recording.finish()?;
+        }
+        if self.pgn_failing
+            && let Some(pgn) = &self.pgn
+        {
+            pgn.rewrite().context("the PGN could not be written")?;
         }
         self.out.flush().context("cannot write to standard output")
     }
 
-    fn recording(&mut self) -> io::Result<&mut LogWriter<BufWriter<File>>> {
-        if self.recording.is_none() {
-            let Some(path) = self.record_path.as_ref() else {
-                return Err(io::Error::other("no recording asked for"));
-            };
-            let file = BufWriter::new(open_recording(path)?);
-            let writer = LogWriter::new(file, &self.header, FlushPolicy::EveryEvent)
-                .map_err(io::Error::other)?;
-            self.recording = Some(writer);
+    /// Records `event` in the PGN and rewrites the file; a failure is said once (the next
+    /// decision writes the whole record again) and never stops the session.
+    fn pgn(&mut self, event: &GameEvent) {
+        let Some(pgn) = self.pgn.as_mut() else {
+            return;
+        };
+        match pgn.record(event) {
+            Ok(()) if std::mem::replace(&mut self.pgn_failing, false) => {
+                eprintln!(
+                    "touchmove: {}: the PGN is written again",
+                    pgn.path().display()
+                );
+            }
+            Ok(()) => {}
+            Err(error) if !std::mem::replace(&mut self.pgn_failing, true) => {
+                eprintln!(
+                    "touchmove: cannot write the PGN: {error}; it is written again with the next \
+                     decision"
+                );
+            }
+            Err(_) => {}
         }
-        self.recording
-            .as_mut()
-            .ok_or_else(|| io::Error::other("the recording could not be opened"))
     }
 
     fn decision(&mut self, event: &GameEvent, game: &LiveGame) -> io::Result<()> {
-        if let Some(pgn) = self.pgn.as_mut() {
-            pgn.record(event).map_err(io::Error::other)?;
-        }
+        self.pgn(event);
         write_event(&mut self.out, self.json, event)?;
         if !self.json {
             let moved = matches!(event.kind, EventKind::Move(_) | EventKind::Takeback { .. });
@@ -123,12 +125,12 @@ impl<W: Write> WatchSink<W> {
 
 impl<W: Write> Sink for WatchSink<W> {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
-        if !game.started() || self.record_path.is_none() {
-            return Ok(());
+        if let (true, Some(recording)) = (game.started(), self.recording.as_mut())
+            && let Some(notice) = recording.event(event)
+        {
+            eprintln!("touchmove: {notice}");
         }
-        self.recording()?
-            .write_event(event)
-            .map_err(io::Error::other)
+        Ok(())
     }
 
     fn clock_reading(
@@ -137,12 +139,12 @@ impl<W: Write> Sink for WatchSink<W> {
         reading: &ClockReading,
         game: &LiveGame,
     ) -> io::Result<()> {
-        if !game.started() || self.record_path.is_none() {
-            return Ok(());
+        if let (true, Some(recording)) = (game.started(), self.recording.as_mut())
+            && let Some(notice) = recording.clock_reading(t, reading)
+        {
+            eprintln!("touchmove: {notice}");
         }
-        self.recording()?
-            .write_clock_reading(t, reading)
-            .map_err(io::Error::other)
+        Ok(())
     }
 
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {

@@ -261,6 +261,11 @@ impl BoardSession for DgtLink {
         }
     }
 
+    fn resume(&mut self, to_move: Color, pressed: bool) {
+        self.to_move = Some(to_move);
+        self.moved_since_press = !pressed;
+    }
+
     fn poll_event(&mut self) -> Option<LinkEvent> {
         while let Some((at, event)) = self.events.pop_front() {
             match event {

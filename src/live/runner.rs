@@ -55,6 +55,9 @@ pub struct RunnerConfig {
     pub backoff_max: Duration,
     /// Stop once the board has been unreachable this long (`None`: keep trying).
     pub give_up_after: Option<Duration>,
+    /// The session's time when the runner starts (ms): 0 for a new recording, after its last
+    /// line for one that goes on.
+    pub start_at: Millis,
 }
 
 impl Default for RunnerConfig {
@@ -63,6 +66,7 @@ impl Default for RunnerConfig {
             backoff_min: Duration::from_millis(100),
             backoff_max: Duration::from_secs(2),
             give_up_after: None,
+            start_at: 0,
         }
     }
 }
@@ -104,16 +108,20 @@ impl Presence {
     }
 }
 
-/// The clock of a session: milliseconds since the runner started.
-struct Clock(Instant);
+/// The clock of a session: milliseconds since the runner started, from `start_at`.
+struct Clock {
+    started: Instant,
+    start_at: Millis,
+}
 
 impl Clock {
     fn now(&self) -> Millis {
-        u64::try_from(self.0.elapsed().as_millis()).unwrap_or(u64::MAX)
+        let elapsed = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.start_at.saturating_add(elapsed)
     }
 
     fn instant(&self, at: Millis) -> Instant {
-        self.0 + Duration::from_millis(at)
+        self.started + Duration::from_millis(at.saturating_sub(self.start_at))
     }
 }
 
@@ -133,7 +141,10 @@ where
     S: BoardSession,
     K: Sink,
 {
-    let clock = Clock(Instant::now());
+    let clock = Clock {
+        started: Instant::now(),
+        start_at: config.start_at,
+    };
     let mut shutdown = std::pin::pin!(shutdown);
     let mut backoff = config.backoff_min;
     let mut unreachable_since: Option<Instant> = None;

@@ -26,6 +26,7 @@ mod round_trip_tests;
 pub use clock_annotation::{format_clock_reading, parse_clock_reading};
 pub use decoder::{LogDecoder, LogRecord};
 pub use error::{LineError, LogError, PlacementError};
+pub use fields::MAX_TIME_MS;
 pub use format::format_event;
 pub use header::LogHeader;
 pub use read::{SensorLog, read_log};

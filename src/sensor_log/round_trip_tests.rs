@@ -58,7 +58,7 @@ fn kind() -> impl Strategy<Value = SensorKind> {
 /// give (40 steps of under 3000 ms from a start at most 120 000 ms before it).
 fn events() -> impl Strategy<Value = Vec<SensorEvent>> {
     (
-        0u64..=super::fields::MAX_TIME_MS - 120_000,
+        0u64..=super::MAX_TIME_MS - 120_000,
         prop::collection::vec((0u64..3000, kind()), 0..40),
     )
         .prop_map(|(start, steps)| {

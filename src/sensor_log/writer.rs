@@ -36,6 +36,12 @@ pub enum WriteError {
         /// The time of the previous event.
         previous: Millis,
     },
+    /// A time later than a log may give ([`super::MAX_TIME_MS`]): it would not read back.
+    #[error("time {t} is beyond the latest a log may give")]
+    TimeTooLate {
+        /// The refused time.
+        t: Millis,
+    },
     /// A clock report before any event: a reader would take it for an ordinary comment.
     #[error("cannot write the clock reading at {t} before the first event")]
     ClockReadingBeforeEvents {
@@ -87,6 +93,16 @@ impl<W: Write> LogWriter<W> {
         Ok(writer)
     }
 
+    /// Goes on with a log already on `out` (its header written), whose last line has time
+    /// `last_t`: nothing is written until the next event.
+    pub fn appending(out: W, last_t: Millis, flush: FlushPolicy) -> LogWriter<W> {
+        LogWriter {
+            out,
+            flush,
+            last_time: Some(last_t),
+        }
+    }
+
     /// Writes one event as a line; refuses an event that would not read back.
     pub fn write_event(&mut self, event: &SensorEvent) -> Result<(), WriteError> {
         self.check_event(event)?;
@@ -103,6 +119,7 @@ impl<W: Write> LogWriter<W> {
         t: Millis,
         reading: &ClockReading,
     ) -> Result<(), WriteError> {
+        check_time(t)?;
         let Some(previous) = self.last_time else {
             return Err(WriteError::ClockReadingBeforeEvents { t });
         };
@@ -144,6 +161,7 @@ impl<W: Write> LogWriter<W> {
 
     /// Checks the time order and the promotion letter of `event`.
     fn check_event(&self, event: &SensorEvent) -> Result<(), WriteError> {
+        check_time(event.t)?;
         if let Some(previous) = self.last_time.filter(|&previous| event.t < previous) {
             return Err(WriteError::TimeWentBack {
                 t: event.t,
@@ -167,6 +185,14 @@ impl<W: Write> LogWriter<W> {
             FlushPolicy::WhenAsked => Ok(()),
         }
     }
+}
+
+/// Checks that a time reads back (no later than a log may give).
+fn check_time(t: Millis) -> Result<(), WriteError> {
+    if t > super::MAX_TIME_MS {
+        return Err(WriteError::TimeTooLate { t });
+    }
+    Ok(())
 }
 
 /// Checks that the header reads back as written.

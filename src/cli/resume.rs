@@ -1,0 +1,63 @@
+//! `watch --record LOG --resume`: the recording of a session that stopped (a crash, `kill -9`,
+//! a restart), read back so that the game goes on where it was.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use anyhow::{Context, Result, bail};
+
+use touchmove::sensor::Millis;
+use touchmove::sensor_log::{LogRecord, SensorLog, read_log};
+
+/// A recording to go on with.
+pub struct Resumed {
+    /// What it holds, up to its last whole line.
+    pub log: SensorLog,
+    /// The length of its whole lines: a half line left by a crash is cut off.
+    pub written: u64,
+    /// The time of its last line.
+    pub last_t: Millis,
+    /// Where the session's time goes on from: the last line's time, plus the time since the
+    /// file was last written (the players' time ran meanwhile).
+    pub resume_at: Millis,
+}
+
+impl Resumed {
+    /// Reads the recording at `path`.
+    pub fn read(path: &Path) -> Result<Resumed> {
+        let shown = path.display();
+        let bytes = std::fs::read(path).with_context(|| format!("--resume: {shown}"))?;
+        // A crash can leave half a line: only whole lines are read (and kept).
+        let whole = bytes
+            .iter()
+            .rposition(|&byte| byte == b'\n')
+            .map_or(0, |last| last + 1);
+        let text = std::str::from_utf8(bytes.get(..whole).unwrap_or_default())
+            .with_context(|| format!("--resume: {shown}: not UTF-8 text"))?;
+        let log = read_log(text).with_context(|| format!("--resume: {shown}: malformed log"))?;
+        let last_t = log
+            .records()
+            .filter_map(|record| match record {
+                LogRecord::Event(event) => Some(event.t),
+                LogRecord::ClockReading { t, .. } => Some(t),
+                LogRecord::Header(_) => None,
+            })
+            .max();
+        let Some(last_t) = last_t else {
+            bail!("--resume: {shown}: no game recorded yet; run without --resume");
+        };
+        let since_written = std::fs::metadata(path)
+            .and_then(|metadata| metadata.modified())
+            .ok()
+            .and_then(|modified| SystemTime::now().duration_since(modified).ok())
+            .map_or(0, |elapsed| {
+                Millis::try_from(elapsed.as_millis()).unwrap_or(Millis::MAX)
+            });
+        Ok(Resumed {
+            log,
+            written: u64::try_from(whole).unwrap_or(u64::MAX),
+            last_t,
+            resume_at: last_t.saturating_add(since_written).saturating_add(1),
+        })
+    }
+}
