@@ -1,3 +1,12 @@
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
 //! touchmove: a touch-move controller for sensor chessboards.
 //!
 //! Sensor events (piece lifted, piece placed, clock pressed) go into a sans-IO

@@ -45,7 +45,7 @@ impl Interpreter {
             Relation::Earlier(plies) => {
                 self.phase = Phase::Pending {
                     what: Pending::Takeback { plies },
-                    deadline: t + self.config.slide_ms,
+                    deadline: t.saturating_add(self.config.slide_ms),
                 };
             }
             Relation::AfterLeft(m) => {
@@ -105,7 +105,7 @@ impl Interpreter {
         if can_grow(m, legal.moves()) || unsensed_promotion || press_held {
             self.phase = Phase::Pending {
                 what: Pending::Move { m, correction },
-                deadline: t + self.config.slide_ms,
+                deadline: t.saturating_add(self.config.slide_ms),
             };
         } else {
             self.decide_move(t, m, correction);
@@ -127,7 +127,8 @@ impl Interpreter {
         } else if self.in_progress() {
             self.phase = Phase::InHand;
         } else {
-            let report_at = (!self.mismatch_reported).then_some(t + self.config.slide_ms);
+            let report_at =
+                (!self.mismatch_reported).then_some(t.saturating_add(self.config.slide_ms));
             self.phase = Phase::Unexplained { report_at };
         }
     }

@@ -166,8 +166,9 @@ pub(super) fn castled_after_rook(touches: &[Touch], m: Move) -> Option<Breach> {
 fn own_pieces(ctx: &TurnContext<'_>, own: &[Touch], m: Move) -> Option<Breach> {
     let first = own.first()?;
     if first.piece.role == Role::King {
-        let castling = own[1..]
+        let castling = own
             .iter()
+            .skip(1)
             .filter(|t| t.piece.role == Role::Rook)
             .find_map(|t| ctx.castling_with(t.square));
         if let Some(castling) = castling {

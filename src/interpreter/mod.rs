@@ -170,6 +170,13 @@ impl Interpreter {
         let trace = Trace::new(start.board(), start.turn());
         let game = Game::new(start);
         let legal = LegalMoves::from_list(game.legal_moves());
+        // A start position already over (mate, stalemate, no mating material) is closed; its
+        // result is given with the first input.
+        let phase = if game.ending().is_some() {
+            Phase::Closed
+        } else {
+            Phase::AtRest
+        };
         Interpreter {
             config,
             game,
@@ -180,7 +187,7 @@ impl Interpreter {
             trace,
             trace_start_seq: 0,
             previous: None,
-            phase: Phase::AtRest,
+            phase,
             held: Vec::new(),
             held_press: None,
             promotion: None,
@@ -280,6 +287,9 @@ impl Interpreter {
     fn first_input(&mut self, t: Millis) {
         if std::mem::replace(&mut self.input_seen, true) {
             return;
+        }
+        if self.game.plies() == 0 && self.game.ending().is_some() {
+            self.announce_ending_or_claims(t);
         }
         let turn = self.game.turn();
         if let Some(clock) = self.clock.as_mut() {
@@ -384,7 +394,7 @@ impl Interpreter {
     fn held_until(&self) -> Option<Millis> {
         self.held
             .first()
-            .map(|h| h.t + self.config.bounce_ms.saturating_add(1))
+            .map(|h| h.t.saturating_add(self.config.bounce_ms).saturating_add(1))
     }
 
     /// Takes in the held lifts. Lifts reported at the same instant have no known order: the

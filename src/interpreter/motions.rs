@@ -31,33 +31,42 @@ impl Motions {
 
     /// A piece left `square`.
     pub fn lift(&mut self, square: Square) {
-        self.seq += 1;
-        self.lifted[usize::from(square)] = self.seq;
+        self.seq = self.seq.saturating_add(1);
+        if let Some(slot) = self.lifted.get_mut(usize::from(square)) {
+            *slot = self.seq;
+        }
     }
 
     /// A piece arrived on `square`.
     pub fn place(&mut self, square: Square) {
-        self.seq += 1;
-        self.placed[usize::from(square)] = self.seq;
+        self.seq = self.seq.saturating_add(1);
+        if let Some(slot) = self.placed.get_mut(usize::from(square)) {
+            *slot = self.seq;
+        }
     }
 
     /// Whether the piece on `square` was lifted after order number `since`.
     pub fn lifted_since(&self, square: Square, since: u32) -> bool {
-        self.lifted[usize::from(square)] > since
+        order_at(&self.lifted, square) > since
     }
 
     /// When `square` was last filled (0: not since the start).
     pub fn placed_at(&self, square: Square) -> u32 {
-        self.placed[usize::from(square)]
+        order_at(&self.placed, square)
     }
 
     /// Whether `victim` was emptied after order number `since`, and filled again after that and
     /// after the piece on `from` was lifted: a capture on `victim` by that piece.
     pub fn captured_on(&self, victim: Square, from: Square, since: u32) -> bool {
-        let emptied = self.lifted[usize::from(victim)];
-        let filled = self.placed[usize::from(victim)];
-        emptied > since && filled > emptied && filled > self.lifted[usize::from(from)]
+        let emptied = order_at(&self.lifted, victim);
+        let filled = order_at(&self.placed, victim);
+        emptied > since && filled > emptied && filled > order_at(&self.lifted, from)
     }
+}
+
+/// The order number kept for `square` (every square has one: 64 entries).
+fn order_at(numbers: &[u32; 64], square: Square) -> u32 {
+    numbers.get(usize::from(square)).copied().unwrap_or(0)
 }
 
 #[cfg(test)]

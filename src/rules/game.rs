@@ -13,7 +13,10 @@ use crate::event::ClaimReason;
 /// and returned to.
 #[derive(Debug, Clone)]
 pub struct Game {
-    positions: Vec<Chess>,
+    /// The current position.
+    current: Chess,
+    /// The positions before it, the starting position first.
+    earlier: Vec<Chess>,
     moves: Vec<Move>,
     keys: Vec<Zobrist64>,
     legal: MoveList,
@@ -37,30 +40,42 @@ pub struct PlayedMove {
 }
 
 impl Game {
-    /// A new game from `start`.
+    /// A new game from `start` (over at once when the side to move there is already mated or
+    /// stalemated; a position set up with too little material to mate is played until a move
+    /// makes it dead, as the acceptance cases ask).
     pub fn new(start: Chess) -> Game {
         let key = start.zobrist_hash(EnPassantMode::Legal);
         let legal = start.legal_moves();
+        let ended = legal
+            .is_empty()
+            .then(|| ending_after_move(&start, &legal, 1))
+            .flatten();
         Game {
-            positions: vec![start],
+            current: start,
+            earlier: Vec::new(),
             moves: Vec::new(),
             keys: vec![key],
             legal,
             illegal: ByColor::new_with(|_| 0),
-            ended: None,
+            ended,
         }
     }
 
     /// The current position.
     pub fn position(&self) -> &Chess {
-        // Invariant: `positions` always holds at least the starting position.
-        &self.positions[self.positions.len() - 1]
+        &self.current
     }
 
     /// The position `plies_back` plies before the current one, if the game is that long.
     pub fn earlier(&self, plies_back: usize) -> Option<&Chess> {
-        let len = self.positions.len();
-        (plies_back < len).then(|| &self.positions[len - 1 - plies_back])
+        match plies_back.checked_sub(1) {
+            None => Some(&self.current),
+            Some(back) => self
+                .earlier
+                .len()
+                .checked_sub(1 + back)
+                .and_then(|index| self.earlier.get(index)),
+        }
     }
 
     /// The last move played, if any.
@@ -107,12 +122,13 @@ impl Game {
         let san = SanPlus { san, suffix };
         let key = after.zobrist_hash(EnPassantMode::Legal);
         let fen = Fen::from_position(&after, EnPassantMode::Legal);
-        self.positions.push(after);
+        self.earlier
+            .push(std::mem::replace(&mut self.current, after));
         self.moves.push(m);
         self.keys.push(key);
         self.ended = ending_after_move(self.position(), &self.legal, self.repetitions());
         PlayedMove {
-            ply: self.moves.len() as u32,
+            ply: u32::try_from(self.moves.len()).unwrap_or(u32::MAX),
             color,
             san: {
                 let mut text = String::with_capacity(8);
@@ -130,9 +146,11 @@ impl Game {
 
     /// Retracts the last move; returns its ply number, or `None` at the start of the game.
     pub fn take_back(&mut self) -> Option<u32> {
-        let ply = self.moves.len() as u32;
+        let ply = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
         self.moves.pop()?;
-        self.positions.pop();
+        if let Some(before) = self.earlier.pop() {
+            self.current = before;
+        }
         self.keys.pop();
         self.legal = self.position().legal_moves();
         self.ended = None;
@@ -146,7 +164,9 @@ impl Game {
             return 0;
         };
         // A capture or pawn move cannot be undone: only positions since the last one can repeat.
-        let reversible = self.position().halfmoves() as usize + 1;
+        let reversible = usize::try_from(self.position().halfmoves())
+            .unwrap_or(usize::MAX)
+            .saturating_add(1);
         self.keys
             .iter()
             .rev()

@@ -13,6 +13,13 @@ use crate::sensor::{Millis, SensorEvent};
 /// The exact header line of version 1 of the format.
 pub(super) const HEADER_LINE: &str = "touchmove-log 1";
 
+/// The longest line read (bytes, without its line ending): a longer one is an error, and the
+/// decoder keeps no more of it than this.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// How much of an over-long line its error quotes.
+const QUOTED_BYTES: usize = 32;
+
 /// One record of a sensor log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LogRecord {
@@ -67,6 +74,8 @@ pub struct LogDecoder {
     clock_readings: bool,
     /// The time of the last clock report read.
     last_reading: Option<Millis>,
+    /// The rest of an over-long line is being dropped, up to its line feed.
+    skipping: bool,
 }
 
 impl Default for LogDecoder {
@@ -90,6 +99,7 @@ impl LogDecoder {
             ended: false,
             clock_readings: true,
             last_reading: None,
+            skipping: false,
         }
     }
 
@@ -116,6 +126,17 @@ impl LogDecoder {
             }
             return;
         }
+        let bytes = if self.skipping {
+            match bytes.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    self.skipping = false;
+                    bytes.get(end + 1..).unwrap_or_default()
+                }
+                None => return,
+            }
+        } else {
+            bytes
+        };
         self.pending.extend_from_slice(bytes);
     }
 
@@ -132,7 +153,17 @@ impl LogDecoder {
                 return Some(result);
             }
             if let Some(line) = self.take_line() {
-                self.decode_line(&line);
+                if line.len() > MAX_LINE_BYTES {
+                    self.too_long(&line);
+                } else {
+                    self.decode_line(&line);
+                }
+            } else if self.pending.len() > MAX_LINE_BYTES {
+                // No line feed yet: what came is dropped, and the rest as it comes.
+                let line = std::mem::take(&mut self.pending);
+                self.scanned = 0;
+                self.skipping = !self.finished;
+                self.too_long(&line);
             } else if self.finished && !self.ended {
                 self.ended = true;
                 self.end_of_input();
@@ -166,6 +197,28 @@ impl LogDecoder {
             line.pop();
         }
         Some(line)
+    }
+
+    /// How many bytes of input the decoder holds.
+    #[cfg(test)]
+    pub(super) fn buffered(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// A line longer than [`MAX_LINE_BYTES`]: an error quoting its start.
+    fn too_long(&mut self, line: &[u8]) {
+        self.line += 1;
+        // Too long for metadata: it stands where an event would, after the header.
+        if self.phase == Phase::Metadata {
+            self.end_metadata();
+        }
+        let start = line.get(..QUOTED_BYTES).unwrap_or(line);
+        self.ready.push_back(Err(LogError {
+            line: self.line,
+            kind: LineError::LineTooLong {
+                start: String::from_utf8_lossy(start).into_owned(),
+            },
+        }));
     }
 
     /// Decodes one line, queueing what it yields.

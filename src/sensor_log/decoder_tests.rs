@@ -495,3 +495,38 @@ mod clock_readings {
         );
     }
 }
+
+#[test]
+fn an_over_long_line_is_an_error_quoting_its_start_and_the_next_line_is_read() {
+    let long = format!("0 lift {}", "x".repeat(super::decoder::MAX_LINE_BYTES));
+    let text = format!("touchmove-log 1\n{long}\n300 lift e2\n");
+    let expected_start = long.get(..32).expect("32 bytes").to_owned();
+    // Whole, and in pieces smaller than the limit (the line is dropped as it comes).
+    let mut decoder = LogDecoder::new();
+    let mut chunked = Vec::new();
+    for piece in text.as_bytes().chunks(1000) {
+        decoder.push(piece);
+        chunked.extend(std::iter::from_fn(|| decoder.poll()));
+        assert!(
+            decoder.buffered() <= super::decoder::MAX_LINE_BYTES + 1000,
+            "the decoder keeps no more of a line than the limit"
+        );
+    }
+    decoder.finish();
+    chunked.extend(std::iter::from_fn(|| decoder.poll()));
+    for records in [decode_whole(text.as_bytes()), chunked] {
+        assert_eq!(
+            records,
+            vec![
+                Ok(LogRecord::Header(LogHeader::default())),
+                Err(LogError {
+                    line: 2,
+                    kind: LineError::LineTooLong {
+                        start: expected_start.clone()
+                    }
+                }),
+                Ok(LogRecord::Event(lift(300, Square::E2))),
+            ]
+        );
+    }
+}

@@ -76,6 +76,12 @@ pub enum LineError {
         /// Why shakmaty rejected the position.
         reason: String,
     },
+    /// The line is longer than a log's lines may be.
+    #[error("line longer than 65536 bytes, starting `{start}`")]
+    LineTooLong {
+        /// The line's first bytes.
+        start: String,
+    },
     /// The time is later than any log may give.
     #[error("time {t} is beyond the latest a log may give (1000000000000 ms, about 31 years)")]
     TimeTooLate {

@@ -100,13 +100,13 @@ pub fn simulate(
 ) -> Result<SimulatedGame, SimulateError> {
     let mut rec = Recorder::new(style, start.board().clone(), seed);
     let mut pos = start.clone();
-    let mut illegal_done = [false; 2];
+    let mut illegal_done = shakmaty::ByColor::new_with(|_| false);
     let mut marks = Vec::with_capacity(moves.len());
     for (index, &m) in moves.iter().enumerate() {
         check_legal(&pos, m, index + 1)?;
         rec.begin_move(index + 1, involved(&pos, m));
         let color = pos.turn();
-        let breach = breach::choose(&mut rec, &pos, m, !illegal_done[color as usize]);
+        let breach = breach::choose(&mut rec, &pos, m, !*illegal_done.get(color));
         think(&mut rec);
         let detour = match breach {
             Some(Breach::TouchOwn(square)) => {
@@ -114,7 +114,7 @@ pub fn simulate(
                 None
             }
             Some(Breach::IllegalMove(square)) => {
-                illegal_done[color as usize] = true;
+                *illegal_done.get_mut(color) = true;
                 breach::illegal_move(&mut rec, color, m, square);
                 None
             }

@@ -53,7 +53,7 @@ fn tokens(items: &[MovetextItem], numbering: Numbering) -> Vec<String> {
             MovetextItem::Move(san) => {
                 tokens.push(numbered_move(san, fullmoves, turn, needs_number));
                 if turn == Color::Black {
-                    fullmoves += 1;
+                    fullmoves = fullmoves.saturating_add(1);
                 }
                 turn = !turn;
                 needs_number = false;
