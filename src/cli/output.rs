@@ -1,34 +1,26 @@
-//! Printing decisions as they are made: JSON lines or readable text on stdout, and the PGN file.
+//! Printing decisions as they are made: JSON lines or readable text on stdout.
 
 use std::io::{self, Write};
-use std::path::Path;
 
 use anyhow::{Context, Result};
-use shakmaty::Chess;
 
-use super::pgn_file::PgnFile;
 use touchmove::event::GameEvent;
-use touchmove::output::pgn::PgnTags;
 use touchmove::output::text;
 
-/// Prints each decision as it is made and keeps them for the PGN. The first write error is kept
+/// Prints each decision as it is made. The first write error is kept
 /// and reported by [`EventPrinter::check`] or [`EventPrinter::finish`].
 pub struct EventPrinter<W: Write> {
     out: W,
     json: bool,
-    keep: bool,
-    events: Vec<GameEvent>,
     error: Option<io::Error>,
 }
 
 impl<W: Write> EventPrinter<W> {
-    /// A printer writing JSON lines when `json`, else readable text; `keep` keeps the events.
-    pub fn new(out: W, json: bool, keep: bool) -> EventPrinter<W> {
+    /// A printer writing JSON lines when `json`, else readable text.
+    pub fn new(out: W, json: bool) -> EventPrinter<W> {
         EventPrinter {
             out,
             json,
-            keep,
-            events: Vec::new(),
             error: None,
         }
     }
@@ -39,9 +31,6 @@ impl<W: Write> EventPrinter<W> {
             && let Err(error) = self.write(&event)
         {
             self.error = Some(error);
-        }
-        if self.keep {
-            self.events.push(event);
         }
     }
 
@@ -62,32 +51,6 @@ impl<W: Write> EventPrinter<W> {
         self.check()?;
         self.out.flush().context("cannot write to standard output")
     }
-
-    /// The decisions kept so far.
-    pub fn events(&self) -> &[GameEvent] {
-        &self.events
-    }
-}
-
-/// Writes the PGN of `events` (played from `start`) to `path`, through a temporary file
-/// renamed into place.
-pub fn write_pgn_file(
-    path: &Path,
-    start: &Chess,
-    time_control: Option<String>,
-    events: &[GameEvent],
-) -> Result<()> {
-    let tags = PgnTags {
-        time_control,
-        ..PgnTags::default()
-    };
-    let mut file = PgnFile::new(path, start, tags);
-    for event in events {
-        file.record_only(event)
-            .with_context(|| format!("cannot record event at t={} in the PGN", event.t))?;
-    }
-    file.rewrite()
-        .with_context(|| format!("{}: cannot write the PGN", path.display()))
 }
 
 /// One decision on one line of `out`: a JSON object of the contract when `json`, else text.

@@ -77,19 +77,84 @@ impl PgnFile {
             path: self.path.clone(),
             source,
         };
-        let folder = match self.path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        };
-        let mut file = tempfile::Builder::new()
-            .prefix(".touchmove-")
-            .suffix(".pgn.tmp")
-            .tempfile_in(folder)
-            .map_err(io)?;
+        let mut file = temporary_beside(&self.path)?;
         self.recorder.write_pgn(&mut file).map_err(io)?;
         file.flush().map_err(io)?;
         file.as_file().sync_all().map_err(io)?;
         file.persist(&self.path).map_err(|error| io(error.error))?;
         Ok(())
     }
+}
+
+/// The PGN of a replay, written as it goes: each game once it has ended, into a temporary
+/// file created exclusively beside the target, persisted over it at the end (or removed).
+pub struct PgnStream {
+    path: PathBuf,
+    recorder: PgnRecorder,
+    file: io::BufWriter<tempfile::NamedTempFile>,
+}
+
+impl PgnStream {
+    /// A PGN for `path`, of games starting from `start` (the first; later ones from the
+    /// standard position), with `tags`.
+    pub fn create(path: &Path, start: &Chess, tags: PgnTags) -> Result<PgnStream, PgnFileError> {
+        let set_up = *start != Chess::default();
+        Ok(PgnStream {
+            path: path.to_owned(),
+            recorder: PgnRecorder::new(start.clone(), set_up, tags),
+            file: io::BufWriter::new(temporary_beside(path)?),
+        })
+    }
+
+    /// Records `event`, writing the games it ended.
+    pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
+        self.recorder
+            .record(event)
+            .map_err(|source| PgnFileError::Record { t: event.t, source })?;
+        let io = |source| PgnFileError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        self.recorder.write_closed(&mut self.file).map_err(io)
+    }
+
+    /// Writes the last game and puts the file in place.
+    pub fn finish(mut self) -> Result<(), PgnFileError> {
+        let path = self.path.clone();
+        let io = |source| PgnFileError::Io {
+            path: path.clone(),
+            source,
+        };
+        self.recorder.write_pgn(&mut self.file).map_err(io)?;
+        let file = self
+            .file
+            .into_inner()
+            .map_err(|error| io(error.into_error()))?;
+        file.as_file().sync_all().map_err(io)?;
+        file.persist(&self.path).map_err(|error| io(error.error))?;
+        Ok(())
+    }
+}
+
+/// A temporary file created exclusively, with an unpredictable name, in `path`'s folder,
+/// readable by everyone as a PGN to publish is (`rw-r--r--`; tempfile makes it `rw-------`).
+fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, PgnFileError> {
+    use std::os::unix::fs::PermissionsExt;
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let io = |source| PgnFileError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let file = tempfile::Builder::new()
+        .prefix(".touchmove-")
+        .suffix(".pgn.tmp")
+        .tempfile_in(folder)
+        .map_err(io)?;
+    file.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(0o644))
+        .map_err(io)?;
+    Ok(file)
 }

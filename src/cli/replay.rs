@@ -6,12 +6,17 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use shakmaty::Chess;
+
+use touchmove::event::GameEvent;
+use touchmove::output::pgn::PgnTags;
 use touchmove::replay::Replay;
-use touchmove::sensor_log::{LogReader, ReadError};
+use touchmove::sensor_log::{LogReader, LogRecord, ReadError};
 
 use super::args::ReplayArgs;
-use super::output::{EventPrinter, write_pgn_file};
+use super::output::EventPrinter;
 use super::output_paths::{Existing, check_output};
+use super::pgn_file::{PgnFileError, PgnStream};
 
 /// Runs `touchmove replay`.
 pub fn run(args: &ReplayArgs) -> Result<()> {
@@ -20,7 +25,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     }
     let source = open(&args.log)?;
     let stdout = io::stdout().lock();
-    let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json, args.pgn.is_some());
+    let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json);
     let mut replay = Replay::new(args.interpreter.config())
         .with_report_horizon(args.interpreter.report_horizon_ms)
         .with_time_control(args.interpreter.time_control.clone());
@@ -29,19 +34,73 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     } else {
         LogReader::new(source)
     };
-    let outcome = feed(&mut replay, reader, &mut printer, &args.log);
-    replay.finish(&mut |event| printer.print(event));
-    printer.finish()?;
-    if let Some(pgn) = &args.pgn {
-        let start = replay.start_position().unwrap_or_default();
-        let time_control = args
+    let mut pgn = Pgn {
+        path: args.pgn.as_deref(),
+        time_control: args
             .interpreter
             .time_control
             .as_ref()
-            .map(ToString::to_string);
-        write_pgn_file(pgn, &start, time_control, printer.events())?;
-    }
+            .map(ToString::to_string),
+        stream: None,
+        failed: None,
+    };
+    let outcome = feed(&mut replay, reader, &mut printer, &mut pgn, &args.log);
+    replay.finish(&mut |event| {
+        pgn.record(&event);
+        printer.print(event);
+    });
+    printer.finish()?;
+    pgn.finish(&Chess::default())?;
     outcome
+}
+
+/// The replay's PGN, written as the games end (created when the log's header says where the
+/// game starts).
+struct Pgn<'a> {
+    path: Option<&'a Path>,
+    time_control: Option<String>,
+    stream: Option<PgnStream>,
+    failed: Option<PgnFileError>,
+}
+
+impl Pgn<'_> {
+    /// The log's header was read: the game starts from `start`.
+    fn start(&mut self, start: &Chess) {
+        let Some(path) = self.path else {
+            return;
+        };
+        let tags = PgnTags {
+            time_control: self.time_control.clone(),
+            ..PgnTags::default()
+        };
+        match PgnStream::create(path, start, tags) {
+            Ok(stream) => self.stream = Some(stream),
+            Err(error) => self.failed = Some(error),
+        }
+    }
+
+    /// Records a decision (the first failure is kept, to be reported at the end).
+    fn record(&mut self, event: &GameEvent) {
+        if let (Some(stream), None) = (self.stream.as_mut(), &self.failed)
+            && let Err(error) = stream.record(event)
+        {
+            self.failed = Some(error);
+        }
+    }
+
+    /// Puts the file in place; a log without a header starts from `default`.
+    fn finish(mut self, default: &Chess) -> Result<()> {
+        if self.stream.is_none() && self.failed.is_none() {
+            self.start(default);
+        }
+        if let Some(error) = self.failed {
+            return Err(error).context("cannot write the PGN");
+        }
+        match self.stream {
+            Some(stream) => stream.finish().context("cannot write the PGN"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Feeds every record of the log to the replay; stops at the first malformed line, after
@@ -50,11 +109,20 @@ fn feed(
     replay: &mut Replay,
     reader: LogReader<Box<dyn Read>>,
     printer: &mut EventPrinter<impl Write>,
+    pgn: &mut Pgn<'_>,
     path: &Path,
 ) -> Result<()> {
     for record in reader {
         match record {
-            Ok(record) => replay.record(record, &mut |event| printer.print(event)),
+            Ok(record) => {
+                if let LogRecord::Header(header) = &record {
+                    pgn.start(&header.start_position().unwrap_or_default());
+                }
+                replay.record(record, &mut |event| {
+                    pgn.record(&event);
+                    printer.print(event);
+                });
+            }
             Err(ReadError::Log(error)) => {
                 return Err(error).with_context(|| format!("{}: malformed log", path.display()));
             }

@@ -86,6 +86,17 @@ impl PgnRecorder {
         w.write_all(self.to_pgn_string().as_bytes())
     }
 
+    /// Writes the games that have ended and forgets them (a long session's PGN is written as it
+    /// goes, its memory flat); [`PgnRecorder::write_pgn`] then writes the rest, each game
+    /// separated from the one before it by a blank line as in [`PgnRecorder::to_pgn_string`].
+    pub fn write_closed(&mut self, w: &mut impl Write) -> std::io::Result<()> {
+        for game in self.closed.drain(..) {
+            w.write_all(game.to_pgn(&self.tags).as_bytes())?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
     /// Every game recorded so far as PGN text, games separated by a blank line.
     pub fn to_pgn_string(&self) -> String {
         let games: Vec<String> = self
