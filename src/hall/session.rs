@@ -13,6 +13,9 @@
 //! - a sequence gap or a corrupt frame means a report may have been lost: a SNAPSHOT is asked
 //!   for, and CHANGE frames are dropped until it arrives (the snapshot is the truth, the
 //!   interpreter diffs it); an unanswered request is repeated every [`SNAPSHOT_RETRY_MS`];
+//!   BUTTON frames meanwhile are reported after the snapshot, in order: a clock press is
+//!   weighed against the board as it stood, not as the lost change left it (the report horizon
+//!   of a Hall board);
 //! - HELLO, SNAPSHOT, CHANGE and BUTTON frames are acknowledged with an ACK, as the
 //!   specification asks;
 //! - no intact frame for [`SILENCE_MS`] is reported as [`LinkEvent::Silent`], once per silence;
@@ -61,6 +64,8 @@ pub struct HallSession {
     silence_reported: bool,
     /// When the SNAPSHOT being waited for was (last) asked for.
     snapshot_requested_at: Option<Millis>,
+    /// Buttons pressed while the SNAPSHOT is waited for, reported after it.
+    held_buttons: Vec<SensorKind>,
     /// What the LEDs show.
     leds: Leds,
     /// Bytes waiting to be written to the board.
@@ -201,6 +206,9 @@ impl HallSession {
                 self.ack(seq);
                 self.snapshot_requested_at = None;
                 self.sensor(SensorKind::Snapshot(board_snapshot(&snapshot)));
+                for kind in std::mem::take(&mut self.held_buttons) {
+                    self.sensor(kind);
+                }
             }
             Message::Change(change) => {
                 self.ack(seq);
@@ -212,7 +220,11 @@ impl HallSession {
             }
             Message::Button { button, .. } => {
                 self.ack(seq);
-                self.sensor(button_kind(button));
+                if self.resyncing() {
+                    self.held_buttons.push(button_kind(button));
+                } else {
+                    self.sensor(button_kind(button));
+                }
             }
             Message::Heartbeat { .. } => {}
             Message::Hello(_)

@@ -334,6 +334,39 @@ fn a_sequence_gap_asks_for_a_snapshot_and_trusts_it() {
 }
 
 #[test]
+fn a_press_while_the_snapshot_is_awaited_comes_after_it() {
+    let mut session = started(Capabilities::default());
+    // seq 2 (the lift from e2) is lost; seq 3 places on e4; White presses (seq 4) before the
+    // snapshot the gap asked for arrives (seq 5).
+    session.handle_bytes(30, &wire(3, change(28, Action::Placed, None)));
+    let press = Message::Button {
+        button: Button::ClockWhite,
+        time_ms: 5,
+    };
+    session.handle_bytes(35, &wire(4, press));
+    assert_eq!(
+        events(&mut session),
+        [],
+        "the press waits for the board's state"
+    );
+    let after = 0xffff_0000_1000_efff_u64;
+    let snapshot = Message::Snapshot(Snapshot {
+        occupancy: after,
+        pieces: None,
+    });
+    session.handle_bytes(40, &wire(5, snapshot));
+    assert_eq!(
+        events(&mut session),
+        [
+            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::occupancy(Bitboard(
+                after
+            )))),
+            LinkEvent::Sensor(SensorKind::Clock(Color::White)),
+        ]
+    );
+}
+
+#[test]
 fn sequence_numbers_wrap_without_a_gap() {
     let mut session = HallSession::new();
     session.connect(0);
