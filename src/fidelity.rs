@@ -153,6 +153,11 @@ pub fn check_game(
     config: &Config,
 ) -> Result<Verdict, crate::simulate::SimulateError> {
     let simulated = simulate(start, moves, style, seed)?;
+    // The log states the report horizon its presses need, as a recording does.
+    let config = &Config {
+        report_horizon_ms: config.report_horizon_ms.max(style.report_horizon_ms()),
+        ..*config
+    };
     let events = replay_events(start.clone(), *config, &simulated.events);
     Ok(compare(
         start,

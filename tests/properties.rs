@@ -23,7 +23,7 @@ use touchmove::simulate::{BoardKind, HandStyle, simulate};
 /// A hand style with every handling option drawn at random, on a random board; injected
 /// breaches only when `breaches`.
 fn hand_style(breaches: bool) -> impl Strategy<Value = HandStyle> {
-    (any::<[bool; 14]>(), any::<bool>()).prop_map(move |(on, identifying)| {
+    (any::<[bool; 15]>(), any::<bool>()).prop_map(move |(on, identifying)| {
         let board = if identifying {
             BoardKind::Identifying
         } else {
@@ -41,6 +41,7 @@ fn hand_style(breaches: bool) -> impl Strategy<Value = HandStyle> {
             bounces: on[8],
             knocks: on[9],
             scans: on[10],
+            blitz_presses: on[14],
             // Each breach has its own flag, so that any of them can come with or without the
             // others.
             touch_put_back: breaches && on[11],
@@ -93,7 +94,11 @@ fn dump_failure(
     config: &Config,
 ) -> String {
     let simulated = simulate(start, moves, style, seed).expect("simulable");
-    let events = replay_events(start.clone(), *config, &simulated.events);
+    let config = Config {
+        report_horizon_ms: config.report_horizon_ms.max(style.report_horizon_ms()),
+        ..*config
+    };
+    let events = replay_events(start.clone(), config, &simulated.events);
     let mut lines: Vec<(u64, String)> = simulated
         .events
         .iter()
@@ -187,9 +192,19 @@ proptest! {
 
 #[test]
 fn every_real_game_replays_exactly_in_messy_play_on_both_boards() {
+    // On the scanning board also with blitz presses, which arrive before the scan that
+    // reports their move.
+    let blitz = HandStyle {
+        blitz_presses: true,
+        ..HandStyle::messy(BoardKind::Identifying)
+    };
+    assert!(blitz.report_horizon_ms() > 0);
     for game in corpus_games() {
-        for board in [BoardKind::Occupancy, BoardKind::Identifying] {
-            let style = HandStyle::messy(board);
+        for style in [
+            HandStyle::messy(BoardKind::Occupancy),
+            HandStyle::messy(BoardKind::Identifying),
+            blitz.clone(),
+        ] {
             assert_faithful(
                 &game.start,
                 &game.moves,

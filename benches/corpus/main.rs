@@ -5,6 +5,7 @@
 //! `cargo bench --bench corpus -- --games N` uses the first N games only.
 
 mod fidelity;
+mod live;
 mod memory;
 mod speed;
 mod stats;
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
     );
     let config = Config::default();
     fidelity_table(&games, &config);
+    live_table(&games);
     speed_and_memory(&games, config);
     match process {
         Ok(run) => {
@@ -152,6 +154,55 @@ fn fidelity_table(games: &[(String, PgnGame)], config: &Config) {
     );
     println!(
         "  base lat = baseline latency over the plies it agrees on; secs = wall time of the row."
+    );
+    for note in notes {
+        println!("{note}");
+    }
+}
+
+fn live_table(games: &[(String, PgnGame)]) {
+    println!();
+    println!(
+        "Live: the emulated DGT board (scans, DGT clock) and the real host session and live game, in process on simulated time"
+    );
+    println!(
+        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>6}",
+        "row", "games", "exact", "=replay", "false", "breaches", "lost", "rebuilt", "secs"
+    );
+    let mut notes = Vec::new();
+    for style in live::styles() {
+        let began = Instant::now();
+        let row = live::run(games, &style);
+        println!(
+            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>6.1}",
+            style.name,
+            row.games,
+            row.exact,
+            row.same_as_replay,
+            row.false_rulings,
+            format!("{}/{}", row.breaches_found, row.breaches_expected),
+            row.lost,
+            row.reconstructed,
+            began.elapsed().as_secs_f64()
+        );
+        for game in &row.inexact {
+            notes.push(format!("not exact under {}: {game}", style.name));
+        }
+    }
+    println!(
+        "columns: exact = SAN equal to the source game; =replay = live decisions equal to the replay of"
+    );
+    println!(
+        "  the session's recording; false = rulings the hands did not earn; breaches = earned rulings"
+    );
+    println!(
+        "  found/expected (messy: rook-first castling); lost = plies of the source games missing from the"
+    );
+    println!(
+        "  records; rebuilt = moves made while the board was unplugged, reconstructed; unplugs: once a"
+    );
+    println!(
+        "  game, the port open, the board back idle; 60 s: more than 4 plies are often made meanwhile."
     );
     for note in notes {
         println!("{note}");

@@ -13,7 +13,9 @@ pub struct NamedStyle {
 }
 
 /// Clean play on both boards, each handling style alone on the occupancy board, DGT scans on
-/// the identifying board, the messy preset and everything (injected breaches included).
+/// the identifying board (with presses held behind the scan, and blitz presses before it), the
+/// messy preset and everything (injected breaches included; on the identifying board also with
+/// blitz presses).
 pub fn all() -> Vec<NamedStyle> {
     use BoardKind::{Identifying, Occupancy};
     type Switch = fn(&mut HandStyle);
@@ -47,7 +49,17 @@ pub fn all() -> Vec<NamedStyle> {
     }
     let mut scans = HandStyle::clean(Identifying);
     scans.scans = true;
-    styles.push(named("DGT scans id", scans, true));
+    styles.push(named("DGT scans id", scans.clone(), true));
+    // Blitz presses 0-200 ms after the move, reported before the scan that reports it; the
+    // logs state the report horizon (300 ms) their replay needs.
+    styles.push(named(
+        "blitz presses id",
+        HandStyle {
+            blitz_presses: true,
+            ..scans
+        },
+        true,
+    ));
     styles.push(named("messy occ", HandStyle::messy(Occupancy), false));
     styles.push(named("messy id", HandStyle::messy(Identifying), false));
     styles.push(named(
@@ -58,6 +70,14 @@ pub fn all() -> Vec<NamedStyle> {
     styles.push(named(
         "everything id",
         HandStyle::everything(Identifying),
+        false,
+    ));
+    styles.push(named(
+        "everything id blitz",
+        HandStyle {
+            blitz_presses: true,
+            ..HandStyle::everything(Identifying)
+        },
         false,
     ));
     styles

@@ -301,6 +301,10 @@ pub struct StyleArgs {
     /// No clock presses.
     #[arg(long)]
     pub no_clock: bool,
+    /// Blitz presses: 0–200 ms after the move, reported by a scanning board before the scan
+    /// that reports the move (the log states the report horizon its replay needs).
+    #[arg(long)]
+    pub blitz_presses: bool,
     /// Captures may remove the victim first.
     #[arg(long)]
     pub victim_first: bool,

@@ -72,5 +72,9 @@ fn header(source: &Source<'_>) -> LogHeader {
         BoardKind::Occupancy => "simulated occupancy board",
         BoardKind::Identifying => "simulated identifying board",
     };
-    LogHeader::new(&source.game.start, board)
+    let header = LogHeader::new(&source.game.start, board);
+    match source.style.report_horizon_ms() {
+        0 => header,
+        horizon => header.with_report_horizon(horizon),
+    }
 }

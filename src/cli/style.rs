@@ -19,6 +19,7 @@ impl StyleArgs {
         };
         style.thinking &= !self.no_thinking;
         style.clock &= !self.no_clock;
+        style.blitz_presses |= self.blitz_presses;
         style.victim_first_captures |= self.victim_first;
         style.sliding |= self.slides;
         style.rook_first_castling |= self.rook_first;

@@ -240,8 +240,12 @@ impl Interpreter {
         }
     }
 
-    /// The Article 4 breaches of making `m` in the current turn.
+    /// The Article 4 breaches of making `m` in the current turn (none when a full report
+    /// showed part of the turn: the order of its touches is not known).
     fn ruling(&self, m: Move) -> Vec<Breach> {
+        if !self.trace.all_seen() {
+            return Vec::new();
+        }
         let ctx = TurnContext {
             position: self.game.position(),
             legal: self.legal.moves(),

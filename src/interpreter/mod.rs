@@ -125,11 +125,25 @@ struct HeldLift {
     piece: Option<Piece>,
 }
 
+/// How a lift came to be known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// Reported as it happened: a touch, in its order.
+    Hand,
+    /// Read from the difference of a full report (a dump after a reconnect): which piece was
+    /// touched first cannot be known, so it binds no one.
+    Snapshot,
+}
+
 /// A clock press waiting for the reports that may still be on their way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct HeldPress {
     t: Millis,
     color: Color,
+    /// The horizon passed with the presser's piece still in hand: a hand that presses has
+    /// let go of the piece, so its arrival was not reported yet (a restarted board's next
+    /// dump will show it). The press waits for the next report of a piece set down.
+    until_placed: bool,
 }
 
 /// The sans-IO touch-move interpreter of one board.
@@ -245,6 +259,7 @@ impl Interpreter {
                 }
                 self.release_held();
                 self.place(t, square, piece);
+                self.placed_for_held_press();
             }
             SensorKind::Adjust => {
                 self.release_held();
@@ -261,6 +276,7 @@ impl Interpreter {
             SensorKind::Snapshot(ref snapshot) => {
                 self.release_held();
                 self.snapshot(t, snapshot);
+                self.placed_for_held_press();
             }
         }
     }
@@ -328,7 +344,7 @@ impl Interpreter {
             if self.held_until() == Some(due) {
                 self.release_held();
             } else if self.press_due() == Some(due) {
-                self.weigh_held_press();
+                self.press_horizon_passed();
             } else if self.flag_due() == Some(due) {
                 self.flag_fell(due);
             } else {
@@ -349,6 +365,13 @@ impl Interpreter {
         while let Some(due) = self.poll_timeout() {
             self.handle_timeout(due);
         }
+        // A press still waiting for its piece to be set down: nothing more will come.
+        if self.held_press.is_some() {
+            self.weigh_held_press();
+            while let Some(due) = self.poll_timeout() {
+                self.handle_timeout(due);
+            }
+        }
     }
 
     fn emit(&mut self, t: Millis, kind: EventKind) {
@@ -361,7 +384,25 @@ impl Interpreter {
     /// have arrived.
     fn press_due(&self) -> Option<Millis> {
         self.held_press
+            .filter(|p| !p.until_placed)
             .map(|p| p.t.saturating_add(self.config.report_horizon_ms))
+    }
+
+    /// The held press's horizon passed: it is weighed, unless the presser's piece is still in
+    /// hand (then it waits for the piece to be reported set down).
+    fn press_horizon_passed(&mut self) {
+        let in_hand = self.phase == Phase::InHand;
+        match self.held_press.as_mut() {
+            Some(press) if in_hand && press.color == self.game.turn() => press.until_placed = true,
+            _ => self.weigh_held_press(),
+        }
+    }
+
+    /// A piece was reported set down (or the whole board): a press waiting for it is weighed.
+    fn placed_for_held_press(&mut self) {
+        if self.held_press.is_some_and(|press| press.until_placed) {
+            self.weigh_held_press();
+        }
     }
 
     /// A press at `t`: weighed at once without a report horizon, or when the presser's move has
@@ -374,7 +415,11 @@ impl Interpreter {
             return;
         }
         self.weigh_held_press();
-        self.held_press = Some(HeldPress { t, color });
+        self.held_press = Some(HeldPress {
+            t,
+            color,
+            until_placed: false,
+        });
     }
 
     /// Weighs the held press, if any, with its own time.
@@ -405,7 +450,7 @@ impl Interpreter {
         let mover = self.game.turn();
         held.sort_by_key(|h| self.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover));
         for lift in held.drain(..) {
-            self.lift(lift.t, lift.square);
+            self.lift(lift.t, lift.square, Seen::Hand);
         }
         self.held = held;
     }
@@ -418,17 +463,21 @@ impl Interpreter {
         }
     }
 
-    fn lift(&mut self, t: Millis, square: Square) {
+    fn lift(&mut self, t: Millis, square: Square, seen: Seen) {
         if self.phase == Phase::Closed {
             self.board.lift(square);
             return;
         }
         let by_opponent = self.before_lift(t, square);
         self.touches_before_event = self.trace.touches().len();
-        let touch = !by_opponent && self.lift_is_a_touch(square);
+        // A full report says what left the board, not which hand touched what first.
+        let touch = seen == Seen::Hand && !by_opponent && self.lift_is_a_touch(square);
         self.board.lift(square);
         self.motions.lift(square);
         self.trace.lift(square, t, touch);
+        if seen == Seen::Snapshot {
+            self.trace.mark_unseen();
+        }
         self.reassess(t);
     }
 
@@ -583,7 +632,7 @@ impl Interpreter {
                     .is_some_and(|known| known != p)
             });
             if gone || replaced {
-                self.lift(t, square);
+                self.lift(t, square, Seen::Snapshot);
             } else if let Some(piece) = named {
                 self.board.identify(square, piece);
             }

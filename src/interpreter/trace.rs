@@ -40,6 +40,9 @@ pub struct Trace {
     hand: u32,
     adjust_armed: bool,
     castle_intent: Option<Square>,
+    /// A piece left the board this turn without being seen to (read from a full report): the
+    /// touches are not all known.
+    unseen: bool,
 }
 
 impl Trace {
@@ -54,7 +57,18 @@ impl Trace {
             hand: 0,
             adjust_armed: false,
             castle_intent: None,
+            unseen: false,
         }
+    }
+
+    /// A piece left the board this turn unseen (a full report showed it gone).
+    pub fn mark_unseen(&mut self) {
+        self.unseen = true;
+    }
+
+    /// Whether every touch of the turn was seen (else no Article 4 ruling can be made on it).
+    pub fn all_seen(&self) -> bool {
+        !self.unseen
     }
 
     /// The touches so far, in order.

@@ -133,7 +133,7 @@ pub fn simulate(
     }
     let (recorded, expected_rulings) = rec.finish();
     let (events, reported_at) = if style.scanning() {
-        scan::scan(start.board(), &recorded, seed)
+        scan::scan(start.board(), &recorded, seed, !style.blitz_presses)
     } else {
         unscanned(recorded)
     };
@@ -188,13 +188,17 @@ fn think(rec: &mut Recorder<'_>) {
     }
 }
 
-/// The mover presses the clock 100–600 ms after the move's last event, when clocks are on;
-/// returns the index of the press among the recorded events.
+/// The mover presses the clock 100–600 ms after the move's last event (0–200 ms in blitz),
+/// when clocks are on; returns the index of the press among the recorded events.
 fn press_clock(rec: &mut Recorder<'_>, color: Color) -> Option<usize> {
     if !rec.style().clock {
         return None;
     }
-    rec.wait(100, 600);
+    if rec.style().blitz_presses {
+        rec.wait(0, 200);
+    } else {
+        rec.wait(100, 600);
+    }
     rec.clock(color);
     rec.last_index()
 }

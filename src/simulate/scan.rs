@@ -4,7 +4,8 @@
 //! inside one scan vanish. Within a scan arrivals may come before departures. A capture victim's
 //! removal and sensor bounces are never reported (events marked `hidden_on_scan`): the
 //! capturing piece arrives over the occupied square. Other events (clock presses) wait for the
-//! board changes that happened before them to be reported.
+//! board changes that happened before them to be reported, unless `presses_wait` is off: then
+//! they are reported at once, as a DGT board reports its clock's lever before its next scan.
 //!
 //! Besides the reports, [`scan`] says when each recorded event was reported: a board change at
 //! the scan that follows it (a change undone before that scan keeps its own time), any other
@@ -26,6 +27,7 @@ pub(super) fn scan(
     start: &Board,
     recorded: &[Recorded],
     seed: u64,
+    presses_wait: bool,
 ) -> (Vec<SensorEvent>, Vec<Millis>) {
     let mut scanner = Scanner {
         rng: SmallRng::seed_from_u64(seed ^ 0x5CA1_AB1E),
@@ -35,6 +37,7 @@ pub(super) fn scan(
         out: Vec::new(),
         reported_at: recorded.iter().map(|r| r.event.t).collect(),
         unreported: Vec::new(),
+        presses_wait,
     };
     scanner.next_scan = scanner.period() / 2;
     for (index, rec) in recorded.iter().enumerate() {
@@ -57,6 +60,8 @@ struct Scanner {
     reported_at: Vec<Millis>,
     /// The recorded board changes sensed since the last scan.
     unreported: Vec<usize>,
+    /// Non-board events wait for the board changes sensed before them to be reported.
+    presses_wait: bool,
 }
 
 impl Scanner {
@@ -90,9 +95,9 @@ impl Scanner {
         }
     }
 
-    /// A non-board event: reported after the board changes already sensed.
+    /// A non-board event: reported after the board changes already sensed (or at once).
     fn other(&mut self, index: usize, event: SensorEvent) {
-        if self.pending() {
+        if self.presses_wait && self.pending() {
             self.fire();
         }
         let t = event.t.max(self.last_t());

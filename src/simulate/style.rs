@@ -27,6 +27,11 @@ pub struct HandStyle {
     pub thinking_ms: (Millis, Millis),
     /// Press the clock after each completed move, 100–600 ms after its last event.
     pub clock: bool,
+    /// Blitz presses: the clock is pressed 0–200 ms after the move's last event, and a
+    /// scanning board reports the press at once, before the scan that reports the move (as a
+    /// DGT board does). Replaying such a log needs the report horizon
+    /// [`HandStyle::report_horizon_ms`] gives.
+    pub blitz_presses: bool,
     /// Captures may remove the victim first (else the own piece is always lifted first).
     pub victim_first_captures: bool,
     /// Sliders, pawns and the castling king may slide across crossed squares with short dwells.
@@ -63,6 +68,7 @@ impl HandStyle {
             thinking: true,
             thinking_ms: (300, 20_000),
             clock: true,
+            blitz_presses: false,
             victim_first_captures: false,
             sliding: false,
             rook_first_castling: false,
@@ -107,5 +113,15 @@ impl HandStyle {
     /// Whether reports are grouped into DGT-style scans (only on identifying boards).
     pub fn scanning(&self) -> bool {
         self.scans && self.board == BoardKind::Identifying
+    }
+
+    /// The report horizon a replay of the style's logs needs: a DGT board's when presses can
+    /// come before the scan that reports their move, else none.
+    pub fn report_horizon_ms(&self) -> Millis {
+        if self.scanning() && self.blitz_presses && self.clock {
+            crate::dgt::protocol::REPORT_HORIZON_MS
+        } else {
+            0
+        }
     }
 }
