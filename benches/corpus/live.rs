@@ -4,6 +4,7 @@
 //! and restarts as the emulator does). What the session recorded is then replayed, as `watch
 //! --record` then `replay` would: live and replay must agree.
 
+use shakmaty::Position;
 use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug};
 use touchmove::dgt::link::DgtLink;
 use touchmove::dgt::protocol::REPORT_HORIZON_MS;
@@ -156,7 +157,7 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
         ..Config::default()
     };
     let mut watcher = Watcher {
-        link: DgtLink::default(),
+        link: DgtLink::default().starting_with(game.start.turn()),
         game: LiveGame::new(game.start.clone(), interpreter),
         recorded: Vec::new(),
         decisions: Vec::new(),

@@ -33,6 +33,8 @@ impl Interpreter {
         if relation != Relation::Unmatched && self.mismatch_reported {
             self.mismatch_reported = false;
             self.emit(t, EventKind::Resync);
+            // While the board matched nothing, its touches meant nothing certain.
+            self.trace.mark_unseen();
         }
         self.remember_left_candidate(t, relation);
         match relation {
@@ -259,6 +261,7 @@ impl Interpreter {
         let (Some(previous), Some(last)) = (self.previous.take(), self.game.last_move()) else {
             return Vec::new();
         };
+        let seen = previous.trace.all_seen() && self.trace.all_seen();
         let breach = castled_after_rook(previous.trace.touches(), m).unwrap_or(Breach {
             rule: Rule::ReleasedPieceMoved,
             square: landing_square(last),
@@ -269,7 +272,8 @@ impl Interpreter {
         self.legal = previous.legal;
         self.trace = previous.trace;
         self.trace_start_seq = previous.start_seq;
-        vec![breach]
+        // A turn part of which was not seen earns no ruling, nor does its correction.
+        if seen { vec![breach] } else { Vec::new() }
     }
 
     /// Takes back `plies` plies: the board shows an earlier position.
