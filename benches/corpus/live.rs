@@ -27,6 +27,10 @@ pub struct LiveStyle {
     /// How long the board is unplugged (its port open: it comes back idle), once per game, at a
     /// point between a fifth and four fifths of the game chosen by the seed.
     pub unplug_ms: Option<Millis>,
+    /// How long the host is down (killed, then `watch --resume`), once per game, at such a
+    /// point: nothing the board says meanwhile is read; the new host reads the recording back
+    /// and goes on appending to it.
+    pub killed_ms: Option<Millis>,
 }
 
 /// The live rows.
@@ -40,6 +44,13 @@ pub fn styles() -> Vec<LiveStyle> {
         name,
         hands: hands.clone(),
         unplug_ms,
+        killed_ms: None,
+    };
+    let killed = |name, killed_ms| LiveStyle {
+        name,
+        hands: blitz.clone(),
+        unplug_ms: None,
+        killed_ms: Some(killed_ms),
     };
     vec![
         row("live clean", &clean, None),
@@ -53,6 +64,7 @@ pub fn styles() -> Vec<LiveStyle> {
         row("live unplug 3 s", &blitz, Some(3_000)),
         row("live unplug 10 s", &blitz, Some(10_000)),
         row("live unplug 60 s", &clean, Some(60_000)),
+        killed("live killed, resumed", 2_000),
     ]
 }
 
@@ -147,21 +159,18 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     config.seed = seed;
     // Time enough for any corpus game: no flag falls in these rows.
     config.clock.initial_ms = 10 * 3_600_000;
+    let fault_at = length / 5 + length * (seed % 60) / 100;
     config.unplug = style.unplug_ms.map(|duration| Unplug {
-        at: length / 5 + length * (seed % 60) / 100,
+        at: fault_at,
         duration,
     });
+    let mut kill = style.killed_ms.map(|down| (fault_at, down));
     let mut board = DgtBoardEmulator::new(config);
     let interpreter = Config {
         report_horizon_ms: REPORT_HORIZON_MS,
         ..Config::default()
     };
-    let mut watcher = Watcher {
-        link: DgtLink::default().starting_with(game.start.turn()),
-        game: LiveGame::new(game.start.clone(), interpreter),
-        recorded: Vec::new(),
-        decisions: Vec::new(),
-    };
+    let mut watcher = Watcher::new(game, interpreter, Vec::new());
     let mut now: Millis = 0;
     watcher.link.connect(now);
     let mut done_at: Option<Millis> = None;
@@ -169,18 +178,40 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     // a game not reproduced rather than a bench that never ends.
     let mut stalled = 0u32;
     loop {
-        while watcher.exchange(&mut board, now) {}
+        if let Some((at, down)) = kill.filter(|(at, _)| now >= *at) {
+            // The host is killed: what the board says is lost until a new one starts, reads
+            // the recording back and opens the port again.
+            if now < at.saturating_add(down) {
+                while board.poll_transmit().is_some() {}
+            } else {
+                kill = None;
+                watcher = watcher.resumed(game, interpreter, now);
+            }
+        }
+        let host_down = kill.is_some_and(|(at, _)| now >= at);
+        while !host_down && watcher.exchange(&mut board, now) {}
         if board.script_done() {
             done_at.get_or_insert(now);
         }
-        let next = [
-            board.poll_timeout(),
-            watcher.link.poll_timeout(),
-            watcher.game.poll_timeout(),
-        ]
-        .into_iter()
-        .flatten()
-        .min();
+        let next = if host_down {
+            [
+                board.poll_timeout(),
+                kill.map(|(at, down)| at.saturating_add(down)),
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+        } else {
+            [
+                board.poll_timeout(),
+                watcher.link.poll_timeout(),
+                watcher.game.poll_timeout(),
+                kill.map(|(at, _)| at),
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+        };
         let end = done_at.map(|done| done.saturating_add(AFTER_SCRIPT_MS));
         match next {
             Some(next) if end.is_none_or(|end| next <= end) => {
@@ -194,9 +225,11 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
             _ => break,
         }
         board.handle_timeout(now);
-        watcher.link.handle_timeout(now);
-        watcher.game.handle_timeout(now);
-        watcher.drain(now);
+        if kill.is_none_or(|(at, _)| now < at) {
+            watcher.link.handle_timeout(now);
+            watcher.game.handle_timeout(now);
+            watcher.drain(now);
+        }
     }
     watcher.game.finish();
     watcher.drain(now);
@@ -217,6 +250,34 @@ struct Watcher {
 }
 
 impl Watcher {
+    /// A host watching `game` (its session not yet connected), its recording `recorded`.
+    fn new(game: &PgnGame, config: Config, recorded: Vec<LogRecord>) -> Watcher {
+        Watcher {
+            link: DgtLink::default().starting_with(game.start.turn()),
+            game: LiveGame::new(game.start.clone(), config),
+            recorded,
+            decisions: Vec::new(),
+        }
+    }
+
+    /// A new host after this one was killed, as `watch --resume` starts: the recording read
+    /// back (its decisions made again), the session told where the game stands and connected
+    /// at `now`; the recording goes on.
+    fn resumed(self, game: &PgnGame, config: Config, now: Millis) -> Watcher {
+        let mut next = Watcher::new(game, config, self.recorded);
+        let point = next.game.replay_recording(next.recorded.clone());
+        while let Some(event) = next.game.poll_event() {
+            if let LiveEvent::Decision(decision) = event {
+                next.decisions.push(decision);
+            }
+        }
+        if let Some(point) = point {
+            next.link.resume(&point);
+        }
+        next.link.connect(now);
+        next
+    }
+
     /// Moves the bytes both ways at `now` and passes what the session reports to the game, as
     /// the runner does; returns whether anything happened.
     fn exchange(&mut self, board: &mut DgtBoardEmulator, now: Millis) -> bool {

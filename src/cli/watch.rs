@@ -10,14 +10,13 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use touchmove::dgt::link::DgtLink;
 use touchmove::dgt::protocol::REPORT_HORIZON_MS as DGT_REPORT_HORIZON_MS;
-use touchmove::event::{EventKind, GameEvent};
 use touchmove::hall::HallSession;
 use touchmove::interpreter::Config;
 use touchmove::live::runner::Sink;
 use touchmove::live::runner::{self, RunnerConfig};
-use touchmove::live::{BoardSession, LiveEvent, LiveGame};
-use touchmove::sensor::{Millis, SensorKind};
-use touchmove::sensor_log::{LogHeader, LogRecord, SensorLog};
+use touchmove::live::{BoardSession, LiveGame};
+use touchmove::sensor::Millis;
+use touchmove::sensor_log::{LogHeader, SensorLog};
 
 use touchmove_firmware_protocol::BAUD_RATE as HALL_BAUD_RATE;
 
@@ -208,34 +207,13 @@ fn replay_recorded<S: BoardSession>(
     session: &mut S,
     sink: &mut WatchSink<impl std::io::Write>,
 ) -> Result<()> {
-    let mut pressed = false;
-    for record in log.records() {
-        let press = match record {
-            LogRecord::Event(event) => {
-                game.handle_sensor(&event);
-                matches!(event.kind, SensorKind::Clock(_))
-            }
-            LogRecord::ClockReading { t, reading } => {
-                game.handle_clock_reading(t, &reading);
-                false
-            }
-            LogRecord::Header(_) => continue,
-        };
-        while let Some(event) = game.poll_event() {
-            if let LiveEvent::Decision(GameEvent {
-                kind: EventKind::Move(_),
-                ..
-            }) = event
-            {
-                pressed = false;
-            }
-            sink.live(&event, game)
-                .context("cannot write to standard output")?;
-        }
-        pressed |= press;
+    let point = game.replay_recording(log.records());
+    while let Some(event) = game.poll_event() {
+        sink.live(&event, game)
+            .context("cannot write to standard output")?;
     }
-    if let Some(interpreter) = game.interpreter() {
-        session.resume(interpreter.game().turn(), pressed);
+    if let Some(point) = point {
+        session.resume(&point);
     }
     eprintln!(
         "touchmove: resumed: {} reports read back, {} plies; the recording goes on",

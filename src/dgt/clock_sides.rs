@@ -59,6 +59,15 @@ impl ClockSides {
         std::mem::replace(&mut self.white_on_left, white_on_left) != white_on_left
     }
 
+    /// A recording showed White's time on the left (`white_on_left`) or the right: the sides
+    /// are settled so, unless an option fixed them.
+    pub fn recorded(&mut self, white_on_left: bool) {
+        if !self.settled {
+            self.white_on_left = white_on_left;
+            self.settled = true;
+        }
+    }
+
     /// The colour of the player on the left side (`left`) or the right.
     pub fn color_of(&self, left: bool) -> Color {
         Color::from_white(left == self.white_on_left)

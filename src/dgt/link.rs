@@ -4,13 +4,15 @@ use std::collections::VecDeque;
 
 use shakmaty::Color;
 
+use super::clock::ClockReport;
 use super::clock_sides::ClockSides;
 use super::command::{ClockCommand, ClockText};
 use super::host_clock::HostClock;
 use super::session::{DgtSession, SessionConfig, SessionEvent};
+use crate::clock::ClockReading;
 use crate::clock::TimeControl;
 use crate::event::{EventKind, GameEvent};
-use crate::live::{BoardSession, LinkEvent, LiveEvent};
+use crate::live::{BoardSession, LinkEvent, LiveEvent, ResumePoint};
 use crate::sensor::{Millis, SensorKind};
 
 /// A DGT board behind the live runner.
@@ -30,6 +32,9 @@ pub struct DgtLink {
     /// Whether a move was decided since the last press (the next press is most likely its
     /// mover's, completing it; otherwise the press came before its move was reported).
     moved_since_press: bool,
+    /// The last clock report of the recording a resumed game was read from: the first report
+    /// of the clock tells which side shows White's time.
+    resumed_clock: Option<ClockReading>,
     /// The session's events not yet polled, each with the time of the input that brought it
     /// (the time of a clock press).
     events: VecDeque<(Millis, SessionEvent)>,
@@ -46,6 +51,7 @@ impl DgtLink {
             to_move: None,
             start_turn: Color::White,
             moved_since_press: false,
+            resumed_clock: None,
             events: VecDeque::new(),
         }
     }
@@ -150,11 +156,42 @@ impl DgtLink {
 }
 
 impl DgtLink {
+    /// A clock report after a resume, beside the recording's last one: the side whose time is
+    /// nearer White's recorded time is White's; when the recorded times were equal, the side
+    /// running is the side to move's (the board's dump, read first, has caught the game up).
+    /// Until one of these tells, no press teaches the sides: one made while the host was down
+    /// was never seen.
+    fn sides_from_resumed_clock(&mut self, report: &ClockReport) {
+        let Some(recorded) = self.resumed_clock.filter(|_| !report.no_clock) else {
+            return;
+        };
+        let (left, right) = (report.left.millis(), report.right.millis());
+        let (white, black) = (recorded.times.white, recorded.times.black);
+        let straight = left.abs_diff(white).saturating_add(right.abs_diff(black));
+        let crossed = left.abs_diff(black).saturating_add(right.abs_diff(white));
+        let white_on_left = if straight != crossed {
+            Some(straight < crossed)
+        } else {
+            let running_left = report.running && report.left_to_move;
+            let running_right = report.running && report.right_to_move;
+            self.to_move
+                .filter(|_| running_left || running_right)
+                .map(|to_move| running_left == to_move.is_white())
+        };
+        if let Some(white_on_left) = white_on_left {
+            self.sides.recorded(white_on_left);
+            self.resumed_clock = None;
+        }
+    }
+
     /// The player on the left (`left`) or right pressed at `now`: the first press of the game
     /// on a running clock (or one the host set) settles which side is White's. Returns the
     /// notice to give when that turned the sides round (the clock the host set is set again).
     fn learn_sides(&mut self, now: Millis, left: bool, running_before: bool) -> Option<LinkEvent> {
         let to_move = self.to_move?;
+        if self.resumed_clock.is_some() {
+            return None;
+        }
         // The presser completes the move just decided, or one not reported yet.
         let presser = if std::mem::replace(&mut self.moved_since_press, false) {
             !to_move
@@ -261,9 +298,10 @@ impl BoardSession for DgtLink {
         }
     }
 
-    fn resume(&mut self, to_move: Color, pressed: bool) {
-        self.to_move = Some(to_move);
-        self.moved_since_press = !pressed;
+    fn resume(&mut self, point: &ResumePoint) {
+        self.to_move = Some(point.to_move);
+        self.moved_since_press = !point.pressed;
+        self.resumed_clock = point.clock;
     }
 
     fn poll_event(&mut self) -> Option<LinkEvent> {
@@ -282,6 +320,7 @@ impl BoardSession for DgtLink {
                     self.clock_pressed(self.sides.color_of(left), at);
                 }
                 SessionEvent::Rotated => self.sides.board_turned(true),
+                SessionEvent::ClockTimes(report) => self.sides_from_resumed_clock(&report),
                 _ => {}
             }
             if let Some(link_event) = self.translate(event) {
@@ -413,5 +452,43 @@ mod tests {
         sent(&mut link);
         link.announce(10, &LiveEvent::Started { t: 10 });
         assert_eq!(sent(&mut link), Vec::<u8>::new());
+    }
+    #[test]
+    fn a_resumed_game_reads_the_clock_sides_from_the_recorded_times() {
+        use crate::dgt::board_messages::{ClockReport as Report, bwtime};
+        use crate::dgt::clock::ClockTime;
+        let mut link = DgtLink::default();
+        // The recording's last report: White 60 s, Black 55 s, Black to move.
+        let recorded = ClockReading::new(
+            crate::event::ClockTimes {
+                white: 60_000,
+                black: 55_000,
+            },
+            Some(Color::Black),
+        );
+        link.resume(&ResumePoint {
+            to_move: Color::Black,
+            pressed: true,
+            clock: Some(recorded),
+        });
+        link.connect(0);
+        sent(&mut link);
+        // The clock shows 55 s on the left and 60 s on the right: White sits on the right.
+        // Running, the left player (Black) to move, the lever low on the right.
+        let report = |status| Report {
+            left: ClockTime::from_millis(55_000),
+            right: ClockTime::from_millis(60_000),
+            status,
+        };
+        link.handle_bytes(100, &bwtime(&report(0x01 | 0x08)));
+        // Black, on the left, presses: the lever rises on the right, the right side runs.
+        link.handle_bytes(2_000, &bwtime(&report(0x01 | 0x02 | 0x10)));
+        let presses: Vec<LinkEvent> = std::iter::from_fn(|| link.poll_event())
+            .filter(|event| matches!(event, LinkEvent::Sensor(SensorKind::Clock(_))))
+            .collect();
+        assert_eq!(
+            presses,
+            [LinkEvent::Sensor(SensorKind::Clock(Color::Black))]
+        );
     }
 }

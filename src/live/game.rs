@@ -2,12 +2,25 @@
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Chess, Position};
+use shakmaty::{Bitboard, Board, Chess, Color, Position};
 
 use crate::clock::{ClockReading, TimeControl};
-use crate::event::GameEvent;
+use crate::event::{EventKind, GameEvent};
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+use crate::sensor_log::LogRecord;
+
+/// Where a game read back from its recording stands, for the board's session to go on with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// The side to move.
+    pub to_move: Color,
+    /// Whether the clock was pressed after the last move.
+    pub pressed: bool,
+    /// The last report of the clock plugged into the board, if the recording has one (a
+    /// session can tell from it which side of the clock is White's).
+    pub clock: Option<ClockReading>,
+}
 
 /// What the live game has to say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,6 +123,50 @@ impl LiveGame {
                 seen: self.seen.clone(),
             });
         }
+    }
+
+    /// Takes the records of the game's recording (a `watch --record` log; a header is
+    /// skipped), as the live session took them, to go on where it stopped (`watch
+    /// --resume`): the decisions come out of [`LiveGame::poll_event`] as usual. Returns where
+    /// the game stands, once it has started.
+    pub fn replay_recording(
+        &mut self,
+        records: impl IntoIterator<Item = LogRecord>,
+    ) -> Option<ResumePoint> {
+        let mut pressed = false;
+        let mut clock = None;
+        for record in records {
+            let before = self.out.len();
+            let press = match record {
+                LogRecord::Event(event) => {
+                    self.handle_sensor(&event);
+                    matches!(event.kind, SensorKind::Clock(_))
+                }
+                LogRecord::ClockReading { t, reading } => {
+                    self.handle_clock_reading(t, &reading);
+                    clock = Some(reading);
+                    false
+                }
+                LogRecord::Header(_) => false,
+            };
+            let moved = self.out.iter().skip(before).any(|event| {
+                matches!(
+                    event,
+                    LiveEvent::Decision(GameEvent {
+                        kind: EventKind::Move(_),
+                        ..
+                    })
+                )
+            });
+            // A press completing the move it decided is that move's press.
+            pressed = press || (pressed && !moved);
+        }
+        let to_move = self.interpreter.as_ref()?.game().turn();
+        Some(ResumePoint {
+            to_move,
+            pressed,
+            clock,
+        })
     }
 
     /// Takes a report of the clock plugged into the board (ignored until the game starts).

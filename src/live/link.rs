@@ -1,8 +1,7 @@
 //! What every board protocol session offers the live runner.
 
-use shakmaty::Color;
-
 use crate::clock::ClockReading;
+use crate::live::ResumePoint;
 use crate::sensor::{Millis, SensorKind};
 
 /// What a board link reports, whatever its protocol.
@@ -41,7 +40,6 @@ pub trait BoardSession {
     fn poll_event(&mut self) -> Option<LinkEvent>;
     /// Something the game said at `now`, for a board that shows it (a clock display, LEDs).
     fn announce(&mut self, _now: Millis, _event: &crate::live::LiveEvent) {}
-    /// The game goes on from a recording (`watch --resume`): `to_move` is to move, and
-    /// `pressed` says whether the clock was pressed after the last move.
-    fn resume(&mut self, _to_move: Color, _pressed: bool) {}
+    /// The game goes on from a recording (`watch --resume`), where `point` says it stands.
+    fn resume(&mut self, _point: &ResumePoint) {}
 }

@@ -10,5 +10,5 @@ mod link;
 pub mod runner;
 
 pub use board_view::board_diagram;
-pub use game::{LiveEvent, LiveGame};
+pub use game::{LiveEvent, LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
