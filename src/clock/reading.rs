@@ -24,6 +24,9 @@ pub struct ClockReading {
     pub running: Option<Color>,
     /// The flag each player's side of the clock shows, if any.
     pub flags: ByColor<Option<Flag>>,
+    /// Which side of the clock shows White's time (`Some(true)`: the left one), once the
+    /// host has settled it; `None` while it is unknown or for a clock without sides.
+    pub white_on_left: Option<bool>,
 }
 
 impl ClockReading {
@@ -33,7 +36,15 @@ impl ClockReading {
             times,
             running,
             flags: ByColor::new_with(|_| None),
+            white_on_left: None,
         }
+    }
+
+    /// The same reading with White's time known to be on the clock's left
+    /// (`Some(true)`) or right side.
+    pub fn with_white_on_left(mut self, white_on_left: Option<bool>) -> ClockReading {
+        self.white_on_left = white_on_left;
+        self
     }
 
     /// The same reading with `flag` shown on `color`'s side.

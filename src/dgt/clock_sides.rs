@@ -39,6 +39,11 @@ impl ClockSides {
         self.white_on_left
     }
 
+    /// Whether White sits on the clock's left side, once that is settled.
+    pub fn settled_white_on_left(&self) -> Option<bool> {
+        self.settled.then_some(self.white_on_left)
+    }
+
     /// The board stands turned round (`rotated`) or the right way: until the sides are
     /// learnt, White is taken to sit on the right of a turned board's clock.
     pub fn board_turned(&mut self, rotated: bool) {
@@ -74,9 +79,47 @@ impl ClockSides {
     }
 }
 
+/// How far the sums compared by [`sides_from_times`] can be from the truth: each of the four
+/// times is shown to the second, so each sum is off by up to two seconds.
+const TIMES_RESOLUTION_MS: u64 = 2 * 2_000;
+
+/// Which side shows White's time (`Some(true)`: the left), read from a clock showing `left`
+/// and `right` beside the times a recording last saw (`white`, `black`), when the times tell.
+///
+/// A clock's times only go down (no increment is added while nobody watches, as far as this
+/// needs): the right way round, the sum of the two changes is at most the wrong way round's.
+/// The times tell when the two sums differ by more than the clock's rounding can make up;
+/// two close times (the start of a game, an even race) do not.
+pub fn sides_from_times(left: u64, right: u64, white: u64, black: u64) -> Option<bool> {
+    let straight = left.abs_diff(white).saturating_add(right.abs_diff(black));
+    let crossed = left.abs_diff(black).saturating_add(right.abs_diff(white));
+    if crossed > straight.saturating_add(TIMES_RESOLUTION_MS) {
+        Some(true)
+    } else if straight > crossed.saturating_add(TIMES_RESOLUTION_MS) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_tell_the_sides_only_beyond_the_clock_s_rounding() {
+        // White had 60 s, Black 55 s; 2 s of White's time ran meanwhile.
+        assert_eq!(sides_from_times(58_000, 55_000, 60_000, 55_000), Some(true));
+        assert_eq!(
+            sides_from_times(55_000, 58_000, 60_000, 55_000),
+            Some(false)
+        );
+        // White 9:56:30, Black 9:56:29, then White's time ran 2 s: the sums are 2 s apart at
+        // most, whichever way round; only the clock's running side can tell.
+        let (white, black) = (35_790_000, 35_789_000);
+        assert_eq!(sides_from_times(white - 2_000, black, white, black), None);
+        assert_eq!(sides_from_times(black, white - 2_000, white, black), None);
+    }
 
     #[test]
     fn the_first_running_press_settles_the_sides() {

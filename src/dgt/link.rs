@@ -5,15 +5,30 @@ use std::collections::VecDeque;
 use shakmaty::Color;
 
 use super::clock::ClockReport;
-use super::clock_sides::ClockSides;
+use super::clock_sides::{ClockSides, sides_from_times};
 use super::command::{ClockCommand, ClockText};
 use super::host_clock::HostClock;
+use super::protocol::REPORT_HORIZON_MS;
 use super::session::{DgtSession, SessionConfig, SessionEvent};
 use crate::clock::ClockReading;
 use crate::clock::TimeControl;
 use crate::event::{EventKind, GameEvent};
 use crate::live::{BoardSession, LinkEvent, LiveEvent, ResumePoint};
 use crate::sensor::{Millis, SensorKind};
+
+/// A game resumed from its recording, the sides of its clock still to be read.
+#[derive(Debug, Clone, Copy)]
+struct Resumed {
+    /// The recording's last report of the clock.
+    clock: ClockReading,
+    /// When the board's full report was passed on since (the game has caught up on the moves
+    /// it shows).
+    board_seen_at: Option<Millis>,
+    /// Whether a press has been seen since.
+    press_seen: bool,
+    /// Whether a move has been decided since (one caught up on, or played).
+    moved: bool,
+}
 
 /// A DGT board behind the live runner.
 #[derive(Debug)]
@@ -32,9 +47,8 @@ pub struct DgtLink {
     /// Whether a move was decided since the last press (the next press is most likely its
     /// mover's, completing it; otherwise the press came before its move was reported).
     moved_since_press: bool,
-    /// The last clock report of the recording a resumed game was read from: the first report
-    /// of the clock tells which side shows White's time.
-    resumed_clock: Option<ClockReading>,
+    /// A resumed game whose clock sides are not yet read from the clock.
+    resumed: Option<Resumed>,
     /// The session's events not yet polled, each with the time of the input that brought it
     /// (the time of a clock press).
     events: VecDeque<(Millis, SessionEvent)>,
@@ -51,7 +65,7 @@ impl DgtLink {
             to_move: None,
             start_turn: Color::White,
             moved_since_press: false,
-            resumed_clock: None,
+            resumed: None,
             events: VecDeque::new(),
         }
     }
@@ -147,6 +161,7 @@ impl DgtLink {
             ))),
             SessionEvent::ClockTimes(report) => report
                 .reading(self.sides.white_on_left())
+                .map(|reading| reading.with_white_on_left(self.sides.settled_white_on_left()))
                 .map(LinkEvent::ClockReading),
             SessionEvent::ClockPressed { left, .. } => Some(LinkEvent::Sensor(SensorKind::Clock(
                 self.sides.color_of(left),
@@ -156,31 +171,33 @@ impl DgtLink {
 }
 
 impl DgtLink {
-    /// A clock report after a resume, beside the recording's last one: the side whose time is
-    /// nearer White's recorded time is White's; when the recorded times were equal, the side
-    /// running is the side to move's (the board's dump, read first, has caught the game up).
-    /// Until one of these tells, no press teaches the sides: one made while the host was down
-    /// was never seen.
-    fn sides_from_resumed_clock(&mut self, report: &ClockReport) {
-        let Some(recorded) = self.resumed_clock.filter(|_| !report.no_clock) else {
+    /// A clock report at `now` after a resume from a recording that did not say which side is
+    /// White's, beside the recording's last report: the times tell when they are far enough
+    /// apart. Otherwise a running clock does while nothing has happened since the recording
+    /// stopped: the board's full report, a report horizon old (a move that was under way has
+    /// had time to show), showed no move, and no press was seen, so the side that ran in the
+    /// recording still runs. Until one of these tells, no press teaches the sides: one made
+    /// while the host was down was never seen.
+    fn sides_from_resumed_clock(&mut self, now: Millis, report: &ClockReport) {
+        let Some(resumed) = self.resumed.filter(|_| !report.no_clock) else {
             return;
         };
-        let (left, right) = (report.left.millis(), report.right.millis());
-        let (white, black) = (recorded.times.white, recorded.times.black);
-        let straight = left.abs_diff(white).saturating_add(right.abs_diff(black));
-        let crossed = left.abs_diff(black).saturating_add(right.abs_diff(white));
-        let white_on_left = if straight != crossed {
-            Some(straight < crossed)
-        } else {
-            let running_left = report.running && report.left_to_move;
-            let running_right = report.running && report.right_to_move;
-            self.to_move
-                .filter(|_| running_left || running_right)
-                .map(|to_move| running_left == to_move.is_white())
-        };
-        if let Some(white_on_left) = white_on_left {
+        let (white, black) = (resumed.clock.times.white, resumed.clock.times.black);
+        let by_times = sides_from_times(report.left.millis(), report.right.millis(), white, black);
+        let settled_since = resumed
+            .board_seen_at
+            .is_some_and(|at| now >= at.saturating_add(REPORT_HORIZON_MS));
+        let running_left = report.running && report.left_to_move;
+        let running_right = report.running && report.right_to_move;
+        let by_running = resumed
+            .clock
+            .running
+            .filter(|_| settled_since && !resumed.press_seen && !resumed.moved)
+            .filter(|_| running_left || running_right)
+            .map(|ran| running_left == ran.is_white());
+        if let Some(white_on_left) = by_times.or(by_running) {
             self.sides.recorded(white_on_left);
-            self.resumed_clock = None;
+            self.resumed = None;
         }
     }
 
@@ -189,7 +206,8 @@ impl DgtLink {
     /// notice to give when that turned the sides round (the clock the host set is set again).
     fn learn_sides(&mut self, now: Millis, left: bool, running_before: bool) -> Option<LinkEvent> {
         let to_move = self.to_move?;
-        if self.resumed_clock.is_some() {
+        if let Some(resumed) = self.resumed.as_mut() {
+            resumed.press_seen = true;
             return None;
         }
         // The presser completes the move just decided, or one not reported yet.
@@ -222,6 +240,9 @@ impl DgtLink {
             EventKind::Move(played) => {
                 self.to_move = Some(!played.color);
                 self.moved_since_press = true;
+                if let Some(resumed) = self.resumed.as_mut() {
+                    resumed.moved = true;
+                }
             }
             EventKind::Takeback { ply } => {
                 // Ply 1 was the starting position's side to move's.
@@ -301,7 +322,17 @@ impl BoardSession for DgtLink {
     fn resume(&mut self, point: &ResumePoint) {
         self.to_move = Some(point.to_move);
         self.moved_since_press = !point.pressed;
-        self.resumed_clock = point.clock;
+        match point.clock.and_then(|clock| clock.white_on_left) {
+            Some(white_on_left) => self.sides.recorded(white_on_left),
+            None => {
+                self.resumed = point.clock.map(|clock| Resumed {
+                    clock,
+                    board_seen_at: None,
+                    press_seen: false,
+                    moved: false,
+                });
+            }
+        }
     }
 
     fn poll_event(&mut self) -> Option<LinkEvent> {
@@ -320,7 +351,12 @@ impl BoardSession for DgtLink {
                     self.clock_pressed(self.sides.color_of(left), at);
                 }
                 SessionEvent::Rotated => self.sides.board_turned(true),
-                SessionEvent::ClockTimes(report) => self.sides_from_resumed_clock(&report),
+                SessionEvent::ClockTimes(report) => self.sides_from_resumed_clock(at, &report),
+                SessionEvent::Sensor(SensorKind::Snapshot(_)) => {
+                    if let Some(resumed) = self.resumed.as_mut() {
+                        resumed.board_seen_at.get_or_insert(at);
+                    }
+                }
                 _ => {}
             }
             if let Some(link_event) = self.translate(event) {
@@ -490,5 +526,76 @@ mod tests {
             presses,
             [LinkEvent::Sensor(SensorKind::Clock(Color::Black))]
         );
+    }
+
+    #[test]
+    fn close_resumed_times_wait_for_the_board_then_the_side_still_running_tells() {
+        use crate::dgt::board_messages::{ClockReport as Report, board_dump, bwtime};
+        use crate::dgt::clock::ClockTime;
+        use crate::dgt::protocol::{code_from_piece, square_from_index};
+        let mut link = DgtLink::default();
+        // The recording's last report: White 300 s, Black 299 s, White to move.
+        let recorded = ClockReading::new(
+            crate::event::ClockTimes {
+                white: 300_000,
+                black: 299_000,
+            },
+            Some(Color::White),
+        );
+        link.resume(&ResumePoint {
+            to_move: Color::White,
+            pressed: true,
+            clock: Some(recorded),
+        });
+        link.connect(0);
+        sent(&mut link);
+        // White sits on the right: 2 s of White's time ran. 298 s against 299 s cannot tell
+        // the sides by the times, and before the board's report a move may have been made.
+        let running_right = Report {
+            left: ClockTime::from_millis(299_000),
+            right: ClockTime::from_millis(298_000),
+            status: 0x01 | 0x10,
+        };
+        link.handle_bytes(100, &bwtime(&running_right));
+        while link.poll_event().is_some() {}
+        assert!(
+            link.sides.white_on_left(),
+            "not learnt yet: the left, as before"
+        );
+        let board = shakmaty::Board::new();
+        let mut codes = [0x00; 64];
+        for (index, code) in (0u8..).zip(codes.iter_mut()) {
+            if let Some(square) = square_from_index(index) {
+                *code = code_from_piece(board.piece_at(square));
+            }
+        }
+        link.handle_bytes(200, &board_dump(&codes));
+        while link.poll_event().is_some() {}
+        // Nothing happened: the side that ran when the recording stopped (White's) still runs.
+        link.handle_bytes(1_100, &bwtime(&running_right));
+        while link.poll_event().is_some() {}
+        assert!(
+            !link.sides.white_on_left(),
+            "the running right side is White's"
+        );
+    }
+
+    #[test]
+    fn a_recording_that_knew_the_sides_settles_them() {
+        let mut link = DgtLink::default();
+        let recorded = ClockReading::new(
+            crate::event::ClockTimes {
+                white: 300_000,
+                black: 300_000,
+            },
+            Some(Color::White),
+        )
+        .with_white_on_left(Some(false));
+        link.resume(&ResumePoint {
+            to_move: Color::White,
+            pressed: true,
+            clock: Some(recorded),
+        });
+        assert_eq!(link.sides.settled_white_on_left(), Some(false));
     }
 }

@@ -17,6 +17,7 @@ mod catch_up;
 mod decide;
 mod game_clock;
 mod geometry;
+mod held;
 mod judge;
 mod legal;
 mod matching;
@@ -34,6 +35,7 @@ use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::PhysicalBoard;
 use game_clock::GameClock;
 pub use geometry::{can_capture, can_grow, capture_square};
+use held::{HeldLift, HeldPress};
 use legal::LegalMoves;
 use motions::Motions;
 use trace::Trace;
@@ -116,15 +118,6 @@ struct LeftCandidate {
     touches: usize,
 }
 
-/// A lift held back for the bounce window (lifts reported at the same instant are held
-/// together: their order is unclear).
-#[derive(Debug, Clone, Copy)]
-struct HeldLift {
-    t: Millis,
-    square: Square,
-    piece: Option<Piece>,
-}
-
 /// How a lift came to be known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Seen {
@@ -133,17 +126,10 @@ enum Seen {
     /// Read from the difference of a full report (a dump after a reconnect): which piece was
     /// touched first cannot be known, so it binds no one.
     Snapshot,
-}
-
-/// A clock press waiting for the reports that may still be on their way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct HeldPress {
-    t: Millis,
-    color: Color,
-    /// The horizon passed with the presser's piece still in hand: a hand that presses has
-    /// let go of the piece, so its arrival was not reported yet (a restarted board's next
-    /// dump will show it). The press waits for the next report of a piece set down.
-    until_placed: bool,
+    /// An opponent's piece reported leaving at the same instant as the mover's piece arrived
+    /// elsewhere: taken after the arrival (the opponent's first lift), but the mover's hand
+    /// may as well have knocked it, so put back it binds no one.
+    Unordered,
 }
 
 /// The sans-IO touch-move interpreter of one board.
@@ -160,6 +146,9 @@ pub struct Interpreter {
     previous: Option<PreviousTurn>,
     phase: Phase,
     held: Vec<HeldLift>,
+    /// An opponent's lift reported while the mover's piece was in hand, held to see what else
+    /// was reported at the same instant (see [`Interpreter::reply_lift`]).
+    held_reply: Option<HeldLift>,
     held_press: Option<HeldPress>,
     promotion: Option<Role>,
     completed_illegal: Option<(Square, Square)>,
@@ -203,6 +192,7 @@ impl Interpreter {
             previous: None,
             phase,
             held: Vec::new(),
+            held_reply: None,
             held_press: None,
             promotion: None,
             completed_illegal: None,
@@ -238,14 +228,28 @@ impl Interpreter {
         let t = event.t;
         self.first_input(t);
         self.handle_timeout(t);
+        // A held reply lift goes after a piece of the mover's set down elsewhere at the same
+        // instant (the two were seen in one scan, in the board's order); before anything else.
+        // Whose hand lifted it is clear only if the other side has pressed: their hand is done.
+        let mut reply_after = None;
+        if let Some(reply) = self.held_reply.take() {
+            if reply.t == t && self.arrives_before(&event.kind, &reply) {
+                let replier = self.lifted_color(&reply);
+                let pressed = self
+                    .held_press
+                    .is_some_and(|press| Some(press.color) != replier);
+                reply_after = Some((reply, if pressed { Seen::Hand } else { Seen::Unordered }));
+            } else {
+                self.release_reply(reply, t, Seen::Hand);
+            }
+        }
         match event.kind {
             SensorKind::Lift { square, piece } => {
-                if self.held.first().is_some_and(|h| h.t != t) {
-                    self.release_held();
-                }
-                self.held.push(HeldLift { t, square, piece });
-                if self.config.bounce_ms == 0 {
-                    self.release_held();
+                let lift = HeldLift { t, square, piece };
+                if self.reply_lift(&lift) {
+                    self.held_reply = Some(lift);
+                } else {
+                    self.take_lift(lift);
                 }
             }
             SensorKind::Place { square, piece } => {
@@ -255,11 +259,11 @@ impl Interpreter {
                 if let Some(index) = bounce {
                     tracing::debug!(t, %square, "bounce ignored");
                     self.held.remove(index);
-                    return;
+                } else {
+                    self.release_held();
+                    self.place(t, square, piece);
+                    self.placed_for_held_press();
                 }
-                self.release_held();
-                self.place(t, square, piece);
-                self.placed_for_held_press();
             }
             SensorKind::Adjust => {
                 self.release_held();
@@ -278,6 +282,9 @@ impl Interpreter {
                 self.snapshot(t, snapshot);
                 self.placed_for_held_press();
             }
+        }
+        if let Some((reply, seen)) = reply_after {
+            self.release_reply(reply, t, seen);
         }
     }
 
@@ -332,7 +339,8 @@ impl Interpreter {
         let flag = self
             .flag_due()
             .filter(|due| self.held_press.is_none_or(|p| p.t >= *due));
-        [held, self.press_due(), phase, flag]
+        let reply = self.reply_due();
+        [held, reply, self.press_due(), phase, flag]
             .into_iter()
             .flatten()
             .min()
@@ -343,6 +351,10 @@ impl Interpreter {
         while let Some(due) = self.poll_timeout().filter(|due| *due <= now) {
             if self.held_until() == Some(due) {
                 self.release_held();
+            } else if self.reply_due() == Some(due) {
+                if let Some(reply) = self.held_reply.take() {
+                    self.release_reply(reply, due, Seen::Hand);
+                }
             } else if self.press_due() == Some(due) {
                 self.press_horizon_passed();
             } else if self.flag_due() == Some(due) {
@@ -380,81 +392,6 @@ impl Interpreter {
         self.out.push_back(GameEvent { t, kind });
     }
 
-    /// When the held press is to be weighed: once the reports that may still be on their way
-    /// have arrived.
-    fn press_due(&self) -> Option<Millis> {
-        self.held_press
-            .filter(|p| !p.until_placed)
-            .map(|p| p.t.saturating_add(self.config.report_horizon_ms))
-    }
-
-    /// The held press's horizon passed: it is weighed, unless the presser's piece is still in
-    /// hand (then it waits for the piece to be reported set down).
-    fn press_horizon_passed(&mut self) {
-        let in_hand = self.phase == Phase::InHand;
-        match self.held_press.as_mut() {
-            Some(press) if in_hand && press.color == self.game.turn() => press.until_placed = true,
-            _ => self.weigh_held_press(),
-        }
-    }
-
-    /// A piece was reported set down (or the whole board): a press waiting for it is weighed.
-    fn placed_for_held_press(&mut self) {
-        if self.held_press.is_some_and(|press| press.until_placed) {
-            self.weigh_held_press();
-        }
-    }
-
-    /// A press at `t`: weighed at once without a report horizon, or when the presser's move has
-    /// been decided already (nothing of theirs is still to come), else held until the horizon
-    /// passes (a press already held is weighed first: presses are weighed in order).
-    fn press(&mut self, t: Millis, color: Color) {
-        if self.config.report_horizon_ms == 0 || color != self.game.turn() {
-            self.weigh_held_press();
-            self.clock(t, color);
-            return;
-        }
-        self.weigh_held_press();
-        self.held_press = Some(HeldPress {
-            t,
-            color,
-            until_placed: false,
-        });
-    }
-
-    /// Weighs the held press, if any, with its own time.
-    fn weigh_held_press(&mut self) {
-        if let Some(press) = self.held_press.take() {
-            self.clock(press.t, press.color);
-        }
-    }
-
-    /// Whether the mover has pressed the clock and the press waits for the reports.
-    fn mover_press_held(&self) -> bool {
-        self.held_press
-            .is_some_and(|press| press.color == self.game.turn())
-    }
-
-    /// When the held lifts stop being possible bounces.
-    fn held_until(&self) -> Option<Millis> {
-        self.held
-            .first()
-            .map(|h| h.t.saturating_add(self.config.bounce_ms).saturating_add(1))
-    }
-
-    /// Takes in the held lifts. Lifts reported at the same instant have no known order: the
-    /// mover's own pieces count as lifted first (as FIDE 4.3.3 counts an unclear order).
-    fn release_held(&mut self) {
-        // Taken out to be sorted and drained, then put back: its buffer serves the next lifts.
-        let mut held = std::mem::take(&mut self.held);
-        let mover = self.game.turn();
-        held.sort_by_key(|h| self.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover));
-        for lift in held.drain(..) {
-            self.lift(lift.t, lift.square, Seen::Hand);
-        }
-        self.held = held;
-    }
-
     fn phase_timeout(&mut self, due: Millis) {
         match self.phase {
             Phase::Pending { .. } => self.decide_pending(due),
@@ -469,14 +406,21 @@ impl Interpreter {
             return;
         }
         let by_opponent = self.before_lift(t, square);
+        if self.phase == Phase::Closed {
+            // The move the lift decided ended the game.
+            self.board.lift(square);
+            return;
+        }
         self.touches_before_event = self.trace.touches().len();
         // A full report says what left the board, not which hand touched what first.
-        let touch = seen == Seen::Hand && !by_opponent && self.lift_is_a_touch(square);
+        let touch = seen != Seen::Snapshot && !by_opponent && self.lift_is_a_touch(square);
         self.board.lift(square);
         self.motions.lift(square);
         self.trace.lift(square, t, touch);
-        if seen == Seen::Snapshot {
-            self.trace.mark_unseen();
+        match seen {
+            Seen::Snapshot => self.trace.mark_unseen(),
+            Seen::Unordered => self.trace.excuse(square),
+            Seen::Hand => {}
         }
         self.reassess(t);
     }
@@ -516,6 +460,13 @@ impl Interpreter {
             } => {
                 let replying = if correction {
                     self.trace.origin_piece(square).map(|p| p.color) == Some(self.game.turn())
+                } else if self.mover_press_held() {
+                    // The mover has pressed: their hand is done, the lift is the reply's, and
+                    // the press completes the move with its own time.
+                    if self.opponents_piece(square) {
+                        self.weigh_held_press();
+                    }
+                    false
                 } else {
                     self.starts_reply(square, m.from())
                 };
@@ -534,6 +485,12 @@ impl Interpreter {
             }
             _ => false,
         }
+    }
+
+    /// Whether the piece that stood on `square` at the start of the turn is the opponent's (of
+    /// the side to move).
+    fn opponents_piece(&self, square: Square) -> bool {
+        self.trace.origin_piece(square).map(|p| p.color) == Some(!self.game.turn())
     }
 
     /// Whether lifting `square` is the opponent starting a reply: a piece of the side not to
@@ -583,6 +540,22 @@ impl Interpreter {
                 clock.pressed(color, t);
             }
             self.decide_pending(t);
+            return;
+        }
+        // A held press weighed once the board left the move it showed after the press: the
+        // press completed that move, and what moved the board on is the reply's (an opponent
+        // lifting the piece it captures, en passant).
+        let left = self
+            .left_candidate
+            .filter(|left| color == self.game.turn() && left.t >= t);
+        if let Some(left) = left {
+            if let Some(clock) = self.clock.as_mut() {
+                clock.pressed(color, t);
+            }
+            self.left_candidate = None;
+            self.trace.truncate_touches(left.touches);
+            self.decide_move(t, left.m, false);
+            self.reassess(t);
             return;
         }
         self.clock_ruling(t, color);

@@ -149,6 +149,14 @@ impl Trace {
         }
     }
 
+    /// The touch of the piece just lifted from `square`, if it is one, may have been a knock:
+    /// put back, it binds no one.
+    pub fn excuse(&mut self, square: Square) {
+        if let Some(touch) = self.touches.iter_mut().rev().find(|t| t.square == square) {
+            touch.excusable = true;
+        }
+    }
+
     /// A piece arrived on `square`.
     pub fn place(&mut self, square: Square) {
         self.hand = self.hand.saturating_sub(1);

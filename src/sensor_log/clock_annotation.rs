@@ -6,12 +6,14 @@
 //! unchanged, while `touchmove replay` can follow the clock as the live session did:
 //!
 //! ```text
-//! #clock-reading <t> <white-ms> <black-ms> <running> <flags>
+//! #clock-reading <t> <white-ms> <black-ms> <running> <flags> [<white-side>]
 //! ```
 //!
 //! `<running>` is `white`, `black` or `-` (stopped); `<flags>` is `-` or a comma-separated list
 //! of `<color>:fallen` (the last period ran out) and `<color>:period` (a period ran out, the
-//! clock went on into the next one). A comment that starts with `#clock-reading` but does not
+//! clock went on into the next one). `<white-side>`, when the host had settled which side of
+//! the clock is White's, is `white-left` or `white-right` (a resumed session reads it back).
+//! A comment that starts with `#clock-reading` but does not
 //! have this form stays an ordinary comment.
 
 use shakmaty::Color;
@@ -40,8 +42,13 @@ pub fn format_clock_reading(t: Millis, reading: &ClockReading) -> String {
     } else {
         flags.join(",")
     };
+    let side = match reading.white_on_left {
+        Some(true) => " white-left",
+        Some(false) => " white-right",
+        None => "",
+    };
     format!(
-        "{KEYWORD} {t} {} {} {running} {flags}",
+        "{KEYWORD} {t} {} {} {running} {flags}{side}",
         reading.times.white, reading.times.black
     )
 }
@@ -72,7 +79,16 @@ pub fn parse_clock_reading(line: &str) -> Option<(Millis, ClockReading)> {
             }
         }
     }
-    fields.next().is_none().then_some((t, reading))
+    let white_on_left = match fields.next() {
+        None => None,
+        Some("white-left") => Some(true),
+        Some("white-right") => Some(false),
+        Some(_) => return None,
+    };
+    fields
+        .next()
+        .is_none()
+        .then_some((t, reading.with_white_on_left(white_on_left)))
 }
 
 fn flag_name(flag: Flag) -> &'static str {
@@ -116,7 +132,12 @@ mod tests {
     #[test]
     fn what_is_written_reads_back() {
         let flagged = reading(0, 5, Some(Color::White)).with_flag(Color::White, Flag::Fallen);
-        for original in [reading(1, 2, None), flagged] {
+        let sided = reading(3, 4, Some(Color::Black)).with_white_on_left(Some(false));
+        assert_eq!(
+            format_clock_reading(5, &sided),
+            "#clock-reading 5 3 4 black - white-right"
+        );
+        for original in [reading(1, 2, None), flagged, sided] {
             let line = format_clock_reading(99, &original);
             assert_eq!(parse_clock_reading(&line), Some((99, original)), "{line}");
         }
@@ -134,6 +155,7 @@ mod tests {
             "#clock-reading 1 2 3 - white:late",
             "#clock-reading 1 2 3 - white",
             "#clock-reading 1 2 3 - - extra",
+            "#clock-reading 1 2 3 - - white-left extra",
         ] {
             assert_eq!(parse_clock_reading(line), None, "{line}");
         }

@@ -107,7 +107,7 @@ pub fn simulate(
         rec.begin_move(index + 1, involved(&pos, m));
         let color = pos.turn();
         let breach = breach::choose(&mut rec, &pos, m, !*illegal_done.get(color));
-        think(&mut rec);
+        think(&mut rec, index == 0);
         let detour = match breach {
             Some(Breach::TouchOwn(square)) => {
                 breach::touch_put_back(&mut rec, &pos, m, color, square);
@@ -174,9 +174,15 @@ fn check_legal(pos: &Chess, m: Move, ply: usize) -> Result<(), SimulateError> {
     })
 }
 
-/// The thinking time before a move (never under 300 ms).
-fn think(rec: &mut Recorder<'_>) {
+/// The thinking time before a move (never under 300 ms), or in blitz, one reply in four, a
+/// quick reply: the first lift 50–250 ms after the opponent's press, often within the scan that
+/// reports the opponent's move (the press has completed that move).
+fn think(rec: &mut Recorder<'_>, first: bool) {
     let style = rec.style();
+    if !first && style.blitz_presses && style.clock && rec.chance(QUICK_REPLY_CHANCE) {
+        rec.wait(50, 250);
+        return;
+    }
     // The previous move must be decided (its slide window closed) before this one starts; scans
     // can shift a report by up to one scan, so scanning boards think longer.
     let least = if style.scanning() { 600 } else { 300 };
@@ -187,6 +193,9 @@ fn think(rec: &mut Recorder<'_>) {
         rec.wait(least + 100, least + 100);
     }
 }
+
+/// How often a blitz reply starts at once.
+const QUICK_REPLY_CHANCE: f64 = 0.25;
 
 /// The mover presses the clock 100–600 ms after the move's last event (0–200 ms in blitz),
 /// when clocks are on; returns the index of the press among the recorded events.

@@ -29,7 +29,8 @@ pub struct HandStyle {
     pub clock: bool,
     /// Blitz presses: the clock is pressed 0–200 ms after the move's last event, and a
     /// scanning board reports the press at once, before the scan that reports the move (as a
-    /// DGT board does). Replaying such a log needs the report horizon
+    /// DGT board does); one reply in four starts 50–250 ms after the press, often in the scan
+    /// that reports the move it answers. Replaying such a log needs the report horizon
     /// [`HandStyle::report_horizon_ms`] gives.
     pub blitz_presses: bool,
     /// Captures may remove the victim first (else the own piece is always lifted first).

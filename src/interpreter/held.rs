@@ -1,0 +1,186 @@
+//! Reports held back before they are taken in: a lift for the bounce window, an opponent's
+//! lift for the rest of its instant (a scan's changes come in the board's own order), a clock
+//! press for the report horizon (a scanning board reports a move after the lever).
+
+use shakmaty::{Color, Piece, Position, Square};
+
+use super::{Interpreter, Pending, Phase, Seen};
+use crate::sensor::{Millis, SensorKind};
+
+/// A lift held back for the bounce window (lifts reported at the same instant are held
+/// together: their order is unclear).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct HeldLift {
+    pub(super) t: Millis,
+    pub(super) square: Square,
+    pub(super) piece: Option<Piece>,
+}
+
+/// A clock press waiting for the reports that may still be on their way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct HeldPress {
+    pub(super) t: Millis,
+    pub(super) color: Color,
+    /// The horizon passed with the presser's piece still in hand: a hand that presses has
+    /// let go of the piece, so its arrival was not reported yet (a restarted board's next
+    /// dump will show it). The press waits for the next report of a piece set down.
+    pub(super) until_placed: bool,
+}
+
+impl Interpreter {
+    /// Takes in the held reply lift at `now`: after the arrival it was reported with (then
+    /// `seen` says whether whose hand lifted it is clear), or in its order (`Seen::Hand`: held
+    /// for the bounce window like any lift).
+    pub(super) fn release_reply(&mut self, reply: HeldLift, now: Millis, seen: Seen) {
+        if seen == Seen::Unordered {
+            self.release_held();
+            self.lift(reply.t, reply.square, seen);
+            return;
+        }
+        self.take_lift(reply);
+        if self.held_until().is_some_and(|until| until <= now) {
+            self.release_held();
+        }
+    }
+
+    /// A lift reported: held for the bounce window (with the lifts of the same instant).
+    pub(super) fn take_lift(&mut self, lift: HeldLift) {
+        if self.held.first().is_some_and(|h| h.t != lift.t) {
+            self.release_held();
+        }
+        self.held.push(lift);
+        if self.config.bounce_ms == 0 {
+            self.release_held();
+        }
+    }
+
+    /// Whether `lift` is made while a piece of the other side's is in hand, on a board with a
+    /// report horizon: a scanning board reports the changes of one scan at one instant in its
+    /// own square order, so the opponent's first lift can come before the arrival of the move
+    /// it answers (or of the correction that finishes it: the king of a rook-first castling).
+    /// Such a lift is held to the end of its instant.
+    pub(super) fn reply_lift(&self, lift: &HeldLift) -> bool {
+        if self.config.report_horizon_ms == 0 {
+            return false;
+        }
+        let Some(color) = self.lifted_color(lift) else {
+            return false;
+        };
+        let expected = self.game.position().board().by_color(!color);
+        (expected & !self.board.occupied()).any()
+    }
+
+    /// The colour of the piece `lift` took off the board, when known.
+    pub(super) fn lifted_color(&self, lift: &HeldLift) -> Option<Color> {
+        lift.piece
+            .or_else(|| self.trace.origin_piece(lift.square))
+            .or_else(|| self.game.position().board().piece_at(lift.square))
+            .map(|piece| piece.color)
+    }
+
+    /// Whether `kind` is a piece of the other side's than `reply`'s set down on another square
+    /// (it is taken before the held reply lift).
+    pub(super) fn arrives_before(&self, kind: &SensorKind, reply: &HeldLift) -> bool {
+        let replier = self.lifted_color(reply);
+        matches!(kind, SensorKind::Place { square, piece }
+            if *square != reply.square
+                && piece.is_none_or(|piece| Some(piece.color) != replier))
+    }
+
+    /// When the held press is to be weighed: once the reports that may still be on their way
+    /// have arrived.
+    pub(super) fn press_due(&self) -> Option<Millis> {
+        self.held_press
+            .filter(|p| !p.until_placed)
+            .map(|p| p.t.saturating_add(self.config.report_horizon_ms))
+    }
+
+    /// The held press's horizon passed: it is weighed, unless the presser's piece is still in
+    /// hand (then it waits for the piece to be reported set down).
+    pub(super) fn press_horizon_passed(&mut self) {
+        let in_hand = self.phase == Phase::InHand;
+        match self.held_press.as_mut() {
+            Some(press) if in_hand && press.color == self.game.turn() => press.until_placed = true,
+            _ => self.weigh_held_press(),
+        }
+    }
+
+    /// A piece was reported set down (or the whole board): a press waiting for it is weighed.
+    pub(super) fn placed_for_held_press(&mut self) {
+        if self.held_press.is_some_and(|press| press.until_placed) {
+            self.weigh_held_press();
+        }
+    }
+
+    /// A press at `t`: weighed at once without a report horizon, or when the presser's move has
+    /// been decided already (nothing of theirs is still to come), else held until the horizon
+    /// passes (a press already held is weighed first: presses are weighed in order).
+    pub(super) fn press(&mut self, t: Millis, color: Color) {
+        // Weighing the press already held may complete its move: whose turn it is comes after.
+        self.weigh_held_press();
+        if self.config.report_horizon_ms == 0 || color != self.game.turn() {
+            self.clock(t, color);
+            return;
+        }
+        self.held_press = Some(HeldPress {
+            t,
+            color,
+            until_placed: false,
+        });
+    }
+
+    /// Weighs the held press, if any, with its own time.
+    pub(super) fn weigh_held_press(&mut self) {
+        if let Some(press) = self.held_press.take() {
+            self.clock(press.t, press.color);
+        }
+    }
+
+    /// Whether the mover has pressed the clock and the press waits for the reports.
+    pub(super) fn mover_press_held(&self) -> bool {
+        self.held_press
+            .is_some_and(|press| press.color == self.game.turn())
+    }
+
+    /// When the instant of the held reply lift is over.
+    pub(super) fn reply_due(&self) -> Option<Millis> {
+        self.held_reply.map(|lift| lift.t.saturating_add(1))
+    }
+
+    /// When the held lifts stop being possible bounces.
+    pub(super) fn held_until(&self) -> Option<Millis> {
+        self.held
+            .first()
+            .map(|h| h.t.saturating_add(self.config.bounce_ms).saturating_add(1))
+    }
+
+    /// Takes in the held lifts. Lifts reported at the same instant have no known order: the
+    /// mover's own pieces count as lifted first (as FIDE 4.3.3 counts an unclear order).
+    ///
+    /// Once the mover has pressed with their move shown, a lift of the opponent's among them is
+    /// the reply, and so are the others (the mover's hand is done; the opponent lifts the
+    /// piece they capture): the press completes the move first.
+    pub(super) fn release_held(&mut self) {
+        // Taken out to be sorted and drained, then put back: its buffer serves the next lifts.
+        let mut held = std::mem::take(&mut self.held);
+        let shown = matches!(
+            self.phase,
+            Phase::Pending {
+                what: Pending::Move {
+                    correction: false,
+                    ..
+                },
+                ..
+            }
+        );
+        if shown && self.mover_press_held() && held.iter().any(|h| self.opponents_piece(h.square)) {
+            self.weigh_held_press();
+        }
+        let mover = self.game.turn();
+        held.sort_by_key(|h| self.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover));
+        for lift in held.drain(..) {
+            self.lift(lift.t, lift.square, Seen::Hand);
+        }
+        self.held = held;
+    }
+}
