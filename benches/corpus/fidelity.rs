@@ -31,6 +31,8 @@ pub struct Row {
     pub events: usize,
     /// The first games not reproduced exactly, for the report: (file game number, seed).
     pub inexact: Vec<String>,
+    /// The first games with a false or a missed ruling, for the report.
+    pub misruled: Vec<String>,
 }
 
 /// Replays every game of `games` under `style` through the interpreter and the baseline.
@@ -62,6 +64,11 @@ pub fn run(games: &[(String, PgnGame)], style: &NamedStyle, config: &Config) -> 
         let baseline_sans = recorded_sans(&baseline);
         row.baseline_exact += usize::from(baseline_sans == verdict.expected);
         row.false_rulings += verdict.false_rulings.len();
+        let misruled = !(verdict.false_rulings.is_empty() && verdict.missed_rulings.is_empty());
+        if misruled && row.misruled.len() < 5 {
+            row.misruled
+                .push(format!("{file} game {} seed {seed}", game.number));
+        }
         row.breaches_expected += verdict.earned_rulings;
         row.breaches_found += verdict.earned_rulings - verdict.missed_rulings.len();
         if verdict.exact() {

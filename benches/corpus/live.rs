@@ -87,6 +87,8 @@ pub struct LiveRow {
     pub reconstructed: usize,
     /// The first games not reproduced exactly, for the report.
     pub inexact: Vec<String>,
+    /// The first games with a false or a missed ruling, for the report.
+    pub misruled: Vec<String>,
 }
 
 /// Plays every game of `games` under `style`.
@@ -119,6 +121,11 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
         }
         row.same_as_replay += usize::from(session.decisions == session.replayed);
         row.false_rulings += verdict.false_rulings.len();
+        let misruled = !(verdict.false_rulings.is_empty() && verdict.missed_rulings.is_empty());
+        if misruled && row.misruled.len() < 5 {
+            row.misruled
+                .push(format!("{file} game {} seed {seed}", game.number));
+        }
         row.breaches_expected += verdict.earned_rulings;
         row.breaches_found += verdict.earned_rulings - verdict.missed_rulings.len();
         row.reconstructed += session

@@ -139,6 +139,9 @@ fn fidelity_table(games: &[(String, PgnGame)], config: &Config) {
         for game in &row.inexact {
             notes.push(format!("not exact under {}: {game}", style.name));
         }
+        for game in &row.misruled {
+            notes.push(format!("false or missed rulings under {}: {game}", style.name));
+        }
     }
     println!(
         "columns: exact = SAN equal to the source game (interpreter); base = the same for the baseline"
@@ -187,6 +190,9 @@ fn live_table(games: &[(String, PgnGame)]) {
         );
         for game in &row.inexact {
             notes.push(format!("not exact under {}: {game}", style.name));
+        }
+        for game in &row.misruled {
+            notes.push(format!("false or missed rulings under {}: {game}", style.name));
         }
     }
     println!(

@@ -6,7 +6,7 @@ use shakmaty::{Board, Color, Move, Position, Role, Square};
 use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
-use super::trace::Trace;
+use super::trace::{Touch, Trace};
 use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
 use crate::event::{EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name};
 use crate::rules::Ending;
@@ -50,10 +50,9 @@ impl Interpreter {
                     deadline: t.saturating_add(self.config.slide_ms),
                 };
             }
-            Relation::AfterLeft(m) => {
+            Relation::AfterLeft(_) => {
                 if let Some(left) = self.left_candidate.take() {
-                    self.trace.truncate_touches(left.touches);
-                    self.decide_move(left.t, m, false);
+                    self.decide_left(left, left.t);
                     self.reassess(t);
                 }
             }
@@ -64,6 +63,21 @@ impl Interpreter {
                 }
             }
         }
+    }
+
+    /// Decides the move the board left, `left`, at `t`: the touches made since it was left are
+    /// the reply's, and go over to the reply's turn.
+    pub(super) fn decide_left(&mut self, left: LeftCandidate, t: Millis) {
+        let reply: Vec<Touch> = self
+            .trace
+            .touches()
+            .get(left.touches..)
+            .map(<[Touch]>::to_vec)
+            .unwrap_or_default();
+        self.trace.truncate_touches(left.touches);
+        self.decide_move(t, left.m, false);
+        let off_board = self.game.position().board().occupied() & !self.board.occupied();
+        self.trace.adopt(&reply, off_board);
     }
 
     /// When the board leaves a pending move, remembers it (the opponent may have moved on).
@@ -262,7 +276,7 @@ impl Interpreter {
             return Vec::new();
         };
         let seen = previous.trace.all_seen() && self.trace.all_seen();
-        let breach = castled_after_rook(previous.trace.touches(), m).unwrap_or(Breach {
+        let breach = castled_after_rook(previous.trace.touches(), m, true).unwrap_or(Breach {
             rule: Rule::ReleasedPieceMoved,
             square: landing_square(last),
         });

@@ -61,7 +61,7 @@ pub fn judge(
     if castle_intent.is_none() && only_the_move_touched(touches, m) {
         return Vec::new();
     }
-    let castled = castled_after_rook(touches, m);
+    let castled = castled_after_rook(touches, m, false);
     let obligation = obligation_broken(ctx, touches, castle_intent, m);
     let mut breaches: Vec<Breach> = castled.into_iter().collect();
     // Touching the rook first and then castling is one breach, not also 4.3.1 on the rook.
@@ -151,15 +151,26 @@ fn breach(rule: Rule, square: Square) -> Breach {
     Breach { rule, square }
 }
 
-/// 4.4.2: the rook was touched before the king, and the player castled with it.
-pub(super) fn castled_after_rook(touches: &[Touch], m: Move) -> Option<Breach> {
+/// 4.4.2: the rook was touched before the king, and the player castled with it. `touches` are
+/// those of the turn the rook was touched in; `king_may_follow` when the king may have been
+/// touched after them (a castling that corrects the rook's move): then a king not among them
+/// came later. Otherwise a king not among them was moved before the turn's touches were
+/// followed (while the opponent's move was still being decided): it came first.
+pub(super) fn castled_after_rook(
+    touches: &[Touch],
+    m: Move,
+    king_may_follow: bool,
+) -> Option<Breach> {
     let Move::Castle { king, rook } = m else {
         return None;
     };
     let binding: Vec<Touch> = touches.iter().copied().filter(Touch::counts).collect();
     let rook_touch = binding.iter().position(|t| t.square == rook)?;
-    let king_touch = binding.iter().position(|t| t.square == king);
-    (king_touch.is_none_or(|k| rook_touch < k)).then(|| breach(Rule::RookThenKing, rook))
+    let rook_first = match binding.iter().position(|t| t.square == king) {
+        Some(king_touch) => rook_touch < king_touch,
+        None => king_may_follow,
+    };
+    rook_first.then(|| breach(Rule::RookThenKing, rook))
 }
 
 /// 4.3.1 and 4.4.1: only own pieces were touched.

@@ -553,8 +553,7 @@ impl Interpreter {
                 clock.pressed(color, t);
             }
             self.left_candidate = None;
-            self.trace.truncate_touches(left.touches);
-            self.decide_move(t, left.m, false);
+            self.decide_left(left, t);
             self.reassess(t);
             return;
         }

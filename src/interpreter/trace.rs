@@ -157,6 +157,25 @@ impl Trace {
         }
     }
 
+    /// Takes over `touches`, made while the previous turn's move was still being decided:
+    /// those of pieces that stand where this turn began count as this turn's first touches;
+    /// the ones whose squares are in `off_board` are still in hand.
+    pub fn adopt(&mut self, touches: &[Touch], off_board: Bitboard) {
+        for touch in touches {
+            if self.start.piece_at(touch.square) != Some(touch.piece)
+                || self.lifted.contains(touch.square)
+            {
+                continue;
+            }
+            self.lifted.add(touch.square);
+            if off_board.contains(touch.square) {
+                self.in_hand.add(touch.square);
+                self.hand = self.hand.saturating_add(1);
+            }
+            self.touches.push(*touch);
+        }
+    }
+
     /// A piece arrived on `square`.
     pub fn place(&mut self, square: Square) {
         self.hand = self.hand.saturating_sub(1);
