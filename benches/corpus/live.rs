@@ -85,6 +85,9 @@ pub struct LiveRow {
     pub lost: usize,
     /// Moves played as reconstructed (made while the board was not heard).
     pub reconstructed: usize,
+    /// Games left waiting: the session ended with the board matching nothing (after an outage,
+    /// no single shortest sequence of up to 4 plies explained it, so the game waited).
+    pub waiting: usize,
     /// The first games not reproduced exactly, for the report.
     pub inexact: Vec<String>,
     /// The first games with a false or a missed ruling, for the report.
@@ -128,6 +131,7 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
         }
         row.breaches_expected += verdict.earned_rulings;
         row.breaches_found += verdict.earned_rulings - verdict.missed_rulings.len();
+        row.waiting += usize::from(left_waiting(&session.decisions));
         row.reconstructed += session
             .decisions
             .iter()
@@ -135,6 +139,20 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
             .count();
     }
     row
+}
+
+/// Whether the last word on the board was a mismatch (no resync nor move since).
+fn left_waiting(decisions: &[GameEvent]) -> bool {
+    decisions
+        .iter()
+        .rev()
+        .find(|d| {
+            matches!(
+                d.kind,
+                EventKind::Mismatch { .. } | EventKind::Resync | EventKind::Move(_)
+            )
+        })
+        .is_some_and(|d| matches!(d.kind, EventKind::Mismatch { .. }))
 }
 
 /// One live session's outcome.

@@ -140,7 +140,10 @@ fn fidelity_table(games: &[(String, PgnGame)], config: &Config) {
             notes.push(format!("not exact under {}: {game}", style.name));
         }
         for game in &row.misruled {
-            notes.push(format!("false or missed rulings under {}: {game}", style.name));
+            notes.push(format!(
+                "false or missed rulings under {}: {game}",
+                style.name
+            ));
         }
     }
     println!(
@@ -169,15 +172,24 @@ fn live_table(games: &[(String, PgnGame)]) {
         "Live: the emulated DGT board (scans, DGT clock) and the real host session and live game, in process on simulated time"
     );
     println!(
-        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>6}",
-        "row", "games", "exact", "=replay", "false", "breaches", "lost", "rebuilt", "secs"
+        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>6}",
+        "row",
+        "games",
+        "exact",
+        "=replay",
+        "false",
+        "breaches",
+        "lost",
+        "rebuilt",
+        "waiting",
+        "secs"
     );
     let mut notes = Vec::new();
     for style in live::styles() {
         let began = Instant::now();
         let row = live::run(games, &style);
         println!(
-            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>6.1}",
+            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>6.1}",
             style.name,
             row.games,
             row.exact,
@@ -186,13 +198,17 @@ fn live_table(games: &[(String, PgnGame)]) {
             format!("{}/{}", row.breaches_found, row.breaches_expected),
             row.lost,
             row.reconstructed,
+            row.waiting,
             began.elapsed().as_secs_f64()
         );
         for game in &row.inexact {
             notes.push(format!("not exact under {}: {game}", style.name));
         }
         for game in &row.misruled {
-            notes.push(format!("false or missed rulings under {}: {game}", style.name));
+            notes.push(format!(
+                "false or missed rulings under {}: {game}",
+                style.name
+            ));
         }
     }
     println!(
@@ -205,11 +221,18 @@ fn live_table(games: &[(String, PgnGame)]) {
         "  found/expected (messy: rook-first castling); lost = plies of the source games missing from the"
     );
     println!(
-        "  records; rebuilt = moves made while the board was unplugged, reconstructed; unplugs: once a"
+        "  records; rebuilt = moves made while the board was unplugged, reconstructed; waiting = games"
     );
     println!(
-        "  game, the port open, the board back idle; 60 s: more than 4 plies are often made meanwhile."
+        "  left waiting on a board that no single shortest sequence of up to 4 plies explains (the rule:"
     );
+    println!(
+        "  report and wait); unplugs: once a game, the port open, the board back idle; blitz hands"
+    );
+    println!(
+        "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in every row"
+    );
+    println!("  but clean, messy and 60 s.");
     for note in notes {
         println!("{note}");
     }

@@ -405,7 +405,9 @@ impl Interpreter {
             self.board.lift(square);
             return;
         }
-        let by_opponent = self.before_lift(t, square);
+        // A full report's lifts decide nothing on their own: it has no order, and what it shows
+        // is weighed once it is all taken in (caught up on if need be).
+        let by_opponent = seen != Seen::Snapshot && self.before_lift(t, square);
         if self.phase == Phase::Closed {
             // The move the lift decided ended the game.
             self.board.lift(square);
