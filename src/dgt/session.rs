@@ -211,6 +211,11 @@ impl DgtSession {
             .is_some_and(|link| link.liveness.received());
         if back {
             self.events.push_back(SessionEvent::Responsive);
+            // A lever moved while the board was not heard is no press seen: the board's full
+            // report tells what was played meanwhile.
+            if let Some(link) = self.link.as_mut() {
+                link.lever_reference = None;
+            }
             self.resynchronise(now);
         }
         self.decoder.push(bytes);
@@ -394,7 +399,13 @@ impl DgtSession {
             board.rotate_180();
         }
         let awaited = self.link.as_ref().is_some_and(|link| link.awaiting_dump);
-        if awaited || self.rotated != was_rotated || board != self.board {
+        let missed = board != self.board;
+        if missed && let Some(link) = self.link.as_mut() {
+            // Changes went unreported (a board restarted, its updates off): so did the clock's,
+            // and a lever moved meanwhile is no press seen.
+            link.lever_reference = None;
+        }
+        if awaited || self.rotated != was_rotated || missed {
             self.board = board;
             let snapshot = BoardSnapshot::identified(&self.board);
             self.events

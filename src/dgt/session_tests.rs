@@ -544,3 +544,52 @@ fn the_timeout_is_the_earliest_deadline() {
     session.handle_bytes(1200, &CLOCK_ACK);
     assert_eq!(next_timeout(&session), 2000);
 }
+
+#[test]
+fn a_lever_moved_while_the_board_was_not_heard_is_no_press() {
+    let mut session = started(SessionConfig::default());
+    session.handle_bytes(100, &bwtime(0x09));
+    // The board stops answering (the check at 1000 is owed by 1500)...
+    session.handle_timeout(1000);
+    session.handle_timeout(1500);
+    // ... and is back: the lever has moved meanwhile. That press was not seen; the next one is.
+    session.handle_bytes(2000, &bwtime(0x13));
+    session.handle_bytes(3000, &bwtime(0x08));
+    let presses: Vec<SessionEvent> = events(&mut session)
+        .into_iter()
+        .filter(|event| matches!(event, SessionEvent::ClockPressed { .. }))
+        .collect();
+    assert_eq!(
+        presses,
+        vec![SessionEvent::ClockPressed {
+            left: false,
+            running_before: true
+        }]
+    );
+}
+
+#[test]
+fn a_lever_moved_across_a_dump_that_shows_missed_changes_is_no_press() {
+    let mut session = started(SessionConfig::default());
+    session.handle_bytes(10, &START_DUMP);
+    session.handle_bytes(100, &bwtime(0x09));
+    // The board restarted unseen (for less than a lost answer): e2-e4 and a press were never
+    // reported. The check's dump shows the move; the next clock report, the lever moved.
+    let mut e4_dump = START_DUMP;
+    e4_dump[3 + 0x34] = 0x00;
+    e4_dump[3 + 0x24] = 0x01;
+    session.handle_bytes(1010, &e4_dump);
+    session.handle_bytes(1100, &bwtime(0x13));
+    session.handle_bytes(2000, &bwtime(0x08));
+    let presses: Vec<SessionEvent> = events(&mut session)
+        .into_iter()
+        .filter(|event| matches!(event, SessionEvent::ClockPressed { .. }))
+        .collect();
+    assert_eq!(
+        presses,
+        vec![SessionEvent::ClockPressed {
+            left: false,
+            running_before: true
+        }]
+    );
+}
