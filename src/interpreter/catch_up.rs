@@ -18,22 +18,50 @@ pub(super) enum CatchUp {
     One(Vec<Move>),
     /// Several shortest sequences do (which one was played cannot be known).
     Several,
+    /// A shorter sequence leads to a position the board shows with pieces of the side to
+    /// move off it: most likely a move under way, not a longer sequence in which those pieces
+    /// were captured. Nothing is played until the board says more.
+    UnderWay,
 }
 
 /// The shortest legal move sequences from `position` after which the board shows what `board`
-/// shows, if exactly one is the shortest.
+/// shows, if exactly one is the shortest and no shorter one leaves the board showing a move
+/// under way.
 pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard) -> CatchUp {
     let mut path = Vec::with_capacity(MAX_PLIES);
+    let mut under_way = false;
     for plies in 1..=MAX_PLIES {
-        let mut found = Vec::new();
+        let mut found = Found::default();
         search(position, board, plies, &mut path, &mut found);
-        match found.len() {
+        match found.exact.len() {
             0 => {}
-            1 => return found.pop().map_or(CatchUp::Nothing, CatchUp::One),
+            _ if under_way => return CatchUp::UnderWay,
+            1 => return found.exact.pop().map_or(CatchUp::Nothing, CatchUp::One),
             _ => return CatchUp::Several,
         }
+        under_way |= found.under_way;
     }
     CatchUp::Nothing
+}
+
+/// What a search of one length found.
+#[derive(Debug, Default)]
+struct Found {
+    /// The sequences after which the board shows the position (two at most are kept).
+    exact: Vec<Vec<Move>>,
+    /// Whether one leads to a position the board shows with pieces of the side to move in hand.
+    under_way: bool,
+}
+
+/// Whether `board` shows `position` with some of the side to move's pieces lifted, nothing else
+/// differing.
+fn shows_under_way(position: &Chess, board: &PhysicalBoard) -> bool {
+    let expected = position.board();
+    let missing = expected.occupied() & !board.occupied();
+    let differences = board.differences(expected);
+    missing.any()
+        && (differences & !missing).is_empty()
+        && (missing & !expected.by_color(position.turn())).is_empty()
 }
 
 /// The most squares `plies` plies can change: three a ply (a capture, en passant), one more
@@ -48,12 +76,14 @@ fn search(
     board: &PhysicalBoard,
     plies: usize,
     path: &mut Vec<Move>,
-    found: &mut Vec<Vec<Move>>,
+    found: &mut Found,
 ) {
     let differences = board.differences(position.board()).count();
     let Some(left) = plies.checked_sub(1) else {
         if differences == 0 {
-            found.push(path.clone());
+            found.exact.push(path.clone());
+        } else if !found.under_way && shows_under_way(position, board) {
+            found.under_way = true;
         }
         return;
     };
@@ -61,7 +91,7 @@ fn search(
         return;
     }
     for m in position.legal_moves() {
-        if found.len() > 1 {
+        if found.exact.len() > 1 {
             return;
         }
         let mut next = position.clone();
@@ -127,6 +157,30 @@ mod tests {
         let start = Chess::default();
         let board = PhysicalBoard::identified(after(&start, &["g1f3", "g8f6", "b1c3"]).board());
         assert_eq!(catch_up(&start, &board), CatchUp::Several);
+    }
+
+    #[test]
+    fn a_piece_in_hand_is_not_taken_for_a_capture() {
+        // From a simulated corpus game (chessjs-benchmark.pgn game 38), unplugged 10 s: after
+        // 23. Qxa7, the hands played 23... h6 24. Qxe3 Ng4 and White lifted the h3 bishop to
+        // take on g4. The board is also what 23... h6 24. Bg4 Nfxg4 25. Qxe3 leaves (the
+        // bishop captured, not in hand): one ply longer than the move under way, so it waits.
+        let fen: Fen = "4r1k1/Q4ppp/5n2/8/4p3/1P2n1PB/P4P1P/1NR3K1 b - - 0 23"
+            .parse()
+            .expect("a FEN");
+        let start: Chess = fen
+            .into_position(CastlingMode::Standard)
+            .expect("a position");
+        let played = after(&start, &["h7h6", "a7e3", "f6g4"]);
+        let mut board = played.board().clone();
+        board.discard_piece_at(shakmaty::Square::H3);
+        let board = PhysicalBoard::identified(&board);
+        let captured = after(&start, &["h7h6", "h3g4", "f6g4", "a7e3"]);
+        assert!(
+            board.differences(captured.board()).is_empty(),
+            "the longer sequence fits"
+        );
+        assert_eq!(catch_up(&start, &board), CatchUp::UnderWay);
     }
 
     #[test]

@@ -130,7 +130,12 @@ impl Interpreter {
 
     /// The board matches nothing expected: an illegal placement, pieces in hand, or a mismatch.
     fn unmatched(&mut self, t: Millis) {
-        if let Some((from, to)) = self.displacement() {
+        // In a full report, or while catching up on an unexplained board, a piece off its square
+        // is no illegal placement: what was played meanwhile is not known.
+        let displaced = self
+            .displacement()
+            .filter(|_| !self.catching_up && !self.in_snapshot);
+        if let Some((from, to)) = displaced {
             let completed = self.completed_illegal == Some((from, to));
             if !completed && self.is_castling_intent(from, to) {
                 self.trace.note_castle_intent(from);

@@ -158,6 +158,11 @@ pub struct Interpreter {
     /// A full report left the board matching nothing: moves may have been missed, and are
     /// looked for at each change until the board matches again.
     catching_up: bool,
+    /// The square of the last change, when it was a lift seen as it happened (the board then
+    /// most likely shows a piece in hand).
+    last_lift: Option<Square>,
+    /// A full report is being taken in (its changes have no order).
+    in_snapshot: bool,
     clock: Option<GameClock>,
     finishing: bool,
     /// An event or clock reading has been taken (the first one starts the clock).
@@ -200,6 +205,8 @@ impl Interpreter {
             touches_before_event: 0,
             mismatch_reported: false,
             catching_up: false,
+            last_lift: None,
+            in_snapshot: false,
             clock: None,
             finishing: false,
             input_seen: false,
@@ -419,6 +426,7 @@ impl Interpreter {
         self.board.lift(square);
         self.motions.lift(square);
         self.trace.lift(square, t, touch);
+        self.last_lift = (seen != Seen::Snapshot).then_some(square);
         match seen {
             Seen::Snapshot => self.trace.mark_unseen(),
             Seen::Unordered => self.trace.excuse(square),
@@ -435,6 +443,7 @@ impl Interpreter {
             self.trace.lift(square, t, false);
         }
         self.touches_before_event = self.trace.touches().len();
+        self.last_lift = None;
         self.board.place(square, piece);
         self.motions.place(square);
         self.trace.place(square);
@@ -597,6 +606,8 @@ impl Interpreter {
     /// lifts, then places. A piece identified where the board had an unidentified one is just
     /// named, not moved.
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
+        self.last_lift = None;
+        self.in_snapshot = true;
         for square in self.board.occupied() {
             let gone = !snapshot.occupied.contains(square);
             let named = snapshot.pieces.piece_at(square);
@@ -617,10 +628,13 @@ impl Interpreter {
         if self.phase != Phase::Closed {
             self.reassess(t);
         }
-        if matches!(self.phase, Phase::Unexplained { .. }) {
-            // Until the board matches again, every change is looked at for moves made while
-            // nobody was listening (a move may still be under way when the snapshot came).
+        self.in_snapshot = false;
+        // Until the board matches again, every change is looked at for moves made while nobody
+        // was listening (a move may still be under way when the snapshot came).
+        if matches!(self.phase, Phase::Unexplained { .. } | Phase::InHand) {
             self.catching_up = true;
+        }
+        if matches!(self.phase, Phase::Unexplained { .. }) {
             self.catch_up(t);
         }
     }
@@ -629,11 +643,20 @@ impl Interpreter {
     /// nobody was listening. If exactly one shortest legal sequence (up to
     /// [`catch_up::MAX_PLIES`] plies) leads to it, its moves are played, marked as
     /// reconstructed, with no rulings (no touch was seen); otherwise the mismatch stands.
+    ///
+    /// After a lift, the board most likely shows a piece in hand, not a position: a sequence is
+    /// taken then only if its last move captured what was lifted (an en passant victim taken
+    /// off last), not the piece in hand counted as captured.
     pub(super) fn catch_up(&mut self, t: Millis) {
         let catch_up::CatchUp::One(moves) = catch_up::catch_up(self.game.position(), &self.board)
         else {
             return;
         };
+        if let Some(lifted) = self.last_lift
+            && moves.last().and_then(|m| geometry::capture_square(*m)) != Some(lifted)
+        {
+            return;
+        }
         for m in moves {
             self.trace = Trace::new(self.game.position().board(), self.game.turn());
             self.play_decided(t, m, decide::Decided::Reconstructed);
