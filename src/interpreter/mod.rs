@@ -161,6 +161,8 @@ pub struct Interpreter {
     /// The square of the last change, when it was a lift seen as it happened (the board then
     /// most likely shows a piece in hand).
     last_lift: Option<Square>,
+    /// The square of the last change, when it was a piece seen set down as it happened.
+    last_place: Option<Square>,
     /// A full report is being taken in (its changes have no order).
     in_snapshot: bool,
     clock: Option<GameClock>,
@@ -206,6 +208,7 @@ impl Interpreter {
             mismatch_reported: false,
             catching_up: false,
             last_lift: None,
+            last_place: None,
             in_snapshot: false,
             clock: None,
             finishing: false,
@@ -427,6 +430,7 @@ impl Interpreter {
         self.motions.lift(square);
         self.trace.lift(square, t, touch);
         self.last_lift = (seen != Seen::Snapshot).then_some(square);
+        self.last_place = None;
         match seen {
             Seen::Snapshot => self.trace.mark_unseen(),
             Seen::Unordered => self.trace.excuse(square),
@@ -444,6 +448,7 @@ impl Interpreter {
         }
         self.touches_before_event = self.trace.touches().len();
         self.last_lift = None;
+        self.last_place = (!self.in_snapshot).then_some(square);
         self.board.place(square, piece);
         self.motions.place(square);
         self.trace.place(square);
@@ -607,6 +612,7 @@ impl Interpreter {
     /// named, not moved.
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
         self.last_lift = None;
+        self.last_place = None;
         self.in_snapshot = true;
         for square in self.board.occupied() {
             let gone = !snapshot.occupied.contains(square);
@@ -646,7 +652,8 @@ impl Interpreter {
     ///
     /// After a lift, the board most likely shows a piece in hand, not a position: a sequence is
     /// taken then only if its last move captured what was lifted (an en passant victim taken
-    /// off last), not the piece in hand counted as captured.
+    /// off last), not the piece in hand counted as captured. After a piece set down, only if
+    /// its last move set a piece there (the order seen is kept).
     pub(super) fn catch_up(&mut self, t: Millis) {
         let catch_up::CatchUp::One(moves) = catch_up::catch_up(self.game.position(), &self.board)
         else {
@@ -654,6 +661,14 @@ impl Interpreter {
         };
         if let Some(lifted) = self.last_lift
             && moves.last().and_then(|m| geometry::capture_square(*m)) != Some(lifted)
+        {
+            return;
+        }
+        // After a piece seen set down, the move that set it there was the last one made.
+        if let Some(placed) = self.last_place
+            && !moves
+                .last()
+                .is_some_and(|m| geometry::landing_squares(*m).contains(placed))
         {
             return;
         }
