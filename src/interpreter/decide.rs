@@ -289,7 +289,13 @@ impl Interpreter {
             self.emit(t, EventKind::Takeback { ply });
         }
         self.legal = previous.legal;
+        let unseen = !self.trace.all_seen();
         self.trace = previous.trace;
+        if unseen {
+            // The correction itself was partly unseen (read from a full report): the corrected
+            // turn was, and so a later correction of it earns no ruling either.
+            self.trace.mark_unseen();
+        }
         self.trace_start_seq = previous.start_seq;
         // A turn part of which was not seen earns no ruling, nor does its correction.
         if seen { vec![breach] } else { Vec::new() }
