@@ -1,12 +1,14 @@
 //! Live boards: the protocol-independent parts of watching a board over a serial link.
 //!
 //! A board protocol (DGT, the open Hall-sensor protocol) is a sans-IO [`BoardSession`]; the
-//! [`LiveGame`] waits for the starting position and feeds the interpreter; the async
-//! [`runner`] is the thin loop around both that owns the port, the clock and reconnects.
+//! [`LiveGame`] waits for the starting position and feeds the interpreter; the async `runner`
+//! (feature `runner`, on by default) is the thin loop around both that owns the port, the clock
+//! and reconnects.
 
 mod board_view;
 mod game;
 mod link;
+#[cfg(feature = "runner")]
 pub mod runner;
 
 pub use board_view::board_diagram;
