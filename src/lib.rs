@@ -10,9 +10,32 @@
 //! touchmove: a touch-move controller for sensor chessboards.
 //!
 //! Sensor events (piece lifted, piece placed, clock pressed) go into a sans-IO
-//! [`Interpreter`](interpreter::Interpreter) that applies FIDE Article 4 on a rules core built on
-//! `shakmaty`, and come out as [`GameEvent`](event::GameEvent)s: moves, rulings, illegal moves,
+//! [`Interpreter`] that applies FIDE Article 4 on a rules core built on
+//! `shakmaty`, and come out as [`GameEvent`]s: moves, rulings, illegal moves,
 //! takebacks and results.
+//!
+//! The interpreter is polled in the order quinn-proto's `Connection` is: hand it each input
+//! with its time ([`Interpreter::handle_event`], [`Interpreter::handle_clock_reading`]); when
+//! nothing arrives, call [`Interpreter::handle_timeout`] at [`Interpreter::poll_timeout`]; after
+//! each call take every decision with [`Interpreter::poll_event`]; at the end of input,
+//! [`Interpreter::finish`] decides what is pending.
+//!
+//! ```
+//! use shakmaty::{Chess, Square};
+//! use touchmove::{Config, EventKind, Interpreter, SensorEvent, SensorKind};
+//!
+//! let mut interpreter = Interpreter::new(Chess::default(), Config::default());
+//! let lift = SensorKind::Lift { square: Square::E2, piece: None };
+//! let place = SensorKind::Place { square: Square::E4, piece: None };
+//! interpreter.handle_event(&SensorEvent::new(0, lift));
+//! interpreter.handle_event(&SensorEvent::new(400, place));
+//! interpreter.finish();
+//! let decided: Vec<_> = std::iter::from_fn(|| interpreter.poll_event()).collect();
+//! assert!(matches!(&decided[0].kind, EventKind::Move(m) if m.san == "e4"));
+//! ```
+//!
+//! `examples/embed.rs` replays a sensor log this way; the board protocols' sessions
+//! ([`live::BoardSession`]) turn a board's bytes into these events.
 
 pub mod baseline;
 pub mod clock;
@@ -32,3 +55,9 @@ pub mod sensor_log;
 pub mod simulate;
 #[cfg(test)]
 mod testutil;
+
+pub use event::{EventKind, GameEvent, MoveEvent};
+pub use interpreter::{Config, Interpreter};
+pub use live::{BoardSession, LinkEvent, LiveEvent, LiveGame};
+pub use replay::Replay;
+pub use sensor::{Millis, SensorEvent, SensorKind};
