@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use serialport::{SerialPort, TTYPort};
 use shakmaty::{Bitboard, Board, Chess, Move, Position, Square};
 use touchmove::dgt::protocol::{code_from_piece, index_from_square};
-use touchmove::interpreter::can_grow;
 use touchmove::pgn_games::read_games;
+use touchmove::simulate::footprint::could_go_further;
 
 /// The games played: the first eight of the chess.js benchmark file.
 const GAMES: &str = "fixtures/corpus/chessjs-benchmark.pgn";
@@ -107,8 +107,7 @@ fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
     let mut fast = Vec::new();
     let mut slow = Vec::new();
     for (index, &m) in moves.iter().enumerate() {
-        let legal: Vec<Move> = position.legal_moves().into_iter().collect();
-        let waits = can_grow(m, &legal) || m.is_promotion();
+        let waits = could_go_further(&position, m) || m.is_promotion();
         let bytes = field_updates(&position, m);
         board.write_all(&bytes).expect("written");
         board.flush().expect("flushed");

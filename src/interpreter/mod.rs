@@ -34,7 +34,7 @@ use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::PhysicalBoard;
 use game_clock::GameClock;
-pub use geometry::{can_capture, can_grow, capture_square};
+use geometry::can_capture;
 use held::{HeldLift, HeldPress};
 use legal::LegalMoves;
 use motions::Motions;

@@ -74,8 +74,7 @@ pub(super) fn touch_put_back(
 
 /// Whether the piece on `square` could legally capture the piece `m` captures.
 fn could_capture_the_same(pos: &Chess, m: Move, square: Square) -> bool {
-    crate::interpreter::capture_square(m)
-        .is_some_and(|victim| crate::interpreter::can_capture(&pos.legal_moves(), square, victim))
+    super::footprint::victim(m).is_some_and(|victim| super::footprint::takes(pos, square, victim))
 }
 
 /// Puts the piece of `m` on `illegal`, presses the clock (an illegal move is expected), then puts

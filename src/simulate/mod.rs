@@ -12,6 +12,7 @@
 mod breach;
 mod carry;
 mod castling;
+pub mod footprint;
 mod motion;
 mod move_end;
 mod promotion;

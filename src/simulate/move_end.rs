@@ -1,6 +1,6 @@
 //! Where each simulated move ends, so that the benchmark can measure decision latency.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
 use crate::sensor::Millis;
 
@@ -20,9 +20,10 @@ pub struct MoveEnd {
 }
 
 /// Whether `m` (legal in `pos`) could still be extended by the same piece going further (the
-/// interpreter's own test, so the benchmark measures what the interpreter waits for).
+/// simulator's own reading, apart from the interpreter's: the benchmark checks what the
+/// interpreter waits for against it).
 pub(super) fn extendable(pos: &Chess, m: Move) -> bool {
-    crate::interpreter::can_grow(m, &pos.legal_moves())
+    super::footprint::could_go_further(pos, m)
 }
 
 #[cfg(test)]
