@@ -1,6 +1,6 @@
-//! Serial ports: opening the board's port (8N1 at the protocol's rate: 9600 baud for a DGT
-//! board, 115200 for a Hall-sensor board), listing ports, and finding a DGT board by asking each
-//! port for its version.
+//! Serial ports: opening the board's port with its protocol's line settings
+//! ([`touchmove::live::SerialLine`]), listing ports, and finding a DGT board by asking each port
+//! for its version.
 
 use std::io;
 use std::path::PathBuf;
@@ -12,17 +12,17 @@ use tokio_serial::{DataBits, FlowControl, Parity, SerialPortBuilderExt, SerialSt
 use touchmove::dgt::codec::{Decoded, DgtDecoder};
 use touchmove::dgt::command::{HostCommand, encode};
 use touchmove::dgt::message::BoardMessage;
-use touchmove::dgt::protocol::BAUD_RATE as DGT_BAUD_RATE;
 use touchmove::live::runner::Connector;
+use touchmove::live::{Parity as LineParity, SerialLine};
 
 /// How long a port has to answer the version request.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
 
-/// Opens the board's port at its baud rate: the one given, or the first port that answers as a
-/// DGT board.
+/// Opens the board's port with its line settings: the one given, or the first port that
+/// answers as a DGT board.
 pub struct SerialConnector {
     path: Option<PathBuf>,
-    baud_rate: u32,
+    line: SerialLine,
 }
 
 impl SerialConnector {
@@ -30,15 +30,15 @@ impl SerialConnector {
     pub fn dgt(path: Option<PathBuf>) -> SerialConnector {
         SerialConnector {
             path,
-            baud_rate: DGT_BAUD_RATE,
+            line: touchmove::dgt::PROTOCOL.line,
         }
     }
 
-    /// A connector for the board on `path`, opened at `baud_rate` (no port is searched for).
-    pub fn at(path: PathBuf, baud_rate: u32) -> SerialConnector {
+    /// A connector for the board on `path`, opened with `line` (no port is searched for).
+    pub fn at(path: PathBuf, line: SerialLine) -> SerialConnector {
         SerialConnector {
             path: Some(path),
-            baud_rate,
+            line,
         }
     }
 }
@@ -51,17 +51,33 @@ impl Connector for SerialConnector {
             Some(path) => path.display().to_string(),
             None => find_dgt_board().await?,
         };
-        let port = open(&path, self.baud_rate)?;
+        let port = open(&path, &self.line)?;
         Ok((port, path))
     }
 }
 
-/// Opens `path` at `baud_rate`, 8 data bits, no parity, 1 stop bit, no flow control.
-pub fn open(path: &str, baud_rate: u32) -> io::Result<SerialStream> {
-    tokio_serial::new(path, baud_rate)
-        .data_bits(DataBits::Eight)
-        .parity(Parity::None)
-        .stop_bits(StopBits::One)
+/// Opens `path` with `line`'s settings, no flow control.
+pub fn open(path: &str, line: &SerialLine) -> io::Result<SerialStream> {
+    let data_bits = match line.data_bits {
+        5 => DataBits::Five,
+        6 => DataBits::Six,
+        7 => DataBits::Seven,
+        _ => DataBits::Eight,
+    };
+    let parity = match line.parity {
+        LineParity::None => Parity::None,
+        LineParity::Odd => Parity::Odd,
+        LineParity::Even => Parity::Even,
+    };
+    let stop_bits = if line.stop_bits == 2 {
+        StopBits::Two
+    } else {
+        StopBits::One
+    };
+    tokio_serial::new(path, line.baud_rate)
+        .data_bits(data_bits)
+        .parity(parity)
+        .stop_bits(stop_bits)
         .flow_control(FlowControl::None)
         .open_native_async()
         .map_err(io::Error::other)
@@ -88,7 +104,7 @@ async fn find_dgt_board() -> io::Result<String> {
 
 /// Asks `name` for its version: `Some((main, sub))` when a DGT board answers.
 pub async fn probe(name: &str) -> io::Result<Option<(u8, u8)>> {
-    let mut port = open(name, DGT_BAUD_RATE)?;
+    let mut port = open(name, &touchmove::dgt::PROTOCOL.line)?;
     port.write_all(&encode(&HostCommand::SendVersion)).await?;
     let mut decoder = DgtDecoder::new();
     let mut buffer = [0u8; 64];

@@ -9,16 +9,13 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use touchmove::dgt::link::DgtLink;
-use touchmove::dgt::protocol::REPORT_HORIZON_MS as DGT_REPORT_HORIZON_MS;
 use touchmove::hall::HallSession;
 use touchmove::interpreter::Config;
 use touchmove::live::runner::Sink;
 use touchmove::live::runner::{self, RunnerConfig};
-use touchmove::live::{BoardSession, LiveGame};
+use touchmove::live::{BoardSession, LiveGame, Protocol};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::{LogHeader, SensorLog};
-
-use touchmove_firmware_protocol::BAUD_RATE as HALL_BAUD_RATE;
 
 use super::args::{BoardProtocol, ClockSide, WatchArgs};
 use super::output_paths::{Existing, check_output};
@@ -80,9 +77,17 @@ async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Resu
             watch_with(args, start, resumed, connector, session).await
         }
         BoardProtocol::Hall => {
-            let connector = SerialConnector::at(hall_port(args)?, HALL_BAUD_RATE);
+            let connector = SerialConnector::at(hall_port(args)?, touchmove::hall::PROTOCOL.line);
             watch_with(args, start, resumed, connector, HallSession::new()).await
         }
+    }
+}
+
+/// The facts of the protocol `--protocol` names.
+fn facts(protocol: BoardProtocol) -> &'static Protocol {
+    match protocol {
+        BoardProtocol::Dgt => &touchmove::dgt::PROTOCOL,
+        BoardProtocol::Hall => &touchmove::hall::PROTOCOL,
     }
 }
 
@@ -90,18 +95,12 @@ async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Resu
 /// board reports a square change at its next scan; a Hall board reports each change as it
 /// happens.
 fn report_horizon(protocol: BoardProtocol) -> Millis {
-    match protocol {
-        BoardProtocol::Dgt => DGT_REPORT_HORIZON_MS,
-        BoardProtocol::Hall => 0,
-    }
+    facts(protocol).report_horizon_ms
 }
 
 /// How a recording names the board it came from.
-fn board_name(protocol: BoardProtocol) -> &'static str {
-    match protocol {
-        BoardProtocol::Dgt => "dgt via touchmove watch",
-        BoardProtocol::Hall => "hall via touchmove watch",
-    }
+fn board_name(protocol: BoardProtocol) -> String {
+    format!("{} via touchmove watch", facts(protocol).name)
 }
 
 /// The port of a Hall-sensor board: `--port`, which is required (only DGT boards are found by
@@ -145,7 +144,7 @@ async fn watch_with<S: BoardSession>(
         }
         (Some(path), None) => {
             let header =
-                LogHeader::new(&start, board_name(args.protocol)).with_report_horizon(horizon);
+                LogHeader::new(&start, &board_name(args.protocol)).with_report_horizon(horizon);
             Some(Recording::create(path, header))
         }
         (None, _) => None,

@@ -22,6 +22,13 @@ pub mod orientation;
 pub mod protocol;
 pub mod session;
 
+/// The DGT e-board protocol's facts: 9600 baud 8N1, a report horizon of one scan and a margin.
+pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
+    name: "dgt",
+    line: crate::live::SerialLine::eight_n_one(protocol::BAUD_RATE),
+    report_horizon_ms: protocol::REPORT_HORIZON_MS,
+};
+
 #[cfg(test)]
 mod codec_tests;
 #[cfg(test)]

@@ -5,3 +5,11 @@ pub mod emulator;
 pub mod session;
 
 pub use session::HallSession;
+
+/// The open Hall-sensor protocol's facts: 115200 baud 8N1 (`firmware-protocol/README.md`); the
+/// board reports each change as it happens, so presses need no report horizon.
+pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
+    name: "hall",
+    line: crate::live::SerialLine::eight_n_one(touchmove_firmware_protocol::BAUD_RATE),
+    report_horizon_ms: 0,
+};

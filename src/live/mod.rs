@@ -8,9 +8,11 @@
 mod board_view;
 mod game;
 mod link;
+mod protocol;
 #[cfg(feature = "runner")]
 pub mod runner;
 
 pub use board_view::board_diagram;
 pub use game::{LiveEvent, LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
+pub use protocol::{Parity, Protocol, SerialLine};
