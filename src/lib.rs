@@ -38,6 +38,7 @@
 //! ([`live::BoardSession`]) turn a board's bytes into these events.
 
 pub mod baseline;
+pub mod chesslink;
 pub mod clock;
 pub mod dgt;
 mod emulation;
