@@ -136,15 +136,7 @@ fn fidelity_table(games: &[(String, PgnGame)], config: &Config) {
         let began = Instant::now();
         let mut row = fidelity::run(games, &style, config);
         print_row(&style, &mut row, began.elapsed().as_secs_f64());
-        for game in &row.inexact {
-            notes.push(format!("not exact under {}: {game}", style.name));
-        }
-        for game in &row.misruled {
-            notes.push(format!(
-                "false or missed rulings under {}: {game}",
-                style.name
-            ));
-        }
+        note_games(&mut notes, style.name, &row.inexact, &row.misruled);
     }
     println!(
         "columns: exact = SAN equal to the source game (interpreter); base = the same for the baseline"
@@ -164,6 +156,21 @@ fn fidelity_table(games: &[(String, PgnGame)], config: &Config) {
     for note in notes {
         println!("{note}");
     }
+}
+
+/// The notes naming a row's first games not reproduced exactly and with false or missed
+/// rulings.
+fn note_games(notes: &mut Vec<String>, row: &str, inexact: &[String], misruled: &[String]) {
+    notes.extend(
+        inexact
+            .iter()
+            .map(|game| format!("not exact under {row}: {game}")),
+    );
+    notes.extend(
+        misruled
+            .iter()
+            .map(|game| format!("false or missed rulings under {row}: {game}")),
+    );
 }
 
 fn live_table(games: &[(String, PgnGame)]) {
@@ -201,15 +208,7 @@ fn live_table(games: &[(String, PgnGame)]) {
             row.waiting,
             began.elapsed().as_secs_f64()
         );
-        for game in &row.inexact {
-            notes.push(format!("not exact under {}: {game}", style.name));
-        }
-        for game in &row.misruled {
-            notes.push(format!(
-                "false or missed rulings under {}: {game}",
-                style.name
-            ));
-        }
+        note_games(&mut notes, style.name, &row.inexact, &row.misruled);
     }
     println!(
         "columns: exact = SAN equal to the source game; =replay = live decisions equal to the replay of"
