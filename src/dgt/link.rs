@@ -489,25 +489,26 @@ mod tests {
         link.announce(10, &LiveEvent::Started { t: 10 });
         assert_eq!(sent(&mut link), Vec::<u8>::new());
     }
+    /// A link resumed from a recording whose last clock report gave `white` and `black`, the
+    /// side `to_move` running and to move (its sides not recorded), connected at 0.
+    fn resumed(white: u64, black: u64, to_move: Color) -> DgtLink {
+        let mut link = DgtLink::default();
+        let times = crate::event::ClockTimes { white, black };
+        link.resume(&ResumePoint {
+            to_move,
+            pressed: true,
+            clock: Some(ClockReading::new(times, Some(to_move))),
+        });
+        link.connect(0);
+        link
+    }
+
     #[test]
     fn a_resumed_game_reads_the_clock_sides_from_the_recorded_times() {
         use crate::dgt::board_messages::{ClockReport as Report, bwtime};
         use crate::dgt::clock::ClockTime;
-        let mut link = DgtLink::default();
         // The recording's last report: White 60 s, Black 55 s, Black to move.
-        let recorded = ClockReading::new(
-            crate::event::ClockTimes {
-                white: 60_000,
-                black: 55_000,
-            },
-            Some(Color::Black),
-        );
-        link.resume(&ResumePoint {
-            to_move: Color::Black,
-            pressed: true,
-            clock: Some(recorded),
-        });
-        link.connect(0);
+        let mut link = resumed(60_000, 55_000, Color::Black);
         sent(&mut link);
         // The clock shows 55 s on the left and 60 s on the right: White sits on the right.
         // Running, the left player (Black) to move, the lever low on the right.
@@ -533,21 +534,8 @@ mod tests {
         use crate::dgt::board_messages::{ClockReport as Report, board_dump, bwtime};
         use crate::dgt::clock::ClockTime;
         use crate::dgt::protocol::{code_from_piece, square_from_index};
-        let mut link = DgtLink::default();
         // The recording's last report: White 300 s, Black 299 s, White to move.
-        let recorded = ClockReading::new(
-            crate::event::ClockTimes {
-                white: 300_000,
-                black: 299_000,
-            },
-            Some(Color::White),
-        );
-        link.resume(&ResumePoint {
-            to_move: Color::White,
-            pressed: true,
-            clock: Some(recorded),
-        });
-        link.connect(0);
+        let mut link = resumed(300_000, 299_000, Color::White);
         sent(&mut link);
         // White sits on the right: 2 s of White's time ran. 298 s against 299 s cannot tell
         // the sides by the times, and before the board's report a move may have been made.

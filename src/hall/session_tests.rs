@@ -297,6 +297,16 @@ fn buttons_are_clock_presses_adjustments_and_promotion_choices() {
     assert_eq!(events(&mut session), expected);
 }
 
+/// The occupancy after 1. e4 and the snapshot that reports it.
+fn snapshot_after_e4() -> (u64, Message) {
+    let after = 0xffff_0000_1000_efff_u64;
+    let snapshot = Message::Snapshot(Snapshot {
+        occupancy: after,
+        pieces: None,
+    });
+    (after, snapshot)
+}
+
 #[test]
 fn a_sequence_gap_asks_for_a_snapshot_and_trusts_it() {
     let mut session = started(Capabilities::default());
@@ -311,11 +321,7 @@ fn a_sequence_gap_asks_for_a_snapshot_and_trusts_it() {
         [],
         "the change after a gap waits for the truth"
     );
-    let after = 0xffff_0000_1000_efff_u64;
-    let snapshot = Message::Snapshot(Snapshot {
-        occupancy: after,
-        pieces: None,
-    });
+    let (after, snapshot) = snapshot_after_e4();
     session.handle_bytes(40, &wire(4, snapshot));
     session.handle_bytes(50, &wire(5, change(52, Action::Lifted, None)));
     assert_eq!(
@@ -349,11 +355,7 @@ fn a_press_while_the_snapshot_is_awaited_comes_after_it() {
         [],
         "the press waits for the board's state"
     );
-    let after = 0xffff_0000_1000_efff_u64;
-    let snapshot = Message::Snapshot(Snapshot {
-        occupancy: after,
-        pieces: None,
-    });
+    let (after, snapshot) = snapshot_after_e4();
     session.handle_bytes(40, &wire(5, snapshot));
     assert_eq!(
         events(&mut session),

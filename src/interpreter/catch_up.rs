@@ -105,17 +105,12 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::uci::UciMove;
+    use crate::testutil::{position, uci_move};
     use shakmaty::{Board, CastlingMode};
 
     fn after(start: &Chess, ucis: &[&str]) -> Chess {
         ucis.iter().fold(start.clone(), |position, uci| {
-            let m = uci
-                .parse::<UciMove>()
-                .expect("a UCI move")
-                .to_move(&position)
-                .expect("a legal move");
+            let m = uci_move(&position, uci);
             position.play(m).expect("a legal move")
         })
     }
@@ -139,12 +134,7 @@ mod tests {
 
     #[test]
     fn four_plies_with_a_castling_are_found() {
-        let fen: Fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-            .parse()
-            .expect("a FEN");
-        let start: Chess = fen
-            .into_position(CastlingMode::Standard)
-            .expect("a position");
+        let start = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
         // Castling needs f1 cleared first, the bishop needs d7 cleared first: one order only.
         let moves = ["f1c4", "d7d6", "e1g1", "c8g4"];
         let board = PhysicalBoard::identified(after(&start, &moves).board());
@@ -165,12 +155,7 @@ mod tests {
         // 23. Qxa7, the hands played 23... h6 24. Qxe3 Ng4 and White lifted the h3 bishop to
         // take on g4. The board is also what 23... h6 24. Bg4 Nfxg4 25. Qxe3 leaves (the
         // bishop captured, not in hand): one ply longer than the move under way, so it waits.
-        let fen: Fen = "4r1k1/Q4ppp/5n2/8/4p3/1P2n1PB/P4P1P/1NR3K1 b - - 0 23"
-            .parse()
-            .expect("a FEN");
-        let start: Chess = fen
-            .into_position(CastlingMode::Standard)
-            .expect("a position");
+        let start = position("4r1k1/Q4ppp/5n2/8/4p3/1P2n1PB/P4P1P/1NR3K1 b - - 0 23");
         let played = after(&start, &["h7h6", "a7e3", "f6g4"]);
         let mut board = played.board().clone();
         board.discard_piece_at(shakmaty::Square::H3);
@@ -201,10 +186,7 @@ mod tests {
 
     #[test]
     fn an_occupancy_board_cannot_tell_the_promotion_piece() {
-        let fen: Fen = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1".parse().expect("a FEN");
-        let start: Chess = fen
-            .into_position(CastlingMode::Standard)
-            .expect("a position");
+        let start = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
         let promoted = after(&start, &["e7e8n"]);
         let occupancy = PhysicalBoard::unidentified(promoted.board());
         assert_eq!(catch_up(&start, &occupancy), CatchUp::Several);

@@ -118,6 +118,15 @@ struct LeftCandidate {
     touches: usize,
 }
 
+/// A change seen as it happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SeenChange {
+    /// A piece left this square.
+    Lift(Square),
+    /// A piece was set down on this square.
+    Place(Square),
+}
+
 /// How a lift came to be known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Seen {
@@ -158,11 +167,8 @@ pub struct Interpreter {
     /// A full report left the board matching nothing: moves may have been missed, and are
     /// looked for at each change until the board matches again.
     catching_up: bool,
-    /// The square of the last change, when it was a lift seen as it happened (the board then
-    /// most likely shows a piece in hand).
-    last_lift: Option<Square>,
-    /// The square of the last change, when it was a piece seen set down as it happened.
-    last_place: Option<Square>,
+    /// The last change, when it was seen as it happened (not read from a full report).
+    last_seen: Option<SeenChange>,
     /// A full report is being taken in (its changes have no order).
     in_snapshot: bool,
     clock: Option<GameClock>,
@@ -207,8 +213,7 @@ impl Interpreter {
             touches_before_event: 0,
             mismatch_reported: false,
             catching_up: false,
-            last_lift: None,
-            last_place: None,
+            last_seen: None,
             in_snapshot: false,
             clock: None,
             finishing: false,
@@ -429,8 +434,7 @@ impl Interpreter {
         self.board.lift(square);
         self.motions.lift(square);
         self.trace.lift(square, t, touch);
-        self.last_lift = (seen != Seen::Snapshot).then_some(square);
-        self.last_place = None;
+        self.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square));
         match seen {
             Seen::Snapshot => self.trace.mark_unseen(),
             Seen::Unordered => self.trace.excuse(square),
@@ -447,8 +451,7 @@ impl Interpreter {
             self.trace.lift(square, t, false);
         }
         self.touches_before_event = self.trace.touches().len();
-        self.last_lift = None;
-        self.last_place = (!self.in_snapshot).then_some(square);
+        self.last_seen = (!self.in_snapshot).then_some(SeenChange::Place(square));
         self.board.place(square, piece);
         self.motions.place(square);
         self.trace.place(square);
@@ -611,8 +614,7 @@ impl Interpreter {
     /// lifts, then places. A piece identified where the board had an unidentified one is just
     /// named, not moved.
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
-        self.last_lift = None;
-        self.last_place = None;
+        self.last_seen = None;
         self.in_snapshot = true;
         for square in self.board.occupied() {
             let gone = !snapshot.occupied.contains(square);
@@ -659,17 +661,19 @@ impl Interpreter {
         else {
             return;
         };
-        if let Some(lifted) = self.last_lift
-            && moves.last().and_then(|m| geometry::capture_square(*m)) != Some(lifted)
-        {
-            return;
-        }
-        // After a piece seen set down, the move that set it there was the last one made.
-        if let Some(placed) = self.last_place
-            && !moves
-                .last()
-                .is_some_and(|m| geometry::landing_squares(*m).contains(placed))
-        {
+        let last = moves.last().copied();
+        let keeps_the_order = match self.last_seen {
+            None => true,
+            // The piece lifted last is in hand, unless the last move captured it.
+            Some(SeenChange::Lift(square)) => {
+                last.and_then(geometry::capture_square) == Some(square)
+            }
+            // After a piece seen set down, the move that set it there was the last one made.
+            Some(SeenChange::Place(square)) => {
+                last.is_some_and(|m| geometry::landing_squares(m).contains(square))
+            }
+        };
+        if !keeps_the_order {
             return;
         }
         for m in moves {
