@@ -5,7 +5,7 @@
 
 use serde::{Serialize, Serializer};
 use shakmaty::fen::Fen;
-use shakmaty::{Color, Square};
+use shakmaty::{Color, Move, Square};
 
 use crate::sensor::Millis;
 
@@ -107,6 +107,9 @@ pub struct MoveEvent {
     /// not running) and reconstructed as the only shortest way to what the board then showed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reconstructed: bool,
+    /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
+    #[serde(skip)]
+    pub chess_move: Move,
 }
 
 impl MoveEvent {
@@ -125,6 +128,7 @@ impl MoveEvent {
             promotion_default,
             clock,
             reconstructed: false,
+            chess_move: played.chess_move,
         }
     }
 }

@@ -4,7 +4,6 @@
 //! and restarts as the emulator does). What the session recorded is then replayed, as `watch
 //! --record` then `replay` would: live and replay must agree.
 
-use shakmaty::Position;
 use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug};
 use touchmove::dgt::link::DgtLink;
 use touchmove::dgt::protocol::REPORT_HORIZON_MS;
@@ -278,7 +277,7 @@ impl Watcher {
     /// A host watching `game` (its session not yet connected), its recording `recorded`.
     fn new(game: &PgnGame, config: Config, recorded: Vec<LogRecord>) -> Watcher {
         Watcher {
-            link: DgtLink::default().starting_with(game.start.turn()),
+            link: DgtLink::default(),
             game: LiveGame::new(game.start.clone(), config),
             recorded,
             decisions: Vec::new(),
@@ -346,10 +345,12 @@ impl Watcher {
     /// Passes the game's decisions to the session (for the clock) and keeps them.
     fn drain(&mut self, now: Millis) {
         while let Some(event) = self.game.poll_event() {
-            self.link.announce(now, &event);
             if let LiveEvent::Decision(decision) = event {
                 self.decisions.push(decision);
             }
+        }
+        while let Some(feedback) = self.game.poll_feedback() {
+            self.link.handle_feedback(now, &feedback);
         }
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess};
 
 use touchmove::dgt::link::DgtLink;
 use touchmove::hall::HallSession;
@@ -70,9 +70,8 @@ async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Resu
                 .filter(|_| resumed.is_none());
             let white_on_left = args.white_on_clock.map(|side| side == ClockSide::Left);
             let session = DgtLink::default()
-                .starting_with(start.turn())
                 .with_clock_sides(white_on_left)
-                .set_clock_at_start(time_control, start.turn());
+                .set_clock_at_start(time_control);
             let connector = SerialConnector::dgt(args.port.clone());
             watch_with(args, start, resumed, connector, session).await
         }

@@ -12,8 +12,7 @@ use super::protocol::REPORT_HORIZON_MS;
 use super::session::{DgtSession, SessionConfig, SessionEvent};
 use crate::clock::ClockReading;
 use crate::clock::TimeControl;
-use crate::event::{EventKind, GameEvent};
-use crate::live::{BoardSession, LinkEvent, LiveEvent, ResumePoint};
+use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint};
 use crate::sensor::{Millis, SensorKind};
 
 /// A game resumed from its recording, the sides of its clock still to be read.
@@ -34,16 +33,14 @@ struct Resumed {
 #[derive(Debug)]
 pub struct DgtLink {
     session: DgtSession,
-    /// The time control to set the clock to when a game starts, and who moves first.
-    clock_setup: Option<(TimeControl, Color)>,
+    /// The time control to set the clock to when a game starts.
+    clock_setup: Option<TimeControl>,
     /// The clock the host set for the game in progress.
     host_clock: Option<HostClock>,
     /// Which side of the clock is White's.
     sides: ClockSides,
     /// The side to move in the game, once it has started (from the game's announcements).
     to_move: Option<Color>,
-    /// The side to move in the starting position.
-    start_turn: Color,
     /// Whether a move was decided since the last press (the next press is most likely its
     /// mover's, completing it; otherwise the press came before its move was reported).
     moved_since_press: bool,
@@ -63,17 +60,10 @@ impl DgtLink {
             host_clock: None,
             sides: ClockSides::unknown(),
             to_move: None,
-            start_turn: Color::White,
             moved_since_press: false,
             resumed: None,
             events: VecDeque::new(),
         }
-    }
-
-    /// The game starts with `turn` to move (a `--start` position with Black to move).
-    pub fn starting_with(mut self, turn: Color) -> DgtLink {
-        self.start_turn = turn;
-        self
     }
 
     /// Fixes which side of the clock is White's (`Some(true)`: the left) instead of learning it
@@ -86,24 +76,18 @@ impl DgtLink {
     }
 
     /// When a game starts, set the clock plugged into the board to the first period of
-    /// `time_control` and start the time of `to_move` (a DGT XL or DGT 3000 acknowledges; a
+    /// `time_control` and start the time of the side to move (a DGT XL or DGT 3000 acknowledges; a
     /// board without a clock does not, and the command is given up after its tries). From then
     /// on the host puts on the clock what the time control adds and a clock set by command
     /// cannot: increments, the next period's time, the two minutes of an illegal move.
-    pub fn set_clock_at_start(
-        mut self,
-        time_control: Option<TimeControl>,
-        to_move: Color,
-    ) -> DgtLink {
-        self.clock_setup = time_control
-            .filter(|tc| matches!(tc, TimeControl::Timed(_)))
-            .map(|tc| (tc, to_move));
+    pub fn set_clock_at_start(mut self, time_control: Option<TimeControl>) -> DgtLink {
+        self.clock_setup = time_control.filter(|tc| matches!(tc, TimeControl::Timed(_)));
         self
     }
 
     /// Sets the clock for a game starting at `now` with `to_move` to move.
     fn start_clock(&mut self, now: Millis, to_move: Color) {
-        let Some((time_control, _)) = self.clock_setup.clone() else {
+        let Some(time_control) = self.clock_setup.clone() else {
             return;
         };
         let white_on_left = self.sides.white_on_left();
@@ -235,41 +219,33 @@ impl DgtLink {
 
     /// What a decision of the game means to the clock: a penalty to put on it, the result to
     /// show, a new game to set it for; and who is to move.
-    fn decided(&mut self, now: Millis, kind: &EventKind) {
-        match kind {
-            EventKind::Move(played) => {
-                self.to_move = Some(!played.color);
+    /// Follows what the game told the board: whose move it is, the host's clock model, the
+    /// clock's display.
+    fn follow(&mut self, now: Millis, feedback: &Feedback) {
+        match feedback {
+            Feedback::Started { to_move } => {
+                self.to_move = Some(*to_move);
+                self.start_clock(now, *to_move);
+            }
+            Feedback::Moved { by, .. } => {
+                self.to_move = Some(!*by);
                 self.moved_since_press = true;
                 if let Some(resumed) = self.resumed.as_mut() {
                     resumed.moved = true;
                 }
             }
-            EventKind::Takeback { ply } => {
-                // Ply 1 was the starting position's side to move's.
-                let odd = ply % 2 == 1;
-                self.to_move = Some(if odd {
-                    self.start_turn
-                } else {
-                    !self.start_turn
-                });
-            }
-            EventKind::Illegal(illegal) => {
-                let opponent = !illegal.color;
-                if let (Some(clock), Some(ms)) = (self.host_clock.as_mut(), illegal.penalty_ms) {
-                    let command = clock.add_time(opponent, ms, now);
+            Feedback::TakenBack { to_move } => self.to_move = Some(*to_move),
+            Feedback::TimeAdded { side, ms } => {
+                if let Some(clock) = self.host_clock.as_mut() {
+                    let command = clock.add_time(*side, *ms, now);
                     self.session.send_clock(now, command);
                 }
             }
-            EventKind::Result(result) => {
+            Feedback::Ended { text } => {
                 self.host_clock = None;
-                let text = ClockText::new(&result.result);
+                let text = ClockText::new(text);
                 self.session
                     .send_clock(now, ClockCommand::Display { text, beep: true });
-            }
-            EventKind::Game { .. } => {
-                self.start_turn = Color::White;
-                self.to_move = Some(Color::White);
-                self.start_clock(now, Color::White);
             }
             _ => {}
         }
@@ -306,17 +282,8 @@ impl BoardSession for DgtLink {
         self.session.poll_transmit()
     }
 
-    fn announce(&mut self, now: Millis, event: &LiveEvent) {
-        match event {
-            LiveEvent::Started { .. } => {
-                self.to_move = Some(self.start_turn);
-                if let Some((_, to_move)) = self.clock_setup {
-                    self.start_clock(now, to_move);
-                }
-            }
-            LiveEvent::Decision(GameEvent { kind, .. }) => self.decided(now, kind),
-            LiveEvent::Waiting { .. } => {}
-        }
+    fn handle_feedback(&mut self, now: Millis, feedback: &Feedback) {
+        self.follow(now, feedback);
     }
 
     fn resume(&mut self, point: &ResumePoint) {
@@ -372,6 +339,13 @@ mod tests {
     use super::*;
     use crate::dgt::command::{ClockRun, ClockSetting, HostCommand, encode};
 
+    /// A game with White to move has started.
+    fn started() -> Feedback {
+        Feedback::Started {
+            to_move: Color::White,
+        }
+    }
+
     fn sent(link: &mut DgtLink) -> Vec<u8> {
         std::iter::from_fn(|| link.poll_transmit())
             .flatten()
@@ -406,7 +380,7 @@ mod tests {
 
     fn clocked(time_control: &str) -> DgtLink {
         let time_control = time_control.parse().ok();
-        let mut link = DgtLink::default().set_clock_at_start(time_control, Color::White);
+        let mut link = DgtLink::default().set_clock_at_start(time_control);
         link.connect(0);
         sent(&mut link);
         link
@@ -415,7 +389,7 @@ mod tests {
     #[test]
     fn the_clock_is_set_when_the_game_starts() {
         let mut link = clocked("330");
-        link.announce(10, &LiveEvent::Started { t: 10 });
+        link.handle_feedback(10, &started());
         assert_eq!(
             sent(&mut link),
             set_and_run((5, 30), (5, 30), ClockRun::Left)
@@ -425,7 +399,7 @@ mod tests {
     #[test]
     fn an_increment_is_put_on_the_clock_after_the_press() {
         let mut link = clocked("60+5");
-        link.announce(0, &LiveEvent::Started { t: 0 });
+        link.handle_feedback(0, &started());
         assert_eq!(sent(&mut link), set_and_run((1, 0), (1, 0), ClockRun::Left));
         // The clock acknowledges, then reports White (left) to move, then White's press.
         link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
@@ -442,7 +416,7 @@ mod tests {
     #[test]
     fn a_press_polled_after_later_input_keeps_its_own_time() {
         let mut link = clocked("60+5");
-        link.announce(0, &LiveEvent::Started { t: 0 });
+        link.handle_feedback(0, &started());
         sent(&mut link);
         link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
         link.handle_bytes(200, &lever(false));
@@ -459,21 +433,15 @@ mod tests {
     #[test]
     fn an_illegal_move_s_two_minutes_go_on_the_opponent_s_side() {
         let mut link = clocked("300");
-        link.announce(0, &LiveEvent::Started { t: 0 });
+        link.handle_feedback(0, &started());
         sent(&mut link);
         link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
-        let illegal = crate::event::IllegalMove {
-            color: Color::White,
-            count: 1,
-            message: String::new(),
-            uci: None,
-            penalty_ms: Some(120_000),
+        // White's illegal move: Black's clock gains two minutes.
+        let penalty = Feedback::TimeAdded {
+            side: Color::Black,
+            ms: 120_000,
         };
-        let decision = GameEvent {
-            t: 4_000,
-            kind: EventKind::Illegal(illegal),
-        };
-        link.announce(4_000, &LiveEvent::Decision(decision));
+        link.handle_feedback(4_000, &penalty);
         // White's time ran 4 s; Black (right) gets two minutes; White's side still runs.
         assert_eq!(
             sent(&mut link),
@@ -486,7 +454,7 @@ mod tests {
         let mut link = DgtLink::default();
         link.connect(0);
         sent(&mut link);
-        link.announce(10, &LiveEvent::Started { t: 10 });
+        link.handle_feedback(10, &started());
         assert_eq!(sent(&mut link), Vec::<u8>::new());
     }
     /// A link resumed from a recording whose last clock report gave `white` and `black`, the

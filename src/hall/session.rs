@@ -20,20 +20,18 @@
 //!   specification asks;
 //! - no intact frame for [`SILENCE_MS`] is reported as [`LinkEvent::Silent`], once per silence;
 //!   when the board is heard again a SNAPSHOT is asked for;
-//! - on a board with LEDs, [`announce`](BoardSession::announce) lights the squares of the last
+//! - on a board with LEDs, [`handle_feedback`](BoardSession::handle_feedback) lights the squares of the last
 //!   move, blinks the squares of a mismatch and stops blinking them on the resync.
 
 use std::collections::VecDeque;
 
-use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 use touchmove_firmware_protocol::{
     self as protocol, Action, Button, Capabilities, Change, CorruptReason, Decoded, Decoder, Frame,
     Hello, LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
 };
 
-use crate::event::{EventKind, GameEvent};
-use crate::live::{BoardSession, LinkEvent, LiveEvent};
+use crate::live::{BoardSession, Feedback, LinkEvent};
 use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// How long the board may say nothing before the link counts as lost (the specification's
@@ -267,10 +265,8 @@ impl HallSession {
     }
 
     /// A move was decided: the last move's squares go dark, the new move's light up.
-    fn show_move(&mut self, uci: &str) {
-        let Some(squares) = move_squares(uci) else {
-            return;
-        };
+    fn show_move(&mut self, from: Square, to: Square) {
+        let squares = Bitboard::from_iter([from, to]).0;
         let previous = self.leds.last_move & !self.leds.blinking;
         self.set_leds(previous, LedPattern::Off);
         self.leds.last_move = squares;
@@ -348,14 +344,11 @@ impl BoardSession for HallSession {
         self.events.pop_front()
     }
 
-    fn announce(&mut self, _now: Millis, event: &LiveEvent) {
-        let LiveEvent::Decision(GameEvent { kind, .. }) = event else {
-            return;
-        };
-        match kind {
-            EventKind::Move(decided) => self.show_move(&decided.uci),
-            EventKind::Mismatch { squares } => self.show_mismatch(squares),
-            EventKind::Resync => self.show_resync(),
+    fn handle_feedback(&mut self, _now: Millis, feedback: &Feedback) {
+        match feedback {
+            Feedback::Moved { from, to, .. } => self.show_move(*from, *to),
+            Feedback::Mismatch { squares } => self.show_mismatch(squares),
+            Feedback::Resynced => self.show_resync(),
             _ => {}
         }
     }
@@ -387,17 +380,6 @@ fn describe(hello: &Hello) -> String {
         "Hall-sensor board {id}, firmware {}.{}.{}, protocol {}: {can}",
         firmware.major, firmware.minor, firmware.patch, hello.protocol_version
     )
-}
-
-/// The squares of a UCI move as a mask (castling is the king's move).
-fn move_squares(uci: &str) -> Option<u64> {
-    match UciMove::from_ascii(uci.as_bytes()).ok()? {
-        UciMove::Normal { from, to, .. } => {
-            Some((1u64 << u32::from(from)) | (1u64 << u32::from(to)))
-        }
-        UciMove::Put { to, .. } => Some(1u64 << u32::from(to)),
-        UciMove::Null => None,
-    }
 }
 
 /// The square a protocol square names.

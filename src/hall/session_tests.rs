@@ -8,8 +8,7 @@ use touchmove_firmware_protocol::{
 };
 
 use super::{HallSession, SILENCE_MS, SNAPSHOT_RETRY_MS};
-use crate::event::{EventKind, GameEvent};
-use crate::live::{BoardSession, LinkEvent, LiveEvent};
+use crate::live::{BoardSession, Feedback, LinkEvent};
 use crate::sensor::{BoardSnapshot, SensorKind};
 
 /// The wire bytes of `message` numbered `seq`.
@@ -494,25 +493,13 @@ fn a_board_speaking_another_version_is_not_read() {
     assert_eq!(sent(&mut session), [Message::Ack { seq: 0 }]);
 }
 
-fn decision(kind: EventKind) -> LiveEvent {
-    LiveEvent::Decision(GameEvent { t: 100, kind })
-}
-
-fn e4() -> LiveEvent {
-    let mut position = shakmaty::Chess::default();
-    let san: shakmaty::san::San = "e4".parse().expect("SAN");
-    let m = san.to_move(&position).expect("legal");
-    shakmaty::Position::play_unchecked(&mut position, m);
-    decision(EventKind::Move(crate::event::MoveEvent {
-        ply: 1,
-        color: Color::White,
-        san: "e4".to_owned(),
-        uci: "e2e4".to_owned(),
-        fen: shakmaty::fen::Fen::from_position(&position, shakmaty::EnPassantMode::Legal),
-        promotion_default: false,
-        reconstructed: false,
-        clock: None,
-    }))
+/// White's e2-e4 was decided.
+fn e4() -> Feedback {
+    Feedback::Moved {
+        by: Color::White,
+        from: Square::E2,
+        to: Square::E4,
+    }
 }
 
 fn leds(mask: u64, pattern: LedPattern) -> Message {
@@ -526,14 +513,14 @@ fn a_board_with_leds_shows_moves_and_mismatches() {
         ..Capabilities::default()
     });
     let (e2, e4_bit, d2) = (1u64 << 12, 1u64 << 28, 1u64 << 11);
-    session.announce(100, &e4());
+    session.handle_feedback(100, &e4());
     assert_eq!(sent(&mut session), [leds(e2 | e4_bit, LedPattern::On)]);
-    let mismatch = EventKind::Mismatch {
+    let mismatch = Feedback::Mismatch {
         squares: vec![Square::D2, Square::E4],
     };
-    session.announce(200, &decision(mismatch));
+    session.handle_feedback(200, &mismatch);
     assert_eq!(sent(&mut session), [leds(d2 | e4_bit, LedPattern::Blink)]);
-    session.announce(300, &decision(EventKind::Resync));
+    session.handle_feedback(300, &Feedback::Resynced);
     assert_eq!(
         sent(&mut session),
         [leds(d2, LedPattern::Off), leds(e4_bit, LedPattern::On)]
@@ -543,12 +530,12 @@ fn a_board_with_leds_shows_moves_and_mismatches() {
 #[test]
 fn a_board_without_leds_is_sent_none() {
     let mut session = started(Capabilities::default());
-    session.announce(100, &e4());
-    session.announce(
+    session.handle_feedback(100, &e4());
+    session.handle_feedback(
         200,
-        &decision(EventKind::Mismatch {
+        &Feedback::Mismatch {
             squares: vec![Square::D2],
-        }),
+        },
     );
     assert_eq!(sent(&mut session), []);
 }

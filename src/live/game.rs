@@ -10,6 +10,8 @@ use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use crate::sensor_log::LogRecord;
 
+use super::feedback::{Feedback, FeedbackWriter};
+
 /// Where a game read back from its recording stands, for the board's session to go on with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResumePoint {
@@ -61,18 +63,22 @@ pub struct LiveGame {
     seen: BoardSnapshot,
     interpreter: Option<Interpreter>,
     out: VecDeque<LiveEvent>,
+    writer: FeedbackWriter,
+    feedback: VecDeque<Feedback>,
 }
 
 impl LiveGame {
     /// A game that starts when the board shows `start` (its pieces, whoever is to move).
     pub fn new(start: Chess, config: Config) -> LiveGame {
         LiveGame {
+            writer: FeedbackWriter::new(start.turn()),
             start,
             config,
             time_control: None,
             seen: BoardSnapshot::occupancy(Bitboard::EMPTY),
             interpreter: None,
             out: VecDeque::new(),
+            feedback: VecDeque::new(),
         }
     }
 
@@ -116,10 +122,10 @@ impl LiveGame {
                 SensorKind::Snapshot(self.seen.clone()),
             ));
             self.interpreter = Some(interpreter);
-            self.out.push_back(LiveEvent::Started { t: event.t });
+            self.say(LiveEvent::Started { t: event.t });
             self.drain();
         } else if matches!(event.kind, SensorKind::Snapshot(_)) {
-            self.out.push_back(LiveEvent::Waiting {
+            self.say(LiveEvent::Waiting {
                 seen: self.seen.clone(),
             });
         }
@@ -161,6 +167,8 @@ impl LiveGame {
             // A press completing the move it decided is that move's press.
             pressed = press || (pressed && !moved);
         }
+        // The board is told where the game stands by `BoardSession::resume`, not move by move.
+        self.feedback.clear();
         let to_move = self.interpreter.as_ref()?.game().turn();
         Some(ResumePoint {
             to_move,
@@ -205,12 +213,28 @@ impl LiveGame {
         self.out.pop_front()
     }
 
+    /// The next thing to tell the board (its LEDs, its clock's display), in the order the
+    /// events it comes from were decided.
+    pub fn poll_feedback(&mut self) -> Option<Feedback> {
+        self.feedback.pop_front()
+    }
+
     fn drain(&mut self) {
-        if let Some(interpreter) = self.interpreter.as_mut() {
-            while let Some(decision) = interpreter.poll_event() {
-                self.out.push_back(LiveEvent::Decision(decision));
-            }
+        while let Some(decision) = self
+            .interpreter
+            .as_mut()
+            .and_then(Interpreter::poll_event)
+        {
+            self.say(LiveEvent::Decision(decision));
         }
+    }
+
+    /// Queues `event`, and what it tells the board.
+    fn say(&mut self, event: LiveEvent) {
+        if let Some(feedback) = self.writer.write(&event) {
+            self.feedback.push_back(feedback);
+        }
+        self.out.push_back(event);
     }
 }
 

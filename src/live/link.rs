@@ -1,7 +1,7 @@
 //! What every board protocol session offers the live runner.
 
 use crate::clock::ClockReading;
-use crate::live::ResumePoint;
+use crate::live::{Feedback, ResumePoint};
 use crate::sensor::{Millis, SensorKind};
 
 /// What a board link reports, whatever its protocol.
@@ -38,8 +38,37 @@ pub trait BoardSession {
     fn poll_transmit(&mut self) -> Option<Vec<u8>>;
     /// The next thing the board reported.
     fn poll_event(&mut self) -> Option<LinkEvent>;
-    /// Something the game said at `now`, for a board that shows it (a clock display, LEDs).
-    fn announce(&mut self, _now: Millis, _event: &crate::live::LiveEvent) {}
+    /// What the game tells the board at `now`, for a board that shows it (a clock's display and
+    /// times, LEDs); a board that cannot show it ignores it.
+    fn handle_feedback(&mut self, _now: Millis, _feedback: &Feedback) {}
     /// The game goes on from a recording (`watch --resume`), where `point` says it stands.
     fn resume(&mut self, _point: &ResumePoint) {}
+}
+
+/// A boxed session is a session: the registry hands sessions out boxed.
+impl<S: BoardSession + ?Sized> BoardSession for Box<S> {
+    fn connect(&mut self, now: Millis) {
+        (**self).connect(now);
+    }
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        (**self).handle_bytes(now, bytes);
+    }
+    fn handle_timeout(&mut self, now: Millis) {
+        (**self).handle_timeout(now);
+    }
+    fn poll_timeout(&self) -> Option<Millis> {
+        (**self).poll_timeout()
+    }
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        (**self).poll_transmit()
+    }
+    fn poll_event(&mut self) -> Option<LinkEvent> {
+        (**self).poll_event()
+    }
+    fn handle_feedback(&mut self, now: Millis, feedback: &Feedback) {
+        (**self).handle_feedback(now, feedback);
+    }
+    fn resume(&mut self, point: &ResumePoint) {
+        (**self).resume(point);
+    }
 }

@@ -6,6 +6,7 @@
 //! and reconnects.
 
 mod board_view;
+mod feedback;
 mod game;
 mod link;
 mod protocol;
@@ -13,6 +14,7 @@ mod protocol;
 pub mod runner;
 
 pub use board_view::board_diagram;
+pub use feedback::Feedback;
 pub use game::{LiveEvent, LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
 pub use protocol::{Parity, Protocol, SerialLine};

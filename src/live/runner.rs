@@ -294,7 +294,7 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
     }
 }
 
-/// Passes what the game said to the board (for its display) and to the sink.
+/// Passes what the game said to the sink, and what it tells the board to the session.
 fn drain<S: BoardSession, K: Sink>(
     game: &mut LiveGame,
     session: &mut S,
@@ -302,8 +302,10 @@ fn drain<S: BoardSession, K: Sink>(
     clock: &Clock,
 ) -> Result<(), RunnerError> {
     while let Some(event) = game.poll_event() {
-        session.announce(clock.now(), &event);
         sink.live(&event, game).map_err(RunnerError::Output)?;
+    }
+    while let Some(feedback) = game.poll_feedback() {
+        session.handle_feedback(clock.now(), &feedback);
     }
     Ok(())
 }

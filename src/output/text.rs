@@ -112,6 +112,8 @@ mod tests {
             promotion_default: false,
             reconstructed: false,
             clock: None,
+            // Not read by what is tested here.
+            chess_move: shakmaty::Move::Put { role: shakmaty::Role::Pawn, to: shakmaty::Square::A1 },
         })
     }
 

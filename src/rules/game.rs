@@ -37,6 +37,8 @@ pub struct PlayedMove {
     pub uci: String,
     /// The position after the move (formatted as FEN only when output).
     pub fen: Fen,
+    /// The move itself.
+    pub chess_move: Move,
 }
 
 impl Game {
@@ -128,6 +130,7 @@ impl Game {
         self.keys.push(key);
         self.ended = ending_after_move(self.position(), &self.legal, self.repetitions());
         PlayedMove {
+            chess_move: m,
             ply: u32::try_from(self.moves.len()).unwrap_or(u32::MAX),
             color,
             san: {
