@@ -38,10 +38,11 @@
 //! ([`live::BoardSession`]) turn a board's bytes into these events.
 
 pub mod baseline;
+pub mod boards;
 pub mod chesslink;
 pub mod clock;
 pub mod dgt;
-mod emulation;
+pub mod emulation;
 pub mod event;
 pub mod fidelity;
 pub mod hall;

@@ -299,13 +299,17 @@ async fn watch_protocol_hall_decides_a_move_as_a_process() {
     assert!(stderr.contains("Hall-sensor board"), "{stderr}");
 }
 
+/// Without --port the ports are asked with the Hall probe; none answers here (no Hall board
+/// on this machine's serial ports), and the runner gives up at once saying why.
 #[test]
-fn watch_protocol_hall_needs_a_port() {
+fn watch_protocol_hall_without_a_port_looks_for_one() {
     let output = common::touchmove(
         &["watch", "--protocol", "hall", "--give-up-after", "0"],
         None,
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success());
-    assert!(stderr.contains("--protocol hall needs --port"), "{stderr}");
+    assert!(
+        stderr.contains("no serial port answers as a hall board"),
+        "{stderr}"
+    );
 }

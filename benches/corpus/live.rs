@@ -4,9 +4,10 @@
 //! and restarts as the emulator does). What the session recorded is then replayed, as `watch
 //! --record` then `replay` would: live and replay must agree.
 
-use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart, Unplug};
+use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script};
 use touchmove::dgt::link::DgtLink;
 use touchmove::dgt::protocol::REPORT_HORIZON_MS;
+use touchmove::emulation::{ScriptStart, Unplug};
 use touchmove::event::{EventKind, GameEvent};
 use touchmove::fidelity::compare;
 use touchmove::interpreter::Config;
@@ -179,7 +180,7 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     let script = Script::from_reports(&game.start, &simulated.events).ok()?;
     let length = script.events.last().map_or(0, |event| event.t);
     let mut config = EmulatorConfig::new(script);
-    config.start = ScriptStart::OnUpdateMode;
+    config.start = ScriptStart::OnHost;
     config.seed = seed;
     // Time enough for any corpus game: no flag falls in these rows.
     config.clock.initial_ms = 10 * 3_600_000;

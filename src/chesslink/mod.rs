@@ -7,16 +7,3 @@
 
 pub mod decoder;
 pub mod wire;
-
-/// The ChessLink protocol's facts. The report horizon is three default scans (40.96 ms each:
-/// the scan that sees a change and a 2-scan debounce of the automatic reports) and a margin.
-pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
-    name: "chesslink",
-    line: crate::live::SerialLine {
-        baud_rate: 38_400,
-        data_bits: 7,
-        parity: crate::live::Parity::Odd,
-        stop_bits: 1,
-    },
-    report_horizon_ms: 150,
-};

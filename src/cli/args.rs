@@ -25,14 +25,15 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Simulate hands playing games of a PGN file and write their sensor logs.
     Simulate(SimulateArgs),
-    /// List the serial ports and say which answer as a DGT board.
+    /// List the serial ports and say which board answers on each.
     Ports(PortsArgs),
-    /// Watch a live board (DGT or Hall-sensor): each move and ruling as it is decided.
+    /// Watch a live board (any protocol of `--protocol`): each move and ruling as it is
+    /// decided.
     Watch(WatchArgs),
     /// Emulate a sensor board on a pseudo-terminal, for testing hosts.
     Emulate(EmulateArgs),
-    /// See the whole path with no hardware: an emulated DGT board plays a real game and is
-    /// watched live.
+    /// See the whole path with no hardware: an emulated board (DGT unless --board) plays a real
+    /// game and is watched live.
     Demo(DemoArgs),
 }
 
@@ -51,18 +52,21 @@ pub struct DemoArgs {
     /// Print the decisions as JSON lines instead of the board and move list.
     #[arg(long)]
     pub json: bool,
+    /// The board to emulate: a protocol's name.
+    #[arg(long, value_name = "NAME", default_value = "dgt", value_parser = protocol_name())]
+    pub board: String,
 }
 
 /// `touchmove watch`.
 #[derive(Debug, Args)]
 pub struct WatchArgs {
-    /// The board's serial port (default, for a DGT board only: the first port that answers as
-    /// one).
+    /// The board's serial port (default: the first port on which a board of --protocol
+    /// answers).
     #[arg(long, value_name = "PATH")]
     pub port: Option<PathBuf>,
     /// The protocol the board speaks.
-    #[arg(long, value_enum, default_value_t = BoardProtocol::Dgt)]
-    pub protocol: BoardProtocol,
+    #[arg(long, value_name = "NAME", default_value = "dgt", value_parser = protocol_name())]
+    pub protocol: String,
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,
@@ -93,13 +97,13 @@ pub struct WatchArgs {
     pub interpreter: InterpreterArgs,
 }
 
-/// The board protocols `touchmove watch` speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BoardProtocol {
-    /// A DGT e-board (9600 baud).
-    Dgt,
-    /// The open Hall-sensor board protocol (`firmware-protocol/README.md`, 115200 baud).
-    Hall,
+/// The names of the registry's protocols, for `--protocol` and `emulate NAME`.
+fn protocol_name() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        touchmove::boards::PROTOCOLS.iter().map(|protocol| {
+            clap::builder::PossibleValue::new(protocol.name).help(protocol.summary)
+        }),
+    )
 }
 
 /// `touchmove ports`.
@@ -111,20 +115,57 @@ pub struct PortsArgs {
 
 /// `touchmove emulate`.
 #[derive(Debug, Args)]
+#[command(after_help = emulate_help())]
 pub struct EmulateArgs {
-    /// The board to emulate.
-    #[command(subcommand)]
-    pub board: EmulatedBoard,
+    /// The board to emulate: a protocol's name.
+    #[arg(value_name = "BOARD", value_parser = protocol_name())]
+    pub board: String,
+    /// The script and how it is played.
+    #[command(flatten)]
+    pub script: EmulatedScriptArgs,
+    /// The board's faults and how it stands (boards lacking one refuse it).
+    #[command(flatten)]
+    pub board_options: EmulatedBoardArgs,
 }
 
-/// The boards `touchmove emulate` can emulate.
-#[derive(Debug, Subcommand)]
-pub enum EmulatedBoard {
-    /// A DGT e-board (with a DGT XL clock) on a pseudo-terminal.
-    Dgt(EmulateDgtArgs),
-    /// A home-made Hall-sensor board (occupancy only, LEDs, buttons) speaking the open
-    /// protocol on a pseudo-terminal.
-    Hall(EmulateHallArgs),
+/// What every emulated board does, and then each protocol's board, for `--help`.
+fn emulate_help() -> String {
+    let mut help = String::from(
+        "The first line on standard output is the port a host should open (`port: /dev/pts/N`). \
+Script times are divided by --speed. The command ends --grace-ms after the script, or on Ctrl-C.",
+    );
+    for protocol in touchmove::boards::PROTOCOLS {
+        help.push_str(&format!(
+            "\n\n{} ({}):\n{}",
+            protocol.name, protocol.summary, protocol.emulator_help
+        ));
+    }
+    help
+}
+
+/// The options only some emulated boards have.
+#[derive(Debug, Args)]
+pub struct EmulatedBoardArgs {
+    /// The board stands turned round (Black on the connector side).
+    #[arg(long)]
+    pub rotated: bool,
+    /// The side of the board's clock White's time is on (default: left).
+    #[arg(long, value_name = "SIDE", default_value = "left")]
+    pub white_on_clock: ClockSide,
+    /// Unplug the board MS ms after the start...
+    #[arg(long, value_name = "MS", requires = "unplug_for")]
+    pub unplug_at: Option<u64>,
+    /// ...for MS ms.
+    #[arg(long, value_name = "MS", requires = "unplug_at")]
+    pub unplug_for: Option<u64>,
+    /// Set the board's clock to this time control's first period (e.g. `300+2`: 5 minutes
+    /// each and 2 s a move; delays and later periods are not emulated). A side out of time
+    /// shows the final flag.
+    #[arg(long, value_name = "TC")]
+    pub time_control: Option<touchmove::clock::TimeControl>,
+    /// Lose every Nth change report on the line (a sequence gap the host must notice).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub drop_every: Option<u32>,
 }
 
 /// What an emulated board plays and how: the options every `touchmove emulate` board shares.
@@ -165,66 +206,6 @@ pub struct EmulatedScriptArgs {
     #[arg(long, value_name = "MS", default_value_t = 2000)]
     pub grace_ms: u64,
 }
-
-/// `touchmove emulate hall`.
-#[derive(Debug, Args)]
-#[command(after_help = EMULATE_HALL_HELP)]
-pub struct EmulateHallArgs {
-    /// The script and how it is played.
-    #[command(flatten)]
-    pub script: EmulatedScriptArgs,
-    /// Lose every Nth CHANGE frame on the line (a sequence gap the host must notice).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub drop_every: Option<u32>,
-}
-
-/// What `touchmove emulate hall` does, for `--help`.
-const EMULATE_HALL_HELP: &str = "\
-The first line on standard output is the port a host should open (`port: /dev/pts/N`). The
-board speaks the open Hall-sensor protocol (firmware-protocol/README.md) at 115200 baud: at
-power-up a 0x00, HELLO (occupancy only, LEDs, buttons) and SNAPSHOT; then each lift and place of
-the script as a CHANGE, clock presses, adjustments and promotion choices as BUTTONs, and a
-HEARTBEAT after a second without frames. It answers REQUEST_SNAPSHOT with its occupancy and
-remembers SET_LEDS. The script starts when the host sends its first frame, unless --no-wait;
-script times are divided by --speed. Noise bursts end with a 0x00, so each costs no frame but is
-a corrupt report. The command ends --grace-ms after the script, or on Ctrl-C.";
-
-/// `touchmove emulate dgt`.
-#[derive(Debug, Args)]
-#[command(after_help = EMULATE_DGT_HELP)]
-pub struct EmulateDgtArgs {
-    /// The script and how it is played.
-    #[command(flatten)]
-    pub script: EmulatedScriptArgs,
-    /// The board stands turned round (Black on the connector side).
-    #[arg(long)]
-    pub rotated: bool,
-    /// The side of the clock White's time is on (default: left).
-    #[arg(long, value_name = "SIDE", default_value = "left")]
-    pub white_on_clock: ClockSide,
-    /// Unplug the board MS ms after the start...
-    #[arg(long, value_name = "MS", requires = "unplug_for")]
-    pub unplug_at: Option<u64>,
-    /// ...for MS ms.
-    #[arg(long, value_name = "MS", requires = "unplug_at")]
-    pub unplug_for: Option<u64>,
-    /// Set the emulated clock to this time control's first period (e.g. `300+2`: 5 minutes
-    /// each and 2 s a move; delays and later periods are not emulated). A side out of time
-    /// shows the final flag.
-    #[arg(long, value_name = "TC")]
-    pub time_control: Option<touchmove::clock::TimeControl>,
-}
-
-/// What `touchmove emulate dgt` does, for `--help`.
-const EMULATE_DGT_HELP: &str = "\
-The first line on standard output is the port a host should open (`port: /dev/pts/N`). The
-board powers up in bus mode, idle: it answers every request but reports changes only once a host
-sends SEND_UPDATE, SEND_UPDATE_BRD or SEND_UPDATE_NICE, which also starts the script (and the
-clock: five minutes each or --time-control, White on the left) unless --no-wait. Script times are divided by
---speed; the clock runs in real time. While unplugged the board reads and sends nothing (the
-pseudo-terminal stays open), and it comes back in its power-up state (bus mode, idle), the
-board's changes meanwhile lost except in a dump. The command ends --grace-ms after the script,
-or on Ctrl-C.";
 
 /// A number above zero (for speeds and rates).
 fn positive_number(text: &str) -> Result<f64, String> {

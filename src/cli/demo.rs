@@ -1,6 +1,6 @@
-//! `touchmove demo`: the whole path with no hardware. An emulated DGT board plays a real game
-//! on a pseudo-terminal, and the same process watches it: the board, each move and ruling as it
-//! is decided.
+//! `touchmove demo`: the whole path with no hardware. An emulated board (DGT unless `--board`)
+//! plays a real game on a pseudo-terminal, and the same process watches it: the board, each
+//! move and ruling as it is decided.
 
 use std::io::Cursor;
 use std::time::Duration;
@@ -10,15 +10,13 @@ use shakmaty::Chess;
 use tokio::sync::oneshot;
 use tokio_serial::SerialStream;
 
-use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script, ScriptStart};
-use touchmove::dgt::link::DgtLink;
-use touchmove::live::LiveGame;
+use touchmove::emulation::{EmulatedBoard, EmulatorOptions, ScriptSource, ScriptStart};
 use touchmove::live::runner::{self, Connector, RunnerConfig};
+use touchmove::live::{LiveGame, Protocol, SessionOptions};
 use touchmove::pgn_games::read_games;
-use touchmove::simulate::{BoardKind, HandStyle};
 
 use super::args::DemoArgs;
-use super::dgt_pty::serve_on;
+use super::emulator_pty::serve_on;
 use super::watch_sink::WatchSink;
 
 /// The games the demo plays (Kasparov – Deep Blue, 1997), built into the binary so the demo
@@ -27,28 +25,27 @@ const GAMES: &str = include_str!("../../fixtures/corpus/kasparov-deep-blue-1997.
 
 /// Runs `touchmove demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {
-    let script = script(args.game, args.seed)?;
-    let mut config = EmulatorConfig::new(script);
-    config.start = ScriptStart::OnUpdateMode;
-    config.speed = args.speed;
-    config.seed = args.seed;
-    let emulator = DgtBoardEmulator::new(config);
-    let runtime = super::runtime()?;
-    runtime.block_on(demo(emulator, args.json))
-}
-
-/// Game `number` of the built-in file, played by simulated hands on a DGT board.
-fn script(number: u64, seed: u64) -> Result<Script> {
+    let protocol = touchmove::boards::find(&args.board)
+        .with_context(|| format!("no board protocol is called `{}`", args.board))?;
     let game = read_games(Cursor::new(GAMES))
         .filter_map(Result::ok)
-        .find(|game| game.number as u64 == number)
-        .with_context(|| format!("there is no game {number} in the demo's file (1 to 6)"))?;
-    let style = HandStyle::messy(BoardKind::Identifying);
-    Script::from_game(&game.start, &game.moves, &style, seed).context("cannot play the demo game")
+        .find(|game| game.number as u64 == args.game)
+        .with_context(|| format!("there is no game {} in the demo's file (1 to 6)", args.game))?;
+    let mut options = EmulatorOptions::new(ScriptSource::Game {
+        start: game.start,
+        moves: game.moves,
+        messy: true,
+    });
+    options.start = ScriptStart::OnHost;
+    options.speed = args.speed;
+    options.seed = args.seed;
+    let emulator = (protocol.new_emulator)(&options).context("cannot play the demo game")?;
+    let runtime = super::runtime()?;
+    runtime.block_on(demo(emulator, protocol, args.json))
 }
 
 /// Hands out the host's end of the pseudo-terminal once.
-struct OwnEnd(Option<SerialStream>);
+struct OwnEnd(Option<SerialStream>, &'static Protocol);
 
 impl Connector for OwnEnd {
     type Port = SerialStream;
@@ -58,11 +55,12 @@ impl Connector for OwnEnd {
             .0
             .take()
             .ok_or_else(|| std::io::Error::other("the emulated board has finished"))?;
-        Ok((port, "the emulated DGT board".to_owned()))
+        Ok((port, format!("the emulated {} board", self.1.name)))
     }
 }
 
-async fn demo(emulator: DgtBoardEmulator, json: bool) -> Result<()> {
+/// Plays the emulated board on one end of a pseudo-terminal pair and watches the other.
+async fn demo(emulator: impl EmulatedBoard, protocol: &'static Protocol, json: bool) -> Result<()> {
     let (board_end, host_end) =
         SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
     let (finished, board_done) = oneshot::channel::<()>();
@@ -72,21 +70,20 @@ async fn demo(emulator: DgtBoardEmulator, json: bool) -> Result<()> {
         served
     };
     let start = Chess::default();
-    let horizon = touchmove::dgt::protocol::REPORT_HORIZON_MS;
     let config = touchmove::interpreter::Config {
-        report_horizon_ms: horizon,
+        report_horizon_ms: protocol.report_horizon_ms,
         ..touchmove::interpreter::Config::default()
     };
     let mut game = LiveGame::new(start.clone(), config);
-    let mut link = DgtLink::default();
-    let mut connector = OwnEnd(Some(host_end));
+    let mut session = (protocol.new_session)(&SessionOptions::new());
+    let mut connector = OwnEnd(Some(host_end), protocol);
     let mut sink = WatchSink::new(std::io::stdout().lock(), json, None, None, &start, None);
     let shutdown = async {
         let _ = board_done.await;
     };
     let watch = runner::run(
         &mut connector,
-        &mut link,
+        &mut session,
         &mut game,
         &mut sink,
         RunnerConfig::default(),

@@ -2,8 +2,8 @@
 
 mod args;
 mod demo;
-mod dgt_pty;
 mod emulate;
+mod emulator_pty;
 mod output;
 mod output_paths;
 mod pgn_file;

@@ -1,4 +1,5 @@
-//! `touchmove ports`: the serial ports, and which answer as a DGT board.
+//! `touchmove ports`: the serial ports, and which board answers on each (every protocol of the
+//! registry that has a probe asks, in registry order).
 
 use std::io::Write;
 
@@ -17,12 +18,25 @@ pub fn run(args: &PortsArgs) -> Result<()> {
         writeln!(out, "no serial ports found")?;
     }
     for name in names {
-        let answer = match runtime.block_on(probe(&name)) {
-            Ok(Some((main, sub))) => format!("DGT board, version {main}.{sub:02}"),
-            Ok(None) => "no answer to the DGT version request".to_owned(),
-            Err(error) => format!("cannot open: {error}"),
-        };
+        let answer = runtime.block_on(ask(&name));
         writeln!(out, "{name}\t{answer}")?;
     }
     Ok(())
+}
+
+/// What answers on `name`: the first protocol whose probe recognises a board, else which
+/// protocols asked in vain (or why the port cannot be opened).
+async fn ask(name: &str) -> String {
+    let mut asked = Vec::new();
+    for protocol in touchmove::boards::PROTOCOLS {
+        let Some(probe_of) = &protocol.probe else {
+            continue;
+        };
+        match probe(name, &protocol.line, probe_of).await {
+            Ok(Some(what)) => return format!("{what} (--protocol {})", protocol.name),
+            Ok(None) => asked.push(protocol.name),
+            Err(error) => return format!("cannot open: {error}"),
+        }
+    }
+    format!("no board answered ({} asked)", asked.join(", "))
 }

@@ -1,6 +1,6 @@
 //! Serial ports: opening the board's port with its protocol's line settings
-//! ([`touchmove::live::SerialLine`]), listing ports, and finding a DGT board by asking each port
-//! for its version.
+//! ([`touchmove::live::SerialLine`]), listing ports, and finding a board by its protocol's probe
+//! ([`touchmove::live::Probe`]).
 
 use std::io;
 use std::path::PathBuf;
@@ -9,37 +9,27 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_serial::{DataBits, FlowControl, Parity, SerialPortBuilderExt, SerialStream, StopBits};
 
-use touchmove::dgt::codec::{Decoded, DgtDecoder};
-use touchmove::dgt::command::{HostCommand, encode};
-use touchmove::dgt::message::BoardMessage;
 use touchmove::live::runner::Connector;
-use touchmove::live::{Parity as LineParity, SerialLine};
+use touchmove::live::{Parity as LineParity, Probe, Protocol, SerialLine};
 
-/// How long a port has to answer the version request.
+/// How long a port has to answer a probe.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
 
-/// Opens the board's port with its line settings: the one given, or the first port that
-/// answers as a DGT board.
+/// The most a probe reads before giving up on a port that talks without saying what it is.
+const PROBE_MAX_BYTES: usize = 4096;
+
+/// Opens the board's port with its protocol's line settings: the one given, or the first port
+/// on which the protocol's probe recognises a board.
 pub struct SerialConnector {
     path: Option<PathBuf>,
-    line: SerialLine,
+    protocol: &'static Protocol,
 }
 
 impl SerialConnector {
-    /// A connector for a DGT board on `path`, or on whichever port answers as one when `None`.
-    pub fn dgt(path: Option<PathBuf>) -> SerialConnector {
-        SerialConnector {
-            path,
-            line: touchmove::dgt::PROTOCOL.line,
-        }
-    }
-
-    /// A connector for the board on `path`, opened with `line` (no port is searched for).
-    pub fn at(path: PathBuf, line: SerialLine) -> SerialConnector {
-        SerialConnector {
-            path: Some(path),
-            line,
-        }
+    /// A connector for a board of `protocol` on `path`, or on whichever port its probe
+    /// recognises one when `None`.
+    pub fn new(path: Option<PathBuf>, protocol: &'static Protocol) -> SerialConnector {
+        SerialConnector { path, protocol }
     }
 }
 
@@ -49,9 +39,9 @@ impl Connector for SerialConnector {
     async fn connect(&mut self) -> io::Result<(SerialStream, String)> {
         let path = match &self.path {
             Some(path) => path.display().to_string(),
-            None => find_dgt_board().await?,
+            None => find_board(self.protocol).await?,
         };
-        let port = open(&path, &self.line)?;
+        let port = open(&path, &self.protocol.line)?;
         Ok((port, path))
     }
 }
@@ -89,42 +79,52 @@ pub fn port_names() -> io::Result<Vec<String>> {
     Ok(ports.into_iter().map(|port| port.port_name).collect())
 }
 
-/// The first port that answers the version request as a DGT board.
-async fn find_dgt_board() -> io::Result<String> {
+/// The first port on which `protocol`'s probe recognises a board.
+async fn find_board(protocol: &Protocol) -> io::Result<String> {
+    let Some(probe_of) = &protocol.probe else {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "a {} board cannot be found by asking the ports: give --port PATH",
+                protocol.name
+            ),
+        ));
+    };
     for name in port_names()? {
-        if let Ok(Some(_)) = probe(&name).await {
+        if let Ok(Some(_)) = probe(&name, &protocol.line, probe_of).await {
             return Ok(name);
         }
     }
     Err(io::Error::new(
         io::ErrorKind::NotFound,
-        "no serial port answers as a DGT board (is it plugged in? see `touchmove ports`)",
+        format!(
+            "no serial port answers as a {} board (is it plugged in? see `touchmove ports`)",
+            protocol.name
+        ),
     ))
 }
 
-/// Asks `name` for its version: `Some((main, sub))` when a DGT board answers.
-pub async fn probe(name: &str) -> io::Result<Option<(u8, u8)>> {
-    let mut port = open(name, &touchmove::dgt::PROTOCOL.line)?;
-    port.write_all(&encode(&HostCommand::SendVersion)).await?;
-    let mut decoder = DgtDecoder::new();
-    let mut buffer = [0u8; 64];
-    let answer = tokio::time::timeout(PROBE_TIMEOUT, async {
-        loop {
-            let n = port.read(&mut buffer).await?;
-            if n == 0 {
-                return Ok::<_, io::Error>(None);
-            }
-            decoder.push(buffer.get(..n).unwrap_or_default());
-            while let Some(decoded) = decoder.poll() {
-                if let Decoded::Message(BoardMessage::Version { main, sub }) = decoded {
-                    return Ok(Some((main, sub)));
-                }
-            }
+/// Opens `name` with `line`, sends the probe's request and reads until the probe recognises
+/// a board (what it is), the port falls silent for [`PROBE_TIMEOUT`] (`None`), or it has sent
+/// [`PROBE_MAX_BYTES`] without saying what it is (`None`).
+pub async fn probe(name: &str, line: &SerialLine, probe: &Probe) -> io::Result<Option<String>> {
+    let mut port = open(name, line)?;
+    port.write_all(&(probe.request)()).await?;
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 256];
+    while received.len() < PROBE_MAX_BYTES {
+        let read = tokio::time::timeout(PROBE_TIMEOUT, port.read(&mut buffer)).await;
+        let n = match read {
+            Ok(read) => read?,
+            Err(_elapsed) => return Ok(None),
+        };
+        if n == 0 {
+            return Ok(None);
         }
-    })
-    .await;
-    match answer {
-        Ok(result) => result,
-        Err(_elapsed) => Ok(None),
+        received.extend_from_slice(buffer.get(..n).unwrap_or_default());
+        if let Some(what) = (probe.recognise)(&received) {
+            return Ok(Some(what));
+        }
     }
+    Ok(None)
 }

@@ -1,23 +1,20 @@
-//! `touchmove watch`: a live board (DGT or Hall-sensor) over a serial port, decisions as they
-//! are made.
+//! `touchmove watch`: a live board of any protocol in the registry over a serial port,
+//! decisions as they are made.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-use touchmove::dgt::link::DgtLink;
-use touchmove::hall::HallSession;
 use touchmove::interpreter::Config;
 use touchmove::live::runner::Sink;
 use touchmove::live::runner::{self, RunnerConfig};
-use touchmove::live::{BoardSession, LiveGame, Protocol};
-use touchmove::sensor::Millis;
+use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
 use touchmove::sensor_log::{LogHeader, SensorLog};
 
-use super::args::{BoardProtocol, ClockSide, WatchArgs};
+use super::args::{ClockSide, WatchArgs};
 use super::output_paths::{Existing, check_output};
 use super::recording::Recording;
 use super::resume::Resumed;
@@ -58,65 +55,34 @@ pub fn run(args: &WatchArgs) -> Result<()> {
     runtime.block_on(watch(args, start, resumed))
 }
 
-/// Opens the board the way its protocol needs and watches it with the matching session.
+/// Opens the board the way its protocol needs and watches it with the protocol's session.
 async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Result<()> {
-    match args.protocol {
-        BoardProtocol::Dgt => {
-            // A resumed game's clock kept running on its own: it is not set again.
-            let time_control = args
-                .interpreter
-                .time_control
-                .clone()
-                .filter(|_| resumed.is_none());
-            let white_on_left = args.white_on_clock.map(|side| side == ClockSide::Left);
-            let session = DgtLink::default()
-                .with_clock_sides(white_on_left)
-                .set_clock_at_start(time_control);
-            let connector = SerialConnector::dgt(args.port.clone());
-            watch_with(args, start, resumed, connector, session).await
-        }
-        BoardProtocol::Hall => {
-            let connector = SerialConnector::at(hall_port(args)?, touchmove::hall::PROTOCOL.line);
-            watch_with(args, start, resumed, connector, HallSession::new()).await
-        }
-    }
-}
-
-/// The facts of the protocol `--protocol` names.
-fn facts(protocol: BoardProtocol) -> &'static Protocol {
-    match protocol {
-        BoardProtocol::Dgt => &touchmove::dgt::PROTOCOL,
-        BoardProtocol::Hall => &touchmove::hall::PROTOCOL,
-    }
-}
-
-/// The report horizon the protocol's boards need (`--report-horizon-ms` overrides it): a DGT
-/// board reports a square change at its next scan; a Hall board reports each change as it
-/// happens.
-fn report_horizon(protocol: BoardProtocol) -> Millis {
-    facts(protocol).report_horizon_ms
+    let protocol = touchmove::boards::find(&args.protocol)
+        .with_context(|| format!("no board protocol is called `{}`", args.protocol))?;
+    // A resumed game's clock kept running on its own: it is not set again.
+    let time_control = args
+        .interpreter
+        .time_control
+        .clone()
+        .filter(|_| resumed.is_none());
+    let options = SessionOptions::new()
+        .white_on_left(args.white_on_clock.map(|side| side == ClockSide::Left))
+        .set_clock(time_control);
+    let session = (protocol.new_session)(&options);
+    let connector = SerialConnector::new(args.port.clone(), protocol);
+    watch_with(args, protocol, start, resumed, connector, session).await
 }
 
 /// How a recording names the board it came from.
-fn board_name(protocol: BoardProtocol) -> String {
-    format!("{} via touchmove watch", facts(protocol).name)
-}
-
-/// The port of a Hall-sensor board: `--port`, which is required (only DGT boards are found by
-/// asking each port).
-fn hall_port(args: &WatchArgs) -> Result<PathBuf> {
-    args.port.clone().ok_or_else(|| {
-        anyhow::anyhow!(
-            "--protocol hall needs --port PATH: only DGT boards are found without it \
-             (`touchmove ports` lists the serial ports)"
-        )
-    })
+fn board_name(protocol: &Protocol) -> String {
+    format!("{} via touchmove watch", protocol.name)
 }
 
 /// Watches the board behind `connector` with `session` until Ctrl-C or the give-up limit
 /// (after the recorded part of a resumed game).
 async fn watch_with<S: BoardSession>(
     args: &WatchArgs,
+    protocol: &'static Protocol,
     start: Chess,
     resumed: Option<Resumed>,
     mut connector: SerialConnector,
@@ -130,7 +96,7 @@ async fn watch_with<S: BoardSession>(
         .interpreter
         .report_horizon_ms
         .or(recorded_horizon)
-        .unwrap_or_else(|| report_horizon(args.protocol));
+        .unwrap_or(protocol.report_horizon_ms);
     let config = Config {
         report_horizon_ms: horizon,
         ..args.interpreter.config()
@@ -142,8 +108,7 @@ async fn watch_with<S: BoardSession>(
             Some(Recording::resume(path, resumed.written, resumed.last_t))
         }
         (Some(path), None) => {
-            let header =
-                LogHeader::new(&start, &board_name(args.protocol)).with_report_horizon(horizon);
+            let header = LogHeader::new(&start, &board_name(protocol)).with_report_horizon(horizon);
             Some(Recording::create(path, header))
         }
         (None, _) => None,

@@ -12,7 +12,7 @@ use super::protocol::REPORT_HORIZON_MS;
 use super::session::{DgtSession, SessionConfig, SessionEvent};
 use crate::clock::ClockReading;
 use crate::clock::TimeControl;
-use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint};
+use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint, SessionOptions};
 use crate::sensor::{Millis, SensorKind};
 
 /// A game resumed from its recording, the sides of its clock still to be read.
@@ -250,6 +250,16 @@ impl DgtLink {
             _ => {}
         }
     }
+}
+
+/// The registry's session constructor: a link that sets and follows the clock as `options`
+/// say.
+pub(crate) fn new_session(options: &SessionOptions) -> Box<dyn BoardSession + Send> {
+    Box::new(
+        DgtLink::default()
+            .with_clock_sides(options.white_on_left)
+            .set_clock_at_start(options.set_clock.clone()),
+    )
 }
 
 impl Default for DgtLink {

@@ -19,14 +19,24 @@ pub mod link;
 mod liveness;
 pub mod message;
 pub mod orientation;
+mod probe;
 pub mod protocol;
 pub mod session;
 
-/// The DGT e-board protocol's facts: 9600 baud 8N1, a report horizon of one scan and a margin.
+/// The DGT e-board protocol: 9600 baud 8N1, a report horizon of one scan and a margin, found by
+/// its answer to SEND_VERSION.
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "dgt",
+    summary: "a DGT e-board (9600 baud), with its clock if one is plugged in",
     line: crate::live::SerialLine::eight_n_one(protocol::BAUD_RATE),
     report_horizon_ms: protocol::REPORT_HORIZON_MS,
+    new_session: link::new_session,
+    probe: Some(crate::live::Probe {
+        request: probe::request,
+        recognise: probe::recognise,
+    }),
+    new_emulator: emulator::new_emulator,
+    emulator_help: emulator::HELP,
 };
 
 #[cfg(test)]

@@ -1,7 +1,14 @@
-//! What every emulated board shares, whatever its protocol: a script played at a speed, and
-//! line noise. Sans-IO: the time is passed in.
+//! What every emulated board shares, whatever its protocol: the trait its runner drives, the
+//! options it is made from, a script played at a speed, and line noise. Sans-IO: the time is
+//! passed in.
 
+mod board;
 pub(crate) mod noise;
+mod options;
 mod script_player;
 
+pub use board::{EmulatedBoard, Notice, hex};
+pub use options::{
+    BoardOption, ClockSide, EmulatorError, EmulatorOptions, ScriptSource, ScriptStart, Unplug,
+};
 pub(crate) use script_player::{Scheduled, ScriptPlayer};

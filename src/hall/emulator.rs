@@ -12,6 +12,7 @@
 //! button press as a BUTTON, and a HEARTBEAT when it has sent no frame for 1000 ms. It answers
 //! REQUEST_SNAPSHOT with its current occupancy and remembers SET_LEDS.
 
+mod options;
 mod script;
 #[cfg(test)]
 mod tests;
@@ -24,10 +25,12 @@ use touchmove_firmware_protocol::{
     MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot, Square, encode,
 };
 
+pub use options::HELP;
+pub(crate) use options::new_emulator;
 pub use script::{HallChange, HallEvent, HallScript, HallScriptError, apply};
 
 use crate::emulation::noise::Noise;
-use crate::emulation::{Scheduled, ScriptPlayer};
+use crate::emulation::{Notice, Scheduled, ScriptPlayer, ScriptStart};
 use crate::sensor::Millis;
 
 /// How long the board stays silent before it sends a HEARTBEAT, in ms.
@@ -36,23 +39,13 @@ pub const HEARTBEAT_AFTER: Millis = 1000;
 /// The board id the emulated board announces by default: "TMHALL01" in ASCII.
 pub const DEFAULT_BOARD_ID: [u8; 8] = [0x54, 0x4d, 0x48, 0x41, 0x4c, 0x4c, 0x30, 0x31];
 
-/// When the script's time zero is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HallScriptStart {
-    /// At emulator time 0.
-    AtOnce,
-    /// When the first intact frame from the host arrives (so a host that connects late misses
-    /// nothing).
-    OnFirstHostFrame,
-}
-
 /// The settings of a [`HallBoardEmulator`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct HallEmulatorConfig {
     /// What happens on the board.
     pub script: HallScript,
     /// When the script starts.
-    pub start: HallScriptStart,
+    pub start: ScriptStart,
     /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
     pub speed: f64,
     /// Bursts of garbage bytes per second on the line, each ended by a 0x00 delimiter so that
@@ -71,7 +64,7 @@ impl HallEmulatorConfig {
     pub fn new(script: HallScript) -> HallEmulatorConfig {
         HallEmulatorConfig {
             script,
-            start: HallScriptStart::AtOnce,
+            start: ScriptStart::AtOnce,
             speed: 1.0,
             noise: None,
             drop_every: None,
@@ -117,19 +110,6 @@ impl Leds {
     }
 }
 
-/// Something worth telling whoever runs the emulator.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HallNotice {
-    /// Bytes from the host that were no intact frame; dropped.
-    CorruptHostFrame,
-    /// A frame only a board sends, received from the host; ignored.
-    UnexpectedFrame(u8),
-    /// The script started.
-    ScriptStarted,
-    /// A CHANGE frame was dropped, as asked, with this sequence number.
-    DroppedChange(u8),
-}
-
 /// The timers, in the order they fire when due at the same time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
@@ -150,7 +130,7 @@ pub struct HallBoardEmulator {
     last_frame: Millis,
     decoder: Decoder,
     out: VecDeque<Vec<u8>>,
-    notices: VecDeque<HallNotice>,
+    notices: VecDeque<Notice>,
     noise: Option<Noise>,
 }
 
@@ -198,7 +178,12 @@ impl HallBoardEmulator {
         for &byte in bytes {
             match self.decoder.push_byte(byte) {
                 Some(Decoded::Frame(frame)) => self.host_frame(now, frame),
-                Some(Decoded::Corrupt(_)) => self.notices.push_back(HallNotice::CorruptHostFrame),
+                Some(Decoded::Corrupt(corrupt)) => {
+                    self.notices.push_back(Notice::NotUnderstood(format!(
+                        "a corrupt frame ({:?}), {} bytes dropped",
+                        corrupt.reason, corrupt.dropped
+                    )))
+                }
                 None => {}
             }
         }
@@ -222,11 +207,11 @@ impl HallBoardEmulator {
     }
 
     /// The next notice, if any.
-    pub fn poll_notice(&mut self) -> Option<HallNotice> {
+    pub fn poll_notice(&mut self) -> Option<Notice> {
         self.notices.pop_front()
     }
 
-    fn power_up(&mut self, board_id: [u8; 8], start: HallScriptStart) {
+    fn power_up(&mut self, board_id: [u8; 8], start: ScriptStart) {
         let hello = Hello {
             protocol_version: PROTOCOL_VERSION,
             board_id,
@@ -243,7 +228,7 @@ impl HallBoardEmulator {
         };
         self.send_frame(0, Message::Hello(hello));
         self.send_snapshot(0);
-        if start == HallScriptStart::AtOnce {
+        if start == ScriptStart::AtOnce {
             self.start_script(0);
         }
     }
@@ -280,7 +265,7 @@ impl HallBoardEmulator {
 
     fn start_script(&mut self, now: Millis) {
         self.script.start(now);
-        self.notices.push_back(HallNotice::ScriptStarted);
+        self.notices.push_back(Notice::ScriptStarted);
     }
 
     fn next_script_event(&mut self, due: Millis) {
@@ -315,7 +300,7 @@ impl HallBoardEmulator {
             .drop_every
             .is_some_and(|n| self.changes.is_multiple_of(u64::from(n.get())));
         if dropped {
-            self.notices.push_back(HallNotice::DroppedChange(self.seq));
+            self.notices.push_back(Notice::Dropped(self.seq));
             self.next_seq(now);
         } else {
             self.send_frame(now, change);
@@ -359,9 +344,7 @@ impl HallBoardEmulator {
             Message::RequestSnapshot => self.send_snapshot(now),
             Message::SetLeds(leds) => self.leds = self.leds.set(leds),
             Message::Ack { .. } => {}
-            other => self
-                .notices
-                .push_back(HallNotice::UnexpectedFrame(other.frame_type())),
+            other => self.notices.push_back(Notice::Refused(other.frame_type())),
         }
     }
 }

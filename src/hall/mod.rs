@@ -2,6 +2,7 @@
 //! the host's sans-IO session and an emulated board.
 
 pub mod emulator;
+mod probe;
 pub mod session;
 
 pub use session::HallSession;
@@ -10,6 +11,14 @@ pub use session::HallSession;
 /// board reports each change as it happens, so presses need no report horizon.
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "hall",
+    summary: "a home-made Hall-sensor board speaking the open protocol (115200 baud)",
     line: crate::live::SerialLine::eight_n_one(touchmove_firmware_protocol::BAUD_RATE),
     report_horizon_ms: 0,
+    new_session: session::new_session,
+    probe: Some(crate::live::Probe {
+        request: probe::request,
+        recognise: probe::recognise,
+    }),
+    new_emulator: emulator::new_emulator,
+    emulator_help: emulator::HELP,
 };

@@ -31,7 +31,7 @@ use touchmove_firmware_protocol::{
     Hello, LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
 };
 
-use crate::live::{BoardSession, Feedback, LinkEvent};
+use crate::live::{BoardSession, Feedback, LinkEvent, SessionOptions};
 use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// How long the board may say nothing before the link counts as lost (the specification's
@@ -297,6 +297,12 @@ impl HallSession {
     }
 }
 
+/// The registry's session constructor (a Hall board has no clock: the options ask nothing of
+/// it).
+pub(crate) fn new_session(_options: &SessionOptions) -> Box<dyn BoardSession + Send> {
+    Box::new(HallSession::new())
+}
+
 impl BoardSession for HallSession {
     fn connect(&mut self, now: Millis) {
         self.decoder = Decoder::new();
@@ -355,7 +361,7 @@ impl BoardSession for HallSession {
 }
 
 /// The line that identifies a board: its id, firmware and what it can do.
-fn describe(hello: &Hello) -> String {
+pub(crate) fn describe(hello: &Hello) -> String {
     let id: String = hello
         .board_id
         .iter()

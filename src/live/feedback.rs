@@ -122,9 +122,7 @@ impl FeedbackWriter {
                     to_move: Color::White,
                 })
             }
-            EventKind::Violation(_) | EventKind::Claimable { .. } | EventKind::Link { .. } => {
-                None
-            }
+            EventKind::Violation(_) | EventKind::Claimable { .. } | EventKind::Link { .. } => None,
         }
     }
 }

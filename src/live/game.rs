@@ -220,11 +220,7 @@ impl LiveGame {
     }
 
     fn drain(&mut self) {
-        while let Some(decision) = self
-            .interpreter
-            .as_mut()
-            .and_then(Interpreter::poll_event)
-        {
+        while let Some(decision) = self.interpreter.as_mut().and_then(Interpreter::poll_event) {
             self.say(LiveEvent::Decision(decision));
         }
     }

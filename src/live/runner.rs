@@ -162,7 +162,9 @@ where
                     .give_up_after
                     .is_some_and(|limit| since.elapsed() >= limit)
                 {
-                    sink.notice("the board stayed unreachable: giving up");
+                    sink.notice(&format!(
+                        "the board stayed unreachable ({error}): giving up"
+                    ));
                     break;
                 }
                 tracing::debug!(%error, "cannot open the board's port");

@@ -113,7 +113,10 @@ mod tests {
             reconstructed: false,
             clock: None,
             // Not read by what is tested here.
-            chess_move: shakmaty::Move::Put { role: shakmaty::Role::Pawn, to: shakmaty::Square::A1 },
+            chess_move: shakmaty::Move::Put {
+                role: shakmaty::Role::Pawn,
+                to: shakmaty::Square::A1,
+            },
         })
     }
 

@@ -1,30 +1,13 @@
 //! The emulated chess clock (a DGT XL plugged into the board): two times counting down, a
 //! lever, and which side runs. Time is passed in; nothing here reads a clock.
 
+use crate::emulation::ClockSide;
 use shakmaty::Color;
 
 use crate::dgt::board_messages::ClockReport;
 use crate::dgt::clock::ClockTime;
 use crate::dgt::protocol::{clock_flag, clock_status};
 use crate::sensor::Millis;
-
-/// A side of the clock, as the BWTIME report names them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClockSide {
-    /// The left player's side.
-    Left,
-    /// The right player's side.
-    Right,
-}
-
-impl ClockSide {
-    fn other(self) -> ClockSide {
-        match self {
-            ClockSide::Left => ClockSide::Right,
-            ClockSide::Right => ClockSide::Left,
-        }
-    }
-}
 
 /// How the emulated clock is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,27 +4,7 @@
 use super::clock::ClockConfig;
 use super::script::Script;
 use crate::dgt::board_messages::BatteryStatus;
-use crate::sensor::Millis;
-
-/// When the script's time zero is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScriptStart {
-    /// At emulator time 0.
-    AtOnce,
-    /// When a host first puts the board into an update mode (so a host that connects late
-    /// misses nothing); the clock starts then too.
-    OnUpdateMode,
-}
-
-/// A stretch of time during which the board is unplugged: it reads and sends nothing, but
-/// what happens on it still happens. It comes back in its power-up state (bus mode, idle).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Unplug {
-    /// When it is unplugged, in ms of emulator time.
-    pub at: Millis,
-    /// For how long, in ms.
-    pub duration: Millis,
-}
+use crate::emulation::{ScriptStart, Unplug};
 
 /// What the board says about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]

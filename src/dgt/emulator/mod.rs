@@ -13,6 +13,7 @@
 
 mod clock;
 mod config;
+mod options;
 mod scan;
 mod script;
 #[cfg(test)]
@@ -22,8 +23,10 @@ use std::collections::VecDeque;
 
 use shakmaty::{Board, Square};
 
-pub use clock::{ClockConfig, ClockSide};
-pub use config::{BoardIdentity, EmulatorConfig, ScriptStart, Unplug};
+pub use clock::ClockConfig;
+pub use config::{BoardIdentity, EmulatorConfig};
+pub use options::HELP;
+pub(crate) use options::new_emulator;
 pub use script::{Change, Script, ScriptError, ScriptEvent};
 
 use super::board_messages as msg;
@@ -31,7 +34,7 @@ use super::clock::ClockTime;
 use super::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
 use super::protocol::{clock_command, code_from_piece, index_from_square, square_from_index};
 use crate::emulation::noise::Noise;
-use crate::emulation::{Scheduled, ScriptPlayer};
+use crate::emulation::{ClockSide, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug};
 use crate::sensor::Millis;
 use clock::EmulatedClock;
 
@@ -50,23 +53,6 @@ pub enum Mode {
     /// Field updates, and BWTIME when the clock's state or display changes
     /// (`SEND_UPDATE_NICE`).
     UpdateNice,
-}
-
-/// Something worth telling whoever runs the emulator.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Notice {
-    /// A byte from the host that is no command; ignored.
-    UnknownByte(u8),
-    /// A clock-command wrapper that broke off; ignored (not acknowledged).
-    MalformedClock(Vec<u8>),
-    /// A command a host must never send (EEPROM dump, boot loader); ignored.
-    Refused(u8),
-    /// The script started.
-    ScriptStarted,
-    /// The board was unplugged.
-    Unplugged,
-    /// The board was plugged in again (power-up state).
-    Replugged,
 }
 
 /// The timers, in the order they fire when due at the same time.
@@ -337,9 +323,16 @@ impl DgtBoardEmulator {
             ReceivedCommand::Clock(clock) => self.clock_command(now, &clock),
             ReceivedCommand::EepromDump => self.notices.push_back(Notice::Refused(0x49)),
             ReceivedCommand::BootLoader => self.notices.push_back(Notice::Refused(0x4e)),
-            ReceivedCommand::Unknown(byte) => self.notices.push_back(Notice::UnknownByte(byte)),
+            ReceivedCommand::Unknown(byte) => {
+                self.notices.push_back(Notice::NotUnderstood(format!(
+                    "unknown command byte {byte:#04x}"
+                )));
+            }
             ReceivedCommand::MalformedClock(bytes) => {
-                self.notices.push_back(Notice::MalformedClock(bytes));
+                self.notices.push_back(Notice::NotUnderstood(format!(
+                    "malformed clock command {}",
+                    crate::emulation::hex(&bytes)
+                )));
             }
             identity => self.identify(&identity),
         }

@@ -128,7 +128,7 @@ fn idle_sends_nothing_but_the_board_keeps_changing() {
 #[test]
 fn update_nice_reports_squares_and_clock_changes() {
     let mut config = EmulatorConfig::new(e4_d5());
-    config.start = ScriptStart::OnUpdateMode;
+    config.start = ScriptStart::OnHost;
     let mut board = emulator(config);
     assert_eq!(board.poll_timeout(), None, "waits for a host");
     board.handle_bytes(1_000, &[UPDATE_NICE]);
@@ -247,9 +247,10 @@ fn garbage_from_the_host_is_noticed_and_not_answered() {
     board.handle_bytes(0, &[0x00, 0xff, 0x2b, 0x7f, 0x49]);
     assert_eq!(drain(&mut board), Vec::<Vec<u8>>::new());
     let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
-    assert!(notices.contains(&Notice::UnknownByte(0x00)));
-    assert!(notices.contains(&Notice::UnknownByte(0xff)));
-    assert!(notices.contains(&Notice::MalformedClock(vec![0x2b, 0x7f])));
+    let not_understood = |what: &str| Notice::NotUnderstood(what.to_owned());
+    assert!(notices.contains(&not_understood("unknown command byte 0x00")));
+    assert!(notices.contains(&not_understood("unknown command byte 0xff")));
+    assert!(notices.contains(&not_understood("malformed clock command 2b 7f")));
     assert!(notices.contains(&Notice::Refused(0x49)));
 }
 

@@ -146,7 +146,7 @@ fn leds_are_remembered_and_acks_ignored() {
     assert_eq!(leds.pattern(square(0x0c)), LedPattern::On);
     assert_eq!(leds.pattern(square(0x08)), LedPattern::Off);
     assert_eq!(emulator.poll_transmit(), None);
-    assert_eq!(emulator.poll_notice(), Some(HallNotice::ScriptStarted));
+    assert_eq!(emulator.poll_notice(), Some(Notice::ScriptStarted));
     assert_eq!(emulator.poll_notice(), None);
 }
 
@@ -168,17 +168,14 @@ fn every_nth_change_is_lost_leaving_a_sequence_gap() {
         Some(Message::Button { .. })
     ));
     assert_eq!(emulator.occupancy(), (START & !(1 << 0x0c)) | 1 << 0x1c);
-    let notices: Vec<HallNotice> = std::iter::from_fn(|| emulator.poll_notice()).collect();
-    assert!(
-        notices.contains(&HallNotice::DroppedChange(0x03)),
-        "{notices:?}"
-    );
+    let notices: Vec<Notice> = std::iter::from_fn(|| emulator.poll_notice()).collect();
+    assert!(notices.contains(&Notice::Dropped(0x03)), "{notices:?}");
 }
 
 #[test]
 fn waiting_for_the_host_delays_the_script() {
     let mut config = HallEmulatorConfig::new(script());
-    config.start = HallScriptStart::OnFirstHostFrame;
+    config.start = ScriptStart::OnHost;
     let mut emulator = HallBoardEmulator::new(config);
     emulator.handle_timeout(5000);
     let idle = frames(&mut emulator);
@@ -238,19 +235,20 @@ fn sequence_numbers_wrap() {
 #[test]
 fn bad_host_bytes_are_reported() {
     let mut config = HallEmulatorConfig::new(script());
-    config.start = HallScriptStart::OnFirstHostFrame;
+    config.start = ScriptStart::OnHost;
     let mut emulator = HallBoardEmulator::new(config);
     drain(&mut emulator);
     let mut bytes = vec![0x13, 0x37, 0x00];
     bytes.extend(host(Message::Heartbeat { time_ms: 1 }));
     emulator.handle_bytes(10, &bytes);
-    let notices: Vec<HallNotice> = std::iter::from_fn(|| emulator.poll_notice()).collect();
+    let notices: Vec<Notice> = std::iter::from_fn(|| emulator.poll_notice()).collect();
     assert_eq!(
         notices,
         [
-            HallNotice::CorruptHostFrame,
-            HallNotice::ScriptStarted,
-            HallNotice::UnexpectedFrame(0x05)
+            // 0x13 is a COBS code byte pointing past the delimiter.
+            Notice::NotUnderstood("a corrupt frame (Cobs), 2 bytes dropped".to_owned()),
+            Notice::ScriptStarted,
+            Notice::Refused(0x05)
         ]
     );
     assert_eq!(emulator.poll_transmit(), None);

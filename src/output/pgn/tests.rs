@@ -27,8 +27,11 @@ fn mv(ply: u32, color: Color, san: &str) -> GameEvent {
         promotion_default: false,
         reconstructed: false,
         clock: None,
-            // Not read by what is tested here.
-            chess_move: shakmaty::Move::Put { role: shakmaty::Role::Pawn, to: shakmaty::Square::A1 },
+        // Not read by what is tested here.
+        chess_move: shakmaty::Move::Put {
+            role: shakmaty::Role::Pawn,
+            to: shakmaty::Square::A1,
+        },
     }))
 }
 

@@ -1,0 +1,89 @@
+//! A DGT board emulated from the options every emulated board takes
+//! ([`EmulatorOptions`]): the registry's constructor.
+
+use crate::clock::{Bonus, TimeControl};
+use crate::emulation::{
+    BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, Notice, ScriptSource,
+};
+use crate::sensor::Millis;
+use crate::simulate::{BoardKind, HandStyle};
+
+use super::{DgtBoardEmulator, EmulatorConfig, Script};
+
+/// What the emulated board does, for `emulate --help`.
+pub const HELP: &str = "\
+It powers up in bus mode, idle: it answers every request but reports changes only once a host
+sends SEND_UPDATE, SEND_UPDATE_BRD or SEND_UPDATE_NICE, which also starts the script (and the
+clock: five minutes each or --time-control, White on the left) unless --no-wait. The clock runs
+in real time. While unplugged (--unplug-at, --unplug-for) the board reads and sends nothing, and
+it comes back in its power-up state (bus mode, idle), its changes meanwhile lost except in a
+dump.";
+
+impl DgtBoardEmulator {
+    /// A board playing `options` (every option applies: a DGT board identifies pieces, scans,
+    /// has a clock, can stand rotated and be unplugged).
+    pub fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
+        options.refuse(&[BoardOption::DropEvery])?;
+        let script = match &options.script {
+            ScriptSource::Log(log) => Script::from_log(log, options.seed),
+            ScriptSource::Game {
+                start,
+                moves,
+                messy,
+            } => {
+                let board = BoardKind::Identifying;
+                let style = if *messy {
+                    HandStyle::messy(board)
+                } else {
+                    HandStyle::clean(board)
+                };
+                Script::from_game(start, moves, &style, options.seed)
+            }
+        }
+        .map_err(|error| EmulatorError::Script(Box::new(error)))?;
+        let mut config = EmulatorConfig::new(script);
+        config.start = options.start;
+        config.speed = options.speed;
+        config.noise = options.noise;
+        config.seed = options.seed;
+        config.rotated = options.rotated;
+        config.unplug = options.unplug;
+        config.clock.white = options.white_on_clock;
+        if let Some(TimeControl::Timed(schedule)) = &options.time_control {
+            let first = schedule.period(0);
+            config.clock.initial_ms = Millis::from(first.seconds).saturating_mul(1000);
+            if let Bonus::Increment(seconds) = first.bonus {
+                config.clock.increment_ms = Millis::from(seconds).saturating_mul(1000);
+            }
+        }
+        Ok(DgtBoardEmulator::new(config))
+    }
+}
+
+/// The registry's constructor: [`DgtBoardEmulator::from_options`], boxed.
+pub(crate) fn new_emulator(
+    options: &EmulatorOptions,
+) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
+    Ok(Box::new(DgtBoardEmulator::from_options(options)?))
+}
+
+impl EmulatedBoard for DgtBoardEmulator {
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        DgtBoardEmulator::handle_bytes(self, now, bytes);
+    }
+    fn handle_timeout(&mut self, now: Millis) {
+        DgtBoardEmulator::handle_timeout(self, now);
+    }
+    fn poll_timeout(&self) -> Option<Millis> {
+        DgtBoardEmulator::poll_timeout(self)
+    }
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        DgtBoardEmulator::poll_transmit(self)
+    }
+    fn script_done(&self) -> bool {
+        DgtBoardEmulator::script_done(self)
+    }
+    fn poll_notice(&mut self) -> Option<Notice> {
+        DgtBoardEmulator::poll_notice(self)
+    }
+}

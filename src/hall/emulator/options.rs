@@ -1,0 +1,78 @@
+//! A Hall-sensor board emulated from the options every emulated board takes
+//! ([`EmulatorOptions`]): the registry's constructor.
+
+use crate::emulation::{
+    BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, Notice, ScriptSource,
+};
+use crate::sensor::Millis;
+
+use super::{HallBoardEmulator, HallEmulatorConfig, HallScript};
+
+/// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
+/// tell pieces apart), no unplugging emulated.
+const LACKING: [BoardOption; 4] = [
+    BoardOption::Unplug,
+    BoardOption::Rotated,
+    BoardOption::WhiteOnClock,
+    BoardOption::TimeControl,
+];
+
+/// What the emulated board does, for `emulate --help`.
+pub const HELP: &str = "\
+It speaks the open Hall-sensor protocol (firmware-protocol/README.md) at 115200 baud: at power-up
+a 0x00, HELLO (occupancy only, LEDs, buttons) and SNAPSHOT; then each lift and place of the script
+as a CHANGE, clock presses, adjustments and promotion choices as BUTTONs, and a HEARTBEAT after a
+second without frames. It answers REQUEST_SNAPSHOT with its occupancy and remembers SET_LEDS. The
+script starts when the host sends its first frame, unless --no-wait. Noise bursts end with a 0x00,
+so each costs no frame but is a corrupt report; --drop-every N loses every Nth CHANGE.";
+
+impl HallBoardEmulator {
+    /// A board playing `options`; a board that cannot identify pieces ignores a log's letters.
+    pub fn from_options(options: &EmulatorOptions) -> Result<HallBoardEmulator, EmulatorError> {
+        options.refuse(&LACKING)?;
+        let script = match &options.script {
+            ScriptSource::Log(log) => HallScript::from_log(log),
+            ScriptSource::Game {
+                start,
+                moves,
+                messy,
+            } => HallScript::from_game(start, moves, *messy, options.seed),
+        }
+        .map_err(|error| EmulatorError::Script(Box::new(error)))?;
+        let mut config = HallEmulatorConfig::new(script);
+        config.start = options.start;
+        config.speed = options.speed;
+        config.noise = options.noise;
+        config.seed = options.seed;
+        config.drop_every = options.drop_every;
+        Ok(HallBoardEmulator::new(config))
+    }
+}
+
+/// The registry's constructor: [`HallBoardEmulator::from_options`], boxed.
+pub(crate) fn new_emulator(
+    options: &EmulatorOptions,
+) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
+    Ok(Box::new(HallBoardEmulator::from_options(options)?))
+}
+
+impl EmulatedBoard for HallBoardEmulator {
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        HallBoardEmulator::handle_bytes(self, now, bytes);
+    }
+    fn handle_timeout(&mut self, now: Millis) {
+        HallBoardEmulator::handle_timeout(self, now);
+    }
+    fn poll_timeout(&self) -> Option<Millis> {
+        HallBoardEmulator::poll_timeout(self)
+    }
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        HallBoardEmulator::poll_transmit(self)
+    }
+    fn script_done(&self) -> bool {
+        HallBoardEmulator::script_done(self)
+    }
+    fn poll_notice(&mut self) -> Option<Notice> {
+        HallBoardEmulator::poll_notice(self)
+    }
+}
