@@ -308,23 +308,6 @@ fn the_cable_pulled_in_the_middle_of_a_move() {
 }
 
 #[test]
-fn ports_names_the_emulated_board() {
-    let _turn = common::pty_turn();
-    let emulator = emulate(&["--pgn", "fixtures/games/coverage.pgn"]);
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(["ports", &emulator.port])
-        .output()
-        .expect("ports runs");
-    assert!(output.status.success());
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let line = stdout
-        .lines()
-        .find(|line| line.starts_with(&emulator.port))
-        .unwrap_or_else(|| panic!("the pty is not listed:\n{stdout}"));
-    assert!(line.contains("DGT board, version 1.02"), "{line}");
-}
-
-#[test]
 fn the_demo_plays_its_game_to_the_end() {
     let _turn = common::pty_turn();
     let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
