@@ -6,7 +6,11 @@
 use crate::live::Protocol;
 
 /// Every protocol, in the order `ports` probes them and `--help` lists them.
-pub const PROTOCOLS: &[&Protocol] = &[&crate::dgt::PROTOCOL, &crate::hall::PROTOCOL];
+pub const PROTOCOLS: &[&Protocol] = &[
+    &crate::dgt::PROTOCOL,
+    &crate::hall::PROTOCOL,
+    &crate::chesslink::PROTOCOL,
+];
 
 /// The protocol called `name`, if there is one.
 pub fn find(name: &str) -> Option<&'static Protocol> {

@@ -7,6 +7,10 @@
 //! with odd parity; the parity bit is the serial driver's, and a byte's top bit is ignored here
 //! (a pseudo-terminal passes it through).
 
+mod decoder;
+
+pub use decoder::{CommandDecoder, Decoded, FrameDecoder, ReplyDecoder};
+
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 /// What the host asks of the board.
@@ -198,7 +202,7 @@ fn hex_digit(nibble: u8) -> u8 {
 }
 
 /// The byte two hex digits stand for.
-pub(super) fn from_hex(high: u8, low: u8) -> Option<u8> {
+pub(crate) fn from_hex(high: u8, low: u8) -> Option<u8> {
     let value = |digit: u8| {
         char::from(digit)
             .to_digit(16)

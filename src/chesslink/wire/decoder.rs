@@ -10,9 +10,7 @@ use std::collections::VecDeque;
 
 use shakmaty::Board;
 
-use super::wire::{
-    BoardReply, HostCommand, LED_COUNT, block_parity, board_order, from_hex, piece_of,
-};
+use super::{BoardReply, HostCommand, LED_COUNT, block_parity, board_order, from_hex, piece_of};
 
 /// What a decoder found in the bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +67,21 @@ impl<T> FrameDecoder<T> {
     pub fn push(&mut self, bytes: &[u8]) {
         for &byte in bytes {
             self.push_char(byte & 0x7f);
+        }
+    }
+
+    /// Whether a frame has begun and not ended.
+    pub fn pending(&self) -> bool {
+        !self.buffer.is_empty()
+    }
+
+    /// The line went quiet: a frame begun and not ended never will be. Its characters are
+    /// dropped, except whole frames among them (a noise character that looked like a frame's
+    /// letter holds back the frames after it until the length it promised has come).
+    pub fn flush(&mut self) {
+        while !self.buffer.is_empty() {
+            let frame = std::mem::take(&mut self.buffer);
+            self.resync(frame);
         }
     }
 
@@ -213,9 +226,28 @@ fn parse_command(body: &[u8]) -> Option<HostCommand> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::wire::{encode_command, encode_reply};
+    use super::super::{encode_command, encode_reply};
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_flush_frees_the_frames_a_noise_letter_held_back() {
+        let mut decoder = FrameDecoder::replies();
+        // 's' promises 67 characters; the 3 of `x` and its check come after it.
+        decoder.push(b"s");
+        decoder.push(&encode_reply(&BoardReply::LedsOff));
+        assert_eq!(decoder.poll(), None);
+        assert!(decoder.pending());
+        decoder.flush();
+        assert_eq!(
+            decoder.poll(),
+            Some(Decoded::Corrupt {
+                dropped: b"s".to_vec()
+            })
+        );
+        assert_eq!(decoder.poll(), Some(Decoded::Frame(BoardReply::LedsOff)));
+        assert!(!decoder.pending());
+    }
 
     proptest! {
         #[test]

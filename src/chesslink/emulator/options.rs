@@ -1,0 +1,79 @@
+//! A ChessLink board emulated from the options every emulated board takes
+//! ([`EmulatorOptions`]): the registry's constructor.
+
+use crate::emulation::{
+    BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, Notice, ScriptSource,
+};
+use crate::sensor::Millis;
+
+use super::{ChessLinkEmulator, EmulatorConfig, Script};
+
+/// What the emulated board does, for `emulate --help`.
+pub const HELP: &str = "\
+It identifies pieces and reports whole positions at 38400 baud 7O1: a status (`s` and 64 piece
+letters, a8 to h1) when asked with `S`, and automatic reports as its E2ROM says (address 02; it
+starts with them off, the host sets them). It scans every 41 ms (divided by --speed), answers `V` with firmware 01.0A,
+lights the LEDs `L` sets and `X` turns off, and keeps what `W` writes. The script starts with the
+host's first intact command, unless --no-wait. Noise bursts come between frames. Unplugged
+(--unplug-at, --unplug-for) it reads and sends nothing; plugged in again it has forgotten its last
+status and LEDs, not its E2ROM.";
+
+/// What a ChessLink board does not have: no clock, no sequence numbers to lose, no
+/// orientation of its own (a board turned round is the host's to notice, not emulated).
+const LACKING: [BoardOption; 4] = [
+    BoardOption::Rotated,
+    BoardOption::WhiteOnClock,
+    BoardOption::TimeControl,
+    BoardOption::DropEvery,
+];
+
+impl ChessLinkEmulator {
+    /// A board playing `options`.
+    pub fn from_options(options: &EmulatorOptions) -> Result<ChessLinkEmulator, EmulatorError> {
+        options.refuse(&LACKING)?;
+        let script = match &options.script {
+            ScriptSource::Log(log) => Script::from_log(log),
+            ScriptSource::Game {
+                start,
+                moves,
+                messy,
+            } => Script::from_game(start, moves, *messy, options.seed),
+        }
+        .map_err(|error| EmulatorError::Script(Box::new(error)))?;
+        let mut config = EmulatorConfig::new(script);
+        config.start = options.start;
+        config.speed = options.speed;
+        config.noise = options.noise;
+        config.seed = options.seed;
+        config.unplug = options.unplug;
+        Ok(ChessLinkEmulator::new(config))
+    }
+}
+
+/// The registry's constructor: [`ChessLinkEmulator::from_options`], boxed.
+pub(crate) fn new_emulator(
+    options: &EmulatorOptions,
+) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
+    Ok(Box::new(ChessLinkEmulator::from_options(options)?))
+}
+
+impl EmulatedBoard for ChessLinkEmulator {
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        ChessLinkEmulator::handle_bytes(self, now, bytes);
+    }
+    fn handle_timeout(&mut self, now: Millis) {
+        ChessLinkEmulator::handle_timeout(self, now);
+    }
+    fn poll_timeout(&self) -> Option<Millis> {
+        ChessLinkEmulator::poll_timeout(self)
+    }
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        ChessLinkEmulator::poll_transmit(self)
+    }
+    fn script_done(&self) -> bool {
+        ChessLinkEmulator::script_done(self)
+    }
+    fn poll_notice(&mut self) -> Option<Notice> {
+        ChessLinkEmulator::poll_notice(self)
+    }
+}

@@ -1,0 +1,149 @@
+//! What happens on an emulated ChessLink board: each square's piece changing at a time, from a
+//! sensor log of a board that identifies pieces or from a game played by simulated hands.
+
+use shakmaty::{Board, Chess, Move, Piece, Position, Square};
+
+use crate::emulation::Scheduled;
+use crate::sensor::{Millis, SensorEvent, SensorKind};
+use crate::sensor_log::SensorLog;
+use crate::simulate::{BoardKind, HandStyle, SimulateError, simulate};
+
+/// A square's piece changing: `piece` is what stands there from `t` on (`None`: empty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// When, in ms of script time.
+    pub t: Millis,
+    /// The square.
+    pub square: Square,
+    /// What stands on it from then on.
+    pub piece: Option<Piece>,
+}
+
+impl Scheduled for Change {
+    fn t(&self) -> Millis {
+        self.t
+    }
+}
+
+/// The board at the start and its changes, in time order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// The pieces on the board when the script starts.
+    pub start: Board,
+    /// The changes, in time order.
+    pub changes: Vec<Change>,
+}
+
+/// Why a script could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScriptError {
+    /// The log's start position is not a legal position.
+    #[error("the log's start position is not legal: {0}")]
+    BadStart(String),
+    /// A piece was placed (or shown in a snapshot) without saying which: a ChessLink board
+    /// identifies every piece.
+    #[error("at {t} ms: the piece on {square} is not identified (an occupancy-board log?)")]
+    UnidentifiedPiece {
+        /// When.
+        t: Millis,
+        /// Where.
+        square: Square,
+    },
+    /// The game could not be simulated.
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+}
+
+impl Script {
+    /// `moves` played from `start` by simulated hands (clean, or messy: slides, capture orders,
+    /// knocked pieces...) on a board that identifies pieces and has no clock, dice from `seed`.
+    pub fn from_game(
+        start: &Chess,
+        moves: &[Move],
+        messy: bool,
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let board = BoardKind::Identifying;
+        let hands = if messy {
+            HandStyle::messy(board)
+        } else {
+            HandStyle::clean(board)
+        };
+        // The board scans for itself and has no clock.
+        let style = HandStyle {
+            scans: false,
+            clock: false,
+            blitz_presses: false,
+            ..hands
+        };
+        let game = simulate(start, moves, &style, seed)?;
+        Script::from_events(start.board(), &game.events)
+    }
+
+    /// A sensor log of a board that identifies pieces (its clock presses, adjustments and
+    /// promotion choices have no ChessLink equivalent and are left out).
+    pub fn from_log(log: &SensorLog) -> Result<Script, ScriptError> {
+        let start = log
+            .header
+            .start_position()
+            .map_err(|error| ScriptError::BadStart(error.to_string()))?;
+        Script::from_events(start.board(), &log.events)
+    }
+
+    /// The changes `events` make to `start`.
+    fn from_events(start: &Board, events: &[SensorEvent]) -> Result<Script, ScriptError> {
+        let mut board = start.clone();
+        let mut changes = Vec::with_capacity(events.len());
+        for event in events {
+            for (square, piece) in event_changes(&board, event)? {
+                match piece {
+                    Some(piece) => board.set_piece_at(square, piece),
+                    None => board.discard_piece_at(square),
+                }
+                changes.push(Change {
+                    t: event.t,
+                    square,
+                    piece,
+                });
+            }
+        }
+        Ok(Script {
+            start: start.clone(),
+            changes,
+        })
+    }
+}
+
+/// What one sensor event changes on `board`.
+fn event_changes(
+    board: &Board,
+    event: &SensorEvent,
+) -> Result<Vec<(Square, Option<Piece>)>, ScriptError> {
+    let t = event.t;
+    Ok(match &event.kind {
+        SensorKind::Lift { square, .. } => vec![(*square, None)],
+        SensorKind::Place { square, piece } => {
+            let piece = piece.ok_or(ScriptError::UnidentifiedPiece { t, square: *square })?;
+            vec![(*square, Some(piece))]
+        }
+        SensorKind::Snapshot(snapshot) => {
+            let mut changed = Vec::new();
+            for square in Square::ALL {
+                let now = if snapshot.occupied.contains(square) {
+                    let piece = snapshot
+                        .pieces
+                        .piece_at(square)
+                        .ok_or(ScriptError::UnidentifiedPiece { t, square })?;
+                    Some(piece)
+                } else {
+                    None
+                };
+                if board.piece_at(square) != now {
+                    changed.push((square, now));
+                }
+            }
+            changed
+        }
+        _ => Vec::new(),
+    })
+}

@@ -1,0 +1,280 @@
+//! The ChessLink session driven with the board's frames, built by the wire encoder; what it
+//! sends is checked frame for frame (the checks worked out by hand where they are spelled).
+
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+use super::*;
+use crate::chesslink::wire::{CommandDecoder, LED_COUNT, encode_reply};
+
+fn sent(session: &mut ChessLinkSession) -> Vec<Vec<u8>> {
+    std::iter::from_fn(|| session.poll_transmit()).collect()
+}
+
+fn events(session: &mut ChessLinkSession) -> Vec<LinkEvent> {
+    std::iter::from_fn(|| session.poll_event()).collect()
+}
+
+fn status(board: &Board) -> Vec<u8> {
+    encode_reply(&BoardReply::Status(board.clone()))
+}
+
+/// A session connected at 0, what it sent then taken.
+fn connected() -> ChessLinkSession {
+    let mut session = ChessLinkSession::new();
+    session.connect(0);
+    sent(&mut session);
+    session
+}
+
+/// `board` with `from`'s piece moved to `to`.
+fn moved(board: &Board, from: Square, to: Square) -> Board {
+    let mut after = board.clone();
+    if let Some(piece) = after.remove_piece_at(from) {
+        after.set_piece_at(to, piece);
+    }
+    after
+}
+
+fn pawn(color: Color) -> Piece {
+    Piece {
+        color,
+        role: Role::Pawn,
+    }
+}
+
+fn lift(square: Square, piece: Piece) -> LinkEvent {
+    LinkEvent::Sensor(SensorKind::Lift {
+        square,
+        piece: Some(piece),
+    })
+}
+
+fn place(square: Square, piece: Piece) -> LinkEvent {
+    LinkEvent::Sensor(SensorKind::Place {
+        square,
+        piece: Some(piece),
+    })
+}
+
+fn snapshot(board: &Board) -> LinkEvent {
+    LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::identified(board)))
+}
+
+#[test]
+fn connecting_asks_the_version_sets_change_reports_and_asks_the_status() {
+    let mut session = ChessLinkSession::new();
+    session.connect(0);
+    // W 02 04: 0x57 ^ 0x30 ^ 0x32 ^ 0x30 ^ 0x34 = 0x51. Nothing is lit: X (0x58).
+    assert_eq!(
+        sent(&mut session),
+        [
+            b"V56".to_vec(),
+            b"W020451".to_vec(),
+            b"S53".to_vec(),
+            b"X58".to_vec()
+        ]
+    );
+    session.handle_bytes(5, &encode_reply(&BoardReply::Version(0x01, 0x0a)));
+    assert_eq!(
+        events(&mut session),
+        [LinkEvent::Identified(
+            "Millennium ChessLink board, firmware 01.0A".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn the_first_status_is_a_full_report_and_later_ones_are_lifts_and_places() {
+    let mut session = connected();
+    let start = Board::new();
+    session.handle_bytes(10, &status(&start));
+    assert_eq!(events(&mut session), [snapshot(&start)]);
+    let e4 = moved(&start, Square::E2, Square::E4);
+    session.handle_bytes(500, &status(&e4));
+    assert_eq!(
+        events(&mut session),
+        [
+            lift(Square::E2, pawn(Color::White)),
+            place(Square::E4, pawn(Color::White))
+        ]
+    );
+    // 1... d5 2. exd5 reported in one status: both lifts (board order: d5 before e4), then
+    // the placement.
+    let d5 = moved(&e4, Square::D7, Square::D5);
+    session.handle_bytes(900, &status(&d5));
+    events(&mut session);
+    let exd5 = moved(&d5, Square::E4, Square::D5);
+    session.handle_bytes(1300, &status(&exd5));
+    assert_eq!(
+        events(&mut session),
+        [
+            lift(Square::D5, pawn(Color::Black)),
+            lift(Square::E4, pawn(Color::White)),
+            place(Square::D5, pawn(Color::White))
+        ]
+    );
+}
+
+#[test]
+fn a_status_no_hand_could_make_between_two_scans_is_a_full_report() {
+    let mut session = connected();
+    let start = Board::new();
+    session.handle_bytes(10, &status(&start));
+    events(&mut session);
+    // 1. e4 e5 2. Nf3: six squares changed.
+    let later = moved(
+        &moved(
+            &moved(&start, Square::E2, Square::E4),
+            Square::E7,
+            Square::E5,
+        ),
+        Square::G1,
+        Square::F3,
+    );
+    session.handle_bytes(400, &status(&later));
+    assert_eq!(events(&mut session), [snapshot(&later)]);
+}
+
+#[test]
+fn noise_is_a_notice_and_the_status_is_asked_for_at_once() {
+    let mut session = connected();
+    session.handle_bytes(10, &status(&Board::new()));
+    events(&mut session);
+    session.handle_bytes(100, b"?!");
+    assert_eq!(
+        events(&mut session),
+        [LinkEvent::Notice(
+            "2 characters from the board made no frame, dropped: \"?!\"".to_owned()
+        )]
+    );
+    assert_eq!(sent(&mut session), [b"S53".to_vec()]);
+}
+
+#[test]
+fn a_frame_cut_short_by_a_quiet_line_frees_what_it_held_back() {
+    let mut session = connected();
+    // A noise 's' promises a 67-character status; `x` and its check come after it.
+    session.handle_bytes(10, b"s");
+    session.handle_bytes(11, &encode_reply(&BoardReply::LedsOff));
+    assert_eq!(events(&mut session), []);
+    assert_eq!(session.poll_timeout(), Some(11 + QUIET_MS));
+    session.handle_timeout(11 + QUIET_MS);
+    assert_eq!(
+        events(&mut session),
+        [LinkEvent::Notice(
+            "1 characters from the board made no frame, dropped: \"s\"".to_owned()
+        )]
+    );
+    // The `x` was a frame: the board was heard at 61, so it is not asked before 561.
+    assert_eq!(session.poll_timeout(), Some(61 + POLL_MS));
+}
+
+#[test]
+fn a_silent_board_is_asked_then_unresponsive_then_silent() {
+    let mut session = ChessLinkSession::new();
+    session.connect(0);
+    let mut seen = Vec::new();
+    while let Some(at) = session.poll_timeout() {
+        session.handle_timeout(at);
+        let asked = sent(&mut session).contains(&b"S53".to_vec());
+        seen.push((at, asked, events(&mut session)));
+        if at >= SILENCE_MS {
+            break;
+        }
+    }
+    // Asked at connect (0): unanswered at 500, asked again every 500 ms; silent at 3000.
+    assert_eq!(
+        seen.first(),
+        Some(&(500, true, vec![LinkEvent::Unresponsive]))
+    );
+    assert_eq!(seen.get(1), Some(&(1000, true, vec![])));
+    assert_eq!(seen.last(), Some(&(3000, false, vec![LinkEvent::Silent])));
+    assert_eq!(
+        session.poll_timeout(),
+        None,
+        "nothing more until reconnected"
+    );
+}
+
+#[test]
+fn a_board_answering_again_is_read_whole() {
+    let mut session = connected();
+    let start = Board::new();
+    session.handle_bytes(10, &status(&start));
+    events(&mut session);
+    session.handle_timeout(510);
+    session.handle_timeout(1010);
+    assert_eq!(events(&mut session), [LinkEvent::Unresponsive]);
+    let e4 = moved(&start, Square::E2, Square::E4);
+    session.handle_bytes(1200, &status(&e4));
+    assert_eq!(events(&mut session), [LinkEvent::Responsive, snapshot(&e4)]);
+}
+
+/// The LED command the session sent, decoded.
+fn led_command(session: &mut ChessLinkSession) -> Vec<HostCommand> {
+    let mut decoder: CommandDecoder = FrameDecoder::commands();
+    for bytes in sent(session) {
+        decoder.push(&bytes);
+    }
+    std::iter::from_fn(|| decoder.poll())
+        .filter_map(|decoded| match decoded {
+            Decoded::Frame(command) => Some(command),
+            Decoded::Corrupt { .. } => None,
+        })
+        .collect()
+}
+
+/// The LEDs lit with `pattern` in an `L` command.
+fn lit(command: &HostCommand, pattern: u8) -> Vec<usize> {
+    let HostCommand::Leds { patterns, .. } = command else {
+        return Vec::new();
+    };
+    (0..LED_COUNT)
+        .filter(|&led| patterns.get(led) == Some(&pattern))
+        .collect()
+}
+
+#[test]
+fn the_last_move_is_lit_and_a_mismatch_blinks_until_the_resync() {
+    let mut session = connected();
+    let moved_e4 = Feedback::Moved {
+        by: Color::White,
+        from: Square::E2,
+        to: Square::E4,
+    };
+    session.handle_feedback(100, &moved_e4);
+    let commands = led_command(&mut session);
+    // e4's corners are LEDs 40, 41, 49, 50; e2's 42, 43, 51, 52.
+    assert_eq!(
+        commands.first().map(|c| lit(c, 0xff)),
+        Some(vec![40, 41, 42, 43, 49, 50, 51, 52])
+    );
+    session.handle_feedback(
+        200,
+        &Feedback::Mismatch {
+            squares: vec![Square::D2],
+        },
+    );
+    // d2's corners: columns 3 and 4, rows 6 and 7: 33, 34, 42, 43 (42 and 43 shared with e2).
+    let commands = led_command(&mut session);
+    assert_eq!(
+        commands.first().map(|c| lit(c, 0xf0)),
+        Some(vec![33, 34, 42, 43])
+    );
+    session.handle_feedback(300, &Feedback::Resynced);
+    let commands = led_command(&mut session);
+    assert_eq!(
+        commands.first().map(|c| lit(c, 0xff)),
+        Some(vec![40, 41, 42, 43, 49, 50, 51, 52])
+    );
+    // The same again sends nothing; a new game turns everything off.
+    session.handle_feedback(400, &Feedback::Resynced);
+    assert_eq!(sent(&mut session), Vec::<Vec<u8>>::new());
+    session.handle_feedback(
+        500,
+        &Feedback::Started {
+            to_move: Color::White,
+        },
+    );
+    assert_eq!(led_command(&mut session), [HostCommand::LedsOff]);
+}
