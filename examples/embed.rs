@@ -42,10 +42,8 @@ fn main() -> ExitCode {
                         return ExitCode::FAILURE;
                     }
                 };
-                let config = Config {
-                    report_horizon_ms: header.report_horizon_ms.unwrap_or(0),
-                    ..Config::default()
-                };
+                let config =
+                    Config::default().with_report_horizon_ms(header.report_horizon_ms.unwrap_or(0));
                 interpreter = Some(Interpreter::new(start, config));
             }
             LogRecord::Event(event) => {

@@ -73,6 +73,7 @@ impl Baseline {
     }
 
     /// When the board will have been quiet long enough to be looked at, if it changed.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         self.changed_at.map(|t| t + self.quiet_ms)
     }
@@ -86,6 +87,7 @@ impl Baseline {
     }
 
     /// The next decided move, if any.
+    #[must_use]
     pub fn poll_event(&mut self) -> Option<GameEvent> {
         self.out.pop_front()
     }

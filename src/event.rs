@@ -5,7 +5,7 @@
 
 use serde::{Serialize, Serializer};
 use shakmaty::fen::Fen;
-use shakmaty::{Color, Move, Square};
+use shakmaty::{Color, KnownOutcome, Move, Square};
 
 use crate::sensor::Millis;
 
@@ -22,6 +22,7 @@ pub struct GameEvent {
 /// The kinds of decision, with the fields the contract gives each.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum EventKind {
     /// A legal move was made (FIDE 4.7).
     Move(MoveEvent),
@@ -195,6 +196,9 @@ pub struct GameResult {
     /// The article that ended the game, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<Rule>,
+    /// The outcome itself, for Rust callers (not in the JSON: `result` says it there).
+    #[serde(skip)]
+    pub outcome: KnownOutcome,
 }
 
 /// A draw a player may claim (serialised as [`ClaimReason::as_str`] writes it).

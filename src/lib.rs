@@ -34,8 +34,31 @@
 //! assert!(matches!(&decided[0].kind, EventKind::Move(m) if m.san == "e4"));
 //! ```
 //!
-//! `examples/embed.rs` replays a sensor log this way; the board protocols' sessions
-//! ([`live::BoardSession`]) turn a board's bytes into these events.
+//! Between decisions, [`Interpreter::turn_view`] says where the turn stands: the pieces in
+//! hand, the touched pieces and what they oblige, the decision waiting and its deadline.
+//!
+//! ```
+//! use shakmaty::{Chess, Square};
+//! use touchmove::interpreter::TurnState;
+//! use touchmove::{Config, Interpreter, SensorEvent, SensorKind};
+//!
+//! let mut interpreter = Interpreter::new(Chess::default(), Config::default());
+//! let lift = SensorKind::Lift { square: Square::G1, piece: None };
+//! interpreter.handle_event(&SensorEvent::new(0, lift));
+//! // A lift is weighed once no replace can make it a sensor bounce.
+//! if let Some(deadline) = interpreter.poll_timeout() {
+//!     interpreter.handle_timeout(deadline);
+//! }
+//! let view = interpreter.turn_view();
+//! assert_eq!(view.state, TurnState::InHand);
+//! // "You touched the knight on g1: it must move."
+//! assert_eq!(view.must_move, Some(Square::G1));
+//! ```
+//!
+//! `examples/embed.rs` replays a sensor log this way. The board protocols' sessions
+//! ([`live::BoardSession`]) turn a board's bytes into these events and show what the game tells
+//! the board ([`live::Feedback`]); each protocol states itself as a [`live::Protocol`], listed in
+//! [`boards`]. `examples/custom_protocol.rs` adds one.
 
 pub mod baseline;
 pub mod boards;
@@ -59,7 +82,7 @@ pub mod simulate;
 mod testutil;
 
 pub use event::{EventKind, GameEvent, MoveEvent};
-pub use interpreter::{Config, Interpreter};
-pub use live::{BoardSession, LinkEvent, LiveEvent, LiveGame};
+pub use interpreter::{Config, Interpreter, TurnView};
+pub use live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame, Protocol};
 pub use replay::Replay;
 pub use sensor::{Millis, SensorEvent, SensorKind};

@@ -20,6 +20,7 @@ pub struct SensorEvent {
 
 /// The kinds of report a board makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SensorKind {
     /// A piece left `square`; `piece` is set when the board identifies pieces.
     Lift {

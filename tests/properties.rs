@@ -94,10 +94,8 @@ fn dump_failure(
     config: &Config,
 ) -> String {
     let simulated = simulate(start, moves, style, seed).expect("simulable");
-    let config = Config {
-        report_horizon_ms: config.report_horizon_ms.max(style.report_horizon_ms()),
-        ..*config
-    };
+    let config =
+        config.with_report_horizon_ms(config.report_horizon_ms.max(style.report_horizon_ms()));
     let events = replay_events(start.clone(), config, &simulated.events);
     let mut lines: Vec<(u64, String)> = simulated
         .events
@@ -178,7 +176,7 @@ proptest! {
         style in hand_style(true),
         seed in any::<u64>(),
     ) {
-        let casual = Config { strict: false, ..Config::default() };
+        let casual = Config::default().with_strict(false);
         assert_faithful(&Chess::default(), &moves, &style, seed, &casual);
     }
 

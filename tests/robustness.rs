@@ -140,12 +140,13 @@ fn inputs() -> impl Strategy<Value = Vec<(Millis, Input)>> {
 
 fn config() -> impl Strategy<Value = Config> {
     (0u64..1000, 0u64..200, any::<bool>(), 1u32..4, 0u64..1000).prop_map(
-        |(slide_ms, bounce_ms, strict, illegal_limit, report_horizon_ms)| Config {
-            slide_ms,
-            bounce_ms,
-            strict,
-            illegal_limit,
-            report_horizon_ms,
+        |(slide_ms, bounce_ms, strict, illegal_limit, report_horizon_ms)| {
+            Config::default()
+                .with_slide_ms(slide_ms)
+                .with_bounce_ms(bounce_ms)
+                .with_strict(strict)
+                .with_illegal_limit(illegal_limit)
+                .with_report_horizon_ms(report_horizon_ms)
         },
     )
 }

@@ -191,10 +191,7 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     });
     let mut kill = style.killed_ms.map(|down| (fault_at, down));
     let mut board = DgtBoardEmulator::new(config);
-    let interpreter = Config {
-        report_horizon_ms: REPORT_HORIZON_MS,
-        ..Config::default()
-    };
+    let interpreter = Config::default().with_report_horizon_ms(REPORT_HORIZON_MS);
     let mut watcher = Watcher::new(game, interpreter, Vec::new());
     let mut now: Millis = 0;
     watcher.link.connect(now);

@@ -135,10 +135,12 @@ fn emulate_help() -> String {
 Script times are divided by --speed. The command ends --grace-ms after the script, or on Ctrl-C.",
     );
     for protocol in touchmove::boards::PROTOCOLS {
-        help.push_str(&format!(
-            "\n\n{} ({}):\n{}",
-            protocol.name, protocol.summary, protocol.emulator_help
-        ));
+        if let Some(emulator) = &protocol.emulator {
+            help.push_str(&format!(
+                "\n\n{} ({}):\n{}",
+                protocol.name, protocol.summary, emulator.help
+            ));
+        }
     }
     help
 }
@@ -400,12 +402,11 @@ pub struct InterpreterArgs {
 impl InterpreterArgs {
     /// The interpreter configuration these options give.
     pub fn config(&self) -> Config {
-        Config {
-            slide_ms: self.slide_ms,
-            bounce_ms: self.bounce_ms,
-            strict: !self.casual,
-            illegal_limit: self.illegal_limit,
-            report_horizon_ms: self.report_horizon_ms.unwrap_or(0),
-        }
+        Config::default()
+            .with_slide_ms(self.slide_ms)
+            .with_bounce_ms(self.bounce_ms)
+            .with_strict(!self.casual)
+            .with_illegal_limit(self.illegal_limit)
+            .with_report_horizon_ms(self.report_horizon_ms.unwrap_or(0))
     }
 }

@@ -39,7 +39,10 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     options.start = ScriptStart::OnHost;
     options.speed = args.speed;
     options.seed = args.seed;
-    let emulator = (protocol.new_emulator)(&options).context("cannot play the demo game")?;
+    let emulator = protocol
+        .emulator
+        .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
+    let emulator = (emulator.new)(&options).context("cannot play the demo game")?;
     let runtime = super::runtime()?;
     runtime.block_on(demo(emulator, protocol, args.json))
 }
@@ -70,10 +73,8 @@ async fn demo(emulator: impl EmulatedBoard, protocol: &'static Protocol, json: b
         served
     };
     let start = Chess::default();
-    let config = touchmove::interpreter::Config {
-        report_horizon_ms: protocol.report_horizon_ms,
-        ..touchmove::interpreter::Config::default()
-    };
+    let config = touchmove::interpreter::Config::default()
+        .with_report_horizon_ms(protocol.report_horizon_ms);
     let mut game = LiveGame::new(start.clone(), config);
     let mut session = (protocol.new_session)(&SessionOptions::new());
     let mut connector = OwnEnd(Some(host_end), protocol);

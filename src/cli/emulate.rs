@@ -24,7 +24,10 @@ pub fn run(args: &EmulateArgs) -> Result<()> {
         .with_context(|| format!("no board protocol is called `{}`", args.board))?;
     let (script, what) = script_source(&args.script)?;
     let options = options(args, script);
-    let emulator = (protocol.new_emulator)(&options)
+    let emulator = protocol
+        .emulator
+        .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
+    let emulator = (emulator.new)(&options)
         .with_context(|| format!("{what}: cannot emulate a {} board", protocol.name))?;
     let runtime = super::runtime()?;
     runtime.block_on(serve(emulator, Duration::from_millis(args.script.grace_ms)))

@@ -8,7 +8,6 @@ use anyhow::{Context, Result};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-use touchmove::interpreter::Config;
 use touchmove::live::runner::Sink;
 use touchmove::live::runner::{self, RunnerConfig};
 use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
@@ -97,10 +96,7 @@ async fn watch_with<S: BoardSession>(
         .report_horizon_ms
         .or(recorded_horizon)
         .unwrap_or(protocol.report_horizon_ms);
-    let config = Config {
-        report_horizon_ms: horizon,
-        ..args.interpreter.config()
-    };
+    let config = args.interpreter.config().with_report_horizon_ms(horizon);
     let mut game = LiveGame::new(start.clone(), config)
         .with_time_control(args.interpreter.time_control.clone());
     let recording = match (&args.record, &resumed) {

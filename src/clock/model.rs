@@ -139,6 +139,7 @@ impl ChessClock {
 
     /// When the running side's flag will fall if nobody presses, or `None` when no clock runs
     /// or the clock has no times.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         let color = self.running.filter(|_| self.timed)?;
         Some(

@@ -241,9 +241,9 @@ impl DgtLink {
                     self.session.send_clock(now, command);
                 }
             }
-            Feedback::Ended { text } => {
+            Feedback::Ended { outcome } => {
                 self.host_clock = None;
-                let text = ClockText::new(text);
+                let text = ClockText::new(outcome.as_str());
                 self.session
                     .send_clock(now, ClockCommand::Display { text, beep: true });
             }

@@ -35,8 +35,10 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
         request: probe::request,
         recognise: probe::recognise,
     }),
-    new_emulator: emulator::new_emulator,
-    emulator_help: emulator::HELP,
+    emulator: Some(crate::live::Emulator {
+        new: emulator::new_emulator,
+        help: emulator::HELP,
+    }),
 };
 
 #[cfg(test)]

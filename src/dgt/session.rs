@@ -267,6 +267,7 @@ impl DgtSession {
 
     /// When [`handle_timeout`](DgtSession::handle_timeout) should next be called; `None`
     /// before the link opens.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         let link = self.link.as_ref()?;
         [
@@ -281,11 +282,13 @@ impl DgtSession {
     }
 
     /// The next bytes to write to the board.
+    #[must_use]
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
         self.transmit.pop_front()
     }
 
     /// The next event.
+    #[must_use]
     pub fn poll_event(&mut self) -> Option<SessionEvent> {
         self.events.pop_front()
     }

@@ -11,12 +11,15 @@ pub trait EmulatedBoard {
     /// Does everything due at or before `now`.
     fn handle_timeout(&mut self, now: Millis);
     /// The next time [`EmulatedBoard::handle_timeout`] must be called, if any.
+    #[must_use]
     fn poll_timeout(&self) -> Option<Millis>;
     /// The next bytes to send to the host, if any.
+    #[must_use]
     fn poll_transmit(&mut self) -> Option<Vec<u8>>;
     /// Whether the script has started and everything in it has happened.
     fn script_done(&self) -> bool;
     /// The next thing worth telling whoever runs the emulator.
+    #[must_use]
     fn poll_notice(&mut self) -> Option<Notice>;
 }
 

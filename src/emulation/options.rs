@@ -1,5 +1,5 @@
 //! How an emulated board is asked to play, whatever its protocol: the options `emulate NAME`
-//! gives the protocol's emulator constructor ([`crate::live::Protocol::new_emulator`]).
+//! gives the protocol's emulator constructor ([`crate::live::Emulator::new`]).
 
 use std::num::NonZeroU32;
 

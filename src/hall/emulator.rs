@@ -190,6 +190,7 @@ impl HallBoardEmulator {
     }
 
     /// The next time [`HallBoardEmulator::handle_timeout`] must be called, if any.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         self.next_timer().map(|(due, _)| due)
     }
@@ -202,11 +203,13 @@ impl HallBoardEmulator {
     }
 
     /// The next bytes to send (a frame, a noise burst, or the power-up 0x00), if any.
+    #[must_use]
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
         self.out.pop_front()
     }
 
     /// The next notice, if any.
+    #[must_use]
     pub fn poll_notice(&mut self) -> Option<Notice> {
         self.notices.pop_front()
     }

@@ -23,6 +23,9 @@ mod legal;
 mod matching;
 mod motions;
 mod trace;
+mod view;
+
+pub use view::{PendingDecision, TouchedPiece, TurnState, TurnView};
 
 use std::collections::VecDeque;
 
@@ -42,6 +45,7 @@ use trace::Trace;
 
 /// The interpreter's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Config {
     /// A piece resting on a square for less than this was sliding, not released (ms).
     pub slide_ms: Millis,
@@ -67,6 +71,43 @@ impl Default for Config {
             illegal_limit: 2,
             report_horizon_ms: 0,
         }
+    }
+}
+
+impl Config {
+    /// With the slide window `ms`.
+    #[must_use]
+    pub fn with_slide_ms(mut self, ms: Millis) -> Config {
+        self.slide_ms = ms;
+        self
+    }
+
+    /// With the bounce window `ms`.
+    #[must_use]
+    pub fn with_bounce_ms(mut self, ms: Millis) -> Config {
+        self.bounce_ms = ms;
+        self
+    }
+
+    /// With Article 4 rulings made (`true`) or not (casual play).
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Config {
+        self.strict = strict;
+        self
+    }
+
+    /// With the completed illegal move that loses the game.
+    #[must_use]
+    pub fn with_illegal_limit(mut self, limit: u32) -> Config {
+        self.illegal_limit = limit;
+        self
+    }
+
+    /// With the report horizon `ms`.
+    #[must_use]
+    pub fn with_report_horizon_ms(mut self, ms: Millis) -> Config {
+        self.report_horizon_ms = ms;
+        self
     }
 }
 
@@ -336,6 +377,7 @@ impl Interpreter {
     }
 
     /// The next time at which [`Interpreter::handle_timeout`] must be called, if any.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         let held = self.held_until();
         let phase = match self.phase {
@@ -381,6 +423,7 @@ impl Interpreter {
     }
 
     /// The next decided game event, if any.
+    #[must_use]
     pub fn poll_event(&mut self) -> Option<GameEvent> {
         self.out.pop_front()
     }

@@ -83,6 +83,11 @@ impl Trace {
             .any(|touch| touch.counts() && touch.piece.color == color)
     }
 
+    /// The squares, of those the turn began with, whose pieces are off the board now.
+    pub fn in_hand(&self) -> Bitboard {
+        self.in_hand
+    }
+
     /// Whether no piece is off the board in a hand (lifts and places balance).
     pub fn hand_is_empty(&self) -> bool {
         self.hand == 0

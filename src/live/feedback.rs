@@ -7,7 +7,7 @@
 //! game's events themselves.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Color, Square};
+use shakmaty::{Color, KnownOutcome, Square};
 
 use crate::event::{EventKind, GameEvent};
 use crate::sensor::Millis;
@@ -53,10 +53,10 @@ pub enum Feedback {
         /// How much, in ms.
         ms: Millis,
     },
-    /// The game ended; `text` is for a display (`1-0`, `0-1`, `1/2-1/2`).
+    /// The game ended (a display shows [`KnownOutcome::as_str`]: `1-0`, `0-1`, `1/2-1/2`).
     Ended {
-        /// The result as the PGN writes it.
-        text: String,
+        /// How.
+        outcome: KnownOutcome,
     },
 }
 
@@ -113,7 +113,7 @@ impl FeedbackWriter {
                 ms,
             }),
             EventKind::Result(result) => Some(Feedback::Ended {
-                text: result.result.clone(),
+                outcome: result.outcome,
             }),
             EventKind::Game { .. } => {
                 // A new game starts from the standard position.
@@ -209,11 +209,16 @@ mod tests {
             result: "0-1".to_owned(),
             reason: "checkmate".to_owned(),
             rule: None,
+            outcome: KnownOutcome::Decisive {
+                winner: Color::Black,
+            },
         };
         assert_eq!(
             writer.write(&decision(EventKind::Result(result))),
             Some(Feedback::Ended {
-                text: "0-1".to_owned()
+                outcome: KnownOutcome::Decisive {
+                    winner: Color::Black
+                }
             })
         );
     }

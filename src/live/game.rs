@@ -186,6 +186,7 @@ impl LiveGame {
     }
 
     /// When [`LiveGame::handle_timeout`] must next be called.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         self.interpreter
             .as_ref()
@@ -209,12 +210,14 @@ impl LiveGame {
     }
 
     /// The next thing to report.
+    #[must_use]
     pub fn poll_event(&mut self) -> Option<LiveEvent> {
         self.out.pop_front()
     }
 
     /// The next thing to tell the board (its LEDs, its clock's display), in the order the
     /// events it comes from were decided.
+    #[must_use]
     pub fn poll_feedback(&mut self) -> Option<Feedback> {
         self.feedback.pop_front()
     }
@@ -278,7 +281,7 @@ mod tests {
     fn after_the_start_the_interpreter_decides() {
         let mut game = LiveGame::new(Chess::default(), Config::default());
         game.handle_sensor(&snapshot(&Board::new()));
-        game.poll_event();
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
         let pawn = shakmaty::Color::White.pawn();
         let lift = SensorKind::Lift {
             square: Square::E2,

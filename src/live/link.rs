@@ -33,10 +33,13 @@ pub trait BoardSession {
     /// A deadline from [`BoardSession::poll_timeout`] passed.
     fn handle_timeout(&mut self, now: Millis);
     /// When [`BoardSession::handle_timeout`] must next be called.
+    #[must_use]
     fn poll_timeout(&self) -> Option<Millis>;
     /// Bytes to write to the board.
+    #[must_use]
     fn poll_transmit(&mut self) -> Option<Vec<u8>>;
     /// The next thing the board reported.
+    #[must_use]
     fn poll_event(&mut self) -> Option<LinkEvent>;
     /// What the game tells the board at `now`, for a board that shows it (a clock's display and
     /// times, LEDs); a board that cannot show it ignores it.

@@ -17,4 +17,4 @@ pub use board_view::board_diagram;
 pub use feedback::Feedback;
 pub use game::{LiveEvent, LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
-pub use protocol::{Parity, Probe, Protocol, SerialLine, SessionOptions};
+pub use protocol::{Emulator, Parity, Probe, Protocol, SerialLine, SessionOptions};

@@ -26,10 +26,17 @@ pub struct Protocol {
     pub new_session: fn(&SessionOptions) -> Box<dyn BoardSession + Send>,
     /// How a board of this protocol is recognised on a port, if it can be.
     pub probe: Option<Probe>,
-    /// An emulated board of this protocol.
-    pub new_emulator: fn(&EmulatorOptions) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError>,
+    /// An emulated board of this protocol, if it has one.
+    pub emulator: Option<Emulator>,
+}
+
+/// How a protocol's board is emulated (`emulate NAME`, the live tests, `demo --board NAME`).
+#[derive(Debug, Clone, Copy)]
+pub struct Emulator {
+    /// A board playing what the options say, or why it cannot.
+    pub new: fn(&EmulatorOptions) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError>,
     /// What the emulated board does, for `emulate --help`.
-    pub emulator_help: &'static str,
+    pub help: &'static str,
 }
 
 /// What the game asks of a board's session beyond its protocol (a session ignores what its

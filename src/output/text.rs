@@ -209,6 +209,9 @@ mod tests {
                 result: "1-0".to_owned(),
                 reason: "checkmate".to_owned(),
                 rule: None,
+                outcome: shakmaty::KnownOutcome::Decisive {
+                    winner: Color::White
+                },
             })),
             "result 1-0 (checkmate)"
         );
@@ -217,6 +220,9 @@ mod tests {
                 result: "0-1".to_owned(),
                 reason: "second illegal move".to_owned(),
                 rule: Some(Rule::IllegalMoveLimit),
+                outcome: shakmaty::KnownOutcome::Decisive {
+                    winner: Color::Black
+                },
             })),
             "result 0-1 (second illegal move, 7.5.5)"
         );

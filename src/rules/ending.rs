@@ -1,6 +1,6 @@
 //! How a game ends by itself: checkmate, stalemate, dead position, fivefold repetition, 75 moves.
 
-use shakmaty::{Chess, Color, MoveList, Position};
+use shakmaty::{Chess, Color, KnownOutcome, MoveList, Position};
 
 use crate::event::{GameResult, Rule};
 
@@ -22,12 +22,13 @@ impl Ending {
             result: self.result_str().to_owned(),
             reason: self.reason.to_owned(),
             rule: Some(self.rule),
+            outcome: KnownOutcome::from_winner(self.winner),
         }
     }
 
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result_str(&self) -> &'static str {
-        shakmaty::KnownOutcome::from_winner(self.winner).as_str()
+        KnownOutcome::from_winner(self.winner).as_str()
     }
 
     /// The game is lost by `loser` (illegal moves, a fallen flag), unless the opponent cannot

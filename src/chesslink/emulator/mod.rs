@@ -183,6 +183,7 @@ impl ChessLinkEmulator {
     }
 
     /// The next time [`ChessLinkEmulator::handle_timeout`] must be called.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         [
             Some(self.next_scan),
@@ -222,11 +223,13 @@ impl ChessLinkEmulator {
     }
 
     /// The next bytes to send.
+    #[must_use]
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
         self.out.pop_front()
     }
 
     /// The next notice.
+    #[must_use]
     pub fn poll_notice(&mut self) -> Option<Notice> {
         self.notices.pop_front()
     }

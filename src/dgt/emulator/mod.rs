@@ -151,6 +151,7 @@ impl DgtBoardEmulator {
     }
 
     /// The next time [`DgtBoardEmulator::handle_timeout`] must be called, if any.
+    #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         self.next_timer().map(|(due, _)| due)
     }
@@ -163,11 +164,13 @@ impl DgtBoardEmulator {
     }
 
     /// The next message (or noise burst) to send, if any.
+    #[must_use]
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
         self.out.pop_front()
     }
 
     /// The next notice, if any.
+    #[must_use]
     pub fn poll_notice(&mut self) -> Option<Notice> {
         self.notices.pop_front()
     }

@@ -98,6 +98,9 @@ mod tests {
             result: "1-0".to_owned(),
             reason: "checkmate".to_owned(),
             rule: Some(Rule::Checkmate),
+            outcome: shakmaty::KnownOutcome::Decisive {
+                winner: shakmaty::Color::White,
+            },
         };
         assert_eq!(result_comment(&result), "checkmate (5.1.1)");
     }

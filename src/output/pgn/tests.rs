@@ -44,11 +44,16 @@ fn violation(rule: Rule, color: Color, square: Square, message: &str) -> GameEve
     }))
 }
 
+/// A result event; the recorder reads the `result` text (the outcome is what it says, a draw
+/// for a text that is none).
 fn result(result: &str, reason: &str, rule: Option<Rule>) -> GameEvent {
+    let outcome = shakmaty::KnownOutcome::from_ascii(result.as_bytes())
+        .unwrap_or(shakmaty::KnownOutcome::Draw);
     event(EventKind::Result(GameResult {
         result: result.to_owned(),
         reason: reason.to_owned(),
         rule,
+        outcome,
     }))
 }
 
