@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serialport::{SerialPort, TTYPort};
 use shakmaty::{Bitboard, Board, Chess, Move, Position, Square};
-use touchmove::dgt::protocol::{code_from_piece, index_from_square};
+use touchmove::dgt::wire::protocol::{code_from_piece, index_from_square};
 use touchmove::pgn_games::read_games;
 use touchmove::simulate::footprint::could_go_further;
 

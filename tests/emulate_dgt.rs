@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serialport::TTYPort;
 use shakmaty::{Board, Position};
-use touchmove::dgt::protocol::{piece_from_code, square_from_index};
+use touchmove::dgt::wire::protocol::{piece_from_code, square_from_index};
 use touchmove::pgn_games::read_games;
 
 mod common;

@@ -5,8 +5,8 @@
 //! --record` then `replay` would: live and replay must agree.
 
 use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script};
-use touchmove::dgt::link::DgtLink;
-use touchmove::dgt::protocol::REPORT_HORIZON_MS;
+use touchmove::dgt::session::link::DgtLink;
+use touchmove::dgt::wire::protocol::REPORT_HORIZON_MS;
 use touchmove::emulation::{ScriptStart, Unplug};
 use touchmove::event::{EventKind, GameEvent};
 use touchmove::fidelity::compare;

@@ -5,7 +5,7 @@
 //! - [`wire`]: the frames both ways, their block parity, streaming decoders;
 //! - [`session`]: the host's sans-IO session ([`ChessLinkSession`]): positions in, lifts and
 //!   placements out, the last move and mismatches on the board's LEDs;
-//! - [`emulator`]: an emulated board ([`emulator::ChessLinkEmulator`]).
+//! - [`emulator`]: an emulated board ([`emulator::ChessLinkBoardEmulator`]).
 
 pub mod emulator;
 mod probe;

@@ -15,8 +15,3 @@ pub use format::clk;
 pub use model::{ChessClock, PressError};
 pub use reading::{ClockReading, Flag};
 pub use time_control::{Bonus, Period, Schedule, TimeControl, TimeControlError};
-
-#[cfg(test)]
-mod model_tests;
-#[cfg(test)]
-mod time_control_tests;

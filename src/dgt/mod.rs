@@ -1,47 +1,36 @@
 //! The DGT e-board: its serial protocol, a sans-IO host session, and an emulated board.
 //!
-//! [`codec::DgtDecoder`] turns the board's bytes into [`message::BoardMessage`]s (noise is
-//! reported and skipped); [`command::encode`] writes host commands; [`session::DgtSession`] runs
-//! the host side of the link (handshake, keep-alive, rotation, clock commands) without doing any
-//! I/O.
+//! - [`wire`]: the bytes both ways: the protocol's codes ([`wire::protocol`]), the board's
+//!   messages (decoded by [`wire::codec::DgtDecoder`] into [`wire::message::BoardMessage`],
+//!   encoded for an emulated board by [`wire::board_messages`]), the host's commands (encoded by
+//!   [`wire::command::encode`], decoded for an emulated board by [`wire::host_commands`]), and
+//!   the clock's reports ([`wire::clock`]);
+//! - [`session`]: the host's side: [`session::DgtSession`] runs the link (handshake,
+//!   keep-alive, rotation, clock commands) without doing any I/O, and [`DgtLink`] puts it behind
+//!   the live runner (the clock's sides, the host's clock, presses);
+//! - [`emulator`]: an emulated DGT board and its clock.
 
-pub mod board_messages;
-pub mod clock;
-mod clock_press;
-mod clock_queue;
-pub mod clock_sides;
-pub mod codec;
-pub mod command;
 pub mod emulator;
-pub mod host_clock;
-pub mod host_commands;
-pub mod link;
-mod liveness;
-pub mod message;
-pub mod orientation;
-mod probe;
-pub mod protocol;
 pub mod session;
+pub mod wire;
+
+pub use session::DgtSession;
+pub use session::link::DgtLink;
 
 /// The DGT e-board protocol: 9600 baud 8N1, a report horizon of one scan and a margin, found by
 /// its answer to SEND_VERSION.
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "dgt",
     summary: "a DGT e-board (9600 baud), with its clock if one is plugged in",
-    line: crate::live::SerialLine::eight_n_one(protocol::BAUD_RATE),
-    report_horizon_ms: protocol::REPORT_HORIZON_MS,
-    new_session: link::new_session,
+    line: crate::live::SerialLine::eight_n_one(wire::protocol::BAUD_RATE),
+    report_horizon_ms: wire::protocol::REPORT_HORIZON_MS,
+    new_session: session::link::new_session,
     probe: Some(crate::live::Probe {
-        request: probe::request,
-        recognise: probe::recognise,
+        request: session::probe::request,
+        recognise: session::probe::recognise,
     }),
     emulator: Some(crate::live::Emulator {
         new: emulator::new_emulator,
         help: emulator::HELP,
     }),
 };
-
-#[cfg(test)]
-mod codec_tests;
-#[cfg(test)]
-mod session_tests;

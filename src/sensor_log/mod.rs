@@ -19,9 +19,7 @@ mod reader;
 mod writer;
 
 #[cfg(test)]
-mod decoder_tests;
-#[cfg(test)]
-mod round_trip_tests;
+mod tests;
 
 pub use clock_annotation::{format_clock_reading, parse_clock_reading};
 pub use decoder::{LogDecoder, LogRecord};

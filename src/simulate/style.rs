@@ -120,7 +120,7 @@ impl HandStyle {
     /// come before the scan that reports their move, else none.
     pub fn report_horizon_ms(&self) -> Millis {
         if self.scanning() && self.blitz_presses && self.clock {
-            crate::dgt::protocol::REPORT_HORIZON_MS
+            crate::dgt::wire::protocol::REPORT_HORIZON_MS
         } else {
             0
         }

@@ -4,7 +4,7 @@ use shakmaty::{Board, Piece, Square};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_serial::SerialStream;
 
-use touchmove::dgt::protocol::{code_from_piece, index_from_square};
+use touchmove::dgt::wire::protocol::{code_from_piece, index_from_square};
 use touchmove::live::LiveEvent;
 
 use super::live::run_session_until_moves;
@@ -85,6 +85,6 @@ pub async fn run_until_moves<C: touchmove::live::runner::Connector>(
     moves_wanted: usize,
     limit: std::time::Duration,
 ) -> Vec<LiveEvent> {
-    let mut link = touchmove::dgt::link::DgtLink::default();
+    let mut link = touchmove::dgt::session::link::DgtLink::default();
     run_session_until_moves(connector, &mut link, config, moves_wanted, limit).await
 }

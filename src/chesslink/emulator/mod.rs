@@ -1,7 +1,7 @@
 //! An emulated Millennium ChessLink board, sans-IO: host command bytes and the time go in, reply
 //! bytes come out.
 //!
-//! [`ChessLinkEmulator`] never reads a clock, a port or a file. The board holds a piece per
+//! [`ChessLinkBoardEmulator`] never reads a clock, a port or a file. The board holds a piece per
 //! square and scans them every scan time (E2ROM address 01, 20 × 2.048 ms by default). What it
 //! sends without being asked follows E2ROM address 02: a status every scan, none, one every
 //! address-03 time, or one on a change (at once, or once the board has read the same for 2 to 5
@@ -41,7 +41,7 @@ const RESET_MS: Millis = 3000;
 /// E2ROM address 03: the time between timed automatic reports (units of 4.096 ms).
 const E2ROM_REPORT_TIME: u8 = 0x03;
 
-/// The settings of a [`ChessLinkEmulator`].
+/// The settings of a [`ChessLinkBoardEmulator`].
 #[derive(Debug, Clone)]
 pub struct EmulatorConfig {
     /// What happens on the board.
@@ -75,7 +75,7 @@ impl EmulatorConfig {
 
 /// An emulated ChessLink board.
 #[derive(Debug)]
-pub struct ChessLinkEmulator {
+pub struct ChessLinkBoardEmulator {
     /// The pieces on the board now.
     board: Board,
     script: ScriptPlayer<Change>,
@@ -102,9 +102,9 @@ pub struct ChessLinkEmulator {
     notices: VecDeque<Notice>,
 }
 
-impl ChessLinkEmulator {
+impl ChessLinkBoardEmulator {
     /// A board set up as `config` says, powered up at emulator time 0.
-    pub fn new(config: EmulatorConfig) -> ChessLinkEmulator {
+    pub fn new(config: EmulatorConfig) -> ChessLinkBoardEmulator {
         let mut e2rom = [0u8; 256];
         if let Some(scan) = e2rom.get_mut(usize::from(E2ROM_SCAN_TIME)) {
             *scan = 20;
@@ -115,7 +115,7 @@ impl ChessLinkEmulator {
         if let Some(time) = e2rom.get_mut(usize::from(E2ROM_REPORT_TIME)) {
             *time = 250;
         }
-        let mut emulator = ChessLinkEmulator {
+        let mut emulator = ChessLinkBoardEmulator {
             board: config.script.start,
             script: ScriptPlayer::new(config.script.changes, config.speed),
             start: config.start,
@@ -182,7 +182,7 @@ impl ChessLinkEmulator {
         }
     }
 
-    /// The next time [`ChessLinkEmulator::handle_timeout`] must be called.
+    /// The next time [`ChessLinkBoardEmulator::handle_timeout`] must be called.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
         [

@@ -6,7 +6,7 @@ use crate::emulation::{
 };
 use crate::sensor::Millis;
 
-use super::{ChessLinkEmulator, EmulatorConfig, Script};
+use super::{ChessLinkBoardEmulator, EmulatorConfig, Script};
 
 /// What the emulated board does, for `emulate --help`.
 pub const HELP: &str = "\
@@ -27,9 +27,11 @@ const LACKING: [BoardOption; 4] = [
     BoardOption::DropEvery,
 ];
 
-impl ChessLinkEmulator {
+impl ChessLinkBoardEmulator {
     /// A board playing `options`.
-    pub fn from_options(options: &EmulatorOptions) -> Result<ChessLinkEmulator, EmulatorError> {
+    pub fn from_options(
+        options: &EmulatorOptions,
+    ) -> Result<ChessLinkBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
         let script = match &options.script {
             ScriptSource::Log(log) => Script::from_log(log),
@@ -46,34 +48,34 @@ impl ChessLinkEmulator {
         config.noise = options.noise;
         config.seed = options.seed;
         config.unplug = options.unplug;
-        Ok(ChessLinkEmulator::new(config))
+        Ok(ChessLinkBoardEmulator::new(config))
     }
 }
 
-/// The registry's constructor: [`ChessLinkEmulator::from_options`], boxed.
+/// The registry's constructor: [`ChessLinkBoardEmulator::from_options`], boxed.
 pub(crate) fn new_emulator(
     options: &EmulatorOptions,
 ) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
-    Ok(Box::new(ChessLinkEmulator::from_options(options)?))
+    Ok(Box::new(ChessLinkBoardEmulator::from_options(options)?))
 }
 
-impl EmulatedBoard for ChessLinkEmulator {
+impl EmulatedBoard for ChessLinkBoardEmulator {
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        ChessLinkEmulator::handle_bytes(self, now, bytes);
+        ChessLinkBoardEmulator::handle_bytes(self, now, bytes);
     }
     fn handle_timeout(&mut self, now: Millis) {
-        ChessLinkEmulator::handle_timeout(self, now);
+        ChessLinkBoardEmulator::handle_timeout(self, now);
     }
     fn poll_timeout(&self) -> Option<Millis> {
-        ChessLinkEmulator::poll_timeout(self)
+        ChessLinkBoardEmulator::poll_timeout(self)
     }
     fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        ChessLinkEmulator::poll_transmit(self)
+        ChessLinkBoardEmulator::poll_transmit(self)
     }
     fn script_done(&self) -> bool {
-        ChessLinkEmulator::script_done(self)
+        ChessLinkBoardEmulator::script_done(self)
     }
     fn poll_notice(&mut self) -> Option<Notice> {
-        ChessLinkEmulator::poll_notice(self)
+        ChessLinkBoardEmulator::poll_notice(self)
     }
 }

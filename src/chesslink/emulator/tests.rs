@@ -25,12 +25,12 @@ fn e4_script() -> Script {
     }
 }
 
-fn board(config: EmulatorConfig) -> ChessLinkEmulator {
-    ChessLinkEmulator::new(config)
+fn board(config: EmulatorConfig) -> ChessLinkBoardEmulator {
+    ChessLinkBoardEmulator::new(config)
 }
 
 /// Everything the board sent by `now` (its timers run up to then), decoded.
-fn replies(board: &mut ChessLinkEmulator, now: Millis) -> Vec<BoardReply> {
+fn replies(board: &mut ChessLinkBoardEmulator, now: Millis) -> Vec<BoardReply> {
     board.handle_timeout(now);
     let mut decoder: ReplyDecoder = FrameDecoder::replies();
     while let Some(bytes) = board.poll_transmit() {
@@ -44,11 +44,11 @@ fn replies(board: &mut ChessLinkEmulator, now: Millis) -> Vec<BoardReply> {
         .collect()
 }
 
-fn send(board: &mut ChessLinkEmulator, now: Millis, command: &HostCommand) {
+fn send(board: &mut ChessLinkBoardEmulator, now: Millis, command: &HostCommand) {
     board.handle_bytes(now, &encode_command(command));
 }
 
-fn on_change(board: &mut ChessLinkEmulator, now: Millis) {
+fn on_change(board: &mut ChessLinkBoardEmulator, now: Millis) {
     send(
         board,
         now,

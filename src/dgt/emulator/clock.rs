@@ -4,9 +4,9 @@
 use crate::emulation::ClockSide;
 use shakmaty::Color;
 
-use crate::dgt::board_messages::ClockReport;
-use crate::dgt::clock::ClockTime;
-use crate::dgt::protocol::{clock_flag, clock_status};
+use crate::dgt::wire::board_messages::ClockReport;
+use crate::dgt::wire::clock::ClockTime;
+use crate::dgt::wire::protocol::{clock_flag, clock_status};
 use crate::sensor::Millis;
 
 /// How the emulated clock is set up.

@@ -29,10 +29,12 @@ pub use options::HELP;
 pub(crate) use options::new_emulator;
 pub use script::{Change, Script, ScriptError, ScriptEvent};
 
-use super::board_messages as msg;
-use super::clock::ClockTime;
-use super::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
-use super::protocol::{clock_command, code_from_piece, index_from_square, square_from_index};
+use crate::dgt::wire::board_messages as msg;
+use crate::dgt::wire::clock::ClockTime;
+use crate::dgt::wire::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
+use crate::dgt::wire::protocol::{
+    clock_command, code_from_piece, index_from_square, square_from_index,
+};
 use crate::emulation::noise::Noise;
 use crate::emulation::{ClockSide, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug};
 use crate::sensor::Millis;

@@ -6,7 +6,7 @@ use crate::emulation::{
 };
 use crate::sensor::Millis;
 
-use super::{HallBoardEmulator, HallEmulatorConfig, HallScript};
+use super::{EmulatorConfig, HallBoardEmulator, Script};
 
 /// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
 /// tell pieces apart), no unplugging emulated.
@@ -31,15 +31,15 @@ impl HallBoardEmulator {
     pub fn from_options(options: &EmulatorOptions) -> Result<HallBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
         let script = match &options.script {
-            ScriptSource::Log(log) => HallScript::from_log(log),
+            ScriptSource::Log(log) => Script::from_log(log),
             ScriptSource::Game {
                 start,
                 moves,
                 messy,
-            } => HallScript::from_game(start, moves, *messy, options.seed),
+            } => Script::from_game(start, moves, *messy, options.seed),
         }
         .map_err(|error| EmulatorError::Script(Box::new(error)))?;
-        let mut config = HallEmulatorConfig::new(script);
+        let mut config = EmulatorConfig::new(script);
         config.start = options.start;
         config.speed = options.speed;
         config.noise = options.noise;

@@ -10,7 +10,7 @@ use crate::simulate::{BoardKind, HandStyle, SimulateError, simulate};
 
 /// One thing that happens on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HallChange {
+pub enum Change {
     /// A square was lifted from or placed on.
     Square {
         /// The square.
@@ -24,25 +24,25 @@ pub enum HallChange {
 
 /// A change at a time, in ms of script time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HallEvent {
+pub struct ScriptEvent {
     /// When it happens, in ms since the script started (never decreasing along a script).
     pub t: Millis,
     /// What happens.
-    pub change: HallChange,
+    pub change: Change,
 }
 
 /// The board's start occupancy and what happens on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HallScript {
+pub struct Script {
     /// The occupied squares when the script starts (bit `n` is square `n`, a1 = 0).
     pub start: u64,
     /// The changes, in time order; each square change changes the occupancy.
-    pub events: Vec<HallEvent>,
+    pub events: Vec<ScriptEvent>,
 }
 
 /// Why a script could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HallScriptError {
+pub enum ScriptError {
     /// The log's start position is not a legal position.
     #[error("the log's start position is not legal: {0}")]
     BadStart(String),
@@ -51,7 +51,7 @@ pub enum HallScriptError {
     Simulate(#[from] SimulateError),
 }
 
-impl HallScript {
+impl Script {
     /// `moves` played from `start` by simulated hands on an occupancy board (clean, or messy:
     /// slides, capture orders, sensor bounce, knocked pieces...), dice from `seed`.
     pub fn from_game(
@@ -59,46 +59,40 @@ impl HallScript {
         moves: &[Move],
         messy: bool,
         seed: u64,
-    ) -> Result<HallScript, HallScriptError> {
+    ) -> Result<Script, ScriptError> {
         let style = if messy {
             HandStyle::messy(BoardKind::Occupancy)
         } else {
             HandStyle::clean(BoardKind::Occupancy)
         };
         let game = simulate(start, moves, &style, seed)?;
-        Ok(HallScript::from_events(
-            start.board().occupied(),
-            &game.events,
-        ))
+        Ok(Script::from_events(start.board().occupied(), &game.events))
     }
 
     /// The events of a sensor log, from its start position's occupancy.
-    pub fn from_log(log: &SensorLog) -> Result<HallScript, HallScriptError> {
+    pub fn from_log(log: &SensorLog) -> Result<Script, ScriptError> {
         let start = log
             .header
             .start_position()
-            .map_err(|error| HallScriptError::BadStart(error.to_string()))?;
-        Ok(HallScript::from_events(
-            start.board().occupied(),
-            &log.events,
-        ))
+            .map_err(|error| ScriptError::BadStart(error.to_string()))?;
+        Ok(Script::from_events(start.board().occupied(), &log.events))
     }
 
     /// Sensor events from the occupancy `start`, as an occupancy board reports them: pieces are
     /// forgotten, a lift or place that changes nothing is left out, and a snapshot becomes the
     /// lifts and then the places that make the occupancy its own.
-    pub fn from_events(start: Bitboard, events: &[SensorEvent]) -> HallScript {
+    pub fn from_events(start: Bitboard, events: &[SensorEvent]) -> Script {
         let mut occupancy = u64::from(start);
         let mut out = Vec::with_capacity(events.len());
         for event in events {
             for change in changes(occupancy, &event.kind) {
-                if let HallChange::Square { square, action } = change {
+                if let Change::Square { square, action } = change {
                     occupancy = apply(occupancy, square, action);
                 }
-                out.push(HallEvent { t: event.t, change });
+                out.push(ScriptEvent { t: event.t, change });
             }
         }
-        HallScript {
+        Script {
             start: u64::from(start),
             events: out,
         }
@@ -109,8 +103,8 @@ impl HallScript {
         self.events
             .iter()
             .fold(self.start, |occupancy, event| match event.change {
-                HallChange::Square { square, action } => apply(occupancy, square, action),
-                HallChange::Button(_) => occupancy,
+                Change::Square { square, action } => apply(occupancy, square, action),
+                Change::Button(_) => occupancy,
             })
     }
 }
@@ -124,8 +118,8 @@ pub fn apply(occupancy: u64, square: Square, action: Action) -> u64 {
 }
 
 /// The changes one sensor event makes to `occupancy`.
-fn changes(occupancy: u64, kind: &SensorKind) -> Vec<HallChange> {
-    let button = |button| vec![HallChange::Button(button)];
+fn changes(occupancy: u64, kind: &SensorKind) -> Vec<Change> {
+    let button = |button| vec![Change::Button(button)];
     match kind {
         SensorKind::Lift { square, .. } => square_change(occupancy, *square, Action::Lifted),
         SensorKind::Place { square, .. } => square_change(occupancy, *square, Action::Placed),
@@ -138,14 +132,14 @@ fn changes(occupancy: u64, kind: &SensorKind) -> Vec<HallChange> {
 }
 
 /// A lift or place, unless the square already is that way.
-fn square_change(occupancy: u64, square: shakmaty::Square, action: Action) -> Vec<HallChange> {
+fn square_change(occupancy: u64, square: shakmaty::Square, action: Action) -> Vec<Change> {
     let Some(square) = Square::new(u8::from(square)) else {
         return Vec::new();
     };
     if apply(occupancy, square, action) == occupancy {
         return Vec::new();
     }
-    vec![HallChange::Square { square, action }]
+    vec![Change::Square { square, action }]
 }
 
 /// The promotion button of a role (none for a king or pawn).
@@ -160,13 +154,13 @@ fn promote_button(role: Role) -> Option<Button> {
 }
 
 /// The lifts, then the places, that turn `occupancy` into `target`.
-fn snapshot_changes(occupancy: u64, target: u64) -> Vec<HallChange> {
+fn snapshot_changes(occupancy: u64, target: u64) -> Vec<Change> {
     let lifts = occupancy & !target;
     let places = target & !occupancy;
     let of = |mask: u64, action| {
         Square::all()
             .filter(move |square| mask & square.bit() != 0)
-            .map(move |square| HallChange::Square { square, action })
+            .map(move |square| Change::Square { square, action })
     };
     of(lifts, Action::Lifted)
         .chain(of(places, Action::Placed))
@@ -189,10 +183,10 @@ mod tests {
              950 adjust\n1000 promote n\n1100 snapshot 8/8/8/8/4X3/8/8/8\n",
         )
         .expect("a valid log");
-        let script = HallScript::from_log(&log).expect("a script");
-        let changes: Vec<(Millis, HallChange)> =
+        let script = Script::from_log(&log).expect("a script");
+        let changes: Vec<(Millis, Change)> =
             script.events.iter().map(|e| (e.t, e.change)).collect();
-        let lift = |index| HallChange::Square {
+        let lift = |index| Change::Square {
             square: square(index),
             action: Action::Lifted,
         };
@@ -200,14 +194,14 @@ mod tests {
             (0, lift(0x0c)),
             (
                 300,
-                HallChange::Square {
+                Change::Square {
                     square: square(0x1c),
                     action: Action::Placed,
                 },
             ),
-            (900, HallChange::Button(Button::ClockWhite)),
-            (950, HallChange::Button(Button::Adjust)),
-            (1000, HallChange::Button(Button::PromoteKnight)),
+            (900, Change::Button(Button::ClockWhite)),
+            (950, Change::Button(Button::Adjust)),
+            (1000, Change::Button(Button::PromoteKnight)),
         ];
         let others = (0..64).filter(|&i| i < 16 && i != 0x0c || i >= 48);
         expected.extend(others.map(|i| (1100, lift(i))));

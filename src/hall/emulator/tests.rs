@@ -15,22 +15,22 @@ fn square(index: u8) -> Square {
 }
 
 /// e2 lifted at 900 ms, e4 placed at 1500 ms, White's clock at 1600 ms.
-fn script() -> HallScript {
-    let change = |t, index, action| HallEvent {
+fn script() -> Script {
+    let change = |t, index, action| ScriptEvent {
         t,
-        change: HallChange::Square {
+        change: Change::Square {
             square: square(index),
             action,
         },
     };
-    HallScript {
+    Script {
         start: START,
         events: vec![
             change(900, 0x0c, Action::Lifted),
             change(1500, 0x1c, Action::Placed),
-            HallEvent {
+            ScriptEvent {
                 t: 1600,
-                change: HallChange::Button(Button::ClockWhite),
+                change: Change::Button(Button::ClockWhite),
             },
         ],
     }
@@ -68,7 +68,7 @@ fn host(message: Message) -> Vec<u8> {
 
 #[test]
 fn it_powers_up_then_plays_its_script_in_exact_frames() {
-    let mut emulator = HallBoardEmulator::new(HallEmulatorConfig::new(script()));
+    let mut emulator = HallBoardEmulator::new(EmulatorConfig::new(script()));
     emulator.handle_timeout(2600);
     let sent = drain(&mut emulator);
     let expected: [&[u8]; 7] = [
@@ -108,7 +108,7 @@ fn it_powers_up_then_plays_its_script_in_exact_frames() {
 
 #[test]
 fn a_snapshot_request_is_answered_with_the_occupancy_now() {
-    let mut emulator = HallBoardEmulator::new(HallEmulatorConfig::new(script()));
+    let mut emulator = HallBoardEmulator::new(EmulatorConfig::new(script()));
     drain(&mut emulator);
     emulator.handle_bytes(1000, &host(Message::RequestSnapshot));
     let expected = Frame {
@@ -126,7 +126,7 @@ fn a_snapshot_request_is_answered_with_the_occupancy_now() {
 
 #[test]
 fn leds_are_remembered_and_acks_ignored() {
-    let mut emulator = HallBoardEmulator::new(HallEmulatorConfig::new(script()));
+    let mut emulator = HallBoardEmulator::new(EmulatorConfig::new(script()));
     drain(&mut emulator);
     let set = |mask, pattern| host(Message::SetLeds(SetLeds { mask, pattern }));
     let mut bytes = set(0xff00, LedPattern::On);
@@ -152,7 +152,7 @@ fn leds_are_remembered_and_acks_ignored() {
 
 #[test]
 fn every_nth_change_is_lost_leaving_a_sequence_gap() {
-    let mut config = HallEmulatorConfig::new(script());
+    let mut config = EmulatorConfig::new(script());
     config.drop_every = NonZeroU32::new(2);
     let mut emulator = HallBoardEmulator::new(config);
     emulator.handle_timeout(1600);
@@ -174,7 +174,7 @@ fn every_nth_change_is_lost_leaving_a_sequence_gap() {
 
 #[test]
 fn waiting_for_the_host_delays_the_script() {
-    let mut config = HallEmulatorConfig::new(script());
+    let mut config = EmulatorConfig::new(script());
     config.start = ScriptStart::OnHost;
     let mut emulator = HallBoardEmulator::new(config);
     emulator.handle_timeout(5000);
@@ -188,7 +188,7 @@ fn waiting_for_the_host_delays_the_script() {
     emulator.handle_bytes(5100, &host(Message::Ack { seq: 0x06 }));
     emulator.handle_timeout(6000);
     let change = frames(&mut emulator).into_iter().next().map(|f| f.message);
-    let expected = Change {
+    let expected = ChangeFrame {
         square: square(0x0c),
         action: Action::Lifted,
         piece: None,
@@ -199,8 +199,8 @@ fn waiting_for_the_host_delays_the_script() {
 
 #[test]
 fn noise_costs_no_frame() {
-    let mut clean = HallBoardEmulator::new(HallEmulatorConfig::new(script()));
-    let mut config = HallEmulatorConfig::new(script());
+    let mut clean = HallBoardEmulator::new(EmulatorConfig::new(script()));
+    let mut config = EmulatorConfig::new(script());
     config.noise = Some(20.0);
     config.seed = 5;
     let mut noisy = HallBoardEmulator::new(config);
@@ -224,7 +224,7 @@ fn noise_costs_no_frame() {
 
 #[test]
 fn sequence_numbers_wrap() {
-    let mut emulator = HallBoardEmulator::new(HallEmulatorConfig::new(script()));
+    let mut emulator = HallBoardEmulator::new(EmulatorConfig::new(script()));
     emulator.handle_timeout(300_000);
     let seqs: Vec<u8> = frames(&mut emulator).iter().map(|f| f.seq).collect();
     assert!(seqs.len() > 256, "{} frames", seqs.len());
@@ -234,7 +234,7 @@ fn sequence_numbers_wrap() {
 
 #[test]
 fn bad_host_bytes_are_reported() {
-    let mut config = HallEmulatorConfig::new(script());
+    let mut config = EmulatorConfig::new(script());
     config.start = ScriptStart::OnHost;
     let mut emulator = HallBoardEmulator::new(config);
     drain(&mut emulator);

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::command::ClockCommand;
+use crate::dgt::wire::command::ClockCommand;
 use crate::sensor::Millis;
 
 /// A command sent and not yet acknowledged.

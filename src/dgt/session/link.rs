@@ -4,14 +4,14 @@ use std::collections::VecDeque;
 
 use shakmaty::Color;
 
-use super::clock::ClockReport;
-use super::clock_sides::{ClockSides, sides_from_times};
-use super::command::{ClockCommand, ClockText};
-use super::host_clock::HostClock;
-use super::protocol::REPORT_HORIZON_MS;
-use super::session::{DgtSession, SessionConfig, SessionEvent};
+use super::{DgtSession, SessionConfig, SessionEvent};
 use crate::clock::ClockReading;
 use crate::clock::TimeControl;
+use crate::dgt::session::clock_sides::{ClockSides, sides_from_times};
+use crate::dgt::session::host_clock::HostClock;
+use crate::dgt::wire::clock::ClockReport;
+use crate::dgt::wire::command::{ClockCommand, ClockText};
+use crate::dgt::wire::protocol::REPORT_HORIZON_MS;
 use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint, SessionOptions};
 use crate::sensor::{Millis, SensorKind};
 
@@ -347,7 +347,7 @@ impl BoardSession for DgtLink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dgt::command::{ClockRun, ClockSetting, HostCommand, encode};
+    use crate::dgt::wire::command::{ClockRun, ClockSetting, HostCommand, encode};
 
     /// A game with White to move has started.
     fn started() -> Feedback {
@@ -382,7 +382,7 @@ mod tests {
         } else {
             0x01 | 0x08
         };
-        crate::dgt::board_messages::bwtime(&crate::dgt::board_messages::ClockReport {
+        crate::dgt::wire::board_messages::bwtime(&crate::dgt::wire::board_messages::ClockReport {
             status,
             ..Default::default()
         })
@@ -412,7 +412,7 @@ mod tests {
         link.handle_feedback(0, &started());
         assert_eq!(sent(&mut link), set_and_run((1, 0), (1, 0), ClockRun::Left));
         // The clock acknowledges, then reports White (left) to move, then White's press.
-        link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(100, &crate::dgt::wire::board_messages::bwtime_ack(0x0a));
         link.handle_bytes(200, &lever(false));
         link.handle_bytes(3_000, &lever(true));
         while link.poll_event().is_some() {}
@@ -428,7 +428,7 @@ mod tests {
         let mut link = clocked("60+5");
         link.handle_feedback(0, &started());
         sent(&mut link);
-        link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(100, &crate::dgt::wire::board_messages::bwtime_ack(0x0a));
         link.handle_bytes(200, &lever(false));
         link.handle_bytes(3_000, &lever(true));
         link.handle_bytes(4_000, &[]);
@@ -445,7 +445,7 @@ mod tests {
         let mut link = clocked("300");
         link.handle_feedback(0, &started());
         sent(&mut link);
-        link.handle_bytes(100, &crate::dgt::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(100, &crate::dgt::wire::board_messages::bwtime_ack(0x0a));
         // White's illegal move: Black's clock gains two minutes.
         let penalty = Feedback::TimeAdded {
             side: Color::Black,
@@ -483,8 +483,8 @@ mod tests {
 
     #[test]
     fn a_resumed_game_reads_the_clock_sides_from_the_recorded_times() {
-        use crate::dgt::board_messages::{ClockReport as Report, bwtime};
-        use crate::dgt::clock::ClockTime;
+        use crate::dgt::wire::board_messages::{ClockReport as Report, bwtime};
+        use crate::dgt::wire::clock::ClockTime;
         // The recording's last report: White 60 s, Black 55 s, Black to move.
         let mut link = resumed(60_000, 55_000, Color::Black);
         sent(&mut link);
@@ -509,9 +509,9 @@ mod tests {
 
     #[test]
     fn close_resumed_times_wait_for_the_board_then_the_side_still_running_tells() {
-        use crate::dgt::board_messages::{ClockReport as Report, board_dump, bwtime};
-        use crate::dgt::clock::ClockTime;
-        use crate::dgt::protocol::{code_from_piece, square_from_index};
+        use crate::dgt::wire::board_messages::{ClockReport as Report, board_dump, bwtime};
+        use crate::dgt::wire::clock::ClockTime;
+        use crate::dgt::wire::protocol::{code_from_piece, square_from_index};
         // The recording's last report: White 300 s, Black 299 s, White to move.
         let mut link = resumed(300_000, 299_000, Color::White);
         sent(&mut link);

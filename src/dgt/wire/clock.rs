@@ -3,9 +3,9 @@
 
 use shakmaty::Color;
 
-use super::message::PayloadError;
-use super::protocol::{clock_flag, clock_status};
 use crate::clock::{ClockReading, Flag};
+use crate::dgt::wire::message::PayloadError;
+use crate::dgt::wire::protocol::{clock_flag, clock_status};
 use crate::event::ClockTimes;
 use crate::sensor::Millis;
 

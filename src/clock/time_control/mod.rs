@@ -245,3 +245,6 @@ impl fmt::Display for Period {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

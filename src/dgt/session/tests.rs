@@ -3,10 +3,10 @@
 
 use shakmaty::{Board, Color, Square};
 
-use super::clock::{ClockReport, ClockTime};
-use super::codec_tests::START_DUMP;
-use super::command::{ClockCommand, ClockRun, ClockSetting};
-use super::session::{DgtSession, SessionConfig, SessionEvent};
+use super::{DgtSession, SessionConfig, SessionEvent};
+use crate::dgt::wire::clock::{ClockReport, ClockTime};
+use crate::dgt::wire::command::{ClockCommand, ClockRun, ClockSetting};
+use crate::dgt::wire::tests::START_DUMP;
 use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// The start position seen by a board turned round (Black on the connector side).

@@ -4,10 +4,10 @@
 //! `0x2b, size, 0x03, cmd, data…, 0x00` (size counts the bytes after itself). Anything else is
 //! reported as [`ReceivedCommand::Unknown`] or [`ReceivedCommand::MalformedClock`]; decoding never fails.
 
-use super::protocol::clock_command::{
+use crate::dgt::wire::protocol::clock_command::{
     END_MESSAGE as CLOCK_MESSAGE_END, START_MESSAGE as CLOCK_MESSAGE_START,
 };
-use super::protocol::command;
+use crate::dgt::wire::protocol::command;
 
 /// The smallest size of a wrapped clock command: `0x03`, the command code and `0x00`.
 const MIN_CLOCK_SIZE: u8 = 3;
@@ -16,7 +16,7 @@ const MIN_CLOCK_SIZE: u8 = 3;
 /// DGT 3000 display text) is well below it.
 const MAX_CLOCK_SIZE: u8 = 0x20;
 
-/// What a board receives from the host. Unlike [`super::command::HostCommand`] (what a host
+/// What a board receives from the host. Unlike [`crate::dgt::wire::command::HostCommand`] (what a host
 /// may send), it includes the commands a host must never send and bytes that are no command at
 /// all: an emulated board has to cope with them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +62,7 @@ pub enum ReceivedCommand {
 /// A clock command from its wrapper: `0x2b, size, 0x03, code, data…, 0x00`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockCommand {
-    /// The command code ([`super::protocol::clock_command`]).
+    /// The command code ([`crate::dgt::wire::protocol::clock_command`]).
     pub code: u8,
     /// The bytes between the code and the final `0x00`.
     pub data: Vec<u8>,

@@ -1,8 +1,8 @@
 //! Recognising a DGT board on a port: it answers SEND_VERSION with its VERSION.
 
-use super::codec::{Decoded, DgtDecoder};
-use super::command::{HostCommand, encode};
-use super::message::BoardMessage;
+use crate::dgt::wire::codec::{Decoded, DgtDecoder};
+use crate::dgt::wire::command::{HostCommand, encode};
+use crate::dgt::wire::message::BoardMessage;
 
 /// SEND_VERSION.
 pub(crate) fn request() -> Vec<u8> {

@@ -26,18 +26,29 @@
 //! - clock commands: one outstanding at a time, resent after `clock_resend_ms` without an
 //!   acknowledgement, given up after `clock_tries` sends.
 
+mod clock_press;
+mod clock_queue;
+pub mod clock_sides;
+pub mod host_clock;
+pub mod link;
+mod liveness;
+pub mod orientation;
+pub(crate) mod probe;
+#[cfg(test)]
+mod tests;
+
 use std::collections::VecDeque;
 
 use shakmaty::{Board, Square};
 
-use super::clock::ClockReport;
-use super::clock_press::pressed_side;
-use super::clock_queue::{ClockQueue, ClockStep};
-use super::codec::{Decoded, DgtDecoder};
-use super::command::{ClockCommand, HostCommand, encode};
-use super::liveness::Liveness;
-use super::message::{BoardDump, BoardMessage, Occupant};
-use super::orientation::{Orientation, start_position_orientation};
+use crate::dgt::session::clock_press::pressed_side;
+use crate::dgt::session::clock_queue::{ClockQueue, ClockStep};
+use crate::dgt::session::liveness::Liveness;
+use crate::dgt::session::orientation::{Orientation, start_position_orientation};
+use crate::dgt::wire::clock::ClockReport;
+use crate::dgt::wire::codec::{Decoded, DgtDecoder};
+use crate::dgt::wire::command::{ClockCommand, HostCommand, encode};
+use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
 use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// The session's settings.

@@ -4,7 +4,7 @@ use std::num::NonZeroU32;
 
 use proptest::prelude::*;
 
-use super::time_control::{Bonus, Period, Schedule, TimeControl, TimeControlError};
+use super::{Bonus, Period, Schedule, TimeControl, TimeControlError};
 
 fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
     text.parse()

@@ -329,3 +329,6 @@ fn metadata_after_event(content: &str) -> LineError {
         key: key.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,9 +4,9 @@
 //! the payload. Payload bytes always have the top bit clear: [`message`] masks them, so a byte
 //! with the top bit set only ever starts a message.
 
-use super::clock::ClockTime;
-use super::protocol::clock_status::ACK_NIBBLE as CLOCK_ACK_NIBBLE;
-use super::protocol::{length_bytes, message as id, message_length as len};
+use crate::dgt::wire::clock::ClockTime;
+use crate::dgt::wire::protocol::clock_status::ACK_NIBBLE as CLOCK_ACK_NIBBLE;
+use crate::dgt::wire::protocol::{length_bytes, message as id, message_length as len};
 
 /// The longest payload a message can carry: the length field has 14 bits.
 const MAX_PAYLOAD: usize = 0x3fff - len::HEADER;
@@ -18,7 +18,7 @@ pub struct ClockReport {
     pub right: ClockTime,
     /// The left player's time.
     pub left: ClockTime,
-    /// The status bits ([`super::protocol::clock_status`]).
+    /// The status bits ([`crate::dgt::wire::protocol::clock_status`]).
     pub status: u8,
 }
 

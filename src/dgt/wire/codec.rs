@@ -7,8 +7,8 @@
 //! the bytes up to the next such byte and reports exactly those. The items never depend on how
 //! the input was split into pushes.
 
-use super::message::{BoardMessage, PayloadError};
-use super::protocol::{self, message};
+use crate::dgt::wire::message::{BoardMessage, PayloadError};
+use crate::dgt::wire::protocol::{self, message};
 
 /// The longest message of variable length accepted, header included; also the most bytes of
 /// noise reported in one [`Decoded::Corrupt`] item.

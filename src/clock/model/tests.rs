@@ -2,8 +2,8 @@
 
 use shakmaty::Color::{Black, White};
 
-use super::model::{ChessClock, PressError};
-use super::time_control::TimeControl;
+use super::{ChessClock, PressError};
+use crate::clock::time_control::TimeControl;
 use crate::event::ClockTimes;
 use crate::sensor::Millis;
 

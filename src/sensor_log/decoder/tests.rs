@@ -3,8 +3,8 @@
 
 use shakmaty::{Color, Role, Square};
 
-use super::*;
 use crate::sensor::{SensorEvent, SensorKind};
+use crate::sensor_log::*;
 
 /// Decodes `bytes` pushed whole, collecting every record and error.
 fn decode_whole(bytes: &[u8]) -> Vec<Result<LogRecord, LogError>> {
@@ -498,7 +498,7 @@ mod clock_readings {
 
 #[test]
 fn an_over_long_line_is_an_error_quoting_its_start_and_the_next_line_is_read() {
-    let long = format!("0 lift {}", "x".repeat(super::decoder::MAX_LINE_BYTES));
+    let long = format!("0 lift {}", "x".repeat(super::MAX_LINE_BYTES));
     let text = format!("touchmove-log 1\n{long}\n300 lift e2\n");
     let expected_start = long.get(..32).expect("32 bytes").to_owned();
     // Whole, and in pieces smaller than the limit (the line is dropped as it comes).
@@ -508,7 +508,7 @@ fn an_over_long_line_is_an_error_quoting_its_start_and_the_next_line_is_read() {
         decoder.push(piece);
         chunked.extend(std::iter::from_fn(|| decoder.poll()));
         assert!(
-            decoder.buffered() <= super::decoder::MAX_LINE_BYTES + 1000,
+            decoder.buffered() <= super::MAX_LINE_BYTES + 1000,
             "the decoder keeps no more of a line than the limit"
         );
     }

@@ -8,7 +8,7 @@
 //! board's `u32` clock is emulator time, wrapping.
 //!
 //! The board is occupancy-only, with LEDs and buttons. At power-up it sends a lone 0x00, HELLO
-//! and SNAPSHOT; then every square change of its [`HallScript`] goes out as a CHANGE, every
+//! and SNAPSHOT; then every square change of its [`Script`] goes out as a CHANGE, every
 //! button press as a BUTTON, and a HEARTBEAT when it has sent no frame for 1000 ms. It answers
 //! REQUEST_SNAPSHOT with its current occupancy and remembers SET_LEDS.
 
@@ -21,13 +21,13 @@ use std::collections::VecDeque;
 use std::num::NonZeroU32;
 
 use touchmove_firmware_protocol::{
-    Action, Capabilities, Change, Decoded, Decoder, FirmwareVersion, Frame, Hello, LedPattern,
-    MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot, Square, encode,
+    Action, Capabilities, Change as ChangeFrame, Decoded, Decoder, FirmwareVersion, Frame, Hello,
+    LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot, Square, encode,
 };
 
 pub use options::HELP;
 pub(crate) use options::new_emulator;
-pub use script::{HallChange, HallEvent, HallScript, HallScriptError, apply};
+pub use script::{Change, Script, ScriptError, ScriptEvent, apply};
 
 use crate::emulation::noise::Noise;
 use crate::emulation::{Notice, Scheduled, ScriptPlayer, ScriptStart};
@@ -41,9 +41,9 @@ pub const DEFAULT_BOARD_ID: [u8; 8] = [0x54, 0x4d, 0x48, 0x41, 0x4c, 0x4c, 0x30,
 
 /// The settings of a [`HallBoardEmulator`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct HallEmulatorConfig {
+pub struct EmulatorConfig {
     /// What happens on the board.
-    pub script: HallScript,
+    pub script: Script,
     /// When the script starts.
     pub start: ScriptStart,
     /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
@@ -59,10 +59,10 @@ pub struct HallEmulatorConfig {
     pub board_id: [u8; 8],
 }
 
-impl HallEmulatorConfig {
+impl EmulatorConfig {
     /// `script` at normal speed, starting at once, on a clean line that loses nothing.
-    pub fn new(script: HallScript) -> HallEmulatorConfig {
-        HallEmulatorConfig {
+    pub fn new(script: Script) -> EmulatorConfig {
+        EmulatorConfig {
             script,
             start: ScriptStart::AtOnce,
             speed: 1.0,
@@ -122,7 +122,7 @@ enum Timer {
 #[derive(Debug, Clone)]
 pub struct HallBoardEmulator {
     drop_every: Option<NonZeroU32>,
-    script: ScriptPlayer<HallEvent>,
+    script: ScriptPlayer<ScriptEvent>,
     occupancy: u64,
     leds: Leds,
     seq: u8,
@@ -137,7 +137,7 @@ pub struct HallBoardEmulator {
 impl HallBoardEmulator {
     /// A board set up as `config` says, powered up at emulator time 0: a 0x00, HELLO and
     /// SNAPSHOT are ready to send.
-    pub fn new(config: HallEmulatorConfig) -> HallBoardEmulator {
+    pub fn new(config: EmulatorConfig) -> HallBoardEmulator {
         let mut emulator = HallBoardEmulator {
             drop_every: config.drop_every,
             occupancy: config.script.start,
@@ -277,14 +277,14 @@ impl HallBoardEmulator {
         };
         let time_ms = board_clock(due);
         match event.change {
-            HallChange::Square { square, action } => {
+            Change::Square { square, action } => {
                 let changed = apply(self.occupancy, square, action);
                 if changed != self.occupancy {
                     self.occupancy = changed;
                     self.send_change(due, square, action);
                 }
             }
-            HallChange::Button(button) => {
+            Change::Button(button) => {
                 self.send_frame(due, Message::Button { button, time_ms });
             }
         }
@@ -293,7 +293,7 @@ impl HallBoardEmulator {
     /// A CHANGE, unless it is one of those lost on the line.
     fn send_change(&mut self, now: Millis, square: Square, action: Action) {
         self.changes += 1;
-        let change = Message::Change(Change {
+        let change = Message::Change(ChangeFrame {
             square,
             action,
             piece: None,
@@ -357,7 +357,7 @@ fn board_clock(now: Millis) -> u32 {
     (now & 0xffff_ffff) as u32
 }
 
-impl Scheduled for HallEvent {
+impl Scheduled for ScriptEvent {
     fn t(&self) -> Millis {
         self.t
     }

@@ -260,3 +260,6 @@ fn delay_ms(period: &Period) -> Millis {
         Bonus::None | Bonus::Increment(_) => 0,
     }
 }
+
+#[cfg(test)]
+mod tests;

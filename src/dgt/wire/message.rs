@@ -2,8 +2,8 @@
 
 use shakmaty::{Board, Piece, Square};
 
-use super::clock::{Bwtime, ClockAck, ClockReport, decode_bwtime};
-use super::protocol::{self, message};
+use crate::dgt::wire::clock::{Bwtime, ClockAck, ClockReport, decode_bwtime};
+use crate::dgt::wire::protocol::{self, message};
 
 /// What a square holds according to a DGT piece code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

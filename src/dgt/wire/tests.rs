@@ -4,13 +4,13 @@
 use proptest::prelude::*;
 use shakmaty::{Board, Color, Square};
 
-use super::clock::{ClockAck, ClockReport, ClockTime};
-use super::codec::{CorruptReason, Decoded, DgtDecoder, MAX_MESSAGE_LENGTH};
-use super::message::{BoardDump, BoardMessage, Occupant, PayloadError};
-use super::protocol;
+use crate::dgt::wire::clock::{ClockAck, ClockReport, ClockTime};
+use crate::dgt::wire::codec::{CorruptReason, Decoded, DgtDecoder, MAX_MESSAGE_LENGTH};
+use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant, PayloadError};
+use crate::dgt::wire::protocol;
 
 /// The start position as a BOARD_DUMP, header included (a8 first, h1 last).
-pub(super) const START_DUMP: [u8; 67] = [
+pub(crate) const START_DUMP: [u8; 67] = [
     0x86, 0x00, 0x43, //
     0x08, 0x09, 0x0a, 0x0c, 0x0b, 0x0a, 0x09, 0x08, // rank 8
     0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, // rank 7

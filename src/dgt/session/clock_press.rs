@@ -4,7 +4,7 @@
 //! other side: after a press the lever is high on the opponent's side, and the opponent's clock
 //! runs. So the player on the lever's *low* side after the change is the one who pressed.
 
-use super::clock::ClockReport;
+use crate::dgt::wire::clock::ClockReport;
 
 /// The side whose player pressed the clock between `previous` and `current` (`true`: the
 /// left): `None` when the lever did not move, or when either report says no clock is connected
@@ -21,8 +21,8 @@ pub fn pressed_side(previous: &ClockReport, current: &ClockReport) -> Option<boo
 
 #[cfg(test)]
 mod tests {
-    use super::super::clock::ClockTime;
     use super::*;
+    use crate::dgt::wire::clock::ClockTime;
 
     fn report(lever_right_high: bool, no_clock: bool) -> ClockReport {
         let time = ClockTime {

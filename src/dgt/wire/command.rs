@@ -1,7 +1,7 @@
 //! Host → board commands and their bytes. The commands the protocol forbids (EEPROM dump, bus
 //! mode, boot loader) have no variant, so they cannot be sent.
 
-use super::protocol::{clock_command, command};
+use crate::dgt::wire::protocol::{clock_command, command};
 
 /// A host → board command.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 
 use shakmaty::Color;
 
-use super::command::{ClockCommand, ClockRun, ClockSetting};
 use crate::clock::{Bonus, ChessClock, TimeControl};
+use crate::dgt::wire::command::{ClockCommand, ClockRun, ClockSetting};
 use crate::sensor::Millis;
 
 /// The host's model of a clock it set.

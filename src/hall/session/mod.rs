@@ -442,5 +442,4 @@ fn button_kind(button: Button) -> SensorKind {
 }
 
 #[cfg(test)]
-#[path = "session_tests.rs"]
 mod tests;

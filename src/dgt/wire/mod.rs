@@ -1,0 +1,14 @@
+//! The DGT protocol's bytes, both ways: the codes, the board's messages and the host's
+//! commands, each decoded and encoded here (the host decodes messages and encodes commands; an
+//! emulated board does the reverse).
+
+pub mod board_messages;
+pub mod clock;
+pub mod codec;
+pub mod command;
+pub mod host_commands;
+pub mod message;
+pub mod protocol;
+
+#[cfg(test)]
+pub(crate) mod tests;
