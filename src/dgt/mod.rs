@@ -3,7 +3,7 @@
 //! - [`wire`]: the bytes both ways: the protocol's codes ([`wire::protocol`]), the board's
 //!   messages (decoded by [`wire::codec::DgtDecoder`] into [`wire::message::BoardMessage`],
 //!   encoded for an emulated board by [`wire::board_messages`]), the host's commands (encoded by
-//!   [`wire::command::encode`], decoded for an emulated board by [`wire::host_commands`]), and
+//!   [`wire::command::encode`], decoded for an emulated board by [`wire::command::ReceivedCommandDecoder`]), and
 //!   the clock's reports ([`wire::clock`]);
 //! - [`session`]: the host's side: [`session::DgtSession`] runs the link (handshake,
 //!   keep-alive, rotation, clock commands) without doing any I/O, and [`DgtLink`] puts it behind

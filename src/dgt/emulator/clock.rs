@@ -4,7 +4,7 @@
 use crate::emulation::ClockSide;
 use shakmaty::Color;
 
-use crate::dgt::wire::board_messages::ClockReport;
+use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::clock::ClockTime;
 use crate::dgt::wire::protocol::{clock_flag, clock_status};
 use crate::sensor::Millis;
@@ -140,11 +140,11 @@ impl EmulatedClock {
             Some(ClockSide::Left) => status |= clock_status::LEFT_TO_MOVE,
             None => {}
         }
-        ClockReport {
-            right: self.shown(ClockSide::Right, at),
-            left: self.shown(ClockSide::Left, at),
+        ClockReport::from_status(
+            self.shown(ClockSide::Right, at),
+            self.shown(ClockSide::Left, at),
             status,
-        }
+        )
     }
 
     /// What `side` of the display shows at `at`: its time, and the final flag once the time
@@ -176,10 +176,10 @@ mod tests {
     fn a_press_runs_the_other_side_and_raises_its_lever() {
         let mut clock = EmulatedClock::new(ClockConfig::default(), Color::White);
         clock.start(0);
-        assert_eq!(clock.report(0).status, 0x01 | 0x08);
+        assert_eq!(clock.report(0).status(), 0x01 | 0x08);
         clock.press(2_500, Color::White);
         let report = clock.report(4_000);
-        assert_eq!(report.status, 0x01 | 0x02 | 0x10);
+        assert_eq!(report.status(), 0x01 | 0x02 | 0x10);
         assert_eq!(report.left, ClockTime::from_millis(297_500));
         assert_eq!(report.right, ClockTime::from_millis(298_500));
     }

@@ -30,11 +30,10 @@ pub(crate) use options::new_emulator;
 pub use script::{Change, Script, ScriptError, ScriptEvent};
 
 use crate::dgt::wire::board_messages as msg;
-use crate::dgt::wire::clock::ClockTime;
-use crate::dgt::wire::host_commands::{ClockCommand, ReceivedCommand, ReceivedCommandDecoder};
-use crate::dgt::wire::protocol::{
-    clock_command, code_from_piece, index_from_square, square_from_index,
+use crate::dgt::wire::command::{
+    ClockCommand, ClockRun, HostCommand, ReceivedCommand, ReceivedCommandDecoder,
 };
+use crate::dgt::wire::protocol::{code_from_piece, index_from_square, square_from_index};
 use crate::emulation::noise::Noise;
 use crate::emulation::{ClockSide, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug};
 use crate::sensor::Millis;
@@ -315,17 +314,12 @@ impl DgtBoardEmulator {
             self.bus_mode = false;
         }
         match command {
-            ReceivedCommand::Reset => self.set_mode(now, Mode::Idle),
-            ReceivedCommand::SendUpdate => self.set_mode(now, Mode::Update),
-            ReceivedCommand::SendUpdateBoard => self.set_mode(now, Mode::UpdateBoard),
-            ReceivedCommand::SendUpdateNice => self.set_mode(now, Mode::UpdateNice),
-            ReceivedCommand::SendClock => self.send_clock(now),
-            ReceivedCommand::SendBoard => self.send(msg::board_dump(&self.dump())),
+            ReceivedCommand::Command(host) => self.host_command(now, host),
             ReceivedCommand::BusMode => {
                 self.bus_mode = true;
                 self.set_mode(now, Mode::Idle);
             }
-            ReceivedCommand::Clock(clock) => self.clock_command(now, &clock),
+            ReceivedCommand::OtherClock { code, .. } => self.send(msg::bwtime_ack(code)),
             ReceivedCommand::EepromDump => self.notices.push_back(Notice::Refused(0x49)),
             ReceivedCommand::BootLoader => self.notices.push_back(Notice::Refused(0x4e)),
             ReceivedCommand::Unknown(byte) => {
@@ -339,21 +333,26 @@ impl DgtBoardEmulator {
                     crate::emulation::hex(&bytes)
                 )));
             }
-            identity => self.identify(&identity),
         }
     }
 
-    /// The answers about the board itself.
-    fn identify(&mut self, command: &ReceivedCommand) {
+    /// Carries out a command a host may send.
+    fn host_command(&mut self, now: Millis, command: HostCommand) {
         let id = &self.identity;
         let reply = match command {
-            ReceivedCommand::SendVersion => msg::version(id.version.0, id.version.1),
-            ReceivedCommand::ReturnSerialNr => msg::serial_nr(&id.serial),
-            ReceivedCommand::ReturnLongSerialNr => msg::long_serial_nr(&id.long_serial),
-            ReceivedCommand::SendTrademark => msg::trademark(&id.trademark),
-            ReceivedCommand::ReturnBusAddress => msg::bus_address(id.bus_address),
-            ReceivedCommand::SendBatteryStatus => msg::battery_status(&id.battery),
-            _ => return,
+            HostCommand::Reset => return self.set_mode(now, Mode::Idle),
+            HostCommand::SendUpdate => return self.set_mode(now, Mode::Update),
+            HostCommand::SendUpdateBoard => return self.set_mode(now, Mode::UpdateBoard),
+            HostCommand::SendUpdateNice => return self.set_mode(now, Mode::UpdateNice),
+            HostCommand::SendClock => return self.send_clock(now),
+            HostCommand::Clock(clock) => return self.clock_command(now, &clock),
+            HostCommand::SendBoard => msg::board_dump(&self.dump()),
+            HostCommand::SendVersion => msg::version(id.version.0, id.version.1),
+            HostCommand::ReturnSerialNumber => msg::serial_nr(&id.serial),
+            HostCommand::ReturnLongSerialNumber => msg::long_serial_nr(&id.long_serial),
+            HostCommand::SendTrademark => msg::trademark(&id.trademark),
+            HostCommand::ReturnBusAddress => msg::bus_address(id.bus_address),
+            HostCommand::SendBatteryStatus => msg::battery_status(&id.battery),
         };
         self.send(reply);
     }
@@ -371,31 +370,16 @@ impl DgtBoardEmulator {
 
     /// Acknowledges a clock command, then carries it out.
     fn clock_command(&mut self, now: Millis, command: &ClockCommand) {
-        self.send(msg::bwtime_ack(command.code));
-        if command.code != clock_command::SET_AND_RUN {
-            return;
-        }
-        if let &[lh, lm, ls, rh, rm, rs, run] = command.data.as_slice() {
-            let left = hms(lh, lm, ls).millis();
-            let right = hms(rh, rm, rs).millis();
+        self.send(msg::bwtime_ack(command.code()));
+        if let ClockCommand::SetAndRun { left, right, run } = command {
             let run = match run {
-                0x01 => Some(ClockSide::Left),
-                0x02 => Some(ClockSide::Right),
-                _ => None,
+                ClockRun::Left => Some(ClockSide::Left),
+                ClockRun::Right => Some(ClockSide::Right),
+                ClockRun::Neither => None,
             };
-            self.clock.set(now, left, right, run);
+            self.clock.set(now, left.millis(), right.millis(), run);
             self.clock_changed(now);
         }
-    }
-}
-
-/// A time from the binary hours, minutes and seconds of a set-and-run command.
-fn hms(hours: u8, minutes: u8, seconds: u8) -> ClockTime {
-    ClockTime {
-        hours,
-        minutes,
-        seconds,
-        flag: 0,
     }
 }
 

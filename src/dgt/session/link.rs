@@ -382,10 +382,8 @@ mod tests {
         } else {
             0x01 | 0x08
         };
-        crate::dgt::wire::board_messages::bwtime(&crate::dgt::wire::board_messages::ClockReport {
-            status,
-            ..Default::default()
-        })
+        let zero = crate::dgt::wire::clock::ClockTime::default();
+        crate::dgt::wire::board_messages::bwtime(&ClockReport::from_status(zero, zero, status))
     }
 
     fn clocked(time_control: &str) -> DgtLink {
@@ -483,17 +481,19 @@ mod tests {
 
     #[test]
     fn a_resumed_game_reads_the_clock_sides_from_the_recorded_times() {
-        use crate::dgt::wire::board_messages::{ClockReport as Report, bwtime};
+        use crate::dgt::wire::board_messages::bwtime;
         use crate::dgt::wire::clock::ClockTime;
         // The recording's last report: White 60 s, Black 55 s, Black to move.
         let mut link = resumed(60_000, 55_000, Color::Black);
         sent(&mut link);
         // The clock shows 55 s on the left and 60 s on the right: White sits on the right.
         // Running, the left player (Black) to move, the lever low on the right.
-        let report = |status| Report {
-            left: ClockTime::from_millis(55_000),
-            right: ClockTime::from_millis(60_000),
-            status,
+        let report = |status| {
+            ClockReport::from_status(
+                ClockTime::from_millis(60_000),
+                ClockTime::from_millis(55_000),
+                status,
+            )
         };
         link.handle_bytes(100, &bwtime(&report(0x01 | 0x08)));
         // Black, on the left, presses: the lever rises on the right, the right side runs.
@@ -509,7 +509,7 @@ mod tests {
 
     #[test]
     fn close_resumed_times_wait_for_the_board_then_the_side_still_running_tells() {
-        use crate::dgt::wire::board_messages::{ClockReport as Report, board_dump, bwtime};
+        use crate::dgt::wire::board_messages::{board_dump, bwtime};
         use crate::dgt::wire::clock::ClockTime;
         use crate::dgt::wire::protocol::{code_from_piece, square_from_index};
         // The recording's last report: White 300 s, Black 299 s, White to move.
@@ -517,11 +517,11 @@ mod tests {
         sent(&mut link);
         // White sits on the right: 2 s of White's time ran. 298 s against 299 s cannot tell
         // the sides by the times, and before the board's report a move may have been made.
-        let running_right = Report {
-            left: ClockTime::from_millis(299_000),
-            right: ClockTime::from_millis(298_000),
-            status: 0x01 | 0x10,
-        };
+        let running_right = ClockReport::from_status(
+            ClockTime::from_millis(298_000),
+            ClockTime::from_millis(299_000),
+            0x01 | 0x10,
+        );
         link.handle_bytes(100, &bwtime(&running_right));
         while link.poll_event().is_some() {}
         assert!(

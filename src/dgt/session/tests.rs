@@ -222,16 +222,7 @@ fn five_minutes_report(status: u8) -> ClockReport {
         seconds: 0,
         flag: 0,
     };
-    ClockReport {
-        right: time,
-        left: time,
-        running: status & 0x01 != 0,
-        lever_right_high: status & 0x02 != 0,
-        battery_low: false,
-        right_to_move: status & 0x10 != 0,
-        left_to_move: status & 0x08 != 0,
-        no_clock: false,
-    }
+    ClockReport::from_status(time, time, status)
 }
 
 #[test]

@@ -4,23 +4,12 @@
 //! the payload. Payload bytes always have the top bit clear: [`message`] masks them, so a byte
 //! with the top bit set only ever starts a message.
 
-use crate::dgt::wire::clock::ClockTime;
+use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::protocol::clock_status::ACK_NIBBLE as CLOCK_ACK_NIBBLE;
 use crate::dgt::wire::protocol::{length_bytes, message as id, message_length as len};
 
 /// The longest payload a message can carry: the length field has 14 bits.
 const MAX_PAYLOAD: usize = 0x3fff - len::HEADER;
-
-/// A BWTIME time report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ClockReport {
-    /// The right player's time.
-    pub right: ClockTime,
-    /// The left player's time.
-    pub left: ClockTime,
-    /// The status bits ([`crate::dgt::wire::protocol::clock_status`]).
-    pub status: u8,
-}
 
 /// A BATTERY_STATUS report, in the emulator's layout (see [`battery_status`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +47,7 @@ pub fn field_update(index: u8, code: u8) -> Vec<u8> {
 pub fn bwtime(report: &ClockReport) -> Vec<u8> {
     let [rh, rm, rs] = report.right.bwtime_bytes();
     let [lh, lm, ls] = report.left.bwtime_bytes();
-    message(id::BWTIME, &[rh, rm, rs, lh, lm, ls, report.status])
+    message(id::BWTIME, &[rh, rm, rs, lh, lm, ls, report.status()])
 }
 
 /// BWTIME as the acknowledgement of clock command `command`: d0 and d3 carry the
@@ -130,6 +119,7 @@ pub fn battery_status(battery: &BatteryStatus) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dgt::wire::clock::ClockTime;
 
     #[test]
     fn field_update_is_five_bytes() {
@@ -150,11 +140,11 @@ mod tests {
 
     #[test]
     fn bwtime_reports_bcd_times_right_first() {
-        let report = ClockReport {
-            right: ClockTime::from_millis(4 * 60_000 + 59_500),
-            left: ClockTime::from_millis(3_600_000 + 12 * 60_000 + 7_000),
-            status: 0x01 | 0x02 | 0x08,
-        };
+        let report = ClockReport::from_status(
+            ClockTime::from_millis(4 * 60_000 + 59_500),
+            ClockTime::from_millis(3_600_000 + 12 * 60_000 + 7_000),
+            0x01 | 0x02 | 0x08,
+        );
         assert_eq!(
             bwtime(&report),
             [0x8d, 0x00, 0x0a, 0x00, 0x05, 0x00, 0x01, 0x12, 0x07, 0x0b]
@@ -183,11 +173,7 @@ mod tests {
                 flag: 0
             }
         );
-        let report = ClockReport {
-            right: huge,
-            left: huge,
-            status: 0,
-        };
+        let report = ClockReport::from_status(huge, huge, 0);
         assert_eq!(
             bwtime(&report),
             [0x8d, 0x00, 0x0a, 0x09, 0x59, 0x59, 0x09, 0x59, 0x59, 0x00]
@@ -196,11 +182,11 @@ mod tests {
 
     #[test]
     fn flag_bits_go_into_the_hours_high_nibble() {
-        let report = ClockReport {
-            right: ClockTime::from_millis(0).with_flag(0x01),
-            left: ClockTime::from_millis(3_600_000).with_flag(0x04),
-            status: 0x01,
-        };
+        let report = ClockReport::from_status(
+            ClockTime::from_millis(0).with_flag(0x01),
+            ClockTime::from_millis(3_600_000).with_flag(0x04),
+            0x01,
+        );
         assert_eq!(
             bwtime(&report),
             [0x8d, 0x00, 0x0a, 0x10, 0x00, 0x00, 0x41, 0x00, 0x00, 0x01]

@@ -148,16 +148,43 @@ pub fn decode_bwtime(payload: &[u8]) -> Result<Bwtime, PayloadError> {
     if is_ack_nibble(d0) || is_ack_nibble(d3) {
         return Ok(Bwtime::Ack(ClockAck { bytes }));
     }
-    Ok(Bwtime::Report(ClockReport {
-        right: clock_time(d0, d1, d2)?,
-        left: clock_time(d3, d4, d5)?,
-        running: d6 & clock_status::RUNNING != 0,
-        lever_right_high: d6 & clock_status::LEVER_RIGHT_HIGH != 0,
-        battery_low: d6 & clock_status::BATTERY_LOW != 0,
-        right_to_move: d6 & clock_status::RIGHT_TO_MOVE != 0,
-        left_to_move: d6 & clock_status::LEFT_TO_MOVE != 0,
-        no_clock: d6 & clock_status::NO_CLOCK != 0,
-    }))
+    Ok(Bwtime::Report(ClockReport::from_status(
+        clock_time(d0, d1, d2)?,
+        clock_time(d3, d4, d5)?,
+        d6,
+    )))
+}
+
+impl ClockReport {
+    /// The report of the right and left players' times and a status byte (its bits as
+    /// [`clock_status`] names them; others are ignored).
+    pub fn from_status(right: ClockTime, left: ClockTime, status: u8) -> ClockReport {
+        ClockReport {
+            right,
+            left,
+            running: status & clock_status::RUNNING != 0,
+            lever_right_high: status & clock_status::LEVER_RIGHT_HIGH != 0,
+            battery_low: status & clock_status::BATTERY_LOW != 0,
+            right_to_move: status & clock_status::RIGHT_TO_MOVE != 0,
+            left_to_move: status & clock_status::LEFT_TO_MOVE != 0,
+            no_clock: status & clock_status::NO_CLOCK != 0,
+        }
+    }
+
+    /// The status byte that says what the report says.
+    pub fn status(&self) -> u8 {
+        [
+            (self.running, clock_status::RUNNING),
+            (self.lever_right_high, clock_status::LEVER_RIGHT_HIGH),
+            (self.battery_low, clock_status::BATTERY_LOW),
+            (self.right_to_move, clock_status::RIGHT_TO_MOVE),
+            (self.left_to_move, clock_status::LEFT_TO_MOVE),
+            (self.no_clock, clock_status::NO_CLOCK),
+        ]
+        .into_iter()
+        .filter(|(set, _)| *set)
+        .fold(0, |status, (_, bit)| status | bit)
+    }
 }
 
 /// Whether an hours byte marks an acknowledgement.

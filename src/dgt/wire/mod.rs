@@ -6,7 +6,6 @@ pub mod board_messages;
 pub mod clock;
 pub mod codec;
 pub mod command;
-pub mod host_commands;
 pub mod message;
 pub mod protocol;
 

@@ -1,5 +1,11 @@
-//! Host → board commands and their bytes. The commands the protocol forbids (EEPROM dump, bus
-//! mode, boot loader) have no variant, so they cannot be sent.
+//! Host → board commands and their bytes, both ways: [`encode`] writes what a host sends;
+//! [`ReceivedCommandDecoder`] reads what an (emulated) board receives. The commands the
+//! protocol forbids (EEPROM dump, bus mode, boot loader) have no [`HostCommand`] variant, so they
+//! cannot be sent; a board receiving one is told ([`ReceivedCommand`]).
+
+mod decode;
+
+pub use decode::{ReceivedCommand, ReceivedCommandDecoder};
 
 use crate::dgt::wire::protocol::{clock_command, command};
 
@@ -71,6 +77,11 @@ impl ClockText {
     /// The eight bytes sent.
     pub fn bytes(&self) -> [u8; 8] {
         self.0
+    }
+
+    /// The text of eight bytes as received (kept as they are).
+    pub fn from_bytes(bytes: [u8; 8]) -> ClockText {
+        ClockText(bytes)
     }
 }
 
@@ -167,6 +178,61 @@ fn encode_clock(clock: &ClockCommand, out: &mut Vec<u8>) {
     ]);
     out.extend_from_slice(&data);
     out.push(clock_command::END_MESSAGE);
+}
+
+impl ClockSetting {
+    /// The time set, in ms.
+    pub fn millis(&self) -> crate::sensor::Millis {
+        let seconds = u64::from(self.hours) * 3600 + u64::from(self.minutes) * 60;
+        (seconds + u64::from(self.seconds)) * 1000
+    }
+}
+
+impl ClockCommand {
+    /// The command's code (what a clock's acknowledgement names).
+    pub fn code(&self) -> u8 {
+        clock_code_and_data(self).0
+    }
+
+    /// The clock command `code` with `data` stands for, if it is one this host knows with data
+    /// of its shape.
+    pub fn decode(code: u8, data: &[u8]) -> Option<ClockCommand> {
+        Some(match (code, data) {
+            (clock_command::DISPLAY, &[c0, c1, c2, c3, c4, c5, c6, c7, beep]) => {
+                let beep = match beep {
+                    clock_command::DISPLAY_BEEP => true,
+                    clock_command::DISPLAY_QUIET => false,
+                    _ => return None,
+                };
+                ClockCommand::Display {
+                    text: ClockText::from_bytes([c0, c1, c2, c3, c4, c5, c6, c7]),
+                    beep,
+                }
+            }
+            (clock_command::BEEP, &[duration]) => ClockCommand::Beep { duration },
+            (clock_command::SET_AND_RUN, &[lh, lm, ls, rh, rm, rs, run]) => {
+                let setting = |hours, minutes, seconds| ClockSetting {
+                    hours,
+                    minutes,
+                    seconds,
+                };
+                let run = match run {
+                    clock_command::RUN_LEFT => ClockRun::Left,
+                    clock_command::RUN_RIGHT => ClockRun::Right,
+                    clock_command::RUN_NEITHER => ClockRun::Neither,
+                    _ => return None,
+                };
+                ClockCommand::SetAndRun {
+                    left: setting(lh, lm, ls),
+                    right: setting(rh, rm, rs),
+                    run,
+                }
+            }
+            (clock_command::END_DISPLAY, &[]) => ClockCommand::EndDisplay,
+            (clock_command::VERSION, &[]) => ClockCommand::Version,
+            _ => return None,
+        })
+    }
 }
 
 /// A clock command's code and data bytes.

@@ -1,9 +1,11 @@
-//! Decoding the host → board byte stream into commands, one byte at a time.
+//! Decoding the host → board byte stream into commands, one byte at a time (an emulated
+//! board's side).
 //!
 //! Commands are single bytes, except clock commands, wrapped as
 //! `0x2b, size, 0x03, cmd, data…, 0x00` (size counts the bytes after itself). Anything else is
 //! reported as [`ReceivedCommand::Unknown`] or [`ReceivedCommand::MalformedClock`]; decoding never fails.
 
+use super::{ClockCommand, HostCommand};
 use crate::dgt::wire::protocol::clock_command::{
     END_MESSAGE as CLOCK_MESSAGE_END, START_MESSAGE as CLOCK_MESSAGE_START,
 };
@@ -16,56 +18,29 @@ const MIN_CLOCK_SIZE: u8 = 3;
 /// DGT 3000 display text) is well below it.
 const MAX_CLOCK_SIZE: u8 = 0x20;
 
-/// What a board receives from the host. Unlike [`crate::dgt::wire::command::HostCommand`] (what a host
-/// may send), it includes the commands a host must never send and bytes that are no command at
-/// all: an emulated board has to cope with them.
+/// What a board receives from the host: a command a host may send, one the protocol forbids,
+/// or bytes that are no command at all (an emulated board has to cope with them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReceivedCommand {
-    /// `0x40`: back to idle.
-    Reset,
-    /// `0x41`: send a BWTIME clock report.
-    SendClock,
-    /// `0x42`: send a BOARD_DUMP.
-    SendBoard,
-    /// `0x43`: field updates, plus BWTIME at least every second.
-    SendUpdate,
-    /// `0x44`: field updates only.
-    SendUpdateBoard,
-    /// `0x45`: send the SERIALNR.
-    ReturnSerialNr,
-    /// `0x46`: send the BUSADRES.
-    ReturnBusAddress,
-    /// `0x47`: send the TRADEMARK.
-    SendTrademark,
-    /// `0x4b`: field updates, plus BWTIME when the clock changes.
-    SendUpdateNice,
-    /// `0x4c`: send the BATTERY_STATUS.
-    SendBatteryStatus,
-    /// `0x4d`: send the VERSION.
-    SendVersion,
-    /// `0x55`: send the LONG_SERIALNR.
-    ReturnLongSerialNr,
+    /// A command a host may send.
+    Command(HostCommand),
     /// `0x49`: EEPROM dump (hosts must never send it).
     EepromDump,
     /// `0x4a`: back to bus mode (hosts must never send it).
     BusMode,
     /// `0x4e`: boot loader (hosts must never send it).
     BootLoader,
-    /// A well-formed wrapped clock command.
-    Clock(ClockCommand),
+    /// A well-formed clock-command wrapper whose code or data no [`ClockCommand`] has.
+    OtherClock {
+        /// The command code ([`crate::dgt::wire::protocol::clock_command`]).
+        code: u8,
+        /// The bytes between the code and the final `0x00`.
+        data: Vec<u8>,
+    },
     /// A byte that is no command.
     Unknown(u8),
     /// A clock-command wrapper that broke off: the bytes consumed, `0x2b` first.
     MalformedClock(Vec<u8>),
-}
-
-/// A clock command from its wrapper: `0x2b, size, 0x03, code, data…, 0x00`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClockCommand {
-    /// The command code ([`crate::dgt::wire::protocol::clock_command`]).
-    pub code: u8,
-    /// The bytes between the code and the final `0x00`.
-    pub data: Vec<u8>,
 }
 
 /// Where the decoder is in a clock-command wrapper.
@@ -148,34 +123,38 @@ impl ReceivedCommandDecoder {
 
 /// The command a single byte names.
 fn single(byte: u8) -> ReceivedCommand {
-    match byte {
-        command::RESET => ReceivedCommand::Reset,
-        command::SEND_CLK => ReceivedCommand::SendClock,
-        command::SEND_BRD => ReceivedCommand::SendBoard,
-        command::SEND_UPDATE => ReceivedCommand::SendUpdate,
-        command::SEND_UPDATE_BRD => ReceivedCommand::SendUpdateBoard,
-        command::RETURN_SERIALNR => ReceivedCommand::ReturnSerialNr,
-        command::RETURN_BUSADRES => ReceivedCommand::ReturnBusAddress,
-        command::SEND_TRADEMARK => ReceivedCommand::SendTrademark,
-        command::SEND_UPDATE_NICE => ReceivedCommand::SendUpdateNice,
-        command::SEND_BATTERY_STATUS => ReceivedCommand::SendBatteryStatus,
-        command::SEND_VERSION => ReceivedCommand::SendVersion,
-        command::RETURN_LONG_SERIALNR => ReceivedCommand::ReturnLongSerialNr,
-        0x49 => ReceivedCommand::EepromDump,
-        0x4a => ReceivedCommand::BusMode,
-        0x4e => ReceivedCommand::BootLoader,
-        other => ReceivedCommand::Unknown(other),
-    }
+    let host = match byte {
+        command::RESET => HostCommand::Reset,
+        command::SEND_CLK => HostCommand::SendClock,
+        command::SEND_BRD => HostCommand::SendBoard,
+        command::SEND_UPDATE => HostCommand::SendUpdate,
+        command::SEND_UPDATE_BRD => HostCommand::SendUpdateBoard,
+        command::RETURN_SERIALNR => HostCommand::ReturnSerialNumber,
+        command::RETURN_BUSADRES => HostCommand::ReturnBusAddress,
+        command::SEND_TRADEMARK => HostCommand::SendTrademark,
+        command::SEND_UPDATE_NICE => HostCommand::SendUpdateNice,
+        command::SEND_BATTERY_STATUS => HostCommand::SendBatteryStatus,
+        command::SEND_VERSION => HostCommand::SendVersion,
+        command::RETURN_LONG_SERIALNR => HostCommand::ReturnLongSerialNumber,
+        0x49 => return ReceivedCommand::EepromDump,
+        0x4a => return ReceivedCommand::BusMode,
+        0x4e => return ReceivedCommand::BootLoader,
+        other => return ReceivedCommand::Unknown(other),
+    };
+    ReceivedCommand::Command(host)
 }
 
 /// A complete wrapper body (`0x03, code, data…, 0x00`) as a command.
 fn wrapped(size: u8, body: Vec<u8>) -> ReceivedCommand {
     match body.as_slice() {
         [CLOCK_MESSAGE_START, code, data @ .., CLOCK_MESSAGE_END] => {
-            ReceivedCommand::Clock(ClockCommand {
-                code: *code,
-                data: data.to_vec(),
-            })
+            match ClockCommand::decode(*code, data) {
+                Some(clock) => ReceivedCommand::Command(HostCommand::Clock(clock)),
+                None => ReceivedCommand::OtherClock {
+                    code: *code,
+                    data: data.to_vec(),
+                },
+            }
         }
         _ => malformed(size, body),
     }
@@ -190,6 +169,7 @@ fn malformed(size: u8, body: Vec<u8>) -> ReceivedCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dgt::wire::command::{ClockRun, ClockSetting, ClockText};
 
     fn decode(bytes: &[u8]) -> Vec<ReceivedCommand> {
         ReceivedCommandDecoder::new().feed_all(bytes)
@@ -197,28 +177,61 @@ mod tests {
 
     #[test]
     fn single_byte_commands() {
-        use ReceivedCommand::*;
+        use HostCommand::*;
         let bytes = [
             0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x4b, 0x4c, 0x4d, 0x55, 0x49, 0x4a,
             0x4e,
         ];
-        let expected = [
+        let mut expected: Vec<ReceivedCommand> = [
             Reset,
             SendClock,
             SendBoard,
             SendUpdate,
             SendUpdateBoard,
-            ReturnSerialNr,
+            ReturnSerialNumber,
             ReturnBusAddress,
             SendTrademark,
             SendUpdateNice,
             SendBatteryStatus,
             SendVersion,
-            ReturnLongSerialNr,
-            EepromDump,
-            BusMode,
-            BootLoader,
+            ReturnLongSerialNumber,
+        ]
+        .into_iter()
+        .map(ReceivedCommand::Command)
+        .collect();
+        expected.extend([
+            ReceivedCommand::EepromDump,
+            ReceivedCommand::BusMode,
+            ReceivedCommand::BootLoader,
+        ]);
+        assert_eq!(decode(&bytes), expected);
+    }
+
+    #[test]
+    fn every_command_a_host_encodes_reads_back() {
+        let setting = ClockSetting {
+            hours: 1,
+            minutes: 2,
+            seconds: 3,
+        };
+        let commands = [
+            HostCommand::SendUpdateNice,
+            HostCommand::Clock(ClockCommand::Display {
+                text: ClockText::new("1-0"),
+                beep: true,
+            }),
+            HostCommand::Clock(ClockCommand::Beep { duration: 9 }),
+            HostCommand::Clock(ClockCommand::SetAndRun {
+                left: setting,
+                right: ClockSetting::default(),
+                run: ClockRun::Neither,
+            }),
+            HostCommand::Clock(ClockCommand::EndDisplay),
+            HostCommand::Clock(ClockCommand::Version),
         ];
+        let bytes: Vec<u8> = commands.iter().flat_map(super::super::encode).collect();
+        let expected: Vec<ReceivedCommand> =
+            commands.into_iter().map(ReceivedCommand::Command).collect();
         assert_eq!(decode(&bytes), expected);
     }
 
@@ -229,7 +242,7 @@ mod tests {
             [
                 ReceivedCommand::Unknown(0x00),
                 ReceivedCommand::Unknown(0xff),
-                ReceivedCommand::SendVersion
+                ReceivedCommand::Command(HostCommand::SendVersion)
             ]
         );
     }
@@ -241,11 +254,8 @@ mod tests {
         assert_eq!(
             decoder.feed_all(&[0x0b, 0x05, 0x00, 0x42]),
             [
-                ReceivedCommand::Clock(ClockCommand {
-                    code: 0x0b,
-                    data: vec![0x05]
-                }),
-                ReceivedCommand::SendBoard
+                ReceivedCommand::Command(HostCommand::Clock(ClockCommand::Beep { duration: 0x05 })),
+                ReceivedCommand::Command(HostCommand::SendBoard)
             ]
         );
     }
@@ -257,10 +267,22 @@ mod tests {
         ];
         assert_eq!(
             decode(&bytes),
-            [ReceivedCommand::Clock(ClockCommand {
-                code: 0x0a,
-                data: vec![0x00, 0x05, 0x00, 0x00, 0x04, 0x1e, 0x01]
-            })]
+            // 0:05:00 on the left, 0:04:30 on the right, the left running.
+            [ReceivedCommand::Command(HostCommand::Clock(
+                ClockCommand::SetAndRun {
+                    left: ClockSetting {
+                        hours: 0,
+                        minutes: 5,
+                        seconds: 0
+                    },
+                    right: ClockSetting {
+                        hours: 0,
+                        minutes: 4,
+                        seconds: 30
+                    },
+                    run: ClockRun::Left
+                }
+            ))]
         );
     }
 
@@ -270,22 +292,37 @@ mod tests {
             decode(&[0x2b, 0x7f, 0x4d]),
             [
                 ReceivedCommand::MalformedClock(vec![0x2b, 0x7f]),
-                ReceivedCommand::SendVersion
+                ReceivedCommand::Command(HostCommand::SendVersion)
             ]
         );
         assert_eq!(
             decode(&[0x2b, 0x04, 0x42, 0x4d]),
             [
                 ReceivedCommand::MalformedClock(vec![0x2b, 0x04, 0x42]),
-                ReceivedCommand::SendVersion
+                ReceivedCommand::Command(HostCommand::SendVersion)
             ]
         );
         assert_eq!(
             decode(&[0x2b, 0x03, 0x03, 0x0b, 0x01, 0x41]),
             [
                 ReceivedCommand::MalformedClock(vec![0x2b, 0x03, 0x03, 0x0b, 0x01]),
-                ReceivedCommand::SendClock
+                ReceivedCommand::Command(HostCommand::SendClock)
             ]
+        );
+    }
+
+    #[test]
+    fn a_clock_command_of_unknown_shape_keeps_its_code_and_data() {
+        // SET_AND_RUN with a run byte that is none of left, right and neither.
+        let bytes = [
+            0x2b, 0x0a, 0x03, 0x0a, 0x00, 0x05, 0x00, 0x00, 0x04, 0x1e, 0x07, 0x00,
+        ];
+        assert_eq!(
+            decode(&bytes),
+            [ReceivedCommand::OtherClock {
+                code: 0x0a,
+                data: vec![0x00, 0x05, 0x00, 0x00, 0x04, 0x1e, 0x07]
+            }]
         );
     }
 
@@ -294,6 +331,9 @@ mod tests {
         let mut decoder = ReceivedCommandDecoder::new();
         assert_eq!(decoder.feed_all(&[0x2b, 0x04, 0x03]), []);
         decoder.reset();
-        assert_eq!(decoder.feed_all(&[0x4d]), [ReceivedCommand::SendVersion]);
+        assert_eq!(
+            decoder.feed_all(&[0x4d]),
+            [ReceivedCommand::Command(HostCommand::SendVersion)]
+        );
     }
 }
