@@ -1,8 +1,8 @@
 //! The DGT e-board: its serial protocol, a sans-IO host session, and an emulated board.
 //!
 //! - [`wire`]: the bytes both ways: the protocol's codes ([`wire::protocol`]), the board's
-//!   messages (decoded by [`wire::codec::DgtDecoder`] into [`wire::message::BoardMessage`],
-//!   encoded for an emulated board by [`wire::board_messages`]), the host's commands (encoded by
+//!   messages (decoded by [`wire::message::decoder::DgtDecoder`] into [`wire::message::BoardMessage`],
+//!   encoded for an emulated board by [`wire::message::encode`]), the host's commands (encoded by
 //!   [`wire::command::encode`], decoded for an emulated board by [`wire::command::ReceivedCommandDecoder`]), and
 //!   the clock's reports ([`wire::clock`]);
 //! - [`session`]: the host's side: [`session::DgtSession`] runs the link (handshake,

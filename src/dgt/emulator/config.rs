@@ -3,7 +3,7 @@
 
 use super::clock::ClockConfig;
 use super::script::Script;
-use crate::dgt::wire::board_messages::BatteryStatus;
+use crate::dgt::wire::message::encode::BatteryStatus;
 use crate::emulation::{ScriptStart, Unplug};
 
 /// What the board says about itself.

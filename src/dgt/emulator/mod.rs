@@ -29,10 +29,10 @@ pub use options::HELP;
 pub(crate) use options::new_emulator;
 pub use script::{Change, Script, ScriptError, ScriptEvent};
 
-use crate::dgt::wire::board_messages as msg;
 use crate::dgt::wire::command::{
     ClockCommand, ClockRun, HostCommand, ReceivedCommand, ReceivedCommandDecoder,
 };
+use crate::dgt::wire::message::encode as msg;
 use crate::dgt::wire::protocol::{code_from_piece, index_from_square, square_from_index};
 use crate::emulation::noise::Noise;
 use crate::emulation::{ClockSide, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug};

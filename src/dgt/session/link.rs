@@ -383,7 +383,7 @@ mod tests {
             0x01 | 0x08
         };
         let zero = crate::dgt::wire::clock::ClockTime::default();
-        crate::dgt::wire::board_messages::bwtime(&ClockReport::from_status(zero, zero, status))
+        crate::dgt::wire::message::encode::bwtime(&ClockReport::from_status(zero, zero, status))
     }
 
     fn clocked(time_control: &str) -> DgtLink {
@@ -410,7 +410,7 @@ mod tests {
         link.handle_feedback(0, &started());
         assert_eq!(sent(&mut link), set_and_run((1, 0), (1, 0), ClockRun::Left));
         // The clock acknowledges, then reports White (left) to move, then White's press.
-        link.handle_bytes(100, &crate::dgt::wire::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(100, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
         link.handle_bytes(200, &lever(false));
         link.handle_bytes(3_000, &lever(true));
         while link.poll_event().is_some() {}
@@ -426,7 +426,7 @@ mod tests {
         let mut link = clocked("60+5");
         link.handle_feedback(0, &started());
         sent(&mut link);
-        link.handle_bytes(100, &crate::dgt::wire::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(100, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
         link.handle_bytes(200, &lever(false));
         link.handle_bytes(3_000, &lever(true));
         link.handle_bytes(4_000, &[]);
@@ -443,7 +443,7 @@ mod tests {
         let mut link = clocked("300");
         link.handle_feedback(0, &started());
         sent(&mut link);
-        link.handle_bytes(100, &crate::dgt::wire::board_messages::bwtime_ack(0x0a));
+        link.handle_bytes(100, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
         // White's illegal move: Black's clock gains two minutes.
         let penalty = Feedback::TimeAdded {
             side: Color::Black,
@@ -481,8 +481,8 @@ mod tests {
 
     #[test]
     fn a_resumed_game_reads_the_clock_sides_from_the_recorded_times() {
-        use crate::dgt::wire::board_messages::bwtime;
         use crate::dgt::wire::clock::ClockTime;
+        use crate::dgt::wire::message::encode::bwtime;
         // The recording's last report: White 60 s, Black 55 s, Black to move.
         let mut link = resumed(60_000, 55_000, Color::Black);
         sent(&mut link);
@@ -509,8 +509,8 @@ mod tests {
 
     #[test]
     fn close_resumed_times_wait_for_the_board_then_the_side_still_running_tells() {
-        use crate::dgt::wire::board_messages::{board_dump, bwtime};
         use crate::dgt::wire::clock::ClockTime;
+        use crate::dgt::wire::message::encode::{board_dump, bwtime};
         use crate::dgt::wire::protocol::{code_from_piece, square_from_index};
         // The recording's last report: White 300 s, Black 299 s, White to move.
         let mut link = resumed(300_000, 299_000, Color::White);

@@ -46,8 +46,8 @@ use crate::dgt::session::clock_queue::{ClockQueue, ClockStep};
 use crate::dgt::session::liveness::Liveness;
 use crate::dgt::session::orientation::{Orientation, start_position_orientation};
 use crate::dgt::wire::clock::ClockReport;
-use crate::dgt::wire::codec::{Decoded, DgtDecoder};
 use crate::dgt::wire::command::{ClockCommand, HostCommand, encode};
+use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
 use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 

@@ -1,8 +1,8 @@
 //! Recognising a DGT board on a port: it answers SEND_VERSION with its VERSION.
 
-use crate::dgt::wire::codec::{Decoded, DgtDecoder};
 use crate::dgt::wire::command::{HostCommand, encode};
 use crate::dgt::wire::message::BoardMessage;
+use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
 
 /// SEND_VERSION.
 pub(crate) fn request() -> Vec<u8> {

@@ -6,7 +6,7 @@ use shakmaty::{Board, Color, Square};
 use super::{DgtSession, SessionConfig, SessionEvent};
 use crate::dgt::wire::clock::{ClockReport, ClockTime};
 use crate::dgt::wire::command::{ClockCommand, ClockRun, ClockSetting};
-use crate::dgt::wire::tests::START_DUMP;
+use crate::dgt::wire::message::tests::START_DUMP;
 use crate::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// The start position seen by a board turned round (Black on the connector side).

@@ -2,12 +2,7 @@
 //! commands, each decoded and encoded here (the host decodes messages and encodes commands; an
 //! emulated board does the reverse).
 
-pub mod board_messages;
 pub mod clock;
-pub mod codec;
 pub mod command;
 pub mod message;
 pub mod protocol;
-
-#[cfg(test)]
-pub(crate) mod tests;

@@ -1,4 +1,11 @@
-//! Board → host messages, decoded from a framed message's first byte and data bytes.
+//! Board → host messages, both ways: [`BoardMessage`] decoded from a framed message's first
+//! byte and data bytes, the stream of them framed by [`decoder::DgtDecoder`], and [`encode`]'s
+//! bytes of each message an (emulated) board sends.
+
+pub mod decoder;
+pub mod encode;
+#[cfg(test)]
+pub(crate) mod tests;
 
 use shakmaty::{Board, Piece, Square};
 

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use shakmaty::{Board, Color, Square};
 
 use crate::dgt::wire::clock::{ClockAck, ClockReport, ClockTime};
-use crate::dgt::wire::codec::{CorruptReason, Decoded, DgtDecoder, MAX_MESSAGE_LENGTH};
+use crate::dgt::wire::message::decoder::{CorruptReason, Decoded, DgtDecoder, MAX_MESSAGE_LENGTH};
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant, PayloadError};
 use crate::dgt::wire::protocol;
 
