@@ -1,20 +1,22 @@
-//! Live rows: each corpus game played by the emulated DGT board (with its DGT clock) and
-//! watched through the real host session (`DgtLink`) and live game, both sans-IO, wired
-//! together in this process on simulated time (bytes cross at once; the board scans, reports
-//! and restarts as the emulator does). What the session recorded is then replayed, as `watch
-//! --record` then `replay` would: live and replay must agree.
+//! Live rows: each corpus game played by an emulated board (a DGT board with its DGT clock, a
+//! ChessLink board) and watched through the protocol's real host session (from the registry)
+//! and live game, both sans-IO, wired together in this process on simulated time (bytes cross
+//! at once; the board scans, reports and restarts as the emulator does). What the session
+//! recorded is then replayed, as `watch --record` then `replay` would: live and replay must
+//! agree.
 
+use touchmove::chesslink::emulator::{ChessLinkBoardEmulator, EmulatorConfig as LinkConfig};
 use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script};
-use touchmove::dgt::session::link::DgtLink;
-use touchmove::dgt::wire::protocol::REPORT_HORIZON_MS;
-use touchmove::emulation::{ScriptStart, Unplug};
+use touchmove::emulation::{EmulatedBoard, ScriptStart, Unplug};
 use touchmove::event::{EventKind, GameEvent};
 use touchmove::fidelity::compare;
 use touchmove::interpreter::Config;
 use touchmove::live::{BoardSession, LinkEvent, LiveEvent, LiveGame};
+use touchmove::live::{Protocol, SessionOptions};
 use touchmove::pgn_games::PgnGame;
 use touchmove::replay::Replay;
 use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::sensor_log::SensorLog;
 use touchmove::sensor_log::{LogHeader, LogRecord};
 use touchmove::simulate::{BoardKind, ExpectedRuling, HandStyle, simulate};
 
@@ -22,6 +24,8 @@ use touchmove::simulate::{BoardKind, ExpectedRuling, HandStyle, simulate};
 pub struct LiveStyle {
     /// The row label.
     pub name: &'static str,
+    /// The board.
+    pub protocol: &'static Protocol,
     /// The simulated hands.
     pub hands: HandStyle,
     /// How long the board is unplugged (its port open: it comes back idle), once per game, at a
@@ -40,17 +44,35 @@ pub fn styles() -> Vec<LiveStyle> {
         blitz_presses: true,
         ..clean.clone()
     };
+    let dgt = &touchmove::dgt::PROTOCOL;
     let row = |name, hands: &HandStyle, unplug_ms| LiveStyle {
         name,
+        protocol: dgt,
         hands: hands.clone(),
         unplug_ms,
         killed_ms: None,
     };
     let killed = |name, killed_ms| LiveStyle {
         name,
+        protocol: dgt,
         hands: blitz.clone(),
         unplug_ms: None,
         killed_ms: Some(killed_ms),
+    };
+    // A ChessLink board has no clock: its moves are decided when the slide window closes or
+    // the reply starts.
+    let link = &touchmove::chesslink::PROTOCOL;
+    let no_clock = |hands: HandStyle| HandStyle {
+        clock: false,
+        scans: false,
+        ..hands
+    };
+    let chesslink = |name, hands: HandStyle, unplug_ms| LiveStyle {
+        name,
+        protocol: link,
+        hands: no_clock(hands),
+        unplug_ms,
+        killed_ms: None,
     };
     vec![
         row("live clean", &clean, None),
@@ -65,6 +87,13 @@ pub fn styles() -> Vec<LiveStyle> {
         row("live unplug 10 s", &blitz, Some(10_000)),
         row("live unplug 60 s", &clean, Some(60_000)),
         killed("live killed, resumed", 2_000),
+        chesslink("chesslink clean", clean.clone(), None),
+        chesslink(
+            "chesslink messy",
+            HandStyle::messy(BoardKind::Identifying),
+            None,
+        ),
+        chesslink("chesslink unplug 3 s", clean.clone(), Some(3_000)),
     ]
 }
 
@@ -168,31 +197,59 @@ struct Session {
 /// Time the session goes on after the script's last event (the board idle, checks going on).
 const AFTER_SCRIPT_MS: Millis = 5_000;
 
-/// Plays `game` on the emulated board and watches it; `None` when it cannot be emulated.
-fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
-    // As `Script::from_game` plays a game, keeping the rulings the hands earn.
-    let hands = HandStyle {
-        board: BoardKind::Identifying,
-        scans: true,
-        ..style.hands.clone()
-    };
-    let simulated = simulate(&game.start, &game.moves, &hands, seed).ok()?;
-    let script = Script::from_reports(&game.start, &simulated.events).ok()?;
-    let length = script.events.last().map_or(0, |event| event.t);
+/// The emulated board of `style`'s protocol playing `events`, unplugged for `unplug` if
+/// asked, waiting for the host; `None` when it cannot play them.
+fn emulated_board(
+    style: &LiveStyle,
+    game: &PgnGame,
+    events: &[SensorEvent],
+    seed: u64,
+    unplug: Option<Unplug>,
+) -> Option<Box<dyn EmulatedBoard>> {
+    if style.protocol.name == touchmove::chesslink::PROTOCOL.name {
+        let log = SensorLog {
+            header: LogHeader::new(&game.start, "live bench"),
+            events: events.to_vec(),
+            clock_readings: Vec::new(),
+        };
+        let script = touchmove::chesslink::emulator::Script::from_log(&log).ok()?;
+        let mut config = LinkConfig::new(script);
+        config.start = ScriptStart::OnHost;
+        config.seed = seed;
+        config.unplug = unplug;
+        return Some(Box::new(ChessLinkBoardEmulator::new(config)));
+    }
+    let script = Script::from_reports(&game.start, events).ok()?;
     let mut config = EmulatorConfig::new(script);
     config.start = ScriptStart::OnHost;
     config.seed = seed;
     // Time enough for any corpus game: no flag falls in these rows.
     config.clock.initial_ms = 10 * 3_600_000;
+    config.unplug = unplug;
+    Some(Box::new(DgtBoardEmulator::new(config)))
+}
+
+/// Plays `game` on the emulated board and watches it; `None` when it cannot be emulated.
+fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
+    // As the emulators play a game, keeping the rulings the hands earn: a DGT board scans
+    // as the hands simulator models it; a ChessLink board's emulator scans by itself.
+    let dgt = style.protocol.name == touchmove::dgt::PROTOCOL.name;
+    let hands = HandStyle {
+        board: BoardKind::Identifying,
+        scans: dgt,
+        ..style.hands.clone()
+    };
+    let simulated = simulate(&game.start, &game.moves, &hands, seed).ok()?;
+    let length = simulated.events.last().map_or(0, |event| event.t);
     let fault_at = length / 5 + length * (seed % 60) / 100;
-    config.unplug = style.unplug_ms.map(|duration| Unplug {
+    let unplug = style.unplug_ms.map(|duration| Unplug {
         at: fault_at,
         duration,
     });
     let mut kill = style.killed_ms.map(|down| (fault_at, down));
-    let mut board = DgtBoardEmulator::new(config);
-    let interpreter = Config::default().with_report_horizon_ms(REPORT_HORIZON_MS);
-    let mut watcher = Watcher::new(game, interpreter, Vec::new());
+    let mut board = emulated_board(style, game, &simulated.events, seed, unplug)?;
+    let interpreter = Config::default().with_report_horizon_ms(style.protocol.report_horizon_ms);
+    let mut watcher = Watcher::new(style.protocol, game, interpreter, Vec::new());
     let mut now: Millis = 0;
     watcher.link.connect(now);
     let mut done_at: Option<Millis> = None;
@@ -207,7 +264,7 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
                 while board.poll_transmit().is_some() {}
             } else {
                 kill = None;
-                watcher = watcher.resumed(game, interpreter, now);
+                watcher = watcher.resumed(style.protocol, game, interpreter, now);
             }
         }
         let host_down = kill.is_some_and(|(at, _)| now >= at);
@@ -265,7 +322,7 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
 
 /// The host side: the session, the live game, what it recorded and decided.
 struct Watcher {
-    link: DgtLink,
+    link: Box<dyn BoardSession + Send>,
     game: LiveGame,
     recorded: Vec<LogRecord>,
     decisions: Vec<GameEvent>,
@@ -273,9 +330,14 @@ struct Watcher {
 
 impl Watcher {
     /// A host watching `game` (its session not yet connected), its recording `recorded`.
-    fn new(game: &PgnGame, config: Config, recorded: Vec<LogRecord>) -> Watcher {
+    fn new(
+        protocol: &Protocol,
+        game: &PgnGame,
+        config: Config,
+        recorded: Vec<LogRecord>,
+    ) -> Watcher {
         Watcher {
-            link: DgtLink::default(),
+            link: (protocol.new_session)(&SessionOptions::new()),
             game: LiveGame::new(game.start.clone(), config),
             recorded,
             decisions: Vec::new(),
@@ -285,8 +347,8 @@ impl Watcher {
     /// A new host after this one was killed, as `watch --resume` starts: the recording read
     /// back (its decisions made again), the session told where the game stands and connected
     /// at `now`; the recording goes on.
-    fn resumed(self, game: &PgnGame, config: Config, now: Millis) -> Watcher {
-        let mut next = Watcher::new(game, config, self.recorded);
+    fn resumed(self, protocol: &Protocol, game: &PgnGame, config: Config, now: Millis) -> Watcher {
+        let mut next = Watcher::new(protocol, game, config, self.recorded);
         let point = next.game.replay_recording(next.recorded.clone());
         while let Some(event) = next.game.poll_event() {
             if let LiveEvent::Decision(decision) = event {
@@ -302,7 +364,7 @@ impl Watcher {
 
     /// Moves the bytes both ways at `now` and passes what the session reports to the game, as
     /// the runner does; returns whether anything happened.
-    fn exchange(&mut self, board: &mut DgtBoardEmulator, now: Millis) -> bool {
+    fn exchange(&mut self, board: &mut dyn EmulatedBoard, now: Millis) -> bool {
         let mut moved = false;
         while let Some(bytes) = self.link.poll_transmit() {
             board.handle_bytes(now, &bytes);

@@ -176,7 +176,7 @@ fn note_games(notes: &mut Vec<String>, row: &str, inexact: &[String], misruled: 
 fn live_table(games: &[(String, PgnGame)]) {
     println!();
     println!(
-        "Live: the emulated DGT board (scans, DGT clock) and the real host session and live game, in process on simulated time"
+        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, debounced reports, no clock) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
         "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>6}",
@@ -231,7 +231,10 @@ fn live_table(games: &[(String, PgnGame)]) {
     println!(
         "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in every row"
     );
-    println!("  but clean, messy and 60 s.");
+    println!(
+        "  but clean, messy and 60 s of the DGT board; the ChessLink rows have no clock (moves decided by"
+    );
+    println!("  the slide window or the reply).");
     for note in notes {
         println!("{note}");
     }

@@ -6,13 +6,18 @@
 //! - on [`connect`](BoardSession::connect) it asks the board's version (reported as
 //!   [`LinkEvent::Identified`]), sets the automatic reports to "on any change, after a 2-scan
 //!   debounce" (E2ROM address 02; the setting is the board's own and survives a power cycle),
-//!   and asks for the status;
+//!   and asks for the status (reports at every changing scan, the other choice, split one
+//!   hand's motion over scans in whichever order the scan met them, which misleads the
+//!   interpreter far more often than the debounce's delays, measured in the corpus bench);
 //! - the first status after connecting, or after the board was unresponsive, is a full report
 //!   ([`SensorKind::Snapshot`]: the interpreter compares it with the game), and so is one that
 //!   differs from the last in more than [`MOVE_SQUARES`] squares (no hand changes that many
 //!   between two scans: the board was away); every other status is compared with the one
 //!   before, and each square that changed is a lift of the piece that left it and a placement
 //!   of the piece that came (lifts first: one report has no order);
+//! - a status answering the host's `S` shows the board as last scanned, not debounced: a change
+//!   it alone shows (a sensor flickering at that instant) is taken only once the board's own
+//!   report or a second look [`CONFIRM_MS`] later shows it too;
 //! - characters that make no frame (line noise, a bad block parity, a frame cut short) are a
 //!   notice, and the status is asked for at once: a lost report is never waited for;
 //! - a board that has sent nothing for [`POLL_MS`] is asked for its status (a board at rest
@@ -47,6 +52,10 @@ pub const ANSWER_MS: Millis = 500;
 /// How long the board may send no frame before the link counts as lost.
 pub const SILENCE_MS: Millis = 3000;
 
+/// How long after an answer to `S` showing a change the board is looked at again to confirm it
+/// (more than the 2-scan debounce of the board's own reports, 82 ms).
+pub const CONFIRM_MS: Millis = 100;
+
 /// The most squares one move changes (castling: four).
 pub const MOVE_SQUARES: usize = 4;
 
@@ -67,6 +76,10 @@ pub struct ChessLinkSession {
     last_bytes: Millis,
     /// When the status was last asked for, while no frame has come since.
     asked_at: Option<Millis>,
+    /// How many answers to `S` are still to come.
+    answers_owed: u32,
+    /// A status only an answer to `S` showed, waiting to be confirmed.
+    unconfirmed: Option<Unconfirmed>,
     /// Whether the board has been reported unresponsive.
     unresponsive: bool,
     /// Whether the current silence has been reported.
@@ -79,6 +92,15 @@ pub struct ChessLinkSession {
     transmit: VecDeque<Vec<u8>>,
     /// Events waiting to be polled.
     events: VecDeque<LinkEvent>,
+}
+
+/// A change only an answer to `S` showed.
+#[derive(Debug, Clone)]
+struct Unconfirmed {
+    /// The board as the answer showed it.
+    board: Board,
+    /// When to look again (`None`: asked again, the answer awaited).
+    look_again_at: Option<Millis>,
 }
 
 impl Default for ChessLinkSession {
@@ -96,6 +118,8 @@ impl ChessLinkSession {
             last_heard: 0,
             last_bytes: 0,
             asked_at: None,
+            answers_owed: 0,
+            unconfirmed: None,
             unresponsive: false,
             silence_reported: false,
             board: None,
@@ -113,6 +137,7 @@ impl ChessLinkSession {
     /// Asks for the status at `now`.
     fn ask_status(&mut self, now: Millis) {
         self.asked_at = Some(now);
+        self.answers_owed = self.answers_owed.saturating_add(1);
         self.send(&HostCommand::Status);
     }
 
@@ -122,7 +147,7 @@ impl ChessLinkSession {
             match decoded {
                 Decoded::Frame(reply) => {
                     self.heard(now);
-                    self.reply(reply);
+                    self.reply(now, reply);
                 }
                 Decoded::Corrupt { dropped } => self.corrupt(now, &dropped),
             }
@@ -141,9 +166,13 @@ impl ChessLinkSession {
         }
     }
 
-    fn reply(&mut self, reply: BoardReply) {
+    fn reply(&mut self, now: Millis, reply: BoardReply) {
         match reply {
-            BoardReply::Status(board) => self.status(board),
+            BoardReply::Status(board) => {
+                let answer = self.answers_owed > 0;
+                self.answers_owed = self.answers_owed.saturating_sub(1);
+                self.status(now, board, answer);
+            }
             BoardReply::Version(high, low) => {
                 self.events
                     .push_back(LinkEvent::Identified(describe(high, low)));
@@ -160,8 +189,25 @@ impl ChessLinkSession {
         }
     }
 
-    /// A status: a full report, or the changes since the last one.
-    fn status(&mut self, board: Board) {
+    /// A status (`answer`: the answer to an `S`): a full report, the changes since the last
+    /// one, or a change to confirm.
+    fn status(&mut self, now: Millis, board: Board, answer: bool) {
+        let confirmed = self
+            .unconfirmed
+            .take()
+            .is_some_and(|unconfirmed| unconfirmed.board == board);
+        if let Some(known) = &self.board {
+            if *known == board {
+                return;
+            }
+            if answer && !confirmed {
+                self.unconfirmed = Some(Unconfirmed {
+                    board,
+                    look_again_at: Some(now.saturating_add(CONFIRM_MS)),
+                });
+                return;
+            }
+        }
         let Some(previous) = self.board.replace(board.clone()) else {
             let snapshot = BoardSnapshot::identified(&board);
             self.events
@@ -214,6 +260,14 @@ impl ChessLinkSession {
         if self.connected && self.asked_at.is_none() {
             self.ask_status(now);
         }
+    }
+
+    /// When a change only an answer showed is looked at again.
+    fn confirm_at(&self) -> Option<Millis> {
+        self.unconfirmed
+            .as_ref()
+            .filter(|_| self.connected)
+            .and_then(|unconfirmed| unconfirmed.look_again_at)
     }
 
     /// When a frame begun and not ended counts as cut.
@@ -270,6 +324,8 @@ impl BoardSession for ChessLinkSession {
         self.unresponsive = false;
         self.silence_reported = false;
         self.board = None;
+        self.answers_owed = 0;
+        self.unconfirmed = None;
         self.transmit.clear();
         self.leds.forget_shown();
         self.send(&HostCommand::Version);
@@ -302,7 +358,12 @@ impl BoardSession for ChessLinkSession {
             self.unresponsive = true;
             self.events.push_back(LinkEvent::Unresponsive);
         }
-        if self.ask_at().is_some_and(|at| at <= now) {
+        let confirm = self.confirm_at().is_some_and(|at| at <= now);
+        if let Some(unconfirmed) = self.unconfirmed.as_mut().filter(|_| confirm) {
+            // Looked at once more: the answer decides (the change is taken if it shows it).
+            unconfirmed.look_again_at = None;
+        }
+        if confirm || self.ask_at().is_some_and(|at| at <= now) {
             self.ask_status(now);
         }
     }
@@ -313,6 +374,7 @@ impl BoardSession for ChessLinkSession {
             self.silence_at(),
             self.unresponsive_at(),
             self.ask_at(),
+            self.confirm_at(),
         ]
         .into_iter()
         .flatten()

@@ -278,3 +278,55 @@ fn the_last_move_is_lit_and_a_mismatch_blinks_until_the_resync() {
     );
     assert_eq!(led_command(&mut session), [HostCommand::LedsOff]);
 }
+
+/// A session that has read the start position and, the board quiet for half a second, asked
+/// for its status again at 510.
+fn asked_again() -> (ChessLinkSession, Board) {
+    let mut session = connected();
+    let start = Board::new();
+    session.handle_bytes(10, &status(&start));
+    events(&mut session);
+    session.handle_timeout(10 + POLL_MS);
+    assert_eq!(sent(&mut session), [b"S53".to_vec()]);
+    (session, start)
+}
+
+#[test]
+fn a_flicker_only_an_answer_shows_is_not_taken() {
+    let (mut session, start) = asked_again();
+    let mut flicker = start.clone();
+    flicker.discard_piece_at(Square::G1);
+    session.handle_bytes(520, &status(&flicker));
+    assert_eq!(events(&mut session), []);
+    assert_eq!(session.poll_timeout(), Some(520 + CONFIRM_MS));
+    // Looked at again: the knight is there.
+    session.handle_timeout(520 + CONFIRM_MS);
+    assert_eq!(sent(&mut session), [b"S53".to_vec()]);
+    session.handle_bytes(630, &status(&start));
+    assert_eq!(events(&mut session), []);
+}
+
+#[test]
+fn a_change_an_answer_shows_is_taken_once_confirmed() {
+    let (mut session, start) = asked_again();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(Square::E2);
+    session.handle_bytes(520, &status(&lifted));
+    assert_eq!(events(&mut session), []);
+    session.handle_timeout(520 + CONFIRM_MS);
+    sent(&mut session);
+    session.handle_bytes(630, &status(&lifted));
+    assert_eq!(events(&mut session), [lift(Square::E2, pawn(Color::White))]);
+}
+
+#[test]
+fn the_board_s_own_report_confirms_what_an_answer_showed() {
+    let (mut session, start) = asked_again();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(Square::E2);
+    session.handle_bytes(520, &status(&lifted));
+    // The board's debounced report of the same lift, unasked, 60 ms later.
+    session.handle_bytes(580, &status(&lifted));
+    assert_eq!(events(&mut session), [lift(Square::E2, pawn(Color::White))]);
+    assert_eq!(session.poll_timeout(), Some(580 + POLL_MS));
+}
