@@ -5,10 +5,12 @@
 mod board;
 pub(crate) mod noise;
 mod options;
+mod script_error;
 mod script_player;
 
 pub use board::{EmulatedBoard, Notice, hex};
 pub use options::{
     BoardOption, ClockSide, EmulatorError, EmulatorOptions, ScriptSource, ScriptStart, Unplug,
 };
+pub use script_error::ScriptError;
 pub(crate) use script_player::{Scheduled, ScriptPlayer};

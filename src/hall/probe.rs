@@ -44,7 +44,7 @@ pub(crate) fn recognise(bytes: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emulation::{EmulatorOptions, ScriptSource};
+    use crate::emulation::{EmulatedBoard, EmulatorOptions, ScriptSource};
     use crate::hall::emulator::HallBoardEmulator;
 
     #[test]

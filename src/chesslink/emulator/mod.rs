@@ -21,14 +21,14 @@ use std::collections::VecDeque;
 use shakmaty::Board;
 
 pub(crate) use options::{HELP, new_emulator};
-pub use script::{Change, Script, ScriptError};
+pub use script::{Change, Script};
 
 use super::wire::{
     BoardReply, CommandDecoder, Decoded, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder,
     HostCommand, LED_COUNT, encode_reply,
 };
 use crate::emulation::noise::Noise;
-use crate::emulation::{Notice, ScriptPlayer, ScriptStart, Unplug};
+use crate::emulation::{EmulatedBoard, Notice, ScriptPlayer, ScriptStart, Unplug};
 use crate::sensor::Millis;
 
 /// The firmware version the emulated board answers `V` with (its own: real boards answer
@@ -154,84 +154,6 @@ impl ChessLinkBoardEmulator {
     /// The LED patterns the host last set (slot time and the 81 patterns), if any are lit.
     pub fn leds(&self) -> Option<&(u8, Box<[u8; LED_COUNT]>)> {
         self.leds.as_ref()
-    }
-
-    /// Whether the script has started and everything in it has happened.
-    pub fn script_done(&self) -> bool {
-        self.script.done()
-    }
-
-    /// Takes bytes from the host at `now` (nothing is read while unplugged or resetting).
-    pub fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        self.handle_timeout(now);
-        if !self.plugged || self.resetting(now) {
-            return;
-        }
-        self.decoder.push(bytes);
-        while let Some(decoded) = self.decoder.poll() {
-            match decoded {
-                Decoded::Frame(command) => self.command(now, command),
-                Decoded::Corrupt { dropped } => {
-                    self.notices.push_back(Notice::NotUnderstood(format!(
-                        "{} characters that make no command ({})",
-                        dropped.len(),
-                        crate::emulation::hex(&dropped)
-                    )));
-                }
-            }
-        }
-    }
-
-    /// The next time [`ChessLinkBoardEmulator::handle_timeout`] must be called.
-    #[must_use]
-    pub fn poll_timeout(&self) -> Option<Millis> {
-        [
-            Some(self.next_scan),
-            self.script.due(),
-            self.plug_due(),
-            self.noise.as_ref().map(Noise::next),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
-    }
-
-    /// Does everything due at or before `now`: the hands' changes, the scans and their
-    /// reports, noise, the unplugging.
-    pub fn handle_timeout(&mut self, now: Millis) {
-        loop {
-            let due = [
-                self.script.due().map(|at| (at, 0)),
-                self.plug_due().map(|at| (at, 1)),
-                Some((self.next_scan, 2)),
-                self.noise.as_ref().map(|noise| (noise.next(), 3)),
-            ]
-            .into_iter()
-            .flatten()
-            .filter(|&(at, _)| at <= now)
-            .min();
-            let Some((at, which)) = due else {
-                return;
-            };
-            match which {
-                0 => self.change(),
-                1 => self.toggle_plug(at),
-                2 => self.scan(at),
-                _ => self.noise_burst(),
-            }
-        }
-    }
-
-    /// The next bytes to send.
-    #[must_use]
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.out.pop_front()
-    }
-
-    /// The next notice.
-    #[must_use]
-    pub fn poll_notice(&mut self) -> Option<Notice> {
-        self.notices.pop_front()
     }
 
     fn start_script(&mut self, now: Millis) {
@@ -383,5 +305,82 @@ impl ChessLinkBoardEmulator {
                 self.send(&BoardReply::Read { address, value });
             }
         }
+    }
+}
+
+impl EmulatedBoard for ChessLinkBoardEmulator {
+    /// Takes bytes from the host at `now` (nothing is read while unplugged or resetting).
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.handle_timeout(now);
+        if !self.plugged || self.resetting(now) {
+            return;
+        }
+        self.decoder.push(bytes);
+        while let Some(decoded) = self.decoder.poll() {
+            match decoded {
+                Decoded::Frame(command) => self.command(now, command),
+                Decoded::Corrupt { dropped } => {
+                    self.notices.push_back(Notice::NotUnderstood(format!(
+                        "{} characters that make no command ({})",
+                        dropped.len(),
+                        crate::emulation::hex(&dropped)
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Does everything due at or before `now`: the hands' changes, the scans and their
+    /// reports, noise, the unplugging.
+    fn handle_timeout(&mut self, now: Millis) {
+        loop {
+            let due = [
+                self.script.due().map(|at| (at, 0)),
+                self.plug_due().map(|at| (at, 1)),
+                Some((self.next_scan, 2)),
+                self.noise.as_ref().map(|noise| (noise.next(), 3)),
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|&(at, _)| at <= now)
+            .min();
+            let Some((at, which)) = due else {
+                return;
+            };
+            match which {
+                0 => self.change(),
+                1 => self.toggle_plug(at),
+                2 => self.scan(at),
+                _ => self.noise_burst(),
+            }
+        }
+    }
+
+    /// The next time [`ChessLinkBoardEmulator::handle_timeout`] must be called.
+    fn poll_timeout(&self) -> Option<Millis> {
+        [
+            Some(self.next_scan),
+            self.script.due(),
+            self.plug_due(),
+            self.noise.as_ref().map(Noise::next),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// The next bytes to send.
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.out.pop_front()
+    }
+
+    /// Whether the script has started and everything in it has happened.
+    fn script_done(&self) -> bool {
+        self.script.done()
+    }
+
+    /// The next notice.
+    fn poll_notice(&mut self) -> Option<Notice> {
+        self.notices.pop_front()
     }
 }

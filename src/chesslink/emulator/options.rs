@@ -1,10 +1,7 @@
 //! A ChessLink board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{
-    BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, Notice, ScriptSource,
-};
-use crate::sensor::Millis;
+use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
 
 use super::{ChessLinkBoardEmulator, EmulatorConfig, Script};
 
@@ -57,25 +54,4 @@ pub(crate) fn new_emulator(
     options: &EmulatorOptions,
 ) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
     Ok(Box::new(ChessLinkBoardEmulator::from_options(options)?))
-}
-
-impl EmulatedBoard for ChessLinkBoardEmulator {
-    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        ChessLinkBoardEmulator::handle_bytes(self, now, bytes);
-    }
-    fn handle_timeout(&mut self, now: Millis) {
-        ChessLinkBoardEmulator::handle_timeout(self, now);
-    }
-    fn poll_timeout(&self) -> Option<Millis> {
-        ChessLinkBoardEmulator::poll_timeout(self)
-    }
-    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        ChessLinkBoardEmulator::poll_transmit(self)
-    }
-    fn script_done(&self) -> bool {
-        ChessLinkBoardEmulator::script_done(self)
-    }
-    fn poll_notice(&mut self) -> Option<Notice> {
-        ChessLinkBoardEmulator::poll_notice(self)
-    }
 }

@@ -3,10 +3,10 @@
 
 use shakmaty::{Board, Chess, Move, Piece, Position, Square};
 
-use crate::emulation::Scheduled;
+use crate::emulation::{Scheduled, ScriptError};
 use crate::sensor::{Millis, SensorEvent, SensorKind};
 use crate::sensor_log::SensorLog;
-use crate::simulate::{BoardKind, HandStyle, SimulateError, simulate};
+use crate::simulate::{BoardKind, HandStyle, simulate};
 
 /// A square's piece changing: `piece` is what stands there from `t` on (`None`: empty).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,26 +32,6 @@ pub struct Script {
     pub start: Board,
     /// The changes, in time order.
     pub changes: Vec<Change>,
-}
-
-/// Why a script could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ScriptError {
-    /// The log's start position is not a legal position.
-    #[error("the log's start position is not legal: {0}")]
-    BadStart(String),
-    /// A piece was placed (or shown in a snapshot) without saying which: a ChessLink board
-    /// identifies every piece.
-    #[error("at {t} ms: the piece on {square} is not identified (an occupancy-board log?)")]
-    UnidentifiedPiece {
-        /// When.
-        t: Millis,
-        /// Where.
-        square: Square,
-    },
-    /// The game could not be simulated.
-    #[error(transparent)]
-    Simulate(#[from] SimulateError),
 }
 
 impl Script {

@@ -27,7 +27,7 @@ pub use clock::ClockConfig;
 pub use config::{BoardIdentity, EmulatorConfig};
 pub use options::HELP;
 pub(crate) use options::new_emulator;
-pub use script::{Change, Script, ScriptError, ScriptEvent};
+pub use script::{Change, Script, ScriptEvent};
 
 use crate::dgt::wire::command::{
     ClockCommand, ClockRun, HostCommand, ReceivedCommand, ReceivedCommandDecoder,
@@ -35,7 +35,9 @@ use crate::dgt::wire::command::{
 use crate::dgt::wire::message::encode as msg;
 use crate::dgt::wire::protocol::{code_from_piece, index_from_square, square_from_index};
 use crate::emulation::noise::Noise;
-use crate::emulation::{ClockSide, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug};
+use crate::emulation::{
+    ClockSide, EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug,
+};
 use crate::sensor::Millis;
 use clock::EmulatedClock;
 
@@ -132,48 +134,6 @@ impl DgtBoardEmulator {
     /// Whether the board is plugged in (not inside its unplugged stretch).
     pub fn is_plugged(&self) -> bool {
         self.plugged
-    }
-
-    /// Whether the script has started and everything in it has happened.
-    pub fn script_done(&self) -> bool {
-        self.script.done()
-    }
-
-    /// Takes bytes from the host at `now` (after everything due before it). While unplugged
-    /// they are lost.
-    pub fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        self.handle_timeout(now);
-        if !self.plugged {
-            return;
-        }
-        for command in self.decoder.feed_all(bytes) {
-            self.command(now, command);
-        }
-    }
-
-    /// The next time [`DgtBoardEmulator::handle_timeout`] must be called, if any.
-    #[must_use]
-    pub fn poll_timeout(&self) -> Option<Millis> {
-        self.next_timer().map(|(due, _)| due)
-    }
-
-    /// Does everything due at or before `now`, in time order.
-    pub fn handle_timeout(&mut self, now: Millis) {
-        while let Some((due, timer)) = self.next_timer().filter(|(due, _)| *due <= now) {
-            self.fire(due, timer);
-        }
-    }
-
-    /// The next message (or noise burst) to send, if any.
-    #[must_use]
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.out.pop_front()
-    }
-
-    /// The next notice, if any.
-    #[must_use]
-    pub fn poll_notice(&mut self) -> Option<Notice> {
-        self.notices.pop_front()
     }
 
     fn next_timer(&self) -> Option<(Millis, Timer)> {
@@ -386,5 +346,46 @@ impl DgtBoardEmulator {
 impl Scheduled for ScriptEvent {
     fn t(&self) -> Millis {
         self.t
+    }
+}
+
+impl EmulatedBoard for DgtBoardEmulator {
+    /// Takes bytes from the host at `now` (after everything due before it). While unplugged
+    /// they are lost.
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.handle_timeout(now);
+        if !self.plugged {
+            return;
+        }
+        for command in self.decoder.feed_all(bytes) {
+            self.command(now, command);
+        }
+    }
+
+    /// Does everything due at or before `now`, in time order.
+    fn handle_timeout(&mut self, now: Millis) {
+        while let Some((due, timer)) = self.next_timer().filter(|(due, _)| *due <= now) {
+            self.fire(due, timer);
+        }
+    }
+
+    /// The next time [`DgtBoardEmulator::handle_timeout`] must be called, if any.
+    fn poll_timeout(&self) -> Option<Millis> {
+        self.next_timer().map(|(due, _)| due)
+    }
+
+    /// The next message (or noise burst) to send, if any.
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.out.pop_front()
+    }
+
+    /// Whether the script has started and everything in it has happened.
+    fn script_done(&self) -> bool {
+        self.script.done()
+    }
+
+    /// The next notice, if any.
+    fn poll_notice(&mut self) -> Option<Notice> {
+        self.notices.pop_front()
     }
 }

@@ -2,9 +2,7 @@
 //! ([`EmulatorOptions`]): the registry's constructor.
 
 use crate::clock::{Bonus, TimeControl};
-use crate::emulation::{
-    BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, Notice, ScriptSource,
-};
+use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
 use crate::sensor::Millis;
 use crate::simulate::{BoardKind, HandStyle};
 
@@ -65,25 +63,4 @@ pub(crate) fn new_emulator(
     options: &EmulatorOptions,
 ) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
     Ok(Box::new(DgtBoardEmulator::from_options(options)?))
-}
-
-impl EmulatedBoard for DgtBoardEmulator {
-    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        DgtBoardEmulator::handle_bytes(self, now, bytes);
-    }
-    fn handle_timeout(&mut self, now: Millis) {
-        DgtBoardEmulator::handle_timeout(self, now);
-    }
-    fn poll_timeout(&self) -> Option<Millis> {
-        DgtBoardEmulator::poll_timeout(self)
-    }
-    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        DgtBoardEmulator::poll_transmit(self)
-    }
-    fn script_done(&self) -> bool {
-        DgtBoardEmulator::script_done(self)
-    }
-    fn poll_notice(&mut self) -> Option<Notice> {
-        DgtBoardEmulator::poll_notice(self)
-    }
 }

@@ -7,9 +7,10 @@
 use shakmaty::{Board, Chess, Color, Move, Piece, Position, Square};
 
 use super::scan::scan;
+use crate::emulation::ScriptError;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use crate::sensor_log::SensorLog;
-use crate::simulate::{BoardKind, HandStyle, SimulateError, simulate};
+use crate::simulate::{BoardKind, HandStyle, simulate};
 
 /// One thing that happens on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,26 +44,6 @@ pub struct Script {
     pub first_to_move: Color,
     /// The changes, in time order.
     pub events: Vec<ScriptEvent>,
-}
-
-/// Why a script could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ScriptError {
-    /// The log's start position is not a legal position.
-    #[error("the log's start position is not legal: {0}")]
-    BadStart(String),
-    /// A piece was placed (or shown in a snapshot) without saying which: a DGT board identifies
-    /// every piece.
-    #[error("at {t} ms: the piece on {square} is not identified (an occupancy-board log?)")]
-    UnidentifiedPiece {
-        /// When.
-        t: Millis,
-        /// Where.
-        square: Square,
-    },
-    /// The game could not be simulated.
-    #[error(transparent)]
-    Simulate(#[from] SimulateError),
 }
 
 impl Script {

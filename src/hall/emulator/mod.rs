@@ -27,10 +27,10 @@ use touchmove_firmware_protocol::{
 
 pub use options::HELP;
 pub(crate) use options::new_emulator;
-pub use script::{Change, Script, ScriptError, ScriptEvent, apply};
+pub use script::{Change, Script, ScriptEvent, apply};
 
 use crate::emulation::noise::Noise;
-use crate::emulation::{Notice, Scheduled, ScriptPlayer, ScriptStart};
+use crate::emulation::{EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart};
 use crate::sensor::Millis;
 
 /// How long the board stays silent before it sends a HEARTBEAT, in ms.
@@ -165,53 +165,6 @@ impl HallBoardEmulator {
     /// What the LEDs show, as the host last set them.
     pub fn leds(&self) -> Leds {
         self.leds
-    }
-
-    /// Whether the script has started and everything in it has happened.
-    pub fn script_done(&self) -> bool {
-        self.script.done()
-    }
-
-    /// Takes bytes from the host at `now` (after everything due before it).
-    pub fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        self.handle_timeout(now);
-        for &byte in bytes {
-            match self.decoder.push_byte(byte) {
-                Some(Decoded::Frame(frame)) => self.host_frame(now, frame),
-                Some(Decoded::Corrupt(corrupt)) => {
-                    self.notices.push_back(Notice::NotUnderstood(format!(
-                        "a corrupt frame ({:?}), {} bytes dropped",
-                        corrupt.reason, corrupt.dropped
-                    )))
-                }
-                None => {}
-            }
-        }
-    }
-
-    /// The next time [`HallBoardEmulator::handle_timeout`] must be called, if any.
-    #[must_use]
-    pub fn poll_timeout(&self) -> Option<Millis> {
-        self.next_timer().map(|(due, _)| due)
-    }
-
-    /// Does everything due at or before `now`, in time order.
-    pub fn handle_timeout(&mut self, now: Millis) {
-        while let Some((due, timer)) = self.next_timer().filter(|(due, _)| *due <= now) {
-            self.fire(due, timer);
-        }
-    }
-
-    /// The next bytes to send (a frame, a noise burst, or the power-up 0x00), if any.
-    #[must_use]
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.out.pop_front()
-    }
-
-    /// The next notice, if any.
-    #[must_use]
-    pub fn poll_notice(&mut self) -> Option<Notice> {
-        self.notices.pop_front()
     }
 
     fn power_up(&mut self, board_id: [u8; 8], start: ScriptStart) {
@@ -360,5 +313,51 @@ fn board_clock(now: Millis) -> u32 {
 impl Scheduled for ScriptEvent {
     fn t(&self) -> Millis {
         self.t
+    }
+}
+
+impl EmulatedBoard for HallBoardEmulator {
+    /// Takes bytes from the host at `now` (after everything due before it).
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.handle_timeout(now);
+        for &byte in bytes {
+            match self.decoder.push_byte(byte) {
+                Some(Decoded::Frame(frame)) => self.host_frame(now, frame),
+                Some(Decoded::Corrupt(corrupt)) => {
+                    self.notices.push_back(Notice::NotUnderstood(format!(
+                        "a corrupt frame ({:?}), {} bytes dropped",
+                        corrupt.reason, corrupt.dropped
+                    )))
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Does everything due at or before `now`, in time order.
+    fn handle_timeout(&mut self, now: Millis) {
+        while let Some((due, timer)) = self.next_timer().filter(|(due, _)| *due <= now) {
+            self.fire(due, timer);
+        }
+    }
+
+    /// The next time [`HallBoardEmulator::handle_timeout`] must be called, if any.
+    fn poll_timeout(&self) -> Option<Millis> {
+        self.next_timer().map(|(due, _)| due)
+    }
+
+    /// The next bytes to send (a frame, a noise burst, or the power-up 0x00), if any.
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.out.pop_front()
+    }
+
+    /// Whether the script has started and everything in it has happened.
+    fn script_done(&self) -> bool {
+        self.script.done()
+    }
+
+    /// The next notice, if any.
+    fn poll_notice(&mut self) -> Option<Notice> {
+        self.notices.pop_front()
     }
 }

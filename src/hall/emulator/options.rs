@@ -1,10 +1,7 @@
 //! A Hall-sensor board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{
-    BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, Notice, ScriptSource,
-};
-use crate::sensor::Millis;
+use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
 
 use super::{EmulatorConfig, HallBoardEmulator, Script};
 
@@ -54,25 +51,4 @@ pub(crate) fn new_emulator(
     options: &EmulatorOptions,
 ) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
     Ok(Box::new(HallBoardEmulator::from_options(options)?))
-}
-
-impl EmulatedBoard for HallBoardEmulator {
-    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        HallBoardEmulator::handle_bytes(self, now, bytes);
-    }
-    fn handle_timeout(&mut self, now: Millis) {
-        HallBoardEmulator::handle_timeout(self, now);
-    }
-    fn poll_timeout(&self) -> Option<Millis> {
-        HallBoardEmulator::poll_timeout(self)
-    }
-    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        HallBoardEmulator::poll_transmit(self)
-    }
-    fn script_done(&self) -> bool {
-        HallBoardEmulator::script_done(self)
-    }
-    fn poll_notice(&mut self) -> Option<Notice> {
-        HallBoardEmulator::poll_notice(self)
-    }
 }

@@ -4,9 +4,10 @@
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role};
 use touchmove_firmware_protocol::{Action, Button, Square};
 
+use crate::emulation::ScriptError;
 use crate::sensor::{Millis, SensorEvent, SensorKind};
 use crate::sensor_log::SensorLog;
-use crate::simulate::{BoardKind, HandStyle, SimulateError, simulate};
+use crate::simulate::{BoardKind, HandStyle, simulate};
 
 /// One thing that happens on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,17 +39,6 @@ pub struct Script {
     pub start: u64,
     /// The changes, in time order; each square change changes the occupancy.
     pub events: Vec<ScriptEvent>,
-}
-
-/// Why a script could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ScriptError {
-    /// The log's start position is not a legal position.
-    #[error("the log's start position is not legal: {0}")]
-    BadStart(String),
-    /// The game could not be simulated.
-    #[error(transparent)]
-    Simulate(#[from] SimulateError),
 }
 
 impl Script {
