@@ -164,7 +164,7 @@ impl BoardOption {
 pub enum EmulatorError {
     /// The script could not be made (a log this board cannot play, a game the hands cannot).
     #[error("cannot make the script: {0}")]
-    Script(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Script(#[from] super::ScriptError),
     /// An option this board does not have (a Hall board has no clock to set).
     #[error("this board has no {}", option.flag())]
     Unsupported {

@@ -37,8 +37,7 @@ impl ChessLinkBoardEmulator {
                 moves,
                 messy,
             } => Script::from_game(start, moves, *messy, options.seed),
-        }
-        .map_err(|error| EmulatorError::Script(Box::new(error)))?;
+        }?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;
         config.speed = options.speed;

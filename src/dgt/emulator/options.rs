@@ -37,8 +37,7 @@ impl DgtBoardEmulator {
                 };
                 Script::from_game(start, moves, &style, options.seed)
             }
-        }
-        .map_err(|error| EmulatorError::Script(Box::new(error)))?;
+        }?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;
         config.speed = options.speed;

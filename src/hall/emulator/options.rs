@@ -34,8 +34,7 @@ impl HallBoardEmulator {
                 moves,
                 messy,
             } => Script::from_game(start, moves, *messy, options.seed),
-        }
-        .map_err(|error| EmulatorError::Script(Box::new(error)))?;
+        }?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;
         config.speed = options.speed;
