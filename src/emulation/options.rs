@@ -163,7 +163,7 @@ impl BoardOption {
 #[derive(Debug, thiserror::Error)]
 pub enum EmulatorError {
     /// The script could not be made (a log this board cannot play, a game the hands cannot).
-    #[error("cannot make the script: {0}")]
+    #[error("cannot make the script")]
     Script(#[from] super::ScriptError),
     /// An option this board does not have (a Hall board has no clock to set).
     #[error("this board has no {}", option.flag())]
