@@ -32,9 +32,85 @@ pub enum Command {
     Watch(WatchArgs),
     /// Emulate a sensor board on a pseudo-terminal, for testing hosts.
     Emulate(EmulateArgs),
+    /// Every board of a hall in one process: a live page in the browser, its API, live PGN.
+    Serve(ServeArgs),
     /// See the whole path with no hardware: an emulated board (DGT unless --board) plays a real
     /// game and is watched live.
     Demo(DemoArgs),
+}
+
+/// `touchmove serve`.
+#[derive(Debug, Args)]
+#[command(after_help = SERVE_HELP)]
+pub struct ServeArgs {
+    /// Where the pages and the API are served.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// A board to watch: its port, with its protocol (`dgt:` by default) and its name (1, 2,
+    /// ... in the order given by default).
+    #[arg(long = "board", value_name = "[NAME=][PROTOCOL:]PORT", value_parser = parse_board_spec)]
+    pub boards: Vec<BoardSpec>,
+    /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
+    #[arg(long, value_name = "DIR")]
+    pub record_dir: Option<PathBuf>,
+    /// Run N emulated boards in the process, each playing a game of Kasparov – Deep Blue 1997
+    /// by simulated hands.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub demo: Option<u32>,
+    /// How many times faster than human hands the demo boards play.
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
+    pub demo_speed: f64,
+    /// The `Event` tag of every game's PGN.
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+    /// The `Round` tag of every game's PGN.
+    #[arg(long, value_name = "N")]
+    pub round: Option<String>,
+    /// The position the games start from (default: the standard starting position).
+    #[arg(long, value_name = "FEN")]
+    pub start: Option<String>,
+    /// The interpreter's options.
+    #[command(flatten)]
+    pub interpreter: InterpreterArgs,
+}
+
+/// What `touchmove serve` does, for `--help`.
+const SERVE_HELP: &str = "\
+The first line on standard output is `serve: http://ADDR/`. `/` is the hall (every board at a
+glance), `/board/NAME` one board large; the API the pages use is documented in docs/serve.md
+(`/api/boards`, `/api/boards/NAME/events`, `/games.pgn`, `/boards/NAME.pgn`). Each board is
+watched as `watch` watches it: reconnected, resynchronised, recorded with --record-dir.";
+
+/// A board `serve` watches: `[NAME=][PROTOCOL:]PORT`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardSpec {
+    /// Its name, if given.
+    pub name: Option<String>,
+    /// Its protocol's name.
+    pub protocol: String,
+    /// Its port.
+    pub port: PathBuf,
+}
+
+/// `[NAME=][PROTOCOL:]PORT`, the protocol one of the registry's (`dgt` when not given).
+fn parse_board_spec(text: &str) -> Result<BoardSpec, String> {
+    let (name, rest) = match text.split_once('=') {
+        Some((name, rest)) if !name.is_empty() => (Some(name.to_owned()), rest),
+        Some(_) => return Err(format!("`{text}`: the name before `=` is empty")),
+        None => (None, text),
+    };
+    let (protocol, port) = match rest.split_once(':') {
+        Some((protocol, port)) if touchmove::boards::find(protocol).is_some() => (protocol, port),
+        _ => ("dgt", rest),
+    };
+    if port.is_empty() {
+        return Err(format!("`{text}`: no port"));
+    }
+    Ok(BoardSpec {
+        name,
+        protocol: protocol.to_owned(),
+        port: PathBuf::from(port),
+    })
 }
 
 /// `touchmove demo`.

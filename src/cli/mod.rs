@@ -12,6 +12,7 @@ mod recording;
 mod replay;
 mod resume;
 mod serial;
+mod serve;
 mod simulate;
 mod simulated_log;
 mod style;
@@ -45,6 +46,7 @@ pub fn run() -> ExitCode {
         Command::Watch(args) => watch::run(&args),
         Command::Emulate(args) => emulate::run(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -184,7 +184,7 @@ fn replay_recorded<S: BoardSession>(
 }
 
 /// The position the game starts from: `--start FEN`, else the standard one.
-fn start_position(fen: Option<&str>) -> Result<Chess> {
+pub(super) fn start_position(fen: Option<&str>) -> Result<Chess> {
     let Some(fen) = fen else {
         return Ok(Chess::default());
     };

@@ -12,9 +12,11 @@ mod link;
 mod protocol;
 #[cfg(feature = "runner")]
 pub mod runner;
+mod watched;
 
 pub use board_view::board_diagram;
 pub use feedback::Feedback;
 pub use game::{LiveEvent, LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
 pub use protocol::{Emulator, Parity, Probe, Protocol, SerialLine, SessionOptions};
+pub use watched::{BoardSummary, ClockState, Link, Players, TurnSummary, WatchedBoard};

@@ -44,6 +44,10 @@ pub trait Sink {
     }
     /// A diagnostic about the link (to standard error).
     fn notice(&mut self, text: &str);
+    /// The port called `name` was opened at `t` (the notice `connected to NAME` is said too).
+    fn connected(&mut self, _t: Millis, _name: &str) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The runner's settings.
@@ -177,6 +181,8 @@ where
             }
         };
         sink.notice(&format!("connected to {name}"));
+        sink.connected(clock.now(), &name)
+            .map_err(RunnerError::Output)?;
         backoff = config.backoff_min;
         session.connect(clock.now());
         let link = Link {

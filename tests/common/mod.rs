@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod dgt_board;
 pub mod emulator;
+pub mod http;
 pub mod live;
 pub mod watching;
 

@@ -118,6 +118,9 @@ impl GameRecord {
             push_tag(&mut out, "SetUp", "1");
             push_tag(&mut out, "FEN", &fen_of(&self.start));
         }
+        if let Some(board) = &tags.board {
+            push_tag(&mut out, "Board", board);
+        }
         if let Some(time_control) = &tags.time_control {
             push_tag(&mut out, "TimeControl", time_control);
         }

@@ -17,6 +17,8 @@ pub struct PgnTags {
     pub black: Option<String>,
     /// The `TimeControl` tag (PGN form, e.g. `40/5400+30:1800+30`), written when set.
     pub time_control: Option<String>,
+    /// The `Board` tag (the board's number or name in a round), written when set.
+    pub board: Option<String>,
 }
 
 impl PgnTags {

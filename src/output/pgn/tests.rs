@@ -196,6 +196,7 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
         black: Some("Bob".to_owned()),
         site: None,
         time_control: None,
+        board: None,
     };
     let mut recorder = PgnRecorder::new(Chess::default(), false, tags);
     record_all(

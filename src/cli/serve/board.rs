@@ -1,0 +1,105 @@
+//! The boards `serve` shares between their runners and the web server: each board's state
+//! behind a lock, and the broadcast of its events to the streams that follow it.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use shakmaty::Chess;
+use tokio::sync::broadcast;
+
+use touchmove::event::GameEvent;
+use touchmove::live::{BoardSummary, WatchedBoard};
+use touchmove::output::pgn::PgnTags;
+use touchmove::sensor::Millis;
+
+/// How many events a stream may fall behind before it is closed (the page reconnects and
+/// reads the game again from its start).
+const STREAM_BACKLOG: usize = 4096;
+
+/// One board: its state and its stream.
+pub struct BoardHandle {
+    /// The board's name.
+    pub name: String,
+    state: Mutex<WatchedBoard>,
+    events: broadcast::Sender<GameEvent>,
+    /// When the board's runner started: its session time 0.
+    epoch: Instant,
+}
+
+impl BoardHandle {
+    /// Board `name` speaking `protocol` on `port`.
+    pub fn new(
+        name: &str,
+        protocol: &'static str,
+        port: &str,
+        start: &Chess,
+        tags: PgnTags,
+    ) -> BoardHandle {
+        let (events, _) = broadcast::channel(STREAM_BACKLOG);
+        BoardHandle {
+            name: name.to_owned(),
+            state: Mutex::new(WatchedBoard::new(name, protocol, port, start.clone(), tags)),
+            events,
+            epoch: Instant::now(),
+        }
+    }
+
+    /// The board's state, locked (a poisoned lock is taken as it is: the state is only ever
+    /// replaced whole by its methods).
+    pub fn lock(&self) -> MutexGuard<'_, WatchedBoard> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Passes `event` to the streams (sent under the state's lock, so that a stream opened
+    /// meanwhile neither misses it nor gets it twice).
+    pub fn publish(&self, event: GameEvent) {
+        // No stream open: nobody to tell.
+        let _ = self.events.send(event);
+    }
+
+    /// The current game's events so far and a receiver of the ones to come, taken together.
+    pub fn follow(&self) -> (Vec<GameEvent>, broadcast::Receiver<GameEvent>) {
+        let state = self.lock();
+        (state.events().to_vec(), self.events.subscribe())
+    }
+
+    /// The board's summary, its clock's running side counted down to now.
+    pub fn summary(&self) -> BoardSummary {
+        let mut summary = self.lock().summary();
+        let now = Millis::try_from(self.epoch.elapsed().as_millis()).unwrap_or(Millis::MAX);
+        if let Some(clock) = summary.clock.as_mut() {
+            let ran = now.saturating_sub(clock.t);
+            match clock.running {
+                Some(shakmaty::Color::White) => clock.white = clock.white.saturating_sub(ran),
+                Some(shakmaty::Color::Black) => clock.black = clock.black.saturating_sub(ran),
+                None => {}
+            }
+            clock.t = now;
+        }
+        summary
+    }
+}
+
+/// Every board, in board order.
+pub struct Hall {
+    boards: Vec<Arc<BoardHandle>>,
+}
+
+impl Hall {
+    /// The hall of `boards`, in this order.
+    pub fn new(boards: Vec<Arc<BoardHandle>>) -> Hall {
+        Hall { boards }
+    }
+
+    /// Every board, in board order.
+    pub fn boards(&self) -> &[Arc<BoardHandle>] {
+        &self.boards
+    }
+
+    /// The board called `name`.
+    pub fn board(&self, name: &str) -> Option<&Arc<BoardHandle>> {
+        self.boards.iter().find(|board| board.name == name)
+    }
+}

@@ -1,0 +1,243 @@
+//! `touchmove serve`: every board of a hall in one process. Each board is watched by its own
+//! runner (as `watch` watches one: reconnects, resyncs, records), and what they decide is served
+//! to browsers and programs: the hall page, one page per board, the API and live PGN.
+
+mod board;
+mod demo_boards;
+mod sink;
+mod web;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use shakmaty::Chess;
+use tokio::sync::watch;
+use tokio::task::LocalSet;
+
+use touchmove::live::runner::{self, Connector, RunnerConfig};
+use touchmove::live::{LiveGame, Protocol, SessionOptions};
+use touchmove::output::pgn::PgnTags;
+use touchmove::sensor_log::LogHeader;
+
+use super::args::{BoardSpec, ServeArgs};
+use super::output_paths::{Existing, check_output};
+use super::recording::Recording;
+use super::serial::SerialConnector;
+use board::{BoardHandle, Hall};
+use sink::ServeSink;
+
+/// Runs `touchmove serve`.
+pub fn run(args: &ServeArgs) -> Result<()> {
+    if args.boards.is_empty() && args.demo.is_none() {
+        anyhow::bail!(
+            "give --board [NAME=][PROTOCOL:]PORT (one per board) or --demo N \
+             (`touchmove ports` lists the boards it finds)"
+        );
+    }
+    let start = super::watch::start_position(args.start.as_deref())?;
+    if let Some(dir) = &args.record_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--record-dir {}: cannot create it", dir.display()))?;
+    }
+    let runtime = super::runtime()?;
+    let local = LocalSet::new();
+    local.block_on(&runtime, serve(args, start))
+}
+
+/// A board to watch: what `--board` or `--demo` gave.
+struct Planned {
+    handle: Arc<BoardHandle>,
+    protocol: &'static Protocol,
+    connector: PlannedConnector,
+}
+
+/// How a planned board is reached.
+enum PlannedConnector {
+    /// A serial port.
+    Serial(SerialConnector),
+    /// The host's end of an emulated board's pseudo-terminal.
+    Demo(demo_boards::OwnEnd),
+}
+
+async fn serve(args: &ServeArgs, start: Chess) -> Result<()> {
+    let mut planned = Vec::new();
+    for (index, spec) in args.boards.iter().enumerate() {
+        planned.push(plan_serial(args, &start, index, spec)?);
+    }
+    if let Some(count) = args.demo {
+        let first = planned.len();
+        planned.extend(demo_boards::start(args, first, count)?);
+    }
+    let hall = Arc::new(Hall::new(
+        planned
+            .iter()
+            .map(|plan| Arc::clone(&plan.handle))
+            .collect(),
+    ));
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("--listen {}: cannot listen there", args.listen))?;
+    let address = listener.local_addr().context("the listening address")?;
+    announce(&format!("serve: http://{address}/"))?;
+    let (stop, stopped) = watch::channel(false);
+    let mut runners = Vec::new();
+    for plan in planned {
+        let recording = recording(args, &start, &plan)?;
+        let stopped = stopped.clone();
+        let config = RunnerConfig::default();
+        let options = WatchOptions {
+            start: start.clone(),
+            interpreter: args.interpreter.config().with_report_horizon_ms(
+                args.interpreter
+                    .report_horizon_ms
+                    .unwrap_or(plan.protocol.report_horizon_ms),
+            ),
+            time_control: args.interpreter.time_control.clone(),
+        };
+        runners.push(tokio::task::spawn_local(async move {
+            let sink = ServeSink::new(Arc::clone(&plan.handle), recording);
+            match plan.connector {
+                PlannedConnector::Serial(connector) => {
+                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                }
+                PlannedConnector::Demo(connector) => {
+                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                }
+            }
+        }));
+    }
+    let app = web::router(Arc::clone(&hall));
+    let mut web_stopped = stopped.clone();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        let _ = web_stopped.changed().await;
+    });
+    let server = tokio::task::spawn_local(async move { server.await });
+    // Until Ctrl-C (without a signal handler, until killed).
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+    let _ = stop.send(true);
+    for runner in runners {
+        if let Ok(Err(error)) = runner.await {
+            eprintln!("touchmove: {error:#}");
+        }
+    }
+    server
+        .await
+        .context("the web server stopped")?
+        .context("the web server failed")
+}
+
+/// The first line on standard output.
+fn announce(line: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The board `--board` number `index` names.
+fn plan_serial(args: &ServeArgs, start: &Chess, index: usize, spec: &BoardSpec) -> Result<Planned> {
+    let protocol = touchmove::boards::find(&spec.protocol)
+        .with_context(|| format!("no board protocol is called `{}`", spec.protocol))?;
+    let name = spec.name.clone().unwrap_or_else(|| (index + 1).to_string());
+    let port = spec.port.display().to_string();
+    let handle = BoardHandle::new(&name, protocol.name, &port, start, tags(args, &name, None));
+    Ok(Planned {
+        handle: Arc::new(handle),
+        protocol,
+        connector: PlannedConnector::Serial(SerialConnector::new(
+            Some(spec.port.clone()),
+            protocol,
+        )),
+    })
+}
+
+/// The PGN tags of board `name`'s games.
+fn tags(args: &ServeArgs, name: &str, players: Option<(String, String)>) -> PgnTags {
+    let (white, black) = players.unzip();
+    PgnTags {
+        event: args.event.clone(),
+        round: args.round.clone(),
+        board: Some(name.to_owned()),
+        white,
+        black,
+        time_control: args
+            .interpreter
+            .time_control
+            .as_ref()
+            .map(ToString::to_string),
+        ..PgnTags::default()
+    }
+}
+
+/// The sensor log of a board, with `--record-dir`: `DIR/NAME.log`, new or empty (a record
+/// already there is never overwritten).
+fn recording(args: &ServeArgs, start: &Chess, plan: &Planned) -> Result<Option<Recording>> {
+    let Some(dir) = &args.record_dir else {
+        return Ok(None);
+    };
+    let path = log_path(dir, &plan.handle.name);
+    check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
+    let header = LogHeader::new(
+        start,
+        &format!("{} via touchmove serve", plan.protocol.name),
+    )
+    .with_report_horizon(plan.protocol.report_horizon_ms);
+    Recording::create(&path, header)
+        .map(Some)
+        .with_context(|| format!("--record-dir: {}", path.display()))
+}
+
+/// `DIR/NAME.log`, the name's characters that are no letter, digit, `-` or `_` as `_`.
+fn log_path(dir: &Path, name: &str) -> PathBuf {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join(format!("{safe}.log"))
+}
+
+/// The game settings every board's runner shares.
+struct WatchOptions {
+    start: Chess,
+    interpreter: touchmove::interpreter::Config,
+    time_control: Option<touchmove::clock::TimeControl>,
+}
+
+/// Watches one board until `stopped` turns true.
+async fn watch_board<C: Connector>(
+    protocol: &'static Protocol,
+    mut connector: C,
+    mut sink: ServeSink,
+    options: WatchOptions,
+    config: RunnerConfig,
+    mut stopped: watch::Receiver<bool>,
+) -> Result<()> {
+    let session_options = SessionOptions::new().set_clock(options.time_control.clone());
+    let mut session = (protocol.new_session)(&session_options);
+    let mut game =
+        LiveGame::new(options.start, options.interpreter).with_time_control(options.time_control);
+    let shutdown = async move {
+        let _ = stopped.changed().await;
+    };
+    runner::run(
+        &mut connector,
+        &mut session,
+        &mut game,
+        &mut sink,
+        config,
+        shutdown,
+    )
+    .await
+    .with_context(|| format!("board {}", sink.name()))?;
+    sink.finish()
+}

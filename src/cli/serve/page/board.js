@@ -1,0 +1,167 @@
+// One board large: the game as it is decided, from the board's event stream, and its clock
+// and turn from its summary.
+"use strict";
+
+const name = decodeURIComponent(location.pathname.split("/").pop());
+const boardElement = document.getElementById("board");
+let moves = [];
+let rulings = [];
+let marked = [];
+let result = null;
+let summary = null;
+let fetchedAt = Date.now();
+
+document.getElementById("title").textContent = "Board " + name;
+document.title = "touchmove · board " + name;
+
+function reset() {
+  moves = [];
+  rulings = [];
+  marked = [];
+  result = null;
+}
+
+function take(event) {
+  switch (event.kind) {
+    case "move":
+      moves.length = event.ply - 1;
+      moves.push(event);
+      marked = [];
+      break;
+    case "takeback":
+      moves.length = Math.max(0, event.ply - 1);
+      break;
+    case "violation":
+      rulings.push({ article: event.article, text: event.message, ply: moves.length });
+      break;
+    case "illegal":
+      rulings.push({ article: "7.5", text: event.message, ply: moves.length });
+      break;
+    case "mismatch":
+      marked = event.squares || [];
+      break;
+    case "resync":
+      marked = [];
+      break;
+    case "result":
+      result = event.result + (event.reason ? " · " + event.reason : "");
+      break;
+    case "game":
+      reset();
+      break;
+    default:
+      break;
+  }
+}
+
+function renderMoves() {
+  const list = document.getElementById("moves");
+  list.textContent = "";
+  for (let i = 0; i < moves.length; i += 2) {
+    const item = document.createElement("li");
+    for (const move of [moves[i], moves[i + 1]]) {
+      if (!move) continue;
+      const span = document.createElement("span");
+      span.textContent = move.san;
+      if (move.reconstructed) {
+        span.className = "rebuilt";
+        span.title = "made while the board was not heard, reconstructed";
+      }
+      if (item.childNodes.length > 0) item.appendChild(document.createTextNode(" "));
+      item.appendChild(span);
+    }
+    list.appendChild(item);
+  }
+  list.parentElement.scrollTop = list.parentElement.scrollHeight;
+}
+
+function renderRulings() {
+  const list = document.getElementById("rulings");
+  list.textContent = "";
+  if (rulings.length === 0) {
+    list.innerHTML = '<li class="none">none</li>';
+    return;
+  }
+  for (const ruling of rulings) {
+    const item = document.createElement("li");
+    const article = document.createElement("span");
+    article.className = "article";
+    article.textContent = ruling.article;
+    item.appendChild(article);
+    item.appendChild(document.createTextNode(ruling.text));
+    list.appendChild(item);
+  }
+}
+
+function renderBoard() {
+  const last = moves[moves.length - 1];
+  const fen = last ? last.fen : summary ? summary.fen : null;
+  const turn = summary && summary.turn;
+  drawBoard(boardElement, fen, last ? last.uci : null, marked, turn ? turn.in_hand : []);
+  const box = document.getElementById("result");
+  box.hidden = !result;
+  box.textContent = result || "";
+}
+
+function renderSummary() {
+  if (!summary) return;
+  document.getElementById("white-name").textContent = summary.players.white || "White";
+  document.getElementById("black-name").textContent = summary.players.black || "Black";
+  const link = document.getElementById("link");
+  link.textContent = summary.link;
+  link.className = "link " + summary.link;
+  const clock = clockNow(summary.clock, fetchedAt);
+  for (const side of ["white", "black"]) {
+    const element = document.getElementById(side + "-clock");
+    element.hidden = !clock;
+    element.textContent = clock ? clockText(clock[side]) : "";
+    element.classList.toggle("running", !!clock && clock.running === side);
+  }
+  const turn = summary.turn;
+  let text = "";
+  if (turn && turn.must_move) {
+    text = `touched ${turn.must_move}: it must move`;
+  } else if (turn && turn.must_capture) {
+    text = `touched ${turn.must_capture}: it must be captured`;
+  } else if (turn && turn.in_hand.length > 0) {
+    text = "in hand: " + turn.in_hand.join(", ");
+  } else if (!summary.started) {
+    text = "waiting for the starting position";
+  }
+  document.getElementById("turn").textContent = text;
+}
+
+function renderAll() {
+  renderMoves();
+  renderRulings();
+  renderBoard();
+  renderSummary();
+}
+
+async function refresh() {
+  try {
+    const response = await fetch("/api/boards", { cache: "no-store" });
+    if (!response.ok) return;
+    const boards = await response.json();
+    summary = boards.find((board) => board.name === name) || null;
+    fetchedAt = Date.now();
+    renderSummary();
+    renderBoard();
+  } catch (error) {
+    // Tried again at the next refresh.
+  }
+}
+
+const stream = new EventSource("/api/boards/" + encodeURIComponent(name) + "/events");
+stream.onopen = () => {
+  reset();
+  renderAll();
+};
+stream.onmessage = (message) => {
+  take(JSON.parse(message.data));
+  renderAll();
+};
+
+refresh();
+setInterval(refresh, 500);
+setInterval(renderSummary, 250);

@@ -1,0 +1,383 @@
+//! One live board as spectators follow it (`touchmove serve`): its summary for the hall, the
+//! current game's events for its stream, its PGN. Sans-IO: it is told what the board's session
+//! and game said, with their times, and answers questions.
+
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::{Chess, Color, EnPassantMode};
+
+use crate::clock::ClockReading;
+use crate::event::{ClockTimes, EventKind, GameEvent, LinkState};
+use crate::output::pgn::{PgnRecorder, PgnTags};
+use crate::sensor::Millis;
+
+use super::{LiveEvent, LiveGame};
+
+/// Whether a watched board is heard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Link {
+    /// Not opened yet, or being opened.
+    Connecting,
+    /// The board answers.
+    Connected,
+    /// The board stopped answering; the runner is trying again.
+    Lost,
+}
+
+/// The players' names, when known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Players {
+    /// White's name.
+    pub white: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+}
+
+/// The clock as last known: both times at `t`, and the side whose time runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ClockState {
+    /// White's remaining time (ms).
+    pub white: u64,
+    /// Black's remaining time (ms).
+    pub black: u64,
+    /// `white`, `black`, or `null` when the clock is stopped.
+    #[serde(serialize_with = "ser_color")]
+    pub running: Option<Color>,
+    /// When the times were read (ms of session time): a page counts down from there.
+    pub t: Millis,
+}
+
+fn ser_color<S: serde::Serializer>(color: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match color {
+        Some(color) => s.serialize_str(match color {
+            Color::White => "white",
+            Color::Black => "black",
+        }),
+        None => s.serialize_none(),
+    }
+}
+
+/// What `GET /api/boards` says of one board (the project's `docs/serve.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardSummary {
+    /// The board's name.
+    pub name: String,
+    /// The protocol it speaks.
+    pub protocol: &'static str,
+    /// The port it is on.
+    pub port: String,
+    /// Whether it is heard.
+    pub link: Link,
+    /// Whether the board has shown the starting position (the game is recorded).
+    pub started: bool,
+    /// The game's position (FEN).
+    pub fen: String,
+    /// Plies played in the current game.
+    pub ply: u32,
+    /// The result (`1-0`, `0-1`, `1/2-1/2`), once the game has ended.
+    pub result: Option<String>,
+    /// The clock, if one runs.
+    pub clock: Option<ClockState>,
+    /// The players.
+    pub players: Players,
+    /// The number of the current game on this board, from 1.
+    pub game: u32,
+    /// The last move, in UCI, if any.
+    pub last_move: Option<String>,
+    /// The turn in progress, as the interpreter sees it.
+    pub turn: Option<TurnSummary>,
+}
+
+/// The turn in progress, for a page (`GET /api/boards`): squares as names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct TurnSummary {
+    /// The squares whose pieces are in hand.
+    pub in_hand: Vec<String>,
+    /// The squares of the binding touches, in order.
+    pub touched: Vec<String>,
+    /// The piece that must move (FIDE 4.3.1), when rulings are made.
+    pub must_move: Option<String>,
+    /// The opponent's piece that must be captured (FIDE 4.3.2), when rulings are made.
+    pub must_capture: Option<String>,
+}
+
+/// One board as spectators follow it.
+#[derive(Debug, Clone)]
+pub struct WatchedBoard {
+    name: String,
+    protocol: &'static str,
+    port: String,
+    link: Link,
+    started: bool,
+    position: Chess,
+    ply: u32,
+    result: Option<String>,
+    clock: Option<ClockState>,
+    players: Players,
+    game: u32,
+    last_move: Option<String>,
+    turn: Option<TurnSummary>,
+    /// The current game's events, from its start.
+    events: Vec<GameEvent>,
+    pgn: PgnRecorder,
+    tags: PgnTags,
+}
+
+impl WatchedBoard {
+    /// Board `name`, speaking `protocol` on `port`, whose games start from `start`; `tags`
+    /// go into its PGN (the round, the board's number, the players).
+    pub fn new(
+        name: &str,
+        protocol: &'static str,
+        port: &str,
+        start: Chess,
+        tags: PgnTags,
+    ) -> WatchedBoard {
+        let players = Players {
+            white: tags.white.clone(),
+            black: tags.black.clone(),
+        };
+        let set_up = start != Chess::default();
+        WatchedBoard {
+            name: name.to_owned(),
+            protocol,
+            port: port.to_owned(),
+            link: Link::Connecting,
+            started: false,
+            position: start.clone(),
+            ply: 0,
+            result: None,
+            clock: None,
+            players,
+            game: 1,
+            last_move: None,
+            turn: None,
+            events: Vec::new(),
+            pgn: PgnRecorder::new(start, set_up, tags.clone()),
+            tags,
+        }
+    }
+
+    /// The board's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The port was opened (on `port`): the board will be heard.
+    pub fn connected(&mut self, port: &str) {
+        port.clone_into(&mut self.port);
+        self.link = Link::Connected;
+    }
+
+    /// The board stopped answering at `t`, or answers again: the `link` event of the board's
+    /// stream (kept with the game's events, as `watch --json` prints it among them).
+    pub fn link(&mut self, t: Millis, state: LinkState) -> GameEvent {
+        self.link = match state {
+            LinkState::Lost => Link::Lost,
+            LinkState::Back => Link::Connected,
+        };
+        let event = GameEvent {
+            t,
+            kind: EventKind::Link { state },
+        };
+        self.events.push(event.clone());
+        event
+    }
+
+    /// A clock report at `t`.
+    pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        self.clock = Some(ClockState {
+            white: reading.times.white,
+            black: reading.times.black,
+            running: reading.running,
+            t,
+        });
+    }
+
+    /// Something the live game said, the game as it stands after it; returns the game event
+    /// to pass on to the board's stream, if it is one.
+    pub fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> Option<GameEvent> {
+        match event {
+            LiveEvent::Started { .. } => {
+                self.started = true;
+                None
+            }
+            LiveEvent::Waiting { .. } => None,
+            LiveEvent::Decision(decision) => {
+                self.decision(decision, game);
+                Some(decision.clone())
+            }
+        }
+    }
+
+    fn decision(&mut self, decision: &GameEvent, game: &LiveGame) {
+        if let EventKind::Game { number } = decision.kind {
+            self.new_game(number);
+        }
+        // A PGN refusing an event keeps what it had: the stream still carries the event.
+        let _ = self.pgn.record(decision);
+        self.events.push(decision.clone());
+        match &decision.kind {
+            EventKind::Move(played) => {
+                self.last_move = Some(played.uci.clone());
+                if let Some(times) = played.clock {
+                    self.clock_after_move(decision.t, times, !played.color);
+                }
+            }
+            EventKind::Takeback { .. } => self.last_move = None,
+            EventKind::Result(result) => {
+                self.result = Some(result.result.clone());
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.running = None;
+                }
+            }
+            _ => {}
+        }
+        self.sensor(game);
+        if let Some(interpreter) = game.interpreter() {
+            self.position = interpreter.game().position().clone();
+            self.ply = u32::try_from(interpreter.game().plies()).unwrap_or(u32::MAX);
+        }
+    }
+
+    fn clock_after_move(&mut self, t: Millis, times: ClockTimes, running: Color) {
+        self.clock = Some(ClockState {
+            white: times.white,
+            black: times.black,
+            running: Some(running),
+            t,
+        });
+    }
+
+    /// A new game on the board: the stream and the PGN start again.
+    fn new_game(&mut self, number: u32) {
+        self.game = number;
+        self.events.clear();
+        self.result = None;
+        self.last_move = None;
+        self.pgn = PgnRecorder::new(Chess::default(), false, self.tags.clone());
+    }
+
+    /// The summary `GET /api/boards` gives.
+    pub fn summary(&self) -> BoardSummary {
+        BoardSummary {
+            name: self.name.clone(),
+            protocol: self.protocol,
+            port: self.port.clone(),
+            link: self.link,
+            started: self.started,
+            fen: Fen::from_position(&self.position, EnPassantMode::Legal).to_string(),
+            ply: self.ply,
+            result: self.result.clone(),
+            clock: self.clock,
+            players: self.players.clone(),
+            game: self.game,
+            last_move: self.last_move.clone(),
+            turn: self.turn.clone(),
+        }
+    }
+
+    /// The game took a report: the turn in progress is read again.
+    pub fn sensor(&mut self, game: &LiveGame) {
+        self.turn = game.interpreter().map(|interpreter| {
+            let view = interpreter.turn_view();
+            let name = |square: shakmaty::Square| square.to_string();
+            TurnSummary {
+                in_hand: view
+                    .in_hand
+                    .iter()
+                    .map(|(square, _)| name(*square))
+                    .collect(),
+                touched: view
+                    .touched
+                    .iter()
+                    .map(|touched| name(touched.square))
+                    .collect(),
+                must_move: view.must_move.map(name),
+                must_capture: view.must_capture.map(name),
+            }
+        });
+    }
+
+    /// The current game's events, from its start.
+    pub fn events(&self) -> &[GameEvent] {
+        &self.events
+    }
+
+    /// The current game as PGN (`*` while it goes on).
+    pub fn pgn(&self) -> String {
+        self.pgn.to_pgn_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Board, Square};
+
+    use super::*;
+    use crate::interpreter::Config;
+    use crate::sensor::{BoardSnapshot, SensorEvent, SensorKind};
+
+    /// A game of `1. e4` on board "7" with a link to watch it.
+    fn e4_watched() -> WatchedBoard {
+        let tags = PgnTags {
+            round: Some("3".to_owned()),
+            board: Some("7".to_owned()),
+            white: Some("Anna".to_owned()),
+            ..PgnTags::default()
+        };
+        let mut watched = WatchedBoard::new("7", "dgt", "/dev/ttyACM0", Chess::default(), tags);
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        let mut feed = |game: &mut LiveGame, event: SensorEvent| {
+            game.handle_sensor(&event);
+            while let Some(live) = game.poll_event() {
+                watched.live(&live, game);
+            }
+        };
+        let snapshot = SensorKind::Snapshot(BoardSnapshot::identified(&Board::new()));
+        feed(&mut game, SensorEvent::new(0, snapshot));
+        let pawn = Some(Color::White.pawn());
+        let lift = SensorKind::Lift {
+            square: Square::E2,
+            piece: pawn,
+        };
+        let place = SensorKind::Place {
+            square: Square::E4,
+            piece: pawn,
+        };
+        feed(&mut game, SensorEvent::new(1000, lift));
+        feed(&mut game, SensorEvent::new(1300, place));
+        watched
+    }
+
+    #[test]
+    fn the_summary_follows_the_game() {
+        let mut watched = e4_watched();
+        watched.connected("/dev/ttyACM0");
+        let summary = watched.summary();
+        assert_eq!(
+            (summary.started, summary.ply, summary.link),
+            (true, 1, Link::Connected)
+        );
+        assert_eq!(
+            summary.fen,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        assert_eq!(summary.last_move.as_deref(), Some("e2e4"));
+        assert_eq!(summary.players.white.as_deref(), Some("Anna"));
+        watched.link(5000, LinkState::Lost);
+        assert_eq!(watched.summary().link, Link::Lost);
+        let json = serde_json::to_value(watched.summary()).unwrap_or_default();
+        assert_eq!(json["link"], "lost");
+        assert_eq!(json["result"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn the_pgn_has_the_round_and_the_board_and_goes_on() {
+        let pgn = e4_watched().pgn();
+        assert!(pgn.contains("[Round \"3\"]"), "{pgn}");
+        assert!(pgn.contains("[Board \"7\"]"), "{pgn}");
+        assert!(pgn.trim_end().ends_with("1. e4 *"), "{pgn}");
+    }
+}

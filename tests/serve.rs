@@ -1,0 +1,213 @@
+//! `touchmove serve` as a person uses it: boards emulated as independent processes on real
+//! pseudo-terminals (a DGT, a Hall-sensor and a ChessLink board), `serve --board ...` watching
+//! them, and what it serves checked: `/api/boards` and `/games.pgn` (read back by python-chess)
+//! equal the games played, each board's event stream equals the replay of the sensor log serve
+//! recorded, and the pages, rendered by headless Chromium (over WebDriver), show the games.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use common::browser::Browser;
+use common::emulator::{DEADLINE, emulate_board};
+use common::http::{get, sse_data};
+use common::watching::{replay_with, source_game};
+
+/// The game is played twenty times faster than the simulated hands, so the interpreter's
+/// windows are scaled the same way (250 ms slide window → 12 ms, 50 ms bounce → 2 ms).
+const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
+
+/// The `serve` process; killed when dropped.
+struct Serve {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `touchmove serve ARGS --listen 127.0.0.1:0` and reads its address from its first line.
+fn serve(args: &[&str]) -> Serve {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .arg("serve")
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("serve starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (send, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let first = lines.recv_timeout(DEADLINE).expect("a first line");
+    let address = first
+        .strip_prefix("serve: http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("`serve: http://ADDR/` expected, got `{first}`"))
+        .to_owned();
+    Serve { child, address }
+}
+
+/// Waits until every board's summary says its game has `plies` plies, or the deadline.
+fn wait_for_plies(address: &str, plies: u64) -> Vec<Value> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(90);
+    loop {
+        let (status, body) = get(address, "/api/boards");
+        assert_eq!(status, 200, "{body}");
+        let boards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+        let done = boards
+            .iter()
+            .all(|board| board["ply"].as_u64() == Some(plies));
+        if done || std::time::Instant::now() > deadline {
+            return boards;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn three_boards_of_three_protocols_served_live() {
+    let _turn = common::pty_turn();
+    let game = ["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"];
+    let dgt = emulate_board("dgt", &game);
+    let hall = emulate_board("hall", &game);
+    let chesslink = emulate_board("chesslink", &game);
+    let record = std::env::temp_dir().join(format!("touchmove-serve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&record);
+    let boards = [
+        format!("north={}", dgt.port),
+        format!("hall:{}", hall.port),
+        format!("chesslink:{}", chesslink.port),
+    ];
+    let mut args = vec!["--round", "4"];
+    for board in &boards {
+        args.extend(["--board", board.as_str()]);
+    }
+    let record_arg = record.display().to_string();
+    args.extend(["--record-dir", record_arg.as_str()]);
+    args.extend(SCALED_WINDOWS);
+    let served = serve(&args);
+    let played = source_game("games/coverage.pgn", 1);
+    let plies = played.len() as u64;
+
+    // The hall's API: every board, in the order given, named as asked, with the game played.
+    let summaries = wait_for_plies(&served.address, plies);
+    let names: Vec<&str> = summaries
+        .iter()
+        .filter_map(|b| b["name"].as_str())
+        .collect();
+    assert_eq!(names, ["north", "2", "3"]);
+    let protocols: Vec<&str> = summaries
+        .iter()
+        .filter_map(|b| b["protocol"].as_str())
+        .collect();
+    assert_eq!(protocols, ["dgt", "hall", "chesslink"]);
+    for summary in &summaries {
+        assert_eq!(summary["ply"].as_u64(), Some(plies), "{summary}");
+    }
+
+    // Each board's stream: the game played, and what replaying serve's recording decides.
+    for name in ["north", "2", "3"] {
+        let path = format!("/api/boards/{name}/events");
+        let events: Vec<Value> = sse_data(&served.address, &path, Duration::from_secs(1))
+            .iter()
+            .map(|line| serde_json::from_str(line).expect("a JSON event"))
+            .collect();
+        assert_eq!(
+            common::recorded_games(&events),
+            vec![played.clone()],
+            "board {name}: not the game played"
+        );
+        let game_events: Vec<Value> = events
+            .into_iter()
+            .filter(|event| event["kind"] != "link")
+            .collect();
+        let log = record.join(format!("{name}.log"));
+        assert_eq!(
+            game_events,
+            replay_with(&log, &SCALED_WINDOWS),
+            "board {name}: the stream differs from the replay of its recording"
+        );
+    }
+
+    // The PGN a broadcast polls: three games in board order, read back by python-chess.
+    let (status, pgn) = get(&served.address, "/games.pgn");
+    assert_eq!(status, 200);
+    assert_eq!(common::pgn_games(&pgn), vec![played.clone(); 3]);
+    assert!(
+        pgn.contains("[Round \"4\"]") && pgn.contains("[Board \"north\"]"),
+        "{pgn}"
+    );
+    let read_back = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, chess.pgn\n\
+             n = 0\n\
+             while (g := chess.pgn.read_game(sys.stdin)) is not None:\n\
+             \x20   assert not g.errors, g.errors\n\
+             \x20   print(' '.join(g.board().variation_san(g.mainline_moves()).split()))\n\
+             \x20   n += 1\n\
+             print(n)",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(pgn.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("python3 runs");
+    let read_back = String::from_utf8_lossy(&read_back.stdout);
+    assert_eq!(read_back.lines().last(), Some("3"), "{read_back}");
+    let (status, one) = get(&served.address, "/boards/north.pgn");
+    assert_eq!(status, 200);
+    assert_eq!(common::pgn_games(&one), vec![played.clone()]);
+
+    // The pages as a person sees them: every board on the hall, the moves on a board page.
+    let browser = Browser::start(1600, 1000);
+    browser.open(&format!("http://{}/", served.address));
+    let within = Duration::from_secs(10);
+    let hall_text = browser.text_when("#boards", within, |text| text.contains("Board 3"));
+    for name in ["Board north", "Board 2", "Board 3"] {
+        assert!(
+            hall_text.contains(name),
+            "the hall misses {name}:\n{hall_text}"
+        );
+    }
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&dir).join("hall.png"));
+    }
+    browser.open(&format!("http://{}/board/north", served.address));
+    let moves = browser.text_when("#moves", within, |text| {
+        text.split_whitespace().count() == played.len()
+    });
+    let shown: Vec<&str> = moves.split_whitespace().collect();
+    assert_eq!(shown, played, "the board page's move list");
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&dir).join("board.png"));
+    }
+    let (status, _) = get(&served.address, "/board/nowhere");
+    assert_eq!(status, 404);
+    drop((dgt, hall, chesslink));
+    let _ = std::fs::remove_dir_all(&record);
+}
