@@ -211,3 +211,71 @@ fn three_boards_of_three_protocols_served_live() {
     drop((dgt, hall, chesslink));
     let _ = std::fs::remove_dir_all(&record);
 }
+
+/// What a person sees happen: a ruling appears with its article, and an unplugged board shows
+/// as lost, then as back.
+#[test]
+fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
+    let _turn = common::pty_turn();
+    // Messy hands, seed 1: rook-first castling at plies 14 and 15 (FIDE 4.4.2, worked out
+    // with `touchmove simulate fixtures/games/coverage.pgn --board identifying --style messy
+    // --seed 0`, whose game 1 has seed 1).
+    let ruled = emulate_board(
+        "dgt",
+        &[
+            "--pgn",
+            "fixtures/games/coverage.pgn",
+            "--speed",
+            "20",
+            "--messy",
+            "--seed",
+            "1",
+        ],
+    );
+    // Unplugged 1 s after the start for 3 s: a request unanswered for half a second is a
+    // board lost.
+    let unplugged = emulate_board(
+        "dgt",
+        &[
+            "--pgn",
+            "fixtures/games/coverage.pgn",
+            "--speed",
+            "20",
+            "--unplug-at",
+            "1000",
+            "--unplug-for",
+            "3000",
+        ],
+    );
+    let boards = [
+        format!("ruled={}", ruled.port),
+        format!("unplugged={}", unplugged.port),
+    ];
+    let mut args = Vec::new();
+    for board in &boards {
+        args.extend(["--board", board.as_str()]);
+    }
+    args.extend(SCALED_WINDOWS);
+    let served = serve(&args);
+    let browser = Browser::start(1600, 1000);
+    browser.open(&format!("http://{}/board/unplugged", served.address));
+    let within = Duration::from_secs(20);
+    let lost = browser.text_when("#link", within, |text| text == "lost");
+    assert_eq!(lost, "lost", "the unplugged board never showed as lost");
+    let back = browser.text_when("#link", within, |text| text == "connected");
+    assert_eq!(
+        back, "connected",
+        "the unplugged board never showed as back"
+    );
+    browser.open(&format!("http://{}/board/ruled", served.address));
+    let rulings = browser.text_when("#rulings", within, |text| {
+        text.matches("4.4.2").count() == 2
+    });
+    assert_eq!(
+        rulings.matches("4.4.2").count(),
+        2,
+        "the two rook-first castlings are not shown: {rulings}"
+    );
+    assert!(rulings.contains("before the king"), "{rulings}");
+    drop((ruled, unplugged));
+}

@@ -32,7 +32,7 @@ function take(event) {
       moves.length = Math.max(0, event.ply - 1);
       break;
     case "violation":
-      rulings.push({ article: event.article, text: event.message, ply: moves.length });
+      rulings.push({ article: event.rule, text: event.message, ply: moves.length });
       break;
     case "illegal":
       rulings.push({ article: "7.5", text: event.message, ply: moves.length });
