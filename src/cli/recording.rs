@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use touchmove::clock::ClockReading;
+use touchmove::live::LiveGame;
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter, WriteError};
 
@@ -135,6 +136,25 @@ impl Recording {
     /// Records a clock's report made at `t`; a notice as for [`Recording::event`].
     pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading) -> Option<String> {
         self.record(|writer| writer.write_clock_reading(t, reading))
+    }
+
+    /// Records a live session's `event` once `game` has started (the reports before the
+    /// starting position are not the game's); what a failing write says goes to standard error.
+    pub fn game_event(&mut self, event: &SensorEvent, game: &LiveGame) {
+        if game.started()
+            && let Some(notice) = self.event(event)
+        {
+            eprintln!("touchmove: {notice}");
+        }
+    }
+
+    /// Records a live session's clock report made at `t`, as [`Recording::game_event`] does.
+    pub fn game_clock_reading(&mut self, t: Millis, reading: &ClockReading, game: &LiveGame) {
+        if game.started()
+            && let Some(notice) = self.clock_reading(t, reading)
+        {
+            eprintln!("touchmove: {notice}");
+        }
     }
 
     /// Writes what is still pending; an error naming the file if it cannot.

@@ -125,10 +125,8 @@ impl<W: Write> WatchSink<W> {
 
 impl<W: Write> Sink for WatchSink<W> {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
-        if let (true, Some(recording)) = (game.started(), self.recording.as_mut())
-            && let Some(notice) = recording.event(event)
-        {
-            eprintln!("touchmove: {notice}");
+        if let Some(recording) = self.recording.as_mut() {
+            recording.game_event(event, game);
         }
         Ok(())
     }
@@ -139,10 +137,8 @@ impl<W: Write> Sink for WatchSink<W> {
         reading: &ClockReading,
         game: &LiveGame,
     ) -> io::Result<()> {
-        if let (true, Some(recording)) = (game.started(), self.recording.as_mut())
-            && let Some(notice) = recording.clock_reading(t, reading)
-        {
-            eprintln!("touchmove: {notice}");
+        if let Some(recording) = self.recording.as_mut() {
+            recording.game_clock_reading(t, reading, game);
         }
         Ok(())
     }

@@ -46,10 +46,8 @@ impl ServeSink {
 impl Sink for ServeSink {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
         self.handle.lock().sensor(game);
-        if let (true, Some(recording)) = (game.started(), self.recording.as_mut())
-            && let Some(notice) = recording.event(event)
-        {
-            eprintln!("touchmove: {notice}");
+        if let Some(recording) = self.recording.as_mut() {
+            recording.game_event(event, game);
         }
         Ok(())
     }
@@ -61,10 +59,8 @@ impl Sink for ServeSink {
         game: &LiveGame,
     ) -> io::Result<()> {
         self.handle.lock().clock_reading(t, reading);
-        if let (true, Some(recording)) = (game.started(), self.recording.as_mut())
-            && let Some(notice) = recording.clock_reading(t, reading)
-        {
-            eprintln!("touchmove: {notice}");
+        if let Some(recording) = self.recording.as_mut() {
+            recording.game_clock_reading(t, reading, game);
         }
         Ok(())
     }
