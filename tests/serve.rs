@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use common::browser::Browser;
 use common::emulator::{DEADLINE, emulate_board};
-use common::http::{get, sse_data};
+use common::http::{get, sse_data, sse_until};
 use common::watching::{replay_with, source_game};
 
 /// The game is played twenty times faster than the simulated hands, so the interpreter's
@@ -137,7 +137,7 @@ fn three_boards_of_three_protocols_served_live() {
             .into_iter()
             .filter(|event| event["kind"] != "link")
             .collect();
-        let log = record.join(format!("{name}.log"));
+        let log = record.join(format!("{name}-game1.log"));
         assert_eq!(
             game_events,
             replay_with(&log, &SCALED_WINDOWS),
@@ -278,4 +278,134 @@ fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
     );
     assert!(rulings.contains("before the king"), "{rulings}");
     drop((ruled, unplugged));
+}
+
+#[test]
+fn a_demo_board_plays_its_games_one_after_another() {
+    let _turn = common::pty_turn();
+    // Board 4 plays game 4 of the demo's file (Sipic – White, 51 plies, 1-0 by mate), then
+    // game 5 (Gligo – Firi). Five times as fast as the hands, the windows scaled alike.
+    let record = tempfile::tempdir().expect("a directory for the records");
+    let record_arg = record.path().display().to_string();
+    let windows = ["--slide-ms", "50", "--bounce-ms", "10"];
+    let served = serve(&[
+        "--record-dir",
+        record_arg.as_str(),
+        "--demo",
+        "4",
+        "--demo-speed",
+        "5",
+        "--demo-thinking",
+        "600-900",
+        "--slide-ms",
+        "50",
+        "--bounce-ms",
+        "10",
+    ]);
+    let new_game = std::cell::Cell::new(false);
+    let events = sse_until(
+        &served.address,
+        "/api/boards/4/events",
+        Duration::from_secs(150),
+        |event| {
+            if event["kind"] == "game" {
+                new_game.set(true);
+            }
+            new_game.get() && event["kind"] == "move" && event["ply"] == 2
+        },
+    );
+    let first = source_game("corpus/demo.pgn", 4);
+    let second = source_game("corpus/demo.pgn", 5);
+    assert_eq!(first.len(), 51);
+    assert_eq!(
+        common::recorded_games(&events),
+        vec![first, second[..2].to_vec()],
+        "board 4 did not play game 4 to the end, then game 5"
+    );
+    let kinds: Vec<&str> = events
+        .iter()
+        .filter_map(|event| event["kind"].as_str())
+        .filter(|kind| *kind != "move" && *kind != "link")
+        .collect();
+    assert_eq!(kinds, ["result", "game"], "{events:?}");
+    let result = events.iter().find(|event| event["kind"] == "result");
+    assert_eq!(
+        result.map(|event| &event["result"]),
+        Some(&Value::from("1-0"))
+    );
+    // The board's summary and PGN name the second game's players.
+    let (_, body) = get(&served.address, "/api/boards");
+    let boards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+    let board = boards
+        .iter()
+        .find(|board| board["name"] == "4")
+        .expect("board 4");
+    assert_eq!(board["game"], 2);
+    assert_eq!(board["players"]["white"], "Gligo,Marko");
+    let (_, pgn) = get(&served.address, "/boards/4.pgn");
+    assert!(pgn.contains("[White \"Gligo,Marko\"]"), "{pgn}");
+    // One log per game: replaying game 4's log decides what its stream said, to the set-up for
+    // the next game (its last report starts game 2); game 5's log (still being written) begins
+    // with what the stream has said of game 5.
+    let game_events: Vec<Value> = events
+        .iter()
+        .filter(|event| event["kind"] != "link")
+        .cloned()
+        .collect();
+    let split = game_events
+        .iter()
+        .position(|event| event["kind"] == "game")
+        .expect("a game event");
+    let first_log = record.path().join("4-game1.log");
+    assert_eq!(
+        replay_with(&first_log, &windows),
+        game_events[..=split],
+        "the first game's stream differs from the replay of its log"
+    );
+    let second = replay_with(&record.path().join("4-game2.log"), &windows);
+    let streamed = &game_events[split + 1..];
+    assert_eq!(
+        second.get(..streamed.len()),
+        Some(streamed),
+        "the second game's stream differs from the replay of its log"
+    );
+}
+
+#[test]
+fn the_demo_serves_its_boards_page() {
+    let _turn = common::pty_turn();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["demo", "--speed", "40", "--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("demo starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut reader = BufReader::new(stdout);
+    let mut first = String::new();
+    reader.read_line(&mut first).expect("a first line");
+    // The rest of the terminal's output is read (and dropped) so that the demo never waits
+    // on a full pipe.
+    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+    let address = first
+        .trim()
+        .strip_prefix("serve: http://")
+        .and_then(|rest| rest.strip_suffix("/board/1"))
+        .unwrap_or_else(|| panic!("`serve: http://ADDR/board/1` expected, got `{first}`"))
+        .to_owned();
+    let (status, page) = get(&address, "/board/1");
+    assert_eq!(status, 200);
+    assert!(page.contains("board.js"), "{page}");
+    // The page's stream carries the demo's game (Kasparov – Deep Blue 1997, game 6) to its end.
+    let events = sse_until(
+        &address,
+        "/api/boards/1/events",
+        Duration::from_secs(120),
+        |event| event["kind"] == "move" && event["ply"].as_u64() == Some(37),
+    );
+    let game = source_game("corpus/kasparov-deep-blue-1997.pgn", 6);
+    assert_eq!(game.len(), 37);
+    assert_eq!(common::recorded_games(&events), vec![game]);
+    let _ = child.kill();
+    let _ = child.wait();
 }

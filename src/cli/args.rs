@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use touchmove::interpreter::Config;
+use touchmove::sensor::Millis;
 
 /// A touch-move controller for sensor chessboards.
 #[derive(Debug, Parser)]
@@ -53,13 +54,17 @@ pub struct ServeArgs {
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
-    /// Run N emulated boards in the process, each playing a game of Kasparov – Deep Blue 1997
-    /// by simulated hands.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    /// Run N emulated DGT boards in the process, each playing real games that end in mate, one
+    /// after another, by simulated hands (board N plays games N to N + 7 of 24).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20_000))]
     pub demo: Option<u32>,
     /// How many times faster than human hands the demo boards play.
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
     pub demo_speed: f64,
+    /// How long the demo boards' players think before a move: a random time in this range of
+    /// ms (`2000-5000` is a blitz pace).
+    #[arg(long, value_name = "MIN-MAX", default_value = "1000-8000", value_parser = parse_ms_range)]
+    pub demo_thinking: (Millis, Millis),
     /// The `Event` tag of every game's PGN.
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
@@ -80,6 +85,17 @@ The first line on standard output is `serve: http://ADDR/`. `/` is the hall (eve
 glance), `/board/NAME` one board large; the API the pages use is documented in docs/serve.md
 (`/api/boards`, `/api/boards/NAME/events`, `/games.pgn`, `/boards/NAME.pgn`). Each board is
 watched as `watch` watches it: reconnected, resynchronised, recorded with --record-dir.";
+
+/// `MIN-MAX`, two times in ms, the first not above the second.
+fn parse_ms_range(text: &str) -> Result<(Millis, Millis), String> {
+    let parsed = text
+        .split_once('-')
+        .and_then(|(lo, hi)| Some((lo.trim().parse().ok()?, hi.trim().parse().ok()?)));
+    match parsed {
+        Some((lo, hi)) if lo <= hi => Ok((lo, hi)),
+        _ => Err(format!("`{text}`: give MIN-MAX in ms, such as 2000-5000")),
+    }
+}
 
 /// A board `serve` watches: `[NAME=][PROTOCOL:]PORT`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,6 +144,9 @@ pub struct DemoArgs {
     /// Print the decisions as JSON lines instead of the board and move list.
     #[arg(long)]
     pub json: bool,
+    /// Where the board's page is served (a free port if that one is taken).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
     /// The board to emulate: a protocol's name.
     #[arg(long, value_name = "NAME", default_value = "dgt", value_parser = protocol_name())]
     pub board: String,

@@ -1,6 +1,7 @@
 //! `touchmove demo`: the whole path with no hardware. An emulated board (DGT unless `--board`)
 //! plays a real game on a pseudo-terminal, and the same process watches it: the board, each
-//! move and ruling as it is decided.
+//! move and ruling as it is decided, in the terminal and on the board's page (its address is
+//! the first line on standard output).
 
 use std::io::Cursor;
 use std::time::Duration;
@@ -12,11 +13,14 @@ use tokio_serial::SerialStream;
 
 use touchmove::emulation::{EmulatedBoard, EmulatorOptions, ScriptSource, ScriptStart};
 use touchmove::live::runner::{self, Connector, RunnerConfig};
-use touchmove::live::{LiveGame, Protocol, SessionOptions};
+use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
+use touchmove::output::pgn::PgnTags;
 use touchmove::pgn_games::read_games;
 
 use super::args::DemoArgs;
 use super::emulator_pty::serve_on;
+use super::serve;
+use super::tee_sink::Tee;
 use super::watch_sink::WatchSink;
 
 /// The games the demo plays (Kasparov – Deep Blue, 1997), built into the binary so the demo
@@ -44,7 +48,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
         .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
     let emulator = (emulator.new)(&options).context("cannot play the demo game")?;
     let runtime = super::runtime()?;
-    runtime.block_on(demo(emulator, protocol, args.json))
+    runtime.block_on(demo(emulator, protocol, args))
 }
 
 /// Hands out the host's end of the pseudo-terminal once.
@@ -62,8 +66,13 @@ impl Connector for OwnEnd {
     }
 }
 
-/// Plays the emulated board on one end of a pseudo-terminal pair and watches the other.
-async fn demo(emulator: impl EmulatedBoard, protocol: &'static Protocol, json: bool) -> Result<()> {
+/// Plays the emulated board on one end of a pseudo-terminal pair and watches the other, the
+/// game in the terminal and on the board's page.
+async fn demo(
+    emulator: impl EmulatedBoard,
+    protocol: &'static Protocol,
+    args: &DemoArgs,
+) -> Result<()> {
     let (board_end, host_end) =
         SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
     let (finished, board_done) = oneshot::channel::<()>();
@@ -78,7 +87,25 @@ async fn demo(emulator: impl EmulatedBoard, protocol: &'static Protocol, json: b
     let mut game = LiveGame::new(start.clone(), config);
     let mut session = (protocol.new_session)(&SessionOptions::new());
     let mut connector = OwnEnd(Some(host_end), protocol);
-    let mut sink = WatchSink::new(std::io::stdout().lock(), json, None, None, &start, None);
+    let port = format!("the emulated {} board", protocol.name);
+    let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default());
+    let page = serve::serve_one(args.listen, watched).await?;
+    // JSON lines alone on standard output with --json.
+    let address = format!("http://{}/board/1", page.address);
+    if args.json {
+        eprintln!("touchmove: the board's page is at {address}");
+    } else {
+        serve::announce(&format!("serve: {address}"))?;
+    }
+    let watch_sink = WatchSink::new(
+        std::io::stdout().lock(),
+        args.json,
+        None,
+        None,
+        &start,
+        None,
+    );
+    let mut sink = Tee(watch_sink, page.sink);
     let shutdown = async {
         let _ = board_done.await;
     };
@@ -93,5 +120,5 @@ async fn demo(emulator: impl EmulatedBoard, protocol: &'static Protocol, json: b
     let (served, watched) = tokio::join!(board, watch);
     served?;
     watched.context("watching the emulated board")?;
-    sink.finish()
+    sink.0.finish()
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_serial::{SerialPort, SerialStream};
 
@@ -33,8 +33,8 @@ pub async fn serve(emulator: impl EmulatedBoard, grace: Duration) -> Result<()> 
 
 /// Serves the emulated board on `port` (the board's end of a pseudo-terminal pair) until the
 /// script is done and `grace` has passed, or Ctrl-C.
-pub async fn serve_on(
-    mut port: SerialStream,
+pub async fn serve_on<P: AsyncRead + AsyncWrite + Unpin>(
+    mut port: P,
     mut emulator: impl EmulatedBoard,
     grace: Duration,
 ) -> Result<()> {
@@ -98,7 +98,10 @@ fn wake_at(emulator: &impl EmulatedBoard, start: Instant, end: Option<Instant>) 
 }
 
 /// Writes everything the emulator has to send; what the host does not take in time is lost.
-async fn transmit(emulator: &mut impl EmulatedBoard, port: &mut SerialStream) -> Result<()> {
+async fn transmit<P: AsyncWrite + Unpin>(
+    emulator: &mut impl EmulatedBoard,
+    port: &mut P,
+) -> Result<()> {
     while let Some(bytes) = emulator.poll_transmit() {
         tracing::debug!("board → host: {}", hex(&bytes));
         match timeout(WRITE_TIMEOUT, AsyncWriteExt::write_all(port, &bytes)).await {

@@ -16,6 +16,7 @@ mod serve;
 mod simulate;
 mod simulated_log;
 mod style;
+mod tee_sink;
 mod watch;
 mod watch_sink;
 

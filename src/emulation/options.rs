@@ -8,6 +8,7 @@ use shakmaty::{Chess, Move};
 use crate::clock::TimeControl;
 use crate::sensor::Millis;
 use crate::sensor_log::SensorLog;
+use crate::simulate::{BoardKind, HandStyle, SequenceGame};
 
 /// What happens on an emulated board.
 #[derive(Debug, Clone)]
@@ -22,6 +23,15 @@ pub enum ScriptSource {
         moves: Vec<Move>,
         /// Messy hands (slides, knocks, bounces, every capture and promotion order...) instead
         /// of clean ones.
+        messy: bool,
+    },
+    /// Games one after another, played by simulated hands: after each (it should end on the
+    /// board: a mate, a stalemate, a dead position), the board is cleared and set up again for
+    /// the next.
+    Games {
+        /// The games, in the order they are played.
+        games: Vec<SequenceGame>,
+        /// Messy hands instead of clean ones.
         messy: bool,
     },
 }
@@ -90,6 +100,9 @@ pub struct EmulatorOptions {
     pub time_control: Option<TimeControl>,
     /// Every Nth change report is lost on the line (a sequence gap the host must notice).
     pub drop_every: Option<NonZeroU32>,
+    /// The range of the simulated hands' thinking time before each move, in ms (`None`: the
+    /// hand style's own, 0.3 to 20 s).
+    pub thinking_ms: Option<(Millis, Millis)>,
 }
 
 impl EmulatorOptions {
@@ -107,6 +120,25 @@ impl EmulatorOptions {
             white_on_clock: ClockSide::Left,
             time_control: None,
             drop_every: None,
+            thinking_ms: None,
+        }
+    }
+
+    /// The hands that play a game script on `board`: messy or clean, with the thinking time
+    /// asked for.
+    pub(crate) fn hand_style(&self, board: BoardKind, messy: bool) -> HandStyle {
+        let style = if messy {
+            HandStyle::messy(board)
+        } else {
+            HandStyle::clean(board)
+        };
+        match self.thinking_ms {
+            Some(thinking_ms) => HandStyle {
+                thinking: true,
+                thinking_ms,
+                ..style
+            },
+            None => style,
         }
     }
 

@@ -48,6 +48,9 @@ pub trait Sink {
     fn connected(&mut self, _t: Millis, _name: &str) -> io::Result<()> {
         Ok(())
     }
+    /// The runner woke for a deadline that fell due at `due`: what the game decides next was
+    /// decided by the time passing, not by a report (for a sink that measures latency).
+    fn timeout(&mut self, _due: std::time::Instant) {}
 }
 
 /// The runner's settings.
@@ -254,6 +257,7 @@ where
                 }
             },
             () = sleep_until(deadline) => {
+                link.sink.timeout(deadline.into_std());
                 let now = link.clock.now();
                 link.session.handle_timeout(now);
                 link.game.handle_timeout(now);

@@ -4,12 +4,13 @@
 
 use serde::Serialize;
 use shakmaty::fen::Fen;
-use shakmaty::{Chess, Color, EnPassantMode};
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position};
 
 use crate::clock::ClockReading;
 use crate::event::{ClockTimes, EventKind, GameEvent, LinkState};
 use crate::output::pgn::{PgnRecorder, PgnTags};
-use crate::sensor::Millis;
+use crate::sensor::{BoardSnapshot, Millis, SensorEvent};
+use crate::sensor_log::format_placement;
 
 use super::{LiveEvent, LiveGame};
 
@@ -87,6 +88,13 @@ pub struct BoardSummary {
     pub last_move: Option<String>,
     /// The turn in progress, as the interpreter sees it.
     pub turn: Option<TurnSummary>,
+    /// The board as it physically stands, as its reports show it: a FEN piece placement, `X`
+    /// for an occupied square whose piece the board cannot tell (empty until its first full
+    /// report).
+    pub board: String,
+    /// The squares where the board as it stands differs from the game's position (a piece in
+    /// hand, a piece misplaced), in square order.
+    pub differs: Vec<String>,
 }
 
 /// The turn in progress, for a page (`GET /api/boards`): squares as names.
@@ -118,10 +126,14 @@ pub struct WatchedBoard {
     game: u32,
     last_move: Option<String>,
     turn: Option<TurnSummary>,
+    /// The board as its reports show it.
+    physical: BoardSnapshot,
     /// The current game's events, from its start.
     events: Vec<GameEvent>,
     pgn: PgnRecorder,
     tags: PgnTags,
+    /// The players of game 1, 2, ... in turn (empty: the tags' players for every game).
+    pairings: Vec<Players>,
 }
 
 impl WatchedBoard {
@@ -153,10 +165,33 @@ impl WatchedBoard {
             game: 1,
             last_move: None,
             turn: None,
+            physical: BoardSnapshot::occupancy(Bitboard::EMPTY),
             events: Vec::new(),
             pgn: PgnRecorder::new(start, set_up, tags.clone()),
             tags,
+            pairings: Vec::new(),
         }
+    }
+
+    /// The board whose game `n` is played by `pairings[n - 1]` (round them again once all have
+    /// played), as when one board plays a known list of games.
+    #[must_use]
+    pub fn with_pairings(mut self, pairings: Vec<Players>) -> WatchedBoard {
+        self.pairings = pairings;
+        self.set_players();
+        self
+    }
+
+    /// The players of the current game, from the pairings, into the summary and the PGN tags.
+    fn set_players(&mut self) {
+        let count = self.pairings.len();
+        let index = usize::try_from(self.game.saturating_sub(1)).unwrap_or(0);
+        let Some(players) = index.checked_rem(count).and_then(|i| self.pairings.get(i)) else {
+            return;
+        };
+        self.players = players.clone();
+        self.tags.white.clone_from(&players.white);
+        self.tags.black.clone_from(&players.black);
     }
 
     /// The board's name.
@@ -185,8 +220,11 @@ impl WatchedBoard {
         event
     }
 
-    /// A clock report at `t`.
+    /// A clock report at `t` (once the game has a result, its clock stands as it stood).
     pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        if self.result.is_some() {
+            return;
+        }
         self.clock = Some(ClockState {
             white: reading.times.white,
             black: reading.times.black,
@@ -234,7 +272,7 @@ impl WatchedBoard {
             }
             _ => {}
         }
-        self.sensor(game);
+        self.read_turn(game);
         if let Some(interpreter) = game.interpreter() {
             self.position = interpreter.game().position().clone();
             self.ply = u32::try_from(interpreter.game().plies()).unwrap_or(u32::MAX);
@@ -253,6 +291,7 @@ impl WatchedBoard {
     /// A new game on the board: the stream and the PGN start again.
     fn new_game(&mut self, number: u32) {
         self.game = number;
+        self.set_players();
         self.events.clear();
         self.result = None;
         self.last_move = None;
@@ -275,11 +314,33 @@ impl WatchedBoard {
             game: self.game,
             last_move: self.last_move.clone(),
             turn: self.turn.clone(),
+            board: format_placement(&self.physical),
+            differs: self.differs().into_iter().map(|s| s.to_string()).collect(),
         }
     }
 
-    /// The game took a report: the turn in progress is read again.
-    pub fn sensor(&mut self, game: &LiveGame) {
+    /// The squares where the board as it stands differs from the game's position: occupied on
+    /// one and not the other, or holding another piece where the board can tell.
+    fn differs(&self) -> Bitboard {
+        let game = self.position.board();
+        let occupancy = self.physical.occupied ^ game.occupied();
+        let known = self.physical.pieces.occupied() & game.occupied();
+        let other_piece = known
+            .into_iter()
+            .filter(|&square| self.physical.pieces.piece_at(square) != game.piece_at(square))
+            .collect::<Bitboard>();
+        occupancy | other_piece
+    }
+
+    /// The board reported `event` and the game took it: the board as it stands and the turn
+    /// in progress are read again.
+    pub fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) {
+        self.physical.apply(&event.kind);
+        self.read_turn(game);
+    }
+
+    /// The turn in progress, read from the game.
+    fn read_turn(&mut self, game: &LiveGame) {
         self.turn = game.interpreter().map(|interpreter| {
             let view = interpreter.turn_view();
             let name = |square: shakmaty::Square| square.to_string();
@@ -331,6 +392,7 @@ mod tests {
         let mut game = LiveGame::new(Chess::default(), Config::default());
         let mut feed = |game: &mut LiveGame, event: SensorEvent| {
             game.handle_sensor(&event);
+            watched.sensor(&event, game);
             while let Some(live) = game.poll_event() {
                 watched.live(&live, game);
             }
@@ -365,6 +427,11 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         );
         assert_eq!(summary.last_move.as_deref(), Some("e2e4"));
+        assert_eq!(
+            summary.board,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+        );
+        assert!(summary.differs.is_empty(), "{:?}", summary.differs);
         assert_eq!(summary.players.white.as_deref(), Some("Anna"));
         watched.link(5000, LinkState::Lost);
         assert_eq!(watched.summary().link, Link::Lost);
@@ -374,10 +441,53 @@ mod tests {
     }
 
     #[test]
+    fn the_board_as_it_stands_is_drawn_and_its_differences_marked() {
+        let mut watched = e4_watched();
+        let game = LiveGame::new(Chess::default(), Config::default());
+        // Black's e-pawn in hand; a white knight set down on f3 for a moment.
+        let lift = SensorKind::Lift {
+            square: Square::E7,
+            piece: Some(Color::Black.pawn()),
+        };
+        watched.sensor(&SensorEvent::new(2000, lift), &game);
+        let knight = SensorKind::Place {
+            square: Square::F3,
+            piece: Some(Color::White.knight()),
+        };
+        watched.sensor(&SensorEvent::new(2100, knight), &game);
+        let summary = watched.summary();
+        assert_eq!(
+            summary.board,
+            "rnbqkbnr/pppp1ppp/8/8/4P3/5N2/PPPP1PPP/RNBQKBNR"
+        );
+        assert_eq!(summary.differs, ["f3", "e7"]);
+    }
+
+    #[test]
     fn the_pgn_has_the_round_and_the_board_and_goes_on() {
         let pgn = e4_watched().pgn();
         assert!(pgn.contains("[Round \"3\"]"), "{pgn}");
         assert!(pgn.contains("[Board \"7\"]"), "{pgn}");
         assert!(pgn.trim_end().ends_with("1. e4 *"), "{pgn}");
+    }
+
+    #[test]
+    fn each_game_has_its_pairing() {
+        let pairing = |white: &str, black: &str| Players {
+            white: Some(white.to_owned()),
+            black: Some(black.to_owned()),
+        };
+        let mut watched = e4_watched().with_pairings(vec![pairing("A", "B"), pairing("C", "D")]);
+        assert_eq!(watched.summary().players, pairing("A", "B"));
+        let new_game = |number| GameEvent {
+            t: 9000,
+            kind: EventKind::Game { number },
+        };
+        let game = LiveGame::new(Chess::default(), Config::default());
+        for (number, white) in [(2, "C"), (3, "A")] {
+            watched.live(&LiveEvent::Decision(new_game(number)), &game);
+            assert_eq!(watched.summary().players.white.as_deref(), Some(white));
+            assert!(watched.pgn().contains(&format!("[White \"{white}\"]")));
+        }
     }
 }

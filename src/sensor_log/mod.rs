@@ -14,6 +14,7 @@ mod format;
 mod header;
 mod metadata;
 mod placement;
+pub(crate) use placement::format_placement;
 mod read;
 mod reader;
 mod writer;

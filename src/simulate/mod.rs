@@ -18,6 +18,7 @@ mod move_end;
 mod promotion;
 mod recorder;
 mod scan;
+mod sequence;
 pub mod style;
 
 #[cfg(test)]
@@ -27,6 +28,7 @@ use shakmaty::attacks::between;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Square};
 
 pub use move_end::MoveEnd;
+pub use sequence::{SequenceGame, SimulatedSequence, simulate_sequence};
 pub use style::{BoardKind, HandStyle};
 
 use crate::event::Rule;

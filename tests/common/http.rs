@@ -78,3 +78,42 @@ pub fn sse_data(address: &str, path: &str, quiet: Duration) -> Vec<String> {
     }
     data
 }
+
+/// The events (`data:` lines, as JSON) a Server-Sent Events stream at `path` sends, up to and
+/// including the first for which `last` holds, or until the stream ends or `within` has passed.
+pub fn sse_until(
+    address: &str,
+    path: &str,
+    within: Duration,
+    last: impl Fn(&serde_json::Value) -> bool,
+) -> Vec<serde_json::Value> {
+    let mut stream = TcpStream::connect(address).expect("serve listens");
+    stream.set_read_timeout(Some(within)).expect("a timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .expect("the request is sent");
+    let mut reader = BufReader::new(stream);
+    let mut events = Vec::new();
+    let deadline = Instant::now() + within;
+    let mut line = String::new();
+    while Instant::now() < deadline {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let Some(json) = line.trim_end().strip_prefix("data: ") else {
+                    continue;
+                };
+                let event: serde_json::Value = serde_json::from_str(json).expect("JSON data");
+                let done = last(&event);
+                events.push(event);
+                if done {
+                    break;
+                }
+            }
+        }
+    }
+    events
+}

@@ -2,6 +2,7 @@
 //! ([`EmulatorOptions`]): the registry's constructor.
 
 use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
+use crate::simulate::BoardKind;
 
 use super::{ChessLinkBoardEmulator, EmulatorConfig, Script};
 
@@ -36,7 +37,17 @@ impl ChessLinkBoardEmulator {
                 start,
                 moves,
                 messy,
-            } => Script::from_game(start, moves, *messy, options.seed),
+            } => Script::from_game(
+                start,
+                moves,
+                &options.hand_style(BoardKind::Identifying, *messy),
+                options.seed,
+            ),
+            ScriptSource::Games { games, messy } => Script::from_games(
+                games,
+                &options.hand_style(BoardKind::Identifying, *messy),
+                options.seed,
+            ),
         }?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;

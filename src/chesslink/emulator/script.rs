@@ -6,7 +6,7 @@ use shakmaty::{Board, Chess, Move, Piece, Position, Square};
 use crate::emulation::{Scheduled, ScriptError};
 use crate::sensor::{Millis, SensorEvent, SensorKind};
 use crate::sensor_log::SensorLog;
-use crate::simulate::{BoardKind, HandStyle, simulate};
+use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
 
 /// A square's piece changing: `piece` is what stands there from `t` on (`None`: empty).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +25,17 @@ impl Scheduled for Change {
     }
 }
 
+/// `style` on a ChessLink: it identifies pieces, scans for itself and has no clock.
+fn chesslink(style: &HandStyle) -> HandStyle {
+    HandStyle {
+        board: BoardKind::Identifying,
+        scans: false,
+        clock: false,
+        blitz_presses: false,
+        ..style.clone()
+    }
+}
+
 /// The board at the start and its changes, in time order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Script {
@@ -35,29 +46,31 @@ pub struct Script {
 }
 
 impl Script {
-    /// `moves` played from `start` by simulated hands (clean, or messy: slides, capture orders,
-    /// knocked pieces...) on a board that identifies pieces and has no clock, dice from `seed`.
+    /// `moves` played from `start` by simulated hands in `style` on a board that identifies
+    /// pieces and has no clock (whatever `style` says of them), dice from `seed`.
     pub fn from_game(
         start: &Chess,
         moves: &[Move],
-        messy: bool,
+        style: &HandStyle,
         seed: u64,
     ) -> Result<Script, ScriptError> {
-        let board = BoardKind::Identifying;
-        let hands = if messy {
-            HandStyle::messy(board)
-        } else {
-            HandStyle::clean(board)
-        };
-        // The board scans for itself and has no clock.
-        let style = HandStyle {
-            scans: false,
-            clock: false,
-            blitz_presses: false,
-            ..hands
-        };
-        let game = simulate(start, moves, &style, seed)?;
+        let game = simulate(start, moves, &chesslink(style), seed)?;
         Script::from_events(start.board(), &game.events)
+    }
+
+    /// `games` played one after another by simulated hands in `style`, the board cleared and
+    /// set up again between them, dice from `seed`.
+    pub fn from_games(
+        games: &[SequenceGame],
+        style: &HandStyle,
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let events = simulate_sequence(games, &chesslink(style), seed)?.events;
+        let start = games.first().map_or_else(
+            || Chess::default().board().clone(),
+            |game| game.start.board().clone(),
+        );
+        Script::from_events(&start, &events)
     }
 
     /// A sensor log of a board that identifies pieces (its clock presses, adjustments and

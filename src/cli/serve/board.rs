@@ -4,41 +4,45 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use shakmaty::Chess;
 use tokio::sync::broadcast;
 
 use touchmove::event::GameEvent;
+
+use super::stats::StreamStats;
 use touchmove::live::{BoardSummary, WatchedBoard};
-use touchmove::output::pgn::PgnTags;
 use touchmove::sensor::Millis;
 
 /// How many events a stream may fall behind before it is closed (the page reconnects and
 /// reads the game again from its start).
-const STREAM_BACKLOG: usize = 4096;
+const STREAM_BACKLOG: usize = 128;
+
+/// An event on its way to the streams, with the instant its cause entered the process (the
+/// report that decided it, or the deadline that fell due).
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// The event.
+    pub event: GameEvent,
+    /// When what decided it entered the process.
+    pub origin: Instant,
+}
 
 /// One board: its state and its stream.
 pub struct BoardHandle {
     /// The board's name.
     pub name: String,
     state: Mutex<WatchedBoard>,
-    events: broadcast::Sender<GameEvent>,
+    events: broadcast::Sender<Published>,
     /// When the board's runner started: its session time 0.
     epoch: Instant,
 }
 
 impl BoardHandle {
-    /// Board `name` speaking `protocol` on `port`.
-    pub fn new(
-        name: &str,
-        protocol: &'static str,
-        port: &str,
-        start: &Chess,
-        tags: PgnTags,
-    ) -> BoardHandle {
+    /// The board `board` follows.
+    pub fn new(board: WatchedBoard) -> BoardHandle {
         let (events, _) = broadcast::channel(STREAM_BACKLOG);
         BoardHandle {
-            name: name.to_owned(),
-            state: Mutex::new(WatchedBoard::new(name, protocol, port, start.clone(), tags)),
+            name: board.name().to_owned(),
+            state: Mutex::new(board),
             events,
             epoch: Instant::now(),
         }
@@ -52,15 +56,16 @@ impl BoardHandle {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Passes `event` to the streams (sent under the state's lock, so that a stream opened
-    /// meanwhile neither misses it nor gets it twice).
-    pub fn publish(&self, event: GameEvent) {
+    /// Passes `event`, caused by what entered the process at `origin`, to the streams (sent
+    /// under the state's lock, so that a stream opened meanwhile neither misses it nor gets it
+    /// twice).
+    pub fn publish(&self, event: GameEvent, origin: Instant) {
         // No stream open: nobody to tell.
-        let _ = self.events.send(event);
+        let _ = self.events.send(Published { event, origin });
     }
 
     /// The current game's events so far and a receiver of the ones to come, taken together.
-    pub fn follow(&self) -> (Vec<GameEvent>, broadcast::Receiver<GameEvent>) {
+    pub fn follow(&self) -> (Vec<GameEvent>, broadcast::Receiver<Published>) {
         let state = self.lock();
         (state.events().to_vec(), self.events.subscribe())
     }
@@ -85,12 +90,17 @@ impl BoardHandle {
 /// Every board, in board order.
 pub struct Hall {
     boards: Vec<Arc<BoardHandle>>,
+    /// What the streams delivered.
+    pub stats: StreamStats,
 }
 
 impl Hall {
     /// The hall of `boards`, in this order.
     pub fn new(boards: Vec<Arc<BoardHandle>>) -> Hall {
-        Hall { boards }
+        Hall {
+            boards,
+            stats: StreamStats::default(),
+        }
     }
 
     /// Every board, in board order.

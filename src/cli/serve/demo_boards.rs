@@ -1,6 +1,7 @@
 //! `serve --demo N`: emulated DGT boards inside the process, each on its own pseudo-terminal,
-//! playing a game of Kasparov – Deep Blue 1997 by simulated hands (board i plays game i, the
-//! six games in turn).
+//! playing real games that end in mate by simulated hands, one after another (board i starts
+//! with game i of the demo's file and plays the next seven after it), the board cleared and set up again
+//! between two games.
 
 use std::io::Cursor;
 use std::sync::Arc;
@@ -11,26 +12,36 @@ use tokio_serial::SerialStream;
 
 use touchmove::emulation::{EmulatorOptions, ScriptSource, ScriptStart};
 use touchmove::live::runner::Connector;
+use touchmove::live::{Players, WatchedBoard};
 use touchmove::pgn_games::{PgnGame, read_games};
+use touchmove::simulate::SequenceGame;
 
 use super::super::args::ServeArgs;
 use super::super::emulator_pty::serve_on;
 use super::board::BoardHandle;
+use super::stamps::{Stamped, WriteStamps};
 use super::{Planned, PlannedConnector, tags};
 
-/// The games the demo boards play, built into the binary.
-const GAMES: &str = include_str!("../../../fixtures/corpus/kasparov-deep-blue-1997.pgn");
+/// The games the demo boards play, built into the binary (`fixtures/corpus/README.md`).
+const GAMES: &str = include_str!("../../../fixtures/corpus/demo.pgn");
 
-/// How long a demo board stays once its game is over, showing the final position.
+/// How many games a demo board plays, one after another (at a blitz pace, about 40 minutes;
+/// at the default pace about an hour). Its script is made in advance and held in memory.
+const GAMES_PER_BOARD: usize = 8;
+
+/// Over how long the demo boards are switched on, one after another.
+const POWER_UP: Duration = Duration::from_secs(1);
+
+/// How long a demo board stays once it has played every game, showing the final position.
 const STAY: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Hands out the host's end of an emulated board's pseudo-terminal once.
-pub struct OwnEnd(Option<SerialStream>, String);
+pub struct OwnEnd(Option<Stamped<SerialStream>>, String);
 
 impl Connector for OwnEnd {
-    type Port = SerialStream;
+    type Port = Stamped<SerialStream>;
 
-    async fn connect(&mut self) -> std::io::Result<(SerialStream, String)> {
+    async fn connect(&mut self) -> std::io::Result<(Stamped<SerialStream>, String)> {
         let port = self
             .0
             .take()
@@ -45,20 +56,35 @@ pub fn start(args: &ServeArgs, first: usize, count: u32) -> Result<Vec<Planned>>
     let games: Vec<PgnGame> = read_games(Cursor::new(GAMES))
         .filter_map(Result::ok)
         .collect();
+    if games.is_empty() {
+        anyhow::bail!("the demo has no games");
+    }
     let protocol = &touchmove::dgt::PROTOCOL;
     let emulator = protocol
         .emulator
         .context("the DGT board cannot be emulated")?;
     let mut planned = Vec::new();
     for i in 0..usize::try_from(count).unwrap_or(0) {
-        let Some(game) = games.get(i % games.len().max(1)) else {
+        let order: Vec<&PgnGame> = games
+            .iter()
+            .cycle()
+            .skip(i % games.len())
+            .take(GAMES_PER_BOARD)
+            .collect();
+        let Some(game) = order.first() else {
             anyhow::bail!("the demo has no games");
         };
-        let mut options = EmulatorOptions::new(ScriptSource::Game {
-            start: game.start.clone(),
-            moves: game.moves.clone(),
+        let mut options = EmulatorOptions::new(ScriptSource::Games {
+            games: order
+                .iter()
+                .map(|game| SequenceGame {
+                    start: game.start.clone(),
+                    moves: game.moves.clone(),
+                })
+                .collect(),
             messy: false,
         });
+        options.thinking_ms = Some(args.demo_thinking);
         options.start = ScriptStart::OnHost;
         options.speed = args.demo_speed;
         options.seed = u64::try_from(i).unwrap_or(0);
@@ -66,27 +92,44 @@ pub fn start(args: &ServeArgs, first: usize, count: u32) -> Result<Vec<Planned>>
         let board = (emulator.new)(&options).context("cannot play a demo game")?;
         let (board_end, host_end) =
             SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
+        let stamps = Arc::new(WriteStamps::default());
+        let board_end = Stamped::new(board_end, Arc::clone(&stamps));
+        let host_end = Stamped::new(host_end, Arc::clone(&stamps));
+        // Boards switched on in turn over a second, as in a hall: their clocks do not all
+        // tick in the same millisecond.
+        let power_up = POWER_UP.mul_f64(i as f64 / f64::from(count.max(1)));
         tokio::task::spawn_local(async move {
+            tokio::time::sleep(power_up).await;
             if let Err(error) = serve_on(board_end, board, STAY).await {
                 eprintln!("touchmove: an emulated board stopped: {error:#}");
             }
         });
         let name = (first + i + 1).to_string();
-        let players = game.tag("White").zip(game.tag("Black"));
-        let players = players.map(|(white, black)| (white.to_owned(), black.to_owned()));
         let port = format!("emulated DGT board {name}");
-        let handle = BoardHandle::new(
+        let pairings = order.iter().map(|game| players(game)).collect();
+        let board = WatchedBoard::new(
             &name,
             protocol.name,
             &port,
-            &game.start,
-            tags(args, &name, players),
-        );
+            game.start.clone(),
+            tags(args, &name),
+        )
+        .with_pairings(pairings);
+        let handle = BoardHandle::new(board);
         planned.push(Planned {
             handle: Arc::new(handle),
             protocol,
             connector: PlannedConnector::Demo(OwnEnd(Some(host_end), port)),
+            stamps: Some(stamps),
         });
     }
     Ok(planned)
+}
+
+/// The players of `game`, from its tags.
+fn players(game: &PgnGame) -> Players {
+    Players {
+        white: game.tag("White").map(str::to_owned),
+        black: game.tag("Black").map(str::to_owned),
+    }
 }

@@ -4,10 +4,12 @@
 
 mod board;
 mod demo_boards;
+mod records;
 mod sink;
+mod stamps;
+mod stats;
 mod web;
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -16,15 +18,13 @@ use tokio::sync::watch;
 use tokio::task::LocalSet;
 
 use touchmove::live::runner::{self, Connector, RunnerConfig};
-use touchmove::live::{LiveGame, Protocol, SessionOptions};
+use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
 use touchmove::output::pgn::PgnTags;
-use touchmove::sensor_log::LogHeader;
 
 use super::args::{BoardSpec, ServeArgs};
-use super::output_paths::{Existing, check_output};
-use super::recording::Recording;
 use super::serial::SerialConnector;
 use board::{BoardHandle, Hall};
+use records::GameRecords;
 use sink::ServeSink;
 
 /// Runs `touchmove serve`.
@@ -40,6 +40,12 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--record-dir {}: cannot create it", dir.display()))?;
     }
+    // Two descriptors per emulated board and one per stream: the soft limit of open files
+    // (often 1,024) is raised to the hard one.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::debug!("up to {limit} open files"),
+        Err(error) => tracing::warn!("cannot raise the limit of open files: {error}"),
+    }
     let runtime = super::runtime()?;
     let local = LocalSet::new();
     local.block_on(&runtime, serve(args, start))
@@ -50,6 +56,8 @@ struct Planned {
     handle: Arc<BoardHandle>,
     protocol: &'static Protocol,
     connector: PlannedConnector,
+    /// When the board's writes were made, for a board emulated in the process.
+    stamps: Option<Arc<stamps::WriteStamps>>,
 }
 
 /// How a planned board is reached.
@@ -83,7 +91,7 @@ async fn serve(args: &ServeArgs, start: Chess) -> Result<()> {
     let (stop, stopped) = watch::channel(false);
     let mut runners = Vec::new();
     for plan in planned {
-        let recording = recording(args, &start, &plan)?;
+        let records = records(args, &start, &plan)?;
         let stopped = stopped.clone();
         let config = RunnerConfig::default();
         let options = WatchOptions {
@@ -96,7 +104,7 @@ async fn serve(args: &ServeArgs, start: Chess) -> Result<()> {
             time_control: args.interpreter.time_control.clone(),
         };
         runners.push(tokio::task::spawn_local(async move {
-            let sink = ServeSink::new(Arc::clone(&plan.handle), recording);
+            let sink = ServeSink::new(Arc::clone(&plan.handle), records, plan.stamps);
             match plan.connector {
                 PlannedConnector::Serial(connector) => {
                     watch_board(plan.protocol, connector, sink, options, config, stopped).await
@@ -129,8 +137,41 @@ async fn serve(args: &ServeArgs, start: Chess) -> Result<()> {
         .context("the web server failed")
 }
 
+/// One board's page, served for `touchmove demo`: the sink that feeds it, and where it is.
+pub(super) struct OnePage {
+    /// What the board's runner reports to, for the page.
+    pub sink: ServeSink,
+    /// The address the page is served at.
+    pub address: std::net::SocketAddr,
+}
+
+/// Serves the pages of the one board `board` at `listen` (or, if that address is taken, at a
+/// free port) until the runtime ends.
+pub(super) async fn serve_one(
+    listen: std::net::SocketAddr,
+    board: WatchedBoard,
+) -> Result<OnePage> {
+    let listener = match tokio::net::TcpListener::bind(listen).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            tracing::warn!("cannot listen on {listen} ({error}): on a free port instead");
+            tokio::net::TcpListener::bind((listen.ip(), 0))
+                .await
+                .context("cannot listen for the page")?
+        }
+    };
+    let address = listener.local_addr().context("the listening address")?;
+    let handle = Arc::new(BoardHandle::new(board));
+    let hall = Arc::new(Hall::new(vec![Arc::clone(&handle)]));
+    tokio::spawn(axum::serve(listener, web::router(hall)).into_future());
+    Ok(OnePage {
+        sink: ServeSink::new(handle, None, None),
+        address,
+    })
+}
+
 /// The first line on standard output.
-fn announce(line: &str) -> Result<()> {
+pub(super) fn announce(line: &str) -> Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{line}")?;
@@ -144,7 +185,14 @@ fn plan_serial(args: &ServeArgs, start: &Chess, index: usize, spec: &BoardSpec) 
         .with_context(|| format!("no board protocol is called `{}`", spec.protocol))?;
     let name = spec.name.clone().unwrap_or_else(|| (index + 1).to_string());
     let port = spec.port.display().to_string();
-    let handle = BoardHandle::new(&name, protocol.name, &port, start, tags(args, &name, None));
+    let board = WatchedBoard::new(
+        &name,
+        protocol.name,
+        &port,
+        start.clone(),
+        tags(args, &name),
+    );
+    let handle = BoardHandle::new(board);
     Ok(Planned {
         handle: Arc::new(handle),
         protocol,
@@ -152,18 +200,16 @@ fn plan_serial(args: &ServeArgs, start: &Chess, index: usize, spec: &BoardSpec) 
             Some(spec.port.clone()),
             protocol,
         )),
+        stamps: None,
     })
 }
 
 /// The PGN tags of board `name`'s games.
-fn tags(args: &ServeArgs, name: &str, players: Option<(String, String)>) -> PgnTags {
-    let (white, black) = players.unzip();
+fn tags(args: &ServeArgs, name: &str) -> PgnTags {
     PgnTags {
         event: args.event.clone(),
         round: args.round.clone(),
         board: Some(name.to_owned()),
-        white,
-        black,
         time_control: args
             .interpreter
             .time_control
@@ -173,37 +219,12 @@ fn tags(args: &ServeArgs, name: &str, players: Option<(String, String)>) -> PgnT
     }
 }
 
-/// The sensor log of a board, with `--record-dir`: `DIR/NAME.log`, new or empty (a record
-/// already there is never overwritten).
-fn recording(args: &ServeArgs, start: &Chess, plan: &Planned) -> Result<Option<Recording>> {
-    let Some(dir) = &args.record_dir else {
-        return Ok(None);
-    };
-    let path = log_path(dir, &plan.handle.name);
-    check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
-    let header = LogHeader::new(
-        start,
-        &format!("{} via touchmove serve", plan.protocol.name),
-    )
-    .with_report_horizon(plan.protocol.report_horizon_ms);
-    Recording::create(&path, header)
-        .map(Some)
-        .with_context(|| format!("--record-dir: {}", path.display()))
-}
-
-/// `DIR/NAME.log`, the name's characters that are no letter, digit, `-` or `_` as `_`.
-fn log_path(dir: &Path, name: &str) -> PathBuf {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    dir.join(format!("{safe}.log"))
+/// The logs of a board's games, with `--record-dir`.
+fn records(args: &ServeArgs, start: &Chess, plan: &Planned) -> Result<Option<GameRecords>> {
+    args.record_dir
+        .as_ref()
+        .map(|dir| GameRecords::create(dir, &plan.handle.name, plan.protocol, start))
+        .transpose()
 }
 
 /// The game settings every board's runner shares.

@@ -3,26 +3,51 @@
 
 use std::io;
 use std::sync::Arc;
+use std::time::Instant;
 
 use touchmove::clock::ClockReading;
-use touchmove::event::LinkState;
+use touchmove::event::{EventKind, GameEvent, LinkState};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::sensor::{Millis, SensorEvent};
 
-use super::super::recording::Recording;
 use super::board::BoardHandle;
+use super::records::GameRecords;
+use super::stamps::WriteStamps;
 
 /// The outputs of one served board.
 pub struct ServeSink {
     handle: Arc<BoardHandle>,
-    recording: Option<Recording>,
+    records: Option<GameRecords>,
+    /// When the board's writes were made (a demo board's), if known.
+    stamps: Option<Arc<WriteStamps>>,
+    /// When what the game decides now entered the process.
+    origin: Instant,
 }
 
 impl ServeSink {
-    /// Outputs to `handle`, the sensor reports to `recording`.
-    pub fn new(handle: Arc<BoardHandle>, recording: Option<Recording>) -> ServeSink {
-        ServeSink { handle, recording }
+    /// Outputs to `handle`, the sensor reports to `records` (a log per game); a report's
+    /// origin is when the board wrote it if `stamps` knows, else when it was read.
+    pub fn new(
+        handle: Arc<BoardHandle>,
+        records: Option<GameRecords>,
+        stamps: Option<Arc<WriteStamps>>,
+    ) -> ServeSink {
+        ServeSink {
+            handle,
+            records,
+            stamps,
+            origin: Instant::now(),
+        }
+    }
+
+    /// A report arrived: what it decides, it decides from when it entered the process.
+    fn reported(&mut self) {
+        self.origin = self
+            .stamps
+            .as_ref()
+            .and_then(|stamps| stamps.last_read())
+            .unwrap_or_else(Instant::now);
     }
 
     /// The board's name.
@@ -32,8 +57,8 @@ impl ServeSink {
 
     /// Writes what is still pending of the recording.
     pub fn finish(mut self) -> anyhow::Result<()> {
-        match self.recording.as_mut() {
-            Some(recording) => recording.finish(),
+        match self.records.as_mut() {
+            Some(records) => records.finish(),
             None => Ok(()),
         }
     }
@@ -45,9 +70,10 @@ impl ServeSink {
 
 impl Sink for ServeSink {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
-        self.handle.lock().sensor(game);
-        if let Some(recording) = self.recording.as_mut() {
-            recording.game_event(event, game);
+        self.reported();
+        self.handle.lock().sensor(event, game);
+        if let Some(records) = self.records.as_mut() {
+            records.event(event, game);
         }
         Ok(())
     }
@@ -58,17 +84,34 @@ impl Sink for ServeSink {
         reading: &ClockReading,
         game: &LiveGame,
     ) -> io::Result<()> {
+        self.reported();
         self.handle.lock().clock_reading(t, reading);
-        if let Some(recording) = self.recording.as_mut() {
-            recording.game_clock_reading(t, reading, game);
+        if let Some(records) = self.records.as_mut() {
+            records.clock_reading(t, reading, game);
         }
         Ok(())
     }
 
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
-        let mut state = self.handle.lock();
-        if let Some(decision) = state.live(event, game) {
-            self.handle.publish(decision);
+        let decision = {
+            let mut state = self.handle.lock();
+            let decision = state.live(event, game);
+            if let Some(decision) = &decision {
+                self.handle.publish(decision.clone(), self.origin);
+            }
+            decision
+        };
+        if let (
+            Some(GameEvent {
+                kind: EventKind::Game { number },
+                ..
+            }),
+            Some(records),
+        ) = (decision, self.records.as_mut())
+            && let Err(error) = records.new_game(number)
+        {
+            // The game goes on unrecorded rather than stopping: said, as a failing write is.
+            self.say(&format!("{error:#}"));
         }
         Ok(())
     }
@@ -77,7 +120,7 @@ impl Sink for ServeSink {
         self.say(state.as_str());
         let mut board = self.handle.lock();
         let event = board.link(t, state);
-        self.handle.publish(event);
+        self.handle.publish(event, Instant::now());
         Ok(())
     }
 
@@ -88,5 +131,9 @@ impl Sink for ServeSink {
     fn connected(&mut self, _t: Millis, name: &str) -> io::Result<()> {
         self.handle.lock().connected(name);
         Ok(())
+    }
+
+    fn timeout(&mut self, due: Instant) {
+        self.origin = due;
     }
 }

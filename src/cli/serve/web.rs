@@ -3,13 +3,14 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Json, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use futures_util::stream::{self, Stream, StreamExt};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -17,6 +18,10 @@ use touchmove::event::GameEvent;
 use touchmove::live::BoardSummary;
 
 use super::board::Hall;
+use super::stats::StatsReport;
+
+/// The shortest interval between two keep-alive comments on a quiet stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 const HALL_PAGE: &str = include_str!("page/hall.html");
 const BOARD_PAGE: &str = include_str!("page/board.html");
@@ -33,6 +38,8 @@ pub fn router(hall: Arc<Hall>) -> Router {
         .route("/assets/{file}", get(asset))
         .route("/api/boards", get(boards))
         .route("/api/boards/{name}/events", get(events))
+        .route("/api/stats", get(stats))
+        .route("/api/stats/reset", post(reset_stats))
         .route("/games.pgn", get(games_pgn))
         .route("/boards/{file}", get(board_pgn))
         .with_state(hall)
@@ -69,21 +76,63 @@ async fn events(State(hall): State<Arc<Hall>>, Path(name): Path<String>) -> Resp
         return not_found(&format!("no board is called {name}"));
     };
     let (backlog, receiver) = board.follow();
+    hall.stats.sent_backlog(backlog.len() as u64);
     let head = stream::iter(backlog).map(sse_event);
-    let tail = stream::unfold(receiver, |mut receiver| async move {
+    let number = hall.stats.next_stream();
+    let open = OpenStream::new(hall);
+    let tail = stream::unfold((receiver, open), |(mut receiver, open)| async move {
         match receiver.recv().await {
-            Ok(event) => Some((sse_event(event), receiver)),
+            Ok(published) => {
+                open.0.stats.sent_live(published.origin.elapsed());
+                Some((sse_event(published.event), (receiver, open)))
+            }
             // Fallen behind: the stream ends, and the page reading it again starts over.
-            Err(RecvError::Lagged(_) | RecvError::Closed) => None,
+            Err(RecvError::Lagged(n)) => {
+                open.0.stats.lost(n);
+                None
+            }
+            Err(RecvError::Closed) => None,
         }
     });
-    sse(head.chain(tail)).into_response()
+    sse(head.chain(tail), number).into_response()
 }
 
+/// `POST /api/stats/reset`: the figures start again (a benchmark's window).
+async fn reset_stats(State(hall): State<Arc<Hall>>) -> StatusCode {
+    hall.stats.reset();
+    StatusCode::NO_CONTENT
+}
+
+/// Counts a stream as open while it lives.
+struct OpenStream(Arc<Hall>);
+
+impl OpenStream {
+    fn new(hall: Arc<Hall>) -> OpenStream {
+        hall.stats.opened();
+        OpenStream(hall)
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        self.0.stats.closed();
+    }
+}
+
+/// `/api/stats`: what the streams delivered, and how fast.
+async fn stats(State(hall): State<Arc<Hall>>) -> Json<StatsReport> {
+    Json(hall.stats.report())
+}
+
+/// Stream number `number` of `events`.
 fn sse(
     events: impl Stream<Item = Result<Event, Infallible>> + Send + 'static,
+    number: u64,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    Sse::new(events).keep_alive(KeepAlive::default())
+    // Streams opened together would all send their keep-alive in the same millisecond, every
+    // time: each stream's interval is 15 s plus up to a second, so that they drift apart.
+    let interval = KEEP_ALIVE + Duration::from_millis(number % 1000);
+    Sse::new(events).keep_alive(KeepAlive::new().interval(interval))
 }
 
 /// One game event as a Server-Sent Event: its JSON on one `data:` line.

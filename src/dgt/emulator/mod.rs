@@ -77,6 +77,8 @@ pub struct DgtBoardEmulator {
     script: ScriptPlayer<ScriptEvent>,
     board: Board,
     clock: EmulatedClock,
+    /// The clock's first setting and who moves first: what a reset sets it to.
+    clock_setting: (ClockConfig, shakmaty::Color),
     mode: Mode,
     bus_mode: bool,
     plugged: bool,
@@ -97,6 +99,7 @@ impl DgtBoardEmulator {
             unplug: config.unplug,
             board: config.script.start.clone(),
             clock: EmulatedClock::new(config.clock, config.script.first_to_move),
+            clock_setting: (config.clock, config.script.first_to_move),
             script: ScriptPlayer::new(config.script.events, config.speed),
             mode: Mode::Idle,
             bus_mode: true,
@@ -208,6 +211,12 @@ impl DgtBoardEmulator {
             Change::Square { square, piece } => self.square_changed(square, piece),
             Change::ClockPress(color) => {
                 self.clock.press(due, color);
+                self.clock_changed(due);
+            }
+            Change::ClockReset => {
+                let (setting, first) = self.clock_setting;
+                self.clock = EmulatedClock::new(setting, first);
+                self.clock.start(due);
                 self.clock_changed(due);
             }
         }

@@ -4,7 +4,7 @@
 use crate::clock::{Bonus, TimeControl};
 use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
 use crate::sensor::Millis;
-use crate::simulate::{BoardKind, HandStyle};
+use crate::simulate::BoardKind;
 
 use super::{DgtBoardEmulator, EmulatorConfig, Script};
 
@@ -28,15 +28,17 @@ impl DgtBoardEmulator {
                 start,
                 moves,
                 messy,
-            } => {
-                let board = BoardKind::Identifying;
-                let style = if *messy {
-                    HandStyle::messy(board)
-                } else {
-                    HandStyle::clean(board)
-                };
-                Script::from_game(start, moves, &style, options.seed)
-            }
+            } => Script::from_game(
+                start,
+                moves,
+                &options.hand_style(BoardKind::Identifying, *messy),
+                options.seed,
+            ),
+            ScriptSource::Games { games, messy } => Script::from_games(
+                games,
+                &options.hand_style(BoardKind::Identifying, *messy),
+                options.seed,
+            ),
         }?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;

@@ -57,7 +57,7 @@ impl Scanner {
         }
         match event.change {
             Change::Square { square, piece } => set(&mut self.sensed, square, piece),
-            Change::ClockPress(_) => self.out.push(*event),
+            Change::ClockPress(_) | Change::ClockReset => self.out.push(*event),
         }
     }
 

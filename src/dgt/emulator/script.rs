@@ -10,7 +10,7 @@ use super::scan::scan;
 use crate::emulation::ScriptError;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use crate::sensor_log::SensorLog;
-use crate::simulate::{BoardKind, HandStyle, simulate};
+use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
 
 /// One thing that happens on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +24,9 @@ pub enum Change {
     },
     /// The player of this colour pressed the clock.
     ClockPress(Color),
+    /// The players set the clock again for a new game: its first setting, running for the
+    /// side to move first.
+    ClockReset,
 }
 
 /// A change at a time, in ms of script time.
@@ -55,13 +58,32 @@ impl Script {
         style: &HandStyle,
         seed: u64,
     ) -> Result<Script, ScriptError> {
-        let style = HandStyle {
-            board: BoardKind::Identifying,
-            scans: true,
-            ..style.clone()
-        };
-        let game = simulate(start, moves, &style, seed)?;
+        let game = simulate(start, moves, &scanning(style), seed)?;
         Script::from_reports(start, &game.events)
+    }
+
+    /// `games` played one after another by simulated hands in `style` on an identifying board
+    /// with DGT-style scans, the board cleared and set up again between them (and the clock
+    /// set again once the board is), dice from `seed`.
+    pub fn from_games(
+        games: &[SequenceGame],
+        style: &HandStyle,
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let sequence = simulate_sequence(games, &scanning(style), seed)?;
+        let start = games
+            .first()
+            .map_or_else(Chess::default, |game| game.start.clone());
+        let mut script = Script::from_reports(&start, &sequence.events)?;
+        for t in sequence.set_up {
+            // After the set-up's last piece (a stable sort keeps it before the reset).
+            script.events.push(ScriptEvent {
+                t,
+                change: Change::ClockReset,
+            });
+        }
+        script.events.sort_by_key(|event| event.t);
+        Ok(script)
     }
 
     /// A sensor log, with the scan model applied (dice from `seed`).
@@ -93,6 +115,15 @@ impl Script {
             first_to_move: start.turn(),
             events: out,
         })
+    }
+}
+
+/// `style` on an identifying board with DGT-style scans.
+fn scanning(style: &HandStyle) -> HandStyle {
+    HandStyle {
+        board: BoardKind::Identifying,
+        scans: true,
+        ..style.clone()
     }
 }
 

@@ -7,7 +7,7 @@ use touchmove_firmware_protocol::{Action, Button, Square};
 use crate::emulation::ScriptError;
 use crate::sensor::{Millis, SensorEvent, SensorKind};
 use crate::sensor_log::SensorLog;
-use crate::simulate::{BoardKind, HandStyle, simulate};
+use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
 
 /// One thing that happens on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +32,14 @@ pub struct ScriptEvent {
     pub change: Change,
 }
 
+/// `style` on an occupancy board.
+fn occupancy(style: &HandStyle) -> HandStyle {
+    HandStyle {
+        board: BoardKind::Occupancy,
+        ..style.clone()
+    }
+}
+
 /// The board's start occupancy and what happens on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Script {
@@ -42,21 +50,31 @@ pub struct Script {
 }
 
 impl Script {
-    /// `moves` played from `start` by simulated hands on an occupancy board (clean, or messy:
-    /// slides, capture orders, sensor bounce, knocked pieces...), dice from `seed`.
+    /// `moves` played from `start` by simulated hands in `style` on an occupancy board (whatever
+    /// `style` says of the board), dice from `seed`.
     pub fn from_game(
         start: &Chess,
         moves: &[Move],
-        messy: bool,
+        style: &HandStyle,
         seed: u64,
     ) -> Result<Script, ScriptError> {
-        let style = if messy {
-            HandStyle::messy(BoardKind::Occupancy)
-        } else {
-            HandStyle::clean(BoardKind::Occupancy)
-        };
-        let game = simulate(start, moves, &style, seed)?;
+        let game = simulate(start, moves, &occupancy(style), seed)?;
         Ok(Script::from_events(start.board().occupied(), &game.events))
+    }
+
+    /// `games` played one after another by simulated hands in `style` on an occupancy board,
+    /// the board cleared and set up again between them, dice from `seed`.
+    pub fn from_games(
+        games: &[SequenceGame],
+        style: &HandStyle,
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let events = simulate_sequence(games, &occupancy(style), seed)?.events;
+        let start = games.first().map_or_else(
+            || Chess::default().board().occupied(),
+            |game| game.start.board().occupied(),
+        );
+        Ok(Script::from_events(start, &events))
     }
 
     /// The events of a sensor log, from its start position's occupancy.

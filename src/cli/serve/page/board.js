@@ -93,11 +93,25 @@ function renderRulings() {
   }
 }
 
+// The board as it physically stands, when the summary is as recent as the moves: its pieces,
+// an unidentified piece shown as the game's piece on that square (or "?"). Else the game's
+// position after the last move.
+function standing(fen) {
+  if (!summary || summary.ply !== moves.length || !summary.board) return null;
+  const game = placement(fen);
+  return placement(summary.board).map((piece, i) => (piece === "X" ? game[i] || "?" : piece));
+}
+
 function renderBoard() {
   const last = moves[moves.length - 1];
   const fen = last ? last.fen : summary ? summary.fen : null;
   const turn = summary && summary.turn;
-  drawBoard(boardElement, fen, last ? last.uci : null, marked, turn ? turn.in_hand : []);
+  const inHand = turn ? turn.in_hand : [];
+  const pieces = standing(fen);
+  // Squares where the board differs from the game (a piece in hand is outlined as in hand).
+  const differs = pieces ? summary.differs.filter((square) => !inHand.includes(square)) : [];
+  const outlined = [...new Set([...marked, ...differs])];
+  drawBoard(boardElement, pieces || fen, last ? last.uci : null, outlined, inHand);
   const box = document.getElementById("result");
   box.hidden = !result;
   box.textContent = result || "";

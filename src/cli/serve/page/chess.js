@@ -35,11 +35,12 @@ function makeBoard(element) {
   }
 }
 
-// Shows `fen` on a board element, with the last move's squares lit and `marked` and `inHand`
-// squares outlined.
+// Shows `fen` (or the 64 pieces of a placement, "?" for an occupied square whose piece is not
+// known) on a board element, with the last move's squares lit and `marked` and `inHand` squares
+// outlined.
 function drawBoard(element, fen, lastMove, marked, inHand) {
   if (element.children.length !== 64) makeBoard(element);
-  const pieces = placement(fen);
+  const pieces = Array.isArray(fen) ? fen : placement(fen);
   const lit = new Set();
   if (lastMove && lastMove.length >= 4) {
     lit.add(squareIndex(lastMove.slice(0, 2)));
@@ -57,7 +58,12 @@ function drawBoard(element, fen, lastMove, marked, inHand) {
     square.classList.toggle("mark", marks.has(i));
     square.classList.toggle("hand", hands.has(i));
     square.textContent = "";
-    if (piece) {
+    if (piece === "?") {
+      const glyph = document.createElement("span");
+      glyph.className = "pc u";
+      glyph.textContent = "\u25CF";
+      square.appendChild(glyph);
+    } else if (piece) {
       const glyph = document.createElement("span");
       const white = piece === piece.toUpperCase();
       glyph.className = "pc " + (white ? "w" : "b");

@@ -1,0 +1,405 @@
+//! Scale of `touchmove serve`: N emulated DGT boards in one serve process (`--demo N`, each
+//! playing real games at a blitz pace with clock presses), followed by 50 clients over the
+//! boards' Server-Sent Events streams.
+//!
+//! For each N it reports the latency from a board report entering the process (the emulated
+//! board's write into its pseudo-terminal) or a deadline falling due to the event leaving on a
+//! stream (p50/p99/max, measured by serve and read from `/api/stats`), the CPU and the memory
+//! per board, the events delivered, and the events lost (a stream that fell behind, a gap in a
+//! client's ply sequence): it must be 0.
+//!
+//! `cargo bench --locked --bench serve_scale -- [--boards 1000,2000] [--clients 50]
+//! [--seconds 60] [--warmup 20]`
+
+use std::collections::HashMap;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+/// The thinking time of the demo boards' players: with the hands' own time, a move every 2 to
+/// 5 s on each board.
+const THINKING: &str = "1500-4500";
+/// The time control the boards' clocks are set to (their presses are part of the load).
+const TIME_CONTROL: &str = "180+2";
+
+struct Options {
+    boards: Vec<u32>,
+    clients: u32,
+    /// How many boards the clients follow (`None`: every board).
+    follow: Option<u32>,
+    seconds: u64,
+    warmup: u64,
+}
+
+fn options() -> Options {
+    let mut options = Options {
+        boards: vec![1000],
+        clients: 50,
+        follow: None,
+        seconds: 60,
+        warmup: 20,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().cloned().unwrap_or_default();
+        match arg.as_str() {
+            "--boards" => {
+                options.boards = value()
+                    .split(',')
+                    .filter_map(|n| n.trim().parse().ok())
+                    .collect();
+            }
+            "--clients" => options.clients = value().parse().unwrap_or(options.clients),
+            "--follow" => options.follow = value().parse().ok(),
+            "--seconds" => options.seconds = value().parse().unwrap_or(options.seconds),
+            "--warmup" => options.warmup = value().parse().unwrap_or(options.warmup),
+            // `cargo bench` passes `--bench`.
+            _ => {}
+        }
+    }
+    options
+}
+
+/// One run's figures.
+struct Figures {
+    boards: u32,
+    streams: u64,
+    moves_per_board_s: f64,
+    delivered: u64,
+    p50: f64,
+    p99: f64,
+    max: f64,
+    cpu_per_board_pct: f64,
+    cpu_total_pct: f64,
+    rss_kib: u64,
+    lost: u64,
+    gaps: u64,
+}
+
+fn main() {
+    let options = options();
+    let follow = options
+        .follow
+        .map(|n| format!(" --follow {n}"))
+        .unwrap_or_default();
+    let command = format!(
+        "cargo bench --locked --bench serve_scale -- --boards {} --clients {}{follow} --seconds {} --warmup {}",
+        options
+            .boards
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        options.clients,
+        options.seconds,
+        options.warmup
+    );
+    println!("{command}");
+    println!(
+        "serve --demo N --demo-thinking {THINKING} --time-control {TIME_CONTROL}; {} clients",
+        options.clients
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let baseline = runtime.block_on(run(1, 1, None, 2, 3));
+    println!(
+        "baseline: serve with 1 board holds {} KiB resident",
+        baseline.rss_kib
+    );
+    let mut rows = Vec::new();
+    for &boards in &options.boards {
+        let figures = runtime.block_on(run(
+            boards,
+            options.clients,
+            options.follow,
+            options.warmup,
+            options.seconds,
+        ));
+        print_row(&figures, baseline.rss_kib);
+        rows.push(figures);
+    }
+    println!();
+    println!(
+        "| boards | streams | moves/board/s | events delivered | p50 ms | p99 ms | max ms | CPU/board | CPU total | memory/board | lost |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for figures in &rows {
+        println!(
+            "| {} | {} | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.3} % | {:.0} % | {} KiB | {} |",
+            figures.boards,
+            figures.streams,
+            figures.moves_per_board_s,
+            figures.delivered,
+            figures.p50,
+            figures.p99,
+            figures.max,
+            figures.cpu_per_board_pct,
+            figures.cpu_total_pct,
+            per_board_kib(figures, baseline.rss_kib),
+            figures.lost + figures.gaps,
+        );
+    }
+}
+
+fn per_board_kib(figures: &Figures, baseline: u64) -> u64 {
+    figures.rss_kib.saturating_sub(baseline) / u64::from(figures.boards.max(1))
+}
+
+fn print_row(figures: &Figures, baseline: u64) {
+    println!(
+        "{} boards, {} streams: {} events delivered ({:.3} moves per board per s), latency p50 {:.2} ms p99 {:.2} ms max {:.2} ms; CPU {:.3} % of a core per board ({:.0} % in all); {} KiB resident ({} KiB per board above the 1-board baseline); lost {} on the server, {} gaps seen by the clients",
+        figures.boards,
+        figures.streams,
+        figures.delivered,
+        figures.moves_per_board_s,
+        figures.p50,
+        figures.p99,
+        figures.max,
+        figures.cpu_per_board_pct,
+        figures.cpu_total_pct,
+        figures.rss_kib,
+        per_board_kib(figures, baseline),
+        figures.lost,
+        figures.gaps,
+    );
+}
+
+/// Kills serve when the run ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn run(
+    boards: u32,
+    clients: u32,
+    followed: Option<u32>,
+    warmup: u64,
+    seconds: u64,
+) -> Figures {
+    let followed = followed.unwrap_or(boards).min(boards);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--demo"])
+        .arg(boards.to_string())
+        .args(["--demo-thinking", THINKING, "--time-control", TIME_CONTROL])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let stdout = child.stdout.take().expect("serve's output");
+    let server = Server(child);
+    let pid = server.0.id();
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut first)
+        .expect("serve's first line");
+    let address = first
+        .trim()
+        .strip_prefix("serve: http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .expect("serve: http://ADDR/")
+        .to_owned();
+    eprintln!("{boards} boards: serve at {address}, waiting for every board");
+    wait_all_started(&address, boards).await;
+    eprintln!("{boards} boards: all started; warming up {warmup} s");
+    tokio::time::sleep(Duration::from_secs(warmup)).await;
+
+    let moves = Arc::new(AtomicU64::new(0));
+    let gaps = Arc::new(AtomicU64::new(0));
+    let mut followers = Vec::new();
+    for client in 0..clients {
+        for board in (1..=followed).filter(|board| board % clients == client % clients) {
+            let address = address.clone();
+            let moves = Arc::clone(&moves);
+            let gaps = Arc::clone(&gaps);
+            followers.push(tokio::spawn(follow(address, board, moves, gaps)));
+        }
+    }
+    // Every stream open and its backlog read before the window starts.
+    wait_streams(&address, followers.len() as u64).await;
+    // The figures of the window alone: not the burst of every new stream's backlog.
+    let _ = request(&address, "POST", "/api/stats/reset").await;
+    let before = stats(&address).await;
+    let moves_before = moves.load(Ordering::Relaxed);
+    let cpu_before = cpu_ticks(pid);
+    let started = Instant::now();
+    eprintln!(
+        "{boards} boards: {} streams open; measuring {seconds} s",
+        followers.len()
+    );
+    tokio::time::sleep(Duration::from_secs(seconds)).await;
+    let cpu = cpu_ticks(pid).saturating_sub(cpu_before);
+    let elapsed = started.elapsed().as_secs_f64();
+    let after = stats(&address).await;
+    let moved = moves.load(Ordering::Relaxed).saturating_sub(moves_before);
+    let rss_kib = rss_kib(pid);
+    for follower in &followers {
+        follower.abort();
+    }
+    drop(server);
+    let number = |stats: &Value, key: &str| stats[key].as_f64().unwrap_or(f64::NAN);
+    let ticks_per_s = 100.0;
+    let cpu_total_pct = cpu as f64 / ticks_per_s / elapsed * 100.0;
+    Figures {
+        boards,
+        streams: after["streams"].as_u64().unwrap_or(0),
+        moves_per_board_s: moved as f64 / f64::from(followed.max(1)) / elapsed,
+        delivered: after["events_sent"]
+            .as_u64()
+            .unwrap_or(0)
+            .saturating_sub(before["events_sent"].as_u64().unwrap_or(0)),
+        p50: number(&after, "latency_p50_ms"),
+        p99: number(&after, "latency_p99_ms"),
+        max: number(&after, "latency_max_ms"),
+        cpu_per_board_pct: cpu_total_pct / f64::from(boards),
+        cpu_total_pct,
+        rss_kib,
+        lost: after["events_lost"].as_u64().unwrap_or(u64::MAX),
+        gaps: gaps.load(Ordering::Relaxed),
+    }
+}
+
+/// Waits until every board is connected and has shown its starting position.
+async fn wait_all_started(address: &str, boards: u32) {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let (_, body) = get(address, "/api/boards").await;
+        let list: Vec<Value> = serde_json::from_str(&body).unwrap_or_default();
+        let started = list
+            .iter()
+            .filter(|board| board["link"] == "connected" && board["started"] == true)
+            .count();
+        if started == boards as usize {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "only {started} of {boards} boards started"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+/// Waits until `count` streams are open.
+async fn wait_streams(address: &str, count: u64) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while stats(address).await["streams"].as_u64().unwrap_or(0) < count {
+        assert!(Instant::now() < deadline, "the streams did not all open");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn stats(address: &str) -> Value {
+    let (_, body) = get(address, "/api/stats").await;
+    serde_json::from_str(&body).unwrap_or(Value::Null)
+}
+
+/// Follows board `board`'s stream, counting moves and gaps in its ply sequence.
+async fn follow(address: String, board: u32, moves: Arc<AtomicU64>, gaps: Arc<AtomicU64>) {
+    let Ok(mut stream) = TcpStream::connect(&address).await else {
+        gaps.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    let request = format!(
+        "GET /api/boards/{board}/events HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n"
+    );
+    if stream.write_all(request.as_bytes()).await.is_err() {
+        gaps.fetch_add(1, Ordering::Relaxed);
+        return;
+    }
+    let mut lines = BufReader::new(stream).lines();
+    let mut ply = 0u64;
+    while let Ok(Some(line)) = lines.next_line().await {
+        let Some(json) = line.strip_prefix("data: ") else {
+            continue;
+        };
+        let event: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+        match event["kind"].as_str() {
+            Some("move") => {
+                let this = event["ply"].as_u64().unwrap_or(0);
+                if this != ply + 1 {
+                    gaps.fetch_add(1, Ordering::Relaxed);
+                }
+                ply = this;
+                moves.fetch_add(1, Ordering::Relaxed);
+            }
+            Some("takeback") => ply = event["ply"].as_u64().unwrap_or(1).saturating_sub(1),
+            Some("game") => ply = 0,
+            _ => {}
+        }
+    }
+    // The server closed the stream (it fell behind): counted on the server as lost.
+}
+
+/// `GET path`: the status line's code and the body.
+async fn get(address: &str, path: &str) -> (u16, String) {
+    request(address, "GET", path).await
+}
+
+/// `METHOD path` with no body: the status line's code and the body (`Connection: close`, not
+/// chunked: the API's answers carry a length).
+async fn request(address: &str, method: &str, path: &str) -> (u16, String) {
+    let Ok(mut stream) = TcpStream::connect(address).await else {
+        return (0, String::new());
+    };
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    if stream.write_all(request.as_bytes()).await.is_err() {
+        return (0, String::new());
+    }
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response).await;
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        return (0, String::new());
+    };
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    (status, body.to_owned())
+}
+
+/// The process's CPU time so far (user and system), in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and
+    // 13th of them.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let field = |index: usize| {
+        fields
+            .get(index)
+            .and_then(|value| value.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    field(11) + field(12)
+}
+
+/// The process's resident memory, KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let parsed: HashMap<&str, u64> = status
+        .lines()
+        .filter_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            Some((key, value.split_whitespace().next()?.parse().ok()?))
+        })
+        .collect();
+    parsed.get("VmRSS").copied().unwrap_or(0)
+}

@@ -1,0 +1,141 @@
+//! `serve --record-dir DIR`: one sensor log per board and game, `DIR/NAME-gameN.log`, each a
+//! new or empty file (a record already there is never overwritten), written as `watch
+//! --record` writes its log.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use shakmaty::{Bitboard, Chess};
+
+use touchmove::clock::ClockReading;
+use touchmove::live::{LiveGame, Protocol};
+use touchmove::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+use touchmove::sensor_log::LogHeader;
+
+use super::super::output_paths::{Existing, check_output};
+use super::super::recording::Recording;
+
+/// The logs of one board's games: the current game's open.
+pub struct GameRecords {
+    dir: PathBuf,
+    name: String,
+    protocol: &'static Protocol,
+    current: Recording,
+    /// The board as its reports show it, and when it last reported: a new game's log starts
+    /// with a snapshot of it.
+    board: BoardSnapshot,
+    last_report: Millis,
+    /// The board's clock as last reported: a new game's log goes on with it, since the game
+    /// takes the clock as it stands.
+    last_clock: Option<(Millis, ClockReading)>,
+}
+
+impl GameRecords {
+    /// The logs of board `name` speaking `protocol` in `dir`, the first game's, from `start`,
+    /// created now.
+    pub fn create(
+        dir: &Path,
+        name: &str,
+        protocol: &'static Protocol,
+        start: &Chess,
+    ) -> Result<GameRecords> {
+        let current = create(dir, name, protocol, start, 1)?;
+        Ok(GameRecords {
+            dir: dir.to_owned(),
+            name: name.to_owned(),
+            protocol,
+            current,
+            board: BoardSnapshot::occupancy(Bitboard::EMPTY),
+            last_report: 0,
+            last_clock: None,
+        })
+    }
+
+    /// Records a report of the current game.
+    pub fn event(&mut self, event: &SensorEvent, game: &LiveGame) {
+        self.current.game_event(event, game);
+        self.board.apply(&event.kind);
+        self.last_report = event.t;
+    }
+
+    /// Records a clock's report of the current game.
+    pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading, game: &LiveGame) {
+        self.current.game_clock_reading(t, reading, game);
+        self.last_clock = Some((t, *reading));
+    }
+
+    /// Game `number` begins (from the standard position): the last game's log is finished and
+    /// the new game's created. It begins with the board as it stands (a snapshot at the last
+    /// report, the one that showed the starting position) and the clock as it was last
+    /// reported, if not before that: a log's replay needs no other.
+    pub fn new_game(&mut self, number: u32) -> Result<()> {
+        let next = create(
+            &self.dir,
+            &self.name,
+            self.protocol,
+            &Chess::default(),
+            number,
+        )?;
+        std::mem::replace(&mut self.current, next).finish()?;
+        let snapshot = SensorEvent::new(self.last_report, SensorKind::Snapshot(self.board.clone()));
+        let mut notices = vec![self.current.event(&snapshot)];
+        if let Some((t, reading)) = &self.last_clock
+            && *t >= self.last_report
+        {
+            notices.push(self.current.clock_reading(*t, reading));
+        }
+        for notice in notices.into_iter().flatten() {
+            eprintln!("touchmove: {notice}");
+        }
+        Ok(())
+    }
+
+    /// Writes what is still pending of the current game's log.
+    pub fn finish(&mut self) -> Result<()> {
+        self.current.finish()
+    }
+}
+
+/// The log of board `name`'s game `number`, from `start`.
+fn create(
+    dir: &Path,
+    name: &str,
+    protocol: &'static Protocol,
+    start: &Chess,
+    number: u32,
+) -> Result<Recording> {
+    let path = log_path(dir, name, number);
+    check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
+    let header = LogHeader::new(start, &format!("{} via touchmove serve", protocol.name))
+        .with_report_horizon(protocol.report_horizon_ms);
+    Recording::create(&path, header).with_context(|| format!("--record-dir: {}", path.display()))
+}
+
+/// `DIR/NAME-gameN.log`, the name's characters that are no letter, digit, `-` or `_` as `_`.
+fn log_path(dir: &Path, name: &str, number: u32) -> PathBuf {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join(format!("{safe}-game{number}.log"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_is_named_after_its_board_and_game() {
+        let dir = Path::new("/records");
+        assert_eq!(
+            log_path(dir, "north 1/2", 3),
+            Path::new("/records/north_1_2-game3.log")
+        );
+    }
+}
