@@ -63,6 +63,19 @@ fn serve(args: &[&str]) -> Serve {
     Serve { child, address }
 }
 
+/// Waits until there are `count` boards and every one's game has `plies` plies, or the
+/// deadline.
+fn wait_for_boards(address: &str, count: usize, plies: u64) -> Vec<Value> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(90);
+    loop {
+        let boards = wait_for_plies(address, plies);
+        if boards.len() >= count || std::time::Instant::now() > deadline {
+            return boards;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 /// Waits until every board's summary says its game has `plies` plies, or the deadline.
 fn wait_for_plies(address: &str, plies: u64) -> Vec<Value> {
     let deadline = std::time::Instant::now() + Duration::from_secs(90);
@@ -408,4 +421,43 @@ fn the_demo_serves_its_boards_page() {
     assert_eq!(common::recorded_games(&events), vec![game]);
     let _ = child.kill();
     let _ = child.wait();
+}
+
+#[test]
+fn boards_found_by_their_probe_and_plugged_in_later_join_the_hall() {
+    let _turn = common::pty_turn();
+    // A directory of links to ports, as /dev/serial/by-id is: one board there from the start,
+    // another linked in once serve runs (plugged in during the event).
+    let ports = tempfile::tempdir().expect("a directory for the ports");
+    let scan_dir = ports.path().display().to_string();
+    let game = ["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"];
+    let first = emulate_board("dgt", &game);
+    std::os::unix::fs::symlink(&first.port, ports.path().join("board-a")).expect("a link");
+    let mut args = vec!["--scan-dir", scan_dir.as_str()];
+    args.extend(SCALED_WINDOWS);
+    let served = serve(&args);
+    let played = source_game("games/coverage.pgn", 1);
+    let plies = played.len() as u64;
+    let boards = wait_for_boards(&served.address, 1, plies);
+    assert_eq!(boards.len(), 1, "{boards:?}");
+    assert_eq!(boards[0]["name"], "1");
+    assert_eq!(boards[0]["protocol"], "dgt");
+    let second = emulate_board("dgt", &game);
+    std::os::unix::fs::symlink(&second.port, ports.path().join("board-b")).expect("a link");
+    let boards = wait_for_boards(&served.address, 2, plies);
+    let names: Vec<&str> = boards.iter().filter_map(|b| b["name"].as_str()).collect();
+    assert_eq!(names, ["1", "2"], "the board plugged in later did not join");
+    let board_b = ports.path().join("board-b").display().to_string();
+    assert_eq!(boards[1]["port"], board_b.as_str());
+    for board in &boards {
+        assert_eq!(board["ply"].as_u64(), Some(plies), "{board}");
+    }
+    let events = sse_until(
+        &served.address,
+        "/api/boards/2/events",
+        Duration::from_secs(5),
+        |event| event["kind"] == "move" && event["ply"].as_u64() == Some(plies),
+    );
+    assert_eq!(common::recorded_games(&events), vec![played]);
+    drop((first, second));
 }

@@ -51,6 +51,10 @@ pub struct ServeArgs {
     /// ... in the order given by default).
     #[arg(long = "board", value_name = "[NAME=][PROTOCOL:]PORT", value_parser = parse_board_spec)]
     pub boards: Vec<BoardSpec>,
+    /// With no --board: look for boards in DIR too (every entry a port, such as
+    /// /dev/serial/by-id), besides the serial ports.
+    #[arg(long = "scan-dir", value_name = "DIR")]
+    pub scan_dirs: Vec<PathBuf>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
@@ -84,7 +88,10 @@ const SERVE_HELP: &str = "\
 The first line on standard output is `serve: http://ADDR/`. `/` is the hall (every board at a
 glance), `/board/NAME` one board large; the API the pages use is documented in docs/serve.md
 (`/api/boards`, `/api/boards/NAME/events`, `/games.pgn`, `/boards/NAME.pgn`). Each board is
-watched as `watch` watches it: reconnected, resynchronised, recorded with --record-dir.";
+watched as `watch` watches it: reconnected, resynchronised, recorded with --record-dir. With no
+--board and no --demo, every port on which a protocol's probe finds a board is watched (the
+serial ports and each --scan-dir's entries, listed every 2 s): boards plugged in later join the
+hall, named 1, 2, ... in the order found.";
 
 /// `MIN-MAX`, two times in ms, the first not above the second.
 fn parse_ms_range(text: &str) -> Result<(Millis, Millis), String> {

@@ -1,7 +1,7 @@
 //! The boards `serve` shares between their runners and the web server: each board's state
 //! behind a lock, and the broadcast of its events to the streams that follow it.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard};
 use std::time::Instant;
 
 use tokio::sync::broadcast;
@@ -87,9 +87,9 @@ impl BoardHandle {
     }
 }
 
-/// Every board, in board order.
+/// Every board, in board order (boards found later are added at the end).
 pub struct Hall {
-    boards: Vec<Arc<BoardHandle>>,
+    boards: RwLock<Vec<Arc<BoardHandle>>>,
     /// What the streams delivered.
     pub stats: StreamStats,
 }
@@ -98,18 +98,37 @@ impl Hall {
     /// The hall of `boards`, in this order.
     pub fn new(boards: Vec<Arc<BoardHandle>>) -> Hall {
         Hall {
-            boards,
+            boards: RwLock::new(boards),
             stats: StreamStats::default(),
         }
     }
 
+    fn read(&self) -> RwLockReadGuard<'_, Vec<Arc<BoardHandle>>> {
+        self.boards
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Adds `board` after the others.
+    pub fn add(&self, board: Arc<BoardHandle>) {
+        self.boards
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(board);
+    }
+
+    /// How many boards there are.
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
     /// Every board, in board order.
-    pub fn boards(&self) -> &[Arc<BoardHandle>] {
-        &self.boards
+    pub fn boards(&self) -> Vec<Arc<BoardHandle>> {
+        self.read().clone()
     }
 
     /// The board called `name`.
-    pub fn board(&self, name: &str) -> Option<&Arc<BoardHandle>> {
-        self.boards.iter().find(|board| board.name == name)
+    pub fn board(&self, name: &str) -> Option<Arc<BoardHandle>> {
+        self.read().iter().find(|board| board.name == name).cloned()
     }
 }

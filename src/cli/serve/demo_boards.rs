@@ -11,8 +11,8 @@ use anyhow::{Context, Result};
 use tokio_serial::SerialStream;
 
 use touchmove::emulation::{EmulatorOptions, ScriptSource, ScriptStart};
+use touchmove::live::Players;
 use touchmove::live::runner::Connector;
-use touchmove::live::{Players, WatchedBoard};
 use touchmove::pgn_games::{PgnGame, read_games};
 use touchmove::simulate::SequenceGame;
 
@@ -20,7 +20,7 @@ use super::super::args::ServeArgs;
 use super::super::emulator_pty::serve_on;
 use super::board::BoardHandle;
 use super::stamps::{Stamped, WriteStamps};
-use super::{Planned, PlannedConnector, tags};
+use super::{Planned, PlannedConnector, Setup};
 
 /// The games the demo boards play, built into the binary (`fixtures/corpus/README.md`).
 const GAMES: &str = include_str!("../../../fixtures/corpus/demo.pgn");
@@ -52,7 +52,7 @@ impl Connector for OwnEnd {
 
 /// Starts `count` emulated boards, numbered on from `first` (the boards given by --board
 /// come first), and plans their watching.
-pub fn start(args: &ServeArgs, first: usize, count: u32) -> Result<Vec<Planned>> {
+pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Result<Vec<Planned>> {
     let games: Vec<PgnGame> = read_games(Cursor::new(GAMES))
         .filter_map(Result::ok)
         .collect();
@@ -71,9 +71,6 @@ pub fn start(args: &ServeArgs, first: usize, count: u32) -> Result<Vec<Planned>>
             .skip(i % games.len())
             .take(GAMES_PER_BOARD)
             .collect();
-        let Some(game) = order.first() else {
-            anyhow::bail!("the demo has no games");
-        };
         let mut options = EmulatorOptions::new(ScriptSource::Games {
             games: order
                 .iter()
@@ -107,14 +104,7 @@ pub fn start(args: &ServeArgs, first: usize, count: u32) -> Result<Vec<Planned>>
         let name = (first + i + 1).to_string();
         let port = format!("emulated DGT board {name}");
         let pairings = order.iter().map(|game| players(game)).collect();
-        let board = WatchedBoard::new(
-            &name,
-            protocol.name,
-            &port,
-            game.start.clone(),
-            tags(args, &name),
-        )
-        .with_pairings(pairings);
+        let board = setup.board(&name, protocol, &port).with_pairings(pairings);
         let handle = BoardHandle::new(board);
         planned.push(Planned {
             handle: Arc::new(handle),

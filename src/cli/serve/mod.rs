@@ -4,12 +4,14 @@
 
 mod board;
 mod demo_boards;
+mod discovery;
 mod records;
 mod sink;
 mod stamps;
 mod stats;
 mod web;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -29,12 +31,6 @@ use sink::ServeSink;
 
 /// Runs `touchmove serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {
-    if args.boards.is_empty() && args.demo.is_none() {
-        anyhow::bail!(
-            "give --board [NAME=][PROTOCOL:]PORT (one per board) or --demo N \
-             (`touchmove ports` lists the boards it finds)"
-        );
-    }
     let start = super::watch::start_position(args.start.as_deref())?;
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir)
@@ -48,7 +44,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     let runtime = super::runtime()?;
     let local = LocalSet::new();
-    local.block_on(&runtime, serve(args, start))
+    local.block_on(&runtime, serve(args, Setup::new(args, start)))
 }
 
 /// A board to watch: what `--board` or `--demo` gave.
@@ -68,14 +64,96 @@ enum PlannedConnector {
     Demo(demo_boards::OwnEnd),
 }
 
-async fn serve(args: &ServeArgs, start: Chess) -> Result<()> {
+/// What every board's runner is set up with: the game's settings, from the command line.
+#[derive(Clone)]
+struct Setup {
+    start: Chess,
+    interpreter: touchmove::interpreter::Config,
+    /// `--report-horizon-ms`, if given (else the protocol's).
+    report_horizon_ms: Option<touchmove::sensor::Millis>,
+    time_control: Option<touchmove::clock::TimeControl>,
+    record_dir: Option<std::path::PathBuf>,
+    event: Option<String>,
+    round: Option<String>,
+}
+
+impl Setup {
+    fn new(args: &ServeArgs, start: Chess) -> Setup {
+        Setup {
+            start,
+            interpreter: args.interpreter.config(),
+            report_horizon_ms: args.interpreter.report_horizon_ms,
+            time_control: args.interpreter.time_control.clone(),
+            record_dir: args.record_dir.clone(),
+            event: args.event.clone(),
+            round: args.round.clone(),
+        }
+    }
+
+    /// The PGN tags of board `name`'s games.
+    fn tags(&self, name: &str) -> PgnTags {
+        PgnTags {
+            event: self.event.clone(),
+            round: self.round.clone(),
+            board: Some(name.to_owned()),
+            time_control: self.time_control.as_ref().map(ToString::to_string),
+            ..PgnTags::default()
+        }
+    }
+
+    /// A new board called `name`, speaking `protocol` on `port`, as the hall follows it.
+    fn board(&self, name: &str, protocol: &'static Protocol, port: &str) -> WatchedBoard {
+        WatchedBoard::new(
+            name,
+            protocol.name,
+            port,
+            self.start.clone(),
+            self.tags(name),
+        )
+    }
+
+    /// Starts the runner of `plan`, which watches it until `stopped` turns true.
+    fn spawn(
+        &self,
+        plan: Planned,
+        stopped: watch::Receiver<bool>,
+    ) -> Result<tokio::task::JoinHandle<Result<()>>> {
+        let records = self
+            .record_dir
+            .as_ref()
+            .map(|dir| GameRecords::create(dir, &plan.handle.name, plan.protocol, &self.start))
+            .transpose()?;
+        let options = WatchOptions {
+            start: self.start.clone(),
+            interpreter: self.interpreter.with_report_horizon_ms(
+                self.report_horizon_ms
+                    .unwrap_or(plan.protocol.report_horizon_ms),
+            ),
+            time_control: self.time_control.clone(),
+        };
+        let config = RunnerConfig::default();
+        Ok(tokio::task::spawn_local(async move {
+            let sink = ServeSink::new(Arc::clone(&plan.handle), records, plan.stamps);
+            match plan.connector {
+                PlannedConnector::Serial(connector) => {
+                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                }
+                PlannedConnector::Demo(connector) => {
+                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                }
+            }
+        }))
+    }
+}
+
+async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {
-        planned.push(plan_serial(args, &start, index, spec)?);
+        planned.push(plan_serial(&setup, index, spec)?);
     }
     if let Some(count) = args.demo {
         let first = planned.len();
-        planned.extend(demo_boards::start(args, first, count)?);
+        planned.extend(demo_boards::start(args, &setup, first, count)?);
     }
     let hall = Arc::new(Hall::new(
         planned
@@ -91,30 +169,18 @@ async fn serve(args: &ServeArgs, start: Chess) -> Result<()> {
     let (stop, stopped) = watch::channel(false);
     let mut runners = Vec::new();
     for plan in planned {
-        let records = records(args, &start, &plan)?;
-        let stopped = stopped.clone();
-        let config = RunnerConfig::default();
-        let options = WatchOptions {
-            start: start.clone(),
-            interpreter: args.interpreter.config().with_report_horizon_ms(
-                args.interpreter
-                    .report_horizon_ms
-                    .unwrap_or(plan.protocol.report_horizon_ms),
-            ),
-            time_control: args.interpreter.time_control.clone(),
-        };
-        runners.push(tokio::task::spawn_local(async move {
-            let sink = ServeSink::new(Arc::clone(&plan.handle), records, plan.stamps);
-            match plan.connector {
-                PlannedConnector::Serial(connector) => {
-                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
-                }
-                PlannedConnector::Demo(connector) => {
-                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
-                }
-            }
-        }));
+        runners.push(setup.spawn(plan, stopped.clone())?);
     }
+    // With no board given: every board a probe finds, now and when it is plugged in.
+    let discovery = (args.boards.is_empty() && args.demo.is_none()).then(|| {
+        let discovery = discovery::Discovery::new(
+            setup.clone(),
+            Arc::clone(&hall),
+            args.scan_dirs.clone(),
+            stopped.clone(),
+        );
+        tokio::task::spawn_local(discovery.run())
+    });
     let app = web::router(Arc::clone(&hall));
     let mut web_stopped = stopped.clone();
     let server = axum::serve(listener, app).with_graceful_shutdown(async move {
@@ -126,6 +192,11 @@ async fn serve(args: &ServeArgs, start: Chess) -> Result<()> {
         std::future::pending::<()>().await;
     }
     let _ = stop.send(true);
+    if let Some(discovery) = discovery
+        && let Ok(found) = discovery.await
+    {
+        runners.extend(found);
+    }
     for runner in runners {
         if let Ok(Err(error)) = runner.await {
             eprintln!("touchmove: {error:#}");
@@ -180,51 +251,31 @@ pub(super) fn announce(line: &str) -> Result<()> {
 }
 
 /// The board `--board` number `index` names.
-fn plan_serial(args: &ServeArgs, start: &Chess, index: usize, spec: &BoardSpec) -> Result<Planned> {
+fn plan_serial(setup: &Setup, index: usize, spec: &BoardSpec) -> Result<Planned> {
     let protocol = touchmove::boards::find(&spec.protocol)
         .with_context(|| format!("no board protocol is called `{}`", spec.protocol))?;
     let name = spec.name.clone().unwrap_or_else(|| (index + 1).to_string());
     let port = spec.port.display().to_string();
-    let board = WatchedBoard::new(
-        &name,
-        protocol.name,
-        &port,
-        start.clone(),
-        tags(args, &name),
-    );
-    let handle = BoardHandle::new(board);
-    Ok(Planned {
-        handle: Arc::new(handle),
+    Ok(Planned::serial(
+        setup.board(&name, protocol, &port),
         protocol,
-        connector: PlannedConnector::Serial(SerialConnector::new(
-            Some(spec.port.clone()),
+        &spec.port,
+    ))
+}
+
+impl Planned {
+    /// `board`, speaking `protocol` on the serial port at `path`.
+    fn serial(board: WatchedBoard, protocol: &'static Protocol, path: &Path) -> Planned {
+        Planned {
+            handle: Arc::new(BoardHandle::new(board)),
             protocol,
-        )),
-        stamps: None,
-    })
-}
-
-/// The PGN tags of board `name`'s games.
-fn tags(args: &ServeArgs, name: &str) -> PgnTags {
-    PgnTags {
-        event: args.event.clone(),
-        round: args.round.clone(),
-        board: Some(name.to_owned()),
-        time_control: args
-            .interpreter
-            .time_control
-            .as_ref()
-            .map(ToString::to_string),
-        ..PgnTags::default()
+            connector: PlannedConnector::Serial(SerialConnector::new(
+                Some(path.to_owned()),
+                protocol,
+            )),
+            stamps: None,
+        }
     }
-}
-
-/// The logs of a board's games, with `--record-dir`.
-fn records(args: &ServeArgs, start: &Chess, plan: &Planned) -> Result<Option<GameRecords>> {
-    args.record_dir
-        .as_ref()
-        .map(|dir| GameRecords::create(dir, &plan.handle.name, plan.protocol, start))
-        .transpose()
 }
 
 /// The game settings every board's runner shares.
