@@ -461,3 +461,70 @@ fn boards_found_by_their_probe_and_plugged_in_later_join_the_hall() {
     assert_eq!(common::recorded_games(&events), vec![played]);
     drop((first, second));
 }
+
+/// The 64 pieces a FEN's placement puts on the board, a8 first (`""` for an empty square).
+fn squares_of(fen: &str) -> Vec<String> {
+    let mut squares = Vec::new();
+    for c in fen.split(' ').next().unwrap_or_default().chars() {
+        match c {
+            '/' => {}
+            '1'..='8' => squares.extend((0..c.to_digit(10).unwrap_or(0)).map(|_| String::new())),
+            piece => squares.push(piece.to_string()),
+        }
+    }
+    squares
+}
+
+/// What the board page's diagram shows, a8 first: each square's piece as a FEN letter.
+const DIAGRAM: &str = "return Array.from(document.querySelectorAll('#board .sq')).map((sq) => { \
+     const pc = sq.querySelector('.pc'); if (!pc) return ''; \
+     const role = {'\u{265A}': 'k', '\u{265B}': 'q', '\u{265C}': 'r', '\u{265D}': 'b', \
+     '\u{265E}': 'n', '\u{265F}': 'p'}[pc.textContent] || '?'; \
+     return pc.classList.contains('w') ? role.toUpperCase() : role; });";
+
+#[test]
+fn the_page_follows_a_game_as_it_is_played() {
+    let _turn = common::pty_turn();
+    // One demo board at human speed, its players thinking 1.2 to 2 s: each move stands long
+    // enough to be looked at.
+    let served = serve(&["--demo", "1", "--demo-thinking", "1200-2000"]);
+    let browser = Browser::start(1600, 1000);
+    browser.open(&format!("http://{}/board/1", served.address));
+    let game = source_game("corpus/demo.pgn", 1);
+    for ply in 1..=6u64 {
+        // The move is made: the server says so.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let summary = loop {
+            let (_, body) = get(&served.address, "/api/boards");
+            let boards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+            let board = boards.into_iter().next().expect("the demo board");
+            if board["ply"].as_u64() >= Some(ply) || std::time::Instant::now() > deadline {
+                break board;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(summary["ply"].as_u64(), Some(ply), "the game did not go on");
+        // Within a second it is in the page's move list...
+        let moves = browser.text_when("#moves", Duration::from_secs(1), |text| {
+            text.split_whitespace().count() as u64 >= ply
+        });
+        let shown: Vec<&str> = moves.split_whitespace().collect();
+        assert_eq!(
+            shown,
+            game[..ply as usize],
+            "move {ply} not in the list within a second"
+        );
+        // ... and the diagram shows the position after it.
+        let expected = squares_of(summary["fen"].as_str().expect("a FEN"));
+        let within = std::time::Instant::now() + Duration::from_secs(1);
+        let drawn = loop {
+            let drawn: Vec<String> =
+                serde_json::from_value(browser.eval(DIAGRAM)).expect("64 squares");
+            if drawn == expected || std::time::Instant::now() > within {
+                break drawn;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(drawn, expected, "the diagram after move {ply}");
+    }
+}

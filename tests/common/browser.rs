@@ -110,6 +110,13 @@ impl Browser {
         })
     }
 
+    /// What the script `js` returns in the page (its body is a function's: `return ...`).
+    pub fn eval(&self, js: &str) -> serde_json::Value {
+        self.runtime
+            .block_on(self.client().execute(js, Vec::new()))
+            .unwrap_or_else(|error| panic!("the script failed: {error}"))
+    }
+
     /// Saves what the window shows as a PNG at `path`.
     pub fn screenshot(&self, path: &std::path::Path) {
         let png = self
