@@ -59,7 +59,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
     /// Run N emulated DGT boards in the process, each playing real games that end in mate, one
-    /// after another, by simulated hands (board N plays games N to N + 7 of 24).
+    /// after another, by simulated hands (board N plays games N to N + 7 of 24, round and round).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20_000))]
     pub demo: Option<u32>,
     /// How many times faster than human hands the demo boards play.

@@ -27,7 +27,7 @@ pub enum ScriptSource {
     },
     /// Games one after another, played by simulated hands: after each (it should end on the
     /// board: a mate, a stalemate, a dead position), the board is cleared and set up again for
-    /// the next.
+    /// the next; after the last, for the first, and round again (the script is never done).
     Games {
         /// The games, in the order they are played.
         games: Vec<SequenceGame>,

@@ -16,6 +16,9 @@ pub(crate) struct ScriptPlayer<E> {
     next: usize,
     origin: Option<Millis>,
     speed: f64,
+    /// A script that goes round: the length of a round (script time), and the rounds done.
+    lap: Option<Millis>,
+    laps: u64,
 }
 
 impl<E: Scheduled + Copy> ScriptPlayer<E> {
@@ -32,7 +35,16 @@ impl<E: Scheduled + Copy> ScriptPlayer<E> {
             next: 0,
             origin: None,
             speed,
+            lap: None,
+            laps: 0,
         }
+    }
+
+    /// The script played round and round, a round lasting `lap` (script time, after its last
+    /// event), if given.
+    pub(crate) fn with_lap(mut self, lap: Option<Millis>) -> ScriptPlayer<E> {
+        self.lap = lap.filter(|_| !self.events.is_empty());
+        self
     }
 
     /// Starts the script at `now`.
@@ -45,22 +57,31 @@ impl<E: Scheduled + Copy> ScriptPlayer<E> {
         self.origin.is_some()
     }
 
-    /// Whether the script has started and everything in it has happened.
+    /// Whether the script has started and everything in it has happened (never, for a script
+    /// that goes round).
     pub(crate) fn done(&self) -> bool {
-        self.started() && self.next >= self.events.len()
+        self.started() && self.next >= self.events.len() && self.lap.is_none()
     }
 
     /// When the next event falls due, once the script has started.
     pub(crate) fn due(&self) -> Option<Millis> {
         let origin = self.origin?;
         let event = self.events.get(self.next)?;
-        Some(origin + (event.t() as f64 / self.speed).round() as Millis)
+        let rounds = self
+            .lap
+            .map_or(0, |lap| lap.saturating_mul(self.laps))
+            .saturating_add(event.t());
+        Some(origin.saturating_add((rounds as f64 / self.speed).round() as Millis))
     }
 
     /// The next event, taken as happened.
     pub(crate) fn pop(&mut self) -> Option<E> {
         let event = self.events.get(self.next).copied()?;
         self.next += 1;
+        if self.next >= self.events.len() && self.lap.is_some() {
+            self.next = 0;
+            self.laps = self.laps.saturating_add(1);
+        }
         Some(event)
     }
 }
@@ -93,6 +114,23 @@ mod tests {
         player.pop();
         assert!(player.done());
         assert_eq!((player.due(), player.pop()), (None, None));
+    }
+
+    #[test]
+    fn a_script_that_goes_round_starts_again_after_its_lap() {
+        let mut player = ScriptPlayer::new(vec![At(0), At(1_000)], 2.0).with_lap(Some(3_000));
+        player.start(100);
+        let mut due = Vec::new();
+        for _ in 0..5 {
+            due.push(player.due());
+            assert!(player.pop().is_some());
+        }
+        // Rounds of 3 s at twice the speed: 1.5 s apart.
+        assert_eq!(
+            due,
+            [Some(100), Some(600), Some(1_600), Some(2_100), Some(3_100)]
+        );
+        assert!(!player.done());
     }
 
     #[test]

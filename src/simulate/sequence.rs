@@ -1,6 +1,6 @@
-//! Several games on one board, one after another: each played by the simulated hands, and
-//! between two games the board cleared and set up again for the next, as players do after a
-//! game that ended on the board (a mate, a stalemate, a dead position).
+//! Several games on one board, one after another and round again: each played by the
+//! simulated hands, and between two games the board cleared and set up again for the next, as
+//! players do after a game that ended on the board (a mate, a stalemate, a dead position).
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -24,8 +24,12 @@ pub struct SimulatedSequence {
     /// The sensor events, in time order.
     pub events: Vec<SensorEvent>,
     /// When the board stood set up again for each game after the first (its last piece
-    /// placed), in the log's time: when players also set their clock again.
+    /// placed), in the log's time: when players also set their clock again. The last is the
+    /// set-up for the first game again.
     pub set_up: Vec<Millis>,
+    /// How long a round of the games lasts: the events start again this long after the first
+    /// round started (the board then stands set up for the first game), and so on.
+    pub lap: Millis,
 }
 
 /// How long the final position stands before the board is cleared (ms).
@@ -37,7 +41,7 @@ const SETUP_GAP_MS: (Millis, Millis) = (120, 260);
 
 /// The sensor events of `games` played one after another by hands in `style` (game `i` with
 /// dice from `seed + i`): each game's events, then the board cleared piece by piece and the
-/// next game's start position set up piece by piece.
+/// next game's start position set up piece by piece; after the last game, the first game's.
 pub fn simulate_sequence(
     games: &[SequenceGame],
     style: &HandStyle,
@@ -64,9 +68,18 @@ pub fn simulate_sequence(
         }));
         board = Some(final_board(game));
     }
+    let mut lap = events.last().map_or(0, |last| last.t);
+    if let (Some(finished), Some(first)) = (board, games.first()) {
+        let setup = set_up(&finished, first.start.board(), style, &mut rng, lap);
+        let done = setup.last().map_or(lap, |last| last.t);
+        set_up_at.push(done);
+        lap = done;
+        events.extend(setup);
+    }
     Ok(SimulatedSequence {
         events,
         set_up: set_up_at,
+        lap: lap.saturating_add(SET_UP_MS),
     })
 }
 
@@ -177,10 +190,13 @@ mod tests {
             panic!("the board was never cleared and set up again");
         };
         // 32 pieces placed after the board was emptied, the last one when the set-up is said
-        // to be complete.
+        // to be complete; the second game, then the board set up for the first again, the next
+        // round starting after it.
         assert_eq!(set_up - emptied, 32);
-        assert_eq!(sequence.set_up, vec![events[set_up].t]);
-        assert_eq!(board, final_board(&game(&["f3", "e5", "g4", "Qh4#"])));
+        let last = events.last().map_or(0, |event| event.t);
+        assert_eq!(sequence.set_up, vec![events[set_up].t, last]);
+        assert_eq!(board, *Chess::default().board());
+        assert!(sequence.lap > last);
         assert!(events.windows(2).all(|pair| pair[0].t <= pair[1].t));
     }
 }

@@ -54,14 +54,7 @@ fn unchunk(body: &str) -> String {
 /// The `data:` lines a Server-Sent Events stream at `path` sends until it has been quiet for
 /// `quiet` (the stream is kept open by the server: the test stops reading).
 pub fn sse_data(address: &str, path: &str, quiet: Duration) -> Vec<String> {
-    let mut stream = TcpStream::connect(address).expect("serve listens");
-    stream.set_read_timeout(Some(quiet)).expect("a timeout");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n"
-    )
-    .expect("the request is sent");
-    let mut reader = BufReader::new(stream);
+    let mut reader = open_stream(address, path, quiet);
     let mut data = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut line = String::new();
@@ -87,14 +80,7 @@ pub fn sse_until(
     within: Duration,
     last: impl Fn(&serde_json::Value) -> bool,
 ) -> Vec<serde_json::Value> {
-    let mut stream = TcpStream::connect(address).expect("serve listens");
-    stream.set_read_timeout(Some(within)).expect("a timeout");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n"
-    )
-    .expect("the request is sent");
-    let mut reader = BufReader::new(stream);
+    let mut reader = open_stream(address, path, within);
     let mut events = Vec::new();
     let deadline = Instant::now() + within;
     let mut line = String::new();
@@ -116,4 +102,16 @@ pub fn sse_until(
         }
     }
     events
+}
+
+/// The Server-Sent Events stream at `path`, each read waiting at most `timeout`.
+fn open_stream(address: &str, path: &str, timeout: Duration) -> BufReader<TcpStream> {
+    let mut stream = TcpStream::connect(address).expect("serve listens");
+    stream.set_read_timeout(Some(timeout)).expect("a timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .expect("the request is sent");
+    BufReader::new(stream)
 }

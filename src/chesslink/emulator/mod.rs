@@ -117,7 +117,8 @@ impl ChessLinkBoardEmulator {
         }
         let mut emulator = ChessLinkBoardEmulator {
             board: config.script.start,
-            script: ScriptPlayer::new(config.script.changes, config.speed),
+            script: ScriptPlayer::new(config.script.changes, config.speed)
+                .with_lap(config.script.lap),
             start: config.start,
             speed: if config.speed.is_finite() && config.speed > 0.0 {
                 config.speed

@@ -43,6 +43,9 @@ pub struct Script {
     pub start: Board,
     /// The changes, in time order.
     pub changes: Vec<Change>,
+    /// A script that goes round (games one after another): the length of a round, after
+    /// which it starts again.
+    pub lap: Option<Millis>,
 }
 
 impl Script {
@@ -103,6 +106,7 @@ impl Script {
         Ok(Script {
             start: start.clone(),
             changes,
+            lap: None,
         })
     }
 }

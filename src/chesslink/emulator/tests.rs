@@ -22,6 +22,7 @@ fn e4_script() -> Script {
                 piece: pawn,
             },
         ],
+        lap: None,
     }
 }
 

@@ -1,6 +1,6 @@
 //! `serve --demo N`: emulated DGT boards inside the process, each on its own pseudo-terminal,
 //! playing real games that end in mate by simulated hands, one after another (board i starts
-//! with game i of the demo's file and plays the next seven after it), the board cleared and set up again
+//! with game i of the demo's file and plays the next seven after it, then the eight again), the board cleared and set up again
 //! between two games.
 
 use std::io::Cursor;
@@ -25,23 +25,27 @@ use super::{Planned, PlannedConnector, Setup};
 /// The games the demo boards play, built into the binary (`fixtures/corpus/README.md`).
 const GAMES: &str = include_str!("../../../fixtures/corpus/demo.pgn");
 
-/// How many games a demo board plays, one after another (at a blitz pace, about 40 minutes;
-/// at the default pace about an hour). Its script is made in advance and held in memory.
+/// How many games a demo board plays, one after another, before it plays them again (at a
+/// blitz pace about 40 minutes, at the default pace about an hour). Its script is made in
+/// advance and held in memory.
 const GAMES_PER_BOARD: usize = 8;
 
 /// Over how long the demo boards are switched on, one after another.
 const POWER_UP: Duration = Duration::from_secs(1);
 
-/// How long a demo board stays once it has played every game, showing the final position.
+/// How long a demo board would stay once its script is done (a script of games goes round:
+/// never).
 const STAY: Duration = Duration::from_secs(365 * 24 * 3600);
 
-/// Hands out the host's end of an emulated board's pseudo-terminal once.
-pub struct OwnEnd(Option<Stamped<SerialStream>>, String);
+/// Hands out the host's end of an emulated board's pseudo-terminal once, when the board has
+/// been switched on.
+pub struct OwnEnd(Option<Stamped<SerialStream>>, String, tokio::time::Instant);
 
 impl Connector for OwnEnd {
     type Port = Stamped<SerialStream>;
 
     async fn connect(&mut self) -> std::io::Result<(Stamped<SerialStream>, String)> {
+        tokio::time::sleep_until(self.2).await;
         let port = self
             .0
             .take()
@@ -93,8 +97,9 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         let board_end = Stamped::new(board_end, Arc::clone(&stamps));
         let host_end = Stamped::new(host_end, Arc::clone(&stamps));
         // Boards switched on in turn over a second, as in a hall: their clocks do not all
-        // tick in the same millisecond.
+        // tick in the same millisecond. Each is watched once it is on.
         let power_up = POWER_UP.mul_f64(i as f64 / f64::from(count.max(1)));
+        let powered = tokio::time::Instant::now() + power_up;
         tokio::task::spawn_local(async move {
             tokio::time::sleep(power_up).await;
             if let Err(error) = serve_on(board_end, board, STAY).await {
@@ -109,7 +114,7 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         planned.push(Planned {
             handle: Arc::new(handle),
             protocol,
-            connector: PlannedConnector::Demo(OwnEnd(Some(host_end), port)),
+            connector: PlannedConnector::Demo(OwnEnd(Some(host_end), port, powered)),
             stamps: Some(stamps),
         });
     }

@@ -100,7 +100,8 @@ impl DgtBoardEmulator {
             board: config.script.start.clone(),
             clock: EmulatedClock::new(config.clock, config.script.first_to_move),
             clock_setting: (config.clock, config.script.first_to_move),
-            script: ScriptPlayer::new(config.script.events, config.speed),
+            script: ScriptPlayer::new(config.script.events, config.speed)
+                .with_lap(config.script.lap),
             mode: Mode::Idle,
             bus_mode: true,
             plugged: true,

@@ -47,6 +47,9 @@ pub struct Script {
     pub first_to_move: Color,
     /// The changes, in time order.
     pub events: Vec<ScriptEvent>,
+    /// A script that goes round (games one after another): the length of a round, after
+    /// which it starts again.
+    pub lap: Option<Millis>,
 }
 
 impl Script {
@@ -83,6 +86,7 @@ impl Script {
             });
         }
         script.events.sort_by_key(|event| event.t);
+        script.lap = Some(sequence.lap);
         Ok(script)
     }
 
@@ -114,6 +118,7 @@ impl Script {
             start: start.board().clone(),
             first_to_move: start.turn(),
             events: out,
+            lap: None,
         })
     }
 }

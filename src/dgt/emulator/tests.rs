@@ -41,6 +41,7 @@ fn e4_d5() -> Script {
             square(1_400, Square::D7, None),
             square(1_600, Square::D5, black),
         ],
+        lap: None,
     }
 }
 

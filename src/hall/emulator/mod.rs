@@ -141,7 +141,8 @@ impl HallBoardEmulator {
         let mut emulator = HallBoardEmulator {
             drop_every: config.drop_every,
             occupancy: config.script.start,
-            script: ScriptPlayer::new(config.script.events, config.speed),
+            script: ScriptPlayer::new(config.script.events, config.speed)
+                .with_lap(config.script.lap),
             leds: Leds::default(),
             seq: 0x00,
             changes: 0,

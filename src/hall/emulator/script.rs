@@ -47,6 +47,9 @@ pub struct Script {
     pub start: u64,
     /// The changes, in time order; each square change changes the occupancy.
     pub events: Vec<ScriptEvent>,
+    /// A script that goes round (games one after another): the length of a round, after
+    /// which it starts again.
+    pub lap: Option<Millis>,
 }
 
 impl Script {
@@ -69,12 +72,14 @@ impl Script {
         style: &HandStyle,
         seed: u64,
     ) -> Result<Script, ScriptError> {
-        let events = simulate_sequence(games, &occupancy(style), seed)?.events;
+        let sequence = simulate_sequence(games, &occupancy(style), seed)?;
         let start = games.first().map_or_else(
             || Chess::default().board().occupied(),
             |game| game.start.board().occupied(),
         );
-        Ok(Script::from_events(start, &events))
+        let mut script = Script::from_events(start, &sequence.events);
+        script.lap = Some(sequence.lap);
+        Ok(script)
     }
 
     /// The events of a sensor log, from its start position's occupancy.
@@ -103,6 +108,7 @@ impl Script {
         Script {
             start: u64::from(start),
             events: out,
+            lap: None,
         }
     }
 

@@ -33,6 +33,7 @@ fn script() -> Script {
                 change: Change::Button(Button::ClockWhite),
             },
         ],
+        lap: None,
     }
 }
 
