@@ -528,3 +528,75 @@ fn the_page_follows_a_game_as_it_is_played() {
         assert_eq!(drawn, expected, "the diagram after move {ply}");
     }
 }
+
+#[test]
+fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
+    let _turn = common::pty_turn();
+    let emulator = emulate_board(
+        "dgt",
+        &[
+            "--pgn",
+            "fixtures/corpus/kasparov-deep-blue-1997.pgn",
+            "--game",
+            "6",
+            "--speed",
+            "20",
+        ],
+    );
+    let record = tempfile::tempdir().expect("a directory for the records");
+    let record_arg = record.path().display().to_string();
+    let board = format!("north={}", emulator.port);
+    let args = [
+        "--board",
+        board.as_str(),
+        "--record-dir",
+        record_arg.as_str(),
+    ];
+    // The first serve is killed (SIGKILL) once it has decided four moves.
+    let first = serve(&args);
+    let events = sse_until(
+        &first.address,
+        "/api/boards/north/events",
+        Duration::from_secs(60),
+        |event| event["kind"] == "move" && event["ply"] == 4,
+    );
+    assert_eq!(common::recorded_games(&events)[0].len(), 4);
+    drop(first);
+    let log = record.path().join("north-game1.log");
+    let kept = std::fs::read(&log).expect("the recording");
+    // Without --resume the record is refused, and left as it is.
+    let refused = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .output()
+        .expect("serve runs");
+    assert!(
+        !refused.status.success(),
+        "an existing record must not be overwritten"
+    );
+    assert_eq!(std::fs::read(&log).expect("the recording"), kept);
+    // With --resume the game goes on to its end, and the stream holds all of it.
+    let mut resumed_args = args.to_vec();
+    resumed_args.push("--resume");
+    let resumed = serve(&resumed_args);
+    let game = source_game("corpus/kasparov-deep-blue-1997.pgn", 6);
+    let summaries = wait_for_boards(&resumed.address, 1, game.len() as u64);
+    assert_eq!(summaries[0]["ply"].as_u64(), Some(game.len() as u64));
+    assert_eq!(summaries[0]["game"], 1);
+    let events: Vec<Value> = sse_data(
+        &resumed.address,
+        "/api/boards/north/events",
+        Duration::from_secs(1),
+    )
+    .iter()
+    .map(|line| serde_json::from_str(line).expect("a JSON event"))
+    .filter(|event: &Value| event["kind"] != "link")
+    .collect();
+    assert_eq!(common::recorded_games(&events), vec![game]);
+    assert_eq!(
+        events,
+        replay_with(&log, &[]),
+        "the resumed stream differs from the replay of the whole recording"
+    );
+    drop(emulator);
+}

@@ -58,6 +58,10 @@ pub struct ServeArgs {
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
+    /// Go on with each --board's last game recorded in --record-dir (after a crash or a
+    /// restart): its log is read back and the game goes on where it was.
+    #[arg(long, requires = "record_dir")]
+    pub resume: bool,
     /// Run N emulated DGT boards in the process, each playing real games that end in mate, one
     /// after another, by simulated hands (board N plays games N to N + 7 of 24, round and round).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20_000))]

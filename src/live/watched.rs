@@ -134,6 +134,9 @@ pub struct WatchedBoard {
     tags: PgnTags,
     /// The players of game 1, 2, ... in turn (empty: the tags' players for every game).
     pairings: Vec<Players>,
+    /// The number of the session's first game (a resumed session's first game goes on with
+    /// the game it resumed).
+    first_game: u32,
 }
 
 impl WatchedBoard {
@@ -170,7 +173,16 @@ impl WatchedBoard {
             pgn: PgnRecorder::new(start, set_up, tags.clone()),
             tags,
             pairings: Vec::new(),
+            first_game: 1,
         }
+    }
+
+    /// The session's first game is game `number` of the board (a session resumed from that
+    /// game's record); the games after it are numbered on from there.
+    pub fn resume_as_game(&mut self, number: u32) {
+        self.first_game = number.max(1);
+        self.game = self.first_game;
+        self.set_players();
     }
 
     /// The board whose game `n` is played by `pairings[n - 1]` (round them again once all have
@@ -290,7 +302,7 @@ impl WatchedBoard {
 
     /// A new game on the board: the stream and the PGN start again.
     fn new_game(&mut self, number: u32) {
-        self.game = number;
+        self.game = number.saturating_add(self.first_game).saturating_sub(1);
         self.set_players();
         self.events.clear();
         self.result = None;
@@ -489,5 +501,11 @@ mod tests {
             assert_eq!(watched.summary().players.white.as_deref(), Some(white));
             assert!(watched.pgn().contains(&format!("[White \"{white}\"]")));
         }
+        // Resumed at the board's game 2, the session's second game is the board's third.
+        watched.resume_as_game(2);
+        assert_eq!(watched.summary().game, 2);
+        watched.live(&LiveEvent::Decision(new_game(2)), &game);
+        assert_eq!(watched.summary().game, 3);
+        assert_eq!(watched.summary().players.white.as_deref(), Some("A"));
     }
 }

@@ -24,6 +24,7 @@ use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
 use touchmove::output::pgn::PgnTags;
 
 use super::args::{BoardSpec, ServeArgs};
+use super::resume::Resumed;
 use super::serial::SerialConnector;
 use board::{BoardHandle, Hall};
 use records::GameRecords;
@@ -73,6 +74,8 @@ struct Setup {
     report_horizon_ms: Option<touchmove::sensor::Millis>,
     time_control: Option<touchmove::clock::TimeControl>,
     record_dir: Option<std::path::PathBuf>,
+    /// `--resume`: a `--board`'s last recorded game goes on.
+    resume: bool,
     event: Option<String>,
     round: Option<String>,
 }
@@ -85,6 +88,7 @@ impl Setup {
             report_horizon_ms: args.interpreter.report_horizon_ms,
             time_control: args.interpreter.time_control.clone(),
             record_dir: args.record_dir.clone(),
+            resume: args.resume,
             event: args.event.clone(),
             round: args.round.clone(),
         }
@@ -118,18 +122,29 @@ impl Setup {
         plan: Planned,
         stopped: watch::Receiver<bool>,
     ) -> Result<tokio::task::JoinHandle<Result<()>>> {
-        let records = self
-            .record_dir
+        let (records, resumed) = self.records(&plan)?;
+        let start = match &resumed {
+            Some(resumed) => resumed.log.header.start_position().map_err(|error| {
+                anyhow::anyhow!(
+                    "--resume: board {}: the log's @start: {error}",
+                    plan.handle.name
+                )
+            })?,
+            None => self.start.clone(),
+        };
+        // A resumed game is weighed as it was recorded.
+        let recorded_horizon = resumed
             .as_ref()
-            .map(|dir| GameRecords::create(dir, &plan.handle.name, plan.protocol, &self.start))
-            .transpose()?;
+            .and_then(|resumed| resumed.log.header.report_horizon_ms);
         let options = WatchOptions {
-            start: self.start.clone(),
+            start,
             interpreter: self.interpreter.with_report_horizon_ms(
                 self.report_horizon_ms
+                    .or(recorded_horizon)
                     .unwrap_or(plan.protocol.report_horizon_ms),
             ),
             time_control: self.time_control.clone(),
+            resumed,
         };
         let config = RunnerConfig::default();
         Ok(tokio::task::spawn_local(async move {
@@ -143,6 +158,30 @@ impl Setup {
                 }
             }
         }))
+    }
+}
+
+impl Setup {
+    /// The logs of `plan`'s games, with `--record-dir`; with `--resume`, a serial board's
+    /// last recorded game, read back to go on with.
+    fn records(&self, plan: &Planned) -> Result<(Option<GameRecords>, Option<Resumed>)> {
+        let Some(dir) = &self.record_dir else {
+            return Ok((None, None));
+        };
+        let name = &plan.handle.name;
+        let serial = matches!(plan.connector, PlannedConnector::Serial(_));
+        let last = if self.resume && serial {
+            GameRecords::last(dir, name)?
+        } else {
+            None
+        };
+        let Some((number, resumed)) = last else {
+            let records = GameRecords::create(dir, name, plan.protocol, &self.start)?;
+            return Ok((Some(records), None));
+        };
+        let records = GameRecords::resume(dir, name, plan.protocol, number, &resumed)?;
+        plan.handle.lock().resume_as_game(number);
+        Ok((Some(records), Some(resumed)))
     }
 }
 
@@ -278,11 +317,39 @@ impl Planned {
     }
 }
 
-/// The game settings every board's runner shares.
+/// The game settings of a board's runner.
 struct WatchOptions {
     start: Chess,
     interpreter: touchmove::interpreter::Config,
     time_control: Option<touchmove::clock::TimeControl>,
+    /// The recorded part of the game, with `--resume`.
+    resumed: Option<Resumed>,
+}
+
+/// The recorded part of a resumed game, through the game (its decisions to the board's page
+/// and stream again, not recorded again); the board's session is told where the game stands.
+fn replay_recorded(
+    resumed: &Resumed,
+    game: &mut LiveGame,
+    session: &mut dyn touchmove::live::BoardSession,
+    sink: &mut ServeSink,
+) -> Result<()> {
+    use touchmove::live::runner::Sink;
+    let point = game.replay_recording(resumed.log.records());
+    while let Some(event) = game.poll_event() {
+        sink.live(&event, game)?;
+    }
+    if let Some(point) = point {
+        session.resume(&point);
+    }
+    eprintln!(
+        "touchmove: board {}: resumed: {} reports read back, {} plies; the recording goes on",
+        sink.name(),
+        resumed.log.events.len(),
+        game.interpreter()
+            .map_or(0, |interpreter| interpreter.game().plies())
+    );
+    Ok(())
 }
 
 /// Watches one board until `stopped` turns true.
@@ -294,10 +361,20 @@ async fn watch_board<C: Connector>(
     config: RunnerConfig,
     mut stopped: watch::Receiver<bool>,
 ) -> Result<()> {
-    let session_options = SessionOptions::new().set_clock(options.time_control.clone());
+    // A resumed game's clock kept running on its own: it is not set again.
+    let clock = options
+        .time_control
+        .clone()
+        .filter(|_| options.resumed.is_none());
+    let session_options = SessionOptions::new().set_clock(clock);
     let mut session = (protocol.new_session)(&session_options);
     let mut game =
         LiveGame::new(options.start, options.interpreter).with_time_control(options.time_control);
+    let mut config = config;
+    if let Some(resumed) = &options.resumed {
+        replay_recorded(resumed, &mut game, session.as_mut(), &mut sink)?;
+        config.start_at = resumed.resume_at;
+    }
     let shutdown = async move {
         let _ = stopped.changed().await;
     };

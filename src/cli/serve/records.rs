@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use shakmaty::{Bitboard, Chess};
+use shakmaty::{Bitboard, Chess, Position};
 
 use touchmove::clock::ClockReading;
 use touchmove::live::{LiveGame, Protocol};
@@ -14,6 +14,7 @@ use touchmove::sensor_log::LogHeader;
 
 use super::super::output_paths::{Existing, check_output};
 use super::super::recording::Recording;
+use super::super::resume::Resumed;
 
 /// The logs of one board's games: the current game's open.
 pub struct GameRecords {
@@ -21,6 +22,9 @@ pub struct GameRecords {
     name: String,
     protocol: &'static Protocol,
     current: Recording,
+    /// What the session calls game 1 is game `first` in the file names (a resumed session's
+    /// first game is the one it resumed).
+    first: u32,
     /// The board as its reports show it, and when it last reported: a new game's log starts
     /// with a snapshot of it.
     board: BoardSnapshot,
@@ -45,10 +49,57 @@ impl GameRecords {
             name: name.to_owned(),
             protocol,
             current,
+            first: 1,
             board: BoardSnapshot::occupancy(Bitboard::EMPTY),
             last_report: 0,
             last_clock: None,
         })
+    }
+
+    /// Goes on with the log of board `name`'s game `number` in `dir`, read back as `resumed`.
+    pub fn resume(
+        dir: &Path,
+        name: &str,
+        protocol: &'static Protocol,
+        number: u32,
+        resumed: &Resumed,
+    ) -> Result<GameRecords> {
+        let path = log_path(dir, name, number);
+        let current = Recording::resume(&path, resumed.written, resumed.last_t)
+            .with_context(|| format!("--resume: {}", path.display()))?;
+        let mut board = BoardSnapshot::occupancy(Bitboard::EMPTY);
+        if let Ok(start) = resumed.log.header.start_position() {
+            board = BoardSnapshot::identified(start.board());
+        }
+        for event in &resumed.log.events {
+            board.apply(&event.kind);
+        }
+        Ok(GameRecords {
+            dir: dir.to_owned(),
+            name: name.to_owned(),
+            protocol,
+            current,
+            first: number,
+            board,
+            last_report: resumed.last_t,
+            last_clock: None,
+        })
+    }
+
+    /// The last log of board `name` in `dir` that holds a game, and its number: what
+    /// `--resume` goes on with (`None`: the board starts game 1).
+    pub fn last(dir: &Path, name: &str) -> Result<Option<(u32, Resumed)>> {
+        let mut found = None;
+        let mut number = 1;
+        while log_path(dir, name, number).exists() {
+            let path = log_path(dir, name, number);
+            // A log created for a game that had not begun holds nothing yet.
+            if std::fs::metadata(&path).map_or(0, |metadata| metadata.len()) > 0 {
+                found = Some((number, Resumed::read(&path)?));
+            }
+            number = number.saturating_add(1);
+        }
+        Ok(found)
     }
 
     /// Records a report of the current game.
@@ -74,7 +125,7 @@ impl GameRecords {
             &self.name,
             self.protocol,
             &Chess::default(),
-            number,
+            number.saturating_add(self.first).saturating_sub(1),
         )?;
         std::mem::replace(&mut self.current, next).finish()?;
         let snapshot = SensorEvent::new(self.last_report, SensorKind::Snapshot(self.board.clone()));
