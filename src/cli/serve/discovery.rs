@@ -104,7 +104,7 @@ impl Discovery {
 
     /// Watches the board `what` found on `port`, as the next board of the hall.
     fn watch(&mut self, port: &str, protocol: &'static Protocol, what: &str) {
-        let name = (self.hall.len() + 1).to_string();
+        let name = self.hall.len().saturating_add(1).to_string();
         eprintln!("touchmove: board {name}: {what} on {port}");
         let board = self.setup.board(&name, protocol, port);
         let plan = Planned::serial(board, protocol, Path::new(port));

@@ -1,0 +1,249 @@
+//! A served board's runner: what it is set up with (the command line's game settings), how
+//! its board is reached, and the loop that watches it (as `watch` watches one), a resumed game
+//! read back first.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use shakmaty::Chess;
+use tokio::sync::watch;
+
+use touchmove::live::runner::{self, Connector, RunnerConfig};
+use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
+use touchmove::output::pgn::PgnTags;
+
+use super::super::args::ServeArgs;
+use super::super::resume::Resumed;
+use super::super::serial::SerialConnector;
+use super::board::BoardHandle;
+use super::demo_boards;
+use super::records::GameRecords;
+use super::sink::ServeSink;
+use super::stamps;
+
+/// A board to watch: what `--board` or `--demo` gave.
+pub struct Planned {
+    pub handle: Arc<BoardHandle>,
+    pub protocol: &'static Protocol,
+    pub connector: PlannedConnector,
+    /// When the board's writes were made, for a board emulated in the process.
+    pub stamps: Option<Arc<stamps::WriteStamps>>,
+}
+
+/// How a planned board is reached.
+pub enum PlannedConnector {
+    /// A serial port.
+    Serial(SerialConnector),
+    /// The host's end of an emulated board's pseudo-terminal.
+    Demo(demo_boards::OwnEnd),
+}
+
+/// What every board's runner is set up with: the game's settings, from the command line.
+#[derive(Clone)]
+pub struct Setup {
+    start: Chess,
+    interpreter: touchmove::interpreter::Config,
+    /// `--report-horizon-ms`, if given (else the protocol's).
+    report_horizon_ms: Option<touchmove::sensor::Millis>,
+    time_control: Option<touchmove::clock::TimeControl>,
+    record_dir: Option<std::path::PathBuf>,
+    /// `--resume`: a `--board`'s last recorded game goes on.
+    resume: bool,
+    event: Option<String>,
+    round: Option<String>,
+}
+
+impl Setup {
+    pub fn new(args: &ServeArgs, start: Chess) -> Setup {
+        Setup {
+            start,
+            interpreter: args.interpreter.config(),
+            report_horizon_ms: args.interpreter.report_horizon_ms,
+            time_control: args.interpreter.time_control.clone(),
+            record_dir: args.record_dir.clone(),
+            resume: args.resume,
+            event: args.event.clone(),
+            round: args.round.clone(),
+        }
+    }
+
+    /// The PGN tags of board `name`'s games.
+    fn tags(&self, name: &str) -> PgnTags {
+        PgnTags {
+            event: self.event.clone(),
+            round: self.round.clone(),
+            board: Some(name.to_owned()),
+            time_control: self.time_control.as_ref().map(ToString::to_string),
+            ..PgnTags::default()
+        }
+    }
+
+    /// A new board called `name`, speaking `protocol` on `port`, as the hall follows it.
+    pub fn board(&self, name: &str, protocol: &'static Protocol, port: &str) -> WatchedBoard {
+        WatchedBoard::new(
+            name,
+            protocol.name,
+            port,
+            self.start.clone(),
+            self.tags(name),
+        )
+    }
+
+    /// Starts the runner of `plan`, which watches it until `stopped` turns true.
+    pub fn spawn(
+        &self,
+        plan: Planned,
+        stopped: watch::Receiver<bool>,
+    ) -> Result<tokio::task::JoinHandle<Result<()>>> {
+        let (records, resumed) = self.records(&plan)?;
+        let start = match &resumed {
+            Some(resumed) => resumed.log.header.start_position().map_err(|error| {
+                anyhow::anyhow!(
+                    "--resume: board {}: the log's @start: {error}",
+                    plan.handle.name
+                )
+            })?,
+            None => self.start.clone(),
+        };
+        // A resumed game is weighed as it was recorded.
+        let recorded_horizon = resumed
+            .as_ref()
+            .and_then(|resumed| resumed.log.header.report_horizon_ms);
+        let options = WatchOptions {
+            start,
+            interpreter: self.interpreter.with_report_horizon_ms(
+                self.report_horizon_ms
+                    .or(recorded_horizon)
+                    .unwrap_or(plan.protocol.report_horizon_ms),
+            ),
+            time_control: self.time_control.clone(),
+            resumed,
+        };
+        let config = RunnerConfig::default();
+        Ok(tokio::task::spawn_local(async move {
+            let sink = ServeSink::new(Arc::clone(&plan.handle), records, plan.stamps);
+            match plan.connector {
+                PlannedConnector::Serial(connector) => {
+                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                }
+                PlannedConnector::Demo(connector) => {
+                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                }
+            }
+        }))
+    }
+}
+
+impl Setup {
+    /// The logs of `plan`'s games, with `--record-dir`; with `--resume`, a serial board's
+    /// last recorded game, read back to go on with.
+    fn records(&self, plan: &Planned) -> Result<(Option<GameRecords>, Option<Resumed>)> {
+        let Some(dir) = &self.record_dir else {
+            return Ok((None, None));
+        };
+        let name = &plan.handle.name;
+        let serial = matches!(plan.connector, PlannedConnector::Serial(_));
+        let last = if self.resume && serial {
+            GameRecords::last(dir, name)?
+        } else {
+            None
+        };
+        let Some((number, resumed)) = last else {
+            let records = GameRecords::create(dir, name, plan.protocol, &self.start)?;
+            return Ok((Some(records), None));
+        };
+        let records = GameRecords::resume(dir, name, plan.protocol, number, &resumed)?;
+        plan.handle.lock().resume_as_game(number);
+        Ok((Some(records), Some(resumed)))
+    }
+}
+
+impl Planned {
+    /// `board`, speaking `protocol` on the serial port at `path`.
+    pub fn serial(board: WatchedBoard, protocol: &'static Protocol, path: &Path) -> Planned {
+        Planned {
+            handle: Arc::new(BoardHandle::new(board)),
+            protocol,
+            connector: PlannedConnector::Serial(SerialConnector::new(
+                Some(path.to_owned()),
+                protocol,
+            )),
+            stamps: None,
+        }
+    }
+}
+
+/// The game settings of a board's runner.
+struct WatchOptions {
+    start: Chess,
+    interpreter: touchmove::interpreter::Config,
+    time_control: Option<touchmove::clock::TimeControl>,
+    /// The recorded part of the game, with `--resume`.
+    resumed: Option<Resumed>,
+}
+
+/// The recorded part of a resumed game, through the game (its decisions to the board's page
+/// and stream again, not recorded again); the board's session is told where the game stands.
+fn replay_recorded(
+    resumed: &Resumed,
+    game: &mut LiveGame,
+    session: &mut dyn touchmove::live::BoardSession,
+    sink: &mut ServeSink,
+) -> Result<()> {
+    use touchmove::live::runner::Sink;
+    let point = game.replay_recording(resumed.log.records());
+    while let Some(event) = game.poll_event() {
+        sink.live(&event, game)?;
+    }
+    if let Some(point) = point {
+        session.resume(&point);
+    }
+    eprintln!(
+        "touchmove: board {}: resumed: {} reports read back, {} plies; the recording goes on",
+        sink.name(),
+        resumed.log.events.len(),
+        game.interpreter()
+            .map_or(0, |interpreter| interpreter.game().plies())
+    );
+    Ok(())
+}
+
+/// Watches one board until `stopped` turns true.
+async fn watch_board<C: Connector>(
+    protocol: &'static Protocol,
+    mut connector: C,
+    mut sink: ServeSink,
+    options: WatchOptions,
+    config: RunnerConfig,
+    mut stopped: watch::Receiver<bool>,
+) -> Result<()> {
+    // A resumed game's clock kept running on its own: it is not set again.
+    let clock = options
+        .time_control
+        .clone()
+        .filter(|_| options.resumed.is_none());
+    let session_options = SessionOptions::new().set_clock(clock);
+    let mut session = (protocol.new_session)(&session_options);
+    let mut game =
+        LiveGame::new(options.start, options.interpreter).with_time_control(options.time_control);
+    let mut config = config;
+    if let Some(resumed) = &options.resumed {
+        replay_recorded(resumed, &mut game, session.as_mut(), &mut sink)?;
+        config.start_at = resumed.resume_at;
+    }
+    let shutdown = async move {
+        let _ = stopped.changed().await;
+    };
+    runner::run(
+        &mut connector,
+        &mut session,
+        &mut game,
+        &mut sink,
+        config,
+        shutdown,
+    )
+    .await
+    .with_context(|| format!("board {}", sink.name()))?;
+    sink.finish()
+}
