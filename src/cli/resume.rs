@@ -6,6 +6,8 @@ use std::time::SystemTime;
 
 use anyhow::{Context, Result, bail};
 
+use touchmove::live::runner::Sink;
+use touchmove::live::{BoardSession, LiveGame};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::{LogRecord, SensorLog, read_log};
 
@@ -59,5 +61,35 @@ impl Resumed {
             last_t,
             resume_at: last_t.saturating_add(since_written).saturating_add(1),
         })
+    }
+}
+
+impl Resumed {
+    /// The recorded part of the game, through `game`: its decisions go to `sink` again (to be
+    /// shown, not recorded again), and the board's `session` is told where the game stands
+    /// (who is to move, whether the last move's press was made). Says on standard error, after
+    /// `who`, how much was read back.
+    pub fn replay_into(
+        &self,
+        game: &mut LiveGame,
+        session: &mut dyn BoardSession,
+        sink: &mut impl Sink,
+        who: &str,
+    ) -> Result<()> {
+        let point = game.replay_recording(self.log.records());
+        while let Some(event) = game.poll_event() {
+            sink.live(&event, game)
+                .context("cannot pass on the recorded game's decisions")?;
+        }
+        if let Some(point) = point {
+            session.resume(&point);
+        }
+        eprintln!(
+            "touchmove: {who}resumed: {} reports read back, {} plies; the recording goes on",
+            self.log.events.len(),
+            game.interpreter()
+                .map_or(0, |interpreter| interpreter.game().plies())
+        );
+        Ok(())
     }
 }

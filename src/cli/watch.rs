@@ -8,10 +8,9 @@ use anyhow::{Context, Result};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-use touchmove::live::runner::Sink;
 use touchmove::live::runner::{self, RunnerConfig};
 use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
-use touchmove::sensor_log::{LogHeader, SensorLog};
+use touchmove::sensor_log::LogHeader;
 
 use super::args::{ClockSide, WatchArgs};
 use super::output_paths::{Existing, check_output};
@@ -128,7 +127,7 @@ async fn watch_with<S: BoardSession>(
     );
     let start_at = match &resumed {
         Some(resumed) => {
-            replay_recorded(&resumed.log, &mut game, &mut session, &mut sink)?;
+            resumed.replay_into(&mut game, &mut session, &mut sink, "")?;
             resumed.resume_at
         }
         None => 0,
@@ -155,32 +154,6 @@ async fn watch_with<S: BoardSession>(
     .await
     .context("watching the board")?;
     sink.finish()
-}
-
-/// The recorded part of a resumed game, through the game (its decisions shown and written to
-/// the PGN again, not recorded again); the board's session is told who is to move and whether
-/// the last move's press was made.
-fn replay_recorded<S: BoardSession>(
-    log: &SensorLog,
-    game: &mut LiveGame,
-    session: &mut S,
-    sink: &mut WatchSink<impl std::io::Write>,
-) -> Result<()> {
-    let point = game.replay_recording(log.records());
-    while let Some(event) = game.poll_event() {
-        sink.live(&event, game)
-            .context("cannot write to standard output")?;
-    }
-    if let Some(point) = point {
-        session.resume(&point);
-    }
-    eprintln!(
-        "touchmove: resumed: {} reports read back, {} plies; the recording goes on",
-        log.events.len(),
-        game.interpreter()
-            .map_or(0, |interpreter| interpreter.game().plies())
-    );
-    Ok(())
 }
 
 /// The position the game starts from: `--start FEN`, else the standard one.

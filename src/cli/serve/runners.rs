@@ -183,32 +183,6 @@ struct WatchOptions {
     resumed: Option<Resumed>,
 }
 
-/// The recorded part of a resumed game, through the game (its decisions to the board's page
-/// and stream again, not recorded again); the board's session is told where the game stands.
-fn replay_recorded(
-    resumed: &Resumed,
-    game: &mut LiveGame,
-    session: &mut dyn touchmove::live::BoardSession,
-    sink: &mut ServeSink,
-) -> Result<()> {
-    use touchmove::live::runner::Sink;
-    let point = game.replay_recording(resumed.log.records());
-    while let Some(event) = game.poll_event() {
-        sink.live(&event, game)?;
-    }
-    if let Some(point) = point {
-        session.resume(&point);
-    }
-    eprintln!(
-        "touchmove: board {}: resumed: {} reports read back, {} plies; the recording goes on",
-        sink.name(),
-        resumed.log.events.len(),
-        game.interpreter()
-            .map_or(0, |interpreter| interpreter.game().plies())
-    );
-    Ok(())
-}
-
 /// Watches one board until `stopped` turns true.
 async fn watch_board<C: Connector>(
     protocol: &'static Protocol,
@@ -229,7 +203,8 @@ async fn watch_board<C: Connector>(
         LiveGame::new(options.start, options.interpreter).with_time_control(options.time_control);
     let mut config = config;
     if let Some(resumed) = &options.resumed {
-        replay_recorded(resumed, &mut game, session.as_mut(), &mut sink)?;
+        let who = format!("board {}: ", sink.name());
+        resumed.replay_into(&mut game, session.as_mut(), &mut sink, &who)?;
         config.start_at = resumed.resume_at;
     }
     let shutdown = async move {
