@@ -301,7 +301,7 @@ fn a_demo_board_plays_its_games_one_after_another() {
     let record = tempfile::tempdir().expect("a directory for the records");
     let record_arg = record.path().display().to_string();
     let windows = ["--slide-ms", "50", "--bounce-ms", "10"];
-    let served = serve(&[
+    let mut args = vec![
         "--record-dir",
         record_arg.as_str(),
         "--demo",
@@ -310,11 +310,9 @@ fn a_demo_board_plays_its_games_one_after_another() {
         "5",
         "--demo-thinking",
         "600-900",
-        "--slide-ms",
-        "50",
-        "--bounce-ms",
-        "10",
-    ]);
+    ];
+    args.extend(windows);
+    let served = serve(&args);
     let new_game = std::cell::Cell::new(false);
     let events = sse_until(
         &served.address,
@@ -475,6 +473,21 @@ fn squares_of(fen: &str) -> Vec<String> {
     squares
 }
 
+/// The FEN of the standard position after `sans`.
+fn fen_after(sans: &[String]) -> String {
+    use shakmaty::{Chess, EnPassantMode, Position, fen::Fen, san::San};
+    let mut position = Chess::default();
+    for san in sans {
+        let m = san
+            .parse::<San>()
+            .expect("a SAN")
+            .to_move(&position)
+            .expect("a legal move");
+        position.play_unchecked(m);
+    }
+    Fen::from_position(&position, EnPassantMode::Legal).to_string()
+}
+
 /// What the board page's diagram shows, a8 first: each square's piece as a FEN letter.
 const DIAGRAM: &str = "return Array.from(document.querySelectorAll('#board .sq')).map((sq) => { \
      const pc = sq.querySelector('.pc'); if (!pc) return ''; \
@@ -514,8 +527,8 @@ fn the_page_follows_a_game_as_it_is_played() {
             game[..ply as usize],
             "move {ply} not in the list within a second"
         );
-        // ... and the diagram shows the position after it.
-        let expected = squares_of(summary["fen"].as_str().expect("a FEN"));
+        // ... and the diagram shows the position after it, worked out from the game's moves.
+        let expected = squares_of(&fen_after(&game[..ply as usize]));
         let within = std::time::Instant::now() + Duration::from_secs(1);
         let drawn = loop {
             let drawn: Vec<String> =

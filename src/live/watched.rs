@@ -344,6 +344,11 @@ impl WatchedBoard {
         occupancy | other_piece
     }
 
+    /// The board as its reports show it (empty until its first full report).
+    pub fn standing(&self) -> &BoardSnapshot {
+        &self.physical
+    }
+
     /// The board reported `event` and the game took it: the board as it stands and the turn
     /// in progress are read again.
     pub fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use shakmaty::{Bitboard, Chess, Position};
+use shakmaty::Chess;
 
 use touchmove::clock::ClockReading;
 use touchmove::live::{LiveGame, Protocol};
@@ -25,9 +25,8 @@ pub struct GameRecords {
     /// What the session calls game 1 is game `first` in the file names (a resumed session's
     /// first game is the one it resumed).
     first: u32,
-    /// The board as its reports show it, and when it last reported: a new game's log starts
-    /// with a snapshot of it.
-    board: BoardSnapshot,
+    /// When the board last reported: a new game's log starts with a snapshot of the board at
+    /// that time.
     last_report: Millis,
     /// The board's clock as last reported: a new game's log goes on with it, since the game
     /// takes the clock as it stands.
@@ -50,7 +49,6 @@ impl GameRecords {
             protocol,
             current,
             first: 1,
-            board: BoardSnapshot::occupancy(Bitboard::EMPTY),
             last_report: 0,
             last_clock: None,
         })
@@ -67,20 +65,12 @@ impl GameRecords {
         let path = log_path(dir, name, number);
         let current = Recording::resume(&path, resumed.written, resumed.last_t)
             .with_context(|| format!("--resume: {}", path.display()))?;
-        let mut board = BoardSnapshot::occupancy(Bitboard::EMPTY);
-        if let Ok(start) = resumed.log.header.start_position() {
-            board = BoardSnapshot::identified(start.board());
-        }
-        for event in &resumed.log.events {
-            board.apply(&event.kind);
-        }
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
             protocol,
             current,
             first: number,
-            board,
             last_report: resumed.last_t,
             last_clock: None,
         })
@@ -105,7 +95,6 @@ impl GameRecords {
     /// Records a report of the current game.
     pub fn event(&mut self, event: &SensorEvent, game: &LiveGame) {
         self.current.game_event(event, game);
-        self.board.apply(&event.kind);
         self.last_report = event.t;
     }
 
@@ -116,10 +105,10 @@ impl GameRecords {
     }
 
     /// Game `number` begins (from the standard position): the last game's log is finished and
-    /// the new game's created. It begins with the board as it stands (a snapshot at the last
-    /// report, the one that showed the starting position) and the clock as it was last
-    /// reported, if not before that: a log's replay needs no other.
-    pub fn new_game(&mut self, number: u32) -> Result<()> {
+    /// the new game's created. It begins with `standing`, the board as its reports show it (a
+    /// snapshot at the last report, the one that showed the starting position), and the clock
+    /// as it was last reported, if not before that: a log's replay needs no other.
+    pub fn new_game(&mut self, number: u32, standing: BoardSnapshot) -> Result<()> {
         let next = create(
             &self.dir,
             &self.name,
@@ -128,7 +117,7 @@ impl GameRecords {
             number.saturating_add(self.first).saturating_sub(1),
         )?;
         std::mem::replace(&mut self.current, next).finish()?;
-        let snapshot = SensorEvent::new(self.last_report, SensorKind::Snapshot(self.board.clone()));
+        let snapshot = SensorEvent::new(self.last_report, SensorKind::Snapshot(standing));
         let mut notices = vec![self.current.event(&snapshot)];
         if let Some((t, reading)) = &self.last_clock
             && *t >= self.last_report

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use touchmove::clock::ClockReading;
-use touchmove::event::{EventKind, GameEvent, LinkState};
+use touchmove::event::{EventKind, LinkState};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::sensor::{Millis, SensorEvent};
@@ -93,22 +93,18 @@ impl Sink for ServeSink {
     }
 
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
-        let decision = {
-            let mut state = self.handle.lock();
-            let decision = state.live(event, game);
-            if let Some(decision) = &decision {
-                self.handle.publish(decision.clone(), self.origin);
-            }
-            decision
+        let mut state = self.handle.lock();
+        let Some(decision) = state.live(event, game) else {
+            return Ok(());
         };
-        if let (
-            Some(GameEvent {
-                kind: EventKind::Game { number },
-                ..
-            }),
-            Some(records),
-        ) = (decision, self.records.as_mut())
-            && let Err(error) = records.new_game(number)
+        let new_game = match decision.kind {
+            EventKind::Game { number } => Some((number, state.standing().clone())),
+            _ => None,
+        };
+        self.handle.publish(decision, self.origin);
+        drop(state);
+        if let (Some((number, standing)), Some(records)) = (new_game, self.records.as_mut())
+            && let Err(error) = records.new_game(number, standing)
         {
             // The game goes on unrecorded rather than stopping: said, as a failing write is.
             self.say(&format!("{error:#}"));
