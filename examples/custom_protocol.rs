@@ -190,6 +190,7 @@ fn pass(game: &mut LiveGame, session: &mut dyn BoardSession, now: Millis) {
             LiveEvent::Started { t } => println!("{t:>6} the board shows the start: game on"),
             LiveEvent::Decision(decision) => println!("{:>6} {}", decision.t, render(&decision)),
             LiveEvent::Waiting { .. } => println!("{now:>6} waiting for the start position"),
+            LiveEvent::SetUp { t } => println!("{t:>6} a new game was set up"),
         }
     }
     while let Some(feedback) = game.poll_feedback() {

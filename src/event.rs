@@ -55,6 +55,16 @@ pub enum EventKind {
         /// The number of the game on this board, from 1.
         number: u32,
     },
+    /// A new game was set up on the same board (by a spectator's tool: LiveChess's `setup`):
+    /// it starts from `fen` once the board shows it (live sessions only: a recording starts
+    /// from its `@start`).
+    Setup {
+        /// The number of the game on this board, from 1.
+        number: u32,
+        /// The position the game starts from.
+        #[serde(serialize_with = "ser_display")]
+        fen: Fen,
+    },
     /// A live board stopped answering, or answers again (live sessions only: a recording
     /// replays to the same events less these).
     Link {

@@ -62,6 +62,7 @@
 
 pub mod baseline;
 pub mod boards;
+pub mod broadcast;
 pub mod chesslink;
 pub mod clock;
 pub mod dgt;
@@ -71,6 +72,7 @@ pub mod fidelity;
 pub mod hall;
 pub mod interpreter;
 pub mod live;
+pub mod livechess;
 pub mod output;
 pub mod pgn_games;
 pub mod replay;

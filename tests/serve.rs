@@ -7,61 +7,20 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::channel;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
 
 use common::browser::Browser;
-use common::emulator::{DEADLINE, emulate_board};
+use common::emulator::emulate_board;
 use common::http::{get, sse_data, sse_until};
+use common::serving::serve;
 use common::watching::{replay_with, source_game};
 
 /// The game is played twenty times faster than the simulated hands, so the interpreter's
 /// windows are scaled the same way (250 ms slide window → 12 ms, 50 ms bounce → 2 ms).
 const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
-
-/// The `serve` process; killed when dropped.
-struct Serve {
-    child: Child,
-    address: String,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `touchmove serve ARGS --listen 127.0.0.1:0` and reads its address from its first line.
-fn serve(args: &[&str]) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .arg("serve")
-        .args(["--listen", "127.0.0.1:0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("serve starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (send, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let first = lines.recv_timeout(DEADLINE).expect("a first line");
-    let address = first
-        .strip_prefix("serve: http://")
-        .and_then(|rest| rest.strip_suffix('/'))
-        .unwrap_or_else(|| panic!("`serve: http://ADDR/` expected, got `{first}`"))
-        .to_owned();
-    Serve { child, address }
-}
 
 /// Waits until there are `count` boards and every one's game has `plies` plies, or the
 /// deadline.

@@ -55,9 +55,26 @@ pub struct ServeArgs {
     /// /dev/serial/by-id), besides the serial ports.
     #[arg(long = "scan-dir", value_name = "DIR")]
     pub scan_dirs: Vec<PathBuf>,
+    /// Answer DGT LiveChess's local API too, at ADDR (`127.0.0.1:1982`, LiveChess's own, when
+    /// no ADDR is given): `GET /api/v1.0/eboards` and the WebSocket at `/api/v1.0`, for the
+    /// tools that read e-boards through LiveChess (docs/livechess.md).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:1982")]
+    pub livechess: Option<std::net::SocketAddr>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
+    /// Push every board's current game to this Lichess broadcast round after each change (the
+    /// token, with the study:write scope, from the environment variable LICHESS_TOKEN).
+    #[arg(long, value_name = "ROUND_ID")]
+    pub lichess_round: Option<String>,
+    /// The Lichess site the pushes go to.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://lichess.org",
+        requires = "lichess_round"
+    )]
+    pub lichess_url: String,
     /// Go on with each --board's last game recorded in --record-dir (after a crash or a
     /// restart): its log is read back and the game goes on where it was.
     #[arg(long, requires = "record_dir")]

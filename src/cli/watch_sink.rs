@@ -151,6 +151,10 @@ impl<W: Write> Sink for WatchSink<W> {
             }
             LiveEvent::Waiting { seen } => self.waiting(seen),
             LiveEvent::Decision(decision) => self.decision(decision, game),
+            LiveEvent::SetUp { .. } => {
+                eprintln!("touchmove: a new game was set up: waiting for the board to show it");
+                Ok(())
+            }
         }
     }
 

@@ -80,7 +80,7 @@ impl FeedbackWriter {
             LiveEvent::Started { .. } => Some(Feedback::Started {
                 to_move: self.first,
             }),
-            LiveEvent::Waiting { .. } => None,
+            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => None,
             LiveEvent::Decision(GameEvent { kind, .. }) => self.decision(kind),
         }
     }
@@ -122,7 +122,11 @@ impl FeedbackWriter {
                     to_move: Color::White,
                 })
             }
-            EventKind::Violation(_) | EventKind::Claimable { .. } | EventKind::Link { .. } => None,
+            // A set-up game is announced when the board shows it (`LiveEvent::Started`).
+            EventKind::Violation(_)
+            | EventKind::Claimable { .. }
+            | EventKind::Link { .. }
+            | EventKind::Setup { .. } => None,
         }
     }
 }

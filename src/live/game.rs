@@ -39,6 +39,12 @@ pub enum LiveEvent {
     },
     /// A decision of the interpreter.
     Decision(GameEvent),
+    /// A new game was set up at `t` (by a spectator's tool, LiveChess's `setup`): it starts
+    /// from [`LiveGame::start`] once the board shows it, and the game before it is over.
+    SetUp {
+        /// When it was set up.
+        t: Millis,
+    },
 }
 
 /// Whether `seen` shows the pieces of `expected`: the same occupied squares, and each piece
@@ -105,30 +111,54 @@ impl LiveGame {
 
     /// Takes one sensor report.
     pub fn handle_sensor(&mut self, event: &SensorEvent) {
+        self.seen.apply(&event.kind);
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.handle_event(event);
             self.drain();
             return;
         }
-        self.seen.apply(&event.kind);
-        if shows(&self.seen, self.start.board()) {
-            let mut interpreter = Interpreter::new(self.start.clone(), self.config);
-            if let Some(time_control) = &self.time_control {
-                interpreter = interpreter.with_time_control(time_control.clone());
-            }
-            // The pieces the board identified are known from the start.
-            interpreter.handle_event(&SensorEvent::new(
-                event.t,
-                SensorKind::Snapshot(self.seen.clone()),
-            ));
-            self.interpreter = Some(interpreter);
-            self.say(LiveEvent::Started { t: event.t });
-            self.drain();
-        } else if matches!(event.kind, SensorKind::Snapshot(_)) {
+        if !self.start_if_shown(event.t) && matches!(event.kind, SensorKind::Snapshot(_)) {
             self.say(LiveEvent::Waiting {
                 seen: self.seen.clone(),
             });
         }
+    }
+
+    /// Starts the game at `t` if the board shows its starting position; returns whether it did.
+    fn start_if_shown(&mut self, t: Millis) -> bool {
+        if !shows(&self.seen, self.start.board()) {
+            return false;
+        }
+        let mut interpreter = Interpreter::new(self.start.clone(), self.config);
+        if let Some(time_control) = &self.time_control {
+            interpreter = interpreter.with_time_control(time_control.clone());
+        }
+        // The pieces the board identified are known from the start.
+        interpreter.handle_event(&SensorEvent::new(
+            t,
+            SensorKind::Snapshot(self.seen.clone()),
+        ));
+        self.interpreter = Some(interpreter);
+        self.say(LiveEvent::Started { t });
+        self.drain();
+        true
+    }
+
+    /// A new game from `start` is set up at `now`: what is pending of the game in progress is
+    /// decided and that game is over; the new one starts when the board shows `start` (at once
+    /// if it does).
+    pub fn set_up(&mut self, now: Millis, start: Chess) {
+        self.finish();
+        self.interpreter = None;
+        self.writer = FeedbackWriter::new(start.turn());
+        self.start = start;
+        self.say(LiveEvent::SetUp { t: now });
+        self.start_if_shown(now);
+    }
+
+    /// The board as its reports show it.
+    pub fn seen(&self) -> &BoardSnapshot {
+        &self.seen
     }
 
     /// Takes the records of the game's recording (a `watch --record` log; a header is

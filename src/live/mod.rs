@@ -9,6 +9,7 @@ mod board_view;
 mod feedback;
 mod game;
 mod link;
+mod orientation;
 mod protocol;
 #[cfg(feature = "runner")]
 pub mod runner;
@@ -18,5 +19,6 @@ pub use board_view::board_diagram;
 pub use feedback::Feedback;
 pub use game::{LiveEvent, LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
+pub use orientation::{turned_feedback, turned_sensor, turned_snapshot, turned_square};
 pub use protocol::{Emulator, Parity, Probe, Protocol, SerialLine, SessionOptions};
 pub use watched::{BoardSummary, ClockState, Link, Players, TurnSummary, WatchedBoard};

@@ -5,9 +5,12 @@ use std::future::Future;
 use std::io;
 use std::time::Duration;
 
+use shakmaty::Chess;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
+use super::orientation::{turned_feedback, turned_sensor, turned_snapshot};
 use super::{BoardSession, LinkEvent, LiveEvent, LiveGame};
 use crate::clock::ClockReading;
 use crate::event::LinkState;
@@ -51,6 +54,23 @@ pub trait Sink {
     /// The runner woke for a deadline that fell due at `due`: what the game decides next was
     /// decided by the time passing, not by a report (for a sink that measures latency).
     fn timeout(&mut self, _due: std::time::Instant) {}
+    /// From `t` on the board is read the other way round (`flipped`) or as its squares are
+    /// numbered; the full report that follows is the board as now read.
+    fn flipped(&mut self, _t: Millis, _flipped: bool) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a spectator's tool asks of a watched board while it runs (LiveChess's `setup` and
+/// `flip`), applied by the runner between two reports.
+#[derive(Debug, Clone)]
+pub enum Control {
+    /// A new game from this position ([`LiveGame::set_up`]).
+    SetUp(Chess),
+    /// The board stands turned round (`true`) or the right way round: its reports are read
+    /// so from now on, starting with a full report of the board as now read (nothing if it
+    /// was read so already).
+    Flip(bool),
 }
 
 /// The runner's settings.
@@ -148,6 +168,47 @@ where
     S: BoardSession,
     K: Sink,
 {
+    let parts = Parts {
+        session,
+        game,
+        sink,
+        controls: None,
+    };
+    run_with_controls(connector, parts, config, shutdown).await
+}
+
+/// What [`run_with_controls`] drives: the board's session, its game, where the results go and
+/// what spectators' tools ask of it.
+pub struct Parts<'a, S, K> {
+    /// The board's session.
+    pub session: &'a mut S,
+    /// Its game.
+    pub game: &'a mut LiveGame,
+    /// Where the results go.
+    pub sink: &'a mut K,
+    /// What is asked of the board while it runs (`None`: nothing ever is).
+    pub controls: Option<&'a mut mpsc::UnboundedReceiver<Control>>,
+}
+
+/// [`run`], taking the [`Control`]s that `parts.controls` receives as the board runs.
+pub async fn run_with_controls<C, S, K>(
+    connector: &mut C,
+    parts: Parts<'_, S, K>,
+    config: RunnerConfig,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), RunnerError>
+where
+    C: Connector,
+    S: BoardSession,
+    K: Sink,
+{
+    let Parts {
+        session,
+        game,
+        sink,
+        mut controls,
+    } = parts;
+    let mut flipped = false;
     let clock = Clock {
         started: Instant::now(),
         start_at: config.start_at,
@@ -157,8 +218,13 @@ where
     let mut unreachable_since: Option<Instant> = None;
     let mut presence = Presence { lost: false };
     loop {
+        // What is asked while the board is away is applied at once, and the port tried again.
         let opened = tokio::select! {
             opened = connector.connect() => opened,
+            Some(control) = next_control(controls.as_deref_mut()) => {
+                apply_control(control, session, game, sink, &clock, &mut flipped)?;
+                continue;
+            }
             () = &mut shutdown => break,
         };
         let (mut port, name) = match opened {
@@ -177,6 +243,10 @@ where
                 tracing::debug!(%error, "cannot open the board's port");
                 tokio::select! {
                     () = sleep(backoff) => {}
+                    Some(control) = next_control(controls.as_deref_mut()) => {
+                        apply_control(control, session, game, sink, &clock, &mut flipped)?;
+                        continue;
+                    }
                     () = &mut shutdown => break,
                 }
                 backoff = (backoff * 2).min(config.backoff_max);
@@ -194,6 +264,8 @@ where
             sink: &mut *sink,
             clock: &clock,
             presence: &mut presence,
+            controls: controls.as_deref_mut(),
+            flipped: &mut flipped,
         };
         match serve(&mut port, link, &mut shutdown).await? {
             LinkEnd::Shutdown => break,
@@ -205,7 +277,7 @@ where
         }
     }
     game.finish();
-    drain(game, session, sink, &clock)
+    drain(game, session, sink, &clock, flipped)
 }
 
 /// What serving one open link works on.
@@ -215,6 +287,9 @@ struct Link<'a, S, K> {
     sink: &'a mut K,
     clock: &'a Clock,
     presence: &'a mut Presence,
+    controls: Option<&'a mut mpsc::UnboundedReceiver<Control>>,
+    /// Whether the board's reports are turned round.
+    flipped: &'a mut bool,
 }
 
 /// Serves one open link until it is lost or shutdown is asked for.
@@ -261,8 +336,9 @@ where
                 let now = link.clock.now();
                 link.session.handle_timeout(now);
                 link.game.handle_timeout(now);
-                drain(link.game, link.session, link.sink, link.clock)?;
+                link.drain()?;
             }
+            Some(control) = next_control(link.controls.as_deref_mut()) => link.control(control)?,
             () = shutdown.as_mut() => return Ok(LinkEnd::Shutdown),
         }
     }
@@ -283,6 +359,11 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
             }
             match event {
                 LinkEvent::Sensor(kind) => {
+                    let kind = if *self.flipped {
+                        turned_sensor(kind)
+                    } else {
+                        kind
+                    };
                     let event = SensorEvent::new(self.clock.now(), kind);
                     self.game.handle_sensor(&event);
                     self.sink
@@ -300,23 +381,86 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                 LinkEvent::Identified(what) | LinkEvent::Notice(what) => self.sink.notice(&what),
                 LinkEvent::Unresponsive | LinkEvent::Responsive => {}
             }
-            drain(self.game, self.session, self.sink, self.clock)?;
+            self.drain()?;
         }
         Ok(false)
     }
+
+    fn drain(&mut self) -> Result<(), RunnerError> {
+        drain(
+            self.game,
+            self.session,
+            self.sink,
+            self.clock,
+            *self.flipped,
+        )
+    }
+
+    /// Applies what a spectator's tool asked.
+    fn control(&mut self, control: Control) -> Result<(), RunnerError> {
+        apply_control(
+            control,
+            self.session,
+            self.game,
+            self.sink,
+            self.clock,
+            self.flipped,
+        )
+    }
 }
 
-/// Passes what the game said to the sink, and what it tells the board to the session.
+/// Applies what a spectator's tool asked, now, and passes on what it decides.
+fn apply_control<S: BoardSession, K: Sink>(
+    control: Control,
+    session: &mut S,
+    game: &mut LiveGame,
+    sink: &mut K,
+    clock: &Clock,
+    flipped: &mut bool,
+) -> Result<(), RunnerError> {
+    let now = clock.now();
+    match control {
+        Control::SetUp(start) => game.set_up(now, start),
+        Control::Flip(turned) if turned == *flipped => {}
+        Control::Flip(turned) => {
+            *flipped = turned;
+            sink.flipped(now, turned).map_err(RunnerError::Output)?;
+            // The board as the game saw it, read the other way round.
+            let seen = turned_snapshot(game.seen());
+            let event = SensorEvent::new(now, crate::sensor::SensorKind::Snapshot(seen));
+            game.handle_sensor(&event);
+            sink.sensor(&event, game).map_err(RunnerError::Output)?;
+        }
+    }
+    drain(game, session, sink, clock, *flipped)
+}
+
+/// The next control, when there is a receiver to take one from (never, otherwise).
+async fn next_control(controls: Option<&mut mpsc::UnboundedReceiver<Control>>) -> Option<Control> {
+    match controls {
+        Some(controls) => controls.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Passes what the game said to the sink, and what it tells the board to the session (its
+/// squares turned back when the board's reports are turned round).
 fn drain<S: BoardSession, K: Sink>(
     game: &mut LiveGame,
     session: &mut S,
     sink: &mut K,
     clock: &Clock,
+    flipped: bool,
 ) -> Result<(), RunnerError> {
     while let Some(event) = game.poll_event() {
         sink.live(&event, game).map_err(RunnerError::Output)?;
     }
     while let Some(feedback) = game.poll_feedback() {
+        let feedback = if flipped {
+            turned_feedback(feedback)
+        } else {
+            feedback
+        };
         session.handle_feedback(clock.now(), &feedback);
     }
     Ok(())

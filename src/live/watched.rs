@@ -95,6 +95,10 @@ pub struct BoardSummary {
     /// The squares where the board as it stands differs from the game's position (a piece in
     /// hand, a piece misplaced), in square order.
     pub differs: Vec<String>,
+    /// Whether the board's reports are read turned round (LiveChess's `flip`).
+    pub flipped: bool,
+    /// The position the current game starts from (FEN).
+    pub start: String,
 }
 
 /// The turn in progress, for a page (`GET /api/boards`): squares as names.
@@ -130,6 +134,11 @@ pub struct WatchedBoard {
     physical: BoardSnapshot,
     /// The current game's events, from its start.
     events: Vec<GameEvent>,
+    /// The current game's moves that stand, in SAN, from its start.
+    sans: Vec<String>,
+    /// The position the current game starts from.
+    start: Chess,
+    flipped: bool,
     pgn: PgnRecorder,
     tags: PgnTags,
     /// The players of game 1, 2, ... in turn (empty: the tags' players for every game).
@@ -170,6 +179,9 @@ impl WatchedBoard {
             turn: None,
             physical: BoardSnapshot::occupancy(Bitboard::EMPTY),
             events: Vec::new(),
+            sans: Vec::new(),
+            start: start.clone(),
+            flipped: false,
             pgn: PgnRecorder::new(start, set_up, tags.clone()),
             tags,
             pairings: Vec::new(),
@@ -254,28 +266,55 @@ impl WatchedBoard {
                 None
             }
             LiveEvent::Waiting { .. } => None,
-            LiveEvent::Decision(decision) => {
-                self.decision(decision, game);
-                Some(decision.clone())
-            }
+            LiveEvent::Decision(decision) => Some(self.decision(decision, game)),
+            LiveEvent::SetUp { t } => Some(self.set_up(*t, game)),
         }
     }
 
-    fn decision(&mut self, decision: &GameEvent, game: &LiveGame) {
-        if let EventKind::Game { number } = decision.kind {
-            self.new_game(number);
+    /// A new game was set up at `t` from `game`'s start: the event that says so.
+    fn set_up(&mut self, t: Millis, game: &LiveGame) -> GameEvent {
+        // The new game is the board's next, and the session's games after it follow on.
+        self.first_game = self.game.saturating_add(1);
+        self.game = self.first_game;
+        self.set_players();
+        self.clear_game(game.start().clone());
+        self.started = false;
+        let event = GameEvent {
+            t,
+            kind: EventKind::Setup {
+                number: self.game,
+                fen: Fen::from_position(game.start(), EnPassantMode::Legal),
+            },
+        };
+        self.events.push(event.clone());
+        self.read_turn(game);
+        event
+    }
+
+    /// The decision as the board's stream says it (a new game numbered as the board's
+    /// games are).
+    fn decision(&mut self, decision: &GameEvent, game: &LiveGame) -> GameEvent {
+        let mut decision = decision.clone();
+        if let EventKind::Game { number } = &mut decision.kind {
+            self.new_game(*number);
+            *number = self.game;
         }
         // A PGN refusing an event keeps what it had: the stream still carries the event.
-        let _ = self.pgn.record(decision);
+        let _ = self.pgn.record(&decision);
         self.events.push(decision.clone());
         match &decision.kind {
             EventKind::Move(played) => {
                 self.last_move = Some(played.uci.clone());
+                self.sans.push(played.san.clone());
                 if let Some(times) = played.clock {
                     self.clock_after_move(decision.t, times, !played.color);
                 }
             }
-            EventKind::Takeback { .. } => self.last_move = None,
+            EventKind::Takeback { ply } => {
+                self.last_move = None;
+                self.sans
+                    .truncate(usize::try_from(ply.saturating_sub(1)).unwrap_or(usize::MAX));
+            }
             EventKind::Result(result) => {
                 self.result = Some(result.result.clone());
                 if let Some(clock) = self.clock.as_mut() {
@@ -289,6 +328,7 @@ impl WatchedBoard {
             self.position = interpreter.game().position().clone();
             self.ply = u32::try_from(interpreter.game().plies()).unwrap_or(u32::MAX);
         }
+        decision
     }
 
     fn clock_after_move(&mut self, t: Millis, times: ClockTimes, running: Color) {
@@ -300,14 +340,35 @@ impl WatchedBoard {
         });
     }
 
-    /// A new game on the board: the stream and the PGN start again.
+    /// A new game on the board, the session's game `number` (from the standard position):
+    /// the stream and the PGN start again.
     fn new_game(&mut self, number: u32) {
         self.game = number.saturating_add(self.first_game).saturating_sub(1);
         self.set_players();
+        self.clear_game(Chess::default());
+    }
+
+    /// The current game's record starts again from `start`.
+    fn clear_game(&mut self, start: Chess) {
         self.events.clear();
+        self.sans.clear();
         self.result = None;
         self.last_move = None;
-        self.pgn = PgnRecorder::new(Chess::default(), false, self.tags.clone());
+        self.ply = 0;
+        let set_up = start != Chess::default();
+        self.pgn = PgnRecorder::new(start.clone(), set_up, self.tags.clone());
+        self.position = start.clone();
+        self.start = start;
+    }
+
+    /// The board's reports are read turned round from `t` (or no longer): LiveChess's `flip`.
+    pub fn set_flipped(&mut self, flipped: bool) {
+        self.flipped = flipped;
+    }
+
+    /// The current game's moves that stand, in SAN, from its start.
+    pub fn sans(&self) -> &[String] {
+        &self.sans
     }
 
     /// The summary `GET /api/boards` gives.
@@ -328,6 +389,8 @@ impl WatchedBoard {
             turn: self.turn.clone(),
             board: format_placement(&self.physical),
             differs: self.differs().into_iter().map(|s| s.to_string()).collect(),
+            flipped: self.flipped,
+            start: Fen::from_position(&self.start, EnPassantMode::Legal).to_string(),
         }
     }
 
@@ -342,6 +405,21 @@ impl WatchedBoard {
             .filter(|&square| self.physical.pieces.piece_at(square) != game.piece_at(square))
             .collect::<Bitboard>();
         occupancy | other_piece
+    }
+
+    /// The board as it stands with every piece named: the piece the board identified, else
+    /// the game's piece on that square (a board that only senses occupancy); an occupied
+    /// square with neither (a piece the board cannot tell, where the game has none) is left
+    /// empty.
+    pub fn named_board(&self) -> shakmaty::Board {
+        let mut board = self.physical.pieces.clone();
+        let unnamed = self.physical.occupied & !board.occupied();
+        for square in unnamed {
+            if let Some(piece) = self.position.board().piece_at(square) {
+                board.set_piece_at(square, piece);
+            }
+        }
+        board
     }
 
     /// The board as its reports show it (empty until its first full report).

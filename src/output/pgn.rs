@@ -69,6 +69,7 @@ impl PgnRecorder {
                 self.start_game(*number);
                 Ok(())
             }
+            EventKind::Setup { fen, .. } => self.set_up(fen),
             EventKind::Violation(violation) => self.note(violation_comment(violation)),
             EventKind::Illegal(illegal) => self.note(illegal_comment(illegal)),
             EventKind::Claimable { reason } => {
@@ -119,6 +120,20 @@ impl PgnRecorder {
         self.current.finish(&result.result)?;
         if !result.reason.is_empty() || result.rule.is_some() {
             self.current.comment(result_comment(result));
+        }
+        Ok(())
+    }
+
+    /// Closes the current game and starts one from `fen` (a set-up position: its `FEN` tag is
+    /// written); a position that is no legal chess position is refused.
+    fn set_up(&mut self, fen: &shakmaty::fen::Fen) -> Result<(), PgnError> {
+        let start: Chess = fen
+            .clone()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .map_err(|error| PgnError::SetUp(error.to_string()))?;
+        let finished = std::mem::replace(&mut self.current, GameRecord::new(start, true));
+        if !finished.is_untouched() || !self.closed.is_empty() {
+            self.closed.push(finished);
         }
         Ok(())
     }

@@ -21,6 +21,7 @@ pub fn render(event: &GameEvent) -> String {
         }
         EventKind::Resync => "board matches again (resync)".to_owned(),
         EventKind::Game { number } => format!("new game {number}"),
+        EventKind::Setup { number, fen } => format!("new game {number} set up from {fen}"),
         EventKind::Link { state } => format!("board {}", state.as_str()),
     }
 }

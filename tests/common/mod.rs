@@ -7,6 +7,7 @@ pub mod dgt_board;
 pub mod emulator;
 pub mod http;
 pub mod live;
+pub mod serving;
 pub mod watching;
 
 use std::fs;

@@ -1,14 +1,16 @@
 //! The boards `serve` shares between their runners and the web server: each board's state
 //! behind a lock, and the broadcast of its events to the streams that follow it.
 
-use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Instant;
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc, watch};
 
 use touchmove::event::GameEvent;
 
 use super::stats::StreamStats;
+use touchmove::live::runner::Control;
 use touchmove::live::{BoardSummary, WatchedBoard};
 use touchmove::sensor::Millis;
 
@@ -34,18 +36,61 @@ pub struct BoardHandle {
     events: broadcast::Sender<Published>,
     /// When the board's runner started: its session time 0.
     epoch: Instant,
+    /// What spectators' tools ask of the board, to its runner.
+    controls: mpsc::UnboundedSender<Control>,
+    /// The runner's end of `controls`, until the runner takes it.
+    control_receiver: Mutex<Option<mpsc::UnboundedReceiver<Control>>>,
+    /// Counts every change of the board's state (a report, a decision): a feed that shows the
+    /// state wakes when it moves, and shows the latest.
+    changes: watch::Sender<u64>,
+    /// Counts the events published: the game changed (for the pushes to a broadcast).
+    published: AtomicU64,
 }
 
 impl BoardHandle {
     /// The board `board` follows.
     pub fn new(board: WatchedBoard) -> BoardHandle {
         let (events, _) = broadcast::channel(STREAM_BACKLOG);
+        let (controls, control_receiver) = mpsc::unbounded_channel();
         BoardHandle {
             name: board.name().to_owned(),
             state: Mutex::new(board),
             events,
             epoch: Instant::now(),
+            controls,
+            control_receiver: Mutex::new(Some(control_receiver)),
+            changes: watch::Sender::new(0),
+            published: AtomicU64::new(0),
         }
+    }
+
+    /// Asks the board's runner for `control`; false if the runner is gone.
+    pub fn control(&self, control: Control) -> bool {
+        self.controls.send(control).is_ok()
+    }
+
+    /// The receiver of the board's controls, for its runner (once: `None` after).
+    pub fn take_controls(&self) -> Option<mpsc::UnboundedReceiver<Control>> {
+        self.control_receiver
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+
+    /// The board's state changed (a feed showing it shows it again).
+    pub fn changed(&self) {
+        self.changes
+            .send_modify(|count| *count = count.wrapping_add(1));
+    }
+
+    /// A receiver that wakes at the board's changes.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Milliseconds of the board's session time now.
+    pub fn now(&self) -> Millis {
+        Millis::try_from(self.epoch.elapsed().as_millis()).unwrap_or(Millis::MAX)
     }
 
     /// The board's state, locked (a poisoned lock is taken as it is: the state is only ever
@@ -60,8 +105,14 @@ impl BoardHandle {
     /// under the state's lock, so that a stream opened meanwhile neither misses it nor gets it
     /// twice).
     pub fn publish(&self, event: GameEvent, origin: Instant) {
+        self.published.fetch_add(1, Ordering::Relaxed);
         // No stream open: nobody to tell.
         let _ = self.events.send(Published { event, origin });
+    }
+
+    /// How many events have been published: it moves whenever the game changes.
+    pub fn version(&self) -> u64 {
+        self.published.load(Ordering::Relaxed)
     }
 
     /// The current game's events so far and a receiver of the ones to come, taken together.
@@ -73,7 +124,7 @@ impl BoardHandle {
     /// The board's summary, its clock's running side counted down to now.
     pub fn summary(&self) -> BoardSummary {
         let mut summary = self.lock().summary();
-        let now = Millis::try_from(self.epoch.elapsed().as_millis()).unwrap_or(Millis::MAX);
+        let now = self.now();
         if let Some(clock) = summary.clock.as_mut() {
             let ran = now.saturating_sub(clock.t);
             match clock.running {
@@ -92,6 +143,8 @@ pub struct Hall {
     boards: RwLock<Vec<Arc<BoardHandle>>>,
     /// What the streams delivered.
     pub stats: StreamStats,
+    /// The pushes to a Lichess broadcast, with `--lichess-round`.
+    pub pushes: OnceLock<Arc<super::push::Pushes>>,
 }
 
 impl Hall {
@@ -100,6 +153,7 @@ impl Hall {
         Hall {
             boards: RwLock::new(boards),
             stats: StreamStats::default(),
+            pushes: OnceLock::new(),
         }
     }
 

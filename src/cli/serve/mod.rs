@@ -5,6 +5,8 @@
 mod board;
 mod demo_boards;
 mod discovery;
+mod livechess;
+mod push;
 mod records;
 mod runners;
 mod sink;
@@ -44,6 +46,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
 }
 
 async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
+    let push_target = push::PushTarget::from_args(args)?;
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {
         planned.push(plan_serial(&setup, index, spec)?);
@@ -64,6 +67,18 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     let address = listener.local_addr().context("the listening address")?;
     announce(&format!("serve: http://{address}/"))?;
     let (stop, stopped) = watch::channel(false);
+    let pushing = match push_target {
+        Some(target) => {
+            let (pushes, task) = push::start(target, Arc::clone(&hall), stopped.clone())?;
+            let _ = hall.pushes.set(pushes);
+            Some(task)
+        }
+        None => None,
+    };
+    let livechess = match args.livechess {
+        Some(at) => Some(serve_livechess(at, Arc::clone(&hall), stopped.clone()).await?),
+        None => None,
+    };
     let mut runners = Vec::new();
     for plan in planned {
         runners.push(setup.spawn(plan, stopped.clone())?);
@@ -99,10 +114,38 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
             eprintln!("touchmove: {error:#}");
         }
     }
+    if let Some(pushing) = pushing {
+        let _ = pushing.await;
+    }
+    if let Some(livechess) = livechess {
+        livechess
+            .await
+            .context("the LiveChess API stopped")?
+            .context("the LiveChess API failed")?;
+    }
     server
         .await
         .context("the web server stopped")?
         .context("the web server failed")
+}
+
+/// Answers the LiveChess API at `at` until `stopped` turns true (its address said on standard
+/// output, after serve's own).
+async fn serve_livechess(
+    at: std::net::SocketAddr,
+    hall: Arc<Hall>,
+    mut stopped: watch::Receiver<bool>,
+) -> Result<tokio::task::JoinHandle<std::io::Result<()>>> {
+    let listener = tokio::net::TcpListener::bind(at)
+        .await
+        .with_context(|| format!("--livechess {at}: cannot listen there"))?;
+    let address = listener.local_addr().context("the LiveChess address")?;
+    announce(&format!("livechess: ws://{address}/api/v1.0"))?;
+    let server =
+        axum::serve(listener, livechess::router(hall)).with_graceful_shutdown(async move {
+            let _ = stopped.changed().await;
+        });
+    Ok(tokio::task::spawn_local(async move { server.await }))
 }
 
 /// One board's page, served for `touchmove demo`: the sink that feeds it, and where it is.

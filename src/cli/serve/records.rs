@@ -22,9 +22,6 @@ pub struct GameRecords {
     name: String,
     protocol: &'static Protocol,
     current: Recording,
-    /// What the session calls game 1 is game `first` in the file names (a resumed session's
-    /// first game is the one it resumed).
-    first: u32,
     /// When the board last reported: a new game's log starts with a snapshot of the board at
     /// that time.
     last_report: Millis,
@@ -48,7 +45,6 @@ impl GameRecords {
             name: name.to_owned(),
             protocol,
             current,
-            first: 1,
             last_report: 0,
             last_clock: None,
         })
@@ -70,7 +66,6 @@ impl GameRecords {
             name: name.to_owned(),
             protocol,
             current,
-            first: number,
             last_report: resumed.last_t,
             last_clock: None,
         })
@@ -104,30 +99,52 @@ impl GameRecords {
         self.last_clock = Some((t, *reading));
     }
 
-    /// Game `number` begins (from the standard position): the last game's log is finished and
-    /// the new game's created. It begins with `standing`, the board as its reports show it (a
-    /// snapshot at the last report, the one that showed the starting position), and the clock
-    /// as it was last reported, if not before that: a log's replay needs no other.
+    /// The board's game `number` begins (from the standard position): the last game's log is
+    /// finished and the new game's created. It begins with `standing`, the board as its reports
+    /// show it (a snapshot at the last report, the one that showed the starting position), and
+    /// the clock as it was last reported, if not before that: a log's replay needs no other.
     pub fn new_game(&mut self, number: u32, standing: BoardSnapshot) -> Result<()> {
-        let next = create(
-            &self.dir,
-            &self.name,
-            self.protocol,
-            &Chess::default(),
-            number.saturating_add(self.first).saturating_sub(1),
-        )?;
-        std::mem::replace(&mut self.current, next).finish()?;
-        let snapshot = SensorEvent::new(self.last_report, SensorKind::Snapshot(standing));
+        self.next_log(number, &Chess::default())?;
+        self.begin(self.last_report, standing);
+        Ok(())
+    }
+
+    /// The board's game `number` was set up at `t` from `start`: the last game's log is
+    /// finished and the new game's created, from `start`. If the board shows it already
+    /// (`game` has started), the log begins with `standing` at `t`, as [`GameRecords::new_game`]'s
+    /// does; else with the report that makes the board show it.
+    pub fn set_up(
+        &mut self,
+        number: u32,
+        t: Millis,
+        standing: BoardSnapshot,
+        game: &LiveGame,
+    ) -> Result<()> {
+        self.next_log(number, game.start())?;
+        if game.started() {
+            self.begin(t, standing);
+        }
+        Ok(())
+    }
+
+    /// Finishes the current log and opens game `number`'s, from `start`.
+    fn next_log(&mut self, number: u32, start: &Chess) -> Result<()> {
+        let next = create(&self.dir, &self.name, self.protocol, start, number)?;
+        std::mem::replace(&mut self.current, next).finish()
+    }
+
+    /// A new log's first records: `standing` at `t` and the clock as last reported.
+    fn begin(&mut self, t: Millis, standing: BoardSnapshot) {
+        let snapshot = SensorEvent::new(t, SensorKind::Snapshot(standing));
         let mut notices = vec![self.current.event(&snapshot)];
-        if let Some((t, reading)) = &self.last_clock
-            && *t >= self.last_report
+        if let Some((at, reading)) = &self.last_clock
+            && *at >= t
         {
-            notices.push(self.current.clock_reading(*t, reading));
+            notices.push(self.current.clock_reading(*at, reading));
         }
         for notice in notices.into_iter().flatten() {
             eprintln!("touchmove: {notice}");
         }
-        Ok(())
     }
 
     /// Writes what is still pending of the current game's log.

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use shakmaty::Chess;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
-use touchmove::live::runner::{self, Connector, RunnerConfig};
+use touchmove::live::runner::{self, Connector, Control, Parts, RunnerConfig};
 use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
 use touchmove::output::pgn::PgnTags;
 
@@ -121,14 +121,21 @@ impl Setup {
             resumed,
         };
         let config = RunnerConfig::default();
+        let controls = plan.handle.take_controls();
         Ok(tokio::task::spawn_local(async move {
             let sink = ServeSink::new(Arc::clone(&plan.handle), records, plan.stamps);
+            let run = Run {
+                sink,
+                options,
+                config,
+                controls,
+            };
             match plan.connector {
                 PlannedConnector::Serial(connector) => {
-                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                    watch_board(plan.protocol, connector, run, stopped).await
                 }
                 PlannedConnector::Demo(connector) => {
-                    watch_board(plan.protocol, connector, sink, options, config, stopped).await
+                    watch_board(plan.protocol, connector, run, stopped).await
                 }
             }
         }))
@@ -183,15 +190,28 @@ struct WatchOptions {
     resumed: Option<Resumed>,
 }
 
+/// What a board's runner works with.
+struct Run {
+    sink: ServeSink,
+    options: WatchOptions,
+    config: RunnerConfig,
+    /// What spectators' tools ask of the board.
+    controls: Option<mpsc::UnboundedReceiver<Control>>,
+}
+
 /// Watches one board until `stopped` turns true.
 async fn watch_board<C: Connector>(
     protocol: &'static Protocol,
     mut connector: C,
-    mut sink: ServeSink,
-    options: WatchOptions,
-    config: RunnerConfig,
+    run: Run,
     mut stopped: watch::Receiver<bool>,
 ) -> Result<()> {
+    let Run {
+        mut sink,
+        options,
+        config,
+        mut controls,
+    } = run;
     // A resumed game's clock kept running on its own: it is not set again.
     let clock = options
         .time_control
@@ -210,15 +230,14 @@ async fn watch_board<C: Connector>(
     let shutdown = async move {
         let _ = stopped.changed().await;
     };
-    runner::run(
-        &mut connector,
-        &mut session,
-        &mut game,
-        &mut sink,
-        config,
-        shutdown,
-    )
-    .await
-    .with_context(|| format!("board {}", sink.name()))?;
+    let parts = Parts {
+        session: &mut session,
+        game: &mut game,
+        sink: &mut sink,
+        controls: controls.as_mut(),
+    };
+    runner::run_with_controls(&mut connector, parts, config, shutdown)
+        .await
+        .with_context(|| format!("board {}", sink.name()))?;
     sink.finish()
 }

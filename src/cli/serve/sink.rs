@@ -72,6 +72,7 @@ impl Sink for ServeSink {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
         self.reported();
         self.handle.lock().sensor(event, game);
+        self.handle.changed();
         if let Some(records) = self.records.as_mut() {
             records.event(event, game);
         }
@@ -86,6 +87,7 @@ impl Sink for ServeSink {
     ) -> io::Result<()> {
         self.reported();
         self.handle.lock().clock_reading(t, reading);
+        self.handle.changed();
         if let Some(records) = self.records.as_mut() {
             records.clock_reading(t, reading, game);
         }
@@ -97,18 +99,39 @@ impl Sink for ServeSink {
         let Some(decision) = state.live(event, game) else {
             return Ok(());
         };
-        let new_game = match decision.kind {
-            EventKind::Game { number } => Some((number, state.standing().clone())),
+        let standing = state.standing().clone();
+        let begins = match decision.kind {
+            EventKind::Game { number } => Some((number, false)),
+            EventKind::Setup { number, .. } => Some((number, true)),
             _ => None,
         };
+        let t = decision.t;
         self.handle.publish(decision, self.origin);
         drop(state);
-        if let (Some((number, standing)), Some(records)) = (new_game, self.records.as_mut())
-            && let Err(error) = records.new_game(number, standing)
-        {
+        self.handle.changed();
+        let (Some((number, set_up)), Some(records)) = (begins, self.records.as_mut()) else {
+            return Ok(());
+        };
+        let begun = if set_up {
+            records.set_up(number, t, standing, game)
+        } else {
+            records.new_game(number, standing)
+        };
+        if let Err(error) = begun {
             // The game goes on unrecorded rather than stopping: said, as a failing write is.
             self.say(&format!("{error:#}"));
         }
+        Ok(())
+    }
+
+    fn flipped(&mut self, _t: Millis, flipped: bool) -> io::Result<()> {
+        self.say(if flipped {
+            "read turned round from now on"
+        } else {
+            "read the right way round from now on"
+        });
+        self.handle.lock().set_flipped(flipped);
+        self.handle.changed();
         Ok(())
     }
 
@@ -117,6 +140,8 @@ impl Sink for ServeSink {
         let mut board = self.handle.lock();
         let event = board.link(t, state);
         self.handle.publish(event, Instant::now());
+        drop(board);
+        self.handle.changed();
         Ok(())
     }
 
@@ -126,6 +151,7 @@ impl Sink for ServeSink {
 
     fn connected(&mut self, _t: Millis, name: &str) -> io::Result<()> {
         self.handle.lock().connected(name);
+        self.handle.changed();
         Ok(())
     }
 

@@ -14,6 +14,7 @@ use axum::routing::{get, post};
 use futures_util::stream::{self, Stream, StreamExt};
 use tokio::sync::broadcast::error::RecvError;
 
+use touchmove::broadcast::PushStatus;
 use touchmove::event::GameEvent;
 use touchmove::live::BoardSummary;
 
@@ -65,9 +66,27 @@ async fn asset(Path(file): Path<String>) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
+/// One board of `/api/boards`: its summary, and its pushes with `--lichess-round`.
+#[derive(serde::Serialize)]
+struct Listed {
+    #[serde(flatten)]
+    summary: BoardSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    push: Option<PushStatus>,
+}
+
 /// `/api/boards`: every board's summary, in board order.
-async fn boards(State(hall): State<Arc<Hall>>) -> Json<Vec<BoardSummary>> {
-    Json(hall.boards().iter().map(|board| board.summary()).collect())
+async fn boards(State(hall): State<Arc<Hall>>) -> Json<Vec<Listed>> {
+    let pushes = hall.pushes.get();
+    Json(
+        hall.boards()
+            .iter()
+            .map(|board| Listed {
+                summary: board.summary(),
+                push: pushes.map(|pushes| pushes.status(&board.name)),
+            })
+            .collect(),
+    )
 }
 
 /// `/api/boards/NAME/events`: the current game's events from its start, then live.

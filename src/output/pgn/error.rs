@@ -55,4 +55,7 @@ pub enum PgnError {
         /// The kind of the refused event.
         event: &'static str,
     },
+    /// A game set up from a position that is no legal chess position.
+    #[error("a game set up from an impossible position: {0}")]
+    SetUp(String),
 }

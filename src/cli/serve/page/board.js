@@ -47,6 +47,7 @@ function take(event) {
       result = event.result + (event.reason ? " · " + event.reason : "");
       break;
     case "game":
+    case "setup":
       reset();
       break;
     default:

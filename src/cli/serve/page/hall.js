@@ -12,7 +12,8 @@ function card(name) {
   root.className = "card";
   root.href = "/board/" + encodeURIComponent(name);
   root.innerHTML =
-    '<div class="head"><span class="boardname"></span><span class="link"></span></div>' +
+    '<div class="head"><span class="boardname"></span><span class="tags">' +
+    '<span class="push" hidden></span><span class="link"></span></span></div>' +
     '<div class="players"></div><div class="board"></div>' +
     '<div class="foot"><span class="move"></span><span class="clocks">' +
     '<span class="clock w"></span><span class="clock b"></span></span></div>';
@@ -21,6 +22,7 @@ function card(name) {
     root,
     name: root.querySelector(".boardname"),
     link: root.querySelector(".link"),
+    push: root.querySelector(".push"),
     players: root.querySelector(".players"),
     board: root.querySelector(".board"),
     move: root.querySelector(".move"),
@@ -41,6 +43,7 @@ function render() {
     entry.link.textContent = board.link;
     entry.link.className = "link " + board.link;
     entry.root.classList.toggle("lost", board.link === "lost");
+    renderPush(entry.push, board.push);
     const white = board.players.white || "White";
     const black = board.players.black || "Black";
     entry.players.textContent = white + " – " + black;
@@ -61,6 +64,22 @@ function render() {
     entry.white.classList.toggle("running", !!clock && clock.running === "white");
     entry.black.classList.toggle("running", !!clock && clock.running === "black");
   }
+}
+
+// The board's pushes to a Lichess broadcast (serve --lichess-round), if any: taken, being
+// retried, stopped, or the board's game refused; the reason in the tooltip.
+function renderPush(element, push) {
+  element.hidden = !push;
+  if (!push) return;
+  let text = "Lichess";
+  let state = push.state;
+  if (push.error && (state === "pushed" || state === "pushing")) state = "refused";
+  if (state === "pushed" || state === "pushing") text += push.moves != null ? " ✓ " + push.moves : " ✓";
+  else if (state === "waiting") text += " …";
+  else text += " " + state;
+  element.textContent = text;
+  element.className = "push " + state;
+  element.title = push.error || "pushed to the broadcast";
 }
 
 async function refresh() {

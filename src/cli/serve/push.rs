@@ -1,0 +1,241 @@
+//! `serve --lichess-round`: every board's current game pushed to a Lichess broadcast round.
+//! When to push and what a reply means is the library's `broadcast::Pusher`; this is the loop
+//! around it: it notices the games' changes, sends the requests over HTTPS (reqwest) and says
+//! what Lichess answered. The token is read from `LICHESS_TOKEN` and never written anywhere.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use tokio::sync::watch;
+
+use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, PushStatus, Pusher};
+use touchmove::sensor::Millis;
+
+use super::super::args::ServeArgs;
+use super::board::Hall;
+
+/// How often the games are looked at for changes.
+const LOOK: Duration = Duration::from_millis(250);
+
+/// How long a push may take before it counts as failed.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where the pushes go, and with what token.
+pub struct PushTarget {
+    endpoint: String,
+    round: String,
+    /// `Bearer TOKEN`, marked sensitive (never shown by reqwest's debug output).
+    authorization: HeaderValue,
+}
+
+impl PushTarget {
+    /// The target `--lichess-round` and `--lichess-url` name, with the token from the
+    /// environment; `None` without `--lichess-round`.
+    pub fn from_args(args: &ServeArgs) -> Result<Option<PushTarget>> {
+        let Some(round) = &args.lichess_round else {
+            return Ok(None);
+        };
+        let token = std::env::var("LICHESS_TOKEN")
+            .ok()
+            .filter(|token| !token.trim().is_empty())
+            .context(
+                "--lichess-round: set the environment variable LICHESS_TOKEN to a Lichess token \
+                 with the study:write scope",
+            )?;
+        let mut authorization = HeaderValue::from_str(&format!("Bearer {}", token.trim()))
+            .map_err(|_| anyhow::anyhow!("LICHESS_TOKEN holds characters no token has"))?;
+        authorization.set_sensitive(true);
+        let base = args.lichess_url.trim_end_matches('/');
+        Ok(Some(PushTarget {
+            endpoint: format!("{base}/api/broadcast/round/{round}/push"),
+            round: round.clone(),
+            authorization,
+        }))
+    }
+}
+
+/// The pushes' state, shared with the web side (`/api/boards`' `push`).
+pub struct Pushes {
+    pusher: Mutex<Pusher>,
+}
+
+impl Pushes {
+    fn lock(&self) -> MutexGuard<'_, Pusher> {
+        self.pusher
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// What a page shows of `board`'s pushes.
+    pub fn status(&self, board: &str) -> PushStatus {
+        self.lock().status(board)
+    }
+}
+
+/// What a push's reply was.
+struct Reply {
+    status: u16,
+    retry_after: Option<u64>,
+    body: String,
+}
+
+/// Starts pushing the hall's games to `target` until `stopped` turns true.
+pub fn start(
+    target: PushTarget,
+    hall: Arc<Hall>,
+    stopped: watch::Receiver<bool>,
+) -> Result<(Arc<Pushes>, tokio::task::JoinHandle<()>)> {
+    let client = reqwest::Client::builder()
+        .timeout(REQUEST_TIMEOUT)
+        .user_agent(concat!("touchmove/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .context("--lichess-round: cannot make an HTTPS client")?;
+    let pushes = Arc::new(Pushes {
+        pusher: Mutex::new(Pusher::new(PushConfig::default())),
+    });
+    let task = tokio::task::spawn_local(push_loop(
+        client,
+        target,
+        hall,
+        Arc::clone(&pushes),
+        stopped,
+    ));
+    Ok((pushes, task))
+}
+
+/// Watches the games, pushes when the pusher says, and says what changed in the replies.
+async fn push_loop(
+    client: reqwest::Client,
+    target: PushTarget,
+    hall: Arc<Hall>,
+    pushes: Arc<Pushes>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let epoch = Instant::now();
+    let now = || Millis::try_from(epoch.elapsed().as_millis()).unwrap_or(Millis::MAX);
+    let mut versions: Vec<u64> = Vec::new();
+    let mut told = Told::default();
+    let mut in_flight: Option<tokio::task::JoinHandle<Result<Reply, String>>> = None;
+    let mut look = tokio::time::interval(LOOK);
+    loop {
+        tokio::select! {
+            _ = look.tick() => {
+                let current: Vec<u64> = hall.boards().iter().map(|board| board.version()).collect();
+                if current != versions {
+                    versions = current;
+                    pushes.lock().changed();
+                }
+            }
+            reply = reply_of(&mut in_flight), if in_flight.is_some() => {
+                in_flight = None;
+                let mut pusher = pushes.lock();
+                match reply {
+                    Ok(Ok(reply)) => pusher.handle_reply(now(), reply.status, reply.retry_after, &reply.body),
+                    Ok(Err(error)) => pusher.handle_failure(now(), &error),
+                    Err(error) => pusher.handle_failure(now(), &error.to_string()),
+                }
+                told.say(&pusher, &hall, &target.round);
+            }
+            _ = stopped.changed() => return,
+        }
+        let boards = hall.boards();
+        let names = boards
+            .iter()
+            .take(MAX_GAMES)
+            .map(|board| board.name.clone())
+            .collect();
+        let Some(request) = pushes.lock().poll_request(now(), names) else {
+            continue;
+        };
+        if boards.len() > MAX_GAMES && !told.too_many {
+            told.too_many = true;
+            eprintln!(
+                "touchmove: lichess: a push holds at most {MAX_GAMES} games: only the first \
+                 {MAX_GAMES} boards are pushed"
+            );
+        }
+        let body: Vec<String> = boards
+            .iter()
+            .take(request.boards.len())
+            .map(|board| board.lock().pgn())
+            .collect();
+        let send = client
+            .post(&target.endpoint)
+            .header(AUTHORIZATION, target.authorization.clone())
+            .header(CONTENT_TYPE, "text/plain; charset=utf-8")
+            .body(body.join("\n"));
+        in_flight = Some(tokio::spawn(async move {
+            let response = send
+                .send()
+                .await
+                .map_err(|error| error.without_url().to_string())?;
+            let status = response.status().as_u16();
+            let retry_after = response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.trim().parse().ok());
+            let body = response.text().await.unwrap_or_default();
+            Ok(Reply {
+                status,
+                retry_after,
+                body,
+            })
+        }));
+    }
+}
+
+/// The reply of the push in flight (never, with none).
+async fn reply_of(
+    in_flight: &mut Option<tokio::task::JoinHandle<Result<Reply, String>>>,
+) -> Result<Result<Reply, String>, tokio::task::JoinError> {
+    match in_flight {
+        Some(request) => request.await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What has been said on standard error about the pushes, so that each change is said once.
+#[derive(Default)]
+struct Told {
+    state: Option<PushState>,
+    message: Option<String>,
+    /// Each board's game's error, as last said.
+    games: std::collections::HashMap<String, Option<String>>,
+    too_many: bool,
+}
+
+impl Told {
+    fn say(&mut self, pusher: &Pusher, hall: &Hall, round: &str) {
+        let state = pusher.state();
+        let message = pusher.message().map(str::to_owned);
+        if (Some(state), &message) != (self.state, &self.message) {
+            match (&message, state) {
+                (Some(message), PushState::Stopped) => {
+                    eprintln!("touchmove: lichess round {round}: pushes stopped: {message}");
+                }
+                (Some(message), _) => eprintln!("touchmove: lichess round {round}: {message}"),
+                (None, _) => eprintln!("touchmove: lichess round {round}: pushed"),
+            }
+            self.state = Some(state);
+            self.message = message;
+        }
+        if state != PushState::Pushed {
+            return;
+        }
+        for board in hall.boards() {
+            let error = pusher.status(&board.name).error;
+            let before = self.games.insert(board.name.clone(), error.clone());
+            if before.flatten() != error
+                && let Some(error) = error
+            {
+                eprintln!(
+                    "touchmove: board {}: lichess refused its game: {error}",
+                    board.name
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! `touchmove serve` started for a test: its addresses read from what it prints first.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+
+use super::emulator::DEADLINE;
+
+/// The `serve` process; killed when dropped.
+pub struct Serve {
+    pub child: Child,
+    /// Where its pages are (`127.0.0.1:PORT`).
+    pub address: String,
+    /// Its standard output's lines after the first.
+    pub lines: Receiver<String>,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Serve {
+    /// The address of the LiveChess API (`127.0.0.1:PORT`), from the line `livechess:
+    /// ws://ADDR/api/v1.0` that follows the first when `--livechess` is given.
+    pub fn livechess_address(&self) -> String {
+        let line = self.lines.recv_timeout(DEADLINE).expect("a second line");
+        line.strip_prefix("livechess: ws://")
+            .and_then(|rest| rest.strip_suffix("/api/v1.0"))
+            .unwrap_or_else(|| panic!("`livechess: ws://ADDR/api/v1.0` expected, got `{line}`"))
+            .to_owned()
+    }
+}
+
+/// Starts `touchmove serve ARGS --listen 127.0.0.1:0` and reads its address from its first line.
+pub fn serve(args: &[&str]) -> Serve {
+    start(serve_command(args))
+}
+
+/// The command `touchmove serve ARGS --listen 127.0.0.1:0`, its standard error the test's.
+pub fn serve_command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_touchmove"));
+    command
+        .arg("serve")
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stderr(Stdio::inherit());
+    command
+}
+
+/// Starts `command` (a `serve_command`) and reads its address from its first line.
+pub fn start(mut command: Command) -> Serve {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (send, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let first = lines.recv_timeout(DEADLINE).expect("a first line");
+    let address = first
+        .strip_prefix("serve: http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("`serve: http://ADDR/` expected, got `{first}`"))
+        .to_owned();
+    Serve {
+        child,
+        address,
+        lines,
+    }
+}

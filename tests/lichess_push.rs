@@ -1,0 +1,417 @@
+//! `serve --lichess-round` pushing live games to a Lichess broadcast, against a local HTTP
+//! server standing in for Lichess (`POST /api/broadcast/round/{id}/push`, as lichess-org/api
+//! documents it). Three boards of three protocols, emulated as independent processes on real
+//! pseudo-terminals, play a game; the stand-in answers a 500, then a 429, then takes the pushes.
+//! Checked: every body reads with python-chess into the boards' games as they stood (never a
+//! move that was not played), never two requests at once, the backoff after the 500 and the 429,
+//! each board's reply in `/api/boards`; another run: a 401 stops the pushes with a clear
+//! message. serve runs with `-vvv` (every crate's traces) and the token is in none of its lines.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use common::emulator::emulate_board;
+use common::http::get;
+use common::serving::{serve_command, start};
+use common::watching::source_game;
+
+const TOKEN: &str = "lip_touchmoveTestToken0123456789";
+
+/// The interpreter's windows scaled to the emulators' speed (20×).
+const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
+
+/// One request the stand-in received.
+#[derive(Debug, Clone)]
+struct Received {
+    path: String,
+    authorization: Option<String>,
+    content_type: Option<String>,
+    body: String,
+    /// When it arrived, and when it was answered.
+    arrived: Instant,
+    answered: Instant,
+    /// The status it was answered with.
+    status: u16,
+}
+
+/// What the stand-in answers the request numbered `n` (from 0).
+type Script = fn(usize) -> (u16, Vec<(&'static str, String)>, String);
+
+/// The stand-in for Lichess: each connection in its own thread, so that two requests at once
+/// would be seen as such.
+struct StandIn {
+    address: String,
+    received: Arc<Mutex<Vec<Received>>>,
+    most_at_once: Arc<AtomicUsize>,
+}
+
+impl StandIn {
+    fn start(script: Script) -> StandIn {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let address = listener.local_addr().expect("its address").to_string();
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let most_at_once = Arc::new(AtomicUsize::new(0));
+        let at_once = Arc::new(AtomicUsize::new(0));
+        let (log, most) = (Arc::clone(&received), Arc::clone(&most_at_once));
+        std::thread::spawn(move || {
+            for stream in listener.incoming().map_while(Result::ok) {
+                let (log, most, at_once) =
+                    (Arc::clone(&log), Arc::clone(&most), Arc::clone(&at_once));
+                std::thread::spawn(move || serve_connection(stream, script, &log, &most, &at_once));
+            }
+        });
+        StandIn {
+            address,
+            received,
+            most_at_once,
+        }
+    }
+
+    fn received(&self) -> Vec<Received> {
+        self.received.lock().expect("the log").clone()
+    }
+
+    /// Waits until a received request satisfies `done`; all received until then.
+    fn until(&self, within: Duration, done: impl Fn(&[Received]) -> bool) -> Vec<Received> {
+        let deadline = Instant::now() + within;
+        loop {
+            let received = self.received();
+            if done(&received) {
+                return received;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "not done within {within:?}: {received:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// Reads requests on one connection (HTTP/1.1 keep-alive) and answers them from the script.
+fn serve_connection(
+    stream: TcpStream,
+    script: Script,
+    log: &Mutex<Vec<Received>>,
+    most: &AtomicUsize,
+    at_once: &AtomicUsize,
+) {
+    let mut reader = BufReader::new(stream.try_clone().expect("a second handle"));
+    let mut writer = stream;
+    loop {
+        let mut request_line = String::new();
+        if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
+            return;
+        }
+        let arrived = Instant::now();
+        let now = at_once.fetch_add(1, Ordering::SeqCst) + 1;
+        most.fetch_max(now, Ordering::SeqCst);
+        let mut headers = Vec::new();
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).expect("a header");
+            let line = line.trim_end().to_owned();
+            if line.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+            }
+        }
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        };
+        let length: usize = header("content-length")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).expect("the body");
+        let number = log.lock().expect("the log").len();
+        let (status, extra, reply) = script(number);
+        // Lichess takes a while to answer: a second request sent meanwhile would overlap.
+        std::thread::sleep(Duration::from_millis(150));
+        at_once.fetch_sub(1, Ordering::SeqCst);
+        log.lock().expect("the log").push(Received {
+            path: request_line
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or("")
+                .to_owned(),
+            authorization: header("authorization"),
+            content_type: header("content-type"),
+            body: String::from_utf8_lossy(&body).into_owned(),
+            arrived,
+            answered: Instant::now(),
+            status,
+        });
+        let mut head = format!(
+            "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+            reply.len()
+        );
+        for (name, value) in extra {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str("\r\n");
+        if writer.write_all(head.as_bytes()).is_err() || writer.write_all(reply.as_bytes()).is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Lichess's reply to a push of three games: the first and third taken, the second refused.
+fn taken() -> String {
+    r#"{"games":[{"tags":{"Board":"north"},"moves":7},{"tags":{"Board":"2"},"error":"No move found"},{"tags":{"Board":"3"},"moves":7}]}"#.to_owned()
+}
+
+/// Every game of every body, as python-chess reads it: for each body, each game's SAN moves
+/// (an error in any game fails the test).
+fn python_chess_games(bodies: &[String]) -> Vec<Vec<Vec<String>>> {
+    let input = bodies.join("\n\u{1}\n");
+    let mut child = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, io, json, chess.pgn\n\
+             out = []\n\
+             for body in sys.stdin.read().split('\\n\\x01\\n'):\n\
+             \x20   games, text = [], io.StringIO(body)\n\
+             \x20   while (g := chess.pgn.read_game(text)) is not None:\n\
+             \x20       assert not g.errors, g.errors\n\
+             \x20       b, sans = g.board(), []\n\
+             \x20       for m in g.mainline_moves():\n\
+             \x20           sans.append(b.san(m)); b.push(m)\n\
+             \x20       games.append(sans)\n\
+             \x20   out.append(games)\n\
+             print(json.dumps(out))",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("written");
+    let output = child.wait_with_output().expect("python3 ends");
+    assert!(output.status.success(), "python-chess refused a body");
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+/// Three emulated boards playing the coverage game, staying on after it.
+fn three_boards() -> (Vec<common::emulator::Emulator>, Vec<String>) {
+    let game = [
+        "--pgn",
+        "fixtures/games/coverage.pgn",
+        "--speed",
+        "20",
+        "--grace-ms",
+        "600000",
+    ];
+    let boards = vec![
+        emulate_board("dgt", &game),
+        emulate_board("hall", &game),
+        emulate_board("chesslink", &game),
+    ];
+    let specs = vec![
+        format!("north={}", boards[0].port),
+        format!("hall:{}", boards[1].port),
+        format!("chesslink:{}", boards[2].port),
+    ];
+    (boards, specs)
+}
+
+/// serve pushing to `stand_in`, its standard error into `log`.
+fn serve_pushing(
+    specs: &[String],
+    stand_in: &StandIn,
+    log: &std::path::Path,
+) -> common::serving::Serve {
+    let url = format!("http://{}", stand_in.address);
+    let mut args = vec![
+        "-vvv",
+        "--lichess-round",
+        "r0und1d",
+        "--lichess-url",
+        url.as_str(),
+    ];
+    for spec in specs {
+        args.extend(["--board", spec.as_str()]);
+    }
+    args.extend(SCALED_WINDOWS);
+    let mut command = serve_command(&args);
+    command
+        .env("LICHESS_TOKEN", TOKEN)
+        .stderr(std::fs::File::create(log).expect("a log file"));
+    start(command)
+}
+
+#[test]
+fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
+    let _turn = common::pty_turn();
+    let stand_in = StandIn::start(|n| match n {
+        0 => (500, vec![], r#"{"error":"oops"}"#.to_owned()),
+        1 => (429, vec![("Retry-After", "6".to_owned())], String::new()),
+        _ => (200, vec![], taken()),
+    });
+    let (boards, specs) = three_boards();
+    let log = std::env::temp_dir().join(format!("touchmove-push-{}.log", std::process::id()));
+    let served = serve_pushing(&specs, &stand_in, &log);
+    let played = source_game("games/coverage.pgn", 1);
+
+    // Pushes go on until one holds the three games played to their end.
+    let received = stand_in.until(Duration::from_secs(120), |received| {
+        received.last().is_some_and(|last| {
+            last.status == 200 && common::pgn_games(&last.body) == vec![played.clone(); 3]
+        })
+    });
+    for request in &received {
+        assert_eq!(request.path, "/api/broadcast/round/r0und1d/push");
+        assert_eq!(
+            request.authorization.as_deref(),
+            Some(format!("Bearer {TOKEN}").as_str())
+        );
+        assert!(
+            request
+                .content_type
+                .as_deref()
+                .is_some_and(|t| t.starts_with("text/plain")),
+            "{request:?}"
+        );
+    }
+    assert_eq!(
+        stand_in.most_at_once.load(Ordering::SeqCst),
+        1,
+        "two requests at once"
+    );
+    for pair in received.windows(2) {
+        assert!(
+            pair[1].arrived >= pair[0].answered,
+            "a request before the last was answered"
+        );
+    }
+    // The backoff: 2 s after the 500 (the first failure); after the 429, its Retry-After of
+    // 6 s, longer than the second failure's doubled backoff (4 s).
+    let gap = |i: usize| received[i + 1].arrived - received[i].answered;
+    assert!(
+        gap(0) >= Duration::from_millis(1950),
+        "after the 500: {:?}",
+        gap(0)
+    );
+    assert!(
+        gap(1) >= Duration::from_millis(5950),
+        "after the 429: {:?}",
+        gap(1)
+    );
+
+    // Every body, read by python-chess: three games, each the game played so far.
+    let bodies: Vec<String> = received.iter().map(|r| r.body.clone()).collect();
+    for (body, games) in bodies.iter().zip(python_chess_games(&bodies)) {
+        assert_eq!(games.len(), 3, "{body}");
+        for game in games {
+            assert!(
+                played.starts_with(&game),
+                "a move that was not played: {game:?}\n{body}"
+            );
+        }
+    }
+    assert!(
+        bodies
+            .last()
+            .is_some_and(|b| b.contains("[Board \"north\"]"))
+    );
+
+    // Each board's push as /api/boards shows it: Lichess's reply for its own game.
+    let (_, listed) = get(&served.address, "/api/boards");
+    let listed: Vec<Value> = serde_json::from_str(&listed).expect("JSON");
+    let push = |i: usize| listed[i]["push"].clone();
+    assert_eq!(push(0)["state"], "pushed", "{}", push(0));
+    assert_eq!(push(0)["moves"], 7, "{}", push(0));
+    assert_eq!(push(1)["error"], "No move found", "{}", push(1));
+    drop(served);
+    drop(boards);
+    let said = std::fs::read_to_string(&log).expect("serve's log");
+    assert!(said.contains("HTTP 500"), "the 500 is said");
+    assert!(said.contains("HTTP 429"), "the 429 is said");
+    assert!(
+        said.contains("board 2: lichess refused its game: No move found"),
+        "the refused game is said against its board"
+    );
+    assert!(said.contains("TRACE"), "serve traced nothing: {said}");
+    assert!(!said.contains(TOKEN), "the token is in serve's log");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn a_refused_token_stops_the_pushes_with_a_clear_message() {
+    let _turn = common::pty_turn();
+    let stand_in = StandIn::start(|_| (401, vec![], r#"{"error":"No such token"}"#.to_owned()));
+    let (boards, specs) = three_boards();
+    let log = std::env::temp_dir().join(format!("touchmove-push401-{}.log", std::process::id()));
+    let served = serve_pushing(&specs, &stand_in, &log);
+    stand_in.until(Duration::from_secs(60), |received| !received.is_empty());
+    // The games go on (every board's to its end), and nothing more is sent.
+    let played = source_game("games/coverage.pgn", 1);
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let (_, listed) = get(&served.address, "/api/boards");
+        let listed: Vec<Value> = serde_json::from_str(&listed).expect("JSON");
+        if listed
+            .iter()
+            .all(|b| b["ply"].as_u64() == Some(played.len() as u64))
+        {
+            assert!(
+                listed.iter().all(|b| b["push"]["state"] == "stopped"),
+                "{listed:?}"
+            );
+            let error = listed[0]["push"]["error"].as_str().unwrap_or_default();
+            assert!(
+                error.contains("401") && error.contains("LICHESS_TOKEN"),
+                "{error}"
+            );
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the games did not end: {listed:?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(stand_in.received().len(), 1, "a request after the 401");
+    drop(served);
+    drop(boards);
+    let said = std::fs::read_to_string(&log).expect("serve's log");
+    assert!(
+        said.contains("pushes stopped: Lichess refused the token (HTTP 401)"),
+        "{said}"
+    );
+    assert!(!said.contains(TOKEN), "the token is in serve's log");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn without_a_token_serve_says_how_to_give_one() {
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["serve", "--lichess-round", "abc", "--demo", "1"])
+        .env_remove("LICHESS_TOKEN")
+        .output()
+        .expect("serve runs");
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("LICHESS_TOKEN") && said.contains("study:write"),
+        "{said}"
+    );
+}

@@ -1,0 +1,323 @@
+//! `serve --livechess` as the tools that read e-boards through DGT LiveChess use it: three
+//! boards of three protocols, emulated as independent processes on real pseudo-terminals, and a
+//! client that speaks LiveChess's protocol over a real WebSocket as those tools do (`eboards`,
+//! `subscribe` to each board's `eboardevent` feed, taking every SAN it has not seen yet from
+//! each message, as Lichess does since one message may carry several; then `setup` and `flip`).
+//! What it is told is checked against the games played, worked out with shakmaty.
+
+mod common;
+
+use std::collections::{HashMap, VecDeque};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::{Chess, EnPassantMode, Position};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+use common::emulator::emulate_board;
+use common::http::get;
+use common::serving::serve;
+use common::watching::source_game;
+
+/// The game is played twenty times faster than the simulated hands, so the interpreter's
+/// windows are scaled the same way.
+const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
+
+/// A LiveChess client: calls answered by id, feed messages kept per feed until read.
+struct Client {
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    next_id: i64,
+    feeds: HashMap<i64, VecDeque<Value>>,
+}
+
+impl Client {
+    fn connect(address: &str) -> Client {
+        let (socket, _) =
+            tungstenite::connect(format!("ws://{address}/api/v1.0")).expect("a WebSocket");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_millis(200)))
+                .expect("a read timeout");
+        }
+        Client {
+            socket,
+            next_id: 1,
+            feeds: HashMap::new(),
+        }
+    }
+
+    /// The next message, if one comes within the read timeout.
+    fn read(&mut self) -> Option<Value> {
+        match self.socket.read() {
+            Ok(Message::Text(text)) => Some(serde_json::from_str(text.as_str()).expect("JSON")),
+            Ok(_) => None,
+            Err(tungstenite::Error::Io(error))
+                if matches!(
+                    error.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                None
+            }
+            Err(error) => panic!("the WebSocket failed: {error}"),
+        }
+    }
+
+    /// Sends `text` and returns the response to call `id` (feed messages meanwhile are kept).
+    fn send_for(&mut self, text: String, id: Option<i64>) -> Value {
+        self.socket.send(Message::Text(text.into())).expect("sent");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            let Some(message) = self.read() else { continue };
+            if message["response"] == "feed" {
+                let feed = message["id"].as_i64().expect("a feed id");
+                self.feeds.entry(feed).or_default().push_back(message);
+            } else if message["id"].as_i64() == id {
+                return message;
+            }
+        }
+        panic!("no response to call {id:?}");
+    }
+
+    /// Call `name` with `param`: its response.
+    fn call(&mut self, name: &str, param: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let text = json!({"call": name, "id": id, "param": param}).to_string();
+        self.send_for(text, Some(id))
+    }
+
+    /// Feed `feed`'s messages until one satisfies `done` (returned with those before it).
+    fn feed_until(&mut self, feed: i64, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let deadline = Instant::now() + Duration::from_secs(90);
+        let mut got = Vec::new();
+        while Instant::now() < deadline {
+            while let Some(message) = self.feeds.entry(feed).or_default().pop_front() {
+                let finished = done(&message["param"]);
+                got.push(message);
+                if finished {
+                    return got;
+                }
+            }
+            if let Some(message) = self.read()
+                && message["response"] == "feed"
+            {
+                let id = message["id"].as_i64().expect("a feed id");
+                self.feeds.entry(id).or_default().push_back(message);
+            }
+        }
+        panic!("feed {feed}: not done within 90 s; got {got:?}");
+    }
+}
+
+/// The position after `sans` from the start.
+fn after(sans: &[String]) -> Chess {
+    let mut position = Chess::default();
+    for san in sans {
+        let played = san
+            .parse::<San>()
+            .expect("SAN")
+            .to_move(&position)
+            .expect("legal");
+        position.play_unchecked(played);
+    }
+    position
+}
+
+fn placement(position: &Chess) -> String {
+    position.board().board_fen().to_string()
+}
+
+#[test]
+fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round() {
+    let _turn = common::pty_turn();
+    // The boards stay on after their game, as real ones do.
+    let game = [
+        "--pgn",
+        "fixtures/games/coverage.pgn",
+        "--speed",
+        "20",
+        "--grace-ms",
+        "600000",
+    ];
+    let dgt = emulate_board("dgt", &game);
+    let hall = emulate_board("hall", &game);
+    let chesslink = emulate_board("chesslink", &game);
+    let record = std::env::temp_dir().join(format!("touchmove-livechess-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&record);
+    let record_arg = record.display().to_string();
+    let boards = [
+        format!("north={}", dgt.port),
+        format!("hall:{}", hall.port),
+        format!("chesslink:{}", chesslink.port),
+    ];
+    let mut args = vec!["--livechess", "127.0.0.1:0", "--record-dir", &record_arg];
+    for board in &boards {
+        args.extend(["--board", board.as_str()]);
+    }
+    args.extend(SCALED_WINDOWS);
+    let served = serve(&args);
+    let livechess = served.livechess_address();
+    let played = source_game("games/coverage.pgn", 1);
+    let end = after(&played);
+
+    // Subscribed to every board, as a broadcaster's tool is, before or during the games.
+    let mut client = Client::connect(&livechess);
+    let names = ["north", "2", "3"];
+    for (feed, name) in (1..).zip(names) {
+        let param = json!({"feed": "eboardevent", "id": feed, "param": {"serialnr": name}});
+        let answer = client.call("subscribe", param);
+        assert_eq!(answer["response"], "call", "{answer}");
+        assert_eq!(answer["param"], Value::Null, "{answer}");
+        assert!(answer["time"].as_u64().is_some(), "{answer}");
+    }
+
+    // Each feed, read as Lichess reads it: every SAN not seen yet is a new move.
+    for (feed, name) in (1..).zip(names) {
+        let messages = client.feed_until(feed, |param| {
+            param["san"].as_array().map(Vec::len) == Some(played.len())
+        });
+        let mut seen: Vec<String> = Vec::new();
+        for message in &messages {
+            let param = &message["param"];
+            assert_eq!(param["serialnr"], name, "{message}");
+            assert_eq!(
+                param["start"],
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            );
+            let san: Vec<String> = param["san"]
+                .as_array()
+                .expect("san")
+                .iter()
+                .map(|s| s.as_str().expect("a SAN").to_owned())
+                .collect();
+            assert!(
+                san.starts_with(&seen),
+                "board {name}: {seen:?} then {san:?}"
+            );
+            seen.extend(san.into_iter().skip(seen.len()));
+        }
+        assert_eq!(seen, played, "board {name}: not the game played");
+        let board_said = messages
+            .iter()
+            .rev()
+            .find_map(|message| message["param"]["board"].as_str())
+            .expect("the board, said at least once");
+        assert_eq!(board_said, placement(&end), "board {name}");
+    }
+
+    // `eboards`, on the socket and over HTTP: the three boards as they stand.
+    let listed = client.call("eboards", Value::Null);
+    let listed = listed["param"].as_array().expect("a list").clone();
+    let serials: Vec<&str> = listed
+        .iter()
+        .filter_map(|b| b["serialnr"].as_str())
+        .collect();
+    assert_eq!(serials, names);
+    for eboard in &listed {
+        assert_eq!(eboard["state"], "ACTIVE", "{eboard}");
+        assert_eq!(eboard["board"], placement(&end).as_str(), "{eboard}");
+        assert_eq!(eboard["flipped"], false, "{eboard}");
+        assert!(
+            eboard["source"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("/dev/")),
+            "{eboard}"
+        );
+        assert!(eboard.get("battery").is_some() && eboard.get("clock").is_some());
+    }
+    let (status, body) = get(&livechess, "/api/v1.0/eboards");
+    assert_eq!(status, 200);
+    let over_http: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+    let boards_of = |list: &[Value]| -> Vec<(Value, Value)> {
+        list.iter()
+            .map(|b| (b["serialnr"].clone(), b["board"].clone()))
+            .collect()
+    };
+    assert_eq!(boards_of(&over_http), boards_of(&listed));
+
+    // `setup` on north's feed: a new game from the position the board shows; it starts at once.
+    let fen = Fen::from_position(&end, EnPassantMode::Legal).to_string();
+    let answer = client.call(
+        "call",
+        json!({"id": 1, "method": "setup", "param": {"fen": fen}}),
+    );
+    assert_eq!(answer["response"], "call", "{answer}");
+    let set_up = client.feed_until(1, |param| param["start"] == fen.as_str());
+    let last = &set_up.last().expect("a message")["param"];
+    assert_eq!(last["san"], json!([]), "{last}");
+    assert_eq!(last["match"], true, "{last}");
+    let (_, summaries) = get(&served.address, "/api/boards");
+    let summaries: Vec<Value> = serde_json::from_str(&summaries).expect("JSON");
+    assert_eq!(summaries[0]["game"], 2, "{}", summaries[0]);
+    assert_eq!(summaries[0]["started"], true, "{}", summaries[0]);
+    let (_, pgn) = get(&served.address, "/boards/north.pgn");
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    let log = std::fs::read_to_string(record.join("north-game2.log")).expect("game 2's log");
+    assert!(log.contains(&format!("@start {fen}")), "{log}");
+
+    // `flip` on board 3's feed (a ChessLink board: it tells the pieces apart): the board is
+    // read turned round, then the right way again.
+    let answer = client.call(
+        "call",
+        json!({"id": 3, "method": "flip", "param": {"flip": true}}),
+    );
+    assert_eq!(answer["response"], "call", "{answer}");
+    let mut turned = end.board().clone();
+    turned.rotate_180();
+    let flipped = client.feed_until(3, |param| param["flipped"] == true);
+    let param = &flipped.last().expect("a message")["param"];
+    assert_eq!(
+        param["board"],
+        turned.board_fen().to_string().as_str(),
+        "{param}"
+    );
+    assert_eq!(param["match"], false, "{param}");
+    client.call(
+        "call",
+        json!({"id": 3, "method": "flip", "param": {"flip": false}}),
+    );
+    let back = client.feed_until(3, |param| param["flipped"] == false);
+    let param = &back.last().expect("a message")["param"];
+    assert_eq!(param["board"], placement(&end).as_str(), "{param}");
+    assert_eq!(param["match"], true, "{param}");
+
+    // What it cannot do, it says, with the call's id (`null` when the call is unreadable).
+    let refused = [
+        (
+            client.call(
+                "subscribe",
+                json!({"feed": "eboardevent", "id": 9, "param": {"serialnr": "nowhere"}}),
+            ),
+            "no eboard has serialnr nowhere",
+        ),
+        (
+            client.call(
+                "call",
+                json!({"id": 1, "method": "setup", "param": {"fen": "not a fen"}}),
+            ),
+            "setup: `not a fen` is no FEN",
+        ),
+        (
+            client.call("call", json!({"id": 8, "method": "flip"})),
+            "no feed 8 is subscribed",
+        ),
+        (
+            client.call("sources", Value::Null),
+            "unknown call `sources`",
+        ),
+    ];
+    for (answer, message) in &refused {
+        assert_eq!(answer["response"], "error", "{answer}");
+        let said = answer["param"]["message"].as_str().unwrap_or_default();
+        assert!(said.starts_with(message), "{answer}");
+    }
+    let garbage = client.send_for("{not json".to_owned(), None);
+    assert_eq!(garbage["response"], "error", "{garbage}");
+    drop((dgt, hall, chesslink));
+    let _ = std::fs::remove_dir_all(&record);
+}
