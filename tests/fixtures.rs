@@ -90,13 +90,23 @@ fn every_fixture_read_in_odd_chunks() {
 
 #[test]
 fn every_fixture_through_the_replay_command() {
+    let written = std::cell::RefCell::new(Vec::new());
     check_all("touchmove replay --json", |fixture| {
         let run = run_cli(fixture);
         assert_eq!(
             run.pgn_sans, run.recorded_sans,
-            "{}: the PGN does not read back to the recorded moves",
+            "{}: the PGN does not read back to the recorded moves (pgn-reader)",
             fixture.name
         );
+        written
+            .borrow_mut()
+            .push((fixture.name.clone(), run.pgn_text, run.pgn_sans));
         run.events
     });
+    // Every PGN written, read back by python-chess too, move for move.
+    let written = written.into_inner();
+    let texts: Vec<String> = written.iter().map(|(_, text, _)| text.clone()).collect();
+    for ((name, _, sans), read) in written.iter().zip(common::python_chess_games(&texts)) {
+        assert_eq!(&read, sans, "{name}: python-chess reads other moves");
+    }
 }

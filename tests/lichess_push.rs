@@ -2,7 +2,7 @@
 //! server standing in for Lichess (`POST /api/broadcast/round/{id}/push`, as lichess-org/api
 //! documents it). Three boards of three protocols, emulated as independent processes on real
 //! pseudo-terminals, play a game; the stand-in answers a 500, then a 429, then takes the pushes.
-//! Checked: every body reads with python-chess into the boards' games as they stood (never a
+//! Checked: every body reads with python-chess (and pgn-reader) into the boards' games as they stood (never a
 //! move that was not played), never two requests at once, the backoff after the 500 and the 429,
 //! each board's reply in `/api/boards`; another run: a 401 stops the pushes with a clear
 //! message. serve runs with `-vvv` (every crate's traces) and the token is in none of its lines.
@@ -11,7 +11,7 @@ mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -175,41 +175,6 @@ fn taken() -> String {
     r#"{"games":[{"tags":{"Board":"north"},"moves":7},{"tags":{"Board":"2"},"error":"No move found"},{"tags":{"Board":"3"},"moves":7}]}"#.to_owned()
 }
 
-/// Every game of every body, as python-chess reads it: for each body, each game's SAN moves
-/// (an error in any game fails the test).
-fn python_chess_games(bodies: &[String]) -> Vec<Vec<Vec<String>>> {
-    let input = bodies.join("\n\u{1}\n");
-    let mut child = Command::new("python3")
-        .args([
-            "-c",
-            "import sys, io, json, chess.pgn\n\
-             out = []\n\
-             for body in sys.stdin.read().split('\\n\\x01\\n'):\n\
-             \x20   games, text = [], io.StringIO(body)\n\
-             \x20   while (g := chess.pgn.read_game(text)) is not None:\n\
-             \x20       assert not g.errors, g.errors\n\
-             \x20       b, sans = g.board(), []\n\
-             \x20       for m in g.mainline_moves():\n\
-             \x20           sans.append(b.san(m)); b.push(m)\n\
-             \x20       games.append(sans)\n\
-             \x20   out.append(games)\n\
-             print(json.dumps(out))",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("written");
-    let output = child.wait_with_output().expect("python3 ends");
-    assert!(output.status.success(), "python-chess refused a body");
-    serde_json::from_slice(&output.stdout).expect("JSON")
-}
-
 /// Three emulated boards playing the coverage game, staying on after it.
 fn three_boards() -> (Vec<common::emulator::Emulator>, Vec<String>) {
     let game = [
@@ -233,13 +198,17 @@ fn three_boards() -> (Vec<common::emulator::Emulator>, Vec<String>) {
     (boards, specs)
 }
 
-/// serve pushing to `stand_in`, its standard error into `log`.
+/// serve pushing to `stand_in`, its standard error into `log`, with round 4's players.
 fn serve_pushing(
     specs: &[String],
     stand_in: &StandIn,
     log: &std::path::Path,
 ) -> common::serving::Serve {
     let url = format!("http://{}", stand_in.address);
+    let players = log.with_extension("players");
+    let file = "# round 4\nnorth | Carlsen, Magnus | Nakamura, Hikaru\n";
+    std::fs::write(&players, file).expect("written");
+    let players = players.display().to_string();
     let mut args = vec![
         "-vvv",
         "--lichess-round",
@@ -247,6 +216,7 @@ fn serve_pushing(
         "--lichess-url",
         url.as_str(),
     ];
+    args.extend(["--round", "4", "--players", players.as_str()]);
     for spec in specs {
         args.extend(["--board", spec.as_str()]);
     }
@@ -318,7 +288,12 @@ fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
 
     // Every body, read by python-chess: three games, each the game played so far.
     let bodies: Vec<String> = received.iter().map(|r| r.body.clone()).collect();
-    for (body, games) in bodies.iter().zip(python_chess_games(&bodies)) {
+    for (body, games) in bodies.iter().zip(common::python_chess_games(&bodies)) {
+        assert_eq!(
+            games,
+            common::pgn_games(body),
+            "python-chess and pgn-reader differ"
+        );
         assert_eq!(games.len(), 3, "{body}");
         for game in games {
             assert!(
@@ -327,11 +302,17 @@ fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
             );
         }
     }
-    assert!(
-        bodies
-            .last()
-            .is_some_and(|b| b.contains("[Board \"north\"]"))
-    );
+    // The tags a broadcast needs: the round, the board, the players from --players.
+    let last = bodies.last().cloned().unwrap_or_default();
+    for tag in [
+        "[Round \"4\"]",
+        "[Board \"north\"]",
+        "[White \"Carlsen, Magnus\"]",
+        "[Black \"Nakamura, Hikaru\"]",
+        "[Board \"3\"]",
+    ] {
+        assert!(last.contains(tag), "{tag} missing:\n{last}");
+    }
 
     // Each board's push as /api/boards shows it: Lichess's reply for its own game.
     let (_, listed) = get(&served.address, "/api/boards");
@@ -351,6 +332,7 @@ fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
     );
     assert!(said.contains("TRACE"), "serve traced nothing: {said}");
     assert!(!said.contains(TOKEN), "the token is in serve's log");
+    let _ = std::fs::remove_file(log.with_extension("players"));
     let _ = std::fs::remove_file(&log);
 }
 
@@ -398,6 +380,7 @@ fn a_refused_token_stops_the_pushes_with_a_clear_message() {
         "{said}"
     );
     assert!(!said.contains(TOKEN), "the token is in serve's log");
+    let _ = std::fs::remove_file(log.with_extension("players"));
     let _ = std::fs::remove_file(&log);
 }
 

@@ -96,6 +96,10 @@ pub struct ServeArgs {
     /// The `Round` tag of every game's PGN.
     #[arg(long, value_name = "N")]
     pub round: Option<String>,
+    /// Who plays on which board: one line per board, `BOARD | WHITE | BLACK`, for the PGN's
+    /// `White` and `Black` tags, the pages and the pushes.
+    #[arg(long, value_name = "FILE")]
+    pub players: Option<PathBuf>,
     /// The position the games start from (default: the standard starting position).
     #[arg(long, value_name = "FEN")]
     pub start: Option<String>,

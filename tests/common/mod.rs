@@ -247,6 +247,8 @@ pub struct CliRun {
     pub recorded_sans: Vec<Vec<String>>,
     /// The moves of each game of the PGN file, as pgn-reader reads them.
     pub pgn_sans: Vec<Vec<String>>,
+    /// The PGN file's text.
+    pub pgn_text: String,
 }
 
 /// Runs the built binary on the fixture with `--json --pgn`.
@@ -279,6 +281,7 @@ pub fn run_cli(fixture: &Fixture) -> CliRun {
     CliRun {
         recorded_sans: recorded_games(&events),
         pgn_sans: pgn_games(&pgn_text),
+        pgn_text,
         events,
     }
 }
@@ -338,4 +341,39 @@ pub fn pgn_games(text: &str) -> Vec<Vec<String>> {
         games.push(game);
     }
     games
+}
+
+/// Every game of each PGN text, as python-chess reads it: each game's moves in SAN (a game
+/// python-chess reads with an error fails the test). One python3 process for them all.
+pub fn python_chess_games(texts: &[String]) -> Vec<Vec<Vec<String>>> {
+    let input = texts.join("\n\u{1}\n");
+    let mut child = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, io, json, chess.pgn\n\
+             out = []\n\
+             for text in sys.stdin.read().split('\\n\\x01\\n'):\n\
+             \x20   games, f = [], io.StringIO(text)\n\
+             \x20   while (g := chess.pgn.read_game(f)) is not None:\n\
+             \x20       assert not g.errors, g.errors\n\
+             \x20       b, sans = g.board(), []\n\
+             \x20       for m in g.mainline_moves():\n\
+             \x20           sans.append(b.san(m)); b.push(m)\n\
+             \x20       games.append(sans)\n\
+             \x20   out.append(games)\n\
+             print(json.dumps(out))",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("written");
+    let output = child.wait_with_output().expect("python3 ends");
+    assert!(output.status.success(), "python-chess refused a PGN");
+    serde_json::from_slice(&output.stdout).expect("JSON")
 }

@@ -6,6 +6,7 @@ mod board;
 mod demo_boards;
 mod discovery;
 mod livechess;
+mod players;
 mod push;
 mod records;
 mod runners;
@@ -42,7 +43,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     let runtime = super::runtime()?;
     let local = LocalSet::new();
-    local.block_on(&runtime, serve(args, Setup::new(args, start)))
+    let setup = Setup::new(args, start)?;
+    local.block_on(&runtime, serve(args, setup))
 }
 
 async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {

@@ -52,11 +52,17 @@ pub struct Setup {
     resume: bool,
     event: Option<String>,
     round: Option<String>,
+    /// `--players`: each board's players, by name.
+    players: std::collections::HashMap<String, touchmove::live::Players>,
 }
 
 impl Setup {
-    pub fn new(args: &ServeArgs, start: Chess) -> Setup {
-        Setup {
+    pub fn new(args: &ServeArgs, start: Chess) -> Result<Setup> {
+        let players = match &args.players {
+            Some(path) => super::players::read(path)?,
+            None => std::collections::HashMap::new(),
+        };
+        Ok(Setup {
             start,
             interpreter: args.interpreter.config(),
             report_horizon_ms: args.interpreter.report_horizon_ms,
@@ -65,12 +71,16 @@ impl Setup {
             resume: args.resume,
             event: args.event.clone(),
             round: args.round.clone(),
-        }
+            players,
+        })
     }
 
     /// The PGN tags of board `name`'s games.
     fn tags(&self, name: &str) -> PgnTags {
+        let players = self.players.get(name).cloned().unwrap_or_default();
         PgnTags {
+            white: players.white,
+            black: players.black,
             event: self.event.clone(),
             round: self.round.clone(),
             board: Some(name.to_owned()),
