@@ -18,9 +18,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use common::emulator::emulate_board;
 use common::http::get;
-use common::serving::{serve_command, start};
+use common::serving::{serve_command, start, three_boards};
 use common::watching::source_game;
 
 const TOKEN: &str = "lip_touchmoveTestToken0123456789";
@@ -173,29 +172,6 @@ fn serve_connection(
 /// Lichess's reply to a push of three games: the first and third taken, the second refused.
 fn taken() -> String {
     r#"{"games":[{"tags":{"Board":"north"},"moves":7},{"tags":{"Board":"2"},"error":"No move found"},{"tags":{"Board":"3"},"moves":7}]}"#.to_owned()
-}
-
-/// Three emulated boards playing the coverage game, staying on after it.
-fn three_boards() -> (Vec<common::emulator::Emulator>, Vec<String>) {
-    let game = [
-        "--pgn",
-        "fixtures/games/coverage.pgn",
-        "--speed",
-        "20",
-        "--grace-ms",
-        "600000",
-    ];
-    let boards = vec![
-        emulate_board("dgt", &game),
-        emulate_board("hall", &game),
-        emulate_board("chesslink", &game),
-    ];
-    let specs = vec![
-        format!("north={}", boards[0].port),
-        format!("hall:{}", boards[1].port),
-        format!("chesslink:{}", boards[2].port),
-    ];
-    (boards, specs)
 }
 
 /// serve pushing to `stand_in`, its standard error into `log`, with round 4's players.

@@ -18,9 +18,8 @@ use shakmaty::{Chess, EnPassantMode, Position};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use common::emulator::emulate_board;
 use common::http::get;
-use common::serving::serve;
+use common::serving::{serve, three_boards};
 use common::watching::source_game;
 
 /// The game is played twenty times faster than the simulated hands, so the interpreter's
@@ -135,26 +134,10 @@ fn placement(position: &Chess) -> String {
 #[test]
 fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round() {
     let _turn = common::pty_turn();
-    // The boards stay on after their game, as real ones do.
-    let game = [
-        "--pgn",
-        "fixtures/games/coverage.pgn",
-        "--speed",
-        "20",
-        "--grace-ms",
-        "600000",
-    ];
-    let dgt = emulate_board("dgt", &game);
-    let hall = emulate_board("hall", &game);
-    let chesslink = emulate_board("chesslink", &game);
+    let (emulated, boards) = three_boards();
     let record = std::env::temp_dir().join(format!("touchmove-livechess-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&record);
     let record_arg = record.display().to_string();
-    let boards = [
-        format!("north={}", dgt.port),
-        format!("hall:{}", hall.port),
-        format!("chesslink:{}", chesslink.port),
-    ];
     let mut args = vec!["--livechess", "127.0.0.1:0", "--record-dir", &record_arg];
     for board in &boards {
         args.extend(["--board", board.as_str()]);
@@ -318,6 +301,6 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
     }
     let garbage = client.send_for("{not json".to_owned(), None);
     assert_eq!(garbage["response"], "error", "{garbage}");
-    drop((dgt, hall, chesslink));
+    drop(emulated);
     let _ = std::fs::remove_dir_all(&record);
 }

@@ -308,6 +308,50 @@ mod tests {
     }
 
     #[test]
+    fn a_game_set_up_starts_when_the_board_shows_it() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(&Board::new()));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        // Set up from the position after 1. e4: the board does not show it yet.
+        let e4: Chess = shakmaty::fen::Fen::from_ascii(
+            b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        )
+        .ok()
+        .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok())
+        .unwrap_or_default();
+        game.set_up(500, e4.clone());
+        assert_eq!(game.poll_event(), Some(LiveEvent::SetUp { t: 500 }));
+        assert_eq!(game.poll_event(), None);
+        assert!(!game.started());
+        assert_eq!(game.start(), &e4);
+        let pawn = Some(shakmaty::Color::White.pawn());
+        game.handle_sensor(&SensorEvent::new(
+            900,
+            SensorKind::Lift {
+                square: Square::E2,
+                piece: pawn,
+            },
+        ));
+        assert_eq!(game.poll_event(), None);
+        game.handle_sensor(&SensorEvent::new(
+            1000,
+            SensorKind::Place {
+                square: Square::E4,
+                piece: pawn,
+            },
+        ));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 1000 }));
+        assert_eq!(
+            game.interpreter().map(|i| i.game().turn()),
+            Some(shakmaty::Color::Black)
+        );
+        // Set up again from the position the board shows: it starts at once.
+        game.set_up(2000, e4);
+        assert_eq!(game.poll_event(), Some(LiveEvent::SetUp { t: 2000 }));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 2000 }));
+    }
+
+    #[test]
     fn after_the_start_the_interpreter_decides() {
         let mut game = LiveGame::new(Chess::default(), Config::default());
         game.handle_sensor(&snapshot(&Board::new()));

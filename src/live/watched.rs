@@ -189,12 +189,13 @@ impl WatchedBoard {
         }
     }
 
-    /// The session's first game is game `number` of the board (a session resumed from that
-    /// game's record); the games after it are numbered on from there.
-    pub fn resume_as_game(&mut self, number: u32) {
+    /// The session's first game is game `number` of the board, from `start` (a session resumed
+    /// from that game's record); the games after it are numbered on from there.
+    pub fn resume_as_game(&mut self, number: u32, start: Chess) {
         self.first_game = number.max(1);
         self.game = self.first_game;
         self.set_players();
+        self.clear_game(start);
     }
 
     /// The board whose game `n` is played by `pairings[n - 1]` (round them again once all have
@@ -585,7 +586,7 @@ mod tests {
             assert!(watched.pgn().contains(&format!("[White \"{white}\"]")));
         }
         // Resumed at the board's game 2, the session's second game is the board's third.
-        watched.resume_as_game(2);
+        watched.resume_as_game(2, Chess::default());
         assert_eq!(watched.summary().game, 2);
         watched.live(&LiveEvent::Decision(new_game(2)), &game);
         assert_eq!(watched.summary().game, 3);

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 
-use super::emulator::DEADLINE;
+use super::emulator::{DEADLINE, Emulator, emulate_board};
 
 /// The `serve` process; killed when dropped.
 pub struct Serve {
@@ -76,4 +76,29 @@ pub fn start(mut command: Command) -> Serve {
         address,
         lines,
     }
+}
+
+/// Three boards of three protocols (DGT, Hall, ChessLink) emulated as processes, each playing
+/// the coverage game 20 times faster than hands and staying on after it, as real boards do;
+/// with their `--board` specs (`north=PORT`, `hall:PORT`, `chesslink:PORT`).
+pub fn three_boards() -> (Vec<Emulator>, Vec<String>) {
+    let game = [
+        "--pgn",
+        "fixtures/games/coverage.pgn",
+        "--speed",
+        "20",
+        "--grace-ms",
+        "600000",
+    ];
+    let boards = vec![
+        emulate_board("dgt", &game),
+        emulate_board("hall", &game),
+        emulate_board("chesslink", &game),
+    ];
+    let specs = vec![
+        format!("north={}", boards[0].port),
+        format!("hall:{}", boards[1].port),
+        format!("chesslink:{}", boards[2].port),
+    ];
+    (boards, specs)
 }

@@ -220,3 +220,29 @@ async fn follow(board: Arc<BoardHandle>, feed: i64, out: mpsc::UnboundedSender<S
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Position;
+
+    use super::*;
+
+    #[test]
+    fn setup_takes_a_whole_fen_or_a_placement_alone() {
+        let whole = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        let position = position(whole)
+            .map(|p| Fen::from_position(&p, shakmaty::EnPassantMode::Legal).to_string());
+        assert_eq!(position.as_deref(), Ok(whole));
+        let alone = super::position("4k3/8/8/8/8/8/8/4K2R");
+        assert_eq!(alone.map(|p| p.turn()), Ok(shakmaty::Color::White));
+        let said = super::position("8/8/8/8/8/8/8/8 w - - 0 1")
+            .err()
+            .unwrap_or_default();
+        assert!(
+            said.starts_with("setup: `8/8/8/8/8/8/8/8 w - - 0 1` is no position"),
+            "{said}"
+        );
+        let said = super::position("not a fen").err().unwrap_or_default();
+        assert!(said.starts_with("setup: `not a fen` is no FEN"), "{said}");
+    }
+}

@@ -108,12 +108,7 @@ impl Setup {
     ) -> Result<tokio::task::JoinHandle<Result<()>>> {
         let (records, resumed) = self.records(&plan)?;
         let start = match &resumed {
-            Some(resumed) => resumed.log.header.start_position().map_err(|error| {
-                anyhow::anyhow!(
-                    "--resume: board {}: the log's @start: {error}",
-                    plan.handle.name
-                )
-            })?,
+            Some(resumed) => resumed_start(resumed, &plan.handle.name)?,
             None => self.start.clone(),
         };
         // A resumed game is weighed as it was recorded.
@@ -171,9 +166,20 @@ impl Setup {
             return Ok((Some(records), None));
         };
         let records = GameRecords::resume(dir, name, plan.protocol, number, &resumed)?;
-        plan.handle.lock().resume_as_game(number);
+        let start = resumed_start(&resumed, name)?;
+        plan.handle.lock().resume_as_game(number, start);
         Ok((Some(records), Some(resumed)))
     }
+}
+
+/// The position board `name`'s resumed game started from (its log's `@start`: a game set up
+/// through the LiveChess API starts from its own).
+fn resumed_start(resumed: &Resumed, name: &str) -> Result<Chess> {
+    resumed
+        .log
+        .header
+        .start_position()
+        .map_err(|error| anyhow::anyhow!("--resume: board {name}: the log's @start: {error}"))
 }
 
 impl Planned {
