@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use tokio::sync::{broadcast, mpsc, watch};
 
+use touchmove::broadcast::{PushStatus, Pusher};
 use touchmove::event::GameEvent;
 
 use super::stats::StreamStats;
@@ -143,8 +144,8 @@ pub struct Hall {
     boards: RwLock<Vec<Arc<BoardHandle>>>,
     /// What the streams delivered.
     pub stats: StreamStats,
-    /// The pushes to a Lichess broadcast, with `--lichess-round`.
-    pub pushes: OnceLock<Arc<super::push::Pushes>>,
+    /// The pushes to a Lichess broadcast, with `--lichess-round` (the push loop's pusher).
+    pub pushes: OnceLock<Arc<Mutex<Pusher>>>,
 }
 
 impl Hall {
@@ -179,6 +180,15 @@ impl Hall {
     /// Every board, in board order.
     pub fn boards(&self) -> Vec<Arc<BoardHandle>> {
         self.read().clone()
+    }
+
+    /// What a page shows of board `name`'s pushes, with `--lichess-round`.
+    pub fn push_status(&self, name: &str) -> Option<PushStatus> {
+        let pusher = self.pushes.get()?;
+        let pusher = pusher
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Some(pusher.status(name))
     }
 
     /// The board called `name`.

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use tokio::sync::watch;
 
-use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, PushStatus, Pusher};
+use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, Pusher};
 use touchmove::sensor::Millis;
 
 use super::super::args::ServeArgs;
@@ -56,22 +56,14 @@ impl PushTarget {
     }
 }
 
-/// The pushes' state, shared with the web side (`/api/boards`' `push`).
-pub struct Pushes {
-    pusher: Mutex<Pusher>,
-}
+/// The pusher, shared with the web side (`/api/boards`' `push`).
+type Pushes = Mutex<Pusher>;
 
-impl Pushes {
-    fn lock(&self) -> MutexGuard<'_, Pusher> {
-        self.pusher
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// What a page shows of `board`'s pushes.
-    pub fn status(&self, board: &str) -> PushStatus {
-        self.lock().status(board)
-    }
+/// The pusher, locked (a poisoned lock is taken as it is: the pusher's state stays whole).
+fn lock(pushes: &Pushes) -> MutexGuard<'_, Pusher> {
+    pushes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What a push's reply was.
@@ -92,9 +84,7 @@ pub fn start(
         .user_agent(concat!("touchmove/", env!("CARGO_PKG_VERSION")))
         .build()
         .context("--lichess-round: cannot make an HTTPS client")?;
-    let pushes = Arc::new(Pushes {
-        pusher: Mutex::new(Pusher::new(PushConfig::default())),
-    });
+    let pushes = Arc::new(Mutex::new(Pusher::new(PushConfig::default())));
     let task = tokio::task::spawn_local(push_loop(
         client,
         target,
@@ -125,12 +115,12 @@ async fn push_loop(
                 let current: Vec<u64> = hall.boards().iter().map(|board| board.version()).collect();
                 if current != versions {
                     versions = current;
-                    pushes.lock().changed();
+                    lock(&pushes).changed();
                 }
             }
             reply = reply_of(&mut in_flight), if in_flight.is_some() => {
                 in_flight = None;
-                let mut pusher = pushes.lock();
+                let mut pusher = lock(&pushes);
                 match reply {
                     Ok(Ok(reply)) => pusher.handle_reply(now(), reply.status, reply.retry_after, &reply.body),
                     Ok(Err(error)) => pusher.handle_failure(now(), &error),
@@ -146,7 +136,7 @@ async fn push_loop(
             .take(MAX_GAMES)
             .map(|board| board.name.clone())
             .collect();
-        let Some(request) = pushes.lock().poll_request(now(), names) else {
+        let Some(request) = lock(&pushes).poll_request(now(), names) else {
             continue;
         };
         if boards.len() > MAX_GAMES && !told.too_many {

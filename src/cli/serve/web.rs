@@ -77,13 +77,12 @@ struct Listed {
 
 /// `/api/boards`: every board's summary, in board order.
 async fn boards(State(hall): State<Arc<Hall>>) -> Json<Vec<Listed>> {
-    let pushes = hall.pushes.get();
     Json(
         hall.boards()
             .iter()
             .map(|board| Listed {
                 summary: board.summary(),
-                push: pushes.map(|pushes| pushes.status(&board.name)),
+                push: hall.push_status(&board.name),
             })
             .collect(),
     )
