@@ -126,29 +126,11 @@ fn python_chess_reads_the_pgn_back_to_the_same_moves() {
             .lines()
             .map(|l| serde_json::from_str(l).expect("JSON"))
             .collect();
-        let reader = "import sys, chess.pgn\n\
-            f = open(sys.argv[1])\n\
-            while (g := chess.pgn.read_game(f)) is not None:\n\
-            \x20   assert not g.errors, g.errors\n\
-            \x20   b = g.board()\n\
-            \x20   sans = []\n\
-            \x20   for m in g.mainline_moves():\n\
-            \x20       sans.append(b.san(m))\n\
-            \x20       b.push(m)\n\
-            \x20   print(' '.join(sans))\n";
-        let py = Command::new("python3")
-            .args(["-c", reader, pgn.to_str().expect("path")])
-            .output()
-            .expect("python3 runs");
-        assert!(
-            py.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&py.stderr)
-        );
-        let read: Vec<Vec<String>> = String::from_utf8_lossy(&py.stdout)
-            .lines()
-            .map(|l| l.split_whitespace().map(str::to_owned).collect())
-            .collect();
+        let text = std::fs::read_to_string(&pgn).expect("the PGN was written");
+        let read = common::python_chess_games(&[text])
+            .into_iter()
+            .next()
+            .expect("the games of the one text");
         assert_eq!(read, common::recorded_games(&events), "{name}");
     }
 }

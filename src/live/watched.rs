@@ -134,8 +134,6 @@ pub struct WatchedBoard {
     physical: BoardSnapshot,
     /// The current game's events, from its start.
     events: Vec<GameEvent>,
-    /// The current game's moves that stand, in SAN, from its start.
-    sans: Vec<String>,
     /// The position the current game starts from.
     start: Chess,
     flipped: bool,
@@ -179,7 +177,6 @@ impl WatchedBoard {
             turn: None,
             physical: BoardSnapshot::occupancy(Bitboard::EMPTY),
             events: Vec::new(),
-            sans: Vec::new(),
             start: start.clone(),
             flipped: false,
             pgn: PgnRecorder::new(start, set_up, tags.clone()),
@@ -306,16 +303,11 @@ impl WatchedBoard {
         match &decision.kind {
             EventKind::Move(played) => {
                 self.last_move = Some(played.uci.clone());
-                self.sans.push(played.san.clone());
                 if let Some(times) = played.clock {
                     self.clock_after_move(decision.t, times, !played.color);
                 }
             }
-            EventKind::Takeback { ply } => {
-                self.last_move = None;
-                self.sans
-                    .truncate(usize::try_from(ply.saturating_sub(1)).unwrap_or(usize::MAX));
-            }
+            EventKind::Takeback { .. } => self.last_move = None,
             EventKind::Result(result) => {
                 self.result = Some(result.result.clone());
                 if let Some(clock) = self.clock.as_mut() {
@@ -352,7 +344,6 @@ impl WatchedBoard {
     /// The current game's record starts again from `start`.
     fn clear_game(&mut self, start: Chess) {
         self.events.clear();
-        self.sans.clear();
         self.result = None;
         self.last_move = None;
         self.ply = 0;
@@ -368,8 +359,20 @@ impl WatchedBoard {
     }
 
     /// The current game's moves that stand, in SAN, from its start.
-    pub fn sans(&self) -> &[String] {
-        &self.sans
+    pub fn sans(&self) -> Vec<String> {
+        let mut sans = Vec::new();
+        let before = |ply: u32| usize::try_from(ply.saturating_sub(1)).unwrap_or(usize::MAX);
+        for event in &self.events {
+            match &event.kind {
+                EventKind::Move(played) => {
+                    sans.truncate(before(played.ply));
+                    sans.push(played.san.clone());
+                }
+                EventKind::Takeback { ply } => sans.truncate(before(*ply)),
+                _ => {}
+            }
+        }
+        sans
     }
 
     /// The summary `GET /api/boards` gives.
@@ -534,6 +537,59 @@ mod tests {
         let json = serde_json::to_value(watched.summary()).unwrap_or_default();
         assert_eq!(json["link"], "lost");
         assert_eq!(json["result"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn the_moves_that_stand_are_the_moves_less_those_taken_back() {
+        let mut watched = e4_watched();
+        assert_eq!(watched.sans(), ["e4"]);
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&SensorEvent::new(
+            0,
+            SensorKind::Snapshot(BoardSnapshot::identified(&Board::new())),
+        ));
+        let pawn = Some(Color::White.pawn());
+        let moves = [
+            (1000, Square::E2, Square::E4),
+            // The pawn goes back: 1. e4 is taken back.
+            (3000, Square::E4, Square::E2),
+        ];
+        for (t, from, to) in moves {
+            for kind in [
+                SensorKind::Lift {
+                    square: from,
+                    piece: pawn,
+                },
+                SensorKind::Place {
+                    square: to,
+                    piece: pawn,
+                },
+            ] {
+                game.handle_sensor(&SensorEvent::new(t, kind));
+            }
+            if let Some(due) = game.poll_timeout() {
+                game.handle_timeout(due);
+            }
+        }
+        game.finish();
+        let mut watched_again =
+            WatchedBoard::new("1", "dgt", "-", Chess::default(), PgnTags::default());
+        while let Some(event) = game.poll_event() {
+            watched_again.live(&event, &game);
+        }
+        let kinds: Vec<&str> = watched_again
+            .events()
+            .iter()
+            .map(|event| match event.kind {
+                EventKind::Move(_) => "move",
+                EventKind::Takeback { .. } => "takeback",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["move", "takeback"]);
+        assert!(watched_again.sans().is_empty());
+        watched.set_flipped(true);
+        assert!(watched.summary().flipped);
     }
 
     #[test]

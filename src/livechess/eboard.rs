@@ -22,7 +22,7 @@ impl BoardView {
         BoardView {
             summary,
             placement: watched.named_board().board_fen().to_string(),
-            sans: watched.sans().to_vec(),
+            sans: watched.sans(),
         }
     }
 }
