@@ -67,6 +67,7 @@ pub mod chesslink;
 pub mod clock;
 pub mod dgt;
 pub mod emulation;
+pub mod engine;
 pub mod event;
 pub mod fidelity;
 pub mod hall;
