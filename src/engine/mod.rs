@@ -9,6 +9,8 @@
 //! answer in time is reported, never waited for forever.
 
 mod limits;
+#[cfg(feature = "runner")]
+pub mod runner;
 mod session;
 
 #[cfg(test)]
