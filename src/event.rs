@@ -65,6 +65,27 @@ pub enum EventKind {
         #[serde(serialize_with = "ser_display")]
         fen: Fen,
     },
+    /// The engine chose its move (`touchmove play`): the player is to carry it out on the
+    /// board.
+    Engine {
+        /// The move, in SAN.
+        san: String,
+        /// The move, in UCI.
+        uci: String,
+    },
+    /// The board shows another move than the engine's (`touchmove play`): the game waits until
+    /// it shows the engine's.
+    Execution {
+        /// The engine's move, in SAN (`null`: the engine has not moved yet).
+        expected: Option<String>,
+        /// The move the board shows instead, in SAN, when it is a legal one.
+        played: Option<String>,
+        /// The engine's move's from and to squares.
+        #[serde(serialize_with = "ser_squares")]
+        squares: Vec<Square>,
+        /// What to do, in words (`carry out Nf3, not Nc3`).
+        message: String,
+    },
     /// A live board stopped answering, or answers again (live sessions only: a recording
     /// replays to the same events less these).
     Link {

@@ -76,6 +76,7 @@ pub mod live;
 pub mod livechess;
 pub mod output;
 pub mod pgn_games;
+pub mod play;
 pub mod replay;
 pub mod rules;
 pub mod sensor;

@@ -53,6 +53,16 @@ pub enum Feedback {
         /// How much, in ms.
         ms: Millis,
     },
+    /// A move to carry out (an engine's, `touchmove play`): a board with a display shows
+    /// `text`, one with lights lights `from` and `to`, until the next move.
+    Show {
+        /// The square the piece leaves.
+        from: Square,
+        /// The square it goes to.
+        to: Square,
+        /// The move in SAN.
+        text: String,
+    },
     /// The game ended (a display shows [`KnownOutcome::as_str`]: `1-0`, `0-1`, `1/2-1/2`).
     Ended {
         /// How.
@@ -122,11 +132,14 @@ impl FeedbackWriter {
                     to_move: Color::White,
                 })
             }
-            // A set-up game is announced when the board shows it (`LiveEvent::Started`).
+            // A set-up game is announced when the board shows it (`LiveEvent::Started`); an
+            // engine's move is shown by its player (`Feedback::Show`).
             EventKind::Violation(_)
             | EventKind::Claimable { .. }
             | EventKind::Link { .. }
-            | EventKind::Setup { .. } => None,
+            | EventKind::Setup { .. }
+            | EventKind::Engine { .. }
+            | EventKind::Execution { .. } => None,
         }
     }
 }

@@ -53,6 +53,11 @@ pub fn turned_feedback(feedback: Feedback) -> Feedback {
             from: turned_square(from),
             to: turned_square(to),
         },
+        Feedback::Show { from, to, text } => Feedback::Show {
+            from: turned_square(from),
+            to: turned_square(to),
+            text,
+        },
         Feedback::Mismatch { squares } => Feedback::Mismatch {
             squares: squares.into_iter().map(turned_square).collect(),
         },

@@ -77,6 +77,9 @@ impl PgnRecorder {
             }
             EventKind::Mismatch { squares } => self.note(mismatch_comment(squares)),
             EventKind::Resync => self.note("resync: the board matches again".to_owned()),
+            // The engine's choice is the move that follows; a wrong execution is no move.
+            EventKind::Engine { .. } => Ok(()),
+            EventKind::Execution { message, .. } => self.note(message.clone()),
             // The link's state is the session's, not the game's.
             EventKind::Link { .. } => Ok(()),
         }

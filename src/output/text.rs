@@ -23,6 +23,8 @@ pub fn render(event: &GameEvent) -> String {
         EventKind::Game { number } => format!("new game {number}"),
         EventKind::Setup { number, fen } => format!("new game {number} set up from {fen}"),
         EventKind::Link { state } => format!("board {}", state.as_str()),
+        EventKind::Engine { san, .. } => format!("engine plays {san}: carry it out on the board"),
+        EventKind::Execution { message, .. } => message.clone(),
     }
 }
 

@@ -393,6 +393,7 @@ impl BoardSession for ChessLinkSession {
         match feedback {
             Feedback::Started { .. } => self.leds.clear(),
             Feedback::Moved { from, to, .. } => self.leds.last_move(&[*from, *to]),
+            Feedback::Show { from, to, .. } => self.leds.last_move(&[*from, *to]),
             Feedback::TakenBack { .. } => self.leds.last_move(&[]),
             Feedback::Mismatch { squares } => self.leds.mismatch(squares),
             Feedback::Resynced => self.leds.mismatch(&[]),

@@ -46,6 +46,8 @@ pub struct DgtLink {
     moved_since_press: bool,
     /// A resumed game whose clock sides are not yet read from the clock.
     resumed: Option<Resumed>,
+    /// The clock's display shows a move to carry out (`Feedback::Show`) until the next move.
+    showing: bool,
     /// The session's events not yet polled, each with the time of the input that brought it
     /// (the time of a clock press).
     events: VecDeque<(Millis, SessionEvent)>,
@@ -62,6 +64,7 @@ impl DgtLink {
             to_move: None,
             moved_since_press: false,
             resumed: None,
+            showing: false,
             events: VecDeque::new(),
         }
     }
@@ -227,7 +230,16 @@ impl DgtLink {
                 self.to_move = Some(*to_move);
                 self.start_clock(now, *to_move);
             }
+            Feedback::Show { text, .. } => {
+                self.showing = true;
+                let text = ClockText::new(text);
+                self.session
+                    .send_clock(now, ClockCommand::Display { text, beep: true });
+            }
             Feedback::Moved { by, .. } => {
+                if std::mem::replace(&mut self.showing, false) {
+                    self.session.send_clock(now, ClockCommand::EndDisplay);
+                }
                 self.to_move = Some(!*by);
                 self.moved_since_press = true;
                 if let Some(resumed) = self.resumed.as_mut() {

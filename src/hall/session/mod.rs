@@ -353,6 +353,7 @@ impl BoardSession for HallSession {
     fn handle_feedback(&mut self, _now: Millis, feedback: &Feedback) {
         match feedback {
             Feedback::Moved { from, to, .. } => self.show_move(*from, *to),
+            Feedback::Show { from, to, .. } => self.show_move(*from, *to),
             Feedback::Mismatch { squares } => self.show_mismatch(squares),
             Feedback::Resynced => self.show_resync(),
             _ => {}

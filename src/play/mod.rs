@@ -1,0 +1,290 @@
+//! A game against an engine on the board (`touchmove play`), sans-IO: between the interpreter's
+//! decisions and the game's record. The human's moves are the interpreter's; the engine's move
+//! must be carried out on the board as the engine chose it: a different move (or promotion
+//! piece) is reported ("carry out Nf3, not Nc3") and the game waits until the board shows the
+//! engine's move. The engine's side earns no Article 4 rulings and no illegal-move penalty.
+//!
+//! Fed the interpreter's decisions ([`EngineGame::handle_decision`]) and the engine's moves
+//! ([`EngineGame::handle_engine_move`]); what comes out ([`EngineGame::poll_event`]) is the
+//! game's record, when to ask the engine, and what to show on the board.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, Move, Position, Square};
+
+use crate::event::{EventKind, GameEvent};
+use crate::live::Feedback;
+use crate::sensor::Millis;
+
+/// What the game against the engine has to say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayEvent {
+    /// A decision of the game's record (moves that stand, takebacks, the human's rulings, the
+    /// engine's choice, a wrong execution, the result).
+    Decision(GameEvent),
+    /// Ask the engine for its move in the game as it stands ([`EngineGame::start`],
+    /// [`EngineGame::moves`]).
+    AskEngine,
+    /// The engine's search under way no longer applies.
+    CancelEngine,
+    /// Show this on the board (the engine's move to carry out).
+    Show(Feedback),
+}
+
+/// A game against an engine that plays `engine`.
+#[derive(Debug, Clone)]
+pub struct EngineGame {
+    engine: Color,
+    start: Chess,
+    /// The game as it stands: the moves accepted.
+    record: Vec<Move>,
+    position: Chess,
+    /// The interpreter's moves, as its decisions say, each with its event.
+    seen: Vec<GameEvent>,
+    /// The engine's move, once it chose one, until it is carried out.
+    expected: Option<Move>,
+    /// The move last reported as a wrong execution (`Some(None)`: no legal move), until the
+    /// board shows the game again.
+    reported: Option<Option<Move>>,
+    over: bool,
+    out: VecDeque<PlayEvent>,
+}
+
+impl EngineGame {
+    /// A game from `start` in which the engine plays `engine`.
+    pub fn new(start: Chess, engine: Color) -> EngineGame {
+        EngineGame {
+            engine,
+            position: start.clone(),
+            start,
+            record: Vec::new(),
+            seen: Vec::new(),
+            expected: None,
+            reported: None,
+            over: false,
+            out: VecDeque::new(),
+        }
+    }
+
+    /// The side the engine plays.
+    pub fn engine_color(&self) -> Color {
+        self.engine
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    /// The moves that stand.
+    pub fn moves(&self) -> &[Move] {
+        &self.record
+    }
+
+    /// The game as it stands.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    /// Whether the engine is to move (and has not been told the game is over).
+    pub fn engine_to_move(&self) -> bool {
+        !self.over && self.position.turn() == self.engine && !self.position.is_game_over()
+    }
+
+    /// The next thing to do or say.
+    pub fn poll_event(&mut self) -> Option<PlayEvent> {
+        self.out.pop_front()
+    }
+
+    /// The board showed the starting position: the game is on (the engine is asked if it
+    /// moves first).
+    pub fn started(&mut self) {
+        self.ask_if_engine_to_move();
+    }
+
+    /// A decision of the interpreter.
+    pub fn handle_decision(&mut self, event: &GameEvent) {
+        match &event.kind {
+            EventKind::Move(played) => {
+                self.seen.truncate(before(played.ply));
+                self.seen.push(event.clone());
+                self.reconcile(event.t);
+            }
+            EventKind::Takeback { ply } => {
+                self.seen.truncate(before(*ply));
+                self.reconcile(event.t);
+            }
+            EventKind::Game { .. } => {
+                *self = EngineGame::new(Chess::default(), self.engine);
+                self.pass(event.clone());
+                self.ask_if_engine_to_move();
+            }
+            EventKind::Violation(violation) if violation.color == self.engine => {}
+            EventKind::Illegal(illegal) if illegal.color == self.engine => {
+                self.report(event.t, None);
+            }
+            EventKind::Result(_) => {
+                self.over = true;
+                self.out.push_back(PlayEvent::CancelEngine);
+                self.pass(event.clone());
+            }
+            _ => self.pass(event.clone()),
+        }
+    }
+
+    /// The engine chose `chosen` at `t` (in the game as it stood when it was asked).
+    pub fn handle_engine_move(&mut self, t: Millis, chosen: Move) {
+        if !self.engine_to_move() || !self.position.is_legal(chosen) {
+            return;
+        }
+        self.expected = Some(chosen);
+        let san = SanPlus::from_move(self.position.clone(), chosen).to_string();
+        let uci = UciMove::from_standard(chosen).to_string();
+        let (from, to) = squares(chosen);
+        self.out.push_back(PlayEvent::Show(Feedback::Show {
+            from,
+            to,
+            text: san.clone(),
+        }));
+        self.pass(GameEvent {
+            t,
+            kind: EventKind::Engine { san, uci },
+        });
+        // The board may show it already.
+        self.reconcile(t);
+    }
+
+    /// Relates the interpreter's moves to the game's record.
+    fn reconcile(&mut self, t: Millis) {
+        let seen: Vec<Move> = self.seen.iter().filter_map(chess_move).collect();
+        let n = self.record.len();
+        if seen.len() < n && self.record.starts_with(&seen) {
+            self.take_back(t, seen.len());
+        } else if seen == self.record {
+            self.reported = None;
+        } else if seen.len() == n + 1 && seen.starts_with(&self.record) {
+            let Some(event) = self.seen.get(n).cloned() else {
+                return;
+            };
+            let Some(shown) = chess_move(&event) else {
+                return;
+            };
+            let engines = self.position.turn() == self.engine;
+            if !engines || self.expected == Some(shown) {
+                self.accept(shown, event);
+            } else {
+                self.report(t, Some(shown));
+            }
+        }
+        // Anything else: the board is further from the game; what was reported stands.
+    }
+
+    /// `shown`, decided as `event`, stands.
+    fn accept(&mut self, shown: Move, event: GameEvent) {
+        self.record.push(shown);
+        self.position.play_unchecked(shown);
+        self.expected = None;
+        self.reported = None;
+        self.pass(event);
+        self.ask_if_engine_to_move();
+    }
+
+    /// The board went back to the game's `plies`th ply: the moves after it are taken back; the
+    /// engine's move, if it chose one, no longer applies.
+    fn take_back(&mut self, t: Millis, plies: usize) {
+        let n = self.record.len();
+        for ply in (plies + 1..=n).rev() {
+            self.pass(GameEvent {
+                t,
+                kind: EventKind::Takeback {
+                    ply: u32::try_from(ply).unwrap_or(u32::MAX),
+                },
+            });
+        }
+        self.record.truncate(plies);
+        let mut position = self.start.clone();
+        for &m in &self.record {
+            position.play_unchecked(m);
+        }
+        self.position = position;
+        self.expected = None;
+        self.reported = None;
+        self.over = false;
+        self.out.push_back(PlayEvent::CancelEngine);
+        self.ask_if_engine_to_move();
+    }
+
+    /// The board shows `shown` (`None`: no legal move) on the engine's turn, not its move.
+    fn report(&mut self, t: Millis, shown: Option<Move>) {
+        if self.reported == Some(shown) {
+            return;
+        }
+        self.reported = Some(shown);
+        let san = |m: Move| SanPlus::from_move(self.position.clone(), m).to_string();
+        let played = shown.map(san);
+        let expected = self.expected.map(san);
+        let message = match (&expected, &played) {
+            (Some(expected), Some(played)) => format!("carry out {expected}, not {played}"),
+            (Some(expected), None) => {
+                format!("carry out {expected}: the board shows no legal move")
+            }
+            (None, Some(played)) => {
+                format!("wait for the engine's move: {played} is not taken")
+            }
+            (None, None) => "wait for the engine's move".to_owned(),
+        };
+        let squares = self
+            .expected
+            .map(|m| {
+                let (from, to) = squares(m);
+                vec![from, to]
+            })
+            .unwrap_or_default();
+        self.pass(GameEvent {
+            t,
+            kind: EventKind::Execution {
+                expected,
+                played,
+                squares,
+                message,
+            },
+        });
+    }
+
+    fn ask_if_engine_to_move(&mut self) {
+        if self.engine_to_move() && self.expected.is_none() {
+            self.out.push_back(PlayEvent::AskEngine);
+        }
+    }
+
+    fn pass(&mut self, event: GameEvent) {
+        self.out.push_back(PlayEvent::Decision(event));
+    }
+}
+
+/// The moves before ply `ply` (from 1).
+fn before(ply: u32) -> usize {
+    usize::try_from(ply.saturating_sub(1)).unwrap_or(usize::MAX)
+}
+
+/// The move of a move event.
+fn chess_move(event: &GameEvent) -> Option<Move> {
+    match &event.kind {
+        EventKind::Move(played) => Some(played.chess_move),
+        _ => None,
+    }
+}
+
+/// The squares a move's piece leaves and reaches (a castling king's).
+fn squares(m: Move) -> (Square, Square) {
+    match UciMove::from_standard(m) {
+        UciMove::Normal { from, to, .. } => (from, to),
+        UciMove::Put { to, .. } => (to, to),
+        UciMove::Null => (Square::A1, Square::A1),
+    }
+}

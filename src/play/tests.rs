@@ -1,0 +1,184 @@
+//! A game against an engine, the human's and the engine's moves made by hands on a board that
+//! identifies pieces, through the live game and its interpreter.
+
+use shakmaty::{Board, Chess, Color, Square};
+
+use super::*;
+use crate::interpreter::Config;
+use crate::live::{LiveEvent, LiveGame};
+use crate::sensor::{BoardSnapshot, SensorEvent, SensorKind};
+
+/// A board, its game, and the game against the engine, with the time running on.
+struct Table {
+    board: Board,
+    live: LiveGame,
+    play: EngineGame,
+    t: Millis,
+}
+
+impl Table {
+    /// The start position on the board; the engine plays Black.
+    fn new() -> Table {
+        let mut table = Table {
+            board: Board::new(),
+            live: LiveGame::new(Chess::default(), Config::default()),
+            play: EngineGame::new(Chess::default(), Color::Black),
+            t: 0,
+        };
+        let snapshot = SensorKind::Snapshot(BoardSnapshot::identified(&Board::new()));
+        table.sense(snapshot);
+        table
+    }
+
+    fn sense(&mut self, kind: SensorKind) {
+        self.live.handle_sensor(&SensorEvent::new(self.t, kind));
+        self.pass();
+    }
+
+    /// What the live game decided, into the game against the engine.
+    fn pass(&mut self) {
+        while let Some(event) = self.live.poll_event() {
+            match event {
+                LiveEvent::Started { .. } => self.play.started(),
+                LiveEvent::Decision(decision) => self.play.handle_decision(&decision),
+                LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => {}
+            }
+        }
+    }
+
+    /// A hand moves the piece on `from` to `to` (taking what stands there), then rests.
+    fn slide(&mut self, from: Square, to: Square) {
+        let piece = self.board.remove_piece_at(from);
+        self.t += 1000;
+        self.sense(SensorKind::Lift {
+            square: from,
+            piece,
+        });
+        if let Some(victim) = self.board.remove_piece_at(to) {
+            self.t += 100;
+            self.sense(SensorKind::Lift {
+                square: to,
+                piece: Some(victim),
+            });
+        }
+        if let Some(piece) = piece {
+            self.board.set_piece_at(to, piece);
+        }
+        self.t += 300;
+        self.sense(SensorKind::Place { square: to, piece });
+        self.t += 1000;
+        let now = self.t;
+        self.live.handle_timeout(now);
+        self.pass();
+    }
+
+    /// The engine chose `uci`.
+    fn engine(&mut self, uci: &str) {
+        let chosen = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|m| m.to_move(self.play.position()).ok());
+        let Some(chosen) = chosen else {
+            panic!("{uci} is no move of the engine's here");
+        };
+        self.t += 50;
+        self.play.handle_engine_move(self.t, chosen);
+    }
+
+    /// What came out, in short: `move e4`, `engine e5`, `ask`, ...
+    fn said(&mut self) -> Vec<String> {
+        std::iter::from_fn(|| self.play.poll_event())
+            .map(|event| match event {
+                PlayEvent::AskEngine => "ask".to_owned(),
+                PlayEvent::CancelEngine => "cancel".to_owned(),
+                PlayEvent::Show(Feedback::Show { from, to, text }) => {
+                    format!("show {text} {from}{to}")
+                }
+                PlayEvent::Show(other) => format!("show {other:?}"),
+                PlayEvent::Decision(decision) => match decision.kind {
+                    EventKind::Move(played) => format!("move {}", played.san),
+                    EventKind::Engine { san, .. } => format!("engine {san}"),
+                    EventKind::Takeback { ply } => format!("takeback {ply}"),
+                    EventKind::Execution {
+                        message, squares, ..
+                    } => {
+                        let squares: Vec<String> =
+                            squares.iter().map(ToString::to_string).collect();
+                        format!("execution {message} [{}]", squares.join(" "))
+                    }
+                    other => format!("{other:?}"),
+                },
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn the_engine_is_asked_after_the_human_s_move_and_its_move_carried_out() {
+    let mut table = Table::new();
+    assert!(
+        table.said().is_empty(),
+        "White is the human's: nothing to ask"
+    );
+    table.slide(Square::E2, Square::E4);
+    assert_eq!(table.said(), ["move e4", "ask"]);
+    table.engine("e7e5");
+    assert_eq!(table.said(), ["show e5 e7e5", "engine e5"]);
+    table.slide(Square::E7, Square::E5);
+    assert_eq!(table.said(), ["move e5"]);
+    table.slide(Square::G1, Square::F3);
+    assert_eq!(table.said(), ["move Nf3", "ask"]);
+    assert_eq!(table.play.moves().len(), 3);
+}
+
+#[test]
+fn another_move_than_the_engine_s_is_reported_and_waited_for() {
+    let mut table = Table::new();
+    table.slide(Square::E2, Square::E4);
+    table.engine("e7e5");
+    let _ = table.said();
+    // The hands play d5 instead.
+    table.slide(Square::D7, Square::D5);
+    assert_eq!(table.said(), ["execution carry out e5, not d5 [e7 e5]"]);
+    assert_eq!(table.play.moves().len(), 1, "d5 does not stand");
+    // Put back, then the engine's move.
+    table.slide(Square::D5, Square::D7);
+    assert_eq!(table.said(), Vec::<String>::new());
+    table.slide(Square::E7, Square::E5);
+    assert_eq!(table.said(), ["move e5"]);
+    assert_eq!(table.play.moves().len(), 2);
+}
+
+#[test]
+fn a_move_made_for_the_engine_before_it_chose_waits_for_its_choice() {
+    let mut table = Table::new();
+    table.slide(Square::E2, Square::E4);
+    let _ = table.said();
+    // The hands were quicker than the engine: c5 is not taken until the engine chooses it.
+    table.slide(Square::C7, Square::C5);
+    assert_eq!(
+        table.said(),
+        ["execution wait for the engine's move: c5 is not taken []"]
+    );
+    table.engine("c7c5");
+    assert_eq!(table.said(), ["show c5 c7c5", "engine c5", "move c5"]);
+}
+
+#[test]
+fn the_human_taking_back_their_move_takes_back_the_engine_s_reply() {
+    let mut table = Table::new();
+    table.slide(Square::E2, Square::E4);
+    table.engine("e7e5");
+    table.slide(Square::E7, Square::E5);
+    let _ = table.said();
+    // Both pawns back: the start position again.
+    table.slide(Square::E5, Square::E7);
+    table.slide(Square::E4, Square::E2);
+    let said = table.said();
+    assert_eq!(
+        said,
+        ["takeback 2", "cancel", "ask", "takeback 1", "cancel"],
+        "{said:?}"
+    );
+    assert!(table.play.moves().is_empty());
+}
