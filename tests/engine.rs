@@ -2,117 +2,15 @@
 //! packages (`apt-get install stockfish`, installed by `.ci/run`), a child process over pipes.
 //! The loop here is the test's own: lines out, lines in with their time, deadlines handed back.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
-use touchmove::engine::{EngineConfig, EngineEvent, EngineSession, Score, SearchLimits};
+use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits};
 
-/// Stockfish: on the PATH, or where Debian puts it.
-fn stockfish() -> String {
-    let on_path = Command::new("stockfish")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-        .map(|mut child| {
-            let _ = child.kill();
-            let _ = child.wait();
-        })
-        .is_ok();
-    if on_path {
-        "stockfish".to_owned()
-    } else {
-        "/usr/games/stockfish".to_owned()
-    }
-}
-
-/// The engine's process and the session that talks to it.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    session: EngineSession,
-    epoch: Instant,
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Engine {
-    fn start(config: EngineConfig) -> Engine {
-        let mut child = Command::new(stockfish())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("Stockfish starts (apt-get install stockfish)");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            session: EngineSession::new(config, 0),
-            epoch: Instant::now(),
-        }
-    }
-
-    fn now(&self) -> u64 {
-        self.epoch.elapsed().as_millis() as u64
-    }
-
-    /// Runs the conversation until an event comes.
-    fn next_event(&mut self) -> EngineEvent {
-        loop {
-            while let Some(line) = self.session.poll_transmit() {
-                writeln!(self.stdin, "{line}").expect("the engine reads");
-            }
-            if let Some(event) = self.session.poll_event() {
-                return event;
-            }
-            let wait = self
-                .session
-                .poll_timeout()
-                .map_or(Duration::from_secs(60), |at| {
-                    Duration::from_millis(at.saturating_sub(self.now()))
-                });
-            match self.lines.recv_timeout(wait) {
-                Ok(line) => {
-                    let now = self.now();
-                    self.session.handle_line(now, &line);
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    let now = self.now();
-                    self.session.handle_timeout(now);
-                }
-                Err(RecvTimeoutError::Disconnected) => panic!("the engine ended"),
-            }
-        }
-    }
-
-    /// The engine's move (the search's progress skipped), or what came instead.
-    fn next_move(&mut self) -> EngineEvent {
-        loop {
-            match self.next_event() {
-                EngineEvent::Info { .. } => {}
-                other => return other,
-            }
-        }
-    }
-}
+use common::engine::Engine;
 
 #[test]
 fn stockfish_plays_legal_moves_at_a_given_strength() {

@@ -35,9 +35,73 @@ pub enum Command {
     Emulate(EmulateArgs),
     /// Every board of a hall in one process: a live page in the browser, its API, live PGN.
     Serve(ServeArgs),
+    /// Play a UCI engine on the board: you play one side, the engine the other; its moves are
+    /// shown and must be carried out on the board.
+    Play(PlayArgs),
     /// See the whole path with no hardware: an emulated board (DGT unless --board) plays a real
     /// game and is watched live.
     Demo(DemoArgs),
+}
+
+/// `touchmove play`.
+#[derive(Debug, Args)]
+#[command(after_help = PLAY_HELP)]
+pub struct PlayArgs {
+    /// The engine: its program and arguments, separated by spaces (a UCI engine such as
+    /// `stockfish`).
+    #[arg(long, value_name = "CMD")]
+    pub engine: String,
+    /// An engine option to set (`setoption`), NAME=VALUE; repeatable.
+    #[arg(long = "engine-option", value_name = "NAME=VALUE", value_parser = parse_engine_option)]
+    pub engine_options: Vec<(String, String)>,
+    /// The side you play; the engine plays the other.
+    #[arg(long, value_name = "SIDE", default_value = "white")]
+    pub color: PlaySide,
+    /// The engine thinks this long per move, in ms (default 1000 without --depth; with
+    /// --time-control and neither, it is given the clock's times).
+    #[arg(long, value_name = "MS", conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// The engine searches to this depth per move.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u8>,
+    /// The engine plays at this strength (UCI_LimitStrength, UCI_Elo).
+    #[arg(long, value_name = "N")]
+    pub elo: Option<u32>,
+    /// The board, its outputs and the game's options, as for `watch`.
+    #[command(flatten)]
+    pub board: WatchArgs,
+}
+
+/// The side the human plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlaySide {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Either, drawn by lot.
+    Random,
+}
+
+/// What `touchmove play` does, for `--help`.
+const PLAY_HELP: &str = "\
+The engine is started first (its `id name` goes into the PGN's White or Black tag, with its
+settings). The board is watched as `watch` watches it. After each of your moves the engine is
+asked; its move is printed, shown on the board (a DGT 3000 clock's display, a Hall or ChessLink
+board's lights) and must be carried out there: another move is reported (`carry out Nf3, not
+Nc3`) and the game waits until the board shows the engine's. The engine's side earns no
+Article 4 rulings. Taking back your move (the engine's reply first) asks the engine again when it
+is its turn. An engine that dies or stops answering is started again and asked again (three
+times at most; then the game goes on without it, and that is said).";
+
+/// `NAME=VALUE`.
+fn parse_engine_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err(format!("`{text}`: give NAME=VALUE, such as Hash=64")),
+    }
 }
 
 /// `touchmove serve`.

@@ -103,7 +103,7 @@ async fn demo(
         None,
         None,
         &start,
-        None,
+        touchmove::output::pgn::PgnTags::default(),
     );
     let mut sink = Tee(watch_sink, page.sink);
     let shutdown = async {

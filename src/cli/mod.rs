@@ -7,6 +7,7 @@ mod emulator_pty;
 mod output;
 mod output_paths;
 mod pgn_file;
+mod play;
 mod ports;
 mod recording;
 mod replay;
@@ -45,6 +46,7 @@ pub fn run() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Ports(args) => ports::run(&args),
         Command::Watch(args) => watch::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Emulate(args) => emulate::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Serve(args) => serve::run(&args),

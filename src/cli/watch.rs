@@ -10,6 +10,7 @@ use shakmaty::{CastlingMode, Chess};
 
 use touchmove::live::runner::{self, RunnerConfig};
 use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
+use touchmove::output::pgn::PgnTags;
 use touchmove::sensor_log::LogHeader;
 
 use super::args::{ClockSide, WatchArgs};
@@ -120,10 +121,14 @@ async fn watch_with<S: BoardSession>(
         recording,
         args.pgn.as_deref(),
         &start,
-        args.interpreter
-            .time_control
-            .as_ref()
-            .map(ToString::to_string),
+        PgnTags {
+            time_control: args
+                .interpreter
+                .time_control
+                .as_ref()
+                .map(ToString::to_string),
+            ..PgnTags::default()
+        },
     );
     let start_at = match &resumed {
         Some(resumed) => {

@@ -32,19 +32,15 @@ pub struct WatchSink<W: Write> {
 
 impl<W: Write> WatchSink<W> {
     /// Outputs to `out` (JSON lines when `json`), the sensor reports to `recording` and the
-    /// PGN to `pgn` (a game starting from `start`, with a `TimeControl` tag when given).
+    /// PGN to `pgn` (a game starting from `start`, with `tags`).
     pub fn new(
         out: W,
         json: bool,
         recording: Option<Recording>,
         pgn: Option<&Path>,
         start: &Chess,
-        time_control: Option<String>,
+        tags: PgnTags,
     ) -> WatchSink<W> {
-        let tags = PgnTags {
-            time_control,
-            ..PgnTags::default()
-        };
         WatchSink {
             out,
             json,
@@ -92,12 +88,24 @@ impl<W: Write> WatchSink<W> {
     }
 
     fn decision(&mut self, event: &GameEvent, game: &LiveGame) -> io::Result<()> {
+        let position = game
+            .interpreter()
+            .map(|interpreter| interpreter.game().position());
+        self.write_decision(event, position)
+    }
+
+    /// Writes `event` out and into the PGN; after a move or a takeback the text output shows
+    /// `position`, the game as it then stands.
+    pub fn write_decision(
+        &mut self,
+        event: &GameEvent,
+        position: Option<&Chess>,
+    ) -> io::Result<()> {
         self.pgn(event);
         write_event(&mut self.out, self.json, event)?;
         if !self.json {
             let moved = matches!(event.kind, EventKind::Move(_) | EventKind::Takeback { .. });
-            if let (true, Some(interpreter)) = (moved, game.interpreter()) {
-                let position = interpreter.game().position();
+            if let (true, Some(position)) = (moved, position) {
                 write!(
                     self.out,
                     "{}",

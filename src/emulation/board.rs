@@ -64,6 +64,8 @@ pub enum Notice {
     /// A report lost on the line on purpose, as asked (a Hall CHANGE frame: its sequence
     /// number).
     Dropped(u8),
+    /// The board's display (a DGT clock's) shows this text, as the host asked.
+    Displayed(String),
 }
 
 impl Notice {
@@ -77,6 +79,7 @@ impl Notice {
             Notice::NotUnderstood(what) => (format!("from the host: {what}, ignored"), true),
             Notice::Refused(code) => (format!("command {code:#04x} ignored"), true),
             Notice::Dropped(seq) => (format!("report seq {seq:#04x} dropped, as asked"), false),
+            Notice::Displayed(text) => (format!("the clock shows `{text}`"), false),
         }
     }
 }

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
 use super::orientation::{turned_feedback, turned_sensor, turned_snapshot};
-use super::{BoardSession, LinkEvent, LiveEvent, LiveGame};
+use super::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
 use crate::clock::ClockReading;
 use crate::event::LinkState;
 use crate::sensor::{Millis, SensorEvent};
@@ -71,6 +71,9 @@ pub enum Control {
     /// so from now on, starting with a full report of the board as now read (nothing if it
     /// was read so already).
     Flip(bool),
+    /// Something to show on the board that does not come from the game's decisions (an
+    /// engine's move to carry out, `touchmove play`).
+    Feedback(Feedback),
 }
 
 /// The runner's settings.
@@ -421,6 +424,14 @@ fn apply_control<S: BoardSession, K: Sink>(
     let now = clock.now();
     match control {
         Control::SetUp(start) => game.set_up(now, start),
+        Control::Feedback(feedback) => {
+            let feedback = if *flipped {
+                turned_feedback(feedback)
+            } else {
+                feedback
+            };
+            session.handle_feedback(now, &feedback);
+        }
         Control::Flip(turned) if turned == *flipped => {}
         Control::Flip(turned) => {
             *flipped = turned;

@@ -46,12 +46,18 @@ pub fn emulate(args: &[&str]) -> Emulator {
 
 /// Starts `touchmove emulate BOARD ARGS` and reads the port from its first line.
 pub fn emulate_board(board: &str, args: &[&str]) -> Emulator {
+    emulate_with(board, args, Stdio::inherit())
+}
+
+/// Starts `touchmove emulate BOARD ARGS`, its standard error to `stderr`, and reads the port
+/// from its first line.
+pub fn emulate_with(board: &str, args: &[&str], stderr: Stdio) -> Emulator {
     let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args(["emulate", board])
         .args(args)
         .current_dir(root())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .expect("the emulator starts");
     let stdout = child.stdout.take().expect("piped stdout");

@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod dgt_board;
 pub mod emulator;
+pub mod engine;
 pub mod http;
 pub mod live;
 pub mod serving;

@@ -341,6 +341,10 @@ impl DgtBoardEmulator {
     /// Acknowledges a clock command, then carries it out.
     fn clock_command(&mut self, now: Millis, command: &ClockCommand) {
         self.send(msg::bwtime_ack(command.code()));
+        if let ClockCommand::Display { text, .. } = command {
+            let shown = String::from_utf8_lossy(&text.bytes()).trim_end().to_owned();
+            self.notices.push_back(Notice::Displayed(shown));
+        }
         if let ClockCommand::SetAndRun { left, right, run } = command {
             let run = match run {
                 ClockRun::Left => Some(ClockSide::Left),

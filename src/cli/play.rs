@@ -1,0 +1,465 @@
+//! `touchmove play`: a human plays a UCI engine on the board. The board is watched as `watch`
+//! watches it; the library's `play::EngineGame` stands between the interpreter's decisions and
+//! the record; the engine runs in its own task (`engine::runner`). The engine's moves reach the
+//! game, and what to show reaches the board, over channels: everything runs on one thread.
+
+use std::cell::RefCell;
+use std::io::{self, StdoutLock};
+use std::rc::Rc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use rand::Rng;
+use shakmaty::{Chess, Color};
+use tokio::sync::mpsc;
+use tokio::task::LocalSet;
+use tokio::time::Instant;
+
+use touchmove::clock::{Bonus, ClockReading, TimeControl};
+use touchmove::engine::runner::{
+    self as engine_runner, EngineCommand, EngineReport, EngineRequest,
+};
+use touchmove::engine::{EngineConfig, EngineEvent, SearchLimits};
+use touchmove::event::{ClockTimes, EventKind, LinkState};
+use touchmove::live::runner::{self, Control, Parts, RunnerConfig, Sink};
+use touchmove::live::{LiveEvent, LiveGame, SessionOptions};
+use touchmove::output::pgn::PgnTags;
+use touchmove::play::{EngineGame, PlayEvent};
+use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::sensor_log::LogHeader;
+
+use super::args::{ClockSide, PlayArgs, PlaySide};
+use super::output_paths::{Existing, check_output};
+use super::recording::Recording;
+use super::serial::SerialConnector;
+use super::watch_sink::WatchSink;
+
+/// How long the engine may take to start and say it is ready.
+const ENGINE_START: Duration = Duration::from_secs(20);
+
+/// How long the engine thinks per move when nothing else is said.
+const DEFAULT_MOVETIME: Millis = 1000;
+
+/// Runs `touchmove play`.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    let board = &args.board;
+    if board.resume {
+        bail!("play: --resume is not supported for engine games yet");
+    }
+    if let Some(path) = &board.record {
+        check_output(path, "--record", Existing::MustBeEmpty)?;
+    }
+    if let Some(path) = &board.pgn {
+        check_output(path, "--pgn", Existing::MustBeEmpty)?;
+    }
+    let start = super::watch::start_position(board.start.as_deref())?;
+    let command = EngineCommand::parse(&args.engine)
+        .context("--engine: name the engine's program (and its arguments)")?;
+    let human = match args.color {
+        PlaySide::White => Color::White,
+        PlaySide::Black => Color::Black,
+        PlaySide::Random => {
+            if rand::rng().random_bool(0.5) {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+    };
+    let config = EngineConfig {
+        options: args.engine_options.clone(),
+        elo: args.elo,
+    };
+    let runtime = super::runtime()?;
+    let local = LocalSet::new();
+    local.block_on(&runtime, play(args, start, command, config, !human))
+}
+
+/// The engine's settings, for the PGN tag: `movetime 1000 ms, Elo 1500`.
+fn settings(args: &PlayArgs) -> String {
+    let mut said = Vec::new();
+    match (args.depth, args.movetime) {
+        (Some(depth), _) => said.push(format!("depth {depth}")),
+        (None, Some(ms)) => said.push(format!("movetime {ms} ms")),
+        (None, None) if args.board.interpreter.time_control.is_some() => {
+            said.push("the clock's times".to_owned());
+        }
+        (None, None) => said.push(format!("movetime {DEFAULT_MOVETIME} ms")),
+    }
+    if let Some(elo) = args.elo {
+        said.push(format!("Elo {elo}"));
+    }
+    for (name, value) in &args.engine_options {
+        said.push(format!("{name}={value}"));
+    }
+    said.join(", ")
+}
+
+async fn play(
+    args: &PlayArgs,
+    start: Chess,
+    command: EngineCommand,
+    config: EngineConfig,
+    engine: Color,
+) -> Result<()> {
+    let (ask, requests) = mpsc::unbounded_channel();
+    let (said, mut reports) = mpsc::unbounded_channel();
+    let engine_task = tokio::task::spawn_local(engine_runner::run(command, config, requests, said));
+    let name = engine_ready(&mut reports).await?;
+    eprintln!(
+        "touchmove: {name} plays {}; you play {}",
+        color_name(engine),
+        color_name(!engine)
+    );
+    let board = &args.board;
+    let protocol = touchmove::boards::find(&board.protocol)
+        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
+    let options = SessionOptions::new()
+        .white_on_left(board.white_on_clock.map(|side| side == ClockSide::Left))
+        .set_clock(board.interpreter.time_control.clone());
+    let mut session = (protocol.new_session)(&options);
+    let mut connector = SerialConnector::new(board.port.clone(), protocol);
+    let horizon = board
+        .interpreter
+        .report_horizon_ms
+        .unwrap_or(protocol.report_horizon_ms);
+    let interpreter = board.interpreter.config().with_report_horizon_ms(horizon);
+    let mut game = LiveGame::new(start.clone(), interpreter)
+        .with_time_control(board.interpreter.time_control.clone());
+    let recording = match &board.record {
+        Some(path) => {
+            let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
+                .with_report_horizon(horizon);
+            Some(
+                Recording::create(path, header)
+                    .with_context(|| format!("--record {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    let engine_tag = format!("{name} ({})", settings(args));
+    let tags = PgnTags {
+        white: (engine == Color::White).then(|| engine_tag.clone()),
+        black: (engine == Color::Black).then(|| engine_tag.clone()),
+        time_control: board
+            .interpreter
+            .time_control
+            .as_ref()
+            .map(ToString::to_string),
+        ..PgnTags::default()
+    };
+    let out = WatchSink::new(
+        io::stdout().lock(),
+        board.json,
+        recording,
+        board.pgn.as_deref(),
+        &start,
+        tags,
+    );
+    let (controls, mut control_receiver) = mpsc::unbounded_channel();
+    let state = Rc::new(RefCell::new(PlayState {
+        out,
+        game: EngineGame::new(start, engine),
+        ask,
+        controls,
+        limits: Limits::new(args),
+        clock: None,
+        epoch: Instant::now(),
+    }));
+    // What the engine says, into the game.
+    let listener = {
+        let state = Rc::clone(&state);
+        tokio::task::spawn_local(async move {
+            while let Some(report) = reports.recv().await {
+                state.borrow_mut().engine_report(report);
+            }
+        })
+    };
+    let config = RunnerConfig {
+        give_up_after: board.give_up_after.map(Duration::from_secs_f64),
+        ..RunnerConfig::default()
+    };
+    let shutdown = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    let mut sink = PlaySink(Rc::clone(&state));
+    let parts = Parts {
+        session: &mut session,
+        game: &mut game,
+        sink: &mut sink,
+        controls: Some(&mut control_receiver),
+    };
+    runner::run_with_controls(&mut connector, parts, config, shutdown)
+        .await
+        .context("watching the board")?;
+    drop(sink);
+    listener.abort();
+    let _ = listener.await;
+    let state = Rc::into_inner(state)
+        .context("the game's state is still shared")?
+        .into_inner();
+    drop(state.ask);
+    let _ = engine_task.await;
+    state.out.finish()
+}
+
+/// Waits for the engine's handshake: its name, or why it cannot play.
+async fn engine_ready(reports: &mut mpsc::UnboundedReceiver<EngineReport>) -> Result<String> {
+    let ready = tokio::time::timeout(ENGINE_START, async {
+        loop {
+            match reports.recv().await {
+                Some(EngineReport::Said(EngineEvent::Ready { name })) => {
+                    return Ok(name.unwrap_or_else(|| "the engine".to_owned()));
+                }
+                Some(EngineReport::Said(EngineEvent::Notice(text))) => {
+                    eprintln!("touchmove: engine: {text}");
+                }
+                Some(EngineReport::GaveUp { why }) => bail!("--engine: {why}"),
+                Some(EngineReport::Restarted { why, .. }) => {
+                    eprintln!("touchmove: engine: {why}: started again");
+                }
+                Some(_) => {}
+                None => bail!("--engine: the engine ended before it was ready"),
+            }
+        }
+    });
+    ready
+        .await
+        .map_err(|_| anyhow::anyhow!("--engine: not ready within {} s", ENGINE_START.as_secs()))?
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// How long the engine is asked to think.
+#[derive(Debug, Clone)]
+enum Limits {
+    Fixed(SearchLimits),
+    /// The clock's times, and the increments of the time control's first period.
+    Clock {
+        increment: Millis,
+    },
+}
+
+impl Limits {
+    fn new(args: &PlayArgs) -> Limits {
+        match (
+            args.depth,
+            args.movetime,
+            &args.board.interpreter.time_control,
+        ) {
+            (Some(depth), _, _) => Limits::Fixed(SearchLimits::Depth(depth)),
+            (None, Some(ms), _) => Limits::Fixed(SearchLimits::MoveTime(ms)),
+            (None, None, Some(TimeControl::Timed(schedule))) => {
+                let increment = match schedule.period(0).bonus {
+                    Bonus::Increment(seconds) => u64::from(seconds) * 1000,
+                    Bonus::None | Bonus::Delay(_) => 0,
+                };
+                Limits::Clock { increment }
+            }
+            (None, None, _) => Limits::Fixed(SearchLimits::MoveTime(DEFAULT_MOVETIME)),
+        }
+    }
+
+    /// The limits of a search with the clock at `clock`.
+    fn search(&self, clock: Option<ClockTimes>) -> SearchLimits {
+        match (self, clock) {
+            (Limits::Fixed(limits), _) => *limits,
+            (Limits::Clock { increment }, Some(times)) => SearchLimits::Clock {
+                white: times.white,
+                black: times.black,
+                white_increment: *increment,
+                black_increment: *increment,
+            },
+            (Limits::Clock { .. }, None) => SearchLimits::MoveTime(DEFAULT_MOVETIME),
+        }
+    }
+}
+
+/// The game against the engine and its outputs, shared by the board's runner and the task that
+/// listens to the engine.
+struct PlayState {
+    out: WatchSink<StdoutLock<'static>>,
+    game: EngineGame,
+    ask: mpsc::UnboundedSender<EngineRequest>,
+    controls: mpsc::UnboundedSender<Control>,
+    limits: Limits,
+    /// The clock after the last move that stands.
+    clock: Option<ClockTimes>,
+    /// About the runner's session time 0 (an engine's move is stamped with it).
+    epoch: Instant,
+}
+
+impl PlayState {
+    /// Carries out what the game against the engine says.
+    fn drain(&mut self) -> io::Result<()> {
+        while let Some(event) = self.game.poll_event() {
+            match event {
+                PlayEvent::Decision(decision) => {
+                    if let EventKind::Move(played) = &decision.kind {
+                        self.clock = played.clock;
+                    }
+                    let position = self.game.position().clone();
+                    self.out.write_decision(&decision, Some(&position))?;
+                }
+                PlayEvent::AskEngine => {
+                    let request = EngineRequest::Go {
+                        start: self.game.start().clone(),
+                        moves: self.game.moves().to_vec(),
+                        limits: self.limits.search(self.clock),
+                    };
+                    let _ = self.ask.send(request);
+                }
+                PlayEvent::CancelEngine => {
+                    let _ = self.ask.send(EngineRequest::Cancel);
+                }
+                PlayEvent::Show(feedback) => {
+                    let _ = self.controls.send(Control::Feedback(feedback));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What the engine's process said.
+    fn engine_report(&mut self, report: EngineReport) {
+        let now = Millis::try_from(self.epoch.elapsed().as_millis()).unwrap_or(Millis::MAX);
+        match report {
+            EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
+                self.game.handle_engine_move(now, chess_move);
+            }
+            EngineReport::Said(EngineEvent::NoMove) => {
+                eprintln!("touchmove: the engine has no move");
+            }
+            EngineReport::Said(EngineEvent::Illegal { said }) => {
+                eprintln!("touchmove: the engine answered `{said}`, no legal move: asked again");
+                self.ask_again();
+            }
+            EngineReport::Said(EngineEvent::Notice(text)) => eprintln!("touchmove: engine: {text}"),
+            EngineReport::Said(_) => {}
+            EngineReport::Restarted { why, attempt } => {
+                eprintln!("touchmove: {why}: the engine is started again ({attempt})");
+            }
+            EngineReport::GaveUp { why } => {
+                eprintln!("touchmove: {why}; the game goes on as a two-player game");
+            }
+        }
+        if let Err(error) = self.drain() {
+            eprintln!("touchmove: cannot write the results: {error}");
+        }
+    }
+
+    fn ask_again(&mut self) {
+        if self.game.engine_to_move() {
+            let request = EngineRequest::Go {
+                start: self.game.start().clone(),
+                moves: self.game.moves().to_vec(),
+                limits: self.limits.search(self.clock),
+            };
+            let _ = self.ask.send(request);
+        }
+    }
+}
+
+/// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
+/// the game against the engine.
+struct PlaySink(Rc<RefCell<PlayState>>);
+
+impl Sink for PlaySink {
+    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
+        self.0.borrow_mut().out.sensor(event, game)
+    }
+
+    fn clock_reading(
+        &mut self,
+        t: Millis,
+        reading: &ClockReading,
+        game: &LiveGame,
+    ) -> io::Result<()> {
+        self.0.borrow_mut().out.clock_reading(t, reading, game)
+    }
+
+    fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        match event {
+            LiveEvent::Decision(decision) => state.game.handle_decision(decision),
+            LiveEvent::Started { .. } => {
+                state.out.live(event, game)?;
+                state.game.started();
+            }
+            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.out.live(event, game)?,
+        }
+        state.drain()
+    }
+
+    fn link(&mut self, t: Millis, link: LinkState) -> io::Result<()> {
+        self.0.borrow_mut().out.link(t, link)
+    }
+
+    fn notice(&mut self, text: &str) {
+        self.0.borrow_mut().out.notice(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_s_settings_are_said_as_given() {
+        use clap::Parser;
+        let cli = super::super::args::Cli::parse_from([
+            "touchmove",
+            "play",
+            "--engine",
+            "stockfish",
+            "--elo",
+            "1500",
+            "--engine-option",
+            "Hash=64",
+        ]);
+        let super::super::args::Command::Play(args) = cli.command else {
+            panic!("play");
+        };
+        assert_eq!(settings(&args), "movetime 1000 ms, Elo 1500, Hash=64");
+        assert_eq!(
+            Limits::new(&args).search(None),
+            SearchLimits::MoveTime(1000)
+        );
+    }
+
+    #[test]
+    fn with_a_time_control_the_engine_is_given_the_clock() {
+        use clap::Parser;
+        let cli = super::super::args::Cli::parse_from([
+            "touchmove",
+            "play",
+            "--engine",
+            "stockfish",
+            "--time-control",
+            "300+2",
+        ]);
+        let super::super::args::Command::Play(args) = cli.command else {
+            panic!("play");
+        };
+        let clock = Some(ClockTimes {
+            white: 290_000,
+            black: 295_000,
+        });
+        assert_eq!(
+            Limits::new(&args).search(clock),
+            SearchLimits::Clock {
+                white: 290_000,
+                black: 295_000,
+                white_increment: 2000,
+                black_increment: 2000
+            }
+        );
+    }
+}
