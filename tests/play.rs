@@ -141,3 +141,194 @@ fn a_game_against_stockfish_on_a_dgt_board() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A log line for moving `m`'s piece (the move's own squares; a plain move, no capture).
+fn lift_place(t: u64, position: &Chess, from: shakmaty::Square, to: shakmaty::Square) -> String {
+    let piece = position
+        .board()
+        .piece_at(from)
+        .map(|p| p.char().to_string())
+        .unwrap_or_default();
+    format!("{t} lift {from} {piece}\n{} place {to} {piece}\n", t + 300)
+}
+
+#[test]
+fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_asks_again() {
+    let _turn = common::pty_turn();
+    // What the engine answers to 1. e4 when asked as play asks it.
+    let e4 = "e2e4"
+        .parse::<shakmaty::uci::UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(&Chess::default()).ok())
+        .expect("e4");
+    let mut engine = Engine::start(EngineConfig::default());
+    let _ = engine.next_event();
+    let reply = engine.best(&[e4], SearchLimits::Depth(4));
+    drop(engine);
+    let mut after_e4 = Chess::default();
+    after_e4.play_unchecked(e4);
+    let reply_san = SanPlus::from_move(after_e4.clone(), reply).to_string();
+    // The hands play another pawn move for Black first, put it back, then the engine's.
+    let (wrong_from, wrong_to) = if reply_san == "d5" {
+        (shakmaty::Square::C7, shakmaty::Square::C5)
+    } else {
+        (shakmaty::Square::D7, shakmaty::Square::D5)
+    };
+    let wrong_san = SanPlus::from_move(
+        after_e4.clone(),
+        Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: wrong_from,
+            capture: None,
+            to: wrong_to,
+            promotion: None,
+        },
+    )
+    .to_string();
+    let (reply_from, reply_to) = match shakmaty::uci::UciMove::from_standard(reply) {
+        shakmaty::uci::UciMove::Normal { from, to, .. } => (from, to),
+        other => panic!("{other:?}"),
+    };
+    let start = Chess::default();
+    let mut log = String::from("touchmove-log 1\n");
+    log.push_str(&lift_place(
+        0,
+        &start,
+        shakmaty::Square::E2,
+        shakmaty::Square::E4,
+    ));
+    log.push_str(&lift_place(3000, &after_e4, wrong_from, wrong_to));
+    let mut wrong = after_e4.board().clone();
+    if let Some(pawn) = wrong.remove_piece_at(wrong_from) {
+        wrong.set_piece_at(wrong_to, pawn);
+    }
+    let piece = |board: &shakmaty::Board, square| {
+        board
+            .piece_at(square)
+            .map(|p| p.char().to_string())
+            .unwrap_or_default()
+    };
+    let p = piece(&wrong, wrong_to);
+    log.push_str(&format!(
+        "6000 lift {wrong_to} {p}\n6300 place {wrong_from} {p}\n"
+    ));
+    log.push_str(&lift_place(9000, &after_e4, reply_from, reply_to));
+    // Then both moves taken back (the engine's reply first), and 1. d4 instead.
+    let mut after_reply = after_e4.clone();
+    after_reply.play_unchecked(reply);
+    let r = piece(after_reply.board(), reply_to);
+    log.push_str(&format!(
+        "12000 lift {reply_to} {r}\n12300 place {reply_from} {r}\n"
+    ));
+    log.push_str("15000 lift e4 P\n15300 place e2 P\n18000 lift d2 P\n18300 place d4 P\n");
+    let dir = std::env::temp_dir().join(format!("touchmove-play-wrong-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let script = dir.join("hands.log");
+    std::fs::write(&script, &log).expect("written");
+    let board = emulate_with(
+        "dgt",
+        &["--log", script.to_str().expect("a path")],
+        Stdio::inherit(),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["play", "--engine", &stockfish(), "--depth", "4"])
+        .args(["--port", &board.port, "--json", "--give-up-after", "1"])
+        .output()
+        .expect("play runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let events: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .collect();
+    let executions: Vec<&Value> = events.iter().filter(|e| e["kind"] == "execution").collect();
+    assert_eq!(executions.len(), 1, "{log}\n{events:?}");
+    let execution = executions[0];
+    assert_eq!(
+        execution["message"],
+        format!("carry out {reply_san}, not {wrong_san}").as_str()
+    );
+    assert_eq!(
+        execution["squares"],
+        serde_json::json!([reply_from.to_string(), reply_to.to_string()])
+    );
+    // The wrong move never stood; the engine's did, then both went back, and d4 stands.
+    let moved: Vec<&str> = events
+        .iter()
+        .filter(|e| e["kind"] == "move")
+        .filter_map(|e| e["san"].as_str())
+        .collect();
+    assert_eq!(moved, ["e4", reply_san.as_str(), "d4"], "{events:?}");
+    assert_eq!(common::recorded_games(&events), vec![vec!["d4".to_owned()]]);
+    // The engine was asked again after d4: its move is announced (and not carried out).
+    let last_engine = events.iter().rev().find(|e| e["kind"] == "engine");
+    let last_move = events.iter().rev().find(|e| e["kind"] == "move");
+    assert!(
+        last_engine
+            .zip(last_move)
+            .is_some_and(|(engine, moved)| engine["t"].as_u64() >= moved["t"].as_u64()),
+        "{events:?}"
+    );
+    // No Article 4 ruling for the engine's side.
+    assert!(
+        events
+            .iter()
+            .all(|e| e["kind"] != "violation" || e["color"] != "black"),
+        "{events:?}"
+    );
+    drop(board);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_killed_mid_game_is_started_again_and_the_game_goes_on() {
+    use std::io::{BufRead, BufReader};
+    let _turn = common::pty_turn();
+    let dir = std::env::temp_dir().join(format!("touchmove-play-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let script = dir.join("hands.log");
+    std::fs::write(&script, "touchmove-log 1\n0 lift e2 P\n300 place e4 P\n").expect("written");
+    let board = emulate_with(
+        "dgt",
+        &[
+            "--log",
+            script.to_str().expect("a path"),
+            "--grace-ms",
+            "60000",
+        ],
+        Stdio::inherit(),
+    );
+    let mut play = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["play", "--engine", &stockfish(), "--movetime", "2000"])
+        .args(["--port", &board.port, "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("play starts");
+    let stdout = play.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
+    let event = |line: String| -> Value { serde_json::from_str(&line).expect("JSON") };
+    // The human's move: the engine is thinking (two seconds); it is killed.
+    let first = lines.next().map(event).expect("an event");
+    assert_eq!(first["san"], "e4", "{first}");
+    let killed = Command::new("pkill")
+        .args(["-KILL", "-P", &play.id().to_string(), "-x", "stockfish"])
+        .status()
+        .expect("pkill runs");
+    assert!(killed.success(), "no engine to kill");
+    // Started again, asked again: its move comes.
+    let next = lines.next().map(event).expect("an event");
+    assert_eq!(next["kind"], "engine", "{next}");
+    let _ = Command::new("kill")
+        .args(["-INT", &play.id().to_string()])
+        .status();
+    let output = play.wait_with_output().expect("play ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the engine ended") && stderr.contains("the engine is started again (1)"),
+        "{stderr}"
+    );
+    drop(board);
+    let _ = std::fs::remove_dir_all(&dir);
+}
