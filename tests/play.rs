@@ -51,11 +51,19 @@ fn sans(moves: &[Move]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_game_against_stockfish_on_a_dgt_board() {
-    let _turn = common::pty_turn();
-    let played = sans(&game());
-    let dir = std::env::temp_dir().join(format!("touchmove-play-{}", std::process::id()));
+/// What `play` made of a game on an emulated `board`: its JSON events and standard error,
+/// its PGN, and the emulator's log.
+struct Played {
+    events: Vec<Value>,
+    stderr: String,
+    pgn: String,
+    emulator: String,
+}
+
+/// Plays `played` (SAN) on an emulated `board`, White's moves the human's, Black's Stockfish's
+/// at depth 4.
+fn play_on(board: &str, played: &[String]) -> Played {
+    let dir = std::env::temp_dir().join(format!("touchmove-play-{board}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("game.pgn");
     let movetext: Vec<String> = played
@@ -66,8 +74,8 @@ fn a_game_against_stockfish_on_a_dgt_board() {
     let pgn_text = format!("[Event \"play\"]\n\n{} *\n", movetext.join(" "));
     std::fs::write(&script, pgn_text).expect("written");
     let emulator_log = dir.join("emulator.log");
-    let board = emulate_with(
-        "dgt",
+    let emulated = emulate_with(
+        board,
         &[
             "-v",
             "--pgn",
@@ -88,17 +96,38 @@ fn a_game_against_stockfish_on_a_dgt_board() {
             "--color",
             "white",
         ])
-        .args(["--port", &board.port, "--json", "--give-up-after", "1"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--protocol", board, "--port", &emulated.port, "--json"])
+        .args([
+            "--give-up-after",
+            "1",
+            "--slide-ms",
+            "50",
+            "--bounce-ms",
+            "10",
+        ])
         .args(["--pgn", pgn.to_str().expect("a path")])
         .output()
         .expect("play runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    drop(emulated);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stderr}");
-    let events: Vec<Value> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("JSON"))
-        .collect();
+    let played = Played {
+        events: String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("JSON"))
+            .collect(),
+        stderr,
+        pgn: std::fs::read_to_string(&pgn).expect("the PGN"),
+        emulator: std::fs::read_to_string(&emulator_log).expect("the emulator's log"),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    played
+}
+
+/// The checks every board gets: the game stands, each engine move announced, no wrong
+/// execution, the engine named in the PGN, which reads back as the game.
+fn check_game(result: &Played, played: &[String]) {
+    let (events, stderr) = (&result.events, &result.stderr);
     let kinds = |kind: &str| -> Vec<String> {
         events
             .iter()
@@ -107,8 +136,8 @@ fn a_game_against_stockfish_on_a_dgt_board() {
             .collect()
     };
     assert_eq!(
-        common::recorded_games(&events),
-        vec![played.clone()],
+        common::recorded_games(events),
+        vec![played.to_vec()],
         "{stderr}"
     );
     let engine_moves: Vec<String> = played.iter().skip(1).step_by(2).cloned().collect();
@@ -118,28 +147,39 @@ fn a_game_against_stockfish_on_a_dgt_board() {
         stderr.contains("Stockfish") && stderr.contains("plays Black"),
         "{stderr}"
     );
+    let pgn = &result.pgn;
+    assert!(pgn.contains("[Black \"Stockfish"), "{pgn}");
+    assert!(pgn.contains("(depth 4)\"]"), "{pgn}");
+    assert_eq!(common::pgn_games(pgn), vec![played.to_vec()]);
+    assert_eq!(
+        common::python_chess_games(std::slice::from_ref(pgn)),
+        vec![vec![played.to_vec()]]
+    );
+}
 
+#[test]
+fn a_game_against_stockfish_on_a_dgt_board() {
+    let _turn = common::pty_turn();
+    let played = sans(&game());
+    let result = play_on("dgt", &played);
+    check_game(&result, &played);
     // The DGT clock showed each engine move (its display: 8 characters).
-    drop(board);
-    let shown = std::fs::read_to_string(&emulator_log).expect("the emulator's log");
-    for san in &engine_moves {
+    for san in played.iter().skip(1).step_by(2) {
         let text: String = san.chars().take(8).collect();
+        let shown = format!("the clock shows `{text}`");
         assert!(
-            shown.contains(&format!("the clock shows `{text}`")),
-            "{san}: {shown}"
+            result.emulator.contains(&shown),
+            "{san}: {}",
+            result.emulator
         );
     }
+}
 
-    // The PGN: the engine named, the game read back by python-chess and pgn-reader.
-    let pgn_text = std::fs::read_to_string(&pgn).expect("the PGN");
-    assert!(pgn_text.contains("[Black \"Stockfish"), "{pgn_text}");
-    assert!(pgn_text.contains("(depth 4)\"]"), "{pgn_text}");
-    assert_eq!(common::pgn_games(&pgn_text), vec![played.clone()]);
-    assert_eq!(
-        common::python_chess_games(std::slice::from_ref(&pgn_text)),
-        vec![vec![played]]
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+#[test]
+fn a_game_against_stockfish_on_a_hall_board() {
+    let _turn = common::pty_turn();
+    let played = sans(&game());
+    check_game(&play_on("hall", &played), &played);
 }
 
 /// A log line for moving `m`'s piece (the move's own squares; a plain move, no capture).

@@ -348,6 +348,7 @@ impl PlayState {
             }
             EngineReport::GaveUp { why } => {
                 eprintln!("touchmove: {why}; the game goes on as a two-player game");
+                self.game.engine_gone(now);
             }
         }
         if let Err(error) = self.drain() {

@@ -110,7 +110,7 @@ pub async fn run(
         };
         restarts += 1;
         if restarts > RESTARTS {
-            let why = format!("{why}; started again {RESTARTS} times: the game goes on without it");
+            let why = format!("{why}, after {RESTARTS} restarts");
             let _ = reports.send(EngineReport::GaveUp { why });
             return;
         }

@@ -52,6 +52,8 @@ pub struct EngineGame {
     /// board shows the game again.
     reported: Option<Option<Move>>,
     over: bool,
+    /// The engine can no longer play: the game goes on between two players.
+    gone: bool,
     out: VecDeque<PlayEvent>,
 }
 
@@ -67,8 +69,18 @@ impl EngineGame {
             expected: None,
             reported: None,
             over: false,
+            gone: false,
             out: VecDeque::new(),
         }
+    }
+
+    /// The engine can no longer play (it would not start again): from now on its side's moves
+    /// stand as the board shows them, with their rulings, as in a game between two players.
+    pub fn engine_gone(&mut self, t: Millis) {
+        self.gone = true;
+        self.expected = None;
+        // A move already made for it stands now.
+        self.reconcile(t);
     }
 
     /// The side the engine plays.
@@ -93,7 +105,10 @@ impl EngineGame {
 
     /// Whether the engine is to move (and has not been told the game is over).
     pub fn engine_to_move(&self) -> bool {
-        !self.over && self.position.turn() == self.engine && !self.position.is_game_over()
+        !self.over
+            && !self.gone
+            && self.position.turn() == self.engine
+            && !self.position.is_game_over()
     }
 
     /// The next thing to do or say.
@@ -120,12 +135,14 @@ impl EngineGame {
                 self.reconcile(event.t);
             }
             EventKind::Game { .. } => {
+                let gone = self.gone;
                 *self = EngineGame::new(Chess::default(), self.engine);
+                self.gone = gone;
                 self.pass(event.clone());
                 self.ask_if_engine_to_move();
             }
-            EventKind::Violation(violation) if violation.color == self.engine => {}
-            EventKind::Illegal(illegal) if illegal.color == self.engine => {
+            EventKind::Violation(violation) if violation.color == self.engine && !self.gone => {}
+            EventKind::Illegal(illegal) if illegal.color == self.engine && !self.gone => {
                 self.report(event.t, None);
             }
             EventKind::Result(_) => {
@@ -174,7 +191,7 @@ impl EngineGame {
             let Some(shown) = chess_move(&event) else {
                 return;
             };
-            let engines = self.position.turn() == self.engine;
+            let engines = self.position.turn() == self.engine && !self.gone;
             if !engines || self.expected == Some(shown) {
                 self.accept(shown, event);
             } else {

@@ -182,3 +182,19 @@ fn the_human_taking_back_their_move_takes_back_the_engine_s_reply() {
     );
     assert!(table.play.moves().is_empty());
 }
+
+#[test]
+fn without_its_engine_the_game_goes_on_between_two_players() {
+    let mut table = Table::new();
+    table.slide(Square::E2, Square::E4);
+    let _ = table.said();
+    // The hands move for Black; the engine then gives up: the move stands.
+    table.slide(Square::E7, Square::E5);
+    let _ = table.said();
+    table.play.engine_gone(table.t);
+    assert_eq!(table.said(), ["move e5"]);
+    table.slide(Square::G1, Square::F3);
+    assert_eq!(table.said(), ["move Nf3"], "the engine is not asked");
+    table.slide(Square::B8, Square::C6);
+    assert_eq!(table.said(), ["move Nc6"]);
+}
