@@ -255,7 +255,7 @@ impl EngineGame {
             }
             (None, None) => "wait for the engine's move".to_owned(),
         };
-        let squares = self
+        let engine_squares = self
             .expected
             .map(|m| {
                 let (from, to) = squares(m);
@@ -265,12 +265,18 @@ impl EngineGame {
         self.pass(GameEvent {
             t,
             kind: EventKind::Execution {
-                expected,
+                expected: expected.clone(),
                 played,
-                squares,
+                squares: engine_squares,
                 message,
             },
         });
+        // The board showed the wrong move as made: it shows the engine's again.
+        if let (Some(m), Some(text)) = (self.expected, expected) {
+            let (from, to) = squares(m);
+            self.out
+                .push_back(PlayEvent::Show(Feedback::Show { from, to, text }));
+        }
     }
 
     fn ask_if_engine_to_move(&mut self) {

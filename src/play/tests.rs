@@ -139,7 +139,10 @@ fn another_move_than_the_engine_s_is_reported_and_waited_for() {
     let _ = table.said();
     // The hands play d5 instead.
     table.slide(Square::D7, Square::D5);
-    assert_eq!(table.said(), ["execution carry out e5, not d5 [e7 e5]"]);
+    assert_eq!(
+        table.said(),
+        ["execution carry out e5, not d5 [e7 e5]", "show e5 e7e5"]
+    );
     assert_eq!(table.play.moves().len(), 1, "d5 does not stand");
     // Put back, then the engine's move.
     table.slide(Square::D5, Square::D7);
