@@ -123,7 +123,12 @@ async fn play(
         .interpreter
         .report_horizon_ms
         .unwrap_or(protocol.report_horizon_ms);
-    let interpreter = board.interpreter.config().with_report_horizon_ms(horizon);
+    // The engine's side: its moves are carried out by the human's hands.
+    let interpreter = board
+        .interpreter
+        .config()
+        .with_report_horizon_ms(horizon)
+        .with_exempt(Some(engine));
     let mut game = LiveGame::new(start.clone(), interpreter)
         .with_time_control(board.interpreter.time_control.clone());
     let recording = match &board.record {

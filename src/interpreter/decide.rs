@@ -214,7 +214,7 @@ impl Interpreter {
         let mut event = MoveEvent::from_played(played, promotion_default, clock);
         event.reconstructed = how == Decided::Reconstructed;
         self.emit(t, EventKind::Move(event));
-        if self.config.strict {
+        if self.config.strict && self.config.exempt != Some(mover) {
             for breach in breaches {
                 self.emit_violation(t, mover, breach);
             }
@@ -314,7 +314,12 @@ impl Interpreter {
     /// The mover completed an illegal move (clock pressed, or the opponent started a reply).
     pub(super) fn complete_illegal(&mut self, t: Millis, displaced: Option<(Square, Square)>) {
         let mover = self.game.turn();
-        let count = self.game.count_illegal(mover);
+        let exempt = self.config.exempt == Some(mover);
+        let count = if exempt {
+            self.game.illegal_count(mover)
+        } else {
+            self.game.count_illegal(mover)
+        };
         let last_rank_pawn = displaced.and_then(|(from, to)| self.unreplaced_promotion(from, to));
         let message = match (displaced, last_rank_pawn) {
             (_, Some(_)) => {
@@ -323,7 +328,10 @@ impl Interpreter {
             (Some((from, to)), None) => format!("{from}-{to} is not a legal move"),
             (None, None) => "clock pressed without making a legal move (7.5.3)".to_owned(),
         };
-        let penalty_ms = self.clock.as_mut().map(|clock| clock.penalty_to(!mover));
+        let penalty_ms = match self.clock.as_mut() {
+            Some(clock) if !exempt => Some(clock.penalty_to(!mover)),
+            _ => None,
+        };
         self.emit(
             t,
             EventKind::Illegal(IllegalMove {
@@ -334,7 +342,7 @@ impl Interpreter {
                 penalty_ms,
             }),
         );
-        if count >= self.config.illegal_limit {
+        if !exempt && count >= self.config.illegal_limit {
             let ending = Ending::loss_unless_opponent_cannot_mate(
                 self.game.position(),
                 mover,

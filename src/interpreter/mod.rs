@@ -60,6 +60,10 @@ pub struct Config {
     /// arrives at once. A press is weighed (the move it completes decided, "no move" or an
     /// illegal move found) only once this has passed, with the press's own time. 0: at once.
     pub report_horizon_ms: Millis,
+    /// The side whose moves are carried out for it (an engine's, `touchmove play`): it earns
+    /// no Article 4 rulings, and its completed illegal moves are neither counted nor penalised
+    /// (they are still reported, with the count as it stands, for the caller to deal with).
+    pub exempt: Option<Color>,
 }
 
 impl Default for Config {
@@ -70,6 +74,7 @@ impl Default for Config {
             strict: true,
             illegal_limit: 2,
             report_horizon_ms: 0,
+            exempt: None,
         }
     }
 }
@@ -100,6 +105,13 @@ impl Config {
     #[must_use]
     pub fn with_illegal_limit(mut self, limit: u32) -> Config {
         self.illegal_limit = limit;
+        self
+    }
+
+    /// With `side` exempt from rulings and illegal-move counts (see [`Config::exempt`]).
+    #[must_use]
+    pub fn with_exempt(mut self, side: Option<Color>) -> Config {
+        self.exempt = side;
         self
     }
 

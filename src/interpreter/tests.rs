@@ -146,3 +146,49 @@ fn a_clock_press_without_a_move_is_an_illegal_move() {
         matches!(&out[0].kind, EventKind::Illegal(i) if i.count == 1 && i.color == Color::White)
     );
 }
+
+#[test]
+fn an_exempt_side_s_illegal_moves_are_reported_but_neither_counted_nor_ending_the_game() {
+    // White presses without a move three times: over the limit of 2, were White not exempt.
+    let script = "0 clock white
+         1000 clock white
+         2000 clock white";
+    let exempt = Config::default().with_exempt(Some(Color::White));
+    let out = run(Chess::default(), exempt, script);
+    let counts: Vec<u32> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Illegal(i) => Some(i.count),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(counts, [0, 0, 0]);
+    assert!(
+        !out.iter().any(|e| matches!(e.kind, EventKind::Result(_))),
+        "{out:?}"
+    );
+    // Not exempt: the second loses.
+    let out = run(Chess::default(), Config::default(), script);
+    assert!(
+        out.iter()
+            .any(|e| matches!(&e.kind, EventKind::Result(r) if r.result == "0-1"))
+    );
+}
+
+#[test]
+fn an_exempt_side_earns_no_article_4_ruling() {
+    // White touches the g1 knight, then moves the e-pawn (4.3.1), then Black does the same.
+    let script = "0 lift g1
+         400 place g1
+         1000 lift e2
+         1400 place e4
+         2000 lift g8
+         2400 place g8
+         3000 lift e7
+         3400 place e5";
+    let out = run(Chess::default(), Config::default(), script);
+    assert_eq!(rulings(&out).len(), 2, "{out:?}");
+    let exempt = Config::default().with_exempt(Some(Color::Black));
+    let out = run(Chess::default(), exempt, script);
+    assert_eq!(rulings(&out), [(Rule::TouchOwn, Square::G1)], "{out:?}");
+}

@@ -75,7 +75,8 @@ impl EngineGame {
     }
 
     /// The engine can no longer play (it would not start again): from now on its side's moves
-    /// stand as the board shows them, with their rulings, as in a game between two players.
+    /// stand as the board shows them, as in a game between two players (the rulings the
+    /// interpreter makes for that side, if it makes any, pass too).
     pub fn engine_gone(&mut self, t: Millis) {
         self.gone = true;
         self.expected = None;

@@ -193,6 +193,11 @@ impl Game {
         .flatten()
     }
 
+    /// `color`'s completed illegal moves so far.
+    pub fn illegal_count(&self, color: Color) -> u32 {
+        *self.illegal.get(color)
+    }
+
     /// Counts a completed illegal move by `color` and returns that side's count so far.
     pub fn count_illegal(&mut self, color: Color) -> u32 {
         let count = self.illegal.get_mut(color);
