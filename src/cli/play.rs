@@ -314,12 +314,7 @@ impl PlayState {
                     self.out.write_decision(&decision, Some(&position))?;
                 }
                 PlayEvent::AskEngine => {
-                    let request = EngineRequest::Go {
-                        start: self.game.start().clone(),
-                        moves: self.game.moves().to_vec(),
-                        limits: self.limits.search(self.clock),
-                    };
-                    let _ = self.ask.send(request);
+                    let _ = self.ask.send(self.search());
                 }
                 PlayEvent::CancelEngine => {
                     let _ = self.ask.send(EngineRequest::Cancel);
@@ -363,12 +358,16 @@ impl PlayState {
 
     fn ask_again(&mut self) {
         if self.game.engine_to_move() {
-            let request = EngineRequest::Go {
-                start: self.game.start().clone(),
-                moves: self.game.moves().to_vec(),
-                limits: self.limits.search(self.clock),
-            };
-            let _ = self.ask.send(request);
+            let _ = self.ask.send(self.search());
+        }
+    }
+
+    /// The search for the engine's move in the game as it stands.
+    fn search(&self) -> EngineRequest {
+        EngineRequest::Go {
+            start: self.game.start().clone(),
+            moves: self.game.moves().to_vec(),
+            limits: self.limits.search(self.clock),
         }
     }
 }

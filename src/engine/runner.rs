@@ -261,6 +261,17 @@ mod tests {
         EngineCommand::parse(program).unwrap_or_else(|| unreachable!())
     }
 
+    /// The single-threaded runtime `touchmove play` runs on.
+    fn runtime() -> tokio::runtime::Runtime {
+        match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(error) => panic!("a runtime: {error}"),
+        }
+    }
+
     /// The next report that is not the search's progress.
     async fn next(reports: &mut mpsc::UnboundedReceiver<EngineReport>) -> Option<EngineReport> {
         loop {
@@ -273,13 +284,7 @@ mod tests {
 
     #[test]
     fn an_engine_killed_mid_search_is_started_again_and_asked_again() {
-        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            panic!("a runtime");
-        };
-        runtime.block_on(async {
+        runtime().block_on(async {
             let (ask, requests) = mpsc::unbounded_channel();
             let (said, mut reports) = mpsc::unbounded_channel();
             let engine = tokio::spawn(run(stockfish(), EngineConfig::default(), requests, said));
@@ -321,13 +326,7 @@ mod tests {
 
     #[test]
     fn an_engine_that_cannot_start_gives_up_with_its_reason() {
-        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            panic!("a runtime");
-        };
-        runtime.block_on(async {
+        runtime().block_on(async {
             let (_ask, requests) = mpsc::unbounded_channel();
             let (said, mut reports) = mpsc::unbounded_channel();
             let command = EngineCommand::parse("/nonexistent/engine --uci").unwrap_or_else(|| unreachable!());
