@@ -72,6 +72,14 @@ pub enum EventKind {
         san: String,
         /// The move, in UCI.
         uci: String,
+        /// The engine's last score before it moved, from its own side, in hundredths of a
+        /// pawn, when it gave one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        score_cp: Option<i32>,
+        /// Mate in this many moves (negative: the engine is mated), when its last score was a
+        /// mate score.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mate: Option<i32>,
     },
     /// The board shows another move than the engine's (`touchmove play`): the game waits until
     /// it shows the engine's.

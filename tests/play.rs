@@ -143,6 +143,13 @@ fn check_game(result: &Played, played: &[String]) {
     let engine_moves: Vec<String> = played.iter().skip(1).step_by(2).cloned().collect();
     assert_eq!(kinds("engine"), engine_moves, "every engine move announced");
     assert!(kinds("execution").is_empty(), "{events:?}");
+    // Each engine move with the score of the engine's last info line.
+    for engine in events.iter().filter(|e| e["kind"] == "engine") {
+        assert!(
+            engine["score_cp"].is_i64() || engine["mate"].is_i64(),
+            "{engine}"
+        );
+    }
     assert!(
         stderr.contains("Stockfish") && stderr.contains("plays Black"),
         "{stderr}"

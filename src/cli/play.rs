@@ -19,7 +19,7 @@ use touchmove::clock::{Bonus, ClockReading, TimeControl};
 use touchmove::engine::runner::{
     self as engine_runner, EngineCommand, EngineReport, EngineRequest,
 };
-use touchmove::engine::{EngineConfig, EngineEvent, SearchLimits};
+use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits};
 use touchmove::event::{ClockTimes, EventKind, LinkState};
 use touchmove::live::runner::{self, Control, Parts, RunnerConfig, Sink};
 use touchmove::live::{LiveEvent, LiveGame, SessionOptions};
@@ -170,6 +170,7 @@ async fn play(
         limits: Limits::new(args),
         clock: None,
         epoch: Instant::now(),
+        score: None,
     }));
     // What the engine says, into the game.
     let listener = {
@@ -299,6 +300,8 @@ struct PlayState {
     clock: Option<ClockTimes>,
     /// About the runner's session time 0 (an engine's move is stamped with it).
     epoch: Instant,
+    /// The engine's last score in the search under way.
+    score: Option<Score>,
 }
 
 impl PlayState {
@@ -314,6 +317,7 @@ impl PlayState {
                     self.out.write_decision(&decision, Some(&position))?;
                 }
                 PlayEvent::AskEngine => {
+                    self.score = None;
                     let _ = self.ask.send(self.search());
                 }
                 PlayEvent::CancelEngine => {
@@ -332,8 +336,12 @@ impl PlayState {
         let now = Millis::try_from(self.epoch.elapsed().as_millis()).unwrap_or(Millis::MAX);
         match report {
             EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
-                self.game.handle_engine_move(now, chess_move);
+                let score = self.score.take();
+                self.game.handle_engine_move(now, chess_move, score);
             }
+            EngineReport::Said(EngineEvent::Info {
+                score: Some(score), ..
+            }) => self.score = Some(score),
             EngineReport::Said(EngineEvent::NoMove) => {
                 eprintln!("touchmove: the engine has no move");
             }

@@ -23,7 +23,19 @@ pub fn render(event: &GameEvent) -> String {
         EventKind::Game { number } => format!("new game {number}"),
         EventKind::Setup { number, fen } => format!("new game {number} set up from {fen}"),
         EventKind::Link { state } => format!("board {}", state.as_str()),
-        EventKind::Engine { san, .. } => format!("engine plays {san}: carry it out on the board"),
+        EventKind::Engine {
+            san,
+            score_cp,
+            mate,
+            ..
+        } => {
+            let score = match (mate, score_cp) {
+                (Some(mate), _) => format!(" (mate in {mate})"),
+                (None, Some(cp)) => format!(" ({:+.2})", f64::from(*cp) / 100.0),
+                (None, None) => String::new(),
+            };
+            format!("engine plays {san}{score}: carry it out on the board")
+        }
         EventKind::Execution { message, .. } => message.clone(),
     }
 }

@@ -17,6 +17,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Square};
 
+use crate::engine::Score;
 use crate::event::{EventKind, GameEvent};
 use crate::live::Feedback;
 use crate::sensor::Millis;
@@ -155,8 +156,9 @@ impl EngineGame {
         }
     }
 
-    /// The engine chose `chosen` at `t` (in the game as it stood when it was asked).
-    pub fn handle_engine_move(&mut self, t: Millis, chosen: Move) {
+    /// The engine chose `chosen` at `t` (in the game as it stood when it was asked), its last
+    /// score `score`.
+    pub fn handle_engine_move(&mut self, t: Millis, chosen: Move, score: Option<Score>) {
         if !self.engine_to_move() || !self.position.is_legal(chosen) {
             return;
         }
@@ -169,9 +171,19 @@ impl EngineGame {
             to,
             text: san.clone(),
         }));
+        let (score_cp, mate) = match score {
+            Some(Score::Centipawns(cp)) => (Some(cp), None),
+            Some(Score::Mate(moves)) => (None, Some(moves)),
+            None => (None, None),
+        };
         self.pass(GameEvent {
             t,
-            kind: EventKind::Engine { san, uci },
+            kind: EventKind::Engine {
+                san,
+                uci,
+                score_cp,
+                mate,
+            },
         });
         // The board may show it already.
         self.reconcile(t);

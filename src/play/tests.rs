@@ -82,7 +82,7 @@ impl Table {
             panic!("{uci} is no move of the engine's here");
         };
         self.t += 50;
-        self.play.handle_engine_move(self.t, chosen);
+        self.play.handle_engine_move(self.t, chosen, None);
     }
 
     /// What came out, in short: `move e4`, `engine e5`, `ask`, ...
@@ -200,4 +200,29 @@ fn without_its_engine_the_game_goes_on_between_two_players() {
     assert_eq!(table.said(), ["move Nf3"], "the engine is not asked");
     table.slide(Square::B8, Square::C6);
     assert_eq!(table.said(), ["move Nc6"]);
+}
+
+#[test]
+fn the_engine_s_move_carries_its_score() {
+    let mut table = Table::new();
+    table.slide(Square::E2, Square::E4);
+    let _ = table.said();
+    let e5 = "e7e5"
+        .parse::<UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(table.play.position()).ok());
+    let Some(e5) = e5 else {
+        panic!("e5 is legal here");
+    };
+    table
+        .play
+        .handle_engine_move(5000, e5, Some(crate::engine::Score::Centipawns(-31)));
+    let announced = std::iter::from_fn(|| table.play.poll_event()).find_map(|event| match event {
+        PlayEvent::Decision(GameEvent {
+            kind: EventKind::Engine { score_cp, mate, .. },
+            ..
+        }) => Some((score_cp, mate)),
+        _ => None,
+    });
+    assert_eq!(announced, Some((Some(-31), None)));
 }
