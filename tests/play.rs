@@ -1,11 +1,13 @@
-//! `touchmove play` end to end: Debian's Stockfish as the engine, an emulated DGT board on a
-//! real pseudo-terminal, and hands that play both sides from a script. The script is the game
-//! worked out beforehand with Stockfish itself: the human's moves from a second engine (depth
-//! 1), the engine's replies from an engine searched as `play --depth 4` searches (one thread, a
-//! new game, the same positions in the same order: the same moves). Checked: the moves that
-//! stand are the game, each engine move is announced and shown on the DGT clock's display, no
-//! wrong execution is reported, the PGN (read back by python-chess and pgn-reader) names the
-//! engine and holds the game.
+//! `touchmove play` end to end: Debian's Stockfish as the engine, an emulated board (DGT, Hall,
+//! ChessLink) on a real pseudo-terminal, and emulated hands that play White from a script and
+//! carry out Black's moves as the host shows them (`emulate --follow black`: the DGT clock's
+//! text, the lit squares). The script is the game worked out beforehand with Stockfish itself:
+//! the human's moves from a second engine (depth 1), the engine's replies from an engine
+//! searched as `play --depth 4` searches (one thread, a new game, the same positions in the
+//! same order: the same moves), so the game played must be that game. Checked: the moves that
+//! stand are the game, each engine move is announced, shown on the board and carried out by the
+//! hands as shown, no wrong execution is reported, the PGN (read back by python-chess and
+//! pgn-reader) names the engine and holds the game.
 
 mod common;
 
@@ -80,6 +82,8 @@ fn play_on(board: &str, played: &[String]) -> Played {
             "-v",
             "--pgn",
             script.to_str().expect("a path"),
+            "--follow",
+            "black",
             "--speed",
             "5",
         ],
@@ -143,6 +147,14 @@ fn check_game(result: &Played, played: &[String]) {
     let engine_moves: Vec<String> = played.iter().skip(1).step_by(2).cloned().collect();
     assert_eq!(kinds("engine"), engine_moves, "every engine move announced");
     assert!(kinds("execution").is_empty(), "{events:?}");
+    // The hands carried out each engine move as the board showed it, and nothing else.
+    let followed: Vec<&str> = result
+        .emulator
+        .lines()
+        .filter_map(|line| line.split("the hands carry out ").nth(1))
+        .filter_map(|rest| rest.strip_suffix(", as shown"))
+        .collect();
+    assert_eq!(followed, engine_moves, "{}", result.emulator);
     // Each engine move with the score of the engine's last info line.
     for engine in events.iter().filter(|e| e["kind"] == "engine") {
         assert!(
@@ -187,6 +199,13 @@ fn a_game_against_stockfish_on_a_hall_board() {
     let _turn = common::pty_turn();
     let played = sans(&game());
     check_game(&play_on("hall", &played), &played);
+}
+
+#[test]
+fn a_game_against_stockfish_on_a_chesslink_board() {
+    let _turn = common::pty_turn();
+    let played = sans(&game());
+    check_game(&play_on("chesslink", &played), &played);
 }
 
 /// A log line for moving `m`'s piece (the move's own squares; a plain move, no capture).

@@ -383,6 +383,12 @@ pub struct EmulatedScriptArgs {
     /// rook-first castling...) instead of clean ones.
     #[arg(long, requires = "pgn")]
     pub messy: bool,
+    /// With --pgn: the hands carry out SIDE's moves as the host shows them (an engine's, in
+    /// `touchmove play`: the text on a DGT clock, the squares a Hall or ChessLink board
+    /// lights) and play the other side's moves of the game, read again as SAN in the game as
+    /// played; they stop when the next one is not legal there.
+    #[arg(long, value_name = "SIDE", requires = "pgn")]
+    pub follow: Option<Side>,
     /// Play the script X times as fast.
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
     pub speed: f64,
@@ -536,6 +542,15 @@ pub struct ReplayArgs {
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,
+}
+
+/// A side of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
 }
 
 /// A side of the clock.

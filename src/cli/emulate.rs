@@ -14,7 +14,9 @@ use touchmove::emulation::{ScriptStart, Unplug};
 use touchmove::pgn_games::read_games;
 use touchmove::sensor_log::{SensorLog, read_log};
 
-use super::args::{ClockSide, EmulateArgs, EmulatedScriptArgs};
+use shakmaty::Color;
+
+use super::args::{ClockSide, EmulateArgs, EmulatedScriptArgs, Side};
 use super::emulator_pty::serve;
 use super::simulate::find_game;
 
@@ -57,6 +59,10 @@ fn options(args: &EmulateArgs, script: ScriptSource) -> EmulatorOptions {
         .zip(board.unplug_for)
         .map(|(at, duration)| Unplug { at, duration });
     options.drop_every = board.drop_every.and_then(NonZeroU32::new);
+    options.follow = played.follow.map(|side| match side {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    });
     options
 }
 

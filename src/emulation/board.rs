@@ -66,6 +66,11 @@ pub enum Notice {
     Dropped(u8),
     /// The board's display (a DGT clock's) shows this text, as the host asked.
     Displayed(String),
+    /// The hands carry out this move (SAN) as the host showed it (`--follow`).
+    Followed(String),
+    /// The hands stop playing the script, and why (its next move is not legal in the game as
+    /// played).
+    HandsStopped(String),
 }
 
 impl Notice {
@@ -80,6 +85,8 @@ impl Notice {
             Notice::Refused(code) => (format!("command {code:#04x} ignored"), true),
             Notice::Dropped(seq) => (format!("report seq {seq:#04x} dropped, as asked"), false),
             Notice::Displayed(text) => (format!("the clock shows `{text}`"), false),
+            Notice::Followed(san) => (format!("the hands carry out {san}, as shown"), false),
+            Notice::HandsStopped(why) => (why.clone(), true),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! passed in.
 
 mod board;
+pub(crate) mod follow;
 pub(crate) mod noise;
 mod options;
 mod script_error;

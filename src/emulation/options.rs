@@ -5,6 +5,7 @@ use std::num::NonZeroU32;
 
 use shakmaty::{Chess, Move};
 
+use super::follow::{Follower, Segment};
 use crate::clock::TimeControl;
 use crate::sensor::Millis;
 use crate::sensor_log::SensorLog;
@@ -103,6 +104,10 @@ pub struct EmulatorOptions {
     /// The range of the simulated hands' thinking time before each move, in ms (`None`: the
     /// hand style's own, 0.3 to 20 s).
     pub thinking_ms: Option<(Millis, Millis)>,
+    /// The side whose moves the hands carry out as the host shows them (an engine's: the DGT
+    /// clock's text, the lit squares) instead of as the game script says; the script's other
+    /// moves are read again in the game as played. Only with a [`ScriptSource::Game`].
+    pub follow: Option<shakmaty::Color>,
 }
 
 impl EmulatorOptions {
@@ -121,6 +126,7 @@ impl EmulatorOptions {
             time_control: None,
             drop_every: None,
             thinking_ms: None,
+            follow: None,
         }
     }
 
@@ -140,6 +146,31 @@ impl EmulatorOptions {
             },
             None => style,
         }
+    }
+
+    /// The hands that follow the host for [`EmulatorOptions::follow`]'s side in `style`, and
+    /// their first events (timed from 0), if asked for; an error for a script that is not one
+    /// game.
+    pub(crate) fn follower(
+        &self,
+        style: impl Fn(&HandStyle) -> HandStyle,
+        board: BoardKind,
+    ) -> Result<Option<(Follower, Segment)>, EmulatorError> {
+        let Some(follows) = self.follow else {
+            return Ok(None);
+        };
+        let ScriptSource::Game {
+            start,
+            moves,
+            messy,
+        } = &self.script
+        else {
+            return Err(EmulatorError::FollowNeedsGame);
+        };
+        let hands = style(&self.hand_style(board, *messy));
+        let mut follower = Follower::new(start, moves, follows, hands, self.seed);
+        let opening = follower.opening()?;
+        Ok(Some((follower, opening)))
     }
 
     /// Fails with [`EmulatorError::Unsupported`] for the first of `lacking` that is set: for
@@ -197,6 +228,9 @@ pub enum EmulatorError {
     /// The script could not be made (a log this board cannot play, a game the hands cannot).
     #[error("cannot make the script")]
     Script(#[from] super::ScriptError),
+    /// `follow` asked of a script that is not one game.
+    #[error("the hands can follow the host only in a game script (--pgn)")]
+    FollowNeedsGame,
     /// An option this board does not have (a Hall board has no clock to set).
     #[error("this board has no {}", option.flag())]
     Unsupported {

@@ -6,6 +6,9 @@ use crate::sensor::Millis;
 pub(crate) trait Scheduled {
     /// When it happens, in script time (never decreasing along a script).
     fn t(&self) -> Millis;
+    /// The same change, `by` ms later.
+    #[must_use]
+    fn later(self, by: Millis) -> Self;
 }
 
 /// Plays a script: nothing is due until it is started; then each event falls due at the start
@@ -74,6 +77,17 @@ impl<E: Scheduled + Copy> ScriptPlayer<E> {
         Some(origin.saturating_add((rounds as f64 / self.speed).round() as Millis))
     }
 
+    /// Adds `events` (timed from 0) to the end of a script that does not go round, to happen
+    /// from `now` on (emulator time), and never before the events already in it.
+    pub(crate) fn append(&mut self, now: Millis, events: impl IntoIterator<Item = E>) {
+        let elapsed = self.origin.map_or(0, |origin| now.saturating_sub(origin));
+        let script_now = (elapsed as f64 * self.speed).round() as Millis;
+        let last = self.events.last().map_or(0, Scheduled::t);
+        let base = script_now.max(last);
+        self.events
+            .extend(events.into_iter().map(|event| event.later(base)));
+    }
+
     /// The next event, taken as happened.
     pub(crate) fn pop(&mut self) -> Option<E> {
         let event = self.events.get(self.next).copied()?;
@@ -97,6 +111,27 @@ mod tests {
         fn t(&self) -> Millis {
             self.0
         }
+        fn later(self, by: Millis) -> At {
+            At(self.0 + by)
+        }
+    }
+
+    #[test]
+    fn appended_events_happen_from_now_and_after_those_before_them() {
+        let mut player = ScriptPlayer::new(vec![At(0)], 2.0);
+        player.start(100);
+        assert_eq!(player.pop(), Some(At(0)));
+        assert!(player.done());
+        // At 600 ms, 500 ms after the start: 1000 ms of script time.
+        player.append(600, [At(0), At(400)]);
+        assert!(!player.done());
+        assert_eq!(player.due(), Some(600));
+        assert_eq!(player.pop(), Some(At(1_000)));
+        assert_eq!(player.due(), Some(800));
+        // Appended before the last has happened: after it.
+        player.append(650, [At(10)]);
+        player.pop();
+        assert_eq!(player.pop(), Some(At(1_410)));
     }
 
     #[test]

@@ -16,17 +16,19 @@ mod script;
 #[cfg(test)]
 mod tests;
 
+use shakmaty::Position;
 use std::collections::VecDeque;
 
-use shakmaty::Board;
+use shakmaty::{Board, Square};
 
 pub(crate) use options::{HELP, new_emulator};
 pub use script::{Change, Script};
 
 use super::wire::{
     BoardReply, CommandDecoder, Decoded, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder,
-    HostCommand, LED_COUNT, encode_reply,
+    HostCommand, LED_COUNT, corners, encode_reply,
 };
+use crate::emulation::follow::{Follower, Shown};
 use crate::emulation::noise::Noise;
 use crate::emulation::{EmulatedBoard, Notice, ScriptPlayer, ScriptStart, Unplug};
 use crate::sensor::Millis;
@@ -100,9 +102,55 @@ pub struct ChessLinkBoardEmulator {
     noise: Option<Noise>,
     out: VecDeque<Vec<u8>>,
     notices: VecDeque<Notice>,
+    /// Hands that carry out one side's moves as the steady LEDs show them.
+    follower: Option<Follower>,
 }
 
 impl ChessLinkBoardEmulator {
+    /// The board with hands that carry out the moves of `follower`'s side as its steady LEDs
+    /// show them (the four corners of the move's two squares).
+    pub(crate) fn with_follower(mut self, follower: Follower) -> ChessLinkBoardEmulator {
+        self.follower = Some(follower);
+        self.take_follower_notices();
+        self
+    }
+
+    /// The hands look at the LEDs: a move they carry out goes on the script.
+    fn follow(&mut self, now: Millis) {
+        let steady: Vec<usize> = self.leds.as_ref().map_or_else(Vec::new, |(_, patterns)| {
+            (0..)
+                .zip(patterns.iter())
+                .filter(|&(_, &pattern)| pattern == 0xff)
+                .map(|(led, _)| led)
+                .collect()
+        });
+        let lit = |from: Square, to: Square| {
+            let mut leds: Vec<usize> = corners(from).into_iter().chain(corners(to)).collect();
+            leds.sort_unstable();
+            leds.dedup();
+            leds == steady
+        };
+        let segment = self
+            .follower
+            .as_mut()
+            .and_then(|follower| follower.shown(Shown::Lights(&lit)));
+        self.take_follower_notices();
+        if let Some(segment) = segment {
+            match Script::from_events(segment.start.board(), &segment.events) {
+                Ok(script) => self.script.append(now, script.changes),
+                Err(error) => self
+                    .notices
+                    .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
+            }
+        }
+    }
+
+    fn take_follower_notices(&mut self) {
+        while let Some(notice) = self.follower.as_mut().and_then(Follower::poll_notice) {
+            self.notices.push_back(notice);
+        }
+    }
+
     /// A board set up as `config` says, powered up at emulator time 0.
     pub fn new(config: EmulatorConfig) -> ChessLinkBoardEmulator {
         let mut e2rom = [0u8; 256];
@@ -133,6 +181,7 @@ impl ChessLinkBoardEmulator {
             next_timed_report: 0,
             reset_until: None,
             leds: None,
+            follower: None,
             unplug: config.unplug,
             plugged: true,
             noise: config
@@ -283,10 +332,12 @@ impl ChessLinkBoardEmulator {
             } => {
                 self.leds = Some((slot_time, patterns));
                 self.send(&BoardReply::Leds);
+                self.follow(now);
             }
             HostCommand::LedsOff => {
                 self.leds = None;
                 self.send(&BoardReply::LedsOff);
+                self.follow(now);
             }
             HostCommand::Reset => {
                 self.reset_until = Some(now.saturating_add(RESET_MS));
@@ -377,7 +428,7 @@ impl EmulatedBoard for ChessLinkBoardEmulator {
 
     /// Whether the script has started and everything in it has happened.
     fn script_done(&self) -> bool {
-        self.script.done()
+        self.script.done() && self.follower.as_ref().is_none_or(Follower::done)
     }
 
     /// The next notice.

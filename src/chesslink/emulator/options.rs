@@ -3,7 +3,9 @@
 
 use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
 use crate::simulate::BoardKind;
+use shakmaty::Position;
 
+use super::script::chesslink;
 use super::{ChessLinkBoardEmulator, EmulatorConfig, Script};
 
 /// What the emulated board does, for `emulate --help`.
@@ -31,19 +33,24 @@ impl ChessLinkBoardEmulator {
         options: &EmulatorOptions,
     ) -> Result<ChessLinkBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
-        let script = match &options.script {
-            ScriptSource::Log(log) => Script::from_log(log),
-            ScriptSource::Game {
-                start,
-                moves,
-                messy,
-            } => Script::from_game(
+        let follower = options.follower(chesslink, BoardKind::Identifying)?;
+        let script = match (&options.script, &follower) {
+            (_, Some((_, opening))) => Script::from_events(opening.start.board(), &opening.events),
+            (ScriptSource::Log(log), None) => Script::from_log(log),
+            (
+                ScriptSource::Game {
+                    start,
+                    moves,
+                    messy,
+                },
+                None,
+            ) => Script::from_game(
                 start,
                 moves,
                 &options.hand_style(BoardKind::Identifying, *messy),
                 options.seed,
             ),
-            ScriptSource::Games { games, messy } => Script::from_games(
+            (ScriptSource::Games { games, messy }, None) => Script::from_games(
                 games,
                 &options.hand_style(BoardKind::Identifying, *messy),
                 options.seed,
@@ -55,7 +62,11 @@ impl ChessLinkBoardEmulator {
         config.noise = options.noise;
         config.seed = options.seed;
         config.unplug = options.unplug;
-        Ok(ChessLinkBoardEmulator::new(config))
+        let emulator = ChessLinkBoardEmulator::new(config);
+        Ok(match follower {
+            Some((follower, _)) => emulator.with_follower(follower),
+            None => emulator,
+        })
     }
 }
 

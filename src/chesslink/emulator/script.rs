@@ -23,10 +23,16 @@ impl Scheduled for Change {
     fn t(&self) -> Millis {
         self.t
     }
+    fn later(self, by: Millis) -> Change {
+        Change {
+            t: self.t.saturating_add(by),
+            ..self
+        }
+    }
 }
 
 /// `style` on a ChessLink: it identifies pieces, scans for itself and has no clock.
-fn chesslink(style: &HandStyle) -> HandStyle {
+pub(super) fn chesslink(style: &HandStyle) -> HandStyle {
     HandStyle {
         board: BoardKind::Identifying,
         scans: false,
@@ -87,7 +93,10 @@ impl Script {
     }
 
     /// The changes `events` make to `start`.
-    fn from_events(start: &Board, events: &[SensorEvent]) -> Result<Script, ScriptError> {
+    pub(super) fn from_events(
+        start: &Board,
+        events: &[SensorEvent],
+    ) -> Result<Script, ScriptError> {
         let mut board = start.clone();
         let mut changes = Vec::with_capacity(events.len());
         for event in events {

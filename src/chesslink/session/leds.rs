@@ -4,7 +4,7 @@
 
 use shakmaty::Square;
 
-use crate::chesslink::wire::{HostCommand, LED_COUNT};
+use crate::chesslink::wire::{HostCommand, LED_COUNT, corners};
 
 /// A steady LED: on in every slot.
 const STEADY: u8 = 0xff;
@@ -76,20 +76,6 @@ impl Leds {
         }
         patterns
     }
-}
-
-/// The LEDs (0-based) at `square`'s four corners: LED columns run from the a-file's outer edge
-/// to the h-file's, nine LEDs each from the eighth rank's outer edge to the first's.
-pub(super) fn corners(square: Square) -> [usize; 4] {
-    let column = usize::from(square.file());
-    let row = 7 - usize::from(square.rank());
-    let at = |column: usize, row: usize| column * 9 + row;
-    [
-        at(column, row),
-        at(column, row + 1),
-        at(column + 1, row),
-        at(column + 1, row + 1),
-    ]
 }
 
 #[cfg(test)]

@@ -77,6 +77,20 @@ pub enum BoardReply {
 /// How many LEDs the board has (9 by 9, at the squares' corners).
 pub const LED_COUNT: usize = 81;
 
+/// The LEDs (0-based) at `square`'s four corners: LED columns run from the a-file's outer edge
+/// to the h-file's, nine LEDs each from the eighth rank's outer edge to the first's.
+pub fn corners(square: Square) -> [usize; 4] {
+    let column = usize::from(square.file());
+    let row = 7 - usize::from(square.rank());
+    let at = |column: usize, row: usize| column * 9 + row;
+    [
+        at(column, row),
+        at(column, row + 1),
+        at(column + 1, row),
+        at(column + 1, row + 1),
+    ]
+}
+
 /// The E2ROM address of the automatic reports setting.
 pub const E2ROM_AUTO_REPORTS: u8 = 0x02;
 

@@ -34,6 +34,7 @@ use crate::dgt::wire::command::{
 };
 use crate::dgt::wire::message::encode as msg;
 use crate::dgt::wire::protocol::{code_from_piece, index_from_square, square_from_index};
+use crate::emulation::follow::{Follower, Shown};
 use crate::emulation::noise::Noise;
 use crate::emulation::{
     ClockSide, EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug,
@@ -88,6 +89,8 @@ pub struct DgtBoardEmulator {
     tick: Option<Millis>,
     periodic: Option<Millis>,
     noise: Option<Noise>,
+    /// Hands that carry out one side's moves as the clock's display shows them.
+    follower: Option<Follower>,
 }
 
 impl DgtBoardEmulator {
@@ -113,11 +116,45 @@ impl DgtBoardEmulator {
             noise: config
                 .noise
                 .and_then(|rate| Noise::new(rate, config.seed, 0)),
+            follower: None,
         };
         if config.start == ScriptStart::AtOnce {
             emulator.start_script(0);
         }
         emulator
+    }
+
+    /// The board with hands that carry out the moves of `follower`'s side as the clock's
+    /// display shows them (SAN).
+    pub(crate) fn with_follower(mut self, follower: Follower) -> DgtBoardEmulator {
+        self.follower = Some(follower);
+        self.take_follower_notices();
+        self
+    }
+
+    /// The hands read what the clock now shows: a move they carry out goes on the script.
+    fn follow(&mut self, now: Millis, text: &str) {
+        let Some(segment) = self
+            .follower
+            .as_mut()
+            .and_then(|follower| follower.shown(Shown::Text(text)))
+        else {
+            self.take_follower_notices();
+            return;
+        };
+        self.take_follower_notices();
+        match Script::from_reports(&segment.start, &segment.events) {
+            Ok(script) => self.script.append(now, script.events),
+            Err(error) => self
+                .notices
+                .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
+        }
+    }
+
+    fn take_follower_notices(&mut self) {
+        while let Some(notice) = self.follower.as_mut().and_then(Follower::poll_notice) {
+            self.notices.push_back(notice);
+        }
     }
 
     /// The pieces on the board now (as it stands on the table).
@@ -343,7 +380,8 @@ impl DgtBoardEmulator {
         self.send(msg::bwtime_ack(command.code()));
         if let ClockCommand::Display { text, .. } = command {
             let shown = String::from_utf8_lossy(&text.bytes()).trim_end().to_owned();
-            self.notices.push_back(Notice::Displayed(shown));
+            self.notices.push_back(Notice::Displayed(shown.clone()));
+            self.follow(now, &shown);
         }
         if let ClockCommand::SetAndRun { left, right, run } = command {
             let run = match run {
@@ -360,6 +398,12 @@ impl DgtBoardEmulator {
 impl Scheduled for ScriptEvent {
     fn t(&self) -> Millis {
         self.t
+    }
+    fn later(self, by: Millis) -> ScriptEvent {
+        ScriptEvent {
+            t: self.t.saturating_add(by),
+            ..self
+        }
     }
 }
 
@@ -395,7 +439,7 @@ impl EmulatedBoard for DgtBoardEmulator {
 
     /// Whether the script has started and everything in it has happened.
     fn script_done(&self) -> bool {
-        self.script.done()
+        self.script.done() && self.follower.as_ref().is_none_or(Follower::done)
     }
 
     /// The next notice, if any.

@@ -6,6 +6,7 @@ use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOption
 use crate::sensor::Millis;
 use crate::simulate::BoardKind;
 
+use super::script::scanning;
 use super::{DgtBoardEmulator, EmulatorConfig, Script};
 
 /// What the emulated board does, for `emulate --help`.
@@ -22,19 +23,24 @@ impl DgtBoardEmulator {
     /// has a clock, can stand rotated and be unplugged).
     pub fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
         options.refuse(&[BoardOption::DropEvery])?;
-        let script = match &options.script {
-            ScriptSource::Log(log) => Script::from_log(log, options.seed),
-            ScriptSource::Game {
-                start,
-                moves,
-                messy,
-            } => Script::from_game(
+        let follower = options.follower(scanning, BoardKind::Identifying)?;
+        let script = match (&options.script, &follower) {
+            (_, Some((_, opening))) => Script::from_reports(&opening.start, &opening.events),
+            (ScriptSource::Log(log), None) => Script::from_log(log, options.seed),
+            (
+                ScriptSource::Game {
+                    start,
+                    moves,
+                    messy,
+                },
+                None,
+            ) => Script::from_game(
                 start,
                 moves,
                 &options.hand_style(BoardKind::Identifying, *messy),
                 options.seed,
             ),
-            ScriptSource::Games { games, messy } => Script::from_games(
+            (ScriptSource::Games { games, messy }, None) => Script::from_games(
                 games,
                 &options.hand_style(BoardKind::Identifying, *messy),
                 options.seed,
@@ -55,7 +61,11 @@ impl DgtBoardEmulator {
                 config.clock.increment_ms = Millis::from(seconds).saturating_mul(1000);
             }
         }
-        Ok(DgtBoardEmulator::new(config))
+        let emulator = DgtBoardEmulator::new(config);
+        Ok(match follower {
+            Some((follower, _)) => emulator.with_follower(follower),
+            None => emulator,
+        })
     }
 }
 

@@ -124,7 +124,7 @@ impl Script {
 }
 
 /// `style` on an identifying board with DGT-style scans.
-fn scanning(style: &HandStyle) -> HandStyle {
+pub(super) fn scanning(style: &HandStyle) -> HandStyle {
     HandStyle {
         board: BoardKind::Identifying,
         scans: true,

@@ -17,6 +17,7 @@ mod script;
 #[cfg(test)]
 mod tests;
 
+use shakmaty::Position;
 use std::collections::VecDeque;
 use std::num::NonZeroU32;
 
@@ -29,6 +30,7 @@ pub use options::HELP;
 pub(crate) use options::new_emulator;
 pub use script::{Change, Script, ScriptEvent, apply};
 
+use crate::emulation::follow::{Follower, Shown};
 use crate::emulation::noise::Noise;
 use crate::emulation::{EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart};
 use crate::sensor::Millis;
@@ -132,6 +134,8 @@ pub struct HallBoardEmulator {
     out: VecDeque<Vec<u8>>,
     notices: VecDeque<Notice>,
     noise: Option<Noise>,
+    /// Hands that carry out one side's moves as the lit squares show them.
+    follower: Option<Follower>,
 }
 
 impl HallBoardEmulator {
@@ -153,9 +157,41 @@ impl HallBoardEmulator {
             noise: config
                 .noise
                 .and_then(|rate| Noise::new(rate, config.seed, 0)),
+            follower: None,
         };
         emulator.power_up(config.board_id, config.start);
         emulator
+    }
+
+    /// The board with hands that carry out the moves of `follower`'s side as its steadily lit
+    /// squares show them.
+    pub(crate) fn with_follower(mut self, follower: Follower) -> HallBoardEmulator {
+        self.follower = Some(follower);
+        self.take_follower_notices();
+        self
+    }
+
+    /// The hands look at the lights: a move they carry out goes on the script.
+    fn follow(&mut self, now: Millis) {
+        let steady = self.leds.on & !self.leds.blinking;
+        let lit = |from: shakmaty::Square, to: shakmaty::Square| {
+            steady == shakmaty::Bitboard::from_iter([from, to]).0
+        };
+        let segment = self
+            .follower
+            .as_mut()
+            .and_then(|follower| follower.shown(Shown::Lights(&lit)));
+        self.take_follower_notices();
+        if let Some(segment) = segment {
+            let script = Script::from_events(segment.start.board().occupied(), &segment.events);
+            self.script.append(now, script.events);
+        }
+    }
+
+    fn take_follower_notices(&mut self) {
+        while let Some(notice) = self.follower.as_mut().and_then(Follower::poll_notice) {
+            self.notices.push_back(notice);
+        }
     }
 
     /// The occupied squares now (bit `n` is square `n`).
@@ -299,7 +335,10 @@ impl HallBoardEmulator {
         }
         match frame.message {
             Message::RequestSnapshot => self.send_snapshot(now),
-            Message::SetLeds(leds) => self.leds = self.leds.set(leds),
+            Message::SetLeds(leds) => {
+                self.leds = self.leds.set(leds);
+                self.follow(now);
+            }
             Message::Ack { .. } => {}
             other => self.notices.push_back(Notice::Refused(other.frame_type())),
         }
@@ -314,6 +353,12 @@ fn board_clock(now: Millis) -> u32 {
 impl Scheduled for ScriptEvent {
     fn t(&self) -> Millis {
         self.t
+    }
+    fn later(self, by: Millis) -> ScriptEvent {
+        ScriptEvent {
+            t: self.t.saturating_add(by),
+            ..self
+        }
     }
 }
 
@@ -354,7 +399,7 @@ impl EmulatedBoard for HallBoardEmulator {
 
     /// Whether the script has started and everything in it has happened.
     fn script_done(&self) -> bool {
-        self.script.done()
+        self.script.done() && self.follower.as_ref().is_none_or(Follower::done)
     }
 
     /// The next notice, if any.

@@ -3,7 +3,9 @@
 
 use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
 use crate::simulate::BoardKind;
+use shakmaty::Position;
 
+use super::script::occupancy;
 use super::{EmulatorConfig, HallBoardEmulator, Script};
 
 /// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
@@ -28,19 +30,27 @@ impl HallBoardEmulator {
     /// A board playing `options`; a board that cannot identify pieces ignores a log's letters.
     pub fn from_options(options: &EmulatorOptions) -> Result<HallBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
-        let script = match &options.script {
-            ScriptSource::Log(log) => Script::from_log(log),
-            ScriptSource::Game {
-                start,
-                moves,
-                messy,
-            } => Script::from_game(
+        let follower = options.follower(occupancy, BoardKind::Occupancy)?;
+        let script = match (&options.script, &follower) {
+            (_, Some((_, opening))) => Ok(Script::from_events(
+                opening.start.board().occupied(),
+                &opening.events,
+            )),
+            (ScriptSource::Log(log), None) => Script::from_log(log),
+            (
+                ScriptSource::Game {
+                    start,
+                    moves,
+                    messy,
+                },
+                None,
+            ) => Script::from_game(
                 start,
                 moves,
                 &options.hand_style(BoardKind::Occupancy, *messy),
                 options.seed,
             ),
-            ScriptSource::Games { games, messy } => Script::from_games(
+            (ScriptSource::Games { games, messy }, None) => Script::from_games(
                 games,
                 &options.hand_style(BoardKind::Occupancy, *messy),
                 options.seed,
@@ -52,7 +62,11 @@ impl HallBoardEmulator {
         config.noise = options.noise;
         config.seed = options.seed;
         config.drop_every = options.drop_every;
-        Ok(HallBoardEmulator::new(config))
+        let emulator = HallBoardEmulator::new(config);
+        Ok(match follower {
+            Some((follower, _)) => emulator.with_follower(follower),
+            None => emulator,
+        })
     }
 }
 

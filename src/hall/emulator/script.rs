@@ -33,7 +33,7 @@ pub struct ScriptEvent {
 }
 
 /// `style` on an occupancy board.
-fn occupancy(style: &HandStyle) -> HandStyle {
+pub(super) fn occupancy(style: &HandStyle) -> HandStyle {
     HandStyle {
         board: BoardKind::Occupancy,
         ..style.clone()
