@@ -406,3 +406,128 @@ fn an_engine_killed_mid_game_is_started_again_and_the_game_goes_on() {
     drop(board);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The score as the page writes it, from an `engine` event: `+0.31`, `-1.50`, `#3`.
+fn score_text(event: &Value) -> String {
+    match (event["mate"].as_i64(), event["score_cp"].as_i64()) {
+        (Some(mate), _) => format!("#{mate}"),
+        (None, Some(cp)) => {
+            let sign = if cp > 0 { "+" } else { "" };
+            format!("{sign}{:.2}", cp as f64 / 100.0)
+        }
+        (None, None) => String::new(),
+    }
+}
+
+/// `san` played after `moves` from the start.
+fn then(moves: &[Move], san: &str) -> Move {
+    let mut position = Chess::default();
+    for &m in moves {
+        position.play_unchecked(m);
+    }
+    san.parse::<shakmaty::san::San>()
+        .ok()
+        .and_then(|san| san.to_move(&position).ok())
+        .unwrap_or_else(|| panic!("{san} after {moves:?}"))
+}
+
+/// Lines of a child's output, as they come.
+fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::{BufRead, BufReader};
+    let (sent, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines().map_while(Result::ok) {
+            if sent.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+#[test]
+fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out() {
+    use std::time::Duration;
+    let _turn = common::pty_turn();
+    // White plays e4 and Nf3 from the script; Stockfish's replies are carried out as shown.
+    let mut engine = Engine::start(EngineConfig::default());
+    let _ = engine.next_event();
+    let mut moves = vec![then(&[], "e4")];
+    moves.push(engine.best(&moves, SearchLimits::Depth(4)));
+    moves.push(then(&moves, "Nf3"));
+    moves.push(engine.best(&moves, SearchLimits::Depth(4)));
+    drop(engine);
+    let played = sans(&moves);
+    let dir = std::env::temp_dir().join(format!("touchmove-play-page-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let script = dir.join("game.pgn");
+    let movetext = format!("1. {} {} 2. {}", played[0], played[1], played[2]);
+    std::fs::write(&script, format!("[Event \"play\"]\n\n{movetext} *\n")).expect("written");
+    let board = emulate_with(
+        "dgt",
+        &[
+            "--pgn",
+            script.to_str().expect("a path"),
+            "--follow",
+            "black",
+            "--speed",
+            "5",
+            "--grace-ms",
+            "120000",
+        ],
+        Stdio::inherit(),
+    );
+    let mut play = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["play", "--engine", &stockfish(), "--depth", "4"])
+        .args(["--port", &board.port, "--json", "--listen", "127.0.0.1:0"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("play starts");
+    // With --json the page's address is said on standard error.
+    let said = lines_of(play.stderr.take().expect("stderr"));
+    let address = loop {
+        let line = said
+            .recv_timeout(Duration::from_secs(60))
+            .expect("play says where its page is");
+        if let Some(url) = line.split("the game's page is at ").nth(1) {
+            break url.to_owned();
+        }
+    };
+    let events = lines_of(play.stdout.take().expect("stdout"));
+    let browser = common::browser::Browser::start(1280, 800);
+    browser.open(&address);
+    let within = Duration::from_secs(60);
+    let list = browser.text_when("#moves", within, |text| {
+        text.split_whitespace().count() == played.len()
+    });
+    assert_eq!(list.split_whitespace().collect::<Vec<_>>(), played);
+    let note = browser.text_when("#engine-note", within, |text| text == "played");
+    assert_eq!(note, "played");
+    let shown_move = browser.text_when("#engine-move", within, |_| true);
+    let shown_score = browser.text_when("#engine-score", within, |_| true);
+    let black = browser.text_when("#black-name", within, |text| text.contains("Stockfish"));
+    assert!(black.contains("(depth 4)"), "{black}");
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&dir).join("play.png"));
+    }
+    drop(browser);
+    let _ = Command::new("kill")
+        .args(["-INT", &play.id().to_string()])
+        .status();
+    let status = play.wait().expect("play ends");
+    assert!(status.success());
+    drop(board);
+    // The page showed the last engine event: its move and its score.
+    let engine_events: Vec<Value> = events
+        .iter()
+        .map(|line| serde_json::from_str::<Value>(&line).expect("JSON"))
+        .filter(|event| event["kind"] == "engine")
+        .collect();
+    let last = engine_events.last().expect("engine events");
+    assert_eq!(last["san"], played[3].as_str());
+    assert_eq!(shown_move, played[3]);
+    assert_eq!(shown_score, score_text(last));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -67,6 +67,11 @@ pub struct PlayArgs {
     /// The engine plays at this strength (UCI_LimitStrength, UCI_Elo).
     #[arg(long, value_name = "N")]
     pub elo: Option<u32>,
+    /// Also show the game on a live page served at ADDR (the page `serve` shows a board on,
+    /// with the engine's move and score; a free port if that one is taken). Its address is
+    /// the first line on standard output (on standard error with --json).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
     /// The board, its outputs and the game's options, as for `watch`.
     #[command(flatten)]
     pub board: WatchArgs,

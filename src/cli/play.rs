@@ -22,7 +22,7 @@ use touchmove::engine::runner::{
 use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits};
 use touchmove::event::{ClockTimes, EventKind, LinkState};
 use touchmove::live::runner::{self, Control, Parts, RunnerConfig, Sink};
-use touchmove::live::{LiveEvent, LiveGame, SessionOptions};
+use touchmove::live::{LiveEvent, LiveGame, SessionOptions, WatchedBoard};
 use touchmove::output::pgn::PgnTags;
 use touchmove::play::{EngineGame, PlayEvent};
 use touchmove::sensor::{Millis, SensorEvent};
@@ -32,6 +32,7 @@ use super::args::{ClockSide, PlayArgs, PlaySide};
 use super::output_paths::{Existing, check_output};
 use super::recording::Recording;
 use super::serial::SerialConnector;
+use super::serve::ServeSink;
 use super::watch_sink::WatchSink;
 
 /// How long the engine may take to start and say it is ready.
@@ -153,6 +154,20 @@ async fn play(
             .map(ToString::to_string),
         ..PgnTags::default()
     };
+    let page = match args.listen {
+        Some(listen) => Some(
+            page(
+                listen,
+                protocol.name,
+                &board.port,
+                &start,
+                &tags,
+                board.json,
+            )
+            .await?,
+        ),
+        None => None,
+    };
     let out = WatchSink::new(
         io::stdout().lock(),
         board.json,
@@ -171,6 +186,7 @@ async fn play(
         clock: None,
         epoch: Instant::now(),
         score: None,
+        page,
     }));
     // What the engine says, into the game.
     let listener = {
@@ -209,6 +225,32 @@ async fn play(
     drop(state.ask);
     let _ = engine_task.await;
     state.out.finish()
+}
+
+/// The game's live page at `listen`, its address said (first on standard output, or on
+/// standard error with `--json`): the sink that keeps it.
+async fn page(
+    listen: std::net::SocketAddr,
+    protocol: &'static str,
+    port: &Option<std::path::PathBuf>,
+    start: &Chess,
+    tags: &PgnTags,
+    json: bool,
+) -> Result<ServeSink> {
+    let port = port.as_ref().map_or_else(
+        || "the first board found".to_owned(),
+        |p| p.display().to_string(),
+    );
+    let watched = WatchedBoard::new("1", protocol, &port, start.clone(), tags.clone());
+    let page = super::serve::serve_one(listen, watched).await?;
+    let address = format!("http://{}/board/1", page.address);
+    // JSON lines alone on standard output with --json.
+    if json {
+        eprintln!("touchmove: the game's page is at {address}");
+    } else {
+        super::serve::announce(&format!("serve: {address}"))?;
+    }
+    Ok(page.sink)
 }
 
 /// Waits for the engine's handshake: its name, or why it cannot play.
@@ -302,6 +344,8 @@ struct PlayState {
     epoch: Instant,
     /// The engine's last score in the search under way.
     score: Option<Score>,
+    /// The live page, with `--listen`.
+    page: Option<ServeSink>,
 }
 
 impl PlayState {
@@ -315,6 +359,9 @@ impl PlayState {
                     }
                     let position = self.game.position().clone();
                     self.out.write_decision(&decision, Some(&position))?;
+                    if let Some(page) = self.page.as_mut() {
+                        page.decided(&decision, &position, self.game.moves().len());
+                    }
                 }
                 PlayEvent::AskEngine => {
                     self.score = None;
@@ -386,7 +433,11 @@ struct PlaySink(Rc<RefCell<PlayState>>);
 
 impl Sink for PlaySink {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
-        self.0.borrow_mut().out.sensor(event, game)
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.sensor(event, game)?;
+        }
+        state.out.sensor(event, game)
     }
 
     fn clock_reading(
@@ -395,7 +446,11 @@ impl Sink for PlaySink {
         reading: &ClockReading,
         game: &LiveGame,
     ) -> io::Result<()> {
-        self.0.borrow_mut().out.clock_reading(t, reading, game)
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.clock_reading(t, reading, game)?;
+        }
+        state.out.clock_reading(t, reading, game)
     }
 
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
@@ -408,11 +463,37 @@ impl Sink for PlaySink {
             }
             LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.out.live(event, game)?,
         }
+        // The page sees the game's start and what the game against the engine decides, never
+        // the interpreter's decisions themselves.
+        if let (Some(page), false) = (state.page.as_mut(), matches!(event, LiveEvent::Decision(_)))
+        {
+            page.live(event, game)?;
+        }
         state.drain()
     }
 
     fn link(&mut self, t: Millis, link: LinkState) -> io::Result<()> {
-        self.0.borrow_mut().out.link(t, link)
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.link(t, link)?;
+        }
+        state.out.link(t, link)
+    }
+
+    fn connected(&mut self, t: Millis, name: &str) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.connected(t, name)?;
+        }
+        state.out.connected(t, name)
+    }
+
+    fn timeout(&mut self, due: std::time::Instant) {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.timeout(due);
+        }
+        state.out.timeout(due);
     }
 
     fn notice(&mut self, text: &str) {

@@ -292,6 +292,27 @@ impl WatchedBoard {
     /// The decision as the board's stream says it (a new game numbered as the board's
     /// games are).
     fn decision(&mut self, decision: &GameEvent, game: &LiveGame) -> GameEvent {
+        let decision = self.record(decision);
+        self.read_turn(game);
+        if let Some(interpreter) = game.interpreter() {
+            self.position = interpreter.game().position().clone();
+            self.ply = u32::try_from(interpreter.game().plies()).unwrap_or(u32::MAX);
+        }
+        decision
+    }
+
+    /// A decision that a record beside the live game made (a game against an engine, in which
+    /// the engine's moves stand only as the engine chose them): the position and ply after it
+    /// are that record's. Returns the event to pass on to the board's stream.
+    pub fn decided(&mut self, decision: &GameEvent, position: &Chess, ply: usize) -> GameEvent {
+        let decision = self.record(decision);
+        self.position = position.clone();
+        self.ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        decision
+    }
+
+    /// The decision kept: the record, the last move, the clock and the result follow it.
+    fn record(&mut self, decision: &GameEvent) -> GameEvent {
         let mut decision = decision.clone();
         if let EventKind::Game { number } = &mut decision.kind {
             self.new_game(*number);
@@ -315,11 +336,6 @@ impl WatchedBoard {
                 }
             }
             _ => {}
-        }
-        self.read_turn(game);
-        if let Some(interpreter) = game.interpreter() {
-            self.position = interpreter.game().position().clone();
-            self.ply = u32::try_from(interpreter.game().plies()).unwrap_or(u32::MAX);
         }
         decision
     }

@@ -26,7 +26,7 @@ use touchmove::live::WatchedBoard;
 use super::args::{BoardSpec, ServeArgs};
 use board::{BoardHandle, Hall};
 use runners::{Planned, PlannedConnector, Setup};
-use sink::ServeSink;
+pub(super) use sink::ServeSink;
 
 /// Runs `touchmove serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {

@@ -5,8 +5,9 @@ use std::io;
 use std::sync::Arc;
 use std::time::Instant;
 
+use shakmaty::Chess;
 use touchmove::clock::ClockReading;
-use touchmove::event::{EventKind, LinkState};
+use touchmove::event::{EventKind, GameEvent, LinkState};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::sensor::{Millis, SensorEvent};
@@ -61,6 +62,17 @@ impl ServeSink {
             Some(records) => records.finish(),
             None => Ok(()),
         }
+    }
+
+    /// A decision that a record beside the live game made (`play`: the game against the
+    /// engine), `position` and `ply` after it: kept and published as the runner's are.
+    pub fn decided(&mut self, decision: &GameEvent, position: &Chess, ply: usize) {
+        let mut state = self.handle.lock();
+        let event = state.decided(decision, position, ply);
+        // Published under the lock, as the runner's decisions are.
+        self.handle.publish(event, self.origin);
+        drop(state);
+        self.handle.changed();
     }
 
     fn say(&self, text: &str) {

@@ -8,6 +8,9 @@ let moves = [];
 let rulings = [];
 let marked = [];
 let result = null;
+// The engine's last move in a game against it (`touchmove play`): its SAN, UCI, score, and
+// whether it is still to be carried out on the board, or was carried out wrongly.
+let engine = null;
 let summary = null;
 let fetchedAt = Date.now();
 
@@ -19,6 +22,17 @@ function reset() {
   rulings = [];
   marked = [];
   result = null;
+  engine = null;
+}
+
+// The engine's score as a player reads it, from the engine's side: +0.31, -1.50, #3, #-2.
+function scoreText(event) {
+  if (Number.isInteger(event.mate)) return "#" + event.mate;
+  if (Number.isInteger(event.score_cp)) {
+    const pawns = event.score_cp / 100;
+    return (pawns > 0 ? "+" : "") + pawns.toFixed(2);
+  }
+  return "";
 }
 
 function take(event) {
@@ -27,9 +41,20 @@ function take(event) {
       moves.length = event.ply - 1;
       moves.push(event);
       marked = [];
+      if (engine && engine.pending && event.uci === engine.uci) {
+        engine.pending = false;
+        engine.wrong = null;
+      }
       break;
     case "takeback":
       moves.length = Math.max(0, event.ply - 1);
+      engine = null;
+      break;
+    case "engine":
+      engine = { san: event.san, uci: event.uci, score: scoreText(event), pending: true, wrong: null };
+      break;
+    case "execution":
+      if (engine) engine.wrong = event.message;
       break;
     case "violation":
       rulings.push({ article: event.rule, text: event.message, ply: moves.length });
@@ -73,7 +98,8 @@ function renderMoves() {
     }
     list.appendChild(item);
   }
-  list.parentElement.scrollTop = list.parentElement.scrollHeight;
+  // The columns fill left to right: the newest is in view.
+  list.scrollLeft = list.scrollWidth;
 }
 
 function renderRulings() {
@@ -112,10 +138,26 @@ function renderBoard() {
   // Squares where the board differs from the game (a piece in hand is outlined as in hand).
   const differs = pieces ? summary.differs.filter((square) => !inHand.includes(square)) : [];
   const outlined = [...new Set([...marked, ...differs])];
-  drawBoard(boardElement, pieces || fen, last ? last.uci : null, outlined, inHand);
+  // The engine's move to carry out is lit as a last move would be.
+  const lit = engine && engine.pending ? engine.uci : last ? last.uci : null;
+  drawBoard(boardElement, pieces || fen, lit, outlined, inHand);
   const box = document.getElementById("result");
   box.hidden = !result;
   box.textContent = result || "";
+}
+
+function renderEngine() {
+  const box = document.getElementById("engine");
+  box.hidden = !engine;
+  if (!engine) return;
+  document.getElementById("engine-move").textContent = engine.san;
+  const score = document.getElementById("engine-score");
+  score.textContent = engine.score;
+  score.title = "the engine's evaluation, from its own side";
+  const note = document.getElementById("engine-note");
+  note.textContent = engine.wrong || (engine.pending ? "carry it out on the board" : "played");
+  box.classList.toggle("pending", engine.pending && !engine.wrong);
+  box.classList.toggle("wrong", !!engine.wrong);
 }
 
 function renderSummary() {
@@ -147,6 +189,7 @@ function renderSummary() {
 }
 
 function renderAll() {
+  renderEngine();
   renderMoves();
   renderRulings();
   renderBoard();
