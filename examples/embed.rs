@@ -58,6 +58,14 @@ fn main() -> ExitCode {
                     print_decisions(interpreter);
                 }
             }
+            // A game against an engine: the engine's choices are the engine game's
+            // (`touchmove::play::EngineReplay`); the interpreter only stands where it did then.
+            LogRecord::EngineNote { t, .. } => {
+                if let Some(interpreter) = interpreter.as_mut() {
+                    interpreter.handle_timeout(t);
+                    print_decisions(interpreter);
+                }
+            }
         }
     }
     if let Some(interpreter) = interpreter.as_mut() {

@@ -61,11 +61,13 @@ impl Replay {
             LogRecord::Header(header) => {
                 // The decoder validated the FEN; a position it rejects cannot reach here.
                 let start = header.start_position().unwrap_or_default();
+                // An engine's side, as `touchmove play` ran it: its moves carried out for it.
                 let config = Config {
                     report_horizon_ms: self
                         .report_horizon_ms
                         .or(header.report_horizon_ms)
                         .unwrap_or(self.config.report_horizon_ms),
+                    exempt: header.engine.or(self.config.exempt),
                     ..self.config
                 };
                 let interpreter = new_interpreter(start, config, &self.time_control);
@@ -74,7 +76,16 @@ impl Replay {
             }
             LogRecord::Event(event) => self.event(&event, sink),
             LogRecord::ClockReading { t, reading } => self.clock_reading(t, &reading, sink),
+            LogRecord::EngineNote { t, .. } => self.advance(t, sink),
         }
+    }
+
+    /// Decides what the deadlines due at or before `t` decide: the game as it stood at `t`
+    /// (before something that is no sensor report, an engine's note, is taken at `t`).
+    pub fn advance(&mut self, t: Millis, sink: &mut impl FnMut(GameEvent)) {
+        let interpreter = self.interpreter();
+        interpreter.handle_timeout(t);
+        drain(interpreter, sink);
     }
 
     /// Takes one report of a physical clock (see [`Interpreter::handle_clock_reading`]).

@@ -60,6 +60,8 @@ struct Played {
     stderr: String,
     pgn: String,
     emulator: String,
+    /// What `touchmove replay --json` makes of the session's recording.
+    replayed: Vec<Value>,
 }
 
 /// Plays `played` (SAN) on an emulated `board`, White's moves the human's, Black's Stockfish's
@@ -90,6 +92,7 @@ fn play_on(board: &str, played: &[String]) -> Played {
         Stdio::from(std::fs::File::create(&emulator_log).expect("a log")),
     );
     let pgn = dir.join("out.pgn");
+    let log = dir.join("game.log");
     let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args([
             "play",
@@ -110,6 +113,7 @@ fn play_on(board: &str, played: &[String]) -> Played {
             "10",
         ])
         .args(["--pgn", pgn.to_str().expect("a path")])
+        .args(["--record", log.to_str().expect("a path")])
         .output()
         .expect("play runs");
     drop(emulated);
@@ -123,15 +127,41 @@ fn play_on(board: &str, played: &[String]) -> Played {
         stderr,
         pgn: std::fs::read_to_string(&pgn).expect("the PGN"),
         emulator: std::fs::read_to_string(&emulator_log).expect("the emulator's log"),
+        // The windows the session watched with.
+        replayed: replay_json(&log, &["--slide-ms", "50", "--bounce-ms", "10"]),
     };
     let _ = std::fs::remove_dir_all(&dir);
     played
+}
+
+/// The events `touchmove replay --json` decides from the recording at `log`, with the
+/// interpreter's `options` (a log states its report horizon, not its windows).
+fn replay_json(log: &std::path::Path, options: &[&str]) -> Vec<Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["replay", "--json", log.to_str().expect("a path")])
+        .args(options)
+        .output()
+        .expect("replay runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .collect()
 }
 
 /// The checks every board gets: the game stands, each engine move announced, no wrong
 /// execution, the engine named in the PGN, which reads back as the game.
 fn check_game(result: &Played, played: &[String]) {
     let (events, stderr) = (&result.events, &result.stderr);
+    // Live equals replay: the recording (its engine notes included) replays to every decision
+    // the session made, the engine's moves among them; the link's state is the live session's.
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed: Vec<&Value> = result.replayed.iter().collect();
+    assert_eq!(replayed, decided, "{stderr}");
     let kinds = |kind: &str| -> Vec<String> {
         events
             .iter()
@@ -296,9 +326,11 @@ fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_a
         &["--log", script.to_str().expect("a path")],
         Stdio::inherit(),
     );
+    let recording = dir.join("game.log");
     let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args(["play", "--engine", &stockfish(), "--depth", "4"])
         .args(["--port", &board.port, "--json", "--give-up-after", "1"])
+        .args(["--record", recording.to_str().expect("a path")])
         .output()
         .expect("play runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -335,6 +367,10 @@ fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_a
             .is_some_and(|(engine, moved)| engine["t"].as_u64() >= moved["t"].as_u64()),
         "{events:?}"
     );
+    // Live equals replay: the wrong execution, the takeback and the engine's choices too.
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = replay_json(&recording, &[]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     // No Article 4 ruling for the engine's side.
     assert!(
         events

@@ -4,16 +4,17 @@
 //! game, and what to show reaches the board, over channels: everything runs on one thread.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{self, StdoutLock};
 use std::rc::Rc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use rand::Rng;
+use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color};
 use tokio::sync::mpsc;
 use tokio::task::LocalSet;
-use tokio::time::Instant;
 
 use touchmove::clock::{Bonus, ClockReading, TimeControl};
 use touchmove::engine::runner::{
@@ -26,7 +27,7 @@ use touchmove::live::{LiveEvent, LiveGame, SessionOptions, WatchedBoard};
 use touchmove::output::pgn::PgnTags;
 use touchmove::play::{EngineGame, PlayEvent};
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::LogHeader;
+use touchmove::sensor_log::{EngineNote, LogHeader};
 
 use super::args::{ClockSide, PlayArgs, PlaySide};
 use super::output_paths::{Existing, check_output};
@@ -135,7 +136,8 @@ async fn play(
     let recording = match &board.record {
         Some(path) => {
             let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
-                .with_report_horizon(horizon);
+                .with_report_horizon(horizon)
+                .with_engine(engine);
             Some(
                 Recording::create(path, header)
                     .with_context(|| format!("--record {}", path.display()))?,
@@ -184,16 +186,19 @@ async fn play(
         controls,
         limits: Limits::new(args),
         clock: None,
-        epoch: Instant::now(),
         score: None,
         page,
+        heard: VecDeque::new(),
     }));
-    // What the engine says, into the game.
+    // What the engine says waits for the runner, which takes it at its place among the
+    // board's reports, with the session's time (`Control::Wake`, `Sink::woken`).
     let listener = {
         let state = Rc::clone(&state);
         tokio::task::spawn_local(async move {
             while let Some(report) = reports.recv().await {
-                state.borrow_mut().engine_report(report);
+                let mut state = state.borrow_mut();
+                state.heard.push_back(report);
+                let _ = state.controls.send(Control::Wake);
             }
         })
     };
@@ -340,12 +345,12 @@ struct PlayState {
     limits: Limits,
     /// The clock after the last move that stands.
     clock: Option<ClockTimes>,
-    /// About the runner's session time 0 (an engine's move is stamped with it).
-    epoch: Instant,
     /// The engine's last score in the search under way.
     score: Option<Score>,
     /// The live page, with `--listen`.
     page: Option<ServeSink>,
+    /// What the engine said, until the runner wakes the sink to take it.
+    heard: VecDeque<EngineReport>,
 }
 
 impl PlayState {
@@ -378,12 +383,23 @@ impl PlayState {
         Ok(())
     }
 
-    /// What the engine's process said.
-    fn engine_report(&mut self, report: EngineReport) {
-        let now = Millis::try_from(self.epoch.elapsed().as_millis()).unwrap_or(Millis::MAX);
+    /// What the engine's process said, taken at `now` (session time). What the game takes
+    /// of it is recorded, so that a replay of the log decides what this session decides.
+    fn engine_report(&mut self, now: Millis, report: EngineReport) {
         match report {
             EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
                 let score = self.score.take();
+                let (score_cp, mate) = match score {
+                    Some(Score::Centipawns(cp)) => (Some(cp), None),
+                    Some(Score::Mate(moves)) => (None, Some(moves)),
+                    None => (None, None),
+                };
+                let note = EngineNote::Move {
+                    uci: UciMove::from_standard(chess_move),
+                    score_cp,
+                    mate,
+                };
+                self.out.engine_note(now, &note);
                 self.game.handle_engine_move(now, chess_move, score);
             }
             EngineReport::Said(EngineEvent::Info {
@@ -403,6 +419,7 @@ impl PlayState {
             }
             EngineReport::GaveUp { why } => {
                 eprintln!("touchmove: {why}; the game goes on as a two-player game");
+                self.out.engine_note(now, &EngineNote::Gone);
                 self.game.engine_gone(now);
             }
         }
@@ -486,6 +503,14 @@ impl Sink for PlaySink {
             page.connected(t, name)?;
         }
         state.out.connected(t, name)
+    }
+
+    fn woken(&mut self, t: Millis) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        while let Some(report) = state.heard.pop_front() {
+            state.engine_report(t, report);
+        }
+        Ok(())
     }
 
     fn timeout(&mut self, due: std::time::Instant) {

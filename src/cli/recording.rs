@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use touchmove::clock::ClockReading;
 use touchmove::live::LiveGame;
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter, WriteError};
+use touchmove::sensor_log::{EngineNote, FlushPolicy, LogHeader, LogWriter, WriteError};
 
 use super::output_paths::open_recording;
 
@@ -136,6 +136,12 @@ impl Recording {
     /// Records a clock's report made at `t`; a notice as for [`Recording::event`].
     pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading) -> Option<String> {
         self.record(|writer| writer.write_clock_reading(t, reading))
+    }
+
+    /// Records what the engine of a game against it did at `t`; a notice as for
+    /// [`Recording::event`].
+    pub fn engine_note(&mut self, t: Millis, note: &EngineNote) -> Option<String> {
+        self.record(|writer| writer.write_engine_note(t, note))
     }
 
     /// Records a live session's `event` once `game` has started (the reports before the

@@ -10,6 +10,7 @@ use shakmaty::Chess;
 
 use touchmove::event::GameEvent;
 use touchmove::output::pgn::PgnTags;
+use touchmove::play::EngineReplay;
 use touchmove::replay::Replay;
 use touchmove::sensor_log::{LogReader, LogRecord, ReadError};
 
@@ -26,9 +27,12 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let source = open(&args.log)?;
     let stdout = io::stdout().lock();
     let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json);
-    let mut replay = Replay::new(args.interpreter.config())
-        .with_report_horizon(args.interpreter.report_horizon_ms)
-        .with_time_control(args.interpreter.time_control.clone());
+    // A game against an engine (`@engine`) replays through the engine game, as it was played.
+    let mut replay = EngineReplay::new(
+        Replay::new(args.interpreter.config())
+            .with_report_horizon(args.interpreter.report_horizon_ms)
+            .with_time_control(args.interpreter.time_control.clone()),
+    );
     let reader = if args.ignore_clock_readings {
         LogReader::ignoring_clock_readings(source)
     } else {
@@ -106,7 +110,7 @@ impl Pgn<'_> {
 /// Feeds every record of the log to the replay; stops at the first malformed line, after
 /// everything decided before it has been printed.
 fn feed(
-    replay: &mut Replay,
+    replay: &mut EngineReplay,
     reader: LogReader<Box<dyn Read>>,
     printer: &mut EventPrinter<impl Write>,
     pgn: &mut Pgn<'_>,

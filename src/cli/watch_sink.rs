@@ -15,6 +15,7 @@ use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::pgn::PgnTags;
 use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::sensor_log::EngineNote;
 
 use super::output::write_event;
 use super::pgn_file::PgnFile;
@@ -47,6 +48,18 @@ impl<W: Write> WatchSink<W> {
             recording,
             pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
             pgn_failing: false,
+        }
+    }
+
+    /// Records what the engine of a game against it did at `t` (`touchmove play`); a failing
+    /// write is said, as for the reports.
+    pub fn engine_note(&mut self, t: Millis, note: &EngineNote) {
+        if let Some(notice) = self
+            .recording
+            .as_mut()
+            .and_then(|recording| recording.engine_note(t, note))
+        {
+            eprintln!("touchmove: {notice}");
         }
     }
 

@@ -183,6 +183,12 @@ impl LiveGame {
                     clock = Some(reading);
                     false
                 }
+                // The engine's choice is the engine game's; the game itself is where it was at
+                // that time (as live, where the note was taken between two reports).
+                LogRecord::EngineNote { t, .. } => {
+                    self.handle_timeout(t);
+                    false
+                }
                 LogRecord::Header(_) => false,
             };
             let moved = self.out.iter().skip(before).any(|event| {

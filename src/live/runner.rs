@@ -59,6 +59,10 @@ pub trait Sink {
     fn flipped(&mut self, _t: Millis, _flipped: bool) -> io::Result<()> {
         Ok(())
     }
+    /// A [`Control::Wake`] was taken at `t` (session time), after every decision due by then.
+    fn woken(&mut self, _t: Millis) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// What a spectator's tool asks of a watched board while it runs (LiveChess's `setup` and
@@ -74,6 +78,10 @@ pub enum Control {
     /// Something to show on the board that does not come from the game's decisions (an
     /// engine's move to carry out, `touchmove play`).
     Feedback(Feedback),
+    /// The sink has news that is no board report (an engine's move): the runner decides what
+    /// the deadlines due by now decide, then calls [`Sink::woken`] with the session's time, so
+    /// that the news takes its place among the reports, in the recording as in the game.
+    Wake,
 }
 
 /// The runner's settings.
@@ -431,6 +439,11 @@ fn apply_control<S: BoardSession, K: Sink>(
                 feedback
             };
             session.handle_feedback(now, &feedback);
+        }
+        Control::Wake => {
+            game.handle_timeout(now);
+            drain(game, session, sink, clock, *flipped)?;
+            sink.woken(now).map_err(RunnerError::Output)?;
         }
         Control::Flip(turned) if turned == *flipped => {}
         Control::Flip(turned) => {

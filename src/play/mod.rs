@@ -8,8 +8,11 @@
 //! ([`EngineGame::handle_engine_move`]); what comes out ([`EngineGame::poll_event`]) is the
 //! game's record, when to ask the engine, and what to show on the board.
 
+mod replay;
 #[cfg(test)]
 mod tests;
+
+pub use replay::EngineReplay;
 
 use std::collections::VecDeque;
 

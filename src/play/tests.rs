@@ -226,3 +226,73 @@ fn the_engine_s_move_carries_its_score() {
     });
     assert_eq!(announced, Some((Some(-31), None)));
 }
+
+mod replayed {
+    use super::*;
+    use crate::replay::Replay;
+    use crate::sensor_log::read_log;
+
+    /// The events a log replays to, through the game against its engine.
+    fn replay(text: &str) -> Vec<GameEvent> {
+        let log = read_log(text).expect("a valid log");
+        let mut replay = EngineReplay::new(Replay::new(Config::default()));
+        let mut events = Vec::new();
+        for record in log.records() {
+            replay.record(record, &mut |event| events.push(event));
+        }
+        replay.finish(&mut |event| events.push(event));
+        events
+    }
+
+    #[test]
+    fn a_log_with_its_engine_notes_replays_to_the_engine_game() {
+        // 1. e4, the engine's e5 at 1000 ms, then d5 made for it instead, then taken back and
+        // e5 made.
+        let events = replay(
+            "touchmove-log 1\n@engine black\n\
+             100 lift e2 P\n400 place e4 P\n\
+             #engine-move 1000 e7e5 cp 20\n\
+             2000 lift d7 p\n2300 place d5 p\n\
+             4000 lift d5 p\n4300 place d7 p\n\
+             6000 lift e7 p\n6300 place e5 p\n",
+        );
+        let said: Vec<(Millis, String)> = events
+            .iter()
+            .map(|event| {
+                let text = match &event.kind {
+                    EventKind::Move(played) => format!("move {}", played.san),
+                    EventKind::Engine { san, score_cp, .. } => {
+                        format!("engine {san} {score_cp:?}")
+                    }
+                    EventKind::Execution { message, .. } => format!("execution {message}"),
+                    other => format!("{other:?}"),
+                };
+                (event.t, text)
+            })
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (400, "move e4".to_owned()),
+                (1000, "engine e5 Some(20)".to_owned()),
+                (2300, "execution carry out e5, not d5".to_owned()),
+                (6300, "move e5".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn without_an_engine_the_log_replays_as_any_other() {
+        let text = "touchmove-log 1\n100 lift e2 P\n400 place e4 P\n\
+                    #engine-move 1000 e7e5\n2000 lift d7 p\n2300 place d5 p\n";
+        let events = replay(text);
+        let moves: Vec<String> = events
+            .iter()
+            .filter_map(|event| match &event.kind {
+                EventKind::Move(played) => Some(played.san.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(moves, ["e4", "d5"]);
+    }
+}

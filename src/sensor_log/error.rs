@@ -60,6 +60,12 @@ pub enum LineError {
         /// The text found.
         text: String,
     },
+    /// The `@engine` value is not a side.
+    #[error("bad `@engine` value `{text}`: expected `white` or `black`")]
+    BadEngineSide {
+        /// The text found.
+        text: String,
+    },
     /// The `@start` FEN does not parse.
     #[error("`@start` FEN `{fen}` does not parse: {source}")]
     BadFen {

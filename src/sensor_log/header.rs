@@ -2,7 +2,7 @@
 
 use crate::sensor::Millis;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, PositionError};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, PositionError};
 
 /// The metadata of a log, complete once the first event line (or the end of the input) is
 /// reached.
@@ -17,6 +17,9 @@ pub struct LogHeader {
     /// arrive (`@report-horizon-ms`; `None`: none, a press is weighed as it comes). A live
     /// session writes its own, so that a replay weighs each press as the session did.
     pub report_horizon_ms: Option<Millis>,
+    /// The side an engine played (`@engine white|black`, written by `touchmove play`): its
+    /// moves were carried out for it, and its choices are the log's `#engine-move` notes.
+    pub engine: Option<Color>,
 }
 
 impl LogHeader {
@@ -28,7 +31,14 @@ impl LogHeader {
                 .then(|| Fen::from_position(start, EnPassantMode::Legal)),
             board: Some(board.to_owned()),
             report_horizon_ms: None,
+            engine: None,
         }
+    }
+
+    /// The same header, stating that an engine played `side`.
+    pub fn with_engine(mut self, side: Color) -> LogHeader {
+        self.engine = Some(side);
+        self
     }
 
     /// The same header, stating the report horizon the session used.
@@ -74,6 +84,7 @@ mod tests {
             start: Some(fen),
             board: None,
             report_horizon_ms: None,
+            engine: None,
         };
         let position = header.start_position().expect("legal position");
         assert_eq!(position.turn(), Color::Black);

@@ -14,6 +14,7 @@ pub(super) struct MetadataCollector {
     start_line: Option<usize>,
     board_line: Option<usize>,
     horizon_line: Option<usize>,
+    engine_line: Option<usize>,
 }
 
 impl MetadataCollector {
@@ -43,6 +44,15 @@ impl MetadataCollector {
                 let horizon = parse_horizon(value)?;
                 self.header.report_horizon_ms = Some(horizon);
                 self.horizon_line = Some(line);
+                Ok(())
+            }
+            "engine" => {
+                check_once(key, self.engine_line, value)?;
+                let side = value.parse().map_err(|_| LineError::BadEngineSide {
+                    text: value.to_owned(),
+                })?;
+                self.header.engine = Some(side);
+                self.engine_line = Some(line);
                 Ok(())
             }
             _ => Ok(()),

@@ -7,6 +7,7 @@
 
 mod clock_annotation;
 mod decoder;
+mod engine_annotation;
 mod error;
 mod event_line;
 mod fields;
@@ -24,6 +25,7 @@ mod tests;
 
 pub use clock_annotation::{format_clock_reading, parse_clock_reading};
 pub use decoder::{LogDecoder, LogRecord};
+pub use engine_annotation::{EngineNote, format_engine_note, parse_engine_note};
 pub use error::{LineError, LogError, PlacementError};
 pub use fields::MAX_TIME_MS;
 pub use format::format_event;

@@ -1,6 +1,7 @@
 //! Reading a whole log at once, stopping at the first malformed line.
 
 use super::decoder::{LogDecoder, LogRecord};
+use super::engine_annotation::EngineNote;
 use super::error::LogError;
 use super::header::LogHeader;
 use crate::clock::ClockReading;
@@ -15,6 +16,9 @@ pub struct SensorLog {
     pub events: Vec<SensorEvent>,
     /// The clock's reports, each with the number of events before it in the log.
     pub clock_readings: Vec<(usize, Millis, ClockReading)>,
+    /// The engine's notes (a game against an engine), each with the number of events before
+    /// it in the log.
+    pub engine_notes: Vec<(usize, Millis, EngineNote)>,
 }
 
 impl SensorLog {
@@ -26,26 +30,44 @@ impl SensorLog {
             LogRecord::ClockReading { t, reading } => {
                 self.clock_readings.push((self.events.len(), t, reading));
             }
+            LogRecord::EngineNote { t, note } => {
+                self.engine_notes.push((self.events.len(), t, note));
+            }
         }
     }
 
     /// The events and clock reports as records, in the order of the log (the header first).
     pub fn records(&self) -> impl Iterator<Item = LogRecord> + '_ {
-        let mut readings = self.clock_readings.iter().peekable();
-        let mut body = Vec::with_capacity(self.events.len() + self.clock_readings.len());
-        for (index, event) in self.events.iter().enumerate() {
-            while let Some((_, t, reading)) = readings.next_if(|(before, ..)| *before == index) {
-                body.push(LogRecord::ClockReading {
+        // The comments between two events, in time order (at the same time, a clock reading
+        // before an engine note).
+        let mut notes: Vec<(usize, Millis, LogRecord)> = self
+            .clock_readings
+            .iter()
+            .map(|(before, t, reading)| {
+                let record = LogRecord::ClockReading {
                     t: *t,
                     reading: *reading,
-                });
+                };
+                (*before, *t, record)
+            })
+            .chain(self.engine_notes.iter().map(|(before, t, note)| {
+                let record = LogRecord::EngineNote {
+                    t: *t,
+                    note: note.clone(),
+                };
+                (*before, *t, record)
+            }))
+            .collect();
+        notes.sort_by_key(|(before, t, _)| (*before, *t));
+        let mut notes = notes.into_iter().peekable();
+        let mut body = Vec::with_capacity(self.events.len() + notes.len());
+        for (index, event) in self.events.iter().enumerate() {
+            while let Some((_, _, record)) = notes.next_if(|(before, ..)| *before == index) {
+                body.push(record);
             }
             body.push(LogRecord::Event(event.clone()));
         }
-        body.extend(readings.map(|(_, t, reading)| LogRecord::ClockReading {
-            t: *t,
-            reading: *reading,
-        }));
+        body.extend(notes.map(|(_, _, record)| record));
         std::iter::once(LogRecord::Header(self.header.clone())).chain(body)
     }
 }

@@ -82,11 +82,16 @@ fn header() -> impl Strategy<Value = LogHeader> {
         prop::option::of(prop::sample::select(fens)),
         prop::option::of("[a-z0-9][a-z0-9 ♞ü-]{0,12}[a-z0-9]"),
         prop::option::of(0..=60_000u64),
+        prop::option::of(prop::sample::select(vec![
+            shakmaty::Color::White,
+            shakmaty::Color::Black,
+        ])),
     )
-        .prop_map(|(fen, board, report_horizon_ms)| LogHeader {
+        .prop_map(|(fen, board, report_horizon_ms, engine)| LogHeader {
             start: fen.map(|fen| fen.parse::<Fen>().expect("valid FEN")),
             board,
             report_horizon_ms,
+            engine,
         })
 }
 

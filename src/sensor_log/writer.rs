@@ -7,6 +7,7 @@ use shakmaty::Role;
 
 use super::clock_annotation::format_clock_reading;
 use super::decoder::HEADER_LINE;
+use super::engine_annotation::{EngineNote, format_engine_note};
 use super::format::format_event;
 use super::header::LogHeader;
 use crate::clock::ClockReading;
@@ -46,6 +47,12 @@ pub enum WriteError {
     #[error("cannot write the clock reading at {t} before the first event")]
     ClockReadingBeforeEvents {
         /// The time of the refused reading.
+        t: Millis,
+    },
+    /// An engine's note before any event: a reader would take it for an ordinary comment.
+    #[error("cannot write the engine's note at {t} before the first event")]
+    EngineNoteBeforeEvents {
+        /// The time of the refused note.
         t: Millis,
     },
     /// A promotion to a king or pawn, which the format cannot express.
@@ -119,14 +126,18 @@ impl<W: Write> LogWriter<W> {
         t: Millis,
         reading: &ClockReading,
     ) -> Result<(), WriteError> {
-        check_time(t)?;
-        let Some(previous) = self.last_time else {
-            return Err(WriteError::ClockReadingBeforeEvents { t });
-        };
-        if t < previous {
-            return Err(WriteError::TimeWentBack { t, previous });
-        }
+        self.check_comment_time(t, WriteError::ClockReadingBeforeEvents { t })?;
         writeln!(self.out, "{}", format_clock_reading(t, reading))?;
+        self.last_time = Some(t);
+        self.flush_if_asked()
+    }
+
+    /// Writes what the engine of a game against it did at `t`, as an `#engine-move` or
+    /// `#engine-gone` comment (see [`super::format_engine_note`]), under the same rules as a
+    /// clock reading: after the first event, no earlier than the last line written.
+    pub fn write_engine_note(&mut self, t: Millis, note: &EngineNote) -> Result<(), WriteError> {
+        self.check_comment_time(t, WriteError::EngineNoteBeforeEvents { t })?;
+        writeln!(self.out, "{}", format_engine_note(t, note))?;
         self.last_time = Some(t);
         self.flush_if_asked()
     }
@@ -156,7 +167,23 @@ impl<W: Write> LogWriter<W> {
         if let Some(horizon) = header.report_horizon_ms {
             writeln!(self.out, "@report-horizon-ms {horizon}")?;
         }
+        if let Some(side) = header.engine {
+            writeln!(self.out, "@engine {}", crate::event::color_name(side))?;
+        }
         self.flush_if_asked()
+    }
+
+    /// Checks that a comment record at `t` reads back where it is written: after the first
+    /// event (`before_events` otherwise), no earlier than the last line.
+    fn check_comment_time(&self, t: Millis, before_events: WriteError) -> Result<(), WriteError> {
+        check_time(t)?;
+        let Some(previous) = self.last_time else {
+            return Err(before_events);
+        };
+        if t < previous {
+            return Err(WriteError::TimeWentBack { t, previous });
+        }
+        Ok(())
     }
 
     /// Checks the time order and the promotion letter of `event`.
@@ -257,6 +284,7 @@ mod tests {
             ),
             board: Some("dgt e-board".to_owned()),
             report_horizon_ms: None,
+            engine: None,
         };
         let mut writer =
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("header");
@@ -321,6 +349,7 @@ mod tests {
                 start: None,
                 board: Some(text.to_owned()),
                 report_horizon_ms: None,
+                engine: None,
             };
             assert!(
                 matches!(
@@ -338,6 +367,7 @@ mod tests {
             ),
             board: None,
             report_horizon_ms: None,
+            engine: None,
         };
         assert!(matches!(
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),

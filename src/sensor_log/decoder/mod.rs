@@ -3,6 +3,7 @@
 use std::collections::VecDeque;
 
 use super::clock_annotation::parse_clock_reading;
+use super::engine_annotation::{EngineNote, parse_engine_note};
 use super::error::{LineError, LogError};
 use super::event_line::parse_event_line;
 use super::header::LogHeader;
@@ -36,6 +37,14 @@ pub enum LogRecord {
         t: Millis,
         /// What it reported.
         reading: ClockReading,
+    },
+    /// What the engine of a game against it did, from an `#engine-move` or `#engine-gone`
+    /// comment after the first event (see [`super::format_engine_note`]).
+    EngineNote {
+        /// When.
+        t: Millis,
+        /// What.
+        note: EngineNote,
     },
 }
 
@@ -257,10 +266,22 @@ impl LogDecoder {
         }
     }
 
-    /// A comment: ignored, unless it is a clock reading among the events, no earlier than the
-    /// last event or reading (anything else in a comment is never an error).
+    /// A comment: ignored, unless it is a clock reading or an engine's note among the events,
+    /// no earlier than the last event, reading or note (anything else in a comment is never an
+    /// error). A decoder ignoring clock readings still reads engine notes.
     fn decode_comment(&mut self, content: &str) {
-        if !self.clock_readings || self.phase != Phase::Events {
+        if self.phase != Phase::Events {
+            return;
+        }
+        if let Some((t, note)) = parse_engine_note(content) {
+            let latest = self.last_time.max(self.last_reading);
+            if latest.is_none_or(|last| t >= last) {
+                self.last_reading = Some(t);
+                self.ready.push_back(Ok(LogRecord::EngineNote { t, note }));
+            }
+            return;
+        }
+        if !self.clock_readings {
             return;
         }
         let Some((t, reading)) = parse_clock_reading(content) else {

@@ -81,6 +81,7 @@ fn the_contract_example_reads_to_its_events() {
             start: None,
             board: Some("hall-v1 demo".to_owned()),
             report_horizon_ms: None,
+            engine: None,
         }
     );
     assert_eq!(
@@ -130,6 +131,7 @@ fn a_log_without_events_yields_its_header_at_the_end() {
             start: None,
             board: Some("x".to_owned()),
             report_horizon_ms: None,
+            engine: None,
         })))
     );
     assert_eq!(decoder.poll(), None);
@@ -170,6 +172,7 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
             start: None,
             board: Some("Brett ♞ über".to_owned()),
             report_horizon_ms: None,
+            engine: None,
         })),
         Ok(LogRecord::Event(SensorEvent::new(
             0,
@@ -527,6 +530,85 @@ fn an_over_long_line_is_an_error_quoting_its_start_and_the_next_line_is_read() {
                 }),
                 Ok(LogRecord::Event(lift(300, Square::E2))),
             ]
+        );
+    }
+}
+
+mod engine_notes {
+    use super::*;
+    use crate::clock::ClockReading;
+    use crate::event::ClockTimes;
+    use crate::sensor_log::EngineNote;
+
+    fn chose(uci: &str, score_cp: Option<i32>) -> EngineNote {
+        EngineNote::Move {
+            uci: uci.parse().expect("a UCI move"),
+            score_cp,
+            mate: None,
+        }
+    }
+
+    #[test]
+    fn the_engine_side_and_notes_read_back_in_their_place_whatever_the_decoder() {
+        let header = LogHeader::default().with_engine(Color::Black);
+        let mut writer =
+            LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("a header");
+        assert!(matches!(
+            writer.write_engine_note(0, &EngineNote::Gone),
+            Err(WriteError::EngineNoteBeforeEvents { t: 0 })
+        ));
+        writer.write_event(&lift(10, Square::E2)).expect("written");
+        let reading = ClockReading::new(ClockTimes { white: 1, black: 2 }, None);
+        writer.write_clock_reading(20, &reading).expect("written");
+        writer
+            .write_engine_note(20, &chose("e7e5", Some(-31)))
+            .expect("written");
+        writer.write_event(&lift(30, Square::E7)).expect("written");
+        writer
+            .write_engine_note(40, &EngineNote::Gone)
+            .expect("written");
+        assert!(matches!(
+            writer.write_engine_note(35, &EngineNote::Gone),
+            Err(WriteError::TimeWentBack { t: 35, .. })
+        ));
+        let text = String::from_utf8(writer.into_inner().expect("flushed")).expect("UTF-8");
+        assert!(
+            text.starts_with("touchmove-log 1\n@engine black\n"),
+            "{text}"
+        );
+        let log = read_log(&text).expect("reads back");
+        assert_eq!(log.header.engine, Some(Color::Black));
+        assert_eq!(
+            log.engine_notes,
+            vec![(1, 20, chose("e7e5", Some(-31))), (2, 40, EngineNote::Gone)]
+        );
+        // The records in the log's order: the reading, then the note of the same time.
+        let records: Vec<LogRecord> = log.records().collect();
+        assert_eq!(records.len(), 6, "{records:?}");
+        assert!(matches!(records[2], LogRecord::ClockReading { t: 20, .. }));
+        assert_eq!(
+            records[3],
+            LogRecord::EngineNote {
+                t: 20,
+                note: chose("e7e5", Some(-31))
+            }
+        );
+        // A strict decoder drops the clock's comments, never the engine's.
+        let mut strict = LogDecoder::ignoring_clock_readings();
+        strict.push(text.as_bytes());
+        strict.finish();
+        let notes = std::iter::from_fn(|| strict.poll())
+            .filter(|record| matches!(record, Ok(LogRecord::EngineNote { .. })))
+            .count();
+        assert_eq!(notes, 2);
+    }
+
+    #[test]
+    fn a_bad_engine_side_is_an_error_naming_it() {
+        let error = first_error(b"touchmove-log 1\n@engine grey\n0 lift e2\n");
+        assert_eq!(
+            error.to_string(),
+            "line 2: bad `@engine` value `grey`: expected `white` or `black`"
         );
     }
 }
