@@ -60,7 +60,7 @@ fn main() -> ExitCode {
             }
             // A game against an engine: the engine's choices are the engine game's
             // (`touchmove::play::EngineReplay`); the interpreter only stands where it did then.
-            LogRecord::EngineNote { t, .. } => {
+            LogRecord::HostNote { t, .. } => {
                 if let Some(interpreter) = interpreter.as_mut() {
                     interpreter.handle_timeout(t);
                     print_decisions(interpreter);

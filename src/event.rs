@@ -281,6 +281,8 @@ pub enum Rule {
     Fivefold,
     /// 75 moves without capture or pawn move.
     SeventyFiveMoves,
+    /// A player resigned (declared at the host: no sensor sees it).
+    Resignation,
 }
 
 impl Rule {
@@ -301,6 +303,7 @@ impl Rule {
             Rule::IllegalMoveLimit => "7.5.5",
             Rule::Fivefold => "9.6.1",
             Rule::SeventyFiveMoves => "9.6.2",
+            Rule::Resignation => "5.1.2",
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::clock::{ClockReading, TimeControl};
 use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{Millis, SensorEvent};
-use crate::sensor_log::{LogHeader, LogRecord};
+use crate::sensor_log::{HostNote, LogHeader, LogRecord};
 
 /// A log being replayed: the interpreter, created once the header is known.
 #[derive(Debug)]
@@ -76,12 +76,21 @@ impl Replay {
             }
             LogRecord::Event(event) => self.event(&event, sink),
             LogRecord::ClockReading { t, reading } => self.clock_reading(t, &reading, sink),
-            LogRecord::EngineNote { t, .. } => self.advance(t, sink),
+            LogRecord::HostNote {
+                t,
+                note: HostNote::Resigned(color),
+            } => {
+                let interpreter = self.interpreter();
+                interpreter.resign(t, color);
+                drain(interpreter, sink);
+            }
+            // The engine's choices are the engine game's (`play::EngineReplay`).
+            LogRecord::HostNote { t, .. } => self.advance(t, sink),
         }
     }
 
     /// Decides what the deadlines due at or before `t` decide: the game as it stood at `t`
-    /// (before something that is no sensor report, an engine's note, is taken at `t`).
+    /// (before something that is no sensor report, a host's note, is taken at `t`).
     pub fn advance(&mut self, t: Millis, sink: &mut impl FnMut(GameEvent)) {
         let interpreter = self.interpreter();
         interpreter.handle_timeout(t);

@@ -482,7 +482,7 @@ fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Rec
 }
 
 #[test]
-fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out() {
+fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_and_a_resignation() {
     use std::time::Duration;
     let _turn = common::pty_turn();
     // White plays e4 and Nf3 from the script; Stockfish's replies are carried out as shown.
@@ -513,10 +513,13 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out()
         ],
         Stdio::inherit(),
     );
+    let recording = dir.join("game.log");
     let mut play = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args(["play", "--engine", &stockfish(), "--depth", "4"])
         .args(["--port", &board.port, "--json", "--listen", "127.0.0.1:0"])
         .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--record", recording.to_str().expect("a path")])
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -548,6 +551,17 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out()
     if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
         browser.screenshot(&std::path::Path::new(&dir).join("play.png"));
     }
+    // The human resigns at the keyboard: White loses, on the page too.
+    {
+        use std::io::Write;
+        let mut keys = play.stdin.take().expect("stdin");
+        writeln!(keys, "resign").expect("typed");
+    }
+    let result = browser.text_when("#result", within, |text| !text.is_empty());
+    assert_eq!(result, "0-1 · resignation");
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&dir).join("play-resigned.png"));
+    }
     drop(browser);
     let _ = Command::new("kill")
         .args(["-INT", &play.id().to_string()])
@@ -556,14 +570,26 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out()
     assert!(status.success());
     drop(board);
     // The page showed the last engine event: its move and its score.
-    let engine_events: Vec<Value> = events
+    let events: Vec<Value> = events
         .iter()
         .map(|line| serde_json::from_str::<Value>(&line).expect("JSON"))
-        .filter(|event| event["kind"] == "engine")
         .collect();
+    let engine_events: Vec<&Value> = events.iter().filter(|e| e["kind"] == "engine").collect();
     let last = engine_events.last().expect("engine events");
     assert_eq!(last["san"], played[3].as_str());
     assert_eq!(shown_move, played[3]);
     assert_eq!(shown_score, score_text(last));
+    let ended = events
+        .iter()
+        .find(|e| e["kind"] == "result")
+        .expect("a result");
+    assert_eq!(
+        (&ended["result"], &ended["reason"], &ended["rule"]),
+        (&"0-1".into(), &"resignation".into(), &"5.1.2".into())
+    );
+    // The resignation is in the recording: the replay ends the game so too.
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = replay_json(&recording, &["--slide-ms", "50", "--bounce-ms", "10"]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -211,7 +211,7 @@ fn emulated_board(
             header: LogHeader::new(&game.start, "live bench"),
             events: events.to_vec(),
             clock_readings: Vec::new(),
-            engine_notes: Vec::new(),
+            host_notes: Vec::new(),
         };
         let script = touchmove::chesslink::emulator::Script::from_log(&log).ok()?;
         let mut config = LinkConfig::new(script);

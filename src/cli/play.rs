@@ -27,7 +27,7 @@ use touchmove::live::{LiveEvent, LiveGame, SessionOptions, WatchedBoard};
 use touchmove::output::pgn::PgnTags;
 use touchmove::play::{EngineGame, PlayEvent};
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::{EngineNote, LogHeader};
+use touchmove::sensor_log::{HostNote, LogHeader};
 
 use super::args::{ClockSide, PlayArgs, PlaySide};
 use super::output_paths::{Existing, check_output};
@@ -109,7 +109,7 @@ async fn play(
     let engine_task = tokio::task::spawn_local(engine_runner::run(command, config, requests, said));
     let name = engine_ready(&mut reports).await?;
     eprintln!(
-        "touchmove: {name} plays {}; you play {}",
+        "touchmove: {name} plays {}; you play {} (type `resign` and Enter to resign)",
         color_name(engine),
         color_name(!engine)
     );
@@ -202,6 +202,8 @@ async fn play(
             }
         })
     };
+    // `resign` typed at the terminal resigns the human's game.
+    read_keys(state.borrow().controls.clone(), !engine);
     let config = RunnerConfig {
         give_up_after: board.give_up_after.map(Duration::from_secs_f64),
         ..RunnerConfig::default()
@@ -256,6 +258,31 @@ async fn page(
         super::serve::announce(&format!("serve: {address}"))?;
     }
     Ok(page.sink)
+}
+
+/// Reads what the human types, on a thread of its own (a read of a terminal blocks; the
+/// thread ends with the process): `resign` (and Enter) resigns `human`'s game. Standard input
+/// closed (no terminal) leaves the game to the board.
+fn read_keys(controls: mpsc::UnboundedSender<Control>, human: Color) {
+    use std::io::BufRead;
+    let reader = std::thread::Builder::new()
+        .name("keys".to_owned())
+        .spawn(move || {
+            for line in io::stdin().lock().lines().map_while(Result::ok) {
+                match line.trim().to_ascii_lowercase().as_str() {
+                    "" => {}
+                    "resign" => {
+                        if controls.send(Control::Resign(human)).is_err() {
+                            return;
+                        }
+                    }
+                    other => eprintln!("touchmove: `{other}`? type `resign` and Enter to resign"),
+                }
+            }
+        });
+    if let Err(error) = reader {
+        eprintln!("touchmove: cannot read the keyboard ({error}): `resign` cannot be typed");
+    }
 }
 
 /// Waits for the engine's handshake: its name, or why it cannot play.
@@ -394,12 +421,12 @@ impl PlayState {
                     Some(Score::Mate(moves)) => (None, Some(moves)),
                     None => (None, None),
                 };
-                let note = EngineNote::Move {
+                let note = HostNote::EngineMove {
                     uci: UciMove::from_standard(chess_move),
                     score_cp,
                     mate,
                 };
-                self.out.engine_note(now, &note);
+                self.out.host_note(now, &note);
                 self.game.handle_engine_move(now, chess_move, score);
             }
             EngineReport::Said(EngineEvent::Info {
@@ -419,7 +446,7 @@ impl PlayState {
             }
             EngineReport::GaveUp { why } => {
                 eprintln!("touchmove: {why}; the game goes on as a two-player game");
-                self.out.engine_note(now, &EngineNote::Gone);
+                self.out.host_note(now, &HostNote::EngineGone);
                 self.game.engine_gone(now);
             }
         }
@@ -503,6 +530,14 @@ impl Sink for PlaySink {
             page.connected(t, name)?;
         }
         state.out.connected(t, name)
+    }
+
+    fn resigned(&mut self, t: Millis, color: Color) -> io::Result<()> {
+        self.0
+            .borrow_mut()
+            .out
+            .host_note(t, &HostNote::Resigned(color));
+        Ok(())
     }
 
     fn woken(&mut self, t: Millis) -> io::Result<()> {

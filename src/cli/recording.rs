@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use touchmove::clock::ClockReading;
 use touchmove::live::LiveGame;
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::{EngineNote, FlushPolicy, LogHeader, LogWriter, WriteError};
+use touchmove::sensor_log::{FlushPolicy, HostNote, LogHeader, LogWriter, WriteError};
 
 use super::output_paths::open_recording;
 
@@ -138,10 +138,10 @@ impl Recording {
         self.record(|writer| writer.write_clock_reading(t, reading))
     }
 
-    /// Records what the engine of a game against it did at `t`; a notice as for
+    /// Records what the host knew at `t` (an engine's choice, a resignation); a notice as for
     /// [`Recording::event`].
-    pub fn engine_note(&mut self, t: Millis, note: &EngineNote) -> Option<String> {
-        self.record(|writer| writer.write_engine_note(t, note))
+    pub fn host_note(&mut self, t: Millis, note: &HostNote) -> Option<String> {
+        self.record(|writer| writer.write_host_note(t, note))
     }
 
     /// Records a live session's `event` once `game` has started (the reports before the

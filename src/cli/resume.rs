@@ -41,7 +41,7 @@ impl Resumed {
             .records()
             .filter_map(|record| match record {
                 LogRecord::Event(event) => Some(event.t),
-                LogRecord::ClockReading { t, .. } | LogRecord::EngineNote { t, .. } => Some(t),
+                LogRecord::ClockReading { t, .. } | LogRecord::HostNote { t, .. } => Some(t),
                 LogRecord::Header(_) => None,
             })
             .max();

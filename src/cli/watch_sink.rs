@@ -15,7 +15,7 @@ use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::pgn::PgnTags;
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::EngineNote;
+use touchmove::sensor_log::HostNote;
 
 use super::output::write_event;
 use super::pgn_file::PgnFile;
@@ -51,13 +51,13 @@ impl<W: Write> WatchSink<W> {
         }
     }
 
-    /// Records what the engine of a game against it did at `t` (`touchmove play`); a failing
-    /// write is said, as for the reports.
-    pub fn engine_note(&mut self, t: Millis, note: &EngineNote) {
+    /// Records what the host knew at `t` (`touchmove play`: the engine's choices, a
+    /// resignation); a failing write is said, as for the reports.
+    pub fn host_note(&mut self, t: Millis, note: &HostNote) {
         if let Some(notice) = self
             .recording
             .as_mut()
-            .and_then(|recording| recording.engine_note(t, note))
+            .and_then(|recording| recording.host_note(t, note))
         {
             eprintln!("touchmove: {notice}");
         }

@@ -757,6 +757,23 @@ impl Interpreter {
         self.end_on_flag(t, loser);
     }
 
+    /// `color` resigned at `t` (FIDE 5.1.2: declared at the host, a key; no sensor sees it).
+    /// What the deadlines due by `t` decide is decided first; a game already over stays as it
+    /// ended.
+    pub fn resign(&mut self, t: Millis, color: Color) {
+        self.handle_timeout(t);
+        if self.game.ending().is_some() {
+            return;
+        }
+        self.game.end(crate::rules::Ending {
+            winner: Some(!color),
+            reason: "resignation",
+            rule: crate::event::Rule::Resignation,
+        });
+        self.announce_ending_or_claims(t);
+        self.phase = Phase::Closed;
+    }
+
     /// `loser`'s flag fell at `t`: the game ends (6.9).
     fn end_on_flag(&mut self, t: Millis, loser: Color) {
         self.game

@@ -8,7 +8,7 @@ use crate::clock::{ClockReading, TimeControl};
 use crate::event::{EventKind, GameEvent};
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use crate::sensor_log::LogRecord;
+use crate::sensor_log::{HostNote, LogRecord};
 
 use super::feedback::{Feedback, FeedbackWriter};
 
@@ -185,7 +185,14 @@ impl LiveGame {
                 }
                 // The engine's choice is the engine game's; the game itself is where it was at
                 // that time (as live, where the note was taken between two reports).
-                LogRecord::EngineNote { t, .. } => {
+                LogRecord::HostNote {
+                    t,
+                    note: HostNote::Resigned(color),
+                } => {
+                    self.resign(t, color);
+                    false
+                }
+                LogRecord::HostNote { t, .. } => {
                     self.handle_timeout(t);
                     false
                 }
@@ -227,6 +234,15 @@ impl LiveGame {
         self.interpreter
             .as_ref()
             .and_then(Interpreter::poll_timeout)
+    }
+
+    /// `color` resigned at `now` ([`crate::interpreter::Interpreter::resign`]; nothing before
+    /// the game starts).
+    pub fn resign(&mut self, now: Millis, color: Color) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.resign(now, color);
+            self.drain();
+        }
     }
 
     /// Handles the deadlines due at `now`.

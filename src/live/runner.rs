@@ -5,7 +5,7 @@ use std::future::Future;
 use std::io;
 use std::time::Duration;
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Color};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
@@ -59,6 +59,10 @@ pub trait Sink {
     fn flipped(&mut self, _t: Millis, _flipped: bool) -> io::Result<()> {
         Ok(())
     }
+    /// `color` resigned at `t` ([`Control::Resign`]), before the game takes it.
+    fn resigned(&mut self, _t: Millis, _color: Color) -> io::Result<()> {
+        Ok(())
+    }
     /// A [`Control::Wake`] was taken at `t` (session time), after every decision due by then.
     fn woken(&mut self, _t: Millis) -> io::Result<()> {
         Ok(())
@@ -82,6 +86,9 @@ pub enum Control {
     /// the deadlines due by now decide, then calls [`Sink::woken`] with the session's time, so
     /// that the news takes its place among the reports, in the recording as in the game.
     Wake,
+    /// This side resigned, declared at the host (a key; FIDE 5.1.2): the game ends
+    /// ([`LiveGame::resign`]) and the sink is told ([`Sink::resigned`], for the recording).
+    Resign(Color),
 }
 
 /// The runner's settings.
@@ -444,6 +451,10 @@ fn apply_control<S: BoardSession, K: Sink>(
             game.handle_timeout(now);
             drain(game, session, sink, clock, *flipped)?;
             sink.woken(now).map_err(RunnerError::Output)?;
+        }
+        Control::Resign(color) => {
+            sink.resigned(now, color).map_err(RunnerError::Output)?;
+            game.resign(now, color);
         }
         Control::Flip(turned) if turned == *flipped => {}
         Control::Flip(turned) => {

@@ -10,7 +10,7 @@ use crate::engine::Score;
 use crate::event::GameEvent;
 use crate::replay::Replay;
 use crate::sensor::Millis;
-use crate::sensor_log::{EngineNote, LogRecord};
+use crate::sensor_log::{HostNote, LogRecord};
 
 /// A log being replayed, through the game against its engine when it had one.
 #[derive(Debug)]
@@ -37,7 +37,14 @@ impl EngineReplay {
                 }
                 self.replay.record(LogRecord::Header(header), sink);
             }
-            LogRecord::EngineNote { t, note } => {
+            // A resignation is the interpreter's, as any end of the game.
+            record @ LogRecord::HostNote {
+                note: HostNote::Resigned(_),
+                ..
+            } => self.through_game(sink, |replay, mut decide| {
+                replay.record(record, &mut decide)
+            }),
+            LogRecord::HostNote { t, note } => {
                 self.through_game(sink, |replay, mut decide| replay.advance(t, &mut decide));
                 if let Some(game) = self.game.as_mut() {
                     take_note(game, t, &note);
@@ -79,9 +86,9 @@ impl EngineReplay {
 }
 
 /// What the engine did, at `t`, taken by the game.
-fn take_note(game: &mut EngineGame, t: Millis, note: &EngineNote) {
+fn take_note(game: &mut EngineGame, t: Millis, note: &HostNote) {
     match note {
-        EngineNote::Move {
+        HostNote::EngineMove {
             uci,
             score_cp,
             mate,
@@ -97,7 +104,8 @@ fn take_note(game: &mut EngineGame, t: Millis, note: &EngineNote) {
             };
             game.handle_engine_move(t, chosen, score);
         }
-        EngineNote::Gone => game.engine_gone(t),
+        HostNote::EngineGone => game.engine_gone(t),
+        HostNote::Resigned(_) => {}
     }
 }
 

@@ -245,7 +245,7 @@ mod replayed {
     }
 
     #[test]
-    fn a_log_with_its_engine_notes_replays_to_the_engine_game() {
+    fn a_log_with_its_host_notes_replays_to_the_engine_game() {
         // 1. e4, the engine's e5 at 1000 ms, then d5 made for it instead, then taken back and
         // e5 made.
         let events = replay(
@@ -279,6 +279,29 @@ mod replayed {
                 (6300, "move e5".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn a_resignation_in_the_log_ends_the_game_once_what_was_pending_is_decided() {
+        // e4 is still in its slide window (400 + 250 ms) when White resigns at 500 ms: it is
+        // decided first. A second resignation, the game over, says nothing.
+        let events = replay(
+            "touchmove-log 1\n100 lift e2 P\n400 place e4 P\n\
+             #resign 500 white\n#resign 600 black\n",
+        );
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert!(
+            matches!(&events[0].kind, EventKind::Move(played) if played.san.to_string() == "e4")
+        );
+        let EventKind::Result(result) = &events[1].kind else {
+            panic!("{events:?}");
+        };
+        assert_eq!(events[1].t, 500);
+        assert_eq!(
+            (result.result.as_str(), result.reason.as_str(), result.rule),
+            ("0-1", "resignation", Some(crate::event::Rule::Resignation))
+        );
+        assert_eq!(crate::event::Rule::Resignation.article(), "5.1.2");
     }
 
     #[test]

@@ -7,12 +7,12 @@
 
 mod clock_annotation;
 mod decoder;
-mod engine_annotation;
 mod error;
 mod event_line;
 mod fields;
 mod format;
 mod header;
+mod host_note;
 mod metadata;
 mod placement;
 pub(crate) use placement::format_placement;
@@ -25,11 +25,11 @@ mod tests;
 
 pub use clock_annotation::{format_clock_reading, parse_clock_reading};
 pub use decoder::{LogDecoder, LogRecord};
-pub use engine_annotation::{EngineNote, format_engine_note, parse_engine_note};
 pub use error::{LineError, LogError, PlacementError};
 pub use fields::MAX_TIME_MS;
 pub use format::format_event;
 pub use header::LogHeader;
+pub use host_note::{HostNote, format_host_note, parse_host_note};
 pub use read::{SensorLog, read_log};
 pub use reader::{LogReader, ReadError};
 pub use writer::{FlushPolicy, LogWriter, WriteError};

@@ -1,9 +1,9 @@
 //! Reading a whole log at once, stopping at the first malformed line.
 
 use super::decoder::{LogDecoder, LogRecord};
-use super::engine_annotation::EngineNote;
 use super::error::LogError;
 use super::header::LogHeader;
+use super::host_note::HostNote;
 use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent};
 
@@ -16,9 +16,9 @@ pub struct SensorLog {
     pub events: Vec<SensorEvent>,
     /// The clock's reports, each with the number of events before it in the log.
     pub clock_readings: Vec<(usize, Millis, ClockReading)>,
-    /// The engine's notes (a game against an engine), each with the number of events before
+    /// What the host knew and no sensor reports (an engine's choices, a resignation), each with the number of events before
     /// it in the log.
-    pub engine_notes: Vec<(usize, Millis, EngineNote)>,
+    pub host_notes: Vec<(usize, Millis, HostNote)>,
 }
 
 impl SensorLog {
@@ -30,8 +30,8 @@ impl SensorLog {
             LogRecord::ClockReading { t, reading } => {
                 self.clock_readings.push((self.events.len(), t, reading));
             }
-            LogRecord::EngineNote { t, note } => {
-                self.engine_notes.push((self.events.len(), t, note));
+            LogRecord::HostNote { t, note } => {
+                self.host_notes.push((self.events.len(), t, note));
             }
         }
     }
@@ -39,7 +39,7 @@ impl SensorLog {
     /// The events and clock reports as records, in the order of the log (the header first).
     pub fn records(&self) -> impl Iterator<Item = LogRecord> + '_ {
         // The comments between two events, in time order (at the same time, a clock reading
-        // before an engine note).
+        // before a host's note).
         let mut notes: Vec<(usize, Millis, LogRecord)> = self
             .clock_readings
             .iter()
@@ -50,8 +50,8 @@ impl SensorLog {
                 };
                 (*before, *t, record)
             })
-            .chain(self.engine_notes.iter().map(|(before, t, note)| {
-                let record = LogRecord::EngineNote {
+            .chain(self.host_notes.iter().map(|(before, t, note)| {
+                let record = LogRecord::HostNote {
                     t: *t,
                     note: note.clone(),
                 };

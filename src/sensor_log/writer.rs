@@ -7,9 +7,9 @@ use shakmaty::Role;
 
 use super::clock_annotation::format_clock_reading;
 use super::decoder::HEADER_LINE;
-use super::engine_annotation::{EngineNote, format_engine_note};
 use super::format::format_event;
 use super::header::LogHeader;
+use super::host_note::{HostNote, format_host_note};
 use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent, SensorKind};
 
@@ -49,9 +49,9 @@ pub enum WriteError {
         /// The time of the refused reading.
         t: Millis,
     },
-    /// An engine's note before any event: a reader would take it for an ordinary comment.
-    #[error("cannot write the engine's note at {t} before the first event")]
-    EngineNoteBeforeEvents {
+    /// A host's note before any event: a reader would take it for an ordinary comment.
+    #[error("cannot write the host's note at {t} before the first event")]
+    NoteBeforeEvents {
         /// The time of the refused note.
         t: Millis,
     },
@@ -132,12 +132,13 @@ impl<W: Write> LogWriter<W> {
         self.flush_if_asked()
     }
 
-    /// Writes what the engine of a game against it did at `t`, as an `#engine-move` or
-    /// `#engine-gone` comment (see [`super::format_engine_note`]), under the same rules as a
-    /// clock reading: after the first event, no earlier than the last line written.
-    pub fn write_engine_note(&mut self, t: Millis, note: &EngineNote) -> Result<(), WriteError> {
-        self.check_comment_time(t, WriteError::EngineNoteBeforeEvents { t })?;
-        writeln!(self.out, "{}", format_engine_note(t, note))?;
+    /// Writes what the host knew at `t` (an engine's choice, a resignation) as an
+    /// `#engine-move`, `#engine-gone` or `#resign` comment (see [`super::format_host_note`]),
+    /// under the same rules as a clock reading: after the first event, no earlier than the
+    /// last line written.
+    pub fn write_host_note(&mut self, t: Millis, note: &HostNote) -> Result<(), WriteError> {
+        self.check_comment_time(t, WriteError::NoteBeforeEvents { t })?;
+        writeln!(self.out, "{}", format_host_note(t, note))?;
         self.last_time = Some(t);
         self.flush_if_asked()
     }

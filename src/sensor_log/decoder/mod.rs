@@ -3,10 +3,10 @@
 use std::collections::VecDeque;
 
 use super::clock_annotation::parse_clock_reading;
-use super::engine_annotation::{EngineNote, parse_engine_note};
 use super::error::{LineError, LogError};
 use super::event_line::parse_event_line;
 use super::header::LogHeader;
+use super::host_note::{HostNote, parse_host_note};
 use super::metadata::MetadataCollector;
 use crate::clock::ClockReading;
 use crate::sensor::{Millis, SensorEvent};
@@ -38,13 +38,14 @@ pub enum LogRecord {
         /// What it reported.
         reading: ClockReading,
     },
-    /// What the engine of a game against it did, from an `#engine-move` or `#engine-gone`
-    /// comment after the first event (see [`super::format_engine_note`]).
-    EngineNote {
+    /// What the host knew and no sensor reports (an engine's choice, a resignation), from an
+    /// `#engine-move`, `#engine-gone` or `#resign` comment after the first event (see
+    /// [`super::format_host_note`]).
+    HostNote {
         /// When.
         t: Millis,
         /// What.
-        note: EngineNote,
+        note: HostNote,
     },
 }
 
@@ -266,18 +267,18 @@ impl LogDecoder {
         }
     }
 
-    /// A comment: ignored, unless it is a clock reading or an engine's note among the events,
+    /// A comment: ignored, unless it is a clock reading or a host's note (an engine's choice, a resignation) among the events,
     /// no earlier than the last event, reading or note (anything else in a comment is never an
-    /// error). A decoder ignoring clock readings still reads engine notes.
+    /// error). A decoder ignoring clock readings still reads the host's notes.
     fn decode_comment(&mut self, content: &str) {
         if self.phase != Phase::Events {
             return;
         }
-        if let Some((t, note)) = parse_engine_note(content) {
+        if let Some((t, note)) = parse_host_note(content) {
             let latest = self.last_time.max(self.last_reading);
             if latest.is_none_or(|last| t >= last) {
                 self.last_reading = Some(t);
-                self.ready.push_back(Ok(LogRecord::EngineNote { t, note }));
+                self.ready.push_back(Ok(LogRecord::HostNote { t, note }));
             }
             return;
         }

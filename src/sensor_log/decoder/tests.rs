@@ -534,14 +534,14 @@ fn an_over_long_line_is_an_error_quoting_its_start_and_the_next_line_is_read() {
     }
 }
 
-mod engine_notes {
+mod host_notes {
     use super::*;
     use crate::clock::ClockReading;
     use crate::event::ClockTimes;
-    use crate::sensor_log::EngineNote;
+    use crate::sensor_log::HostNote;
 
-    fn chose(uci: &str, score_cp: Option<i32>) -> EngineNote {
-        EngineNote::Move {
+    fn chose(uci: &str, score_cp: Option<i32>) -> HostNote {
+        HostNote::EngineMove {
             uci: uci.parse().expect("a UCI move"),
             score_cp,
             mate: None,
@@ -554,21 +554,21 @@ mod engine_notes {
         let mut writer =
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("a header");
         assert!(matches!(
-            writer.write_engine_note(0, &EngineNote::Gone),
-            Err(WriteError::EngineNoteBeforeEvents { t: 0 })
+            writer.write_host_note(0, &HostNote::EngineGone),
+            Err(WriteError::NoteBeforeEvents { t: 0 })
         ));
         writer.write_event(&lift(10, Square::E2)).expect("written");
         let reading = ClockReading::new(ClockTimes { white: 1, black: 2 }, None);
         writer.write_clock_reading(20, &reading).expect("written");
         writer
-            .write_engine_note(20, &chose("e7e5", Some(-31)))
+            .write_host_note(20, &chose("e7e5", Some(-31)))
             .expect("written");
         writer.write_event(&lift(30, Square::E7)).expect("written");
         writer
-            .write_engine_note(40, &EngineNote::Gone)
+            .write_host_note(40, &HostNote::EngineGone)
             .expect("written");
         assert!(matches!(
-            writer.write_engine_note(35, &EngineNote::Gone),
+            writer.write_host_note(35, &HostNote::EngineGone),
             Err(WriteError::TimeWentBack { t: 35, .. })
         ));
         let text = String::from_utf8(writer.into_inner().expect("flushed")).expect("UTF-8");
@@ -579,8 +579,11 @@ mod engine_notes {
         let log = read_log(&text).expect("reads back");
         assert_eq!(log.header.engine, Some(Color::Black));
         assert_eq!(
-            log.engine_notes,
-            vec![(1, 20, chose("e7e5", Some(-31))), (2, 40, EngineNote::Gone)]
+            log.host_notes,
+            vec![
+                (1, 20, chose("e7e5", Some(-31))),
+                (2, 40, HostNote::EngineGone)
+            ]
         );
         // The records in the log's order: the reading, then the note of the same time.
         let records: Vec<LogRecord> = log.records().collect();
@@ -588,7 +591,7 @@ mod engine_notes {
         assert!(matches!(records[2], LogRecord::ClockReading { t: 20, .. }));
         assert_eq!(
             records[3],
-            LogRecord::EngineNote {
+            LogRecord::HostNote {
                 t: 20,
                 note: chose("e7e5", Some(-31))
             }
@@ -598,7 +601,7 @@ mod engine_notes {
         strict.push(text.as_bytes());
         strict.finish();
         let notes = std::iter::from_fn(|| strict.poll())
-            .filter(|record| matches!(record, Ok(LogRecord::EngineNote { .. })))
+            .filter(|record| matches!(record, Ok(LogRecord::HostNote { .. })))
             .count();
         assert_eq!(notes, 2);
     }
