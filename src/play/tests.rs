@@ -290,9 +290,7 @@ mod replayed {
              #resign 500 white\n#resign 600 black\n",
         );
         assert_eq!(events.len(), 2, "{events:?}");
-        assert!(
-            matches!(&events[0].kind, EventKind::Move(played) if played.san.to_string() == "e4")
-        );
+        assert!(matches!(&events[0].kind, EventKind::Move(played) if played.san == "e4"));
         let EventKind::Result(result) = &events[1].kind else {
             panic!("{events:?}");
         };
