@@ -84,6 +84,16 @@ impl Replay {
                 interpreter.resign(t, color);
                 drain(interpreter, sink);
             }
+            // The engine gone, its side is a person's: exempt no longer.
+            LogRecord::HostNote {
+                t,
+                note: HostNote::EngineGone,
+            } => {
+                self.advance(t, sink);
+                let interpreter = self.interpreter();
+                interpreter.set_exempt(t, None);
+                drain(interpreter, sink);
+            }
             // The engine's choices are the engine game's (`play::EngineReplay`).
             LogRecord::HostNote { t, .. } => self.advance(t, sink),
         }

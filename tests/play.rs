@@ -593,3 +593,91 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_both_sides() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::fs::PermissionsExt;
+    let _turn = common::pty_turn();
+    let dir = std::env::temp_dir().join(format!("touchmove-play-gone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    // The engine: Stockfish, until the flag file exists; then a program that ends at once.
+    let dead = dir.join("dead");
+    let engine = dir.join("engine.sh");
+    std::fs::write(
+        &engine,
+        format!(
+            "#!/bin/sh\n[ -e '{}' ] && exit 1\nexec '{}'\n",
+            dead.display(),
+            stockfish()
+        ),
+    )
+    .expect("written");
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // White plays e4; long after the engine is gone, Black touches d7 and plays e5.
+    let script = dir.join("hands.log");
+    std::fs::write(
+        &script,
+        "touchmove-log 1\n0 lift e2 P\n300 place e4 P\n\
+         20000 lift d7 p\n20500 place d7 p\n22000 lift e7 p\n22300 place e5 p\n",
+    )
+    .expect("written");
+    let board = emulate_with(
+        "dgt",
+        &["--log", script.to_str().expect("a path")],
+        Stdio::inherit(),
+    );
+    let recording = dir.join("game.log");
+    let mut play = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        .args(["play", "--engine", engine.to_str().expect("a path")])
+        .args(["--movetime", "5000", "--port", &board.port, "--json"])
+        .args(["--give-up-after", "1"])
+        .args(["--record", recording.to_str().expect("a path")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("play starts");
+    let stdout = play.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
+    let first: Value = serde_json::from_str(&lines.next().expect("an event")).expect("JSON");
+    assert_eq!(first["san"], "e4", "{first}");
+    // The engine thinks (five seconds): it can no longer start, and is killed.
+    std::fs::write(&dead, "").expect("the flag");
+    let killed = Command::new("pkill")
+        .args(["-KILL", "-P", &play.id().to_string(), "-x", "stockfish"])
+        .status()
+        .expect("pkill runs");
+    assert!(killed.success(), "no engine to kill");
+    let events: Vec<Value> = std::iter::once(first)
+        .chain(lines.map(|line| serde_json::from_str(&line).expect("JSON")))
+        .collect();
+    let output = play.wait_with_output().expect("play ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("after 3 restarts") && stderr.contains("two-player game"),
+        "{stderr}"
+    );
+    // Black's move stands as made, and Black's touch is ruled on as any player's.
+    assert_eq!(common::recorded_games(&events), vec![vec!["e4", "e5"]]);
+    let rulings: Vec<(&str, &str, &str)> = events
+        .iter()
+        .filter(|e| e["kind"] == "violation")
+        .map(|e| {
+            (
+                e["rule"].as_str().unwrap_or(""),
+                e["color"].as_str().unwrap_or(""),
+                e["square"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(rulings, [("4.3.1", "black", "d7")], "{events:?}");
+    // And the recording says so: it replays to the same.
+    let log = std::fs::read_to_string(&recording).expect("the recording");
+    assert!(log.contains("\n#engine-gone "), "{log}");
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = replay_json(&recording, &[]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
+    drop(board);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -197,6 +197,12 @@ async fn play(
         tokio::task::spawn_local(async move {
             while let Some(report) = reports.recv().await {
                 let mut state = state.borrow_mut();
+                if let EngineReport::GaveUp { why } = report {
+                    // Its side is a person's from now on: rulings again, from the interpreter.
+                    eprintln!("touchmove: {why}; the game goes on as a two-player game");
+                    let _ = state.controls.send(Control::Exempt(None));
+                    continue;
+                }
                 state.heard.push_back(report);
                 let _ = state.controls.send(Control::Wake);
             }
@@ -444,11 +450,8 @@ impl PlayState {
             EngineReport::Restarted { why, attempt } => {
                 eprintln!("touchmove: {why}: the engine is started again ({attempt})");
             }
-            EngineReport::GaveUp { why } => {
-                eprintln!("touchmove: {why}; the game goes on as a two-player game");
-                self.out.host_note(now, &HostNote::EngineGone);
-                self.game.engine_gone(now);
-            }
+            // Taken by the runner as `Control::Exempt` (`PlaySink::exempted`).
+            EngineReport::GaveUp { .. } => {}
         }
         if let Err(error) = self.drain() {
             eprintln!("touchmove: cannot write the results: {error}");
@@ -530,6 +533,17 @@ impl Sink for PlaySink {
             page.connected(t, name)?;
         }
         state.out.connected(t, name)
+    }
+
+    /// The engine gave up: its side is no longer exempt, and the game goes on between two
+    /// players (recorded as `#engine-gone`).
+    fn exempted(&mut self, t: Millis, side: Option<Color>) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if side.is_none() {
+            state.out.host_note(t, &HostNote::EngineGone);
+            state.game.engine_gone(t);
+        }
+        state.drain()
     }
 
     fn resigned(&mut self, t: Millis, color: Color) -> io::Result<()> {

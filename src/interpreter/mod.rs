@@ -757,6 +757,14 @@ impl Interpreter {
         self.end_on_flag(t, loser);
     }
 
+    /// From `t` on (after what the deadlines due by then decide), `side` is exempt from
+    /// rulings and illegal-move counts ([`Config::exempt`]; `None`: no side is): an engine
+    /// that can no longer play leaves its side to a person.
+    pub fn set_exempt(&mut self, t: Millis, side: Option<Color>) {
+        self.handle_timeout(t);
+        self.config.exempt = side;
+    }
+
     /// `color` resigned at `t` (FIDE 5.1.2: declared at the host, a key; no sensor sees it).
     /// What the deadlines due by `t` decide is decided first; a game already over stays as it
     /// ended.

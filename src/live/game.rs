@@ -192,6 +192,13 @@ impl LiveGame {
                     self.resign(t, color);
                     false
                 }
+                LogRecord::HostNote {
+                    t,
+                    note: HostNote::EngineGone,
+                } => {
+                    self.set_exempt(t, None);
+                    false
+                }
                 LogRecord::HostNote { t, .. } => {
                     self.handle_timeout(t);
                     false
@@ -234,6 +241,15 @@ impl LiveGame {
         self.interpreter
             .as_ref()
             .and_then(Interpreter::poll_timeout)
+    }
+
+    /// From `now` on, `side` is exempt from rulings
+    /// ([`crate::interpreter::Interpreter::set_exempt`]; nothing before the game starts).
+    pub fn set_exempt(&mut self, now: Millis, side: Option<Color>) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.set_exempt(now, side);
+            self.drain();
+        }
     }
 
     /// `color` resigned at `now` ([`crate::interpreter::Interpreter::resign`]; nothing before

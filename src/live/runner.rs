@@ -59,6 +59,10 @@ pub trait Sink {
     fn flipped(&mut self, _t: Millis, _flipped: bool) -> io::Result<()> {
         Ok(())
     }
+    /// From `t` on `side` is exempt ([`Control::Exempt`]), every decision due by then made.
+    fn exempted(&mut self, _t: Millis, _side: Option<Color>) -> io::Result<()> {
+        Ok(())
+    }
     /// `color` resigned at `t` ([`Control::Resign`]), before the game takes it.
     fn resigned(&mut self, _t: Millis, _color: Color) -> io::Result<()> {
         Ok(())
@@ -89,6 +93,10 @@ pub enum Control {
     /// This side resigned, declared at the host (a key; FIDE 5.1.2): the game ends
     /// ([`LiveGame::resign`]) and the sink is told ([`Sink::resigned`], for the recording).
     Resign(Color),
+    /// From now on this side (`None`: no side) is exempt from rulings ([`LiveGame::set_exempt`];
+    /// an engine that can no longer play leaves its side to a person); what is due by now is
+    /// decided first, then the sink is told ([`Sink::exempted`], for the recording).
+    Exempt(Option<Color>),
 }
 
 /// The runner's settings.
@@ -451,6 +459,12 @@ fn apply_control<S: BoardSession, K: Sink>(
             game.handle_timeout(now);
             drain(game, session, sink, clock, *flipped)?;
             sink.woken(now).map_err(RunnerError::Output)?;
+        }
+        Control::Exempt(side) => {
+            game.handle_timeout(now);
+            drain(game, session, sink, clock, *flipped)?;
+            game.set_exempt(now, side);
+            sink.exempted(now, side).map_err(RunnerError::Output)?;
         }
         Control::Resign(color) => {
             sink.resigned(now, color).map_err(RunnerError::Output)?;

@@ -37,15 +37,16 @@ impl EngineReplay {
                 }
                 self.replay.record(LogRecord::Header(header), sink);
             }
-            // A resignation is the interpreter's, as any end of the game.
-            record @ LogRecord::HostNote {
-                note: HostNote::Resigned(_),
-                ..
-            } => self.through_game(sink, |replay, mut decide| {
-                replay.record(record, &mut decide)
-            }),
+            // The interpreter takes its part first (the game where it stood then; a
+            // resignation; the engine's side a person's once it is gone), then the engine game.
             LogRecord::HostNote { t, note } => {
-                self.through_game(sink, |replay, mut decide| replay.advance(t, &mut decide));
+                let record = LogRecord::HostNote {
+                    t,
+                    note: note.clone(),
+                };
+                self.through_game(sink, |replay, mut decide| {
+                    replay.record(record, &mut decide)
+                });
                 if let Some(game) = self.game.as_mut() {
                     take_note(game, t, &note);
                     drain(game, sink);

@@ -302,6 +302,36 @@ mod replayed {
         assert_eq!(crate::event::Rule::Resignation.article(), "5.1.2");
     }
 
+    /// The Article 4 rulings (article, side, square) a log replays to.
+    fn rulings(text: &str) -> Vec<(String, Color, Square)> {
+        replay(text)
+            .iter()
+            .filter_map(|event| match &event.kind {
+                EventKind::Violation(violation) => Some((
+                    violation.rule.article().to_owned(),
+                    violation.color,
+                    violation.square,
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn once_the_engine_is_gone_its_side_earns_rulings_again() {
+        // Black touches d7 (lifted and put back), then plays e5: a 4.3.1 breach.
+        let body = "100 lift e2 P\n400 place e4 P\n\
+                    3000 lift d7 p\n3500 place d7 p\n5000 lift e7 p\n5300 place e5 p\n";
+        let engine_side = format!("touchmove-log 1\n@engine black\n{body}");
+        assert_eq!(rulings(&engine_side), [], "the engine's side earns none");
+        let (before, after) = body.split_at(body.find("3000").unwrap_or(0));
+        let gone = format!("touchmove-log 1\n@engine black\n{before}#engine-gone 2000\n{after}");
+        assert_eq!(
+            rulings(&gone),
+            [("4.3.1".to_owned(), Color::Black, Square::D7)]
+        );
+    }
+
     #[test]
     fn without_an_engine_the_log_replays_as_any_other() {
         let text = "touchmove-log 1\n100 lift e2 P\n400 place e4 P\n\
