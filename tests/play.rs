@@ -681,3 +681,94 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
     drop(board);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
+    use std::io::{BufRead, BufReader};
+    let _turn = common::pty_turn();
+    // White's moves are legal whatever Stockfish replies (at depth 4 it never blocks a3 or
+    // h3); the script's Black moves are not played (the hands follow the board).
+    let whites = ["e4", "Nf3", "a3", "h3"];
+    let dir = std::env::temp_dir().join(format!("touchmove-play-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let script = dir.join("game.pgn");
+    std::fs::write(
+        &script,
+        "[Event \"play\"]\n\n1. e4 e5 2. Nf3 Nc6 3. a3 a6 4. h3 h6 *\n",
+    )
+    .expect("written");
+    let board = emulate_with(
+        "dgt",
+        &[
+            "--pgn",
+            script.to_str().expect("a path"),
+            "--follow",
+            "black",
+            "--speed",
+            "5",
+        ],
+        Stdio::inherit(),
+    );
+    let record = dir.join("game.log");
+    let play = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_touchmove"))
+            .args(["play", "--engine", &stockfish(), "--depth", "4"])
+            .args(["--port", &board.port, "--json", "--give-up-after", "1"])
+            .args(["--slide-ms", "50", "--bounce-ms", "10"])
+            .arg("--record")
+            .arg(&record)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("play runs")
+    };
+    // The first session is killed (SIGKILL) once four moves stand.
+    let mut first = play(&[]);
+    let stdout = first.stdout.take().expect("stdout");
+    let moves_seen = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .filter(|line| line.contains(r#""kind":"move""#))
+        .take(4)
+        .count();
+    assert_eq!(moves_seen, 4, "the first session decided too little");
+    first.kill().expect("killed");
+    first.wait().expect("reaped");
+    // Resumed, the game goes on to its end: the engine answers where it stands, the hands
+    // carry its moves out as the board shows them.
+    let resumed = play(&["--resume"]).wait_with_output().expect("play runs");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(stderr.contains("resumed: "), "{stderr}");
+    let events: Vec<Value> = String::from_utf8_lossy(&resumed.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .filter(|event: &Value| event["kind"] != "link")
+        .collect();
+    // White's moves are the script's; Black's are the engine's, each announced and carried
+    // out (a new engine process after the resume need not choose as the first would have).
+    let games = common::recorded_games(&events);
+    assert_eq!(games.len(), 1, "{stderr}");
+    let game = &games[0];
+    assert_eq!(game.len(), 2 * whites.len(), "{game:?}\n{stderr}");
+    let played: Vec<&str> = game.iter().step_by(2).map(String::as_str).collect();
+    assert_eq!(played, whites);
+    let announced: Vec<&str> = events
+        .iter()
+        .filter(|e| e["kind"] == "engine")
+        .filter_map(|e| e["san"].as_str())
+        .collect();
+    let blacks: Vec<&str> = game.iter().skip(1).step_by(2).map(String::as_str).collect();
+    assert_eq!(blacks, announced, "{events:?}");
+    assert!(
+        events.iter().all(|e| e["kind"] != "execution"),
+        "{events:?}"
+    );
+    // The recording, across both sessions, replays to what the resumed session printed.
+    let replayed = replay_json(&record, &["--slide-ms", "50", "--bounce-ms", "10"]);
+    assert_eq!(replayed, events);
+    drop(board);
+    let _ = std::fs::remove_dir_all(&dir);
+}

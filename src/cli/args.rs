@@ -97,7 +97,10 @@ board's lights) and must be carried out there: another move is reported (`carry 
 Nc3`) and the game waits until the board shows the engine's. The engine's side earns no
 Article 4 rulings. Taking back your move (the engine's reply first) asks the engine again when it
 is its turn. An engine that dies or stops answering is started again and asked again (three
-times at most; then the game goes on without it, and that is said).";
+times at most; then the game goes on without it, both sides earning rulings, and that is said).
+Type `resign` and Enter to resign. --record keeps the engine's choices and a resignation in the
+log (`@engine`, `#engine-move`, `#resign`): `replay` decides what the session decided, and
+--resume goes on from it. --listen ADDR shows the game on serve's live board page.";
 
 /// `NAME=VALUE`.
 fn parse_engine_option(text: &str) -> Result<(String, String), String> {

@@ -30,8 +30,8 @@ use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::{HostNote, LogHeader};
 
 use super::args::{ClockSide, PlayArgs, PlaySide};
-use super::output_paths::{Existing, check_output};
 use super::recording::Recording;
+use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::serve::ServeSink;
 use super::watch_sink::WatchSink;
@@ -44,23 +44,20 @@ const DEFAULT_MOVETIME: Millis = 1000;
 
 /// Runs `touchmove play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let board = &args.board;
-    if board.resume {
-        bail!("play: --resume is not supported for engine games yet");
-    }
-    if let Some(path) = &board.record {
-        check_output(path, "--record", Existing::MustBeEmpty)?;
-    }
-    if let Some(path) = &board.pgn {
-        check_output(path, "--pgn", Existing::MustBeEmpty)?;
-    }
-    let start = super::watch::start_position(board.start.as_deref())?;
+    let (resumed, start) = super::watch::outputs_and_start(&args.board)?;
     let command = EngineCommand::parse(&args.engine)
         .context("--engine: name the engine's program (and its arguments)")?;
-    let human = match args.color {
-        PlaySide::White => Color::White,
-        PlaySide::Black => Color::Black,
-        PlaySide::Random => {
+    // A resumed game's engine plays the side its recording says.
+    let recorded = resumed.as_ref().map(|resumed| resumed.log.header.engine);
+    let human = match (recorded, args.color) {
+        (Some(Some(engine)), _) => !engine,
+        (Some(None), _) => bail!(
+            "--resume: the recording has no `@engine` line: it is not a game against an engine \
+             (resume it with `touchmove watch --resume`)"
+        ),
+        (None, PlaySide::White) => Color::White,
+        (None, PlaySide::Black) => Color::Black,
+        (None, PlaySide::Random) => {
             if rand::rng().random_bool(0.5) {
                 Color::White
             } else {
@@ -74,7 +71,12 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     };
     let runtime = super::runtime()?;
     let local = LocalSet::new();
-    local.block_on(&runtime, play(args, start, command, config, !human))
+    let game = Setting {
+        start,
+        engine: !human,
+        resumed,
+    };
+    local.block_on(&runtime, play(args, game, command, config))
 }
 
 /// The engine's settings, for the PGN tag: `movetime 1000 ms, Elo 1500`.
@@ -97,13 +99,25 @@ fn settings(args: &PlayArgs) -> String {
     said.join(", ")
 }
 
+/// The game to play: where it starts, the engine's side, and its recording read back with
+/// `--resume`.
+struct Setting {
+    start: Chess,
+    engine: Color,
+    resumed: Option<Resumed>,
+}
+
 async fn play(
     args: &PlayArgs,
-    start: Chess,
+    setting: Setting,
     command: EngineCommand,
     config: EngineConfig,
-    engine: Color,
 ) -> Result<()> {
+    let Setting {
+        start,
+        engine,
+        resumed,
+    } = setting;
     let (ask, requests) = mpsc::unbounded_channel();
     let (said, mut reports) = mpsc::unbounded_channel();
     let engine_task = tokio::task::spawn_local(engine_runner::run(command, config, requests, said));
@@ -116,14 +130,26 @@ async fn play(
     let board = &args.board;
     let protocol = touchmove::boards::find(&board.protocol)
         .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
+    // A resumed game's clock kept running on its own: it is not set again.
     let options = SessionOptions::new()
         .white_on_left(board.white_on_clock.map(|side| side == ClockSide::Left))
-        .set_clock(board.interpreter.time_control.clone());
+        .set_clock(
+            board
+                .interpreter
+                .time_control
+                .clone()
+                .filter(|_| resumed.is_none()),
+        );
     let mut session = (protocol.new_session)(&options);
     let mut connector = SerialConnector::new(board.port.clone(), protocol);
+    // A resumed game is weighed as it was recorded.
+    let recorded_horizon = resumed
+        .as_ref()
+        .and_then(|resumed| resumed.log.header.report_horizon_ms);
     let horizon = board
         .interpreter
         .report_horizon_ms
+        .or(recorded_horizon)
         .unwrap_or(protocol.report_horizon_ms);
     // The engine's side: its moves are carried out by the human's hands.
     let interpreter = board
@@ -133,8 +159,12 @@ async fn play(
         .with_exempt(Some(engine));
     let mut game = LiveGame::new(start.clone(), interpreter)
         .with_time_control(board.interpreter.time_control.clone());
-    let recording = match &board.record {
-        Some(path) => {
+    let recording = match (&board.record, &resumed) {
+        (Some(path), Some(resumed)) => Some(
+            Recording::resume(path, resumed.written, resumed.last_t)
+                .with_context(|| format!("--record {}", path.display()))?,
+        ),
+        (Some(path), None) => {
             let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
                 .with_report_horizon(horizon)
                 .with_engine(engine);
@@ -143,7 +173,7 @@ async fn play(
                     .with_context(|| format!("--record {}", path.display()))?,
             )
         }
-        None => None,
+        (None, _) => None,
     };
     let engine_tag = format!("{name} ({})", settings(args));
     let tags = PgnTags {
@@ -189,6 +219,7 @@ async fn play(
         score: None,
         page,
         heard: VecDeque::new(),
+        replaying: false,
     }));
     // What the engine says waits for the runner, which takes it at its place among the
     // board's reports, with the session's time (`Control::Wake`, `Sink::woken`).
@@ -210,8 +241,17 @@ async fn play(
     };
     // `resign` typed at the terminal resigns the human's game.
     read_keys(state.borrow().controls.clone(), !engine);
+    let mut sink = PlaySink(Rc::clone(&state));
+    let start_at = match &resumed {
+        Some(resumed) => {
+            resume(resumed, &mut game, &mut session, &mut sink)?;
+            resumed.resume_at
+        }
+        None => 0,
+    };
     let config = RunnerConfig {
         give_up_after: board.give_up_after.map(Duration::from_secs_f64),
+        start_at,
         ..RunnerConfig::default()
     };
     let shutdown = async {
@@ -219,7 +259,6 @@ async fn play(
             std::future::pending::<()>().await;
         }
     };
-    let mut sink = PlaySink(Rc::clone(&state));
     let parts = Parts {
         session: &mut session,
         game: &mut game,
@@ -264,6 +303,56 @@ async fn page(
         super::serve::announce(&format!("serve: {address}"))?;
     }
     Ok(page.sink)
+}
+
+/// The recorded part of a resumed game, through the board's game and the game against the
+/// engine (its choices at their place, nothing asked of the engine or shown on the board
+/// meanwhile); then the engine is asked, or its move shown again, where the game stands.
+fn resume(
+    resumed: &Resumed,
+    game: &mut LiveGame,
+    session: &mut dyn touchmove::live::BoardSession,
+    sink: &mut PlaySink,
+) -> Result<()> {
+    sink.0.borrow_mut().replaying = true;
+    let mut failed = None;
+    let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
+        if let Err(error) = pass_decisions(game, sink) {
+            failed.get_or_insert(error);
+        }
+        sink.0.borrow_mut().game.handle_note(t, note);
+    });
+    pass_decisions(game, sink)?;
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    if let Some(point) = point {
+        session.resume(&point);
+    }
+    let mut state = sink.0.borrow_mut();
+    state
+        .drain()
+        .context("cannot pass on the recorded game's decisions")?;
+    state.replaying = false;
+    state.game.resumed();
+    state
+        .drain()
+        .context("cannot pass on the recorded game's decisions")?;
+    eprintln!(
+        "touchmove: resumed: {} reports read back, {} plies stand; the recording goes on",
+        resumed.log.events.len(),
+        state.game.moves().len()
+    );
+    Ok(())
+}
+
+/// What the board's game decided, into the game against the engine (as the runner passes it).
+fn pass_decisions(game: &mut LiveGame, sink: &mut PlaySink) -> Result<()> {
+    while let Some(event) = game.poll_event() {
+        sink.live(&event, game)
+            .context("cannot pass on the recorded game's decisions")?;
+    }
+    Ok(())
 }
 
 /// Reads what the human types, on a thread of its own (a read of a terminal blocks; the
@@ -384,6 +473,9 @@ struct PlayState {
     page: Option<ServeSink>,
     /// What the engine said, until the runner wakes the sink to take it.
     heard: VecDeque<EngineReport>,
+    /// A resumed game's recorded part is being read back: nothing is asked of the engine or
+    /// shown on the board.
+    replaying: bool,
 }
 
 impl PlayState {
@@ -401,6 +493,8 @@ impl PlayState {
                         page.decided(&decision, &position, self.game.moves().len());
                     }
                 }
+                PlayEvent::AskEngine | PlayEvent::CancelEngine | PlayEvent::Show(_)
+                    if self.replaying => {}
                 PlayEvent::AskEngine => {
                     self.score = None;
                     let _ = self.ask.send(self.search());

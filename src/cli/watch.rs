@@ -22,6 +22,15 @@ use super::watch_sink::WatchSink;
 
 /// Runs `touchmove watch`.
 pub fn run(args: &WatchArgs) -> Result<()> {
+    let (resumed, start) = outputs_and_start(args)?;
+    let runtime = super::runtime()?;
+    runtime.block_on(watch(args, start, resumed))
+}
+
+/// The outputs checked (a resumed recording and its PGN may exist, others must be new or
+/// empty), the recording read back with `--resume`, and where the game starts (the
+/// recording's `@start`, else `--start`).
+pub(super) fn outputs_and_start(args: &WatchArgs) -> Result<(Option<Resumed>, Chess)> {
     let resumed = match (&args.record, args.resume) {
         (Some(path), true) => {
             check_output(path, "--record", Existing::Replace)?;
@@ -50,8 +59,7 @@ pub fn run(args: &WatchArgs) -> Result<()> {
             .map_err(|error| anyhow::anyhow!("--resume: the recording's @start: {error}"))?,
         None => start_position(args.start.as_deref())?,
     };
-    let runtime = super::runtime()?;
-    runtime.block_on(watch(args, start, resumed))
+    Ok((resumed, start))
 }
 
 /// Opens the board the way its protocol needs and watches it with the protocol's session.

@@ -169,10 +169,22 @@ impl LiveGame {
         &mut self,
         records: impl IntoIterator<Item = LogRecord>,
     ) -> Option<ResumePoint> {
+        self.replay_recording_with(records, |_, _, _| {})
+    }
+
+    /// [`LiveGame::replay_recording`], handing each of the log's host notes to `on_note` once
+    /// the game has taken its part of it (a game against an engine rebuilds its engine game so:
+    /// the decisions before the note are in [`LiveGame::poll_event`]).
+    pub fn replay_recording_with(
+        &mut self,
+        records: impl IntoIterator<Item = LogRecord>,
+        mut on_note: impl FnMut(&mut LiveGame, Millis, &HostNote),
+    ) -> Option<ResumePoint> {
         let mut pressed = false;
         let mut clock = None;
         for record in records {
             let before = self.out.len();
+            let mut note = None;
             let press = match record {
                 LogRecord::Event(event) => {
                     self.handle_sensor(&event);
@@ -183,24 +195,17 @@ impl LiveGame {
                     clock = Some(reading);
                     false
                 }
-                // The engine's choice is the engine game's; the game itself is where it was at
-                // that time (as live, where the note was taken between two reports).
-                LogRecord::HostNote {
-                    t,
-                    note: HostNote::Resigned(color),
-                } => {
-                    self.resign(t, color);
-                    false
-                }
-                LogRecord::HostNote {
-                    t,
-                    note: HostNote::EngineGone,
-                } => {
-                    self.set_exempt(t, None);
-                    false
-                }
-                LogRecord::HostNote { t, .. } => {
-                    self.handle_timeout(t);
+                LogRecord::HostNote { t, note: taken } => {
+                    match taken {
+                        HostNote::Resigned(color) => self.resign(t, color),
+                        // The engine gone, its side is a person's.
+                        HostNote::EngineGone => self.set_exempt(t, None),
+                        // The engine's choice is the engine game's; the game itself is where
+                        // it was at that time (as live, where the note was taken between two
+                        // reports).
+                        HostNote::EngineMove { .. } => self.handle_timeout(t),
+                    }
+                    note = Some((t, taken));
                     false
                 }
                 LogRecord::Header(_) => false,
@@ -216,6 +221,9 @@ impl LiveGame {
             });
             // A press completing the move it decided is that move's press.
             pressed = press || (pressed && !moved);
+            if let Some((t, taken)) = note {
+                on_note(self, t, &taken);
+            }
         }
         // The board is told where the game stands by `BoardSession::resume`, not move by move.
         self.feedback.clear();

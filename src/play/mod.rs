@@ -24,6 +24,7 @@ use crate::engine::Score;
 use crate::event::{EventKind, GameEvent};
 use crate::live::Feedback;
 use crate::sensor::Millis;
+use crate::sensor_log::HostNote;
 
 /// What the game against the engine has to say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,6 +193,31 @@ impl EngineGame {
         self.reconcile(t);
     }
 
+    /// What the host knew at `t`, as the recording keeps it (an engine's choice, the engine
+    /// gone; a resignation is the interpreter's): taken as it was live. A recorded move not
+    /// legal where the game now stands was not taken live either.
+    pub fn handle_note(&mut self, t: Millis, note: &HostNote) {
+        match note {
+            HostNote::EngineMove {
+                uci,
+                score_cp,
+                mate,
+            } => {
+                let Ok(chosen) = uci.to_move(&self.position) else {
+                    return;
+                };
+                let score = match (mate, score_cp) {
+                    (Some(mate), _) => Some(Score::Mate(*mate)),
+                    (None, Some(cp)) => Some(Score::Centipawns(*cp)),
+                    (None, None) => None,
+                };
+                self.handle_engine_move(t, chosen, score);
+            }
+            HostNote::EngineGone => self.engine_gone(t),
+            HostNote::Resigned(_) => {}
+        }
+    }
+
     /// Relates the interpreter's moves to the game's record.
     fn reconcile(&mut self, t: Millis) {
         let seen: Vec<Move> = self.seen.iter().filter_map(chess_move).collect();
@@ -292,6 +318,21 @@ impl EngineGame {
             let (from, to) = squares(m);
             self.out
                 .push_back(PlayEvent::Show(Feedback::Show { from, to, text }));
+        }
+    }
+
+    /// The game, rebuilt from its recording, goes on (`play --resume`): the engine is asked if
+    /// it is to move and has not chosen, and its move is shown again if it has and the board
+    /// does not show it yet.
+    pub fn resumed(&mut self) {
+        match self.expected {
+            Some(m) if self.engine_to_move() => {
+                let text = SanPlus::from_move(self.position.clone(), m).to_string();
+                let (from, to) = squares(m);
+                self.out
+                    .push_back(PlayEvent::Show(Feedback::Show { from, to, text }));
+            }
+            _ => self.ask_if_engine_to_move(),
         }
     }
 

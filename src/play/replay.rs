@@ -6,11 +6,9 @@
 use shakmaty::Chess;
 
 use super::{EngineGame, PlayEvent};
-use crate::engine::Score;
 use crate::event::GameEvent;
 use crate::replay::Replay;
-use crate::sensor::Millis;
-use crate::sensor_log::{HostNote, LogRecord};
+use crate::sensor_log::LogRecord;
 
 /// A log being replayed, through the game against its engine when it had one.
 #[derive(Debug)]
@@ -48,7 +46,7 @@ impl EngineReplay {
                     replay.record(record, &mut decide)
                 });
                 if let Some(game) = self.game.as_mut() {
-                    take_note(game, t, &note);
+                    game.handle_note(t, &note);
                     drain(game, sink);
                 }
             }
@@ -83,30 +81,6 @@ impl EngineReplay {
             game.handle_decision(&decision);
             drain(game, sink);
         });
-    }
-}
-
-/// What the engine did, at `t`, taken by the game.
-fn take_note(game: &mut EngineGame, t: Millis, note: &HostNote) {
-    match note {
-        HostNote::EngineMove {
-            uci,
-            score_cp,
-            mate,
-        } => {
-            // A move not legal where the game now stands was not taken live either.
-            let Ok(chosen) = uci.to_move(game.position()) else {
-                return;
-            };
-            let score = match (mate, score_cp) {
-                (Some(mate), _) => Some(Score::Mate(*mate)),
-                (None, Some(cp)) => Some(Score::Centipawns(*cp)),
-                (None, None) => None,
-            };
-            game.handle_engine_move(t, chosen, score);
-        }
-        HostNote::EngineGone => game.engine_gone(t),
-        HostNote::Resigned(_) => {}
     }
 }
 
