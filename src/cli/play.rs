@@ -20,7 +20,7 @@ use touchmove::clock::{Bonus, ClockReading, TimeControl};
 use touchmove::engine::runner::{
     self as engine_runner, EngineCommand, EngineReport, EngineRequest,
 };
-use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits};
+use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits, score_fields};
 use touchmove::event::{ClockTimes, EventKind, LinkState};
 use touchmove::live::runner::{self, Control, Parts, RunnerConfig, Sink};
 use touchmove::live::{LiveEvent, LiveGame, SessionOptions, WatchedBoard};
@@ -516,11 +516,7 @@ impl PlayState {
         match report {
             EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
                 let score = self.score.take();
-                let (score_cp, mate) = match score {
-                    Some(Score::Centipawns(cp)) => (Some(cp), None),
-                    Some(Score::Mate(moves)) => (None, Some(moves)),
-                    None => (None, None),
-                };
+                let (score_cp, mate) = score_fields(score);
                 let note = HostNote::EngineMove {
                     uci: UciMove::from_standard(chess_move),
                     score_cp,

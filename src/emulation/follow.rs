@@ -150,9 +150,9 @@ impl Follower {
         self.stage == Stage::Finished
     }
 
-    /// The next thing worth telling whoever runs the emulator.
-    pub(crate) fn poll_notice(&mut self) -> Option<Notice> {
-        self.notices.pop_front()
+    /// Moves what is worth telling onto an emulator's `notices`.
+    pub(crate) fn take_notices(&mut self, notices: &mut VecDeque<Notice>) {
+        notices.extend(self.notices.drain(..));
     }
 
     /// The followed side's move a display's text names, if any (SAN, as a host shows it).
@@ -220,6 +220,19 @@ impl Follower {
     }
 }
 
+/// What the host shows, to the hands that follow it if there are any: their next events (see
+/// [`Follower::shown`]), what they say put on `notices`.
+pub(crate) fn follow(
+    follower: Option<&mut Follower>,
+    shown: Shown<'_>,
+    notices: &mut VecDeque<Notice>,
+) -> Option<Segment> {
+    let follower = follower?;
+    let segment = follower.shown(shown);
+    follower.take_notices(notices);
+    segment
+}
+
 /// A move's squares as a host shows them: a castling king's from and to.
 fn squares(m: Move) -> (Square, Square) {
     match m.to_uci(CastlingMode::Standard) {
@@ -283,7 +296,9 @@ mod tests {
     }
 
     fn notices(follower: &mut Follower) -> Vec<Notice> {
-        std::iter::from_fn(|| follower.poll_notice()).collect()
+        let mut notices = VecDeque::new();
+        follower.take_notices(&mut notices);
+        notices.into()
     }
 
     #[test]

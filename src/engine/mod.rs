@@ -17,4 +17,6 @@ mod session;
 mod tests;
 
 pub use limits::SearchLimits;
-pub use session::{EngineConfig, EngineEvent, EngineSession, Score};
+pub use session::{
+    EngineConfig, EngineEvent, EngineSession, Score, score_fields, score_from_fields,
+};

@@ -34,6 +34,24 @@ pub enum Score {
     Mate(i32),
 }
 
+/// A score as the event stream and the sensor log write it: `score_cp` or `mate`.
+pub fn score_fields(score: Option<Score>) -> (Option<i32>, Option<i32>) {
+    match score {
+        Some(Score::Centipawns(cp)) => (Some(cp), None),
+        Some(Score::Mate(moves)) => (None, Some(moves)),
+        None => (None, None),
+    }
+}
+
+/// The score `score_cp` and `mate` write (a mate when both are given).
+pub fn score_from_fields(score_cp: Option<i32>, mate: Option<i32>) -> Option<Score> {
+    match (mate, score_cp) {
+        (Some(mate), _) => Some(Score::Mate(mate)),
+        (None, Some(cp)) => Some(Score::Centipawns(cp)),
+        (None, None) => None,
+    }
+}
+
 /// What the engine said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineEvent {

@@ -20,7 +20,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Square};
 
-use crate::engine::Score;
+use crate::engine::{Score, score_fields, score_from_fields};
 use crate::event::{EventKind, GameEvent};
 use crate::live::Feedback;
 use crate::sensor::Millis;
@@ -175,11 +175,7 @@ impl EngineGame {
             to,
             text: san.clone(),
         }));
-        let (score_cp, mate) = match score {
-            Some(Score::Centipawns(cp)) => (Some(cp), None),
-            Some(Score::Mate(moves)) => (None, Some(moves)),
-            None => (None, None),
-        };
+        let (score_cp, mate) = score_fields(score);
         self.pass(GameEvent {
             t,
             kind: EventKind::Engine {
@@ -206,12 +202,7 @@ impl EngineGame {
                 let Ok(chosen) = uci.to_move(&self.position) else {
                     return;
                 };
-                let score = match (mate, score_cp) {
-                    (Some(mate), _) => Some(Score::Mate(*mate)),
-                    (None, Some(cp)) => Some(Score::Centipawns(*cp)),
-                    (None, None) => None,
-                };
-                self.handle_engine_move(t, chosen, score);
+                self.handle_engine_move(t, chosen, score_from_fields(*score_cp, *mate));
             }
             HostNote::EngineGone => self.engine_gone(t),
             HostNote::Resigned(_) => {}

@@ -28,7 +28,7 @@ use super::wire::{
     BoardReply, CommandDecoder, Decoded, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder,
     HostCommand, LED_COUNT, corners, encode_reply,
 };
-use crate::emulation::follow::{Follower, Shown};
+use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::{EmulatedBoard, Notice, ScriptPlayer, ScriptStart, Unplug};
 use crate::sensor::Millis;
@@ -109,9 +109,9 @@ pub struct ChessLinkBoardEmulator {
 impl ChessLinkBoardEmulator {
     /// The board with hands that carry out the moves of `follower`'s side as its steady LEDs
     /// show them (the four corners of the move's two squares).
-    pub(crate) fn with_follower(mut self, follower: Follower) -> ChessLinkBoardEmulator {
+    pub(crate) fn with_follower(mut self, mut follower: Follower) -> ChessLinkBoardEmulator {
+        follower.take_notices(&mut self.notices);
         self.follower = Some(follower);
-        self.take_follower_notices();
         self
     }
 
@@ -130,11 +130,11 @@ impl ChessLinkBoardEmulator {
             leds.dedup();
             leds == steady
         };
-        let segment = self
-            .follower
-            .as_mut()
-            .and_then(|follower| follower.shown(Shown::Lights(&lit)));
-        self.take_follower_notices();
+        let segment = follow(
+            self.follower.as_mut(),
+            Shown::Lights(&lit),
+            &mut self.notices,
+        );
         if let Some(segment) = segment {
             match Script::from_events(segment.start.board(), &segment.events) {
                 Ok(script) => self.script.append(now, script.changes),
@@ -142,12 +142,6 @@ impl ChessLinkBoardEmulator {
                     .notices
                     .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
             }
-        }
-    }
-
-    fn take_follower_notices(&mut self) {
-        while let Some(notice) = self.follower.as_mut().and_then(Follower::poll_notice) {
-            self.notices.push_back(notice);
         }
     }
 

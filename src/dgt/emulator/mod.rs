@@ -34,7 +34,7 @@ use crate::dgt::wire::command::{
 };
 use crate::dgt::wire::message::encode as msg;
 use crate::dgt::wire::protocol::{code_from_piece, index_from_square, square_from_index};
-use crate::emulation::follow::{Follower, Shown};
+use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::{
     ClockSide, EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug,
@@ -126,34 +126,23 @@ impl DgtBoardEmulator {
 
     /// The board with hands that carry out the moves of `follower`'s side as the clock's
     /// display shows them (SAN).
-    pub(crate) fn with_follower(mut self, follower: Follower) -> DgtBoardEmulator {
+    pub(crate) fn with_follower(mut self, mut follower: Follower) -> DgtBoardEmulator {
+        follower.take_notices(&mut self.notices);
         self.follower = Some(follower);
-        self.take_follower_notices();
         self
     }
 
     /// The hands read what the clock now shows: a move they carry out goes on the script.
     fn follow(&mut self, now: Millis, text: &str) {
-        let Some(segment) = self
-            .follower
-            .as_mut()
-            .and_then(|follower| follower.shown(Shown::Text(text)))
-        else {
-            self.take_follower_notices();
+        let shown = Shown::Text(text);
+        let Some(segment) = follow(self.follower.as_mut(), shown, &mut self.notices) else {
             return;
         };
-        self.take_follower_notices();
         match Script::from_reports(&segment.start, &segment.events) {
             Ok(script) => self.script.append(now, script.events),
             Err(error) => self
                 .notices
                 .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
-        }
-    }
-
-    fn take_follower_notices(&mut self) {
-        while let Some(notice) = self.follower.as_mut().and_then(Follower::poll_notice) {
-            self.notices.push_back(notice);
         }
     }
 

@@ -30,7 +30,7 @@ pub use options::HELP;
 pub(crate) use options::new_emulator;
 pub use script::{Change, Script, ScriptEvent, apply};
 
-use crate::emulation::follow::{Follower, Shown};
+use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::{EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart};
 use crate::sensor::Millis;
@@ -165,9 +165,9 @@ impl HallBoardEmulator {
 
     /// The board with hands that carry out the moves of `follower`'s side as its steadily lit
     /// squares show them.
-    pub(crate) fn with_follower(mut self, follower: Follower) -> HallBoardEmulator {
+    pub(crate) fn with_follower(mut self, mut follower: Follower) -> HallBoardEmulator {
+        follower.take_notices(&mut self.notices);
         self.follower = Some(follower);
-        self.take_follower_notices();
         self
     }
 
@@ -177,20 +177,14 @@ impl HallBoardEmulator {
         let lit = |from: shakmaty::Square, to: shakmaty::Square| {
             steady == shakmaty::Bitboard::from_iter([from, to]).0
         };
-        let segment = self
-            .follower
-            .as_mut()
-            .and_then(|follower| follower.shown(Shown::Lights(&lit)));
-        self.take_follower_notices();
+        let segment = follow(
+            self.follower.as_mut(),
+            Shown::Lights(&lit),
+            &mut self.notices,
+        );
         if let Some(segment) = segment {
             let script = Script::from_events(segment.start.board().occupied(), &segment.events);
             self.script.append(now, script.events);
-        }
-    }
-
-    fn take_follower_notices(&mut self) {
-        while let Some(notice) = self.follower.as_mut().and_then(Follower::poll_notice) {
-            self.notices.push_back(notice);
         }
     }
 
