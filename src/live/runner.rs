@@ -92,6 +92,7 @@ pub enum Control {
     Wake,
     /// This side resigned, declared at the host (a key; FIDE 5.1.2): the game ends
     /// ([`LiveGame::resign`]) and the sink is told ([`Sink::resigned`], for the recording).
+    /// Nothing happens before the game has started.
     Resign(Color),
     /// From now on this side (`None`: no side) is exempt from rulings ([`LiveGame::set_exempt`];
     /// an engine that can no longer play leaves its side to a person); what is due by now is
@@ -466,10 +467,12 @@ fn apply_control<S: BoardSession, K: Sink>(
             game.set_exempt(now, side);
             sink.exempted(now, side).map_err(RunnerError::Output)?;
         }
-        Control::Resign(color) => {
+        // Before the game has started there is nothing to resign.
+        Control::Resign(color) if game.started() => {
             sink.resigned(now, color).map_err(RunnerError::Output)?;
             game.resign(now, color);
         }
+        Control::Resign(_) => {}
         Control::Flip(turned) if turned == *flipped => {}
         Control::Flip(turned) => {
             *flipped = turned;

@@ -132,6 +132,38 @@ fn the_engine_is_asked_after_the_human_s_move_and_its_move_carried_out() {
 }
 
 #[test]
+fn after_a_resignation_the_start_position_again_is_a_new_game_the_engine_asked_again() {
+    let mut table = Table::new();
+    table.slide(Square::E2, Square::E4);
+    table.engine("e7e5");
+    table.slide(Square::E7, Square::E5);
+    let _ = table.said();
+    // White resigns; the pieces are set up again.
+    table.t += 1000;
+    let t = table.t;
+    table.live.resign(t, Color::White);
+    table.pass();
+    let said = table.said();
+    assert_eq!(said.len(), 2, "{said:?}");
+    // The engine's search, if any, no longer applies; the game is over.
+    assert_eq!(said[0], "cancel");
+    assert!(
+        said[1].contains("0-1") && said[1].contains("resignation"),
+        "{said:?}"
+    );
+    table.board = Board::new();
+    table.t += 1000;
+    table.sense(SensorKind::Snapshot(BoardSnapshot::identified(
+        &Board::new(),
+    )));
+    assert_eq!(table.said(), ["Game { number: 2 }"]);
+    assert!(table.play.moves().is_empty());
+    // The new game goes as the first did.
+    table.slide(Square::D2, Square::D4);
+    assert_eq!(table.said(), ["move d4", "ask"]);
+}
+
+#[test]
 fn another_move_than_the_engine_s_is_reported_and_waited_for() {
     let mut table = Table::new();
     table.slide(Square::E2, Square::E4);
