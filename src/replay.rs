@@ -17,6 +17,9 @@ pub struct Replay {
     config: Config,
     /// The report horizon given for the replay, else the log's.
     report_horizon_ms: Option<Millis>,
+    /// The slide and bounce windows given for the replay, else the log's.
+    slide_ms: Option<Millis>,
+    bounce_ms: Option<Millis>,
     time_control: Option<TimeControl>,
     interpreter: Option<Interpreter>,
     header: Option<LogHeader>,
@@ -28,6 +31,8 @@ impl Replay {
         Replay {
             config,
             report_horizon_ms: None,
+            slide_ms: None,
+            bounce_ms: None,
             time_control: None,
             interpreter: None,
             header: None,
@@ -39,6 +44,15 @@ impl Replay {
     /// states none).
     pub fn with_report_horizon(mut self, horizon_ms: Option<Millis>) -> Replay {
         self.report_horizon_ms = horizon_ms;
+        self
+    }
+
+    /// Decides with these slide and bounce windows instead of the ones the log states (see
+    /// [`Config::slide_ms`], [`Config::bounce_ms`]); `None` keeps the log's (the
+    /// configuration's when it states none).
+    pub fn with_windows(mut self, slide_ms: Option<Millis>, bounce_ms: Option<Millis>) -> Replay {
+        self.slide_ms = slide_ms;
+        self.bounce_ms = bounce_ms;
         self
     }
 
@@ -67,6 +81,14 @@ impl Replay {
                         .report_horizon_ms
                         .or(header.report_horizon_ms)
                         .unwrap_or(self.config.report_horizon_ms),
+                    slide_ms: self
+                        .slide_ms
+                        .or(header.slide_ms)
+                        .unwrap_or(self.config.slide_ms),
+                    bounce_ms: self
+                        .bounce_ms
+                        .or(header.bounce_ms)
+                        .unwrap_or(self.config.bounce_ms),
                     exempt: header.engine.or(self.config.exempt),
                     ..self.config
                 };
@@ -132,6 +154,8 @@ impl Replay {
             report_horizon_ms: self
                 .report_horizon_ms
                 .unwrap_or(self.config.report_horizon_ms),
+            slide_ms: self.slide_ms.unwrap_or(self.config.slide_ms),
+            bounce_ms: self.bounce_ms.unwrap_or(self.config.bounce_ms),
             ..self.config
         };
         let time_control = &self.time_control;

@@ -127,19 +127,18 @@ fn play_on(board: &str, played: &[String]) -> Played {
         stderr,
         pgn: std::fs::read_to_string(&pgn).expect("the PGN"),
         emulator: std::fs::read_to_string(&emulator_log).expect("the emulator's log"),
-        // The windows the session watched with.
-        replayed: replay_json(&log, &["--slide-ms", "50", "--bounce-ms", "10"]),
+        // With no option: the log states the windows the session watched with.
+        replayed: replay_json(&log),
     };
     let _ = std::fs::remove_dir_all(&dir);
     played
 }
 
-/// The events `touchmove replay --json` decides from the recording at `log`, with the
-/// interpreter's `options` (a log states its report horizon, not its windows).
-fn replay_json(log: &std::path::Path, options: &[&str]) -> Vec<Value> {
+/// The events `touchmove replay --json` decides from the recording at `log`, with no option:
+/// the log states the report horizon and the windows the session decided with.
+fn replay_json(log: &std::path::Path) -> Vec<Value> {
     let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
         .args(["replay", "--json", log.to_str().expect("a path")])
-        .args(options)
         .output()
         .expect("replay runs");
     assert!(
@@ -369,7 +368,7 @@ fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_a
     );
     // Live equals replay: the wrong execution, the takeback and the engine's choices too.
     let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
-    let replayed = replay_json(&recording, &[]);
+    let replayed = replay_json(&recording);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     // No Article 4 ruling for the engine's side.
     assert!(
@@ -589,7 +588,7 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
     );
     // The resignation is in the recording: the replay ends the game so too.
     let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
-    let replayed = replay_json(&recording, &["--slide-ms", "50", "--bounce-ms", "10"]);
+    let replayed = replay_json(&recording);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -676,7 +675,7 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
     let log = std::fs::read_to_string(&recording).expect("the recording");
     assert!(log.contains("\n#engine-gone "), "{log}");
     let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
-    let replayed = replay_json(&recording, &[]);
+    let replayed = replay_json(&recording);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     drop(board);
     let _ = std::fs::remove_dir_all(&dir);
@@ -767,7 +766,7 @@ fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
         "{events:?}"
     );
     // The recording, across both sessions, replays to what the resumed session printed.
-    let replayed = replay_json(&record, &["--slide-ms", "50", "--bounce-ms", "10"]);
+    let replayed = replay_json(&record);
     assert_eq!(replayed, events);
     drop(board);
     let _ = std::fs::remove_dir_all(&dir);

@@ -584,6 +584,24 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `config` with the slide and bounce windows `given` on the command line, else those a
+/// recording's `header` states, else its own.
+pub fn with_windows(
+    config: Config,
+    given: (Option<u64>, Option<u64>),
+    header: Option<&touchmove::sensor_log::LogHeader>,
+) -> Config {
+    let slide = given
+        .0
+        .or(header.and_then(|header| header.slide_ms))
+        .unwrap_or(config.slide_ms);
+    let bounce = given
+        .1
+        .or(header.and_then(|header| header.bounce_ms))
+        .unwrap_or(config.bounce_ms);
+    config.with_slide_ms(slide).with_bounce_ms(bounce)
+}
+
 /// The interpreter's options, shared by every command that runs one.
 #[derive(Debug, Args)]
 pub struct InterpreterArgs {
@@ -593,14 +611,16 @@ pub struct InterpreterArgs {
     /// The completed illegal move that loses the game (2: FIDE 2023; 3: the 2005 Laws).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub illegal_limit: u32,
-    /// The slide window in ms (at most 60000): a shorter rest on a square is a slide, not a
-    /// release.
-    #[arg(long, value_name = "N", default_value_t = 250, value_parser = clap::value_parser!(u64).range(0..=60_000))]
-    pub slide_ms: u64,
-    /// The bounce window in ms (at most 60000): a shorter lift and replace on one square is
-    /// sensor noise.
-    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=60_000))]
-    pub bounce_ms: u64,
+    /// The slide window in ms (at most 60000; default 250): a shorter rest on a square is a
+    /// slide, not a release. `replay` and `--resume` take the recording's `@slide-ms` when
+    /// it states one and this is not given.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub slide_ms: Option<u64>,
+    /// The bounce window in ms (at most 60000; default 50): a shorter lift and replace on one
+    /// square is sensor noise. `replay` and `--resume` take the recording's `@bounce-ms` as
+    /// for the slide window.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub bounce_ms: Option<u64>,
     /// The report horizon in ms (at most 60000): a clock press is weighed only once the
     /// board's reports of what happened before it can have arrived. Default: `replay` uses the
     /// log's `@report-horizon-ms` (none: 0), `watch` the protocol's (DGT 300, one scan and a
@@ -616,9 +636,13 @@ pub struct InterpreterArgs {
 impl InterpreterArgs {
     /// The interpreter configuration these options give.
     pub fn config(&self) -> Config {
-        Config::default()
-            .with_slide_ms(self.slide_ms)
-            .with_bounce_ms(self.bounce_ms)
+        self.config_for(None)
+    }
+
+    /// The interpreter configuration these options give to a game that goes on from a
+    /// recording with `header` (its windows where these options give none).
+    pub fn config_for(&self, header: Option<&touchmove::sensor_log::LogHeader>) -> Config {
+        with_windows(Config::default(), (self.slide_ms, self.bounce_ms), header)
             .with_strict(!self.casual)
             .with_illegal_limit(self.illegal_limit)
             .with_report_horizon_ms(self.report_horizon_ms.unwrap_or(0))

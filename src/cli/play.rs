@@ -152,9 +152,10 @@ async fn play(
         .or(recorded_horizon)
         .unwrap_or(protocol.report_horizon_ms);
     // The engine's side: its moves are carried out by the human's hands.
+    // A resumed game decides with the windows it was recorded with, unless told otherwise.
     let interpreter = board
         .interpreter
-        .config()
+        .config_for(resumed.as_ref().map(|resumed| &resumed.log.header))
         .with_report_horizon_ms(horizon)
         .with_exempt(Some(engine));
     let mut game = LiveGame::new(start.clone(), interpreter)
@@ -167,6 +168,7 @@ async fn play(
         (Some(path), None) => {
             let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
                 .with_report_horizon(horizon)
+                .with_windows(interpreter.slide_ms, interpreter.bounce_ms)
                 .with_engine(engine);
             Some(
                 Recording::create(path, header)

@@ -31,6 +31,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let mut replay = EngineReplay::new(
         Replay::new(args.interpreter.config())
             .with_report_horizon(args.interpreter.report_horizon_ms)
+            .with_windows(args.interpreter.slide_ms, args.interpreter.bounce_ms)
             .with_time_control(args.interpreter.time_control.clone()),
     );
     let reader = if args.ignore_clock_readings {

@@ -104,7 +104,11 @@ async fn watch_with<S: BoardSession>(
         .report_horizon_ms
         .or(recorded_horizon)
         .unwrap_or(protocol.report_horizon_ms);
-    let config = args.interpreter.config().with_report_horizon_ms(horizon);
+    // A resumed game decides with the windows it was recorded with, unless told otherwise.
+    let config = args
+        .interpreter
+        .config_for(resumed.as_ref().map(|resumed| &resumed.log.header))
+        .with_report_horizon_ms(horizon);
     let mut game = LiveGame::new(start.clone(), config)
         .with_time_control(args.interpreter.time_control.clone());
     let recording = match (&args.record, &resumed) {
@@ -112,7 +116,9 @@ async fn watch_with<S: BoardSession>(
             Some(Recording::resume(path, resumed.written, resumed.last_t))
         }
         (Some(path), None) => {
-            let header = LogHeader::new(&start, &board_name(protocol)).with_report_horizon(horizon);
+            let header = LogHeader::new(&start, &board_name(protocol))
+                .with_report_horizon(horizon)
+                .with_windows(config.slide_ms, config.bounce_ms);
             Some(Recording::create(path, header))
         }
         (None, _) => None,

@@ -60,6 +60,14 @@ pub enum LineError {
         /// The text found.
         text: String,
     },
+    /// An `@slide-ms` or `@bounce-ms` value that is not a number of milliseconds in range.
+    #[error("bad `@{key}` value `{text}`: expected whole milliseconds, at most 60000")]
+    BadWindow {
+        /// The key (`slide-ms`, `bounce-ms`).
+        key: String,
+        /// The text found.
+        text: String,
+    },
     /// The `@engine` value is not a side.
     #[error("bad `@engine` value `{text}`: expected `white` or `black`")]
     BadEngineSide {

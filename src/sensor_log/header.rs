@@ -20,6 +20,10 @@ pub struct LogHeader {
     /// The side an engine played (`@engine white|black`, written by `touchmove play`): its
     /// moves were carried out for it, and its choices are the log's `#engine-move` notes.
     pub engine: Option<Color>,
+    /// The slide window the recording session decided with (`@slide-ms`), when it said.
+    pub slide_ms: Option<Millis>,
+    /// The bounce window the recording session decided with (`@bounce-ms`), when it said.
+    pub bounce_ms: Option<Millis>,
 }
 
 impl LogHeader {
@@ -32,7 +36,17 @@ impl LogHeader {
             board: Some(board.to_owned()),
             report_horizon_ms: None,
             engine: None,
+            slide_ms: None,
+            bounce_ms: None,
         }
+    }
+
+    /// The same header, stating the slide and bounce windows the session decided with, so
+    /// that a replay decides with them too.
+    pub fn with_windows(mut self, slide_ms: Millis, bounce_ms: Millis) -> LogHeader {
+        self.slide_ms = Some(slide_ms);
+        self.bounce_ms = Some(bounce_ms);
+        self
     }
 
     /// The same header, stating that an engine played `side`.
@@ -85,6 +99,8 @@ mod tests {
             board: None,
             report_horizon_ms: None,
             engine: None,
+            slide_ms: None,
+            bounce_ms: None,
         };
         let position = header.start_position().expect("legal position");
         assert_eq!(position.turn(), Color::Black);

@@ -15,6 +15,8 @@ pub(super) struct MetadataCollector {
     board_line: Option<usize>,
     horizon_line: Option<usize>,
     engine_line: Option<usize>,
+    slide_line: Option<usize>,
+    bounce_line: Option<usize>,
 }
 
 impl MetadataCollector {
@@ -44,6 +46,18 @@ impl MetadataCollector {
                 let horizon = parse_horizon(value)?;
                 self.header.report_horizon_ms = Some(horizon);
                 self.horizon_line = Some(line);
+                Ok(())
+            }
+            "slide-ms" => {
+                check_once(key, self.slide_line, value)?;
+                self.header.slide_ms = Some(parse_window(key, value)?);
+                self.slide_line = Some(line);
+                Ok(())
+            }
+            "bounce-ms" => {
+                check_once(key, self.bounce_line, value)?;
+                self.header.bounce_ms = Some(parse_window(key, value)?);
+                self.bounce_line = Some(line);
                 Ok(())
             }
             "engine" => {
@@ -84,6 +98,21 @@ fn check_once(key: &str, first_line: Option<usize>, value: &str) -> Result<(), L
 /// Parses the `@report-horizon-ms` value: whole milliseconds, at most a minute.
 fn parse_horizon(text: &str) -> Result<Millis, LineError> {
     let bad = || LineError::BadReportHorizon {
+        text: text.to_owned(),
+    };
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    text.parse::<Millis>()
+        .ok()
+        .filter(|ms| *ms <= MAX_REPORT_HORIZON_MS)
+        .ok_or_else(bad)
+}
+
+/// Parses an `@slide-ms` or `@bounce-ms` value: whole milliseconds, at most a minute.
+fn parse_window(key: &str, text: &str) -> Result<Millis, LineError> {
+    let bad = || LineError::BadWindow {
+        key: key.to_owned(),
         text: text.to_owned(),
     };
     if !text.bytes().all(|b| b.is_ascii_digit()) {

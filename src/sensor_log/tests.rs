@@ -86,13 +86,18 @@ fn header() -> impl Strategy<Value = LogHeader> {
             shakmaty::Color::White,
             shakmaty::Color::Black,
         ])),
+        prop::option::of((0..=60_000u64, 0..=60_000u64)),
     )
-        .prop_map(|(fen, board, report_horizon_ms, engine)| LogHeader {
-            start: fen.map(|fen| fen.parse::<Fen>().expect("valid FEN")),
-            board,
-            report_horizon_ms,
-            engine,
-        })
+        .prop_map(
+            |(fen, board, report_horizon_ms, engine, windows)| LogHeader {
+                start: fen.map(|fen| fen.parse::<Fen>().expect("valid FEN")),
+                board,
+                report_horizon_ms,
+                engine,
+                slide_ms: windows.map(|(slide, _)| slide),
+                bounce_ms: windows.map(|(_, bounce)| bounce),
+            },
+        )
 }
 
 fn write_log(header: &LogHeader, events: &[SensorEvent]) -> Vec<u8> {

@@ -168,6 +168,12 @@ impl<W: Write> LogWriter<W> {
         if let Some(horizon) = header.report_horizon_ms {
             writeln!(self.out, "@report-horizon-ms {horizon}")?;
         }
+        if let Some(slide) = header.slide_ms {
+            writeln!(self.out, "@slide-ms {slide}")?;
+        }
+        if let Some(bounce) = header.bounce_ms {
+            writeln!(self.out, "@bounce-ms {bounce}")?;
+        }
         if let Some(side) = header.engine {
             writeln!(self.out, "@engine {}", crate::event::color_name(side))?;
         }
@@ -286,6 +292,8 @@ mod tests {
             board: Some("dgt e-board".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            slide_ms: None,
+            bounce_ms: None,
         };
         let mut writer =
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("header");
@@ -351,6 +359,8 @@ mod tests {
                 board: Some(text.to_owned()),
                 report_horizon_ms: None,
                 engine: None,
+                slide_ms: None,
+                bounce_ms: None,
             };
             assert!(
                 matches!(
@@ -369,6 +379,8 @@ mod tests {
             board: None,
             report_horizon_ms: None,
             engine: None,
+            slide_ms: None,
+            bounce_ms: None,
         };
         assert!(matches!(
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),

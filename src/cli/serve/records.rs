@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use shakmaty::Chess;
 
 use touchmove::clock::ClockReading;
+use touchmove::interpreter::Config;
 use touchmove::live::{LiveGame, Protocol};
 use touchmove::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::LogHeader;
@@ -21,6 +22,8 @@ pub struct GameRecords {
     dir: PathBuf,
     name: String,
     protocol: &'static Protocol,
+    /// The slide and bounce windows each game's log states.
+    windows: (Millis, Millis),
     current: Recording,
     /// When the board last reported: a new game's log starts with a snapshot of the board at
     /// that time.
@@ -38,12 +41,15 @@ impl GameRecords {
         name: &str,
         protocol: &'static Protocol,
         start: &Chess,
+        config: &Config,
     ) -> Result<GameRecords> {
-        let current = create(dir, name, protocol, start, 1)?;
+        let windows = (config.slide_ms, config.bounce_ms);
+        let current = create(dir, name, protocol, windows, start, 1)?;
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
             protocol,
+            windows,
             current,
             last_report: 0,
             last_clock: None,
@@ -57,14 +63,17 @@ impl GameRecords {
         protocol: &'static Protocol,
         number: u32,
         resumed: &Resumed,
+        config: &Config,
     ) -> Result<GameRecords> {
         let path = log_path(dir, name, number);
         let current = Recording::resume(&path, resumed.written, resumed.last_t)
             .with_context(|| format!("--resume: {}", path.display()))?;
+        let windows = (config.slide_ms, config.bounce_ms);
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
             protocol,
+            windows,
             current,
             last_report: resumed.last_t,
             last_clock: None,
@@ -129,7 +138,14 @@ impl GameRecords {
 
     /// Finishes the current log and opens game `number`'s, from `start`.
     fn next_log(&mut self, number: u32, start: &Chess) -> Result<()> {
-        let next = create(&self.dir, &self.name, self.protocol, start, number)?;
+        let next = create(
+            &self.dir,
+            &self.name,
+            self.protocol,
+            self.windows,
+            start,
+            number,
+        )?;
         std::mem::replace(&mut self.current, next).finish()
     }
 
@@ -153,18 +169,21 @@ impl GameRecords {
     }
 }
 
-/// The log of board `name`'s game `number`, from `start`.
+/// The log of board `name`'s game `number`, from `start`, decided with the slide and bounce
+/// `windows`.
 fn create(
     dir: &Path,
     name: &str,
     protocol: &'static Protocol,
+    windows: (Millis, Millis),
     start: &Chess,
     number: u32,
 ) -> Result<Recording> {
     let path = log_path(dir, name, number);
     check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
     let header = LogHeader::new(start, &format!("{} via touchmove serve", protocol.name))
-        .with_report_horizon(protocol.report_horizon_ms);
+        .with_report_horizon(protocol.report_horizon_ms)
+        .with_windows(windows.0, windows.1);
     Recording::create(&path, header).with_context(|| format!("--record-dir: {}", path.display()))
 }
 

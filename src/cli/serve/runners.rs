@@ -44,6 +44,11 @@ pub enum PlannedConnector {
 pub struct Setup {
     start: Chess,
     interpreter: touchmove::interpreter::Config,
+    /// `--slide-ms` and `--bounce-ms`, if given (else a resumed game's recorded ones).
+    windows: (
+        Option<touchmove::sensor::Millis>,
+        Option<touchmove::sensor::Millis>,
+    ),
     /// `--report-horizon-ms`, if given (else the protocol's).
     report_horizon_ms: Option<touchmove::sensor::Millis>,
     time_control: Option<touchmove::clock::TimeControl>,
@@ -65,6 +70,7 @@ impl Setup {
         Ok(Setup {
             start,
             interpreter: args.interpreter.config(),
+            windows: (args.interpreter.slide_ms, args.interpreter.bounce_ms),
             report_horizon_ms: args.interpreter.report_horizon_ms,
             time_control: args.interpreter.time_control.clone(),
             record_dir: args.record_dir.clone(),
@@ -100,6 +106,13 @@ impl Setup {
         )
     }
 
+    /// The interpreter's settings for a game, resumed from its recording or not: a resumed
+    /// game decides with the windows it was recorded with, unless told otherwise.
+    fn interpreter_for(&self, resumed: Option<&Resumed>) -> touchmove::interpreter::Config {
+        let recorded = resumed.map(|resumed| &resumed.log.header);
+        super::super::args::with_windows(self.interpreter, self.windows, recorded)
+    }
+
     /// Starts the runner of `plan`, which watches it until `stopped` turns true.
     pub fn spawn(
         &self,
@@ -115,9 +128,10 @@ impl Setup {
         let recorded_horizon = resumed
             .as_ref()
             .and_then(|resumed| resumed.log.header.report_horizon_ms);
+        let interpreter = self.interpreter_for(resumed.as_ref());
         let options = WatchOptions {
             start,
-            interpreter: self.interpreter.with_report_horizon_ms(
+            interpreter: interpreter.with_report_horizon_ms(
                 self.report_horizon_ms
                     .or(recorded_horizon)
                     .unwrap_or(plan.protocol.report_horizon_ms),
@@ -162,10 +176,12 @@ impl Setup {
             None
         };
         let Some((number, resumed)) = last else {
-            let records = GameRecords::create(dir, name, plan.protocol, &self.start)?;
+            let records =
+                GameRecords::create(dir, name, plan.protocol, &self.start, &self.interpreter)?;
             return Ok((Some(records), None));
         };
-        let records = GameRecords::resume(dir, name, plan.protocol, number, &resumed)?;
+        let config = self.interpreter_for(Some(&resumed));
+        let records = GameRecords::resume(dir, name, plan.protocol, number, &resumed, &config)?;
         let start = resumed_start(&resumed, name)?;
         plan.handle.lock().resume_as_game(number, start);
         Ok((Some(records), Some(resumed)))

@@ -82,6 +82,8 @@ fn the_contract_example_reads_to_its_events() {
             board: Some("hall-v1 demo".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            slide_ms: None,
+            bounce_ms: None,
         }
     );
     assert_eq!(
@@ -132,6 +134,8 @@ fn a_log_without_events_yields_its_header_at_the_end() {
             board: Some("x".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            slide_ms: None,
+            bounce_ms: None,
         })))
     );
     assert_eq!(decoder.poll(), None);
@@ -173,6 +177,8 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
             board: Some("Brett ♞ über".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            slide_ms: None,
+            bounce_ms: None,
         })),
         Ok(LogRecord::Event(SensorEvent::new(
             0,
@@ -613,5 +619,35 @@ mod host_notes {
             error.to_string(),
             "line 2: bad `@engine` value `grey`: expected `white` or `black`"
         );
+    }
+}
+
+#[test]
+fn the_windows_a_session_decided_with_read_back_and_bad_ones_are_errors() {
+    let header = LogHeader::default().with_windows(50, 10);
+    let mut writer = LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("a header");
+    writer.write_event(&lift(0, Square::E2)).expect("written");
+    let text = String::from_utf8(writer.into_inner().expect("flushed")).expect("UTF-8");
+    assert!(
+        text.starts_with("touchmove-log 1\n@slide-ms 50\n@bounce-ms 10\n"),
+        "{text}"
+    );
+    let log = read_log(&text).expect("reads back");
+    assert_eq!(
+        (log.header.slide_ms, log.header.bounce_ms),
+        (Some(50), Some(10))
+    );
+    for (line, message) in [
+        (
+            "@slide-ms 60001",
+            "line 2: bad `@slide-ms` value `60001`: expected whole milliseconds, at most 60000",
+        ),
+        (
+            "@bounce-ms -5",
+            "line 2: bad `@bounce-ms` value `-5`: expected whole milliseconds, at most 60000",
+        ),
+    ] {
+        let text = format!("touchmove-log 1\n{line}\n0 lift e2\n");
+        assert_eq!(first_error(text.as_bytes()).to_string(), message);
     }
 }
