@@ -2,32 +2,36 @@
 //! watches it; the library's `play::EngineGame` stands between the interpreter's decisions and
 //! the record; the engine runs in its own task (`engine::runner`). The engine's moves reach the
 //! game, and what to show reaches the board, over channels: everything runs on one thread.
+//!
+//! Here: the command and the game's setting up; `state.rs` the game's state and the runner's
+//! sink; `limits.rs` how long the engine thinks; `resume.rs` `--resume`; `keys.rs` what the
+//! human types.
+
+mod keys;
+mod limits;
+mod resume;
+mod state;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::io::{self, StdoutLock};
+use std::io;
 use std::rc::Rc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use rand::Rng;
-use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color};
 use tokio::sync::mpsc;
 use tokio::task::LocalSet;
 
-use touchmove::clock::{Bonus, ClockReading, TimeControl};
-use touchmove::engine::runner::{
-    self as engine_runner, EngineCommand, EngineReport, EngineRequest,
-};
-use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits, score_fields};
-use touchmove::event::{ClockTimes, EventKind, LinkState};
-use touchmove::live::runner::{self, Control, Parts, RunnerConfig, Sink};
-use touchmove::live::{LiveEvent, LiveGame, SessionOptions, WatchedBoard};
+use touchmove::engine::runner::{self as engine_runner, EngineCommand, EngineReport};
+use touchmove::engine::{EngineConfig, EngineEvent};
+use touchmove::live::runner::{self, Control, Parts, RunnerConfig};
+use touchmove::live::{LiveGame, SessionOptions, WatchedBoard};
 use touchmove::output::pgn::PgnTags;
-use touchmove::play::{EngineGame, PlayEvent};
-use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::{HostNote, LogHeader};
+use touchmove::play::EngineGame;
+use touchmove::sensor::Millis;
+use touchmove::sensor_log::LogHeader;
 
 use super::args::{ClockSide, PlayArgs, PlaySide};
 use super::recording::Recording;
@@ -35,6 +39,10 @@ use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::serve::ServeSink;
 use super::watch_sink::WatchSink;
+use keys::read_keys;
+use limits::Limits;
+use resume::resume;
+use state::{PlaySink, PlayState};
 
 /// How long the engine may take to start and say it is ready.
 const ENGINE_START: Duration = Duration::from_secs(20);
@@ -307,81 +315,6 @@ async fn page(
     Ok(page.sink)
 }
 
-/// The recorded part of a resumed game, through the board's game and the game against the
-/// engine (its choices at their place, nothing asked of the engine or shown on the board
-/// meanwhile); then the engine is asked, or its move shown again, where the game stands.
-fn resume(
-    resumed: &Resumed,
-    game: &mut LiveGame,
-    session: &mut dyn touchmove::live::BoardSession,
-    sink: &mut PlaySink,
-) -> Result<()> {
-    sink.0.borrow_mut().replaying = true;
-    let mut failed = None;
-    let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
-        if let Err(error) = pass_decisions(game, sink) {
-            failed.get_or_insert(error);
-        }
-        sink.0.borrow_mut().game.handle_note(t, note);
-    });
-    pass_decisions(game, sink)?;
-    if let Some(error) = failed {
-        return Err(error);
-    }
-    if let Some(point) = point {
-        session.resume(&point);
-    }
-    let mut state = sink.0.borrow_mut();
-    state
-        .drain()
-        .context("cannot pass on the recorded game's decisions")?;
-    state.replaying = false;
-    state.game.resumed();
-    state
-        .drain()
-        .context("cannot pass on the recorded game's decisions")?;
-    eprintln!(
-        "touchmove: resumed: {} reports read back, {} plies stand; the recording goes on",
-        resumed.log.events.len(),
-        state.game.moves().len()
-    );
-    Ok(())
-}
-
-/// What the board's game decided, into the game against the engine (as the runner passes it).
-fn pass_decisions(game: &mut LiveGame, sink: &mut PlaySink) -> Result<()> {
-    while let Some(event) = game.poll_event() {
-        sink.live(&event, game)
-            .context("cannot pass on the recorded game's decisions")?;
-    }
-    Ok(())
-}
-
-/// Reads what the human types, on a thread of its own (a read of a terminal blocks; the
-/// thread ends with the process): `resign` (and Enter) resigns `human`'s game. Standard input
-/// closed (no terminal) leaves the game to the board.
-fn read_keys(controls: mpsc::UnboundedSender<Control>, human: Color) {
-    use std::io::BufRead;
-    let reader = std::thread::Builder::new()
-        .name("keys".to_owned())
-        .spawn(move || {
-            for line in io::stdin().lock().lines().map_while(Result::ok) {
-                match line.trim().to_ascii_lowercase().as_str() {
-                    "" => {}
-                    "resign" => {
-                        if controls.send(Control::Resign(human)).is_err() {
-                            return;
-                        }
-                    }
-                    other => eprintln!("touchmove: `{other}`? type `resign` and Enter to resign"),
-                }
-            }
-        });
-    if let Err(error) = reader {
-        eprintln!("touchmove: cannot read the keyboard ({error}): `resign` cannot be typed");
-    }
-}
-
 /// Waits for the engine's handshake: its name, or why it cannot play.
 async fn engine_ready(reports: &mut mpsc::UnboundedReceiver<EngineReport>) -> Result<String> {
     let ready = tokio::time::timeout(ENGINE_START, async {
@@ -414,262 +347,11 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// How long the engine is asked to think.
-#[derive(Debug, Clone)]
-enum Limits {
-    Fixed(SearchLimits),
-    /// The clock's times, and the increments of the time control's first period.
-    Clock {
-        increment: Millis,
-    },
-}
-
-impl Limits {
-    fn new(args: &PlayArgs) -> Limits {
-        match (
-            args.depth,
-            args.movetime,
-            &args.board.interpreter.time_control,
-        ) {
-            (Some(depth), _, _) => Limits::Fixed(SearchLimits::Depth(depth)),
-            (None, Some(ms), _) => Limits::Fixed(SearchLimits::MoveTime(ms)),
-            (None, None, Some(TimeControl::Timed(schedule))) => {
-                let increment = match schedule.period(0).bonus {
-                    Bonus::Increment(seconds) => u64::from(seconds) * 1000,
-                    Bonus::None | Bonus::Delay(_) => 0,
-                };
-                Limits::Clock { increment }
-            }
-            (None, None, _) => Limits::Fixed(SearchLimits::MoveTime(DEFAULT_MOVETIME)),
-        }
-    }
-
-    /// The limits of a search with the clock at `clock`.
-    fn search(&self, clock: Option<ClockTimes>) -> SearchLimits {
-        match (self, clock) {
-            (Limits::Fixed(limits), _) => *limits,
-            (Limits::Clock { increment }, Some(times)) => SearchLimits::Clock {
-                white: times.white,
-                black: times.black,
-                white_increment: *increment,
-                black_increment: *increment,
-            },
-            (Limits::Clock { .. }, None) => SearchLimits::MoveTime(DEFAULT_MOVETIME),
-        }
-    }
-}
-
-/// The game against the engine and its outputs, shared by the board's runner and the task that
-/// listens to the engine.
-struct PlayState {
-    out: WatchSink<StdoutLock<'static>>,
-    game: EngineGame,
-    ask: mpsc::UnboundedSender<EngineRequest>,
-    controls: mpsc::UnboundedSender<Control>,
-    limits: Limits,
-    /// The clock after the last move that stands.
-    clock: Option<ClockTimes>,
-    /// The engine's last score in the search under way.
-    score: Option<Score>,
-    /// The live page, with `--listen`.
-    page: Option<ServeSink>,
-    /// What the engine said, until the runner wakes the sink to take it.
-    heard: VecDeque<EngineReport>,
-    /// A resumed game's recorded part is being read back: nothing is asked of the engine or
-    /// shown on the board.
-    replaying: bool,
-}
-
-impl PlayState {
-    /// Carries out what the game against the engine says.
-    fn drain(&mut self) -> io::Result<()> {
-        while let Some(event) = self.game.poll_event() {
-            match event {
-                PlayEvent::Decision(decision) => {
-                    if let EventKind::Move(played) = &decision.kind {
-                        self.clock = played.clock;
-                    }
-                    let position = self.game.position().clone();
-                    self.out.write_decision(&decision, Some(&position))?;
-                    if let Some(page) = self.page.as_mut() {
-                        page.decided(&decision, &position, self.game.moves().len());
-                    }
-                }
-                PlayEvent::AskEngine | PlayEvent::CancelEngine | PlayEvent::Show(_)
-                    if self.replaying => {}
-                PlayEvent::AskEngine => {
-                    self.score = None;
-                    let _ = self.ask.send(self.search());
-                }
-                PlayEvent::CancelEngine => {
-                    let _ = self.ask.send(EngineRequest::Cancel);
-                }
-                PlayEvent::Show(feedback) => {
-                    let _ = self.controls.send(Control::Feedback(feedback));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// What the engine's process said, taken at `now` (session time). What the game takes
-    /// of it is recorded, so that a replay of the log decides what this session decides.
-    fn engine_report(&mut self, now: Millis, report: EngineReport) {
-        match report {
-            EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
-                let score = self.score.take();
-                let (score_cp, mate) = score_fields(score);
-                let note = HostNote::EngineMove {
-                    uci: UciMove::from_standard(chess_move),
-                    score_cp,
-                    mate,
-                };
-                self.out.host_note(now, &note);
-                self.game.handle_engine_move(now, chess_move, score);
-            }
-            EngineReport::Said(EngineEvent::Info {
-                score: Some(score), ..
-            }) => self.score = Some(score),
-            EngineReport::Said(EngineEvent::NoMove) => {
-                eprintln!("touchmove: the engine has no move");
-            }
-            EngineReport::Said(EngineEvent::Illegal { said }) => {
-                eprintln!("touchmove: the engine answered `{said}`, no legal move: asked again");
-                self.ask_again();
-            }
-            EngineReport::Said(EngineEvent::Notice(text)) => eprintln!("touchmove: engine: {text}"),
-            EngineReport::Said(_) => {}
-            EngineReport::Restarted { why, attempt } => {
-                eprintln!("touchmove: {why}: the engine is started again ({attempt})");
-            }
-            // Taken by the runner as `Control::Exempt` (`PlaySink::exempted`).
-            EngineReport::GaveUp { .. } => {}
-        }
-        if let Err(error) = self.drain() {
-            eprintln!("touchmove: cannot write the results: {error}");
-        }
-    }
-
-    fn ask_again(&mut self) {
-        if self.game.engine_to_move() {
-            let _ = self.ask.send(self.search());
-        }
-    }
-
-    /// The search for the engine's move in the game as it stands.
-    fn search(&self) -> EngineRequest {
-        EngineRequest::Go {
-            start: self.game.start().clone(),
-            moves: self.game.moves().to_vec(),
-            limits: self.limits.search(self.clock),
-        }
-    }
-}
-
-/// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
-/// the game against the engine.
-struct PlaySink(Rc<RefCell<PlayState>>);
-
-impl Sink for PlaySink {
-    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.sensor(event, game)?;
-        }
-        state.out.sensor(event, game)
-    }
-
-    fn clock_reading(
-        &mut self,
-        t: Millis,
-        reading: &ClockReading,
-        game: &LiveGame,
-    ) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.clock_reading(t, reading, game)?;
-        }
-        state.out.clock_reading(t, reading, game)
-    }
-
-    fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        match event {
-            LiveEvent::Decision(decision) => state.game.handle_decision(decision),
-            LiveEvent::Started { .. } => {
-                state.out.live(event, game)?;
-                state.game.started();
-            }
-            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.out.live(event, game)?,
-        }
-        // The page sees the game's start and what the game against the engine decides, never
-        // the interpreter's decisions themselves.
-        if let (Some(page), false) = (state.page.as_mut(), matches!(event, LiveEvent::Decision(_)))
-        {
-            page.live(event, game)?;
-        }
-        state.drain()
-    }
-
-    fn link(&mut self, t: Millis, link: LinkState) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.link(t, link)?;
-        }
-        state.out.link(t, link)
-    }
-
-    fn connected(&mut self, t: Millis, name: &str) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.connected(t, name)?;
-        }
-        state.out.connected(t, name)
-    }
-
-    /// The engine gave up: its side is no longer exempt, and the game goes on between two
-    /// players (recorded as `#engine-gone`).
-    fn exempted(&mut self, t: Millis, side: Option<Color>) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if side.is_none() {
-            state.out.host_note(t, &HostNote::EngineGone);
-            state.game.engine_gone(t);
-        }
-        state.drain()
-    }
-
-    fn resigned(&mut self, t: Millis, color: Color) -> io::Result<()> {
-        self.0
-            .borrow_mut()
-            .out
-            .host_note(t, &HostNote::Resigned(color));
-        Ok(())
-    }
-
-    fn woken(&mut self, t: Millis) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        while let Some(report) = state.heard.pop_front() {
-            state.engine_report(t, report);
-        }
-        Ok(())
-    }
-
-    fn timeout(&mut self, due: std::time::Instant) {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.timeout(due);
-        }
-        state.out.timeout(due);
-    }
-
-    fn notice(&mut self, text: &str) {
-        self.0.borrow_mut().out.notice(text);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use touchmove::engine::SearchLimits;
+    use touchmove::event::ClockTimes;
 
     #[test]
     fn the_engine_s_settings_are_said_as_given() {

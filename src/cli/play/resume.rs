@@ -1,0 +1,59 @@
+//! `play --resume`: the recorded part of a game against the engine read back.
+
+use anyhow::{Context, Result};
+
+use touchmove::live::LiveGame;
+use touchmove::live::runner::Sink;
+
+use super::super::resume::Resumed;
+use super::state::PlaySink;
+
+/// The recorded part of a resumed game, through the board's game and the game against the
+/// engine (its choices at their place, nothing asked of the engine or shown on the board
+/// meanwhile); then the engine is asked, or its move shown again, where the game stands.
+pub(super) fn resume(
+    resumed: &Resumed,
+    game: &mut LiveGame,
+    session: &mut dyn touchmove::live::BoardSession,
+    sink: &mut PlaySink,
+) -> Result<()> {
+    sink.0.borrow_mut().replaying = true;
+    let mut failed = None;
+    let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
+        if let Err(error) = pass_decisions(game, sink) {
+            failed.get_or_insert(error);
+        }
+        sink.0.borrow_mut().game.handle_note(t, note);
+    });
+    pass_decisions(game, sink)?;
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    if let Some(point) = point {
+        session.resume(&point);
+    }
+    let mut state = sink.0.borrow_mut();
+    state
+        .drain()
+        .context("cannot pass on the recorded game's decisions")?;
+    state.replaying = false;
+    state.game.resumed();
+    state
+        .drain()
+        .context("cannot pass on the recorded game's decisions")?;
+    eprintln!(
+        "touchmove: resumed: {} reports read back, {} plies stand; the recording goes on",
+        resumed.log.events.len(),
+        state.game.moves().len()
+    );
+    Ok(())
+}
+
+/// What the board's game decided, into the game against the engine (as the runner passes it).
+fn pass_decisions(game: &mut LiveGame, sink: &mut PlaySink) -> Result<()> {
+    while let Some(event) = game.poll_event() {
+        sink.live(&event, game)
+            .context("cannot pass on the recorded game's decisions")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,233 @@
+//! The game against the engine and its outputs, shared by the board's runner (through its
+//! sink) and the task that listens to the engine.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::{self, StdoutLock};
+use std::rc::Rc;
+
+use shakmaty::Color;
+use shakmaty::uci::UciMove;
+use tokio::sync::mpsc;
+
+use touchmove::clock::ClockReading;
+use touchmove::engine::runner::{EngineReport, EngineRequest};
+use touchmove::engine::{EngineEvent, Score, score_fields};
+use touchmove::event::{ClockTimes, EventKind, LinkState};
+use touchmove::live::runner::{Control, Sink};
+use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::play::{EngineGame, PlayEvent};
+use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::sensor_log::HostNote;
+
+use super::super::serve::ServeSink;
+use super::super::watch_sink::WatchSink;
+use super::limits::Limits;
+
+/// The game against the engine and its outputs, shared by the board's runner and the task that
+/// listens to the engine.
+pub(super) struct PlayState {
+    pub(super) out: WatchSink<StdoutLock<'static>>,
+    pub(super) game: EngineGame,
+    pub(super) ask: mpsc::UnboundedSender<EngineRequest>,
+    pub(super) controls: mpsc::UnboundedSender<Control>,
+    pub(super) limits: Limits,
+    /// The clock after the last move that stands.
+    pub(super) clock: Option<ClockTimes>,
+    /// The engine's last score in the search under way.
+    pub(super) score: Option<Score>,
+    /// The live page, with `--listen`.
+    pub(super) page: Option<ServeSink>,
+    /// What the engine said, until the runner wakes the sink to take it.
+    pub(super) heard: VecDeque<EngineReport>,
+    /// A resumed game's recorded part is being read back: nothing is asked of the engine or
+    /// shown on the board.
+    pub(super) replaying: bool,
+}
+
+impl PlayState {
+    /// Carries out what the game against the engine says.
+    pub(super) fn drain(&mut self) -> io::Result<()> {
+        while let Some(event) = self.game.poll_event() {
+            match event {
+                PlayEvent::Decision(decision) => {
+                    if let EventKind::Move(played) = &decision.kind {
+                        self.clock = played.clock;
+                    }
+                    let position = self.game.position().clone();
+                    self.out.write_decision(&decision, Some(&position))?;
+                    if let Some(page) = self.page.as_mut() {
+                        page.decided(&decision, &position, self.game.moves().len());
+                    }
+                }
+                PlayEvent::AskEngine | PlayEvent::CancelEngine | PlayEvent::Show(_)
+                    if self.replaying => {}
+                PlayEvent::AskEngine => {
+                    self.score = None;
+                    let _ = self.ask.send(self.search());
+                }
+                PlayEvent::CancelEngine => {
+                    let _ = self.ask.send(EngineRequest::Cancel);
+                }
+                PlayEvent::Show(feedback) => {
+                    let _ = self.controls.send(Control::Feedback(feedback));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What the engine's process said, taken at `now` (session time). What the game takes
+    /// of it is recorded, so that a replay of the log decides what this session decides.
+    pub(super) fn engine_report(&mut self, now: Millis, report: EngineReport) {
+        match report {
+            EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
+                let score = self.score.take();
+                let (score_cp, mate) = score_fields(score);
+                let note = HostNote::EngineMove {
+                    uci: UciMove::from_standard(chess_move),
+                    score_cp,
+                    mate,
+                };
+                self.out.host_note(now, &note);
+                self.game.handle_engine_move(now, chess_move, score);
+            }
+            EngineReport::Said(EngineEvent::Info {
+                score: Some(score), ..
+            }) => self.score = Some(score),
+            EngineReport::Said(EngineEvent::NoMove) => {
+                eprintln!("touchmove: the engine has no move");
+            }
+            EngineReport::Said(EngineEvent::Illegal { said }) => {
+                eprintln!("touchmove: the engine answered `{said}`, no legal move: asked again");
+                self.ask_again();
+            }
+            EngineReport::Said(EngineEvent::Notice(text)) => eprintln!("touchmove: engine: {text}"),
+            EngineReport::Said(_) => {}
+            EngineReport::Restarted { why, attempt } => {
+                eprintln!("touchmove: {why}: the engine is started again ({attempt})");
+            }
+            // Taken by the runner as `Control::Exempt` (`PlaySink::exempted`).
+            EngineReport::GaveUp { .. } => {}
+        }
+        if let Err(error) = self.drain() {
+            eprintln!("touchmove: cannot write the results: {error}");
+        }
+    }
+
+    fn ask_again(&mut self) {
+        if self.game.engine_to_move() {
+            let _ = self.ask.send(self.search());
+        }
+    }
+
+    /// The search for the engine's move in the game as it stands.
+    fn search(&self) -> EngineRequest {
+        EngineRequest::Go {
+            start: self.game.start().clone(),
+            moves: self.game.moves().to_vec(),
+            limits: self.limits.search(self.clock),
+        }
+    }
+}
+
+/// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
+/// the game against the engine.
+pub(super) struct PlaySink(pub(super) Rc<RefCell<PlayState>>);
+
+impl Sink for PlaySink {
+    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.sensor(event, game)?;
+        }
+        state.out.sensor(event, game)
+    }
+
+    fn clock_reading(
+        &mut self,
+        t: Millis,
+        reading: &ClockReading,
+        game: &LiveGame,
+    ) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.clock_reading(t, reading, game)?;
+        }
+        state.out.clock_reading(t, reading, game)
+    }
+
+    fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        match event {
+            LiveEvent::Decision(decision) => state.game.handle_decision(decision),
+            LiveEvent::Started { .. } => {
+                state.out.live(event, game)?;
+                state.game.started();
+            }
+            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.out.live(event, game)?,
+        }
+        // The page sees the game's start and what the game against the engine decides, never
+        // the interpreter's decisions themselves.
+        if let (Some(page), false) = (state.page.as_mut(), matches!(event, LiveEvent::Decision(_)))
+        {
+            page.live(event, game)?;
+        }
+        state.drain()
+    }
+
+    fn link(&mut self, t: Millis, link: LinkState) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.link(t, link)?;
+        }
+        state.out.link(t, link)
+    }
+
+    fn connected(&mut self, t: Millis, name: &str) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.connected(t, name)?;
+        }
+        state.out.connected(t, name)
+    }
+
+    /// The engine gave up: its side is no longer exempt, and the game goes on between two
+    /// players (recorded as `#engine-gone`).
+    fn exempted(&mut self, t: Millis, side: Option<Color>) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if side.is_none() {
+            state.out.host_note(t, &HostNote::EngineGone);
+            state.game.engine_gone(t);
+        }
+        state.drain()
+    }
+
+    fn resigned(&mut self, t: Millis, color: Color) -> io::Result<()> {
+        self.0
+            .borrow_mut()
+            .out
+            .host_note(t, &HostNote::Resigned(color));
+        Ok(())
+    }
+
+    fn woken(&mut self, t: Millis) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        while let Some(report) = state.heard.pop_front() {
+            state.engine_report(t, report);
+        }
+        Ok(())
+    }
+
+    fn timeout(&mut self, due: std::time::Instant) {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.timeout(due);
+        }
+        state.out.timeout(due);
+    }
+
+    fn notice(&mut self, text: &str) {
+        self.0.borrow_mut().out.notice(text);
+    }
+}
