@@ -267,3 +267,103 @@ fn serve_reads_board_specs() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no port"), "{stderr}");
 }
+
+#[test]
+fn a_round_of_logs_replays_in_one_process_each_its_own_session_an_unreadable_one_named() {
+    use serde_json::Value;
+    // Every fixture that needs no option, and a malformed log among them, in one process.
+    let fixtures: Vec<common::Fixture> = common::fixtures()
+        .into_iter()
+        .filter(|fixture| fixture.options.is_empty())
+        .collect();
+    assert!(fixtures.len() > 20, "{} fixtures", fixtures.len());
+    let bad = temp_file(
+        "round-bad.log",
+        "touchmove-log 1\n0 lift e2 P\n300 place e4 P\n200 lift e7 p\n",
+    );
+    let pgn = temp_file("round.pgn", "");
+    let mut args: Vec<String> = vec!["replay".into(), "--json".into()];
+    args.extend(["--pgn".into(), pgn.display().to_string()]);
+    let (first, rest) = fixtures.split_at(fixtures.len() / 2);
+    args.extend(
+        first
+            .iter()
+            .map(|fixture| fixture.log.display().to_string()),
+    );
+    args.push(bad.display().to_string());
+    args.extend(rest.iter().map(|fixture| fixture.log.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = touchmove(&args, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("round-bad.log: malformed log: line 4:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "1 of {} logs could not be read",
+            fixtures.len() + 1
+        )),
+        "{stderr}"
+    );
+    let mut by_log: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let mut event: Value = serde_json::from_str(line).expect("JSON");
+        let log = event
+            .as_object_mut()
+            .and_then(|fields| fields.remove("log"))
+            .and_then(|log| log.as_str().map(str::to_owned))
+            .unwrap_or_else(|| panic!("no log in {line}"));
+        by_log.entry(log).or_default().push(event);
+    }
+    // Each log's events are exactly what a process of its own prints for it.
+    for fixture in &fixtures {
+        let path = fixture.log.display().to_string();
+        let alone = touchmove(&["replay", "--json", &path], None);
+        assert!(alone.status.success(), "{}", fixture.name);
+        let alone: Vec<Value> = String::from_utf8_lossy(&alone.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("JSON"))
+            .collect();
+        let got = by_log.remove(&path).unwrap_or_default();
+        assert_eq!(got, alone, "{}", fixture.name);
+    }
+    // What the malformed log decided before its bad line is kept: 1. e4.
+    let kept = by_log
+        .remove(&bad.display().to_string())
+        .expect("the bad log's events");
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0]["san"], "e4");
+    assert!(by_log.is_empty(), "{:?}", by_log.keys());
+    // The PGN holds every log's games, read back by python-chess.
+    let text = std::fs::read_to_string(&pgn).expect("the PGN");
+    let games = &common::python_chess_games(std::slice::from_ref(&text))[0];
+    let logged_games: usize = fixtures
+        .iter()
+        .map(|fixture| {
+            1 + fixture
+                .expected
+                .iter()
+                .filter(|event| event["kind"] == "game")
+                .count()
+        })
+        .sum();
+    assert_eq!(games.len(), logged_games + 1);
+}
+
+#[test]
+fn one_log_s_json_carries_no_log_field() {
+    let log = temp_file("one.log", "touchmove-log 1\n0 lift e2 P\n300 place e4 P\n");
+    let out = touchmove(
+        &["replay", "--json", log.to_str().expect("utf-8 path")],
+        None,
+    );
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("{\"t\":300,\"kind\":\"move\""),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("\"log\""), "{stdout}");
+}

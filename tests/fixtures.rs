@@ -110,3 +110,55 @@ fn every_fixture_through_the_replay_command() {
         assert_eq!(&read, sans, "{name}: python-chess reads other moves");
     }
 }
+
+#[test]
+fn every_fixture_through_one_replay_process_for_the_whole_round() {
+    use std::collections::BTreeMap;
+    // One `touchmove replay LOG...` for every group of fixtures that take the same options.
+    let all = fixtures();
+    let mut groups: BTreeMap<&[String], Vec<&Fixture>> = BTreeMap::new();
+    for fixture in &all {
+        groups.entry(&fixture.options).or_default().push(fixture);
+    }
+    assert!(
+        groups.values().any(|group| group.len() > 10),
+        "{:?}",
+        groups.keys()
+    );
+    let mut by_log: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for (options, group) in &groups {
+        let logs: Vec<String> = group
+            .iter()
+            .map(|fixture| fixture.log.display().to_string())
+            .collect();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_touchmove"))
+            .args(["replay", "--json"])
+            .args(options.iter())
+            .args(&logs)
+            .output()
+            .expect("replay runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let mut event: Value = serde_json::from_str(line).expect("JSON");
+            // One log alone is not tagged.
+            let log = match event
+                .as_object_mut()
+                .and_then(|fields| fields.remove("log"))
+            {
+                Some(log) => log.as_str().map(str::to_owned).expect("a path"),
+                None => logs.first().cloned().expect("a log"),
+            };
+            by_log.entry(log).or_default().push(event);
+        }
+    }
+    check_all("touchmove replay LOG... (the round)", |fixture| {
+        by_log
+            .get(&fixture.log.display().to_string())
+            .cloned()
+            .unwrap_or_default()
+    });
+}

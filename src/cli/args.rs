@@ -534,8 +534,10 @@ pub struct StyleArgs {
 /// `touchmove replay`.
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// The sensor log to replay (`-` for standard input).
-    pub log: PathBuf,
+    /// The sensor logs to replay (`-` for standard input), one after another, each its own
+    /// session (a whole round at once: with more than one, every JSON object says its `log`).
+    #[arg(required = true, value_name = "LOG")]
+    pub logs: Vec<PathBuf>,
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,

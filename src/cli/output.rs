@@ -12,6 +12,8 @@ use touchmove::output::text;
 pub struct EventPrinter<W: Write> {
     out: W,
     json: bool,
+    /// The log the decisions come from, said in each JSON object (`replay` of several logs).
+    log: Option<String>,
     error: Option<io::Error>,
 }
 
@@ -21,6 +23,7 @@ impl<W: Write> EventPrinter<W> {
         EventPrinter {
             out,
             json,
+            log: None,
             error: None,
         }
     }
@@ -34,8 +37,30 @@ impl<W: Write> EventPrinter<W> {
         }
     }
 
+    /// From now on the decisions come from `log`: each JSON object says so (`"log": "path"`),
+    /// the text a line `== path` before the log's first decision.
+    pub fn set_log(&mut self, log: Option<String>) {
+        if !self.json
+            && let Some(log) = &log
+            && self.error.is_none()
+            && let Err(error) = writeln!(self.out, "== {log}")
+        {
+            self.error = Some(error);
+        }
+        self.log = log;
+    }
+
     fn write(&mut self, event: &GameEvent) -> io::Result<()> {
-        write_event(&mut self.out, self.json, event)
+        match (&self.log, self.json) {
+            (Some(log), true) => {
+                // The event's own fields in their order, then its log's.
+                let object = serde_json::to_string(event)?;
+                let fields = object.strip_suffix('}').unwrap_or(&object);
+                let log = serde_json::to_string(log)?;
+                writeln!(self.out, "{fields},\"log\":{log}}}")
+            }
+            _ => write_event(&mut self.out, self.json, event),
+        }
     }
 
     /// Fails if a write has failed.

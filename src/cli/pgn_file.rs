@@ -90,6 +90,8 @@ impl PgnFile {
 /// file created exclusively beside the target, persisted over it at the end (or removed).
 pub struct PgnStream {
     path: PathBuf,
+    /// Every game's tags (each log's games start with them again).
+    tags: PgnTags,
     recorder: PgnRecorder,
     file: io::BufWriter<tempfile::NamedTempFile>,
 }
@@ -101,7 +103,8 @@ impl PgnStream {
         let set_up = *start != Chess::default();
         Ok(PgnStream {
             path: path.to_owned(),
-            recorder: PgnRecorder::new(start.clone(), set_up, tags),
+            recorder: PgnRecorder::new(start.clone(), set_up, tags.clone()),
+            tags,
             file: io::BufWriter::new(temporary_beside(path)?),
         })
     }
@@ -116,6 +119,20 @@ impl PgnStream {
             source,
         };
         self.recorder.write_closed(&mut self.file).map_err(io)
+    }
+
+    /// The next log's games begin, from `start`: what this log left open is written, ended
+    /// with `*` when it did not end.
+    pub fn next_log(&mut self, start: &Chess) -> Result<(), PgnFileError> {
+        let io = |source| PgnFileError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        self.recorder.write_pgn(&mut self.file).map_err(io)?;
+        self.file.write_all(b"\n").map_err(io)?;
+        let set_up = *start != Chess::default();
+        self.recorder = PgnRecorder::new(start.clone(), set_up, self.tags.clone());
+        Ok(())
     }
 
     /// Writes the last game and puts the file in place.

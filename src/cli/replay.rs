@@ -1,10 +1,11 @@
-//! `touchmove replay`: a recorded sensor log through the interpreter, to stdout (and PGN).
+//! `touchmove replay`: recorded sensor logs through the interpreter, to stdout (and PGN). Several
+//! logs (a whole round) are replayed in one process, one after another, each its own session.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use shakmaty::Chess;
 
@@ -24,9 +25,80 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     if let Some(path) = &args.pgn {
         check_output(path, "--pgn", Existing::Replace)?;
     }
-    let source = open(&args.log)?;
+    if args
+        .logs
+        .iter()
+        .filter(|path| path.as_os_str() == "-")
+        .count()
+        > 1
+    {
+        bail!("standard input (`-`) can be replayed once");
+    }
     let stdout = io::stdout().lock();
     let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json);
+    let mut pgn = Pgn {
+        path: args.pgn.as_deref(),
+        time_control: args
+            .interpreter
+            .time_control
+            .as_ref()
+            .map(ToString::to_string),
+        stream: None,
+        failed: None,
+    };
+    let round = args.logs.len() > 1;
+    let progress = round && io::stderr().is_terminal();
+    let mut unreadable = 0usize;
+    for (done, path) in args.logs.iter().enumerate() {
+        if round {
+            printer.set_log(Some(path.display().to_string()));
+        }
+        let outcome = replay_log(args, path, &mut printer, &mut pgn);
+        printer.check()?;
+        match outcome {
+            Ok(()) => {}
+            // One log's error is its own: the others are still replayed.
+            Err(error) if round => {
+                unreadable += 1;
+                eprintln!("touchmove: {error:#}");
+            }
+            Err(error) => {
+                printer.finish()?;
+                pgn.finish(&Chess::default())?;
+                return Err(error);
+            }
+        }
+        if progress {
+            eprint!(
+                "\rtouchmove: {} of {} logs replayed",
+                done + 1,
+                args.logs.len()
+            );
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    printer.finish()?;
+    pgn.finish(&Chess::default())?;
+    if unreadable > 0 {
+        bail!(
+            "{unreadable} of {} logs could not be read (said above); the others were replayed",
+            args.logs.len()
+        );
+    }
+    Ok(())
+}
+
+/// Replays the log at `path` as its own session: its decisions to `printer` and `pgn`; an error
+/// naming the file (and the line) if it cannot be read, after what it decided was passed on.
+fn replay_log(
+    args: &ReplayArgs,
+    path: &Path,
+    printer: &mut EventPrinter<impl Write>,
+    pgn: &mut Pgn<'_>,
+) -> Result<()> {
+    let source = open(path)?;
     // A game against an engine (`@engine`) replays through the engine game, as it was played.
     let mut replay = EngineReplay::new(
         Replay::new(args.interpreter.config())
@@ -39,28 +111,21 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     } else {
         LogReader::new(source)
     };
-    let mut pgn = Pgn {
-        path: args.pgn.as_deref(),
-        time_control: args
-            .interpreter
-            .time_control
-            .as_ref()
-            .map(ToString::to_string),
-        stream: None,
-        failed: None,
-    };
-    let outcome = feed(&mut replay, reader, &mut printer, &mut pgn, &args.log);
+    let mut started = false;
+    let outcome = feed(&mut replay, reader, printer, pgn, path, &mut started);
+    if !started {
+        // A log without a header (or unreadable before it) starts from the standard position.
+        pgn.start(&Chess::default());
+    }
     replay.finish(&mut |event| {
         pgn.record(&event);
         printer.print(event);
     });
-    printer.finish()?;
-    pgn.finish(&Chess::default())?;
     outcome
 }
 
-/// The replay's PGN, written as the games end (created when the log's header says where the
-/// game starts).
+/// The replay's PGN, written as the games end: every log's games, one after another, in one
+/// file (created when the first log's header says where its game starts).
 struct Pgn<'a> {
     path: Option<&'a Path>,
     time_control: Option<String>,
@@ -69,11 +134,20 @@ struct Pgn<'a> {
 }
 
 impl Pgn<'_> {
-    /// The log's header was read: the game starts from `start`.
+    /// A log's header was read: its game starts from `start`.
     fn start(&mut self, start: &Chess) {
         let Some(path) = self.path else {
             return;
         };
+        if self.failed.is_some() {
+            return;
+        }
+        if let Some(stream) = self.stream.as_mut() {
+            if let Err(error) = stream.next_log(start) {
+                self.failed = Some(error);
+            }
+            return;
+        }
         let tags = PgnTags {
             time_control: self.time_control.clone(),
             ..PgnTags::default()
@@ -93,7 +167,7 @@ impl Pgn<'_> {
         }
     }
 
-    /// Puts the file in place; a log without a header starts from `default`.
+    /// Puts the file in place; with no log read, an empty game from `default`.
     fn finish(mut self, default: &Chess) -> Result<()> {
         if self.stream.is_none() && self.failed.is_none() {
             self.start(default);
@@ -109,19 +183,21 @@ impl Pgn<'_> {
 }
 
 /// Feeds every record of the log to the replay; stops at the first malformed line, after
-/// everything decided before it has been printed.
+/// everything decided before it has been printed. `started` is set once the header was read.
 fn feed(
     replay: &mut EngineReplay,
     reader: LogReader<Box<dyn Read>>,
     printer: &mut EventPrinter<impl Write>,
     pgn: &mut Pgn<'_>,
     path: &Path,
+    started: &mut bool,
 ) -> Result<()> {
     for record in reader {
         match record {
             Ok(record) => {
                 if let LogRecord::Header(header) = &record {
                     pgn.start(&header.start_position().unwrap_or_default());
+                    *started = true;
                 }
                 replay.record(record, &mut |event| {
                     pgn.record(&event);
