@@ -1,9 +1,9 @@
 //! A whole round at once (`cargo bench --bench replay_round`): every game of
 //! `../shared/corpus/pgn` simulated into a sensor log (`touchmove simulate --all`, messy hands,
 //! not timed), then replayed twice, the JSON read from a pipe and counted: one
-//! `touchmove replay --json LOG` process per log, one after the other, and one `touchmove replay --json LOG...` process for
-//! all of them. Checks that both give as many decisions, and prints the command and the
-//! figures.
+//! `touchmove replay --json LOG` process per log, one after the other, and one
+//! `touchmove replay --json LOG...` process for all of them. Checks that both give as many
+//! decisions, and prints the command and the figures.
 //!
 //! `cargo bench --bench replay_round -- --logs N` uses the first N logs only.
 
