@@ -87,6 +87,37 @@ impl Interpreter {
                 && piece.is_none_or(|piece| Some(piece.color) != replier))
     }
 
+    /// The opponent's lifts held from the instant `t` of a piece of the mover's set down
+    /// (`piece`), taken out to go after it: the scan reported both in its own square order,
+    /// and the mover's piece arriving shows the mover's hand still at work (a slide going on
+    /// past a square it was seen resting on), so the press does not complete the move before
+    /// it. Each with how clear it is whose hand lifted it (clear once the mover has pressed).
+    pub(super) fn replies_before_arrival(
+        &mut self,
+        t: Millis,
+        piece: Option<Piece>,
+    ) -> Vec<(HeldLift, Seen)> {
+        let mover = self.game.turn();
+        let arrives = piece.is_some_and(|piece| piece.color == mover);
+        if !arrives || self.config.report_horizon_ms == 0 {
+            return Vec::new();
+        }
+        let (replies, own): (Vec<HeldLift>, Vec<HeldLift>) = self
+            .held
+            .iter()
+            .partition(|lift| lift.t == t && self.lifted_color(lift) == Some(!mover));
+        if replies.is_empty() {
+            return Vec::new();
+        }
+        self.held = own;
+        let seen = if self.mover_press_held() {
+            Seen::Hand
+        } else {
+            Seen::Unordered
+        };
+        replies.into_iter().map(|reply| (reply, seen)).collect()
+    }
+
     /// When the held press is to be weighed: once the reports that may still be on their way
     /// have arrived.
     pub(super) fn press_due(&self) -> Option<Millis> {

@@ -328,9 +328,13 @@ impl Interpreter {
                     tracing::debug!(t, %square, "bounce ignored");
                     self.held.remove(index);
                 } else {
+                    let replies = self.replies_before_arrival(t, piece);
                     self.release_held();
                     self.place(t, square, piece);
                     self.placed_for_held_press();
+                    for (reply, seen) in replies {
+                        self.release_reply(reply, t, seen);
+                    }
                 }
             }
             SensorKind::Adjust => {

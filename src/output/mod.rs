@@ -1,4 +1,5 @@
 //! Renderings of the game-event stream for people and other programs: PGN and terminal text.
 
+pub mod notation;
 pub mod pgn;
 pub mod text;
