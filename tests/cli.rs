@@ -367,3 +367,31 @@ fn one_log_s_json_carries_no_log_field() {
     );
     assert!(!stdout.contains("\"log\""), "{stdout}");
 }
+
+#[test]
+fn the_text_output_writes_moves_in_the_notation_asked_for_and_json_stays_san() {
+    let log = temp_file(
+        "notation.log",
+        "touchmove-log 1\n0 lift e2 P\n300 place e4 P\n1000 lift d7 p\n1300 place d5 p\n\
+         2000 lift d5 p\n2100 lift e4 P\n2400 place d5 P\n",
+    );
+    let path = log.to_str().expect("utf-8 path");
+    let text = |notation: &str| {
+        let out = touchmove(&["replay", "--notation", notation, path], None);
+        assert!(out.status.success(), "{notation}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_eq!(text("san"), "   1. e4\n   1... d5\n   2. exd5\n");
+    assert_eq!(text("long"), "   1. e2-e4\n   1... d7-d5\n   2. e4xd5\n");
+    assert_eq!(text("ru"), "   1. e4\n   1... d5\n   2. e:d5\n");
+    assert_eq!(text("ru-long"), "   1. e2-e4\n   1... d7-d5\n   2. e4:d5\n");
+    let json = touchmove(&["replay", "--json", "--notation", "ru-long", path], None);
+    assert!(String::from_utf8_lossy(&json.stdout).contains("\"san\":\"exd5\""));
+    let bad = touchmove(&["replay", "--notation", "cyrillic", path], None);
+    assert!(!bad.status.success());
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("expected one of san, long, figurine, ru, ru-long"),
+        "{stderr}"
+    );
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use touchmove::interpreter::Config;
+use touchmove::output::notation::Notation;
 use touchmove::sensor::Millis;
 
 /// A touch-move controller for sensor chessboards.
@@ -119,6 +120,10 @@ pub struct ServeArgs {
     /// Where the pages and the API are served.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
+    /// How the board pages write moves: `san` (default), `long`, `figurine`, `ru`, `ru-long`
+    /// (as for `watch`; the streams, the API and the PGN stay standard SAN).
+    #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]
+    pub notation: Notation,
     /// A board to watch: its port, with its protocol (`dgt:` by default) and its name (1, 2,
     /// ... in the order given by default).
     #[arg(long = "board", value_name = "[NAME=][PROTOCOL:]PORT", value_parser = parse_board_spec)]
@@ -269,6 +274,11 @@ pub struct WatchArgs {
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,
+    /// How moves are written in the text output and on the page: `san` (default), `long`
+    /// (`Ng1-f3`), `figurine` (`♘f3`), `ru` (the Russian edition's letters: `Кf3`, `e4:d5`),
+    /// `ru-long` (`Кg1-f3`). The PGN and the JSON stay standard SAN.
+    #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]
+    pub notation: Notation,
     /// Record the sensor log here, line by line as reports arrive (a new or empty file: a
     /// record already there is never overwritten).
     #[arg(long, value_name = "LOG")]
@@ -414,6 +424,14 @@ pub struct EmulatedScriptArgs {
     pub grace_ms: u64,
 }
 
+/// A notation's name (`--notation`).
+fn parse_notation(text: &str) -> Result<Notation, String> {
+    Notation::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = Notation::ALL.iter().map(|n| n.name()).collect();
+        format!("`{text}`: expected one of {}", names.join(", "))
+    })
+}
+
 /// A number above zero (for speeds and rates).
 fn positive_number(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -541,6 +559,11 @@ pub struct ReplayArgs {
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,
+    /// How moves are written in the text output and on the page: `san` (default), `long`
+    /// (`Ng1-f3`), `figurine` (`♘f3`), `ru` (the Russian edition's letters: `Кf3`, `e4:d5`),
+    /// `ru-long` (`Кg1-f3`). The PGN and the JSON stay standard SAN.
+    #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]
+    pub notation: Notation,
     /// Also write the game record as PGN to this file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,

@@ -14,6 +14,7 @@ use tokio_serial::SerialStream;
 use touchmove::emulation::{EmulatedBoard, EmulatorOptions, ScriptSource, ScriptStart};
 use touchmove::live::runner::{self, Connector, RunnerConfig};
 use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
+use touchmove::output::notation::Notation;
 use touchmove::output::pgn::PgnTags;
 use touchmove::pgn_games::read_games;
 
@@ -89,7 +90,7 @@ async fn demo(
     let mut connector = OwnEnd(Some(host_end), protocol);
     let port = format!("the emulated {} board", protocol.name);
     let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default());
-    let page = serve::serve_one(args.listen, watched).await?;
+    let page = serve::serve_one(args.listen, watched, Notation::San).await?;
     // JSON lines alone on standard output with --json.
     let address = format!("http://{}/board/1", page.address);
     if args.json {

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 
 use touchmove::event::GameEvent;
+use touchmove::output::notation::Notation;
 use touchmove::output::text;
 
 /// Prints each decision as it is made. The first write error is kept
@@ -14,6 +15,8 @@ pub struct EventPrinter<W: Write> {
     json: bool,
     /// The log the decisions come from, said in each JSON object (`replay` of several logs).
     log: Option<String>,
+    /// How the text output writes moves.
+    notation: Notation,
     error: Option<io::Error>,
 }
 
@@ -24,6 +27,7 @@ impl<W: Write> EventPrinter<W> {
             out,
             json,
             log: None,
+            notation: Notation::San,
             error: None,
         }
     }
@@ -35,6 +39,12 @@ impl<W: Write> EventPrinter<W> {
         {
             self.error = Some(error);
         }
+    }
+
+    /// The text output writes moves in `notation`.
+    pub fn with_notation(mut self, notation: Notation) -> EventPrinter<W> {
+        self.notation = notation;
+        self
     }
 
     /// From now on the decisions come from `log`: each JSON object says so (`"log": "path"`),
@@ -59,7 +69,7 @@ impl<W: Write> EventPrinter<W> {
                 let log = serde_json::to_string(log)?;
                 writeln!(self.out, "{fields},\"log\":{log}}}")
             }
-            _ => write_event(&mut self.out, self.json, event),
+            _ => write_event(&mut self.out, self.json, self.notation, event),
         }
     }
 
@@ -78,12 +88,18 @@ impl<W: Write> EventPrinter<W> {
     }
 }
 
-/// One decision on one line of `out`: a JSON object of the contract when `json`, else text.
-pub fn write_event(mut out: impl Write, json: bool, event: &GameEvent) -> io::Result<()> {
+/// One decision on one line of `out`: a JSON object of the contract when `json`, else text
+/// (its move in `notation`).
+pub fn write_event(
+    mut out: impl Write,
+    json: bool,
+    notation: Notation,
+    event: &GameEvent,
+) -> io::Result<()> {
     if json {
         serde_json::to_writer(&mut out, event)?;
         writeln!(out)
     } else {
-        writeln!(out, "{}", text::render(event))
+        writeln!(out, "{}", text::render_in(event, notation))
     }
 }

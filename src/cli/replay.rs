@@ -35,7 +35,8 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         bail!("standard input (`-`) can be replayed once");
     }
     let stdout = io::stdout().lock();
-    let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json);
+    let mut printer =
+        EventPrinter::new(BufWriter::new(stdout), args.json).with_notation(args.notation);
     let mut pgn = Pgn {
         path: args.pgn.as_deref(),
         time_control: args

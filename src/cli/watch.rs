@@ -143,7 +143,8 @@ async fn watch_with<S: BoardSession>(
                 .map(ToString::to_string),
             ..PgnTags::default()
         },
-    );
+    )
+    .with_notation(args.notation);
     let start_at = match &resumed {
         Some(resumed) => {
             resumed.replay_into(&mut game, &mut session, &mut sink, "")?;

@@ -13,6 +13,7 @@ use touchmove::clock::ClockReading;
 use touchmove::event::{EventKind, GameEvent, LinkState};
 use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
+use touchmove::output::notation::Notation;
 use touchmove::output::pgn::PgnTags;
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::HostNote;
@@ -29,6 +30,8 @@ pub struct WatchSink<W: Write> {
     pgn: Option<PgnFile>,
     /// Whether the last write of the PGN failed (said once, until one succeeds).
     pgn_failing: bool,
+    /// How the text output writes moves.
+    notation: Notation,
 }
 
 impl<W: Write> WatchSink<W> {
@@ -48,7 +51,14 @@ impl<W: Write> WatchSink<W> {
             recording,
             pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
             pgn_failing: false,
+            notation: Notation::San,
         }
+    }
+
+    /// The text output writes moves in `notation`.
+    pub fn with_notation(mut self, notation: Notation) -> WatchSink<W> {
+        self.notation = notation;
+        self
     }
 
     /// Records what the host knew at `t` (`touchmove play`: the engine's choices, a
@@ -115,7 +125,7 @@ impl<W: Write> WatchSink<W> {
         position: Option<&Chess>,
     ) -> io::Result<()> {
         self.pgn(event);
-        write_event(&mut self.out, self.json, event)?;
+        write_event(&mut self.out, self.json, self.notation, event)?;
         if !self.json {
             let moved = matches!(event.kind, EventKind::Move(_) | EventKind::Takeback { .. });
             if let (true, Some(position)) = (moved, position) {
@@ -186,7 +196,7 @@ impl<W: Write> Sink for WatchSink<W> {
                 t,
                 kind: EventKind::Link { state },
             };
-            write_event(&mut self.out, true, &event)?;
+            write_event(&mut self.out, true, Notation::San, &event)?;
             self.out.flush()?;
         }
         Ok(())

@@ -23,6 +23,33 @@ pub enum Notation {
 }
 
 impl Notation {
+    /// Every notation, as `--notation` lists them.
+    pub const ALL: [Notation; 5] = [
+        Notation::San,
+        Notation::Long,
+        Notation::Figurine,
+        Notation::Ru,
+        Notation::RuLong,
+    ];
+
+    /// Its name on the command line and the page: `san`, `long`, `figurine`, `ru`, `ru-long`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::San => "san",
+            Notation::Long => "long",
+            Notation::Figurine => "figurine",
+            Notation::Ru => "ru",
+            Notation::RuLong => "ru-long",
+        }
+    }
+
+    /// The notation called `name`, if one is.
+    pub fn from_name(name: &str) -> Option<Notation> {
+        Notation::ALL
+            .into_iter()
+            .find(|notation| notation.name() == name)
+    }
+
     /// `san` (the move `played`, SAN with its `+` or `#`) as this notation writes it.
     pub fn write(self, san: &str, played: Move) -> String {
         let body = san.trim_end_matches(['+', '#']);
@@ -38,6 +65,12 @@ impl Notation {
             Notation::RuLong if castle => body.replace('O', "0") + suffix,
             Notation::RuLong => long(played, russian, ':') + suffix,
         }
+    }
+}
+
+impl std::fmt::Display for Notation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -6,10 +6,17 @@ use crate::event::{
 };
 use shakmaty::Color;
 
+use super::notation::Notation;
+
 /// One line describing `event` for a person watching the game, without a line ending.
 pub fn render(event: &GameEvent) -> String {
+    render_in(event, Notation::San)
+}
+
+/// One line for `event`, its move (if it is one) written in `notation`.
+pub fn render_in(event: &GameEvent, notation: Notation) -> String {
     match &event.kind {
-        EventKind::Move(played) => render_move(played),
+        EventKind::Move(played) => render_move(played, notation),
         EventKind::Violation(violation) => render_violation(violation),
         EventKind::Illegal(illegal) => render_illegal(illegal),
         EventKind::Takeback { ply } => format!("takeback of ply {ply}"),
@@ -42,11 +49,12 @@ pub fn render(event: &GameEvent) -> String {
 
 /// `   1. e4` or `   1... e5`, the number right-aligned in four columns, and both clock
 /// times when a clock runs (`   1. e4   (clock white 0:04:58, black 0:05:00)`).
-fn render_move(played: &MoveEvent) -> String {
+fn render_move(played: &MoveEvent, notation: Notation) -> String {
     let number = move_number(played);
+    let written = notation.write(&played.san, played.chess_move);
     let line = match played.color {
-        Color::White => format!("{number:>4}. {}", played.san),
-        Color::Black => format!("{number:>4}... {}", played.san),
+        Color::White => format!("{number:>4}. {written}"),
+        Color::Black => format!("{number:>4}... {written}"),
     };
     match played.clock {
         Some(times) => format!(

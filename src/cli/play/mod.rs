@@ -33,7 +33,7 @@ use touchmove::play::EngineGame;
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::LogHeader;
 
-use super::args::{ClockSide, PlayArgs, PlaySide};
+use super::args::{ClockSide, PlayArgs, PlaySide, WatchArgs};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
@@ -197,17 +197,7 @@ async fn play(
         ..PgnTags::default()
     };
     let page = match args.listen {
-        Some(listen) => Some(
-            page(
-                listen,
-                protocol.name,
-                &board.port,
-                &start,
-                &tags,
-                board.json,
-            )
-            .await?,
-        ),
+        Some(listen) => Some(page(listen, protocol.name, &board.port, &start, &tags, board).await?),
         None => None,
     };
     let out = WatchSink::new(
@@ -217,7 +207,8 @@ async fn play(
         board.pgn.as_deref(),
         &start,
         tags,
-    );
+    )
+    .with_notation(board.notation);
     let (controls, mut control_receiver) = mpsc::unbounded_channel();
     let state = Rc::new(RefCell::new(PlayState {
         out,
@@ -297,17 +288,17 @@ async fn page(
     port: &Option<std::path::PathBuf>,
     start: &Chess,
     tags: &PgnTags,
-    json: bool,
+    board: &WatchArgs,
 ) -> Result<ServeSink> {
     let port = port.as_ref().map_or_else(
         || "the first board found".to_owned(),
         |p| p.display().to_string(),
     );
     let watched = WatchedBoard::new("1", protocol, &port, start.clone(), tags.clone());
-    let page = super::serve::serve_one(listen, watched).await?;
+    let page = super::serve::serve_one(listen, watched, board.notation).await?;
     let address = format!("http://{}/board/1", page.address);
     // JSON lines alone on standard output with --json.
-    if json {
+    if board.json {
         eprintln!("touchmove: the game's page is at {address}");
     } else {
         super::serve::announce(&format!("serve: {address}"))?;

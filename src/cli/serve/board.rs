@@ -13,6 +13,7 @@ use touchmove::event::GameEvent;
 use super::stats::StreamStats;
 use touchmove::live::runner::Control;
 use touchmove::live::{BoardSummary, WatchedBoard};
+use touchmove::output::notation::Notation;
 use touchmove::sensor::Millis;
 
 /// How many events a stream may fall behind before it is closed (the page reconnects and
@@ -146,15 +147,24 @@ pub struct Hall {
     pub stats: StreamStats,
     /// The pushes to a Lichess broadcast, with `--lichess-round` (the push loop's pusher).
     pub pushes: OnceLock<Arc<Mutex<Pusher>>>,
+    /// How the board pages write moves (`--notation`).
+    pub notation: Notation,
 }
 
 impl Hall {
+    /// The same hall, its board pages writing moves in `notation`.
+    pub fn with_notation(mut self, notation: Notation) -> Hall {
+        self.notation = notation;
+        self
+    }
+
     /// The hall of `boards`, in this order.
     pub fn new(boards: Vec<Arc<BoardHandle>>) -> Hall {
         Hall {
             boards: RwLock::new(boards),
             stats: StreamStats::default(),
             pushes: OnceLock::new(),
+            notation: Notation::San,
         }
     }
 

@@ -22,6 +22,7 @@ use tokio::sync::watch;
 use tokio::task::LocalSet;
 
 use touchmove::live::WatchedBoard;
+use touchmove::output::notation::Notation;
 
 use super::args::{BoardSpec, ServeArgs};
 use board::{BoardHandle, Hall};
@@ -57,12 +58,15 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         let first = planned.len();
         planned.extend(demo_boards::start(args, &setup, first, count)?);
     }
-    let hall = Arc::new(Hall::new(
-        planned
-            .iter()
-            .map(|plan| Arc::clone(&plan.handle))
-            .collect(),
-    ));
+    let hall = Arc::new(
+        Hall::new(
+            planned
+                .iter()
+                .map(|plan| Arc::clone(&plan.handle))
+                .collect(),
+        )
+        .with_notation(args.notation),
+    );
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("--listen {}: cannot listen there", args.listen))?;
@@ -163,6 +167,7 @@ pub(super) struct OnePage {
 pub(super) async fn serve_one(
     listen: std::net::SocketAddr,
     board: WatchedBoard,
+    notation: Notation,
 ) -> Result<OnePage> {
     let listener = match tokio::net::TcpListener::bind(listen).await {
         Ok(listener) => listener,
@@ -175,7 +180,7 @@ pub(super) async fn serve_one(
     };
     let address = listener.local_addr().context("the listening address")?;
     let handle = Arc::new(BoardHandle::new(board));
-    let hall = Arc::new(Hall::new(vec![Arc::clone(&handle)]));
+    let hall = Arc::new(Hall::new(vec![Arc::clone(&handle)]).with_notation(notation));
     tokio::spawn(axum::serve(listener, web::router(hall)).into_future());
     Ok(OnePage {
         sink: ServeSink::new(handle, None, None),

@@ -49,7 +49,12 @@ pub fn router(hall: Arc<Hall>) -> Router {
 /// `/board/NAME`: the board page (it reads its board's name from its address).
 async fn board_page(State(hall): State<Arc<Hall>>, Path(name): Path<String>) -> Response {
     match hall.board(&name) {
-        Some(_) => Html(BOARD_PAGE).into_response(),
+        // The page writes moves as the hall's notation says (its body's `data-notation`).
+        Some(_) => Html(BOARD_PAGE.replace(
+            "data-notation=\"san\"",
+            &format!("data-notation=\"{}\"", hall.notation),
+        ))
+        .into_response(),
         None => not_found(&format!("no board is called {name}")),
     }
 }

@@ -80,6 +80,37 @@ function take(event) {
   }
 }
 
+// How moves are written (`--notation`, the body's data-notation), as the terminal writes them
+// (src/output/notation.rs): san, long (Ng1-f3), figurine (♘f3), ru (Кf3, e4:d5, 0-0), ru-long.
+const notation = document.body.dataset.notation || "san";
+const LETTERS = {
+  long: { K: "K", Q: "Q", R: "R", B: "B", N: "N" },
+  figurine: { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658" },
+  ru: { K: "Кр", Q: "Ф", R: "Л", B: "С", N: "К" },
+};
+
+function written(move) {
+  const san = move.san;
+  if (notation === "san") return san;
+  const body = san.replace(/[+#]+$/, "");
+  const suffix = san.slice(body.length);
+  const ru = notation === "ru" || notation === "ru-long";
+  if (body === "O-O" || body === "O-O-O") return (ru ? body.replace(/O/g, "0") : body) + suffix;
+  const letters = LETTERS[ru ? "ru" : notation === "figurine" ? "figurine" : "long"];
+  const letter = (c) => letters[c] || c;
+  if (notation === "figurine" || notation === "ru") {
+    let out = body.replace(/^[KQRBN]/, letter).replace(/=([QRBN])/, (_, c) => "=" + letter(c));
+    if (ru) out = out.replace("x", ":");
+    return out + suffix;
+  }
+  // long and ru-long: from and to, from the UCI.
+  const [from, to, promotion] = [move.uci.slice(0, 2), move.uci.slice(2, 4), move.uci.slice(4)];
+  const piece = /^[KQRBN]/.test(body) ? letter(body[0]) : "";
+  const sign = body.includes("x") ? (ru ? ":" : "x") : "-";
+  const promoted = promotion ? "=" + letter(promotion.toUpperCase()) : "";
+  return piece + from + sign + to + promoted + suffix;
+}
+
 function renderMoves() {
   const list = document.getElementById("moves");
   list.textContent = "";
@@ -88,7 +119,7 @@ function renderMoves() {
     for (const move of [moves[i], moves[i + 1]]) {
       if (!move) continue;
       const span = document.createElement("span");
-      span.textContent = move.san;
+      span.textContent = written(move);
       if (move.reconstructed) {
         span.className = "rebuilt";
         span.title = "made while the board was not heard, reconstructed";
@@ -150,7 +181,7 @@ function renderEngine() {
   const box = document.getElementById("engine");
   box.hidden = !engine;
   if (!engine) return;
-  document.getElementById("engine-move").textContent = engine.san;
+  document.getElementById("engine-move").textContent = written(engine);
   const score = document.getElementById("engine-score");
   score.textContent = engine.score;
   score.title = "the engine's evaluation, from its own side";
