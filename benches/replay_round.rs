@@ -7,10 +7,15 @@
 //!
 //! `cargo bench --bench replay_round -- --logs N` uses the first N logs only.
 
+#[path = "shared/logs.rs"]
+mod logs;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
+
+use logs::{corpus_files, count_events, write_logs};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
@@ -37,7 +42,7 @@ fn run(limit: usize) -> Result<(), String> {
     let bin = Path::new(env!("CARGO_BIN_EXE_touchmove"));
     let dir = std::env::temp_dir().join(format!("touchmove-round-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let mut logs = write_logs(bin, &corpus_files()?, &dir)?;
+    let mut logs = write_logs(bin, &corpus_files()?, &dir, &["--style", "messy"])?;
     logs.truncate(limit);
     let events: usize = logs.iter().map(|log| count_events(log)).sum();
     println!(
@@ -72,47 +77,6 @@ fn run(limit: usize) -> Result<(), String> {
         apart.as_secs_f64() / together.as_secs_f64().max(f64::MIN_POSITIVE)
     );
     Ok(())
-}
-
-/// The corpus's PGN files.
-fn corpus_files() -> Result<Vec<PathBuf>, String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
-    let entries = fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut pgns: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
-        .collect();
-    pgns.sort();
-    Ok(pgns)
-}
-
-/// Every game of every PGN file as a log (`touchmove simulate --all`, not timed).
-fn write_logs(bin: &Path, pgns: &[PathBuf], dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut logs = Vec::new();
-    for pgn in pgns {
-        let stem = pgn
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let out = dir.join(stem);
-        let status = Command::new(bin)
-            .arg("simulate")
-            .arg(pgn)
-            .args(["--all", "-o"])
-            .arg(&out)
-            .args(["--style", "messy"])
-            .stderr(Stdio::null())
-            .status()
-            .map_err(|e| format!("cannot run simulate: {e}"))?;
-        if !status.success() {
-            return Err(format!("simulate failed on {}", pgn.display()));
-        }
-        let entries = fs::read_dir(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-        logs.extend(entries.filter_map(Result::ok).map(|entry| entry.path()));
-    }
-    logs.sort();
-    Ok(logs)
 }
 
 /// One `touchmove replay --json LOG` per log: the wall time and the decisions printed.
@@ -152,13 +116,4 @@ fn one_process(bin: &Path, logs: &[PathBuf]) -> Result<(Duration, usize), String
 
 fn count_lines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&byte| byte == b'\n').count()
-}
-
-/// The event lines of a log (lines starting with a digit).
-fn count_events(log: &Path) -> usize {
-    fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()))
-        .count()
 }

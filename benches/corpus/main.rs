@@ -6,6 +6,8 @@
 
 mod fidelity;
 mod live;
+#[path = "../shared/logs.rs"]
+mod logs;
 mod memory;
 mod speed;
 mod stats;
@@ -23,6 +25,7 @@ use touchmove::pgn_games::{PgnGame, read_games};
 use touchmove::sensor::SensorEvent;
 use touchmove::simulate::simulate;
 
+use logs::corpus_files;
 use styles::NamedStyle;
 
 #[global_allocator]
@@ -74,18 +77,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn corpus_files() -> Result<Vec<PathBuf>, String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
-    let entries = fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut pgns: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
-        .collect();
-    pgns.sort();
-    Ok(pgns)
 }
 
 /// Every readable game (with its file name), up to `limit`, and the number of unreadable ones.
@@ -323,7 +314,7 @@ fn replay_process(pgns: &[PathBuf], limit: usize) -> Result<speed::ProcessRun, S
     let dir = std::env::temp_dir().join(format!("touchmove-bench-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     let style = ["--style", "messy"];
-    let logs = speed::write_logs(bin, pgns, &dir, &style);
+    let logs = logs::write_logs(bin, pgns, &dir, &style);
     let run = logs.and_then(|logs| {
         let take = logs.len().min(limit);
         speed::replay_processes(bin, &logs[..take])

@@ -3,13 +3,13 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use shakmaty::Chess;
 use touchmove::interpreter::{Config, Interpreter};
 use touchmove::sensor::SensorEvent;
 
+use crate::logs::count_events;
 use crate::memory::replay_peak_kib;
 
 /// The best of `runs` timings of every game's events through a fresh interpreter, one thread.
@@ -42,39 +42,6 @@ pub fn interpreter_best(
         .unwrap_or_default()
 }
 
-/// Writes every game of every PGN file as a log with `touchmove simulate --all` (not timed);
-/// returns the log files.
-pub fn write_logs(
-    bin: &Path,
-    pgns: &[PathBuf],
-    dir: &Path,
-    style: &[&str],
-) -> Result<Vec<PathBuf>, String> {
-    let mut logs = Vec::new();
-    for pgn in pgns {
-        let stem = pgn
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let out = dir.join(stem);
-        let status = Command::new(bin)
-            .arg("simulate")
-            .arg(pgn)
-            .args(["--all", "-o"])
-            .arg(&out)
-            .args(style)
-            .status()
-            .map_err(|e| format!("cannot run simulate: {e}"))?;
-        if !status.success() {
-            return Err(format!("simulate failed on {}", pgn.display()));
-        }
-        let entries = fs::read_dir(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-        logs.extend(entries.filter_map(Result::ok).map(|entry| entry.path()));
-    }
-    logs.sort();
-    Ok(logs)
-}
-
 /// The whole-process replay run.
 pub struct ProcessRun {
     pub files: usize,
@@ -100,13 +67,4 @@ pub fn replay_processes(bin: &Path, logs: &[PathBuf]) -> Result<ProcessRun, Stri
         wall: began.elapsed(),
         peak_kib,
     })
-}
-
-/// The event lines of a log (lines starting with a digit).
-fn count_events(log: &Path) -> usize {
-    fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()))
-        .count()
 }

@@ -97,31 +97,27 @@ fn check_once(key: &str, first_line: Option<usize>, value: &str) -> Result<(), L
 
 /// Parses the `@report-horizon-ms` value: whole milliseconds, at most a minute.
 fn parse_horizon(text: &str) -> Result<Millis, LineError> {
-    let bad = || LineError::BadReportHorizon {
+    parse_minute_ms(text).ok_or_else(|| LineError::BadReportHorizon {
         text: text.to_owned(),
-    };
-    if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    text.parse::<Millis>()
-        .ok()
-        .filter(|ms| *ms <= MAX_REPORT_HORIZON_MS)
-        .ok_or_else(bad)
+    })
 }
 
 /// Parses an `@slide-ms` or `@bounce-ms` value: whole milliseconds, at most a minute.
 fn parse_window(key: &str, text: &str) -> Result<Millis, LineError> {
-    let bad = || LineError::BadWindow {
+    parse_minute_ms(text).ok_or_else(|| LineError::BadWindow {
         key: key.to_owned(),
         text: text.to_owned(),
-    };
+    })
+}
+
+/// Whole milliseconds (digits only), at most a minute.
+fn parse_minute_ms(text: &str) -> Option<Millis> {
     if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
+        return None;
     }
     text.parse::<Millis>()
         .ok()
         .filter(|ms| *ms <= MAX_REPORT_HORIZON_MS)
-        .ok_or_else(bad)
 }
 
 /// The longest report horizon a log may state (ms).
