@@ -270,7 +270,6 @@ fn serve_reads_board_specs() {
 
 #[test]
 fn a_round_of_logs_replays_in_one_process_each_its_own_session_an_unreadable_one_named() {
-    use serde_json::Value;
     // Every fixture that needs no option, and a malformed log among them, in one process.
     let fixtures: Vec<common::Fixture> = common::fixtures()
         .into_iter()
@@ -307,25 +306,14 @@ fn a_round_of_logs_replays_in_one_process_each_its_own_session_an_unreadable_one
         )),
         "{stderr}"
     );
-    let mut by_log: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let mut event: Value = serde_json::from_str(line).expect("JSON");
-        let log = event
-            .as_object_mut()
-            .and_then(|fields| fields.remove("log"))
-            .and_then(|log| log.as_str().map(str::to_owned))
-            .unwrap_or_else(|| panic!("no log in {line}"));
-        by_log.entry(log).or_default().push(event);
-    }
+    // Every event names its log (none is untagged: those would come under "").
+    let mut by_log = common::events_by_log(&out.stdout, "");
     // Each log's events are exactly what a process of its own prints for it.
     for fixture in &fixtures {
         let path = fixture.log.display().to_string();
         let alone = touchmove(&["replay", "--json", &path], None);
         assert!(alone.status.success(), "{}", fixture.name);
-        let alone: Vec<Value> = String::from_utf8_lossy(&alone.stdout)
-            .lines()
-            .map(|line| serde_json::from_str(line).expect("JSON"))
-            .collect();
+        let alone = common::json_lines(&alone.stdout);
         let got = by_log.remove(&path).unwrap_or_default();
         assert_eq!(got, alone, "{}", fixture.name);
     }

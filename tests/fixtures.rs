@@ -142,17 +142,10 @@ fn every_fixture_through_one_replay_process_for_the_whole_round() {
             "{}",
             String::from_utf8_lossy(&output.stderr)
         );
-        for line in String::from_utf8_lossy(&output.stdout).lines() {
-            let mut event: Value = serde_json::from_str(line).expect("JSON");
-            // One log alone is not tagged.
-            let log = match event
-                .as_object_mut()
-                .and_then(|fields| fields.remove("log"))
-            {
-                Some(log) => log.as_str().map(str::to_owned).expect("a path"),
-                None => logs.first().cloned().expect("a log"),
-            };
-            by_log.entry(log).or_default().push(event);
+        // One log alone is not tagged.
+        let alone = logs.first().cloned().expect("a log");
+        for (log, events) in common::events_by_log(&output.stdout, &alone) {
+            by_log.entry(log).or_default().extend(events);
         }
     }
     check_all("touchmove replay LOG... (the round)", |fixture| {

@@ -120,10 +120,7 @@ fn play_on(board: &str, played: &[String]) -> Played {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stderr}");
     let played = Played {
-        events: String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .map(|line| serde_json::from_str(line).expect("JSON"))
-            .collect(),
+        events: common::json_lines(&output.stdout),
         stderr,
         pgn: std::fs::read_to_string(&pgn).expect("the PGN"),
         emulator: std::fs::read_to_string(&emulator_log).expect("the emulator's log"),
@@ -146,10 +143,7 @@ fn replay_json(log: &std::path::Path) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("JSON"))
-        .collect()
+    common::json_lines(&output.stdout)
 }
 
 /// The checks every board gets: the game stands, each engine move announced, no wrong
@@ -334,10 +328,7 @@ fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_a
         .expect("play runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    let events: Vec<Value> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("JSON"))
-        .collect();
+    let events = common::json_lines(&output.stdout);
     let executions: Vec<&Value> = events.iter().filter(|e| e["kind"] == "execution").collect();
     assert_eq!(executions.len(), 1, "{log}\n{events:?}");
     let execution = executions[0];
@@ -750,10 +741,9 @@ fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
     let stderr = String::from_utf8_lossy(&resumed.stderr);
     assert!(resumed.status.success(), "{stderr}");
     assert!(stderr.contains("resumed: "), "{stderr}");
-    let events: Vec<Value> = String::from_utf8_lossy(&resumed.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("JSON"))
-        .filter(|event: &Value| event["kind"] != "link")
+    let events: Vec<Value> = common::json_lines(&resumed.stdout)
+        .into_iter()
+        .filter(|event| event["kind"] != "link")
         .collect();
     // White's moves are the script's; Black's are the engine's, each announced and carried
     // out (a new engine process after the resume need not choose as the first would have).

@@ -378,3 +378,28 @@ pub fn python_chess_games(texts: &[String]) -> Vec<Vec<Vec<String>>> {
     assert!(output.status.success(), "python-chess refused a PGN");
     serde_json::from_slice(&output.stdout).expect("JSON")
 }
+
+/// The JSON lines a command printed (`--json`), each one object.
+pub fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+/// The events `replay --json LOG...` printed, by the log each names (its `log` field, taken
+/// out); an event without one (a single log's) is `alone`'s.
+pub fn events_by_log(stdout: &[u8], alone: &str) -> std::collections::BTreeMap<String, Vec<Value>> {
+    let mut by_log: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
+    for mut event in json_lines(stdout) {
+        let log = match event
+            .as_object_mut()
+            .and_then(|fields| fields.remove("log"))
+        {
+            Some(log) => log.as_str().map(str::to_owned).expect("a path"),
+            None => alone.to_owned(),
+        };
+        by_log.entry(log).or_default().push(event);
+    }
+    by_log
+}

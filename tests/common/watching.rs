@@ -2,7 +2,7 @@
 //! as real processes: the pieces the end-to-end tests of every board protocol share.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 use touchmove::fidelity::san_list;
@@ -20,13 +20,6 @@ pub struct Watched {
     pub record: PathBuf,
     /// Its diagnostics.
     pub stderr: String,
-}
-
-fn json_lines(output: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect()
 }
 
 /// Starts `touchmove emulate BOARD EMULATE_ARGS` and runs `touchmove watch --json WATCH_ARGS`
@@ -58,7 +51,7 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
         "{name}: watch failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let (links, events): (Vec<Value>, Vec<Value>) = json_lines(&output)
+    let (links, events): (Vec<Value>, Vec<Value>) = super::json_lines(&output.stdout)
         .into_iter()
         .partition(|event| event["kind"] == "link");
     let links = links
@@ -86,7 +79,7 @@ pub fn replay_with(log: &Path, args: &[&str]) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    json_lines(&output)
+    super::json_lines(&output.stdout)
 }
 
 /// The SAN of game `number` of `fixtures/PGN`, to the move that ends it by rule.
