@@ -21,7 +21,7 @@ mod tests {
         let start = Chess::default();
         let white = flag_result(&start, Color::White);
         assert_eq!(white.result_str(), "0-1");
-        assert_eq!(white.rule, Rule::FlagFall);
+        assert_eq!(white.rule, Some(Rule::FlagFall));
         assert_eq!(white.reason, "flag fall");
         assert_eq!(flag_result(&start, Color::Black).result_str(), "1-0");
     }

@@ -39,6 +39,11 @@ impl PhysicalBoard {
         self.identified.piece_at(square)
     }
 
+    /// The squares where the board identified `piece`.
+    pub fn identified_squares(&self, piece: Piece) -> Bitboard {
+        self.identified.by_piece(piece)
+    }
+
     /// Whether the board has identified any piece (a piece-identifying board).
     pub fn identified_any(&self) -> bool {
         self.identified.occupied().any()

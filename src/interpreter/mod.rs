@@ -17,6 +17,7 @@ mod catch_up;
 mod decide;
 mod game_clock;
 mod geometry;
+mod gesture;
 mod held;
 mod judge;
 mod legal;
@@ -38,6 +39,7 @@ use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::PhysicalBoard;
 use game_clock::GameClock;
 use geometry::can_capture;
+use gesture::GestureWatch;
 use held::{HeldLift, HeldPress};
 use legal::LegalMoves;
 use motions::Motions;
@@ -230,6 +232,10 @@ pub struct Interpreter {
     input_seen: bool,
     out: VecDeque<GameEvent>,
     last_t: Millis,
+    /// A result gesture that may be under way: decisions are held back meanwhile.
+    gesture: Option<Box<GestureWatch>>,
+    /// When the last lift or placement taken in was made (a held lift keeps its own time).
+    changed_at: Millis,
 }
 
 impl Interpreter {
@@ -273,6 +279,8 @@ impl Interpreter {
             input_seen: false,
             out: VecDeque::new(),
             last_t: 0,
+            gesture: None,
+            changed_at: 0,
         }
     }
 
@@ -358,6 +366,7 @@ impl Interpreter {
         if let Some((reply, seen)) = reply_after {
             self.release_reply(reply, t, seen);
         }
+        self.review_gesture(t);
     }
 
     /// Takes a physical clock's report made at `t` (times must not decrease, as for sensor
@@ -413,10 +422,17 @@ impl Interpreter {
             .flag_due()
             .filter(|due| self.held_press.is_none_or(|p| p.t >= *due));
         let reply = self.reply_due();
-        [held, reply, self.press_due(), phase, flag]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            held,
+            reply,
+            self.press_due(),
+            phase,
+            flag,
+            self.gesture_due(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Handles every deadline due at or before `now`, in order.
@@ -424,6 +440,8 @@ impl Interpreter {
         while let Some(due) = self.poll_timeout().filter(|due| *due <= now) {
             if self.held_until() == Some(due) {
                 self.release_held();
+            } else if self.gesture_due() == Some(due) {
+                self.make_gesture(due);
             } else if self.reply_due() == Some(due) {
                 if let Some(reply) = self.held_reply.take() {
                     self.release_reply(reply, due, Seen::Hand);
@@ -435,12 +453,16 @@ impl Interpreter {
             } else {
                 self.phase_timeout(due);
             }
+            self.review_gesture(due);
         }
     }
 
     /// The next decided game event, if any.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<GameEvent> {
+        if self.gesture_watched() {
+            return None;
+        }
         self.out.pop_front()
     }
 
@@ -458,6 +480,7 @@ impl Interpreter {
                 self.handle_timeout(due);
             }
         }
+        self.drop_gesture_watch();
     }
 
     fn emit(&mut self, t: Millis, kind: EventKind) {
@@ -475,6 +498,8 @@ impl Interpreter {
     }
 
     fn lift(&mut self, t: Millis, square: Square, seen: Seen) {
+        self.gesture_before_lift(square);
+        self.changed_at = t;
         if self.phase == Phase::Closed {
             self.board.lift(square);
             return;
@@ -503,6 +528,8 @@ impl Interpreter {
     }
 
     fn place(&mut self, t: Millis, square: Square, piece: Option<Piece>) {
+        self.gesture_before_place(square, piece);
+        self.changed_at = t;
         if self.board.occupied().contains(square) {
             // A board reporting a capture as the new piece arriving over the victim.
             self.board.lift(square);
@@ -774,13 +801,14 @@ impl Interpreter {
     /// ended.
     pub fn resign(&mut self, t: Millis, color: Color) {
         self.handle_timeout(t);
+        self.drop_gesture_watch();
         if self.game.ending().is_some() {
             return;
         }
         self.game.end(crate::rules::Ending {
             winner: Some(!color),
             reason: "resignation",
-            rule: crate::event::Rule::Resignation,
+            rule: Some(crate::event::Rule::Resignation),
         });
         self.announce_ending_or_claims(t);
         self.phase = Phase::Closed;

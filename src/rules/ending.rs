@@ -11,8 +11,8 @@ pub struct Ending {
     pub winner: Option<Color>,
     /// Why, in words.
     pub reason: &'static str,
-    /// The article that ended the game.
-    pub rule: Rule,
+    /// The article that ended the game, when one did (a result gesture names none).
+    pub rule: Option<Rule>,
 }
 
 impl Ending {
@@ -21,7 +21,7 @@ impl Ending {
         GameResult {
             result: self.result_str().to_owned(),
             reason: self.reason.to_owned(),
-            rule: Some(self.rule),
+            rule: self.rule,
             outcome: KnownOutcome::from_winner(self.winner),
         }
     }
@@ -43,7 +43,7 @@ impl Ending {
         Ending {
             winner,
             reason,
-            rule,
+            rule: Some(rule),
         }
     }
 }
@@ -55,14 +55,14 @@ pub fn ending_after_move(position: &Chess, legal: &MoveList, repetitions: usize)
         Some(Ending {
             winner: None,
             reason,
-            rule,
+            rule: Some(rule),
         })
     };
     if legal.is_empty() && position.is_check() {
         Some(Ending {
             winner: Some(!position.turn()),
             reason: "checkmate",
-            rule: Rule::Checkmate,
+            rule: Some(Rule::Checkmate),
         })
     } else if legal.is_empty() {
         draw("stalemate", Rule::Stalemate)
@@ -87,14 +87,14 @@ mod tests {
         let pos = position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
         let ending = ending_after_move(&pos, &pos.legal_moves(), 1).expect("ended");
         assert_eq!(ending.result_str(), "0-1");
-        assert_eq!(ending.rule, Rule::Checkmate);
+        assert_eq!(ending.rule, Some(Rule::Checkmate));
     }
 
     #[test]
     fn bare_kings_are_a_dead_position() {
         let pos = position("8/8/4k3/8/8/3K4/8/8 w - - 0 60");
         assert_eq!(
-            ending_after_move(&pos, &pos.legal_moves(), 1).map(|e| e.rule),
+            ending_after_move(&pos, &pos.legal_moves(), 1).and_then(|e| e.rule),
             Some(Rule::DeadPosition)
         );
     }

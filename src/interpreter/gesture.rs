@@ -1,0 +1,269 @@
+//! The result gesture: both kings set down on centre squares (d4, d5, e4, e5) end the game with
+//! the result the convention of DGT boards gives (PicoChess, LiveChess): both on light squares
+//! (d5, e4) 1-0, both on dark squares (d4, e5) 0-1, one on each a draw. The four squares touch
+//! each other, and kings never stand next to each other in play, so the gesture is never a
+//! position of the game.
+//!
+//! Once a king leaves its square (or an identified king arrives where it does not stand), the
+//! interpreter goes on deciding as always, but keeps its decisions back and keeps a copy of
+//! itself as it was before the king moved. If both kings come to stand on centre squares and
+//! stay there for the slide window, the gesture is made: the copy takes over (the kings'
+//! motions were no move, no ruling and no takeback), with the board as it now is, decides what
+//! was pending before the kings moved, and ends the game. If instead the kings come to rest
+//! elsewhere (put back, or a king move), nothing was a gesture and the decisions kept back go
+//! out as they were made.
+
+use shakmaty::{Color, Piece, Position, Role, Square};
+
+use super::{Interpreter, Phase};
+use crate::rules::Ending;
+use crate::sensor::Millis;
+
+/// The reason a gesture's result gives.
+pub(super) const REASON: &str = "gesture";
+
+/// The four centre squares.
+const CENTRE: [Square; 4] = [Square::D4, Square::D5, Square::E4, Square::E5];
+
+/// Whether `square` is one of the four centre squares.
+fn is_centre(square: Square) -> bool {
+    CENTRE.contains(&square)
+}
+
+/// A gesture that may be under way: the interpreter as it was before a king moved, and what the
+/// kings have done since.
+#[derive(Debug, Clone)]
+pub(super) struct GestureWatch {
+    /// The interpreter before the first king motion (its decisions kept back since then are
+    /// dropped if the gesture is made).
+    before: Box<Interpreter>,
+    /// The order number of the board's last motion when the watch began.
+    since: u32,
+    /// The kings' squares when the watch began, White's then Black's.
+    started: [Option<Square>; 2],
+    /// Whether each king has been away from its square since the watch began.
+    moved: [bool; 2],
+    /// Both kings on centre squares since this time, with the result they give.
+    shown: Option<(Millis, Option<Color>)>,
+}
+
+/// The index of `color` in a pair of kings.
+fn slot(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// The result two kings on `squares` give, if both stand on centre squares: `Some(winner)`,
+/// with `None` inside for a draw.
+fn gesture_result(squares: [Option<Square>; 2]) -> Option<Option<Color>> {
+    let [Some(white), Some(black)] = squares else {
+        return None;
+    };
+    if !(is_centre(white) && is_centre(black)) || white == black {
+        return None;
+    }
+    Some(match (white.is_light(), black.is_light()) {
+        (true, true) => Some(Color::White),
+        (false, false) => Some(Color::Black),
+        _ => None,
+    })
+}
+
+impl Interpreter {
+    /// The kings' squares in the game, White's then Black's.
+    fn king_homes(&self) -> [Option<Square>; 2] {
+        let board = self.game.position().board();
+        [board.king_of(Color::White), board.king_of(Color::Black)]
+    }
+
+    /// Before a piece leaves `square`: a king leaving starts the watch.
+    pub(super) fn gesture_before_lift(&mut self, square: Square) {
+        if self.gesture.is_none()
+            && self.phase != Phase::Closed
+            && self.king_homes().contains(&Some(square))
+        {
+            self.start_gesture_watch();
+        }
+    }
+
+    /// Before a piece arrives on `square`: an identified king arriving where the game does not
+    /// have it starts the watch (a scanning board may report the arrival before the lift).
+    pub(super) fn gesture_before_place(&mut self, square: Square, piece: Option<Piece>) {
+        let homes = self.king_homes();
+        let stray_king = piece.is_some_and(|p| {
+            p.role == Role::King && homes.get(slot(p.color)).copied().flatten() != Some(square)
+        });
+        if self.gesture.is_none() && self.phase != Phase::Closed && stray_king {
+            self.start_gesture_watch();
+        }
+    }
+
+    /// Keeps a copy of the interpreter as it is now and holds its decisions back from here on.
+    fn start_gesture_watch(&mut self) {
+        tracing::debug!("a king moves: watching for the result gesture");
+        self.gesture = Some(Box::new(GestureWatch {
+            before: Box::new(self.clone()),
+            since: self.motions.now(),
+            started: self.king_homes(),
+            moved: [false; 2],
+            shown: None,
+        }));
+    }
+
+    /// Whether decisions are being held back while a gesture may be under way.
+    pub(super) fn gesture_watched(&self) -> bool {
+        self.gesture.is_some()
+    }
+
+    /// When the gesture the board shows is made (the slide window after both kings stood on
+    /// centre squares).
+    pub(super) fn gesture_due(&self) -> Option<Millis> {
+        let (since, _) = self.gesture.as_ref()?.shown?;
+        let due = since.saturating_add(self.config.slide_ms);
+        // A lift made before then may be a king leaving the centre: wait to know.
+        self.held.first().is_none_or(|h| h.t >= due).then_some(due)
+    }
+
+    /// Where the board has the kings, White's then Black's (`None`: not to be seen, in hand).
+    /// A king the board identifies is where it is identified; else on its square in the game
+    /// while that is occupied; else, on an occupancy board, on a centre square filled since the
+    /// watch began `since` (emptied and filled again, or where the game has no piece), when
+    /// there are as many of those as kings to place.
+    fn located_kings(&self, since: u32) -> [Option<Square>; 2] {
+        let homes = self.king_homes();
+        let position = self.game.position().board();
+        let mut located = [None, None];
+        let mut unplaced = Vec::new();
+        for color in Color::ALL {
+            let identified = self.board.identified_squares(color.king()).single_square();
+            let home = homes.get(slot(color)).copied().flatten().filter(|&home| {
+                self.board.occupied().contains(home)
+                    && self
+                        .board
+                        .identified_at(home)
+                        .is_none_or(|p| p == color.king())
+            });
+            match identified.or(home) {
+                Some(square) => {
+                    if let Some(slot) = located.get_mut(slot(color)) {
+                        *slot = Some(square);
+                    }
+                }
+                None => unplaced.push(color),
+            }
+        }
+        let fresh: Vec<Square> = CENTRE
+            .into_iter()
+            .filter(|&square| {
+                self.board.occupied().contains(square)
+                    && self.board.identified_at(square).is_none()
+                    && !located.contains(&Some(square))
+                    && (position.piece_at(square).is_none()
+                        || self.motions.lifted_since(square, since))
+            })
+            .collect();
+        if fresh.len() == unplaced.len() {
+            for (color, square) in unplaced.into_iter().zip(fresh) {
+                if let Some(slot) = located.get_mut(slot(color)) {
+                    *slot = Some(square);
+                }
+            }
+        }
+        located
+    }
+
+    /// After a change, looked at `t`: notes the kings standing in the centre (since the board's
+    /// last change), or ends the watch when
+    /// no gesture can be under way: the kings back where they stood after both went out (as if
+    /// they had not moved), or at rest in play (the decisions held back go out as made).
+    pub(super) fn review_gesture(&mut self, t: Millis) {
+        let Some(since) = self.gesture.as_ref().map(|watch| watch.since) else {
+            return;
+        };
+        let located = self.located_kings(since);
+        let homes = self.king_homes();
+        let changed_at = self.changed_at;
+        let Some(watch) = self.gesture.as_mut() else {
+            return;
+        };
+        for ((moved, at), started) in watch.moved.iter_mut().zip(located).zip(watch.started) {
+            *moved |= at != started;
+        }
+        if let Some(result) = gesture_result(located) {
+            if watch.shown.is_none_or(|(_, shown)| shown != result) {
+                watch.shown = Some((changed_at, result));
+            }
+            return;
+        }
+        watch.shown = None;
+        let open = located.iter().zip(homes).any(|(at, home)| match at {
+            None => true,
+            Some(square) => is_centre(*square) && Some(*square) != home,
+        });
+        if watch.moved == [true, true] && located == watch.started && homes == watch.started {
+            tracing::debug!(t, "the kings are back: no gesture, and nothing");
+            self.take_back_the_watch(t);
+        } else if !open {
+            tracing::debug!(t, "the kings came to rest: no gesture");
+            self.gesture = None;
+        }
+    }
+
+    /// The end of input: a gesture not made by now was none.
+    pub(super) fn drop_gesture_watch(&mut self) {
+        self.gesture = None;
+    }
+
+    /// Goes back to the interpreter as it was before the watch began, with the board as it is
+    /// now (what was held back since is dropped). Whether there was a watch.
+    fn restore_before_watch(&mut self) -> bool {
+        let Some(watch) = self.gesture.take() else {
+            return false;
+        };
+        let GestureWatch { before, .. } = *watch;
+        let board = std::mem::replace(&mut self.board, before.board.clone());
+        let motions = std::mem::take(&mut self.motions);
+        *self = *before;
+        self.board = board;
+        self.motions = motions;
+        self.held.clear();
+        self.held_reply = None;
+        self.held_press = None;
+        true
+    }
+
+    /// Both kings went out and came back at `t` without a gesture: as if they had not moved.
+    fn take_back_the_watch(&mut self, t: Millis) {
+        if self.restore_before_watch() && self.phase != Phase::Closed {
+            self.reassess(t);
+        }
+    }
+
+    /// The kings stood in the centre for the slide window until `t`: the interpreter goes back
+    /// to where it was before they moved, with the board as it is, decides what was pending
+    /// then, and the game ends with the gesture's result.
+    pub(super) fn make_gesture(&mut self, t: Millis) {
+        let Some(winner) = self.gesture.as_ref().and_then(|watch| watch.shown) else {
+            return;
+        };
+        let (_, winner) = winner;
+        self.restore_before_watch();
+        if let Phase::Pending { deadline, .. } = self.phase {
+            self.decide_pending(deadline.min(t));
+        }
+        if self.game.ending().is_some() {
+            self.phase = Phase::Closed;
+            return;
+        }
+        tracing::debug!(t, "result gesture");
+        self.game.end(Ending {
+            winner,
+            reason: REASON,
+            rule: None,
+        });
+        self.announce_ending_or_claims(t);
+        self.phase = Phase::Closed;
+    }
+}
