@@ -11,6 +11,10 @@ use crate::sensor::Millis;
 /// The time a completed illegal move gives the opponent (FIDE 7.5.5).
 pub const ILLEGAL_MOVE_PENALTY_MS: Millis = 120_000;
 
+/// A physical clock shows whole seconds: a side reported less than this above the time the
+/// model has for it did not gain time (no increment, period or penalty is so small).
+const DISPLAY_RESOLUTION_MS: Millis = 1_000;
+
 /// What switches the clock's sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Driver {
@@ -32,6 +36,10 @@ pub struct GameClock {
     /// The flags of the last report (a flag counts when it appears, not while it stays);
     /// `None` before the first report, whose flags are left over from before and never count.
     shown_flags: Option<ByColor<Option<Flag>>>,
+    /// While the decided moves switch the clock: the clock as it was before the last move's
+    /// switch, with its mover and when it was decided. A first press by that mover after the
+    /// decision is when the physical clock really switched.
+    before_switch: Option<(ChessClock, Color, Millis)>,
 }
 
 impl GameClock {
@@ -44,6 +52,7 @@ impl GameClock {
             clock,
             driver: Driver::Moves,
             shown_flags: None,
+            before_switch: None,
         }
     }
 
@@ -65,26 +74,46 @@ impl GameClock {
                 self.clock.count_move(mover);
             }
             // A press the clock refuses (not that side's turn) changes nothing.
-            Driver::Moves => _ = self.clock.press(mover, t),
+            Driver::Moves => {
+                self.before_switch = Some((self.clock.clone(), mover, t));
+                _ = self.clock.press(mover, t);
+            }
             Driver::Presses => {}
         }
     }
 
     /// `color` pressed the physical clock at `t`: from now on the clock follows the presses
-    /// (a reporting clock has switched its sides in its own report).
+    /// (a reporting clock has switched its sides in its own report). The first press, by the
+    /// player whose move was decided before it, switches the clock at the press: the time from
+    /// the decision to the press is the mover's, as the physical clock charged it.
     pub fn pressed(&mut self, color: Color, t: Millis) {
-        if self.driver != Driver::Reports {
-            self.driver = Driver::Presses;
-            _ = self.clock.press(color, t);
+        if self.driver == Driver::Reports {
+            return;
         }
+        let switched_early =
+            std::mem::take(&mut self.before_switch).filter(|(_, mover, decided)| {
+                self.driver == Driver::Moves && *mover == color && *decided <= t
+            });
+        if let Some((before, _, _)) = switched_early {
+            self.clock = before;
+        }
+        self.driver = Driver::Presses;
+        _ = self.clock.press(color, t);
     }
 
     /// The physical clock reported `reading` at `t`: from now on its times and flags are the
     /// clock's. Returns the side whose flag this report shows falling, if any: a final flag,
     /// or the end of a period whose moves the player had not made.
     pub fn follow(&mut self, reading: &ClockReading, t: Millis) -> Option<Color> {
+        // The first report sets the times: until then they were the model's guess.
+        let times = if self.driver == Driver::Reports {
+            self.without_display_rounding(reading, t)
+        } else {
+            reading.times
+        };
         self.driver = Driver::Reports;
-        self.clock.sync(reading.times, reading.running, t);
+        self.before_switch = None;
+        self.clock.sync(times, reading.running, t);
         let shown = self
             .shown_flags
             .replace(reading.flags)
@@ -104,6 +133,23 @@ impl GameClock {
             .into_iter()
             .chain([Color::White, Color::Black])
             .find(|&color| fell(color))
+    }
+
+    /// The times of `reading` at `t`, but a side reported less than the display's resolution
+    /// above the model's time keeps the model's: the clock shows whole seconds, rounded up,
+    /// and the side did not gain time. (The model, set from such reports, stays at or above
+    /// the true time and comes down to it.)
+    fn without_display_rounding(&self, reading: &ClockReading, t: Millis) -> ClockTimes {
+        let kept = |color: Color| {
+            let shown = reading.times.get(color);
+            let model = self.clock.remaining(color, t);
+            let rounded = shown > model && shown - model < DISPLAY_RESOLUTION_MS;
+            if rounded { model } else { shown }
+        };
+        ClockTimes {
+            white: kept(Color::White),
+            black: kept(Color::Black),
+        }
     }
 
     /// Both players' remaining time at `t`.

@@ -78,6 +78,8 @@ pub struct LogDecoder {
     metadata: MetadataCollector,
     last_time: Option<Millis>,
     ready: VecDeque<Result<LogRecord, LogError>>,
+    /// Readings and notes that came before the first event: given after the header record.
+    early: Vec<LogRecord>,
     finished: bool,
     ended: bool,
     /// `#clock-reading` comments are read as clock reports.
@@ -105,6 +107,7 @@ impl LogDecoder {
             metadata: MetadataCollector::default(),
             last_time: None,
             ready: VecDeque::new(),
+            early: Vec::new(),
             finished: false,
             ended: false,
             clock_readings: true,
@@ -267,18 +270,19 @@ impl LogDecoder {
         }
     }
 
-    /// A comment: ignored, unless it is a clock reading or a host's note (an engine's choice, a resignation) among the events,
-    /// no earlier than the last event, reading or note (anything else in a comment is never an
-    /// error). A decoder ignoring clock readings still reads the host's notes.
+    /// A comment: ignored, unless it is a clock reading or a host's note (an engine's choice, a
+    /// resignation) after the header, no earlier than the last event, reading or note (anything
+    /// else in a comment is never an error). A clock's first report may come before the first
+    /// event. A decoder ignoring clock readings still reads the host's notes.
     fn decode_comment(&mut self, content: &str) {
-        if self.phase != Phase::Events {
+        if self.phase == Phase::ExpectHeader {
             return;
         }
         if let Some((t, note)) = parse_host_note(content) {
             let latest = self.last_time.max(self.last_reading);
             if latest.is_none_or(|last| t >= last) {
                 self.last_reading = Some(t);
-                self.ready.push_back(Ok(LogRecord::HostNote { t, note }));
+                self.take_record(LogRecord::HostNote { t, note });
             }
             return;
         }
@@ -291,8 +295,7 @@ impl LogDecoder {
         let latest = self.last_time.max(self.last_reading);
         if latest.is_none_or(|last| t >= last) {
             self.last_reading = Some(t);
-            self.ready
-                .push_back(Ok(LogRecord::ClockReading { t, reading }));
+            self.take_record(LogRecord::ClockReading { t, reading });
         }
     }
 
@@ -313,6 +316,16 @@ impl LogDecoder {
         self.phase = Phase::Events;
         let header = self.metadata.header().clone();
         self.ready.push_back(Ok(LogRecord::Header(header)));
+        self.ready.extend(self.early.drain(..).map(Ok));
+    }
+
+    /// Queues a reading or note: after the header record, kept until then if it came first.
+    fn take_record(&mut self, record: LogRecord) {
+        if self.phase == Phase::Events {
+            self.ready.push_back(Ok(record));
+        } else {
+            self.early.push(record);
+        }
     }
 
     /// Decodes an event line and checks that time does not go back.
