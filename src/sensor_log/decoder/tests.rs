@@ -84,6 +84,7 @@ fn the_contract_example_reads_to_its_events() {
             engine: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
         }
     );
     assert_eq!(
@@ -136,6 +137,7 @@ fn a_log_without_events_yields_its_header_at_the_end() {
             engine: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
         })))
     );
     assert_eq!(decoder.poll(), None);
@@ -179,6 +181,7 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
             engine: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
         })),
         Ok(LogRecord::Event(SensorEvent::new(
             0,
@@ -444,21 +447,30 @@ mod clock_readings {
         300 place e4\n";
 
     #[test]
-    fn a_reading_among_the_events_is_a_record_and_other_comments_are_not() {
+    fn a_reading_after_the_header_is_a_record_and_other_comments_are_not() {
         let got = records(&mut LogDecoder::new(), LOG);
         let expected_reading = reading(60_000, 59_000).with_flag(Color::Black, Flag::Fallen);
-        assert_eq!(got.len(), 4, "{got:?}");
+        assert_eq!(got.len(), 5, "{got:?}");
         assert!(matches!(got[0], LogRecord::Header(_)));
-        assert_eq!(got[1], LogRecord::Event(lift(0, Square::E2)));
-        // Before the first event, malformed, or earlier than the last event: a comment.
+        // Before the first event: given after the header record.
+        let first = ClockReading::new(ClockTimes { white: 1, black: 1 }, None);
         assert_eq!(
-            got[2],
+            got[1],
+            LogRecord::ClockReading {
+                t: 0,
+                reading: first
+            }
+        );
+        assert_eq!(got[2], LogRecord::Event(lift(0, Square::E2)));
+        // Malformed, or earlier than the last event: a comment.
+        assert_eq!(
+            got[3],
             LogRecord::ClockReading {
                 t: 100,
                 reading: expected_reading
             }
         );
-        assert!(matches!(got[3], LogRecord::Event(ref e) if e.t == 300));
+        assert!(matches!(got[4], LogRecord::Event(ref e) if e.t == 300));
     }
 
     #[test]
