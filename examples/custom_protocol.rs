@@ -27,8 +27,9 @@ const PROTOCOL: Protocol = Protocol {
     name: "lines",
     summary: "a made-up board that speaks one line per report",
     line: SerialLine::eight_n_one(9600),
-    // Reports come as they happen: no press waits for a late one.
+    // Reports come as they happen: no press waits for a late one, and no scan hides a rest.
     report_horizon_ms: 0,
+    scan_ms: 0,
     new_session: line_session,
     probe: None,
     emulator: None,

@@ -20,6 +20,13 @@ pub fn find(name: &str) -> Option<&'static Protocol> {
         .find(|protocol| protocol.name == name)
 }
 
+/// The scan period of the protocol a log's `@board` text names by its first word (what
+/// `watch`, `play` and `serve` write: `dgt /dev/ttyUSB0`), if it names one.
+pub fn scan_of_board(board: &str) -> Option<crate::sensor::Millis> {
+    let name = board.split_whitespace().next()?;
+    find(name).map(|protocol| protocol.scan_ms)
+}
+
 /// The protocols' names, in registry order.
 pub fn names() -> impl Iterator<Item = &'static str> {
     PROTOCOLS.iter().map(|protocol| protocol.name)

@@ -156,6 +156,7 @@ pub fn check_game(
     // The log states the report horizon its presses need, as a recording does.
     let config = &Config {
         report_horizon_ms: config.report_horizon_ms.max(style.report_horizon_ms()),
+        scan_ms: config.scan_ms.max(style.scan_ms()),
         ..*config
     };
     let events = replay_events(start.clone(), *config, &simulated.events);

@@ -20,6 +20,10 @@ pub struct Replay {
     /// The slide and bounce windows given for the replay, else the log's.
     slide_ms: Option<Millis>,
     bounce_ms: Option<Millis>,
+    /// The board's scan period given for the replay, else the log's.
+    scan_ms: Option<Millis>,
+    /// The scan period of the board a log's `@board` names, for a log that states none.
+    board_scans: Option<fn(&str) -> Option<Millis>>,
     time_control: Option<TimeControl>,
     interpreter: Option<Interpreter>,
     header: Option<LogHeader>,
@@ -33,6 +37,8 @@ impl Replay {
             report_horizon_ms: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
+            board_scans: None,
             time_control: None,
             interpreter: None,
             header: None,
@@ -54,6 +60,34 @@ impl Replay {
         self.slide_ms = slide_ms;
         self.bounce_ms = bounce_ms;
         self
+    }
+
+    /// Decides with this scan period of the board instead of the one the log states (see
+    /// [`Config::scan_ms`]); `None` keeps the log's: its `@scan-ms`, else the scan of the board
+    /// its `@board` names (through [`Replay::with_board_scans`]), else the configuration's.
+    pub fn with_scan(mut self, scan_ms: Option<Millis>) -> Replay {
+        self.scan_ms = scan_ms;
+        self
+    }
+
+    /// Finds the scan period of the board a log's `@board` text names, for a log that states
+    /// no `@scan-ms` (the registry's `boards::scan_of_board`; the replay itself knows no
+    /// protocol).
+    pub fn with_board_scans(mut self, scans: fn(&str) -> Option<Millis>) -> Replay {
+        self.board_scans = Some(scans);
+        self
+    }
+
+    /// The scan period to decide a log with `header` with.
+    fn scan_for(&self, header: &LogHeader) -> Millis {
+        let named = || {
+            let scans = self.board_scans?;
+            header.board.as_deref().and_then(scans)
+        };
+        self.scan_ms
+            .or(header.scan_ms)
+            .or_else(named)
+            .unwrap_or(self.config.scan_ms)
     }
 
     /// Runs a clock for `time_control` (see [`Interpreter::with_time_control`]).
@@ -89,6 +123,7 @@ impl Replay {
                         .bounce_ms
                         .or(header.bounce_ms)
                         .unwrap_or(self.config.bounce_ms),
+                    scan_ms: self.scan_for(&header),
                     exempt: header.engine.or(self.config.exempt),
                     ..self.config
                 };
@@ -156,6 +191,7 @@ impl Replay {
                 .unwrap_or(self.config.report_horizon_ms),
             slide_ms: self.slide_ms.unwrap_or(self.config.slide_ms),
             bounce_ms: self.bounce_ms.unwrap_or(self.config.bounce_ms),
+            scan_ms: self.scan_ms.unwrap_or(self.config.scan_ms),
             ..self.config
         };
         let time_control = &self.time_control;

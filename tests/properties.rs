@@ -94,8 +94,9 @@ fn dump_failure(
     config: &Config,
 ) -> String {
     let simulated = simulate(start, moves, style, seed).expect("simulable");
-    let config =
-        config.with_report_horizon_ms(config.report_horizon_ms.max(style.report_horizon_ms()));
+    let config = config
+        .with_report_horizon_ms(config.report_horizon_ms.max(style.report_horizon_ms()))
+        .with_scan_ms(config.scan_ms.max(style.scan_ms()));
     let events = replay_events(start.clone(), config, &simulated.events);
     let mut lines: Vec<(u64, String)> = simulated
         .events

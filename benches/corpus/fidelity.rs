@@ -37,12 +37,15 @@ pub struct Row {
 
 /// Replays every game of `games` under `style` through the interpreter and the baseline.
 pub fn run(games: &[(String, PgnGame)], style: &NamedStyle, config: &Config) -> Row {
-    // A log states the report horizon its presses need, as a recording does.
-    let config = &config.with_report_horizon_ms(
-        config
-            .report_horizon_ms
-            .max(style.style.report_horizon_ms()),
-    );
+    // A log states the report horizon its presses need and its board's scan, as a recording
+    // does.
+    let config = &config
+        .with_report_horizon_ms(
+            config
+                .report_horizon_ms
+                .max(style.style.report_horizon_ms()),
+        )
+        .with_scan_ms(config.scan_ms.max(style.style.scan_ms()));
     let mut row = Row::default();
     for (seed, (file, game)) in games.iter().enumerate() {
         let seed = seed as u64;

@@ -16,7 +16,8 @@ pub use session::ChessLinkSession;
 
 /// The ChessLink protocol, found by its answer to `V`. The report horizon is three default
 /// scans (40.96 ms each: the scan that sees a change and a 2-scan debounce of the automatic
-/// reports) and a margin; the board has no clock, so no press is weighed with it.
+/// reports) and a margin; the board has no clock, so no press is weighed with it. Its scan
+/// period, 40.96 ms, is rounded up.
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "chesslink",
     summary: "a Millennium ChessLink board (eONE, Exclusive, Performance; 38400 baud 7O1)",
@@ -27,6 +28,7 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
         stop_bits: 1,
     },
     report_horizon_ms: 150,
+    scan_ms: 41,
     new_session: session::new_session,
     probe: Some(crate::live::Probe {
         request: probe::request,

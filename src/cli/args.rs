@@ -627,6 +627,18 @@ pub fn with_windows(
     config.with_slide_ms(slide).with_bounce_ms(bounce)
 }
 
+/// The board's scan period: `given` on the command line, else the one a recording's `header`
+/// states, else `protocol`'s.
+pub fn scan_for(
+    given: Option<u64>,
+    header: Option<&touchmove::sensor_log::LogHeader>,
+    protocol: &touchmove::live::Protocol,
+) -> u64 {
+    given
+        .or(header.and_then(|header| header.scan_ms))
+        .unwrap_or(protocol.scan_ms)
+}
+
 /// The interpreter's options, shared by every command that runs one.
 #[derive(Debug, Args)]
 pub struct InterpreterArgs {
@@ -646,6 +658,13 @@ pub struct InterpreterArgs {
     /// for the slide window.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub bounce_ms: Option<u64>,
+    /// The board's scan period in ms (at most 60000): a rest is a release only once it lasted
+    /// the slide window and one scan, since a scanning board cannot show a shorter rest.
+    /// Default: the protocol's (DGT 250; Hall 0, every change reported as it happens);
+    /// `replay` takes the log's `@scan-ms`, else the scan of the protocol its `@board` names,
+    /// else 0.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub scan_ms: Option<u64>,
     /// The report horizon in ms (at most 60000): a clock press is weighed only once the
     /// board's reports of what happened before it can have arrived. Default: `replay` uses the
     /// log's `@report-horizon-ms` (none: 0), `watch` the protocol's (DGT 300, one scan and a

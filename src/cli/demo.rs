@@ -84,7 +84,8 @@ async fn demo(
     };
     let start = Chess::default();
     let config = touchmove::interpreter::Config::default()
-        .with_report_horizon_ms(protocol.report_horizon_ms);
+        .with_report_horizon_ms(protocol.report_horizon_ms)
+        .with_scan_ms(protocol.scan_ms);
     let mut game = LiveGame::new(start.clone(), config);
     let mut session = (protocol.new_session)(&SessionOptions::new());
     let mut connector = OwnEnd(Some(host_end), protocol);

@@ -72,9 +72,12 @@ fn header(source: &Source<'_>) -> LogHeader {
         BoardKind::Occupancy => "simulated occupancy board",
         BoardKind::Identifying => "simulated identifying board",
     };
-    let header = LogHeader::new(&source.game.start, board);
-    match source.style.report_horizon_ms() {
-        0 => header,
-        horizon => header.with_report_horizon(horizon),
+    let mut header = LogHeader::new(&source.game.start, board);
+    if let horizon @ 1.. = source.style.report_horizon_ms() {
+        header = header.with_report_horizon(horizon);
     }
+    if let scan @ 1.. = source.style.scan_ms() {
+        header = header.with_scan(scan);
+    }
+    header
 }

@@ -14,6 +14,7 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     summary: "a home-made Hall-sensor board speaking the open protocol (115200 baud)",
     line: crate::live::SerialLine::eight_n_one(touchmove_firmware_protocol::BAUD_RATE),
     report_horizon_ms: 0,
+    scan_ms: 0,
     new_session: session::new_session,
     probe: Some(crate::live::Probe {
         request: probe::request,

@@ -47,7 +47,7 @@ impl Interpreter {
             Relation::Earlier(plies) => {
                 self.phase = Phase::Pending {
                     what: Pending::Takeback { plies },
-                    deadline: t.saturating_add(self.config.slide_ms),
+                    deadline: t.saturating_add(self.config.rest_ms()),
                 };
             }
             Relation::AfterLeft(_) => {
@@ -121,7 +121,7 @@ impl Interpreter {
         if can_grow(m, legal.moves()) || unsensed_promotion || press_held {
             self.phase = Phase::Pending {
                 what: Pending::Move { m, correction },
-                deadline: t.saturating_add(self.config.slide_ms),
+                deadline: t.saturating_add(self.config.rest_ms()),
             };
         } else {
             self.decide_move(t, m, correction);

@@ -117,11 +117,11 @@ impl Interpreter {
         self.gesture.is_some()
     }
 
-    /// When the gesture the board shows is made (the slide window after both kings stood on
-    /// centre squares).
+    /// When the gesture the board shows is made (the kings at rest on centre squares: the
+    /// slide window after both stood there, and a scan period more on a scanning board).
     pub(super) fn gesture_due(&self) -> Option<Millis> {
         let (since, _) = self.gesture.as_ref()?.shown?;
-        let due = since.saturating_add(self.config.slide_ms);
+        let due = since.saturating_add(self.config.rest_ms());
         // A lift made before then may be a king leaving the centre: wait to know.
         self.held.first().is_none_or(|h| h.t >= due).then_some(due)
     }

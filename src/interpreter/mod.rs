@@ -53,6 +53,12 @@ pub struct Config {
     pub slide_ms: Millis,
     /// A lift and replace on the same square within this is sensor noise (ms).
     pub bounce_ms: Millis,
+    /// How often the board samples its squares (ms): a scanning board (DGT: 250) reports a
+    /// square's change only at its next scan, so a rest it shows may be that much shorter or
+    /// longer than the real one. A rest is a release only once it has lasted the slide window
+    /// and one scan period ([`Config::rest_ms`]). 0: the board reports every change as it
+    /// happens.
+    pub scan_ms: Millis,
     /// Whether Article 4 rulings are made (strict) or not (casual).
     pub strict: bool,
     /// The completed illegal move that loses the game (2 under the 2023 Laws, 3 under 2005).
@@ -73,6 +79,7 @@ impl Default for Config {
         Config {
             slide_ms: 250,
             bounce_ms: 50,
+            scan_ms: 0,
             strict: true,
             illegal_limit: 2,
             report_horizon_ms: 0,
@@ -87,6 +94,21 @@ impl Config {
     pub fn with_slide_ms(mut self, ms: Millis) -> Config {
         self.slide_ms = ms;
         self
+    }
+
+    /// With the board's scan period `ms` (see [`Config::scan_ms`]).
+    #[must_use]
+    pub fn with_scan_ms(mut self, ms: Millis) -> Config {
+        self.scan_ms = ms;
+        self
+    }
+
+    /// How long a piece must be seen resting for the rest to be a release (not a slide): the
+    /// slide window, and on a scanning board one scan period more, since the board's sampling
+    /// cannot tell a shorter rest from a slide.
+    #[must_use]
+    pub fn rest_ms(&self) -> Millis {
+        self.slide_ms.saturating_add(self.scan_ms)
     }
 
     /// With the bounce window `ms`.

@@ -22,6 +22,11 @@ pub struct Protocol {
     /// arrive (ms): one scan and a margin on a scanning board, 0 on one that reports each
     /// change as it happens.
     pub report_horizon_ms: Millis,
+    /// How often the board samples its squares (ms): a change is reported only at the next
+    /// scan (DGT: 250). 0 for a board that reports every change as it happens. A rest is a
+    /// release only once it lasted the slide window and one scan period
+    /// ([`crate::interpreter::Config::scan_ms`]).
+    pub scan_ms: Millis,
     /// A host session for a board of this protocol.
     pub new_session: fn(&SessionOptions) -> Box<dyn BoardSession + Send>,
     /// How a board of this protocol is recognised on a port, if it can be.

@@ -24,6 +24,8 @@ pub struct LogHeader {
     pub slide_ms: Option<Millis>,
     /// The bounce window the recording session decided with (`@bounce-ms`), when it said.
     pub bounce_ms: Option<Millis>,
+    /// The board's scan period the recording session decided with (`@scan-ms`), when it said.
+    pub scan_ms: Option<Millis>,
 }
 
 impl LogHeader {
@@ -38,7 +40,14 @@ impl LogHeader {
             engine: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
         }
+    }
+
+    /// The same header, stating the board's scan period the session decided with.
+    pub fn with_scan(mut self, scan_ms: Millis) -> LogHeader {
+        self.scan_ms = Some(scan_ms);
+        self
     }
 
     /// The same header, stating the slide and bounce windows the session decided with, so
@@ -101,6 +110,7 @@ mod tests {
             engine: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
         };
         let position = header.start_position().expect("legal position");
         assert_eq!(position.turn(), Color::Black);

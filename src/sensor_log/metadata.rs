@@ -16,6 +16,7 @@ pub(super) struct MetadataCollector {
     horizon_line: Option<usize>,
     engine_line: Option<usize>,
     slide_line: Option<usize>,
+    scan_line: Option<usize>,
     bounce_line: Option<usize>,
 }
 
@@ -52,6 +53,12 @@ impl MetadataCollector {
                 check_once(key, self.slide_line, value)?;
                 self.header.slide_ms = Some(parse_window(key, value)?);
                 self.slide_line = Some(line);
+                Ok(())
+            }
+            "scan-ms" => {
+                check_once(key, self.scan_line, value)?;
+                self.header.scan_ms = Some(parse_window(key, value)?);
+                self.scan_line = Some(line);
                 Ok(())
             }
             "bounce-ms" => {
@@ -102,7 +109,8 @@ fn parse_horizon(text: &str) -> Result<Millis, LineError> {
     })
 }
 
-/// Parses an `@slide-ms` or `@bounce-ms` value: whole milliseconds, at most a minute.
+/// Parses an `@slide-ms`, `@bounce-ms` or `@scan-ms` value: whole milliseconds, at most a
+/// minute.
 fn parse_window(key: &str, text: &str) -> Result<Millis, LineError> {
     parse_minute_ms(text).ok_or_else(|| LineError::BadWindow {
         key: key.to_owned(),

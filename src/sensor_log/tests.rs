@@ -96,6 +96,7 @@ fn header() -> impl Strategy<Value = LogHeader> {
                 engine,
                 slide_ms: windows.map(|(slide, _)| slide),
                 bounce_ms: windows.map(|(_, bounce)| bounce),
+                scan_ms: windows.map(|(slide, _)| slide / 2),
             },
         )
 }

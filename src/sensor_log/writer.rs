@@ -174,6 +174,9 @@ impl<W: Write> LogWriter<W> {
         if let Some(bounce) = header.bounce_ms {
             writeln!(self.out, "@bounce-ms {bounce}")?;
         }
+        if let Some(scan) = header.scan_ms {
+            writeln!(self.out, "@scan-ms {scan}")?;
+        }
         if let Some(side) = header.engine {
             writeln!(self.out, "@engine {}", crate::event::color_name(side))?;
         }
@@ -294,6 +297,7 @@ mod tests {
             engine: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
         };
         let mut writer =
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("header");
@@ -361,6 +365,7 @@ mod tests {
                 engine: None,
                 slide_ms: None,
                 bounce_ms: None,
+                scan_ms: None,
             };
             assert!(
                 matches!(
@@ -381,6 +386,7 @@ mod tests {
             engine: None,
             slide_ms: None,
             bounce_ms: None,
+            scan_ms: None,
         };
         assert!(matches!(
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),

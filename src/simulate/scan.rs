@@ -18,8 +18,11 @@ use shakmaty::{Board, Square};
 use super::recorder::Recorded;
 use crate::sensor::{Millis, SensorEvent, SensorKind};
 
+/// The longest time between two scans, in ms.
+pub(crate) const LONGEST_PERIOD_MS: Millis = 220;
+
 /// The shortest and longest time between two scans, in ms.
-const PERIOD: (Millis, Millis) = (180, 220);
+const PERIOD: (Millis, Millis) = (180, LONGEST_PERIOD_MS);
 
 /// Turns physically timed events into what a scanning board reports, with the time at which
 /// each recorded event was reported (one per recorded event).

@@ -116,6 +116,16 @@ impl HandStyle {
         self.scans && self.board == BoardKind::Identifying
     }
 
+    /// The scan period a replay of the style's logs decides with: the simulated board's
+    /// longest when it scans, else 0 (every change reported as it happens).
+    pub fn scan_ms(&self) -> Millis {
+        if self.scanning() {
+            super::scan::LONGEST_PERIOD_MS
+        } else {
+            0
+        }
+    }
+
     /// The report horizon a replay of the style's logs needs: a DGT board's when presses can
     /// come before the scan that reports their move, else none.
     pub fn report_horizon_ms(&self) -> Millis {

@@ -41,7 +41,11 @@ pub struct Fixture {
 impl Fixture {
     /// A replay with the fixture's options.
     pub fn replay(&self) -> Replay {
-        Replay::new(self.config()).with_time_control(self.time_control())
+        let scan = self.options.iter().any(|o| o == "--scan-ms");
+        Replay::new(self.config())
+            .with_time_control(self.time_control())
+            .with_scan(scan.then_some(self.config().scan_ms))
+            .with_board_scans(touchmove::boards::scan_of_board)
     }
 
     /// The time control a `--time-control` option gives.
@@ -72,6 +76,7 @@ impl Fixture {
                 "--casual" => config.strict = false,
                 "--slide-ms" => config.slide_ms = number(),
                 "--bounce-ms" => config.bounce_ms = number(),
+                "--scan-ms" => config.scan_ms = number(),
                 "--illegal-limit" => config.illegal_limit = number() as u32,
                 "--time-control" => {
                     options.next();

@@ -161,10 +161,16 @@ async fn play(
         .unwrap_or(protocol.report_horizon_ms);
     // The engine's side: its moves are carried out by the human's hands.
     // A resumed game decides with the windows it was recorded with, unless told otherwise.
+    let recorded = resumed.as_ref().map(|resumed| &resumed.log.header);
     let interpreter = board
         .interpreter
-        .config_for(resumed.as_ref().map(|resumed| &resumed.log.header))
+        .config_for(recorded)
         .with_report_horizon_ms(horizon)
+        .with_scan_ms(crate::cli::args::scan_for(
+            board.interpreter.scan_ms,
+            recorded,
+            protocol,
+        ))
         .with_exempt(Some(engine));
     let mut game = LiveGame::new(start.clone(), interpreter)
         .with_time_control(board.interpreter.time_control.clone());
@@ -177,6 +183,7 @@ async fn play(
             let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
                 .with_report_horizon(horizon)
                 .with_windows(interpreter.slide_ms, interpreter.bounce_ms)
+                .with_scan(interpreter.scan_ms)
                 .with_engine(engine);
             Some(
                 Recording::create(path, header)

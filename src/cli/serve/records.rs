@@ -24,6 +24,8 @@ pub struct GameRecords {
     protocol: &'static Protocol,
     /// The slide and bounce windows each game's log states.
     windows: (Millis, Millis),
+    /// The board's scan period each game's log states.
+    scan_ms: Millis,
     current: Recording,
     /// When the board last reported: a new game's log starts with a snapshot of the board at
     /// that time.
@@ -44,12 +46,13 @@ impl GameRecords {
         config: &Config,
     ) -> Result<GameRecords> {
         let windows = (config.slide_ms, config.bounce_ms);
-        let current = create(dir, name, protocol, windows, start, 1)?;
+        let current = create(dir, name, protocol, (windows, config.scan_ms), start, 1)?;
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
             protocol,
             windows,
+            scan_ms: config.scan_ms,
             current,
             last_report: 0,
             last_clock: None,
@@ -74,6 +77,7 @@ impl GameRecords {
             name: name.to_owned(),
             protocol,
             windows,
+            scan_ms: config.scan_ms,
             current,
             last_report: resumed.last_t,
             last_clock: None,
@@ -142,7 +146,7 @@ impl GameRecords {
             &self.dir,
             &self.name,
             self.protocol,
-            self.windows,
+            (self.windows, self.scan_ms),
             start,
             number,
         )?;
@@ -170,12 +174,12 @@ impl GameRecords {
 }
 
 /// The log of board `name`'s game `number`, from `start`, decided with the slide and bounce
-/// `windows`.
+/// `windows` and the board's `scan_ms`.
 fn create(
     dir: &Path,
     name: &str,
     protocol: &'static Protocol,
-    windows: (Millis, Millis),
+    (windows, scan_ms): ((Millis, Millis), Millis),
     start: &Chess,
     number: u32,
 ) -> Result<Recording> {
@@ -183,7 +187,8 @@ fn create(
     check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
     let header = LogHeader::new(start, &format!("{} via touchmove serve", protocol.name))
         .with_report_horizon(protocol.report_horizon_ms)
-        .with_windows(windows.0, windows.1);
+        .with_windows(windows.0, windows.1)
+        .with_scan(scan_ms);
     Recording::create(&path, header).with_context(|| format!("--record-dir: {}", path.display()))
 }
 

@@ -51,6 +51,8 @@ pub struct Setup {
     ),
     /// `--report-horizon-ms`, if given (else the protocol's).
     report_horizon_ms: Option<touchmove::sensor::Millis>,
+    /// `--scan-ms`, if given (else a resumed game's recorded one, else the protocol's).
+    scan_ms: Option<touchmove::sensor::Millis>,
     time_control: Option<touchmove::clock::TimeControl>,
     record_dir: Option<std::path::PathBuf>,
     /// `--resume`: a `--board`'s last recorded game goes on.
@@ -72,6 +74,7 @@ impl Setup {
             interpreter: args.interpreter.config(),
             windows: (args.interpreter.slide_ms, args.interpreter.bounce_ms),
             report_horizon_ms: args.interpreter.report_horizon_ms,
+            scan_ms: args.interpreter.scan_ms,
             time_control: args.interpreter.time_control.clone(),
             record_dir: args.record_dir.clone(),
             resume: args.resume,
@@ -106,11 +109,18 @@ impl Setup {
         )
     }
 
-    /// The interpreter's settings for a game, resumed from its recording or not: a resumed
-    /// game decides with the windows it was recorded with, unless told otherwise.
-    fn interpreter_for(&self, resumed: Option<&Resumed>) -> touchmove::interpreter::Config {
+    /// The interpreter's settings for a game of a `protocol` board, resumed from its recording
+    /// or not: a resumed game decides with the windows and scan it was recorded with, unless
+    /// told otherwise.
+    fn interpreter_for(
+        &self,
+        resumed: Option<&Resumed>,
+        protocol: &touchmove::live::Protocol,
+    ) -> touchmove::interpreter::Config {
         let recorded = resumed.map(|resumed| &resumed.log.header);
+        let scan = super::super::args::scan_for(self.scan_ms, recorded, protocol);
         super::super::args::with_windows(self.interpreter, self.windows, recorded)
+            .with_scan_ms(scan)
     }
 
     /// Starts the runner of `plan`, which watches it until `stopped` turns true.
@@ -128,7 +138,7 @@ impl Setup {
         let recorded_horizon = resumed
             .as_ref()
             .and_then(|resumed| resumed.log.header.report_horizon_ms);
-        let interpreter = self.interpreter_for(resumed.as_ref());
+        let interpreter = self.interpreter_for(resumed.as_ref(), plan.protocol);
         let options = WatchOptions {
             start,
             interpreter: interpreter.with_report_horizon_ms(
@@ -176,11 +186,11 @@ impl Setup {
             None
         };
         let Some((number, resumed)) = last else {
-            let records =
-                GameRecords::create(dir, name, plan.protocol, &self.start, &self.interpreter)?;
+            let config = self.interpreter_for(None, plan.protocol);
+            let records = GameRecords::create(dir, name, plan.protocol, &self.start, &config)?;
             return Ok((Some(records), None));
         };
-        let config = self.interpreter_for(Some(&resumed));
+        let config = self.interpreter_for(Some(&resumed), plan.protocol);
         let records = GameRecords::resume(dir, name, plan.protocol, number, &resumed, &config)?;
         let start = resumed_start(&resumed, name)?;
         plan.handle.lock().resume_as_game(number, start);

@@ -7,6 +7,10 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
+/// How often a DGT board samples its squares (ms): its reports of a change come at its next
+/// scan, every 200–250 ms; the longest is what a rest must outlast to be a release.
+pub const SCAN_MS: crate::sensor::Millis = 250;
+
 /// How long after a clock press the board's reports of what happened before it may still
 /// arrive (ms): one full scan (200–250 ms), since a lever change is reported at once and a
 /// square change at the next scan, and a margin for the line.
