@@ -205,6 +205,9 @@ pub struct Violation {
     pub square: Square,
     /// A sentence for the arbiter.
     pub message: String,
+    /// What the board showed that the ruling rests on, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<crate::evidence::Evidence>,
 }
 
 /// A completed illegal move.
@@ -223,6 +226,10 @@ pub struct IllegalMove {
     /// The time added to the opponent (FIDE 7.5.5), when a clock runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub penalty_ms: Option<u64>,
+    /// What the board showed that the ruling rests on, in order: the placement, and what
+    /// completed it (the press, or the opponent's lift).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<crate::evidence::Evidence>,
 }
 
 /// How a game ended.
@@ -359,6 +366,7 @@ mod tests {
                 color: Color::White,
                 square: Square::D2,
                 message: "touched d2".to_owned(),
+                evidence: Vec::new(),
             }),
         };
         let json = serde_json::to_string(&event).expect("serialisable");

@@ -69,6 +69,7 @@ pub mod dgt;
 pub mod emulation;
 pub mod engine;
 pub mod event;
+pub mod evidence;
 pub mod fidelity;
 pub mod hall;
 pub mod interpreter;

@@ -3,6 +3,7 @@
 
 use shakmaty::{Board, Color, Move, Position, Role, Square};
 
+use super::evidence::Completion;
 use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
@@ -138,7 +139,7 @@ impl Interpreter {
         if let Some((from, to)) = displaced {
             let completed = self.completed_illegal == Some((from, to));
             if !completed && self.is_castling_intent(from, to) {
-                self.trace.note_castle_intent(from);
+                self.trace.note_castle_intent(from, to, t);
             }
             self.phase = Phase::Displaced {
                 from,
@@ -216,7 +217,7 @@ impl Interpreter {
         self.emit(t, EventKind::Move(event));
         if self.config.strict && self.config.exempt != Some(mover) {
             for breach in breaches {
-                self.emit_violation(t, mover, breach);
+                self.emit_violation(t, mover, breach, m);
             }
         }
         self.announce_ending_or_claims(t);
@@ -312,7 +313,12 @@ impl Interpreter {
     }
 
     /// The mover completed an illegal move (clock pressed, or the opponent started a reply).
-    pub(super) fn complete_illegal(&mut self, t: Millis, displaced: Option<(Square, Square)>) {
+    pub(super) fn complete_illegal(
+        &mut self,
+        t: Millis,
+        displaced: Option<(Square, Square)>,
+        completion: Completion,
+    ) {
         let mover = self.game.turn();
         let exempt = self.config.exempt == Some(mover);
         let count = if exempt {
@@ -328,6 +334,7 @@ impl Interpreter {
             (Some((from, to)), None) => format!("{from}-{to} is not a legal move"),
             (None, None) => "clock pressed without making a legal move (7.5.3)".to_owned(),
         };
+        let evidence = self.illegal_evidence(t, displaced, completion);
         let penalty_ms = match self.clock.as_mut() {
             Some(clock) if !exempt => Some(clock.penalty_to(!mover)),
             _ => None,
@@ -340,6 +347,7 @@ impl Interpreter {
                 message,
                 uci: displaced.map(|(from, to)| format!("{from}{to}")),
                 penalty_ms,
+                evidence,
             }),
         );
         if !exempt && count >= self.config.illegal_limit {
@@ -402,8 +410,9 @@ impl Interpreter {
         self.emit(t, EventKind::Mismatch { squares });
     }
 
-    fn emit_violation(&mut self, t: Millis, color: Color, breach: Breach) {
+    fn emit_violation(&mut self, t: Millis, color: Color, breach: Breach, m: Move) {
         let message = describe(breach, color);
+        let evidence = self.breach_evidence(breach, m, t);
         self.emit(
             t,
             EventKind::Violation(Violation {
@@ -411,6 +420,7 @@ impl Interpreter {
                 color,
                 square: breach.square,
                 message,
+                evidence,
             }),
         );
     }

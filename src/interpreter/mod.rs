@@ -15,6 +15,7 @@
 mod board;
 mod catch_up;
 mod decide;
+mod evidence;
 mod game_clock;
 mod geometry;
 mod gesture;
@@ -538,7 +539,7 @@ impl Interpreter {
         // A full report says what left the board, not which hand touched what first.
         let touch = seen != Seen::Snapshot && !by_opponent && self.lift_is_a_touch(square);
         self.board.lift(square);
-        self.motions.lift(square);
+        self.motions.lift_at(square, t);
         self.trace.lift(square, t, touch);
         self.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square));
         match seen {
@@ -555,13 +556,13 @@ impl Interpreter {
         if self.board.occupied().contains(square) {
             // A board reporting a capture as the new piece arriving over the victim.
             self.board.lift(square);
-            self.motions.lift(square);
+            self.motions.lift_at(square, t);
             self.trace.lift(square, t, false);
         }
         self.touches_before_event = self.trace.touches().len();
         self.last_seen = (!self.in_snapshot).then_some(SeenChange::Place(square));
         self.board.place(square, piece);
-        self.motions.place(square);
+        self.motions.place_at(square, t);
         self.trace.place(square);
         if self.phase == Phase::Closed {
             self.check_new_game(t);
@@ -607,7 +608,7 @@ impl Interpreter {
                 to,
                 completed: false,
             } if self.starts_reply(square, Some(from)) => {
-                self.complete_illegal(t, Some((from, to)));
+                self.complete_illegal(t, Some((from, to)), evidence::Completion::Reply(square));
                 true
             }
             _ => false,
@@ -711,10 +712,10 @@ impl Interpreter {
                 from,
                 to,
                 completed: false,
-            } => self.complete_illegal(t, Some((from, to))),
+            } => self.complete_illegal(t, Some((from, to)), evidence::Completion::Press),
             // The board matches nothing: what the press completes cannot be known.
             Phase::Unexplained { .. } => {}
-            _ => self.complete_illegal(t, None),
+            _ => self.complete_illegal(t, None, evidence::Completion::Press),
         }
     }
 

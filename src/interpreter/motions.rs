@@ -5,12 +5,39 @@
 
 use shakmaty::Square;
 
-/// Order numbers of the last lift and last place on every square.
+use crate::sensor::Millis;
+
+/// When a square was last emptied or filled: the time and the board report it came in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Stamp {
+    t: Millis,
+    report: u32,
+}
+
+/// A piece's rest on a square: set down at `since`, standing there `ms`, seen over `reports` of
+/// the board's reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rest {
+    /// When it was set down.
+    pub since: Millis,
+    /// How long it stood there before it was lifted.
+    pub ms: Millis,
+    /// The reports it was seen standing in (the one that showed it set down, and each later one
+    /// before the one that showed it lifted).
+    pub reports: u32,
+}
+
+/// Order numbers of the last lift and last place on every square, with their times.
 #[derive(Debug, Clone)]
 pub struct Motions {
     seq: u32,
     lifted: [u32; 64],
     placed: [u32; 64],
+    lifted_at: [Stamp; 64],
+    placed_at: [Stamp; 64],
+    /// The board's reports so far (changes reported at one instant are one report).
+    reports: u32,
+    last_report: Option<Millis>,
 }
 
 impl Default for Motions {
@@ -19,6 +46,10 @@ impl Default for Motions {
             seq: 0,
             lifted: [0; 64],
             placed: [0; 64],
+            lifted_at: [Stamp::default(); 64],
+            placed_at: [Stamp::default(); 64],
+            reports: 0,
+            last_report: None,
         }
     }
 }
@@ -45,6 +76,63 @@ impl Motions {
         }
     }
 
+    /// A piece left `square` at `t`.
+    pub fn lift_at(&mut self, square: Square, t: Millis) {
+        self.lift(square);
+        let stamp = self.stamp(t);
+        if let Some(slot) = self.lifted_at.get_mut(usize::from(square)) {
+            *slot = stamp;
+        }
+    }
+
+    /// A piece arrived on `square` at `t`.
+    pub fn place_at(&mut self, square: Square, t: Millis) {
+        self.place(square);
+        let stamp = self.stamp(t);
+        if let Some(slot) = self.placed_at.get_mut(usize::from(square)) {
+            *slot = stamp;
+        }
+    }
+
+    /// The stamp of a change at `t`: a report at a new instant is the next report.
+    fn stamp(&mut self, t: Millis) -> Stamp {
+        if self.last_report != Some(t) {
+            self.reports = self.reports.saturating_add(1);
+            self.last_report = Some(t);
+        }
+        Stamp {
+            t,
+            report: self.reports,
+        }
+    }
+
+    /// When `square` was last filled (0 before any).
+    pub fn placed_time(&self, square: Square) -> Millis {
+        stamp_at(&self.placed_at, square).t
+    }
+
+    /// When `square` was last emptied (0 before any).
+    pub fn lifted_time(&self, square: Square) -> Millis {
+        stamp_at(&self.lifted_at, square).t
+    }
+
+    /// The last rest on `square` that ended in a lift: from its last filling to its last
+    /// emptying, when it was filled before it was emptied.
+    pub fn rest_on(&self, square: Square) -> Option<Rest> {
+        if order_at(&self.placed, square) == 0
+            || order_at(&self.lifted, square) <= order_at(&self.placed, square)
+        {
+            return None;
+        }
+        let placed = stamp_at(&self.placed_at, square);
+        let lifted = stamp_at(&self.lifted_at, square);
+        Some(Rest {
+            since: placed.t,
+            ms: lifted.t.saturating_sub(placed.t),
+            reports: lifted.report.saturating_sub(placed.report),
+        })
+    }
+
     /// Whether the piece on `square` was lifted after order number `since`.
     pub fn lifted_since(&self, square: Square, since: u32) -> bool {
         order_at(&self.lifted, square) > since
@@ -62,6 +150,11 @@ impl Motions {
         let filled = order_at(&self.placed, victim);
         emptied > since && filled > emptied && filled > order_at(&self.lifted, from)
     }
+}
+
+/// The stamp kept for `square` (every square has one: 64 entries).
+fn stamp_at(stamps: &[Stamp; 64], square: Square) -> Stamp {
+    stamps.get(usize::from(square)).copied().unwrap_or_default()
 }
 
 /// The order number kept for `square` (every square has one: 64 entries).
@@ -95,6 +188,27 @@ mod tests {
         motions.place(Square::D7);
         motions.lift(Square::D1);
         assert!(!motions.captured_on(Square::D7, Square::D1, 0));
+    }
+
+    #[test]
+    fn a_rest_is_timed_and_counted_in_reports() {
+        let mut motions = Motions::default();
+        motions.lift_at(Square::A1, 1000);
+        motions.place_at(Square::E1, 1400);
+        assert_eq!(motions.rest_on(Square::E1), None);
+        // Two more reports (other squares) while the rook stands on e1, one of two changes.
+        motions.lift_at(Square::E8, 1600);
+        motions.place_at(Square::D8, 1800);
+        motions.lift_at(Square::D7, 1800);
+        motions.lift_at(Square::E1, 2020);
+        assert_eq!(
+            motions.rest_on(Square::E1),
+            Some(Rest {
+                since: 1400,
+                ms: 620,
+                reports: 3
+            })
+        );
     }
 
     #[test]

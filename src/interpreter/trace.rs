@@ -40,6 +40,8 @@ pub struct Trace {
     hand: u32,
     adjust_armed: bool,
     castle_intent: Option<Square>,
+    /// Where and when the king was set down as if to castle.
+    castle_intent_at: Option<(Square, Millis)>,
     /// A piece left the board this turn without being seen to (read from a full report): the
     /// touches are not all known.
     unseen: bool,
@@ -57,6 +59,7 @@ impl Trace {
             hand: 0,
             adjust_armed: false,
             castle_intent: None,
+            castle_intent_at: None,
             unseen: false,
         }
     }
@@ -99,9 +102,17 @@ impl Trace {
         self.castle_intent
     }
 
-    /// Records that the king on `king` was set down as if to castle illegally.
-    pub fn note_castle_intent(&mut self, king: Square) {
-        self.castle_intent.get_or_insert(king);
+    /// Where and when the king was set down as if to castle illegally.
+    pub fn castle_intent_at(&self) -> Option<(Square, Millis)> {
+        self.castle_intent_at
+    }
+
+    /// Records that the king on `king` was set down on `to` at `t` as if to castle illegally.
+    pub fn note_castle_intent(&mut self, king: Square, to: Square, t: Millis) {
+        if self.castle_intent.is_none() {
+            self.castle_intent = Some(king);
+            self.castle_intent_at = Some((to, t));
+        }
     }
 
     /// The next lift is covered by a j'adoube.

@@ -214,6 +214,7 @@ mod tests {
             message: String::new(),
             uci: None,
             penalty_ms: Some(120_000),
+            evidence: Vec::new(),
         };
         assert_eq!(
             writer.write(&decision(EventKind::Illegal(illegal))),

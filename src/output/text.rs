@@ -7,13 +7,15 @@ use crate::event::{
 use shakmaty::Color;
 
 use super::notation::Notation;
+use crate::evidence::{Evidence, timed};
 
-/// One line describing `event` for a person watching the game, without a line ending.
+/// One line describing `event` for a person watching the game, without a line ending; a ruling
+/// has a second line with its evidence (`  evidence: 1400 released on e1 ...`).
 pub fn render(event: &GameEvent) -> String {
     render_in(event, Notation::San)
 }
 
-/// One line for `event`, its move (if it is one) written in `notation`.
+/// The text for `event` (see [`render`]), its move (if it is one) written in `notation`.
 pub fn render_in(event: &GameEvent, notation: Notation) -> String {
     match &event.kind {
         EventKind::Move(played) => render_move(played, notation),
@@ -76,19 +78,35 @@ fn move_number(played: &MoveEvent) -> u32 {
     }
 }
 
-/// `violation 4.3.1 by white at d2: <message>`
+/// `violation 4.3.1 by white at d2: <message>`, then its evidence on a second line.
 fn render_violation(violation: &Violation) -> String {
-    format!(
+    let line = format!(
         "violation {} by {} at {}: {}",
         violation.rule.article(),
         color_name(violation.color),
         violation.square,
         violation.message
-    )
+    );
+    with_evidence(line, &violation.evidence)
+}
+
+/// `line`, and when there is evidence a second line with it, each item with its time.
+fn with_evidence(line: String, evidence: &[Evidence]) -> String {
+    if evidence.is_empty() {
+        line
+    } else {
+        format!("{line}\n  evidence: {}", timed(evidence))
+    }
+}
+
+/// `illegal move by black (1): <message>`, with the move when it is known, then its evidence
+/// on a second line.
+fn render_illegal(illegal: &IllegalMove) -> String {
+    with_evidence(illegal_line(illegal), &illegal.evidence)
 }
 
 /// `illegal move by black (1): <message>`, with the move when it is known.
-pub(crate) fn render_illegal(illegal: &IllegalMove) -> String {
+pub(crate) fn illegal_line(illegal: &IllegalMove) -> String {
     let attempted = illegal
         .uci
         .as_deref()
@@ -119,6 +137,7 @@ fn render_result(result: &GameResult) -> String {
 mod tests {
     use super::*;
     use crate::event::{ClaimReason, Rule};
+    use crate::evidence::Observed;
     use shakmaty::Square;
 
     fn line(kind: EventKind) -> String {
@@ -203,8 +222,24 @@ mod tests {
                 color: Color::White,
                 square: Square::D2,
                 message: "must move d2".to_owned(),
+                evidence: Vec::new(),
             })),
             "violation 4.3.1 by white at d2: must move d2"
+        );
+        let evidence = vec![
+            Evidence::rest(1400, Square::E1, 620, 3),
+            Evidence::on(2520, Observed::Moved, Square::F1),
+        ];
+        assert_eq!(
+            line(EventKind::Violation(Violation {
+                rule: Rule::ReleasedPieceMoved,
+                color: Color::White,
+                square: Square::E1,
+                message: "moved on".to_owned(),
+                evidence,
+            })),
+            "violation 4.7 by white at e1: moved on\n  evidence: 1400 released on e1 for 620 ms \
+             (3 reports); 2520 moved to f1"
         );
         let mut illegal = IllegalMove {
             color: Color::Black,
@@ -212,6 +247,7 @@ mod tests {
             message: "king in check".to_owned(),
             uci: None,
             penalty_ms: None,
+            evidence: Vec::new(),
         };
         assert_eq!(
             line(EventKind::Illegal(illegal.clone())),

@@ -3,22 +3,37 @@
 use shakmaty::Square;
 
 use crate::event::{GameResult, IllegalMove, Violation, color_name};
+use crate::evidence::summary;
 
-/// `4.3.1 white d2: <message>`
+/// `4.7: released on e1 for 620 ms (3 reports), then moved to f1`: the article and what the
+/// ruling rests on (without evidence: `4.3.1 white d2: <message>`).
 pub(super) fn violation_comment(violation: &Violation) -> String {
+    if violation.evidence.is_empty() {
+        return format!(
+            "{} {} {}: {}",
+            violation.rule.article(),
+            color_name(violation.color),
+            violation.square,
+            violation.message
+        );
+    }
     format!(
-        "{} {} {}: {}",
+        "{}: {}",
         violation.rule.article(),
-        color_name(violation.color),
-        violation.square,
-        violation.message
+        summary(&violation.evidence)
     )
 }
 
 /// `illegal move e7e4 by black (1): <message>` (the move only when known), as the text output
-/// writes it.
+/// writes it, then what it rests on: `(lifted from e7, then set down on e4, then clock
+/// pressed)`.
 pub(super) fn illegal_comment(illegal: &IllegalMove) -> String {
-    crate::output::text::render_illegal(illegal)
+    let line = crate::output::text::illegal_line(illegal);
+    if illegal.evidence.is_empty() {
+        line
+    } else {
+        format!("{line} ({})", summary(&illegal.evidence))
+    }
 }
 
 /// `mismatch: d2 e4`
@@ -52,6 +67,7 @@ pub(super) fn sanitise(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::event::Rule;
+    use crate::evidence::{Evidence, Observed};
     use shakmaty::Color;
 
     #[test]
@@ -61,10 +77,24 @@ mod tests {
             color: Color::White,
             square: Square::D2,
             message: "touched d2, moved g1".to_owned(),
+            evidence: Vec::new(),
         };
         assert_eq!(
             violation_comment(&violation),
             "4.3.1 white d2: touched d2, moved g1"
+        );
+        let released = Violation {
+            rule: Rule::ReleasedPieceMoved,
+            square: Square::E1,
+            evidence: vec![
+                Evidence::rest(1400, Square::E1, 620, 3),
+                Evidence::on(2520, Observed::Moved, Square::F1),
+            ],
+            ..violation
+        };
+        assert_eq!(
+            violation_comment(&released),
+            "4.7: released on e1 for 620 ms (3 reports), then moved to f1"
         );
     }
 
@@ -76,6 +106,7 @@ mod tests {
             message: "king left in check".to_owned(),
             uci: Some("e8e7".to_owned()),
             penalty_ms: None,
+            evidence: Vec::new(),
         };
         assert_eq!(
             illegal_comment(&illegal),

@@ -41,6 +41,7 @@ fn violation(rule: Rule, color: Color, square: Square, message: &str) -> GameEve
         color,
         square,
         message: message.to_owned(),
+        evidence: Vec::new(),
     }))
 }
 
@@ -217,6 +218,7 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
                 message: "not a king move".to_owned(),
                 uci: Some("e8e6".to_owned()),
                 penalty_ms: None,
+                evidence: Vec::new(),
             })),
             mv(4, Color::Black, "Nc6"),
             event(EventKind::Mismatch {
