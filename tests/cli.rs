@@ -46,11 +46,16 @@ fn rulings_are_not_errors_and_the_text_output_shows_them() {
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines.len(), 3, "{stdout}");
     assert_eq!(lines[0], "   1. e4");
     assert!(
         lines[1].contains("4.3.1") && lines[1].contains("d2"),
         "{stdout}"
+    );
+    // The second line of the ruling: the log's touches and the move, with their times.
+    assert_eq!(
+        lines[2],
+        "  evidence: 0 touched d2; 300 put back on d2; 1000 touched e2; 1300 moved to e4"
     );
 }
 

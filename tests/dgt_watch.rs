@@ -153,6 +153,39 @@ fn blitz_presses_before_the_scan_reports_the_move() {
 }
 
 #[test]
+fn the_result_gesture_ends_the_game_live_as_in_the_replay() {
+    // The kings set down on d4 (dark) and d5 (light) after 2... Nc6: a draw by the gesture,
+    // and nothing else: no move, ruling, takeback or mismatch from the kings' motions.
+    let watched = watch(
+        "gesture",
+        &["--log", "fixtures/live/result-gesture.log", "--speed", "1"],
+    );
+    assert_clean_and_replayed("gesture", &watched);
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![vec!["e4", "e5", "Nf3", "Nc6"]]
+    );
+    let kinds: Vec<&Value> = watched.events.iter().map(|e| &e["kind"]).collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "move").count(),
+        4,
+        "{kinds:?}"
+    );
+    let last = watched.events.last().expect("events");
+    assert_eq!(
+        (&last["kind"], &last["result"], &last["reason"]),
+        (
+            &Value::from("result"),
+            &Value::from("1/2-1/2"),
+            &Value::from("gesture")
+        ),
+        "{:?}",
+        watched.events
+    );
+    assert_eq!(watched.events.len(), 5, "{:?}", watched.events);
+}
+
+#[test]
 fn a_short_unplug_with_the_port_open_and_moves_made_meanwhile() {
     // The board goes silent for half a second and comes back in its power-up state (idle, no
     // updates) with its port open, as a Bluetooth link dropping does. With this seed and speed

@@ -65,3 +65,32 @@ fn dropped_frames_are_recovered_through_a_snapshot() {
 fn messy_hands_with_sensor_bounce() {
     check("messy", &["--messy", "--seed", "3"]);
 }
+
+#[test]
+fn the_result_gesture_on_an_occupancy_board() {
+    // The DGT log of the gesture played on a Hall board (its letters ignored): the kings
+    // set down on d4 and d5 after 2... Nc6 are a draw, and nothing else, live as replayed.
+    let args = ["--log", "fixtures/live/result-gesture.log", "--speed", "1"];
+    let watched = watch_board("hall", "gesture", &args, &[]);
+    assert_eq!(
+        watched.events,
+        replay_with(&watched.record, &[]),
+        "gesture: live decisions differ from the replay of the recording"
+    );
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![vec!["e4", "e5", "Nf3", "Nc6"]]
+    );
+    let last = watched.events.last().expect("events");
+    assert_eq!(
+        (&last["kind"], &last["result"], &last["reason"]),
+        (
+            &serde_json::Value::from("result"),
+            &serde_json::Value::from("1/2-1/2"),
+            &serde_json::Value::from("gesture")
+        ),
+        "{:?}",
+        watched.events
+    );
+    assert_eq!(watched.events.len(), 5, "{:?}", watched.events);
+}
