@@ -5,7 +5,7 @@
 use shakmaty::{Move, Square};
 
 use super::Interpreter;
-use super::geometry::landing_square;
+use super::geometry::{landing_square, landing_squares};
 use super::judge::Breach;
 use crate::event::Rule;
 use crate::evidence::{Evidence, Observed};
@@ -27,7 +27,7 @@ impl Interpreter {
     pub(super) fn breach_evidence(&self, breach: Breach, m: Move, t: Millis) -> Vec<Evidence> {
         let mut evidence = match breach.rule {
             Rule::ReleasedPieceMoved => self.rest_evidence(breach.square),
-            _ => self.touch_evidence(),
+            _ => self.touch_evidence(m),
         };
         evidence.push(Evidence::on(t, Observed::Moved, landing_square(m)));
         evidence
@@ -43,12 +43,14 @@ impl Interpreter {
     }
 
     /// The turn's binding touches in order, each with its put-back when it went back, and the
-    /// king set down to castle when it was.
-    fn touch_evidence(&self) -> Vec<Evidence> {
+    /// king set down to castle when it was. A square the move `m` lands on was filled by the
+    /// move, not by a piece put back (a capture's victim).
+    fn touch_evidence(&self, m: Move) -> Vec<Evidence> {
+        let landing = landing_squares(m);
         let mut evidence = Vec::new();
         for touch in self.trace.touches().iter().filter(|touch| touch.counts()) {
             evidence.push(Evidence::on(touch.t, Observed::Touched, touch.square));
-            if touch.returned {
+            if touch.returned && !landing.contains(touch.square) {
                 let back = self.motions.placed_time(touch.square);
                 evidence.push(Evidence::on(back, Observed::PutBack, touch.square));
             }

@@ -7,11 +7,12 @@
 //! Once a king leaves its square (or an identified king arrives where it does not stand), the
 //! interpreter goes on deciding as always, but keeps its decisions back and keeps a copy of
 //! itself as it was before the king moved. If both kings come to stand on centre squares and
-//! stay there for the slide window, the gesture is made: the copy takes over (the kings'
-//! motions were no move, no ruling and no takeback), with the board as it now is, decides what
-//! was pending before the kings moved, and ends the game. If instead the kings come to rest
-//! elsewhere (put back, or a king move), nothing was a gesture and the decisions kept back go
-//! out as they were made.
+//! rest there (the slide window, and one scan more on a scanning board), the gesture is made:
+//! the copy takes over (the kings' motions were no move, no ruling and no takeback), with the
+//! board as it now is, decides what was pending before the kings moved, and ends the game. If
+//! both kings went out and come back to their squares, the copy takes over too: it was
+//! nothing. If instead the kings come to rest elsewhere (a king move, one king out and back),
+//! nothing was a gesture and the decisions kept back go out as they were made.
 
 use shakmaty::{Color, Piece, Position, Role, Square};
 
@@ -37,8 +38,6 @@ pub(super) struct GestureWatch {
     /// The interpreter before the first king motion (its decisions kept back since then are
     /// dropped if the gesture is made).
     before: Box<Interpreter>,
-    /// The order number of the board's last motion when the watch began.
-    since: u32,
     /// The kings' squares when the watch began, White's then Black's.
     started: [Option<Square>; 2],
     /// Whether each king has been away from its square since the watch began.
@@ -105,7 +104,6 @@ impl Interpreter {
         tracing::debug!("a king moves: watching for the result gesture");
         self.gesture = Some(Box::new(GestureWatch {
             before: Box::new(self.clone()),
-            since: self.motions.now(),
             started: self.king_homes(),
             moved: [false; 2],
             shown: None,
@@ -128,10 +126,9 @@ impl Interpreter {
 
     /// Where the board has the kings, White's then Black's (`None`: not to be seen, in hand).
     /// A king the board identifies is where it is identified; else on its square in the game
-    /// while that is occupied; else, on an occupancy board, on a centre square filled since the
-    /// watch began `since` (emptied and filled again, or where the game has no piece), when
-    /// there are as many of those as kings to place.
-    fn located_kings(&self, since: u32) -> [Option<Square>; 2] {
+    /// while that is occupied; else, on an occupancy board, on a centre square the game has
+    /// empty and the board has filled, when there are as many of those as kings to place.
+    fn located_kings(&self) -> [Option<Square>; 2] {
         let homes = self.king_homes();
         let position = self.game.position().board();
         let mut located = [None, None];
@@ -154,14 +151,16 @@ impl Interpreter {
                 None => unplaced.push(color),
             }
         }
+        // A piece taken off a centre square and a king set down in its place cannot be told
+        // from a piece knocked and put back while the king is in hand: only a centre square
+        // the game has empty is a king's.
         let fresh: Vec<Square> = CENTRE
             .into_iter()
             .filter(|&square| {
                 self.board.occupied().contains(square)
                     && self.board.identified_at(square).is_none()
                     && !located.contains(&Some(square))
-                    && (position.piece_at(square).is_none()
-                        || self.motions.lifted_since(square, since))
+                    && position.piece_at(square).is_none()
             })
             .collect();
         if fresh.len() == unplaced.len() {
@@ -179,10 +178,10 @@ impl Interpreter {
     /// no gesture can be under way: the kings back where they stood after both went out (as if
     /// they had not moved), or at rest in play (the decisions held back go out as made).
     pub(super) fn review_gesture(&mut self, t: Millis) {
-        let Some(since) = self.gesture.as_ref().map(|watch| watch.since) else {
+        if self.gesture.is_none() {
             return;
-        };
-        let located = self.located_kings(since);
+        }
+        let located = self.located_kings();
         let homes = self.king_homes();
         let changed_at = self.changed_at;
         let Some(watch) = self.gesture.as_mut() else {
@@ -225,9 +224,12 @@ impl Interpreter {
         let GestureWatch { before, .. } = *watch;
         let board = std::mem::replace(&mut self.board, before.board.clone());
         let motions = std::mem::take(&mut self.motions);
+        // Settings changed meanwhile (an engine gone) stand.
+        let config = self.config;
         *self = *before;
         self.board = board;
         self.motions = motions;
+        self.config = config;
         self.held.clear();
         self.held_reply = None;
         self.held_press = None;
