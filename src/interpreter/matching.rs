@@ -212,7 +212,10 @@ impl Interpreter {
         let missing = expected.occupied() & !self.board.occupied();
         let extra = self.board.occupied() & !expected.occupied();
         let misidentified = self.board.differences(expected) & expected.occupied();
-        if (misidentified & self.board.occupied()).any() || extra.more_than_one() {
+        let wrong = (misidentified & self.board.occupied())
+            .into_iter()
+            .any(|square| !self.promotion_piece_first(square));
+        if wrong || extra.more_than_one() {
             return false;
         }
         if extra.is_empty() {
@@ -225,6 +228,20 @@ impl Interpreter {
                     && super::geometry::capture_square(m) == Some(victim)
             })
         })
+    }
+
+    /// Whether the piece identified on `square` can be a promotion's new piece set down before
+    /// the pawn is lifted (FIDE 4.6 allows either order), over the piece it captures: one of the
+    /// mover's pieces a pawn may promote to, on a square a legal capture-promotion reaches.
+    fn promotion_piece_first(&self, square: Square) -> bool {
+        let Some(piece) = self.board.identified_at(square) else {
+            return false;
+        };
+        piece.color == self.game.turn()
+            && self.legal.moves().iter().any(|m| {
+                matches!(*m, Move::Normal { to, capture: Some(_), promotion: Some(role), .. }
+                    if to == square && role == piece.role)
+            })
     }
 
     /// The squares where the board differs from the nearest expected position (the current
