@@ -112,7 +112,9 @@ fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
         board.write_all(&bytes).expect("written");
         board.flush().expect("flushed");
         let sent = Instant::now();
-        let decided = wait_for_ply(&mut board, &watch, index + 1);
+        let mut after = position.clone();
+        after.play_unchecked(m);
+        let decided = wait_for_ply(&mut board, &watch, index + 1, after.board());
         let latency = decided.saturating_duration_since(sent);
         if waits {
             slow.push(latency)
@@ -161,8 +163,9 @@ fn read_commands(board: &mut TTYPort) -> Vec<u8> {
     }
 }
 
-/// Waits for watch's `move` line of `ply`, answering keep-alives meanwhile.
-fn wait_for_ply(board: &mut TTYPort, watch: &Watch, ply: usize) -> Instant {
+/// Waits for watch's `move` line of `ply`, answering keep-alives meanwhile (a request for the
+/// board's dump with `shown`, what the board now shows).
+fn wait_for_ply(board: &mut TTYPort, watch: &Watch, ply: usize, shown: &Board) -> Instant {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         assert!(Instant::now() < deadline, "ply {ply} was never decided");
@@ -173,7 +176,7 @@ fn wait_for_ply(board: &mut TTYPort, watch: &Watch, ply: usize) -> Instant {
             }
         }
         for command in read_commands(board) {
-            answer(board, command, &Board::empty());
+            answer(board, command, shown);
         }
     }
 }
