@@ -80,6 +80,9 @@ pub enum EventKind {
         /// mate score.
         #[serde(skip_serializing_if = "Option::is_none")]
         mate: Option<i32>,
+        /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
+        #[serde(skip)]
+        chess_move: Move,
     },
     /// The board shows another move than the engine's (`touchmove play`): the game waits until
     /// it shows the engine's.

@@ -36,6 +36,7 @@ pub fn render_in(event: &GameEvent, notation: Notation) -> String {
             san,
             score_cp,
             mate,
+            chess_move,
             ..
         } => {
             let score = match (mate, score_cp) {
@@ -43,7 +44,8 @@ pub fn render_in(event: &GameEvent, notation: Notation) -> String {
                 (None, Some(cp)) => format!(" ({:+.2})", f64::from(*cp) / 100.0),
                 (None, None) => String::new(),
             };
-            format!("engine plays {san}{score}: carry it out on the board")
+            let written = notation.write(san, *chess_move);
+            format!("engine plays {written}{score}: carry it out on the board")
         }
         EventKind::Execution { message, .. } => message.clone(),
     }
@@ -211,6 +213,32 @@ mod tests {
         assert_eq!(
             line(kind),
             "   1. e4   (clock white 0:04:58, black 1:01:01)"
+        );
+    }
+
+    #[test]
+    fn the_engine_s_move_is_written_in_the_notation() {
+        let kind = EventKind::Engine {
+            san: "Nf6".to_owned(),
+            uci: "g8f6".to_owned(),
+            score_cp: Some(31),
+            mate: None,
+            chess_move: shakmaty::Move::Normal {
+                role: shakmaty::Role::Knight,
+                from: Square::G8,
+                capture: None,
+                to: Square::F6,
+                promotion: None,
+            },
+        };
+        let event = GameEvent { t: 1, kind };
+        assert_eq!(
+            render_in(&event, Notation::San),
+            "engine plays Nf6 (+0.31): carry it out on the board"
+        );
+        assert_eq!(
+            render_in(&event, Notation::RuLong),
+            "engine plays Кg8-f6 (+0.31): carry it out on the board"
         );
     }
 

@@ -183,6 +183,7 @@ impl EngineGame {
                 uci,
                 score_cp,
                 mate,
+                chess_move: chosen,
             },
         });
         // The board may show it already.
