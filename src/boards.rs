@@ -20,11 +20,12 @@ pub fn find(name: &str) -> Option<&'static Protocol> {
         .find(|protocol| protocol.name == name)
 }
 
-/// The scan period of the protocol a log's `@board` text names by its first word (what
-/// `watch`, `play` and `serve` write: `dgt /dev/ttyUSB0`), if it names one.
+/// The scan period of the protocol a log's `@board` text names by its first word, in any case
+/// (what `watch`, `play` and `serve` write: `dgt via touchmove watch`; `DGT e-board`), if it
+/// names one.
 pub fn scan_of_board(board: &str) -> Option<crate::sensor::Millis> {
-    let name = board.split_whitespace().next()?;
-    find(name).map(|protocol| protocol.scan_ms)
+    let name = board.split_whitespace().next()?.to_ascii_lowercase();
+    find(&name).map(|protocol| protocol.scan_ms)
 }
 
 /// The protocols' names, in registry order.
@@ -47,5 +48,15 @@ mod tests {
             assert_eq!(find(name).map(|protocol| protocol.name), Some(name));
         }
         assert!(find("none").is_none());
+    }
+
+    #[test]
+    fn a_log_s_board_text_names_its_protocol_s_scan_by_its_first_word() {
+        assert_eq!(scan_of_board("dgt via touchmove watch"), Some(250));
+        assert_eq!(scan_of_board("DGT e-board"), Some(250));
+        assert_eq!(scan_of_board("hall-v1 demo"), None);
+        assert_eq!(scan_of_board("hall via touchmove serve"), Some(0));
+        assert_eq!(scan_of_board("dgt-like scans"), None);
+        assert_eq!(scan_of_board(""), None);
     }
 }
