@@ -683,6 +683,24 @@ impl InterpreterArgs {
         self.config_for(None)
     }
 
+    /// The configuration of a live game on a `protocol` board, resumed from a recording with
+    /// `recorded` or not: the windows, the report horizon and the scan these options give,
+    /// else the recording's (a resumed game is weighed as it was recorded), else the
+    /// protocol's.
+    pub fn live_config(
+        &self,
+        recorded: Option<&touchmove::sensor_log::LogHeader>,
+        protocol: &touchmove::live::Protocol,
+    ) -> Config {
+        let horizon = self
+            .report_horizon_ms
+            .or(recorded.and_then(|header| header.report_horizon_ms))
+            .unwrap_or(protocol.report_horizon_ms);
+        self.config_for(recorded)
+            .with_report_horizon_ms(horizon)
+            .with_scan_ms(scan_for(self.scan_ms, recorded, protocol))
+    }
+
     /// The interpreter configuration these options give to a game that goes on from a
     /// recording with `header` (its windows where these options give none).
     pub fn config_for(&self, header: Option<&touchmove::sensor_log::LogHeader>) -> Config {

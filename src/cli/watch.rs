@@ -13,7 +13,7 @@ use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
 use touchmove::output::pgn::PgnTags;
 use touchmove::sensor_log::LogHeader;
 
-use super::args::{ClockSide, WatchArgs, scan_for};
+use super::args::{ClockSide, WatchArgs};
 use super::output_paths::{Existing, check_output};
 use super::recording::Recording;
 use super::resume::Resumed;
@@ -95,22 +95,9 @@ async fn watch_with<S: BoardSession>(
     mut connector: SerialConnector,
     mut session: S,
 ) -> Result<()> {
-    // A resumed game is weighed as it was recorded.
-    let recorded_horizon = resumed
-        .as_ref()
-        .and_then(|resumed| resumed.log.header.report_horizon_ms);
-    let horizon = args
-        .interpreter
-        .report_horizon_ms
-        .or(recorded_horizon)
-        .unwrap_or(protocol.report_horizon_ms);
-    // A resumed game decides with the windows it was recorded with, unless told otherwise.
+    // A resumed game decides as it was recorded, unless told otherwise.
     let recorded = resumed.as_ref().map(|resumed| &resumed.log.header);
-    let config = args
-        .interpreter
-        .config_for(recorded)
-        .with_report_horizon_ms(horizon)
-        .with_scan_ms(scan_for(args.interpreter.scan_ms, recorded, protocol));
+    let config = args.interpreter.live_config(recorded, protocol);
     let mut game = LiveGame::new(start.clone(), config)
         .with_time_control(args.interpreter.time_control.clone());
     let recording = match (&args.record, &resumed) {
@@ -119,7 +106,7 @@ async fn watch_with<S: BoardSession>(
         }
         (Some(path), None) => {
             let header = LogHeader::new(&start, &board_name(protocol))
-                .with_report_horizon(horizon)
+                .with_report_horizon(config.report_horizon_ms)
                 .with_windows(config.slide_ms, config.bounce_ms)
                 .with_scan(config.scan_ms);
             Some(Recording::create(path, header))

@@ -150,27 +150,12 @@ async fn play(
         );
     let mut session = (protocol.new_session)(&options);
     let mut connector = SerialConnector::new(board.port.clone(), protocol);
-    // A resumed game is weighed as it was recorded.
-    let recorded_horizon = resumed
-        .as_ref()
-        .and_then(|resumed| resumed.log.header.report_horizon_ms);
-    let horizon = board
-        .interpreter
-        .report_horizon_ms
-        .or(recorded_horizon)
-        .unwrap_or(protocol.report_horizon_ms);
-    // The engine's side: its moves are carried out by the human's hands.
-    // A resumed game decides with the windows it was recorded with, unless told otherwise.
+    // A resumed game decides as it was recorded, unless told otherwise. The engine's side: its
+    // moves are carried out by the human's hands.
     let recorded = resumed.as_ref().map(|resumed| &resumed.log.header);
     let interpreter = board
         .interpreter
-        .config_for(recorded)
-        .with_report_horizon_ms(horizon)
-        .with_scan_ms(crate::cli::args::scan_for(
-            board.interpreter.scan_ms,
-            recorded,
-            protocol,
-        ))
+        .live_config(recorded, protocol)
         .with_exempt(Some(engine));
     let mut game = LiveGame::new(start.clone(), interpreter)
         .with_time_control(board.interpreter.time_control.clone());
@@ -181,7 +166,7 @@ async fn play(
         ),
         (Some(path), None) => {
             let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
-                .with_report_horizon(horizon)
+                .with_report_horizon(interpreter.report_horizon_ms)
                 .with_windows(interpreter.slide_ms, interpreter.bounce_ms)
                 .with_scan(interpreter.scan_ms)
                 .with_engine(engine);
