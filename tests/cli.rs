@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::touchmove;
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
@@ -91,22 +89,10 @@ fn quiet_by_default_diagnostics_with_verbose() {
     );
 }
 
-/// python-chess reads the PGN back to the same moves. CI installs python-chess; elsewhere the
-/// test says it was skipped (it fails in CI if python-chess is missing).
+/// python-chess reads the PGN back to the same moves.
 #[test]
 fn python_chess_reads_the_pgn_back_to_the_same_moves() {
-    let has_python_chess = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_python_chess {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install python-chess"
-        );
-        eprintln!("skipped: python-chess is not installed");
-        return;
-    }
+    common::tools::require_python_chess();
     for name in [
         "new-game-after-result",
         "released-piece-moved-on-4-7",

@@ -7,7 +7,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
@@ -239,7 +239,7 @@ fn a_watch_killed_mid_game_and_resumed_records_the_whole_game() {
     let record = dir.join("resumed.log");
     let _ = std::fs::remove_file(&record);
     let watch = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        common::bin()
             .args([
                 "watch",
                 "--json",
@@ -280,7 +280,7 @@ fn a_watch_killed_mid_game_and_resumed_records_the_whole_game() {
     // With --resume the game goes on to its end.
     let resumed = watch(&["--resume"]).wait_with_output().expect("watch runs");
     let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{stderr}");
+    common::assert_gave_up(&resumed);
     let events: Vec<Value> = String::from_utf8_lossy(&resumed.stdout)
         .lines()
         .map(|line| serde_json::from_str(line).expect("a JSON line"))
@@ -338,27 +338,6 @@ fn the_cable_pulled_in_the_middle_of_a_move() {
         common::recorded_games(&watched.events),
         vec![vec!["e4".to_owned(), "e5".to_owned()]]
     );
-}
-
-#[test]
-fn the_demo_plays_its_game_to_the_end() {
-    let _turn = common::pty_turn();
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(["demo", "--speed", "40", "--json"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("demo runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let events: Vec<Value> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
-    let game = source_game("corpus/kasparov-deep-blue-1997.pgn", 6);
-    assert_eq!(common::recorded_games(&events), vec![game]);
 }
 
 /// Watches the coverage game with a time control and checks that the live decisions equal the

@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::emulator::emulate_board;
 use common::watching::{replay_with, source_game, watch_board};
 
@@ -52,7 +50,7 @@ fn ports_finds_every_protocol_s_emulated_board() {
         }
         let _turn = common::pty_turn();
         let emulator = emulate_board(protocol.name, &["--pgn", "fixtures/games/coverage.pgn"]);
-        let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        let output = common::bin()
             .args(["ports", &emulator.port])
             .output()
             .expect("ports runs");

@@ -131,7 +131,7 @@ fn every_fixture_through_one_replay_process_for_the_whole_round() {
             .iter()
             .map(|fixture| fixture.log.display().to_string())
             .collect();
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        let output = common::bin()
             .args(["replay", "--json"])
             .args(options.iter())
             .args(&logs)

@@ -262,7 +262,7 @@ async fn watch_protocol_hall_decides_a_move_as_a_process() {
             lost: false,
         },
     ];
-    let mut watch = std::process::Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut watch = common::bin()
         .args(["watch", "--protocol", "hall", "--json", "--port", &path])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())

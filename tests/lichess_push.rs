@@ -11,7 +11,6 @@ mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -362,7 +361,7 @@ fn a_refused_token_stops_the_pushes_with_a_clear_message() {
 
 #[test]
 fn without_a_token_serve_says_how_to_give_one() {
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let output = common::bin()
         .args(["serve", "--lichess-round", "abc", "--demo", "1"])
         .env_remove("LICHESS_TOKEN")
         .output()

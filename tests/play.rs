@@ -93,7 +93,7 @@ fn play_on(board: &str, played: &[String]) -> Played {
     );
     let pgn = dir.join("out.pgn");
     let log = dir.join("game.log");
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let output = common::bin()
         .args([
             "play",
             "--engine",
@@ -118,7 +118,7 @@ fn play_on(board: &str, played: &[String]) -> Played {
         .expect("play runs");
     drop(emulated);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "{stderr}");
+    common::assert_gave_up(&output);
     let played = Played {
         events: common::json_lines(&output.stdout),
         stderr,
@@ -134,7 +134,7 @@ fn play_on(board: &str, played: &[String]) -> Played {
 /// The events `touchmove replay --json` decides from the recording at `log`, with no option:
 /// the log states the report horizon and the windows the session decided with.
 fn replay_json(log: &std::path::Path) -> Vec<Value> {
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let output = common::bin()
         .args(["replay", "--json", log.to_str().expect("a path")])
         .output()
         .expect("replay runs");
@@ -317,17 +317,16 @@ fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_a
     let board = emulate_with(
         "dgt",
         &["--log", script.to_str().expect("a path")],
-        Stdio::inherit(),
+        Stdio::piped(),
     );
     let recording = dir.join("game.log");
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let output = common::bin()
         .args(["play", "--engine", &stockfish(), "--depth", "4"])
         .args(["--port", &board.port, "--json", "--give-up-after", "1"])
         .args(["--record", recording.to_str().expect("a path")])
         .output()
         .expect("play runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    common::assert_gave_up(&output);
     let events = common::json_lines(&output.stdout);
     let executions: Vec<&Value> = events.iter().filter(|e| e["kind"] == "execution").collect();
     assert_eq!(executions.len(), 1, "{log}\n{events:?}");
@@ -388,9 +387,9 @@ fn an_engine_killed_mid_game_is_started_again_and_the_game_goes_on() {
             "--grace-ms",
             "60000",
         ],
-        Stdio::inherit(),
+        Stdio::piped(),
     );
-    let mut play = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut play = common::bin()
         .args(["play", "--engine", &stockfish(), "--movetime", "2000"])
         .args(["--port", &board.port, "--json"])
         .stdout(Stdio::piped())
@@ -509,10 +508,10 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
             "--grace-ms",
             "120000",
         ],
-        Stdio::inherit(),
+        Stdio::piped(),
     );
     let recording = dir.join("game.log");
-    let mut play = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut play = common::bin()
         .args(["play", "--engine", &stockfish(), "--depth", "4"])
         .args(["--port", &board.port, "--json", "--listen", "127.0.0.1:0"])
         .args(["--notation", "ru-long"])
@@ -624,10 +623,10 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
     let board = emulate_with(
         "dgt",
         &["--log", script.to_str().expect("a path")],
-        Stdio::inherit(),
+        Stdio::piped(),
     );
     let recording = dir.join("game.log");
-    let mut play = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut play = common::bin()
         .args(["play", "--engine", engine.to_str().expect("a path")])
         .args(["--movetime", "5000", "--port", &board.port, "--json"])
         .args(["--give-up-after", "1"])
@@ -652,7 +651,7 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
         .collect();
     let output = play.wait_with_output().expect("play ends");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    common::assert_gave_up(&output);
     assert!(
         stderr.contains("after 3 restarts") && stderr.contains("two-player game"),
         "{stderr}"
@@ -706,11 +705,11 @@ fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
             "--speed",
             "5",
         ],
-        Stdio::inherit(),
+        Stdio::piped(),
     );
     let record = dir.join("game.log");
     let play = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_touchmove"))
+        common::bin()
             .args(["play", "--engine", &stockfish(), "--depth", "4"])
             .args(["--port", &board.port, "--json", "--give-up-after", "1"])
             .args(["--slide-ms", "50", "--bounce-ms", "10"])
@@ -739,7 +738,7 @@ fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
     // carry its moves out as the board shows them.
     let resumed = play(&["--resume"]).wait_with_output().expect("play runs");
     let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{stderr}");
+    common::assert_gave_up(&resumed);
     assert!(stderr.contains("resumed: "), "{stderr}");
     let events: Vec<Value> = common::json_lines(&resumed.stdout)
         .into_iter()

@@ -7,7 +7,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -322,21 +322,25 @@ fn a_demo_board_plays_its_games_one_after_another() {
 }
 
 #[test]
-fn the_demo_serves_its_boards_page() {
+fn the_demo_plays_game_after_game_saying_each_result_until_ctrl_c() {
     let _turn = common::pty_turn();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut child = common::bin()
         .args(["demo", "--speed", "40", "--listen", "127.0.0.1:0"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
         .spawn()
         .expect("demo starts");
+    common::child::forward_stderr(&mut child);
     let stdout = child.stdout.take().expect("piped stdout");
     let mut reader = BufReader::new(stdout);
     let mut first = String::new();
     reader.read_line(&mut first).expect("a first line");
-    // The rest of the terminal's output is read (and dropped) so that the demo never waits
-    // on a full pipe.
-    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+    // The rest of the terminal's output is kept, read as it comes so that the demo never
+    // waits on a full pipe.
+    let terminal = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut reader, &mut text);
+        text
+    });
     let address = first
         .trim()
         .strip_prefix("serve: http://")
@@ -346,18 +350,44 @@ fn the_demo_serves_its_boards_page() {
     let (status, page) = get(&address, "/board/1");
     assert_eq!(status, 200);
     assert!(page.contains("board.js"), "{page}");
-    // The page's stream carries the demo's game (Kasparov – Deep Blue 1997, game 6) to its end.
+    // The page's stream carries the demo's first game (Vlasova – Kvachko, mate in 53 plies)
+    // to its result, then the board set up again for the second game and its first move.
+    let new_game = std::cell::Cell::new(false);
     let events = sse_until(
         &address,
         "/api/boards/1/events",
-        Duration::from_secs(120),
-        |event| event["kind"] == "move" && event["ply"].as_u64() == Some(37),
+        Duration::from_secs(150),
+        |event| {
+            if event["kind"] == "game" {
+                new_game.set(true);
+            }
+            new_game.get() && event["kind"] == "move"
+        },
     );
-    let game = source_game("corpus/kasparov-deep-blue-1997.pgn", 6);
-    assert_eq!(game.len(), 37);
-    assert_eq!(common::recorded_games(&events), vec![game]);
-    let _ = child.kill();
-    let _ = child.wait();
+    let games = [
+        source_game("corpus/demo.pgn", 1),
+        source_game("corpus/demo.pgn", 2),
+    ];
+    assert_eq!(
+        common::recorded_games(&events),
+        vec![games[0].clone(), games[1][..1].to_vec()]
+    );
+    let result = events.iter().find(|event| event["kind"] == "result");
+    assert_eq!(
+        result.map(|event| (&event["result"], &event["reason"])),
+        Some((&Value::from("1-0"), &Value::from("checkmate")))
+    );
+    // Still served after the game it started with; Ctrl-C ends it cleanly.
+    let (status, _) = get(&address, "/api/boards");
+    assert_eq!(status, 200);
+    common::child::interrupt(&child);
+    let status = child.wait().expect("demo ends");
+    assert!(status.success(), "{status}");
+    let terminal = terminal.join().expect("the terminal's output");
+    assert!(
+        terminal.contains("result 1-0 (checkmate, 5.1.1)") && terminal.contains("new game 2"),
+        "{terminal}"
+    );
 }
 
 #[test]
@@ -517,7 +547,7 @@ fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
     let log = record.path().join("north-game1.log");
     let kept = std::fs::read(&log).expect("the recording");
     // Without --resume the record is refused, and left as it is.
-    let refused = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let refused = common::bin()
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
         .output()

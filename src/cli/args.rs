@@ -244,8 +244,9 @@ pub struct DemoArgs {
     /// How much faster than the simulated hands the game is played.
     #[arg(long, value_name = "X", default_value_t = 4.0, value_parser = positive_number)]
     pub speed: f64,
-    /// Which game of Kasparov – Deep Blue 1997 to play (1 to 6).
-    #[arg(long, value_name = "N", default_value_t = 6)]
+    /// Which of the demo's games to play first (1 to 24: The Week in Chess 1599, games that
+    /// end in mate); the games after it follow, one after another.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub game: u64,
     /// The seed of the simulated hands.
     #[arg(long, value_name = "S", default_value_t = 1)]

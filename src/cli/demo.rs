@@ -1,14 +1,11 @@
 //! `touchmove demo`: the whole path with no hardware. An emulated board (DGT unless `--board`)
-//! plays a real game on a pseudo-terminal, and the same process watches it: the board, each
-//! move and ruling as it is decided, in the terminal and on the board's page (its address is
-//! the first line on standard output).
-
-use std::io::Cursor;
-use std::time::Duration;
+//! plays real games that end in mate on a pseudo-terminal, one after another (the board set up
+//! again between them), and the same process watches it: the board, each move, ruling and
+//! result as it is decided, in the terminal and on the board's page (its address is the first
+//! line on standard output), until Ctrl-C.
 
 use anyhow::{Context, Result};
 use shakmaty::Chess;
-use tokio::sync::oneshot;
 use tokio_serial::SerialStream;
 
 use touchmove::emulation::{EmulatedBoard, EmulatorOptions, ScriptSource, ScriptStart};
@@ -16,29 +13,32 @@ use touchmove::live::runner::{self, Connector, RunnerConfig};
 use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
 use touchmove::output::notation::Notation;
 use touchmove::output::pgn::PgnTags;
-use touchmove::pgn_games::read_games;
 
 use super::args::DemoArgs;
+use super::demo_games;
 use super::emulator_pty::serve_on;
 use super::serve;
 use super::tee_sink::Tee;
 use super::watch_sink::WatchSink;
 
-/// The games the demo plays (Kasparov – Deep Blue, 1997), built into the binary so the demo
-/// runs from anywhere.
-const GAMES: &str = include_str!("../../fixtures/corpus/kasparov-deep-blue-1997.pgn");
-
 /// Runs `touchmove demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {
     let protocol = touchmove::boards::find(&args.board)
         .with_context(|| format!("no board protocol is called `{}`", args.board))?;
-    let game = read_games(Cursor::new(GAMES))
-        .filter_map(Result::ok)
-        .find(|game| game.number as u64 == args.game)
-        .with_context(|| format!("there is no game {} in the demo's file (1 to 6)", args.game))?;
-    let mut options = EmulatorOptions::new(ScriptSource::Game {
-        start: game.start,
-        moves: game.moves,
+    let count = demo_games::count();
+    let first = usize::try_from(args.game)
+        .ok()
+        .and_then(|game| game.checked_sub(1))
+        .filter(|&first| first < count)
+        .with_context(|| {
+            format!(
+                "there is no game {} in the demo's games (1 to {count})",
+                args.game
+            )
+        })?;
+    let games = demo_games::round_from(first)?;
+    let mut options = EmulatorOptions::new(ScriptSource::Games {
+        games: demo_games::sequence(&games),
         messy: true,
     });
     options.start = ScriptStart::OnHost;
@@ -47,9 +47,13 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let emulator = protocol
         .emulator
         .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
-    let emulator = (emulator.new)(&options).context("cannot play the demo game")?;
+    let emulator = (emulator.new)(&options).context("cannot play the demo games")?;
     let runtime = super::runtime()?;
-    runtime.block_on(demo(emulator, protocol, args))
+    let local = tokio::task::LocalSet::new();
+    local.block_on(
+        &runtime,
+        demo(emulator, protocol, args, demo_games::pairings(&games)),
+    )
 }
 
 /// Hands out the host's end of the pseudo-terminal once.
@@ -68,20 +72,17 @@ impl Connector for OwnEnd {
 }
 
 /// Plays the emulated board on one end of a pseudo-terminal pair and watches the other, the
-/// game in the terminal and on the board's page.
+/// games in the terminal and on the board's page, until Ctrl-C.
 async fn demo(
-    emulator: impl EmulatedBoard,
+    emulator: impl EmulatedBoard + 'static,
     protocol: &'static Protocol,
     args: &DemoArgs,
+    pairings: Vec<touchmove::live::Players>,
 ) -> Result<()> {
     let (board_end, host_end) =
         SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
-    let (finished, board_done) = oneshot::channel::<()>();
-    let board = async move {
-        let served = serve_on(board_end, emulator, Duration::from_secs(1)).await;
-        let _ = finished.send(());
-        served
-    };
+    // The board plays its games round and round; it stops with the process.
+    let board = tokio::task::spawn_local(serve_on(board_end, emulator, demo_games::STAY));
     let start = Chess::default();
     let config = touchmove::interpreter::Config::default()
         .with_report_horizon_ms(protocol.report_horizon_ms)
@@ -90,7 +91,8 @@ async fn demo(
     let mut session = (protocol.new_session)(&SessionOptions::new());
     let mut connector = OwnEnd(Some(host_end), protocol);
     let port = format!("the emulated {} board", protocol.name);
-    let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default());
+    let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default())
+        .with_pairings(pairings);
     let page = serve::serve_one(args.listen, watched, Notation::San).await?;
     // JSON lines alone on standard output with --json.
     let address = format!("http://{}/board/1", page.address);
@@ -99,28 +101,31 @@ async fn demo(
     } else {
         serve::announce(&format!("serve: {address}"))?;
     }
+    eprintln!("touchmove: the demo plays game after game; Ctrl-C stops it");
     let watch_sink = WatchSink::new(
         std::io::stdout().lock(),
         args.json,
         None,
         None,
         &start,
-        touchmove::output::pgn::PgnTags::default(),
+        PgnTags::default(),
     );
     let mut sink = Tee(watch_sink, page.sink);
     let shutdown = async {
-        let _ = board_done.await;
+        // Without a signal handler the demo runs until it is killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
     };
-    let watch = runner::run(
+    let watched = runner::run(
         &mut connector,
         &mut session,
         &mut game,
         &mut sink,
         RunnerConfig::default(),
         shutdown,
-    );
-    let (served, watched) = tokio::join!(board, watch);
-    served?;
-    watched.context("watching the emulated board")?;
-    sink.0.finish()
+    )
+    .await;
+    board.abort();
+    super::session_outcome(watched, sink.0.finish())
 }

@@ -2,6 +2,7 @@
 
 mod args;
 mod demo;
+mod demo_games;
 mod emulate;
 mod emulator_pty;
 mod output;
@@ -35,6 +36,26 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")
+}
+
+/// A live session's outcome: how its runner ended (`watched`, a board given up on is an
+/// error) and whether its outputs were written at the end (`finished`, done whatever the
+/// runner's end, so that nothing decided is lost). When both failed, the outputs' error is
+/// said first and the runner's is returned.
+fn session_outcome(
+    watched: Result<(), touchmove::live::runner::RunnerError>,
+    finished: anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    match (watched, finished) {
+        (Ok(()), finished) => finished,
+        (Err(error), finished) => {
+            if let Err(unwritten) = finished {
+                eprintln!("touchmove: {unwritten:#}");
+            }
+            Err(error).context("watching the board")
+        }
+    }
 }
 
 /// Parses the command line, runs the command, and turns its outcome into an exit code.

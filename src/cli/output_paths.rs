@@ -3,6 +3,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use anyhow::{Result, bail};
@@ -33,6 +34,13 @@ pub fn check_output(path: &Path, what: &str, existing: Existing) -> Result<()> {
     if !kind.is_file() {
         bail!("{what} {shown}: is not a regular file (a folder or a device); give a file's path");
     }
+    if metadata.nlink() > 1 {
+        bail!(
+            "{what} {shown}: is hard-linked ({} names for one file), so writing it would change \
+             the other names too; give a path of its own",
+            metadata.nlink()
+        );
+    }
     if existing == Existing::MustBeEmpty && metadata.len() > 0 {
         bail!(
             "{what} {shown}: already holds a record, which is never overwritten; move it away or \
@@ -58,19 +66,29 @@ fn check_folder(path: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Opens the recording at `path` for appending: created if it does not exist (exclusively, so
-/// a symlink planted there is never followed), else the empty regular file checked before.
-pub fn open_recording(path: &Path) -> io::Result<File> {
-    match OpenOptions::new().write(true).create_new(true).open(path) {
+/// Opens the recording at `path` for appending (every write goes at the end of the file, so a
+/// cut-back file is never written past its end): created if it does not exist (exclusively, so
+/// a symlink planted there is never followed), else the regular file checked before. The file
+/// opened must be a regular file with no other name (no symlink or hard link was planted
+/// between the check and the opening). Says whether the file was created.
+pub fn open_recording(path: &Path) -> io::Result<(File, bool)> {
+    let (file, created) = match OpenOptions::new().append(true).create_new(true).open(path) {
         Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
             let metadata = fs::symlink_metadata(path)?;
             if !metadata.file_type().is_file() {
                 return Err(io::Error::other("not a regular file"));
             }
-            OpenOptions::new().append(true).open(path)
+            (OpenOptions::new().append(true).open(path)?, false)
         }
-        opened => opened,
+        opened => (opened?, true),
+    };
+    let metadata = file.metadata()?;
+    if !metadata.is_file() || metadata.nlink() != 1 {
+        return Err(io::Error::other(
+            "not a regular file with one name (a link was planted there)",
+        ));
     }
+    Ok((file, created))
 }
 
 #[cfg(test)]
@@ -102,5 +120,24 @@ mod tests {
         assert!(check_output(Path::new("/dev/null"), "--pgn", Existing::Replace).is_err());
         let nowhere = dir.path().join("no-such-folder").join("game.pgn");
         assert!(check_output(&nowhere, "--pgn", Existing::Replace).is_err());
+    }
+
+    #[test]
+    fn a_hard_linked_file_is_refused_like_a_symlink() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let elsewhere = dir.path().join("elsewhere.log");
+        fs::write(&elsewhere, "").expect("written");
+        let linked = dir.path().join("game.log");
+        fs::hard_link(&elsewhere, &linked).expect("a hard link");
+        for existing in [Existing::MustBeEmpty, Existing::Replace] {
+            let refused =
+                check_output(&linked, "--record", existing).expect_err("a hard link is refused");
+            assert!(refused.to_string().contains("hard-linked"), "{refused}");
+        }
+        assert!(open_recording(&linked).is_err(), "nor opened");
+        fs::remove_file(&elsewhere).expect("removed");
+        assert!(check_output(&linked, "--record", Existing::MustBeEmpty).is_ok());
+        let (_, created) = open_recording(&linked).expect("one name again");
+        assert!(!created);
     }
 }

@@ -1,10 +1,12 @@
 //! The live session's sensor recording: written line by line as reports arrive, and never left
 //! with half a line. A write that fails (a full disk, a removed disk) loses nothing: the part
 //! of the line that reached the file is cut off again, the lines not written are kept and
-//! written with the next report, and the session goes on.
+//! written with the next report, and the session goes on. A log that never got a line (the
+//! disk full from the start, or a game that never began) is removed at the end, not left as
+//! an empty file.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use touchmove::clock::ClockReading;
@@ -16,13 +18,17 @@ use super::output_paths::open_recording;
 
 /// Storage that can be cut back to a length: a file.
 pub trait Truncate: Write {
-    /// Cuts the storage back to `len` bytes.
+    /// Cuts the storage back to `len` bytes; the next write goes at `len` (no hole is left
+    /// between the cut and the next write).
     fn truncate(&mut self, len: u64) -> io::Result<()>;
 }
 
 impl Truncate for File {
     fn truncate(&mut self, len: u64) -> io::Result<()> {
-        self.set_len(len)
+        self.set_len(len)?;
+        // The recording is opened for appending, so that every write goes at the end whatever
+        // the position; the position is put back too, in case it is not.
+        self.seek(SeekFrom::Start(len)).map(drop)
     }
 }
 
@@ -46,6 +52,11 @@ impl<F: Truncate> LineFile<F> {
             written,
             pending: Vec::new(),
         }
+    }
+
+    /// The length of the file up to its last whole line.
+    pub fn written(&self) -> u64 {
+        self.written
     }
 }
 
@@ -98,26 +109,30 @@ pub struct Recording {
     state: State,
     /// Whether the last write failed (said once, until a write succeeds again).
     failing: bool,
+    /// Whether this session created the file (an empty one is then removed at the end).
+    created: bool,
 }
 
 impl Recording {
     /// Creates the recording at `path` (a new or empty regular file, checked before), to be
     /// written from the start of the game with `header`.
     pub fn create(path: &Path, header: LogHeader) -> io::Result<Recording> {
-        let file = open_recording(path)?;
+        let (file, created) = open_recording(path)?;
         Ok(Recording {
             path: path.to_owned(),
             header,
             state: State::Waiting(LineFile::new(file, 0)),
             failing: false,
+            created,
         })
     }
 
     /// Goes on with the recording at `path`, whose first `written` bytes are whole lines and
     /// whose last line has time `last_t`.
     pub fn resume(path: &Path, written: u64, last_t: Millis) -> io::Result<Recording> {
-        let file = open_recording(path)?;
-        file.set_len(written)?;
+        let (mut file, _) = open_recording(path)?;
+        // A half line a crash left is cut off.
+        file.truncate(written)?;
         let writer =
             LogWriter::appending(LineFile::new(file, written), last_t, FlushPolicy::WhenAsked);
         Ok(Recording {
@@ -125,6 +140,7 @@ impl Recording {
             header: LogHeader::default(),
             state: State::Writing(writer),
             failing: false,
+            created: false,
         })
     }
 
@@ -163,17 +179,33 @@ impl Recording {
         }
     }
 
-    /// Writes what is still pending; an error naming the file if it cannot.
+    /// Writes what is still pending; an error naming the file if it cannot. A file this
+    /// session created that holds no line (the game never began, or nothing could be written)
+    /// is removed: an empty log would only be a trap for `--resume`.
     pub fn finish(&mut self) -> anyhow::Result<()> {
-        if let State::Writing(writer) = &mut self.state {
-            writer.flush().map_err(|error| {
-                anyhow::anyhow!(
-                    "{}: the end of the recording could not be written: {error}",
-                    self.path.display()
-                )
-            })?;
+        let flushed = match &mut self.state {
+            State::Writing(writer) => writer.flush(),
+            State::Waiting(_) | State::Gone => Ok(()),
+        };
+        if self.created && self.written() == 0 {
+            self.created = false;
+            remove_if_empty(&self.path);
         }
-        Ok(())
+        flushed.map_err(|error| {
+            anyhow::anyhow!(
+                "{}: the end of the recording could not be written: {error}",
+                self.path.display()
+            )
+        })
+    }
+
+    /// The length of the file up to its last whole line.
+    fn written(&self) -> u64 {
+        match &self.state {
+            State::Waiting(file) => file.written(),
+            State::Writing(writer) => writer.get_ref().written(),
+            State::Gone => 0,
+        }
     }
 
     fn record(
@@ -215,6 +247,15 @@ impl Recording {
             State::Writing(writer) => Some(writer),
             State::Waiting(_) | State::Gone => None,
         }
+    }
+}
+
+/// Removes the file at `path` if it is still empty (nothing else wrote to it meanwhile).
+fn remove_if_empty(path: &Path) {
+    let empty = std::fs::symlink_metadata(path)
+        .is_ok_and(|metadata| metadata.file_type().is_file() && metadata.len() == 0);
+    if empty && let Err(error) = std::fs::remove_file(path) {
+        tracing::debug!(%error, "cannot remove the empty recording {}", path.display());
     }
 }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use touchmove::live::runner::Sink;
 use touchmove::live::{BoardSession, LiveGame};
@@ -25,10 +25,15 @@ pub struct Resumed {
 }
 
 impl Resumed {
-    /// Reads the recording at `path`.
-    pub fn read(path: &Path) -> Result<Resumed> {
+    /// Reads the recording at `path`; `None` when it holds no game yet (it is empty, or a
+    /// session stopped before it could write a report): there is nothing to go on with, and
+    /// the recording starts afresh there.
+    pub fn read(path: &Path) -> Result<Option<Resumed>> {
         let shown = path.display();
         let bytes = std::fs::read(path).with_context(|| format!("--resume: {shown}"))?;
+        if bytes.is_empty() {
+            return Ok(None);
+        }
         // A crash can leave half a line: only whole lines are read (and kept).
         let whole = bytes
             .iter()
@@ -46,7 +51,7 @@ impl Resumed {
             })
             .max();
         let Some(last_t) = last_t else {
-            bail!("--resume: {shown}: no game recorded yet; run without --resume");
+            return Ok(None);
         };
         let since_written = std::fs::metadata(path)
             .and_then(|metadata| metadata.modified())
@@ -55,12 +60,27 @@ impl Resumed {
             .map_or(0, |elapsed| {
                 Millis::try_from(elapsed.as_millis()).unwrap_or(Millis::MAX)
             });
-        Ok(Resumed {
+        Ok(Some(Resumed {
             log,
             written: u64::try_from(whole).unwrap_or(u64::MAX),
             last_t,
             resume_at: last_t.saturating_add(since_written).saturating_add(1),
-        })
+        }))
+    }
+
+    /// Reads the recording at `path` to go on with it; when it holds no game yet, it is
+    /// removed (said on standard error), so that the session records afresh at `path`.
+    pub fn read_or_clear(path: &Path) -> Result<Option<Resumed>> {
+        let resumed = Resumed::read(path)?;
+        if resumed.is_none() {
+            std::fs::remove_file(path)
+                .with_context(|| format!("--resume: {}: cannot start it afresh", path.display()))?;
+            eprintln!(
+                "touchmove: {}: no game recorded there yet: the recording starts afresh",
+                path.display()
+            );
+        }
+        Ok(resumed)
     }
 }
 

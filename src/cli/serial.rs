@@ -20,16 +20,31 @@ const PROBE_MAX_BYTES: usize = 4096;
 
 /// Opens the board's port with its protocol's line settings: the one given, or the first port
 /// on which the protocol's probe recognises a board.
+///
+/// A port that vanished (its device gone: a cable pulled, a pseudo-terminal closed) and came
+/// back must prove that a board of the protocol answers there before it is watched again: the
+/// kernel gives a freed name (`/dev/pts/N`, `/dev/ttyUSB0`) to the next device, which may be
+/// another program's. Until the protocol's probe is answered, nothing but the probe's request
+/// is written to it.
 pub struct SerialConnector {
     path: Option<PathBuf>,
     protocol: &'static Protocol,
+    /// The port was missing at the last attempt to open it, after it had been open.
+    vanished: bool,
+    /// The port has been opened once.
+    opened: bool,
 }
 
 impl SerialConnector {
     /// A connector for a board of `protocol` on `path`, or on whichever port its probe
     /// recognises one when `None`.
     pub fn new(path: Option<PathBuf>, protocol: &'static Protocol) -> SerialConnector {
-        SerialConnector { path, protocol }
+        SerialConnector {
+            path,
+            protocol,
+            vanished: false,
+            opened: false,
+        }
     }
 }
 
@@ -41,9 +56,50 @@ impl Connector for SerialConnector {
             Some(path) => path.display().to_string(),
             None => find_board(self.protocol).await?,
         };
-        let port = open(&path, &self.protocol.line)?;
+        let mut port = match open(&path, &self.protocol.line) {
+            Ok(port) => port,
+            Err(error) => {
+                let error = unopened(&path, &error);
+                self.vanished |= self.opened && error.kind() == io::ErrorKind::NotFound;
+                return Err(error);
+            }
+        };
+        if self.vanished
+            && let Some(probe) = &self.protocol.probe
+            && ask(&mut port, probe).await?.is_none()
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{path}: no {} board answers there since the port came back (another \
+                     device may have its name now)",
+                    self.protocol.name
+                ),
+            ));
+        }
+        self.vanished = false;
+        self.opened = true;
         Ok((port, path))
     }
+}
+
+/// Why the port at `path` could not be opened, as the user reads it: the path and the reason
+/// (`/dev/ttyUSB9: no such port`).
+fn unopened(path: &str, error: &io::Error) -> io::Error {
+    let missing = std::fs::metadata(path).is_err() || error.kind() == io::ErrorKind::NotFound;
+    if missing {
+        return io::Error::new(io::ErrorKind::NotFound, format!("{path}: no such port"));
+    }
+    let reason = if error.kind() == io::ErrorKind::PermissionDenied
+        || error.to_string().contains("Permission denied")
+    {
+        "permission denied (add yourself to the dialout group: `sudo usermod -aG dialout $USER`, \
+         then log in again)"
+            .to_owned()
+    } else {
+        error.to_string()
+    };
+    io::Error::new(error.kind(), format!("{path}: {reason}"))
 }
 
 /// Opens `path` with `line`'s settings, no flow control.
@@ -109,6 +165,11 @@ async fn find_board(protocol: &Protocol) -> io::Result<String> {
 /// [`PROBE_MAX_BYTES`] without saying what it is (`None`).
 pub async fn probe(name: &str, line: &SerialLine, probe: &Probe) -> io::Result<Option<String>> {
     let mut port = open(name, line)?;
+    ask(&mut port, probe).await
+}
+
+/// Sends the probe's request on the open `port` and reads as [`probe`] does.
+async fn ask(port: &mut SerialStream, probe: &Probe) -> io::Result<Option<String>> {
     port.write_all(&(probe.request)()).await?;
     let mut received = Vec::new();
     let mut buffer = [0u8; 256];

@@ -34,7 +34,7 @@ pub(super) fn outputs_and_start(args: &WatchArgs) -> Result<(Option<Resumed>, Ch
     let resumed = match (&args.record, args.resume) {
         (Some(path), true) => {
             check_output(path, "--record", Existing::Replace)?;
-            Some(Resumed::read(path)?)
+            Resumed::read_or_clear(path)?
         }
         (Some(path), false) => {
             check_output(path, "--record", Existing::MustBeEmpty)?;
@@ -153,7 +153,7 @@ async fn watch_with<S: BoardSession>(
             std::future::pending::<()>().await;
         }
     };
-    runner::run(
+    let watched = runner::run(
         &mut connector,
         &mut session,
         &mut game,
@@ -161,9 +161,10 @@ async fn watch_with<S: BoardSession>(
         config,
         shutdown,
     )
-    .await
-    .context("watching the board")?;
-    sink.finish()
+    .await;
+    // What was decided is written whether the board was given up on or not.
+    let finished = sink.finish();
+    super::session_outcome(watched, finished)
 }
 
 /// The position the game starts from: `--start FEN`, else the standard one.

@@ -252,11 +252,21 @@ mod tests {
     use super::*;
 
     /// Debian's Stockfish (`.ci/run` installs it).
+    /// Debian's Stockfish (on the PATH or in /usr/games); the test fails saying how to get it
+    /// when it is in neither.
     fn stockfish() -> EngineCommand {
-        let program = if std::path::Path::new("/usr/games/stockfish").exists() {
+        let on_path = std::env::var_os("PATH").is_some_and(|path| {
+            std::env::split_paths(&path).any(|folder| folder.join("stockfish").is_file())
+        });
+        let program = if on_path {
+            "stockfish"
+        } else if std::path::Path::new("/usr/games/stockfish").exists() {
             "/usr/games/stockfish"
         } else {
-            "stockfish"
+            panic!(
+                "Stockfish is missing: `apt-get install -y stockfish`, or run `.ci/run` (as \
+                 root), which installs everything the tests need"
+            )
         };
         EngineCommand::parse(program).unwrap_or_else(|| unreachable!())
     }

@@ -51,6 +51,12 @@ pub trait Sink {
     fn connected(&mut self, _t: Millis, _name: &str) -> io::Result<()> {
         Ok(())
     }
+    /// The board's port could not be opened at `t`, for the reason `why` (which names the
+    /// port: `/dev/ttyUSB9: no such port`); the runner keeps trying. Told once per reason
+    /// until the port opens (a notice says it too).
+    fn unreachable(&mut self, _t: Millis, _why: &str) -> io::Result<()> {
+        Ok(())
+    }
     /// The runner woke for a deadline that fell due at `due`: what the game decides next was
     /// decided by the time passing, not by a report (for a sink that measures latency).
     fn timeout(&mut self, _due: std::time::Instant) {}
@@ -131,6 +137,15 @@ pub enum RunnerError {
     /// A result could not be written (standard output, the log, the PGN file).
     #[error("cannot write the results: {0}")]
     Output(#[source] io::Error),
+    /// The board stayed unreachable for the configured limit ([`RunnerConfig::give_up_after`]);
+    /// what the game had pending was decided first.
+    #[error("the board stayed unreachable for {:.1} s ({why}): giving up", waited.as_secs_f64())]
+    GaveUp {
+        /// How long it was unreachable.
+        waited: Duration,
+        /// The last reason the port could not be opened.
+        why: String,
+    },
 }
 
 /// How a link session ended.
@@ -243,6 +258,9 @@ where
     let mut shutdown = std::pin::pin!(shutdown);
     let mut backoff = config.backoff_min;
     let mut unreachable_since: Option<Instant> = None;
+    // Why the port could not be opened, as last said (each reason is said once).
+    let mut said_unreachable: Option<String> = None;
+    let mut gave_up = None;
     let mut presence = Presence { lost: false };
     loop {
         // What is asked while the board is away is applied at once, and the port tried again.
@@ -257,19 +275,34 @@ where
         let (mut port, name) = match opened {
             Ok(opened) => opened,
             Err(error) => {
+                let why = error.to_string();
+                if said_unreachable.as_ref() != Some(&why) {
+                    sink.notice(&format!(
+                        "{why}; trying again every {}",
+                        seconds(config.backoff_max)
+                    ));
+                    sink.unreachable(clock.now(), &why)
+                        .map_err(RunnerError::Output)?;
+                    said_unreachable = Some(why.clone());
+                }
                 let since = *unreachable_since.get_or_insert_with(Instant::now);
                 if config
                     .give_up_after
                     .is_some_and(|limit| since.elapsed() >= limit)
                 {
-                    sink.notice(&format!(
-                        "the board stayed unreachable ({error}): giving up"
-                    ));
+                    gave_up = Some(RunnerError::GaveUp {
+                        waited: since.elapsed(),
+                        why,
+                    });
                     break;
                 }
                 tracing::debug!(%error, "cannot open the board's port");
+                // The next try comes after the backoff, or when the limit is reached.
+                let wait = config.give_up_after.map_or(backoff, |limit| {
+                    backoff.min(limit.saturating_sub(since.elapsed()))
+                });
                 tokio::select! {
-                    () = sleep(backoff) => {}
+                    () = sleep(wait) => {}
                     Some(control) = next_control(controls.as_deref_mut()) => {
                         apply_control(control, session, game, sink, &clock, &mut flipped)?;
                         continue;
@@ -280,6 +313,7 @@ where
                 continue;
             }
         };
+        said_unreachable = None;
         sink.notice(&format!("connected to {name}"));
         sink.connected(clock.now(), &name)
             .map_err(RunnerError::Output)?;
@@ -304,7 +338,17 @@ where
         }
     }
     game.finish();
-    drain(game, session, sink, &clock, flipped)
+    drain(game, session, sink, &clock, flipped)?;
+    gave_up.map_or(Ok(()), Err)
+}
+
+/// A duration as a person reads it: `2 s`, `1.5 s`, `300 ms`.
+fn seconds(duration: Duration) -> String {
+    if duration < Duration::from_secs(1) {
+        format!("{} ms", duration.as_millis())
+    } else {
+        format!("{} s", duration.as_secs_f64())
+    }
 }
 
 /// What serving one open link works on.

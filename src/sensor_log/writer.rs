@@ -149,6 +149,11 @@ impl<W: Write> LogWriter<W> {
         Ok(())
     }
 
+    /// The output, as it is (what is buffered in it stays there).
+    pub fn get_ref(&self) -> &W {
+        &self.out
+    }
+
     /// The output, after flushing it.
     pub fn into_inner(mut self) -> Result<W, WriteError> {
         self.out.flush()?;

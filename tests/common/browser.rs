@@ -3,7 +3,7 @@
 //! rendered page once its scripts have run.
 
 use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -33,12 +33,13 @@ impl Browser {
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
             .port();
-        let driver = Command::new("chromedriver")
+        super::tools::require_chromium();
+        let driver = super::child::command("chromedriver")
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("chromedriver runs (apt-get install -y chromium chromium-driver)");
+            .expect("chromedriver runs");
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

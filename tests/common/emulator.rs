@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::Duration;
@@ -29,11 +29,17 @@ pub struct Emulator {
     pub child: Child,
     /// Lines of standard output after the first; closed when the process ends.
     pub lines: Receiver<String>,
+    /// The board's stable name: a link to its pseudo-terminal, removed when the board goes (a
+    /// freed `/dev/pts/N` is given to the next program that opens a pseudo-terminal; a host
+    /// still trying the link then finds no port, never another program's terminal).
     pub port: String,
+    /// The folder of the link.
+    _links: tempfile::TempDir,
 }
 
 impl Drop for Emulator {
     fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.port);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -44,15 +50,16 @@ pub fn emulate(args: &[&str]) -> Emulator {
     emulate_board("dgt", args)
 }
 
-/// Starts `touchmove emulate BOARD ARGS` and reads the port from its first line.
+/// Starts `touchmove emulate BOARD ARGS` and reads the port from its first line; its standard
+/// error goes to the test's output.
 pub fn emulate_board(board: &str, args: &[&str]) -> Emulator {
-    emulate_with(board, args, Stdio::inherit())
+    emulate_with(board, args, Stdio::piped())
 }
 
-/// Starts `touchmove emulate BOARD ARGS`, its standard error to `stderr`, and reads the port
-/// from its first line.
+/// Starts `touchmove emulate BOARD ARGS`, its standard error to `stderr` (piped: to the test's
+/// output), and reads the port from its first line.
 pub fn emulate_with(board: &str, args: &[&str], stderr: Stdio) -> Emulator {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut child = super::bin()
         .args(["emulate", board])
         .args(args)
         .current_dir(root())
@@ -60,6 +67,7 @@ pub fn emulate_with(board: &str, args: &[&str], stderr: Stdio) -> Emulator {
         .stderr(stderr)
         .spawn()
         .expect("the emulator starts");
+    super::child::forward_stderr(&mut child);
     let stdout = child.stdout.take().expect("piped stdout");
     let (send, lines) = channel();
     thread::spawn(move || {
@@ -70,9 +78,19 @@ pub fn emulate_with(board: &str, args: &[&str], stderr: Stdio) -> Emulator {
         }
     });
     let first = lines.recv_timeout(DEADLINE).expect("a first line");
-    let port = first
+    let pty = first
         .strip_prefix("port: ")
-        .unwrap_or_else(|| panic!("`port: PATH` expected, got `{first}`"))
-        .to_owned();
-    Emulator { child, lines, port }
+        .unwrap_or_else(|| panic!("`port: PATH` expected, got `{first}`"));
+    let links = tempfile::Builder::new()
+        .prefix("touchmove-board-")
+        .tempdir()
+        .expect("a folder for the board's link");
+    let link = links.path().join(format!("{board}-board"));
+    std::os::unix::fs::symlink(pty, &link).expect("the board's link");
+    Emulator {
+        child,
+        lines,
+        port: link.display().to_string(),
+        _links: links,
+    }
 }

@@ -3,29 +3,17 @@
 //! time, deadlines handed back).
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move};
 use touchmove::engine::{EngineConfig, EngineEvent, EngineSession, SearchLimits};
 
-/// Stockfish: on the PATH, or where Debian puts it.
+/// Stockfish: on the PATH, or where Debian puts it (a test fails saying how to get it when it
+/// is in neither).
 pub fn stockfish() -> String {
-    let on_path = Command::new("stockfish")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-        .map(|mut child| {
-            let _ = child.kill();
-            let _ = child.wait();
-        })
-        .is_ok();
-    if on_path {
-        "stockfish".to_owned()
-    } else {
-        "/usr/games/stockfish".to_owned()
-    }
+    super::tools::stockfish()
 }
 
 /// The engine's process and the session that talks to it.
@@ -46,11 +34,12 @@ impl Drop for Engine {
 
 impl Engine {
     pub fn start(config: EngineConfig) -> Engine {
-        let mut child = Command::new(stockfish())
+        let mut child = super::child::command(stockfish())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
-            .expect("Stockfish starts (apt-get install stockfish)");
+            .expect("Stockfish starts");
         let stdin = child.stdin.take().expect("stdin");
         let stdout = child.stdout.take().expect("stdout");
         let (send, lines) = channel();

@@ -3,12 +3,14 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod child;
 pub mod dgt_board;
 pub mod emulator;
 pub mod engine;
 pub mod http;
 pub mod live;
 pub mod serving;
+pub mod tools;
 pub mod watching;
 
 use std::fs;
@@ -215,10 +217,16 @@ pub fn replay_in_chunks(fixture: &Fixture, size: usize) -> Vec<Value> {
     to_values(&out)
 }
 
+/// The built `touchmove` binary, to be run as a child that never outlives its test, its
+/// standard error piped ([`child::command`]).
+pub fn bin() -> Command {
+    child::command(env!("CARGO_BIN_EXE_touchmove"))
+}
+
 /// Runs the built `touchmove` binary with `args`, `stdin` (if any) on its standard input, and
 /// waits for it to finish.
 pub fn touchmove(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut child = bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -231,6 +239,23 @@ pub fn touchmove(args: &[&str], stdin: Option<&str>) -> Output {
     }
     drop(input);
     child.wait_with_output().expect("finished")
+}
+
+/// Asserts that a live session run with `--give-up-after` ended as it must once its board has
+/// gone for good: exit status 1, saying once that it gave up, and no other error (a result it
+/// could not write would say so).
+pub fn assert_gave_up(output: &Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "not given up: {stderr}");
+    let gave_up = stderr
+        .lines()
+        .filter(|line| line.contains("giving up"))
+        .count();
+    assert_eq!(gave_up, 1, "giving up is said once: {stderr}");
+    assert!(
+        !stderr.contains("cannot write") && !stderr.contains("could not be written"),
+        "{stderr}"
+    );
 }
 
 /// Runs the built `touchmove` binary with `args` and no input; panics with its standard error
@@ -262,7 +287,7 @@ pub fn run_cli(fixture: &Fixture) -> CliRun {
     let dir = std::env::temp_dir().join(format!("touchmove-test-{}", std::process::id()));
     fs::create_dir_all(&dir).expect("temp dir");
     let pgn = dir.join(format!("{}.pgn", fixture.name));
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let output = bin()
         .arg("replay")
         .arg(&fixture.log)
         .arg("--json")
@@ -353,7 +378,8 @@ pub fn pgn_games(text: &str) -> Vec<Vec<String>> {
 /// python-chess reads with an error fails the test). One python3 process for them all.
 pub fn python_chess_games(texts: &[String]) -> Vec<Vec<Vec<String>>> {
     let input = texts.join("\n\u{1}\n");
-    let mut child = Command::new("python3")
+    tools::require_python_chess();
+    let mut child = child::command("python3")
         .args([
             "-c",
             "import sys, io, json, chess.pgn\n\

@@ -39,14 +39,14 @@ pub fn serve(args: &[&str]) -> Serve {
     start(serve_command(args))
 }
 
-/// The command `touchmove serve ARGS --listen 127.0.0.1:0`, its standard error the test's.
+/// The command `touchmove serve ARGS --listen 127.0.0.1:0`, its standard error piped (to the
+/// test's output, once started).
 pub fn serve_command(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_touchmove"));
+    let mut command = super::bin();
     command
         .arg("serve")
         .args(["--listen", "127.0.0.1:0"])
-        .args(args)
-        .stderr(Stdio::inherit());
+        .args(args);
     command
 }
 
@@ -56,6 +56,7 @@ pub fn start(mut command: Command) -> Serve {
         .stdout(Stdio::piped())
         .spawn()
         .expect("serve starts");
+    super::child::forward_stderr(&mut child);
     let stdout = child.stdout.take().expect("piped stdout");
     let (send, lines) = channel();
     std::thread::spawn(move || {

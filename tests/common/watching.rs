@@ -2,7 +2,7 @@
 //! as real processes: the pieces the end-to-end tests of every board protocol share.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 use touchmove::fidelity::san_list;
@@ -30,7 +30,7 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
     let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let record = dir.join(format!("{board}-{name}.log"));
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let output = super::bin()
         .args([
             "watch",
             "--protocol",
@@ -46,11 +46,8 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
         .stdin(Stdio::null())
         .output()
         .expect("watch runs");
-    assert!(
-        output.status.success(),
-        "{name}: watch failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    // The board gone for good, watch gives up.
+    super::assert_gave_up(&output);
     let (links, events): (Vec<Value>, Vec<Value>) = super::json_lines(&output.stdout)
         .into_iter()
         .partition(|event| event["kind"] == "link");
@@ -68,7 +65,7 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
 
 /// `touchmove replay --json ARGS` on `log`.
 pub fn replay_with(log: &Path, args: &[&str]) -> Vec<Value> {
-    let output = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let output = super::bin()
         .args(["replay", "--json"])
         .arg(log)
         .args(args)

@@ -258,9 +258,7 @@ async fn play(
         sink: &mut sink,
         controls: Some(&mut control_receiver),
     };
-    runner::run_with_controls(&mut connector, parts, config, shutdown)
-        .await
-        .context("watching the board")?;
+    let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
     drop(sink);
     listener.abort();
     let _ = listener.await;
@@ -269,7 +267,9 @@ async fn play(
         .into_inner();
     drop(state.ask);
     let _ = engine_task.await;
-    state.out.finish()
+    // What was decided is written whether the board was given up on or not.
+    let finished = state.out.finish();
+    super::session_outcome(watched, finished)
 }
 
 /// The game's live page at `listen`, its address said (first on standard output, or on

@@ -1,9 +1,8 @@
 //! `serve --demo N`: emulated DGT boards inside the process, each on its own pseudo-terminal,
 //! playing real games that end in mate by simulated hands, one after another (board i starts
-//! with game i of the demo's file and plays the next seven after it, then the eight again), the board cleared and set up again
-//! between two games.
+//! with game i of the demo's games and plays the next seven after it, then the eight again),
+//! the board cleared and set up again between two games.
 
-use std::io::Cursor;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,31 +10,17 @@ use anyhow::{Context, Result};
 use tokio_serial::SerialStream;
 
 use touchmove::emulation::{EmulatorOptions, ScriptSource, ScriptStart};
-use touchmove::live::Players;
 use touchmove::live::runner::Connector;
-use touchmove::pgn_games::{PgnGame, read_games};
-use touchmove::simulate::SequenceGame;
 
 use super::super::args::ServeArgs;
+use super::super::demo_games;
 use super::super::emulator_pty::serve_on;
 use super::board::BoardHandle;
 use super::stamps::{Stamped, WriteStamps};
 use super::{Planned, PlannedConnector, Setup};
 
-/// The games the demo boards play, built into the binary (`fixtures/corpus/README.md`).
-const GAMES: &str = include_str!("../../../fixtures/corpus/demo.pgn");
-
-/// How many games a demo board plays, one after another, before it plays them again (at a
-/// blitz pace about 40 minutes, at the default pace about an hour). Its script is made in
-/// advance and held in memory.
-const GAMES_PER_BOARD: usize = 8;
-
 /// Over how long the demo boards are switched on, one after another.
 const POWER_UP: Duration = Duration::from_secs(1);
-
-/// How long a demo board would stay once its script is done (a script of games goes round:
-/// never).
-const STAY: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Hands out the host's end of an emulated board's pseudo-terminal once, when the board has
 /// been switched on.
@@ -57,32 +42,15 @@ impl Connector for OwnEnd {
 /// Starts `count` emulated boards, numbered on from `first` (the boards given by --board
 /// come first), and plans their watching.
 pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Result<Vec<Planned>> {
-    let games: Vec<PgnGame> = read_games(Cursor::new(GAMES))
-        .filter_map(Result::ok)
-        .collect();
-    if games.is_empty() {
-        anyhow::bail!("the demo has no games");
-    }
     let protocol = &touchmove::dgt::PROTOCOL;
     let emulator = protocol
         .emulator
         .context("the DGT board cannot be emulated")?;
     let mut planned = Vec::new();
     for i in 0..usize::try_from(count).unwrap_or(0) {
-        let order: Vec<&PgnGame> = games
-            .iter()
-            .cycle()
-            .skip(i % games.len())
-            .take(GAMES_PER_BOARD)
-            .collect();
+        let order = demo_games::round_from(i)?;
         let mut options = EmulatorOptions::new(ScriptSource::Games {
-            games: order
-                .iter()
-                .map(|game| SequenceGame {
-                    start: game.start.clone(),
-                    moves: game.moves.clone(),
-                })
-                .collect(),
+            games: demo_games::sequence(&order),
             messy: false,
         });
         options.thinking_ms = Some(args.demo_thinking);
@@ -102,14 +70,15 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         let powered = tokio::time::Instant::now() + power_up;
         tokio::task::spawn_local(async move {
             tokio::time::sleep(power_up).await;
-            if let Err(error) = serve_on(board_end, board, STAY).await {
+            if let Err(error) = serve_on(board_end, board, demo_games::STAY).await {
                 eprintln!("touchmove: an emulated board stopped: {error:#}");
             }
         });
         let name = (first + i + 1).to_string();
         let port = format!("emulated DGT board {name}");
-        let pairings = order.iter().map(|game| players(game)).collect();
-        let board = setup.board(&name, protocol, &port).with_pairings(pairings);
+        let board = setup
+            .board(&name, protocol, &port)
+            .with_pairings(demo_games::pairings(&order));
         let handle = BoardHandle::new(board);
         planned.push(Planned {
             handle: Arc::new(handle),
@@ -119,12 +88,4 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         });
     }
     Ok(planned)
-}
-
-/// The players of `game`, from its tags.
-fn players(game: &PgnGame) -> Players {
-    Players {
-        white: game.tag("White").map(str::to_owned),
-        black: game.tag("Black").map(str::to_owned),
-    }
 }

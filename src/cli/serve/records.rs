@@ -85,15 +85,16 @@ impl GameRecords {
     }
 
     /// The last log of board `name` in `dir` that holds a game, and its number: what
-    /// `--resume` goes on with (`None`: the board starts game 1).
+    /// `--resume` goes on with (`None`: the board starts game 1). A log that holds no game
+    /// (created for a game that had not begun, or never written) is removed.
     pub fn last(dir: &Path, name: &str) -> Result<Option<(u32, Resumed)>> {
         let mut found = None;
         let mut number = 1;
         while log_path(dir, name, number).exists() {
             let path = log_path(dir, name, number);
-            // A log created for a game that had not begun holds nothing yet.
-            if std::fs::metadata(&path).map_or(0, |metadata| metadata.len()) > 0 {
-                found = Some((number, Resumed::read(&path)?));
+            check_output(&path, "--record-dir", Existing::Replace)?;
+            if let Some(resumed) = Resumed::read_or_clear(&path)? {
+                found = Some((number, resumed));
             }
             number = number.saturating_add(1);
         }

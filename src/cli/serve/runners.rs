@@ -278,8 +278,8 @@ async fn watch_board<C: Connector>(
         sink: &mut sink,
         controls: controls.as_mut(),
     };
-    runner::run_with_controls(&mut connector, parts, config, shutdown)
-        .await
-        .with_context(|| format!("board {}", sink.name()))?;
-    sink.finish()
+    let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
+    let name = sink.name().to_owned();
+    let finished = sink.finish();
+    super::super::session_outcome(watched, finished).with_context(|| format!("board {name}"))
 }

@@ -1,0 +1,56 @@
+//! Child processes of the tests: none outlives its test, and what they say on standard error
+//! goes to the test's captured output (shown when the test fails), never to the terminal.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+
+/// `program`, to be run as a child of the test that can never outlive it: it is killed when
+/// the thread that started it ends, whether the test passed, failed or was interrupted
+/// (`PR_SET_PDEATHSIG`), and its standard error is piped (see [`forward_stderr`]).
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(program);
+    command.stderr(Stdio::piped());
+    // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The test may already have ended between fork and prctl.
+            if libc::getppid() == 1 {
+                return Err(std::io::Error::other("the test has ended"));
+            }
+            Ok(())
+        });
+    }
+    command
+}
+
+/// Passes `child`'s standard error, line by line, to the test's captured output (a thread
+/// started by the test writes where the test writes).
+pub fn forward_stderr(child: &mut Child) {
+    let Some(stderr) = child.stderr.take() else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            eprintln!("{line}");
+        }
+    });
+}
+
+/// Starts `command` with its standard error forwarded to the test's output.
+pub fn spawn(command: &mut Command) -> Child {
+    let mut child = command.spawn().expect("the process starts");
+    forward_stderr(&mut child);
+    child
+}
+
+/// Sends SIGINT to `child`, as Ctrl-C does.
+pub fn interrupt(child: &Child) {
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: kill has no memory effects; the pid is our own child's, not yet reaped.
+    let sent = unsafe { libc::kill(pid, libc::SIGINT) };
+    assert_eq!(sent, 0, "cannot interrupt process {pid}");
+}
