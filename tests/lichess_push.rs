@@ -137,6 +137,11 @@ fn serve_connection(
         reader.read_exact(&mut body).expect("the body");
         let number = log.lock().expect("the log").len();
         let (status, extra, reply) = script(number);
+        // A server that echoes the request's credentials in its error, as some proxies do.
+        let reply = reply.replace(
+            "{authorization}",
+            &header("authorization").unwrap_or_default(),
+        );
         // Lichess takes a while to answer: a second request sent meanwhile would overlap.
         std::thread::sleep(Duration::from_millis(150));
         at_once.fetch_sub(1, Ordering::SeqCst);
@@ -207,7 +212,11 @@ fn serve_pushing(
 fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
     let _turn = common::pty_turn();
     let stand_in = StandIn::start(|n| match n {
-        0 => (500, vec![], r#"{"error":"oops"}"#.to_owned()),
+        0 => (
+            500,
+            vec![],
+            r#"{"error":"oops, with {authorization}"}"#.to_owned(),
+        ),
         1 => (429, vec![("Retry-After", "6".to_owned())], String::new()),
         _ => (200, vec![], taken()),
     });
@@ -300,6 +309,10 @@ fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
     drop(boards);
     let said = std::fs::read_to_string(&log).expect("serve's log");
     assert!(said.contains("HTTP 500"), "the 500 is said");
+    assert!(
+        said.contains("oops, with Bearer [redacted]"),
+        "the echoed token is said redacted: {said}"
+    );
     assert!(said.contains("HTTP 429"), "the 429 is said");
     assert!(
         said.contains("board 2: lichess refused its game: No move found"),

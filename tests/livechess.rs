@@ -201,16 +201,11 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
         .filter_map(|b| b["serialnr"].as_str())
         .collect();
     assert_eq!(serials, names);
-    for eboard in &listed {
+    for (eboard, board) in listed.iter().zip(&emulated) {
         assert_eq!(eboard["state"], "ACTIVE", "{eboard}");
         assert_eq!(eboard["board"], placement(&end).as_str(), "{eboard}");
         assert_eq!(eboard["flipped"], false, "{eboard}");
-        assert!(
-            eboard["source"]
-                .as_str()
-                .is_some_and(|s| s.starts_with("/dev/")),
-            "{eboard}"
-        );
+        assert_eq!(eboard["source"], board.port.as_str(), "{eboard}");
         assert!(eboard.get("battery").is_some() && eboard.get("clock").is_some());
     }
     let (status, body) = get(&livechess, "/api/v1.0/eboards");

@@ -137,6 +137,21 @@ pub struct ServeArgs {
     /// tools that read e-boards through LiveChess (docs/livechess.md).
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:1982")]
     pub livechess: Option<std::net::SocketAddr>,
+    /// Also let pages from ORIGIN (`https://example.org`) open the LiveChess WebSocket and ask
+    /// for changes (besides the server's own pages, https://lichess.org and
+    /// https://www.chess.com); repeatable.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
+    /// Also answer requests that call this server NAME (`Host: NAME`), besides loopback names
+    /// and the listening address; repeatable.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+    /// The operator's token: on an address other machines reach, a change (LiveChess's
+    /// `setup` and `flip`, the stats reset) needs it (`Authorization: Bearer TOKEN`). Better
+    /// given in the environment variable TOUCHMOVE_TOKEN (a command line is visible to every
+    /// user of the machine). Never printed.
+    #[arg(long, value_name = "TOKEN", value_parser = parse_token)]
+    pub token: Option<super::serve::Token>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
@@ -194,6 +209,11 @@ watched as `watch` watches it: reconnected, resynchronised, recorded with --reco
 --board and no --demo, every port on which a protocol's probe finds a board is watched (the
 serial ports and each --scan-dir's entries, listed every 2 s): boards plugged in later join the
 hall, named 1, 2, ... in the order found.";
+
+/// The operator's token: not empty.
+fn parse_token(text: &str) -> Result<super::serve::Token, String> {
+    super::serve::Token::new(text).ok_or_else(|| "the operator's token may not be empty".to_owned())
+}
 
 /// `MIN-MAX`, two times in ms, the first not above the second.
 fn parse_ms_range(text: &str) -> Result<(Millis, Millis), String> {

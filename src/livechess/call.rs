@@ -3,6 +3,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::output::excerpt::excerpt;
+
 /// What a call asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Call {
@@ -149,7 +151,7 @@ pub fn parse_call(text: &str) -> Result<Request, CallError> {
         _ => {
             return Err(CallError::UnknownCall {
                 id,
-                name: envelope.call,
+                name: excerpt(&envelope.call),
             });
         }
     };
@@ -168,7 +170,10 @@ fn subscribe(id: i64, param: Value) -> Result<Call, CallError> {
     let inner = inner(id, param, "subscribe")?;
     let feed = inner.feed.unwrap_or_default();
     if feed != "eboardevent" {
-        return Err(CallError::UnknownFeed { id, feed });
+        return Err(CallError::UnknownFeed {
+            id,
+            feed: excerpt(&feed),
+        });
     }
     let serialnr = inner
         .param
@@ -202,7 +207,10 @@ fn method(id: i64, param: Value) -> Result<Call, CallError> {
             flipped: inner.param.get("flip").and_then(Value::as_bool),
         }),
         "unsubscribe" => Ok(Call::Unsubscribe { feed }),
-        _ => Err(CallError::UnknownMethod { id, method }),
+        _ => Err(CallError::UnknownMethod {
+            id,
+            method: excerpt(&method),
+        }),
     }
 }
 

@@ -20,6 +20,10 @@ use touchmove::sensor::Millis;
 /// reads the game again from its start).
 const STREAM_BACKLOG: usize = 128;
 
+/// The shortest time between two set-ups of one board (LiveChess's `setup`): each starts a
+/// game and its log, so a flood of them is refused.
+pub const SETUP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// An event on its way to the streams, with the instant its cause entered the process (the
 /// report that decided it, or the deadline that fell due).
 #[derive(Debug, Clone)]
@@ -47,6 +51,8 @@ pub struct BoardHandle {
     changes: watch::Sender<u64>,
     /// Counts the events published: the game changed (for the pushes to a broadcast).
     published: AtomicU64,
+    /// When the board was last set up by a spectator's tool.
+    last_set_up: Mutex<Option<Instant>>,
 }
 
 impl BoardHandle {
@@ -63,7 +69,26 @@ impl BoardHandle {
             control_receiver: Mutex::new(Some(control_receiver)),
             changes: watch::Sender::new(0),
             published: AtomicU64::new(0),
+            last_set_up: Mutex::new(None),
         }
+    }
+
+    /// Takes a set-up of the board now, unless the last was less than [`SETUP_INTERVAL`] ago:
+    /// then how long to wait.
+    pub fn try_set_up(&self) -> Result<(), std::time::Duration> {
+        let mut last = self
+            .last_set_up
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = Instant::now();
+        if let Some(at) = *last {
+            let since = now.duration_since(at);
+            if since < SETUP_INTERVAL {
+                return Err(SETUP_INTERVAL.saturating_sub(since));
+            }
+        }
+        *last = Some(now);
+        Ok(())
     }
 
     /// Asks the board's runner for `control`; false if the runner is gone.

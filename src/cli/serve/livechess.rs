@@ -2,35 +2,80 @@
 //! (`GET /api/v1.0/eboards`, the WebSocket at `/api/v1.0`), for the tools that read e-boards
 //! through LiveChess. The calls and messages are the library's (`touchmove::livechess`); this
 //! is the thin loop around them: one task per connection, one per feed.
+//!
+//! What one client may cost is bounded: the messages waiting for it ([`OUTGOING`]: a client
+//! that falls further behind, or takes nothing for [`WRITE_LIMIT`], is dropped, as a lagging
+//! stream is), the size of what it sends
+//! ([`MAX_MESSAGE`]), its feeds ([`max_feeds`]), its calls per second ([`CALLS_PER_SECOND`]:
+//! faster ones wait), and its silence (pinged every [`PING_EVERY`], dropped when nothing is
+//! heard for [`SILENT_LIMIT`]). Only the operator changes a game (`access`): `setup` and
+//! `flip` need what the upgrade's request was checked for, and a board is set up at most
+//! once a second ([`board::SETUP_INTERVAL`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
-use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{RawQuery, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 
 use touchmove::live::runner::Control;
 use touchmove::livechess::{
     BoardView, Call, Eboard, Feed, Request, call_response, error_response, feed_message, parse_call,
 };
+use touchmove::output::excerpt::excerpt;
 
-use super::board::{BoardHandle, Hall};
+use super::access::Access;
+use super::board::{self, BoardHandle, Hall};
 
-/// The routes of the LiveChess API.
-pub fn router(hall: Arc<Hall>) -> Router {
+/// How many messages may wait for a client; one that falls further behind is dropped.
+pub const OUTGOING: usize = 64;
+
+/// The largest message (and frame) a client may send: a call with a FEN is far smaller.
+pub const MAX_MESSAGE: usize = 16 * 1024;
+
+/// How many calls a second a client may make on average; a burst of twice as many is taken.
+pub const CALLS_PER_SECOND: f64 = 20.0;
+
+/// How long a message may wait for a client to take it; a client that takes nothing for this
+/// long has fallen behind and is dropped (while its writes are stuck, its calls cannot be read
+/// either, so its queue alone would not fill).
+pub const WRITE_LIMIT: Duration = Duration::from_secs(10);
+
+/// How often a client is pinged.
+pub const PING_EVERY: Duration = Duration::from_secs(30);
+
+/// A client heard from for this long (not even a pong) is dropped.
+pub const SILENT_LIMIT: Duration = Duration::from_secs(90);
+
+/// How many feeds one connection may have: two per board, and at least 64.
+fn max_feeds(boards: usize) -> usize {
+    boards.saturating_mul(2).max(64)
+}
+
+/// What the LiveChess API's routes share.
+#[derive(Clone)]
+struct LiveChess {
+    hall: Arc<Hall>,
+    access: Access,
+}
+
+/// The routes of the LiveChess API, under `access`'s rules.
+pub fn router(hall: Arc<Hall>, access: Access) -> Router {
     Router::new()
         .route("/api/v1.0/eboards", get(eboards))
         .route("/api/v1.0", get(upgrade))
-        .with_state(hall)
+        .with_state(LiveChess { hall, access })
 }
 
 /// Milliseconds since the Unix epoch, as LiveChess stamps what it sends.
@@ -58,14 +103,26 @@ fn all_eboards(hall: &Hall) -> Vec<Eboard> {
 }
 
 /// `GET /api/v1.0/eboards`.
-async fn eboards(State(hall): State<Arc<Hall>>) -> Json<Vec<Eboard>> {
-    Json(all_eboards(&hall))
+async fn eboards(State(state): State<LiveChess>) -> Json<Vec<Eboard>> {
+    Json(all_eboards(&state.hall))
 }
 
-/// `/api/v1.0`: the WebSocket.
-async fn upgrade(State(hall): State<Arc<Hall>>, upgrade: WebSocketUpgrade) -> Response {
+/// `/api/v1.0`: the WebSocket (its host and origin already checked by the access rules; whether
+/// its calls may change a game is decided here, from the upgrade's token).
+async fn upgrade(
+    State(state): State<LiveChess>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let may_change = state
+        .access
+        .may_change(&headers, query.as_deref())
+        .map_err(|refusal| refusal.to_string());
     upgrade
-        .on_upgrade(move |socket| connection(hall, socket))
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| connection(state.hall, socket, may_change))
         .into_response()
 }
 
@@ -75,28 +132,87 @@ struct Subscription {
     task: JoinHandle<()>,
 }
 
-/// One client, until it goes.
-async fn connection(hall: Arc<Hall>, socket: WebSocket) {
+/// The way to a client: a bounded queue, and the alarm of a client that fell behind.
+#[derive(Clone)]
+struct Outgoing {
+    queue: mpsc::Sender<Message>,
+    behind: Arc<Notify>,
+}
+
+impl Outgoing {
+    /// Queues `message`; a client whose queue is full has fallen behind: the alarm goes.
+    /// Returns whether the message was queued.
+    fn send(&self, message: Message) -> bool {
+        match self.queue.try_send(message) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.behind.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+}
+
+/// One client, until it goes, falls behind or falls silent.
+async fn connection(hall: Arc<Hall>, socket: WebSocket, may_change: Result<(), String>) {
     let (mut to_client, mut from_client) = socket.split();
-    let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+    let (queue, mut queued) = mpsc::channel::<Message>(OUTGOING);
+    let behind = Arc::new(Notify::new());
+    let stuck = Arc::clone(&behind);
     let writer = tokio::spawn(async move {
-        while let Some(text) = outgoing.recv().await {
-            if to_client.send(Message::Text(text.into())).await.is_err() {
-                break;
+        while let Some(message) = queued.recv().await {
+            match tokio::time::timeout(WRITE_LIMIT, to_client.send(message)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => break,
+                // The client takes nothing: it has fallen behind.
+                Err(_) => {
+                    stuck.notify_one();
+                    break;
+                }
             }
         }
     });
     let mut client = Client {
         hall,
-        out,
+        out: Outgoing {
+            queue,
+            behind: Arc::clone(&behind),
+        },
         feeds: HashMap::new(),
+        may_change,
     };
-    while let Some(Ok(message)) = from_client.next().await {
-        match message {
-            Message::Text(text) => client.call(text.as_str()),
-            Message::Close(_) => break,
-            // Pings are answered by the socket itself; binary messages are no calls.
-            _ => {}
+    let mut pace = Pace::new(CALLS_PER_SECOND);
+    let mut ping = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+    let mut heard = Instant::now();
+    loop {
+        tokio::select! {
+            message = from_client.next() => {
+                let Some(Ok(message)) = message else { break };
+                heard = Instant::now();
+                match message {
+                    Message::Text(text) => {
+                        pace.wait().await;
+                        client.call(text.as_str());
+                    }
+                    Message::Close(_) => break,
+                    // Pings are answered by the socket itself; binary messages are no calls.
+                    _ => {}
+                }
+            }
+            () = behind.notified() => {
+                tracing::debug!("a LiveChess client fell behind: dropped");
+                client.hall.stats.dropped();
+                break;
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= SILENT_LIMIT {
+                    tracing::debug!("a LiveChess client fell silent: dropped");
+                    client.hall.stats.dropped();
+                    break;
+                }
+                client.out.send(Message::Ping(Vec::new().into()));
+            }
         }
     }
     for subscription in client.feeds.into_values() {
@@ -105,17 +221,50 @@ async fn connection(hall: Arc<Hall>, socket: WebSocket) {
     writer.abort();
 }
 
+/// Calls taken at a steady pace: a bucket of `2 × rate` calls, refilled at `rate` a second.
+struct Pace {
+    rate: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl Pace {
+    fn new(rate: f64) -> Pace {
+        Pace {
+            rate,
+            tokens: 2.0 * rate,
+            at: Instant::now(),
+        }
+    }
+
+    /// Waits until a call may be taken, and takes it.
+    async fn wait(&mut self) {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(2.0 * self.rate);
+        self.at = now;
+        if self.tokens < 1.0 {
+            let short = (1.0 - self.tokens) / self.rate;
+            tokio::time::sleep(Duration::from_secs_f64(short)).await;
+            self.tokens = 1.0;
+            self.at = Instant::now();
+        }
+        self.tokens -= 1.0;
+    }
+}
+
 /// What one client has asked for.
 struct Client {
     hall: Arc<Hall>,
-    out: mpsc::UnboundedSender<String>,
+    out: Outgoing,
     feeds: HashMap<i64, Subscription>,
+    /// Whether this client may change a game (`setup`, `flip`), and if not, why.
+    may_change: Result<(), String>,
 }
 
 impl Client {
     fn send(&self, text: String) {
-        // The writer is gone only when the client is.
-        let _ = self.out.send(text);
+        self.out.send(Message::Text(text.into()));
     }
 
     /// Answers one call.
@@ -142,10 +291,15 @@ impl Client {
                 if self.feeds.contains_key(&feed) {
                     return Err(refuse(format!("feed {feed} is already subscribed")));
                 }
-                let board = self
-                    .hall
-                    .board(&serialnr)
-                    .ok_or_else(|| refuse(format!("no eboard has serialnr {serialnr}")))?;
+                let most = max_feeds(self.hall.len());
+                if self.feeds.len() >= most {
+                    return Err(refuse(format!(
+                        "a connection may have at most {most} feeds"
+                    )));
+                }
+                let board = self.hall.board(&serialnr).ok_or_else(|| {
+                    refuse(format!("no eboard has serialnr {}", excerpt(&serialnr)))
+                })?;
                 // The answer goes before the feed's first message.
                 self.send(call_response(id, &(), unix_ms()));
                 let task = tokio::spawn(follow(Arc::clone(&board), feed, self.out.clone()));
@@ -160,13 +314,24 @@ impl Client {
                 subscription.task.abort();
             }
             Call::Setup { feed, fen } => {
+                self.may_change.clone().map_err(refuse)?;
+                let board = self.board_of(id, feed)?;
                 let start = position(&fen).map_err(refuse)?;
-                self.control(id, feed, Control::SetUp(start))?;
+                board.try_set_up().map_err(|wait| {
+                    refuse(format!(
+                        "setup: eboard {} was set up less than {} s ago; try again in {} ms",
+                        board.name,
+                        board::SETUP_INTERVAL.as_secs_f64(),
+                        wait.as_millis().max(1)
+                    ))
+                })?;
+                self.control(id, &board, Control::SetUp(start))?;
             }
             Call::Flip { feed, flipped } => {
+                self.may_change.clone().map_err(refuse)?;
                 let board = self.board_of(id, feed)?;
                 let flipped = flipped.unwrap_or_else(|| !board.lock().summary().flipped);
-                self.control(id, feed, Control::Flip(flipped))?;
+                self.control(id, &board, Control::Flip(flipped))?;
             }
         }
         self.send(call_response(id, &(), unix_ms()));
@@ -180,8 +345,12 @@ impl Client {
             .ok_or_else(|| (Some(id), format!("no feed {feed} is subscribed")))
     }
 
-    fn control(&self, id: i64, feed: i64, control: Control) -> Result<(), (Option<i64>, String)> {
-        let board = self.board_of(id, feed)?;
+    fn control(
+        &self,
+        id: i64,
+        board: &BoardHandle,
+        control: Control,
+    ) -> Result<(), (Option<i64>, String)> {
         if board.control(control) {
             Ok(())
         } else {
@@ -195,23 +364,25 @@ impl Client {
 
 /// The position of `setup`'s `fen`: a whole FEN, or a piece placement alone (White to move).
 fn position(fen: &str) -> Result<Chess, String> {
+    let shown = excerpt(fen);
     let parsed = Fen::from_ascii(fen.trim().as_bytes())
-        .map_err(|error| format!("setup: `{fen}` is no FEN: {error}"))?;
+        .map_err(|error| format!("setup: `{shown}` is no FEN: {error}"))?;
     parsed
         .into_position(CastlingMode::Standard)
-        .map_err(|error| format!("setup: `{fen}` is no position a game can start from: {error}"))
+        .map_err(|error| format!("setup: `{shown}` is no position a game can start from: {error}"))
 }
 
 /// Sends feed `feed`'s messages: the board as it stands now, then at each of its changes
-/// (changes that come while a message is being made are taken together).
-async fn follow(board: Arc<BoardHandle>, feed: i64, out: mpsc::UnboundedSender<String>) {
+/// (changes that come while a message is being made are taken together). Ends when the client
+/// is gone or has fallen behind.
+async fn follow(board: Arc<BoardHandle>, feed: i64, out: Outgoing) {
     let mut changes = board.changes();
     let mut said = Feed::new();
     loop {
         changes.mark_unchanged();
         let now = unix_ms();
         if let Some(event) = said.update(&view(&board), now)
-            && out.send(feed_message(feed, &event, now)).is_err()
+            && !out.send(Message::Text(feed_message(feed, &event, now).into()))
         {
             return;
         }

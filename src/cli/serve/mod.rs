@@ -2,6 +2,7 @@
 //! runner (as `watch` watches one: reconnects, resyncs, records), and what they decide is served
 //! to browsers and programs: the hall page, one page per board, the API and live PGN.
 
+mod access;
 mod board;
 mod demo_boards;
 mod discovery;
@@ -10,6 +11,7 @@ mod players;
 mod push;
 mod records;
 mod runners;
+mod server;
 mod sink;
 mod stamps;
 mod stats;
@@ -25,6 +27,8 @@ use touchmove::live::WatchedBoard;
 use touchmove::output::notation::Notation;
 
 use super::args::{BoardSpec, ServeArgs};
+pub(super) use access::Token;
+use access::{Access, Allowed};
 use board::{BoardHandle, Hall};
 use runners::{Planned, PlannedConnector, Setup};
 pub(super) use sink::ServeSink;
@@ -50,6 +54,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
 
 async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     let push_target = push::PushTarget::from_args(args)?;
+    let allowed = Arc::new(allowed(args));
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {
         planned.push(plan_serial(&setup, index, spec)?);
@@ -67,22 +72,14 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         )
         .with_notation(args.notation),
     );
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .with_context(|| format!("--listen {}: cannot listen there", args.listen))?;
-    let address = listener.local_addr().context("the listening address")?;
-    announce(&format!("serve: http://{address}/"))?;
     let (stop, stopped) = watch::channel(false);
+    let web = WebServers::start(args, &hall, &allowed, stopped.clone())?;
     let pushing = match push_target {
         Some(target) => {
             let (pushes, task) = push::start(target, Arc::clone(&hall), stopped.clone())?;
             let _ = hall.pushes.set(pushes);
             Some(task)
         }
-        None => None,
-    };
-    let livechess = match args.livechess {
-        Some(at) => Some(serve_livechess(at, Arc::clone(&hall), stopped.clone()).await?),
         None => None,
     };
     let mut runners = Vec::new();
@@ -99,12 +96,6 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         );
         tokio::task::spawn_local(discovery.run())
     });
-    let app = web::router(Arc::clone(&hall));
-    let mut web_stopped = stopped.clone();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        let _ = web_stopped.changed().await;
-    });
-    let server = tokio::task::spawn_local(async move { server.await });
     // Until Ctrl-C (without a signal handler, until killed).
     if tokio::signal::ctrl_c().await.is_err() {
         std::future::pending::<()>().await;
@@ -123,35 +114,105 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     if let Some(pushing) = pushing {
         let _ = pushing.await;
     }
-    if let Some(livechess) = livechess {
-        livechess
-            .await
-            .context("the LiveChess API stopped")?
-            .context("the LiveChess API failed")?;
-    }
-    server
-        .await
-        .context("the web server stopped")?
-        .context("the web server failed")
+    web.join().await
 }
 
-/// Answers the LiveChess API at `at` until `stopped` turns true (its address said on standard
-/// output, after serve's own).
-async fn serve_livechess(
-    at: std::net::SocketAddr,
-    hall: Arc<Hall>,
-    mut stopped: watch::Receiver<bool>,
-) -> Result<tokio::task::JoinHandle<std::io::Result<()>>> {
-    let listener = tokio::net::TcpListener::bind(at)
-        .await
-        .with_context(|| format!("--livechess {at}: cannot listen there"))?;
-    let address = listener.local_addr().context("the LiveChess address")?;
-    announce(&format!("livechess: ws://{address}/api/v1.0"))?;
-    let server =
-        axum::serve(listener, livechess::router(hall)).with_graceful_shutdown(async move {
-            let _ = stopped.changed().await;
-        });
-    Ok(tokio::task::spawn_local(async move { server.await }))
+/// What the operator allows clients: `--allow-origin`, `--allow-host`, and the token from
+/// `--token` or the environment (said on standard error when other machines reach a server
+/// that has none: nothing can be changed there).
+fn allowed(args: &ServeArgs) -> Allowed {
+    let token = args.token.clone().or_else(|| {
+        std::env::var(access::TOKEN_VARIABLE)
+            .ok()
+            .and_then(|token| Token::new(&token))
+    });
+    if token.is_none() {
+        let reached = std::iter::once(args.listen)
+            .chain(args.livechess)
+            .filter(|address| !address.ip().is_loopback());
+        for address in reached {
+            eprintln!(
+                "touchmove: {address} is reachable from other machines and no operator's token \
+                 is set (--token or {}): pages and streams are served there, changes refused",
+                access::TOKEN_VARIABLE
+            );
+        }
+    }
+    Allowed {
+        origins: args.allow_origins.clone(),
+        hosts: args.allow_hosts.clone(),
+        token,
+    }
+}
+
+/// The web servers (the pages and API, and the LiveChess API with `--livechess`), on a thread
+/// and a runtime of their own, away from the boards' runners.
+struct WebServers {
+    thread: std::thread::JoinHandle<Result<()>>,
+}
+
+impl WebServers {
+    /// Binds the servers' addresses, says them on standard output (serve's first, then the
+    /// LiveChess API's), and starts them; they stop when `stopped` turns true.
+    fn start(
+        args: &ServeArgs,
+        hall: &Arc<Hall>,
+        allowed: &Arc<Allowed>,
+        stopped: watch::Receiver<bool>,
+    ) -> Result<WebServers> {
+        let web = server::bind(args.listen)
+            .with_context(|| format!("--listen {}: cannot listen there", args.listen))?;
+        let address = web.local_addr().context("the listening address")?;
+        announce(&format!("serve: http://{address}/"))?;
+        let pages = server::guarded(
+            web::router(Arc::clone(hall)),
+            Access::new(address, Arc::clone(allowed)),
+        );
+        let livechess = match args.livechess {
+            Some(at) => {
+                let listener = server::bind(at)
+                    .with_context(|| format!("--livechess {at}: cannot listen there"))?;
+                let address = listener.local_addr().context("the LiveChess address")?;
+                announce(&format!("livechess: ws://{address}/api/v1.0"))?;
+                let access = Access::new(address, Arc::clone(allowed));
+                let app = livechess::router(Arc::clone(hall), access.clone());
+                Some((listener, server::guarded(app, access)))
+            }
+            None => None,
+        };
+        let thread = std::thread::Builder::new()
+            .name("serve-web".to_owned())
+            .spawn(move || {
+                let runtime = super::runtime()?;
+                runtime.block_on(async move {
+                    let pages = async {
+                        server::serve(server::into_tokio(web)?, pages, stopped.clone()).await;
+                        Ok::<(), std::io::Error>(())
+                    };
+                    let livechess = async {
+                        if let Some((listener, app)) = livechess {
+                            server::serve(server::into_tokio(listener)?, app, stopped.clone())
+                                .await;
+                        }
+                        Ok::<(), std::io::Error>(())
+                    };
+                    let (pages, livechess) = tokio::join!(pages, livechess);
+                    pages.context("the web server failed")?;
+                    livechess.context("the LiveChess API failed")
+                })
+            })
+            .context("cannot start the web server's thread")?;
+        Ok(WebServers { thread })
+    }
+
+    /// Waits for the servers to stop.
+    async fn join(self) -> Result<()> {
+        let thread = self.thread;
+        tokio::task::spawn_blocking(move || thread.join())
+            .await
+            .context("the web server's thread")?
+            .map_err(|_| anyhow::anyhow!("the web server's thread panicked"))?
+    }
 }
 
 /// One board's page, served for `touchmove demo`: the sink that feeds it, and where it is.
@@ -163,25 +224,35 @@ pub(super) struct OnePage {
 }
 
 /// Serves the pages of the one board `board` at `listen` (or, if that address is taken, at a
-/// free port) until the runtime ends.
+/// free port) until the runtime ends, under serve's access rules (with no `--allow-origin` or
+/// token: read-only from other machines).
 pub(super) async fn serve_one(
     listen: std::net::SocketAddr,
     board: WatchedBoard,
     notation: Notation,
 ) -> Result<OnePage> {
-    let listener = match tokio::net::TcpListener::bind(listen).await {
+    let listener = match server::bind(listen) {
         Ok(listener) => listener,
         Err(error) => {
             tracing::warn!("cannot listen on {listen} ({error}): on a free port instead");
-            tokio::net::TcpListener::bind((listen.ip(), 0))
-                .await
+            server::bind(std::net::SocketAddr::new(listen.ip(), 0))
                 .context("cannot listen for the page")?
         }
     };
     let address = listener.local_addr().context("the listening address")?;
     let handle = Arc::new(BoardHandle::new(board));
     let hall = Arc::new(Hall::new(vec![Arc::clone(&handle)]).with_notation(notation));
-    tokio::spawn(axum::serve(listener, web::router(hall)).into_future());
+    let app = server::guarded(
+        web::router(hall),
+        Access::new(address, Arc::new(Allowed::default())),
+    );
+    let listener = server::into_tokio(listener).context("cannot listen for the page")?;
+    // Served as long as the runtime runs: its stop is never sent.
+    let (keep, stopped) = watch::channel(false);
+    tokio::spawn(async move {
+        server::serve(listener, app, stopped).await;
+        drop(keep);
+    });
     Ok(OnePage {
         sink: ServeSink::new(handle, None, None),
         address,

@@ -28,6 +28,24 @@ pub struct PushTarget {
     round: String,
     /// `Bearer TOKEN`, marked sensitive (never shown by reqwest's debug output).
     authorization: HeaderValue,
+    /// The token, to take out of what a reply echoes before it is shown anywhere.
+    token: String,
+}
+
+impl PushTarget {
+    /// `text` (a reply's body) with every occurrence of the token replaced by `[redacted]`:
+    /// a server or a proxy may echo the request's `Authorization` in an error.
+    fn redacted(&self, text: &str) -> String {
+        redact(text, &self.token)
+    }
+}
+
+/// `text` with every occurrence of `token` replaced by `[redacted]`.
+fn redact(text: &str, token: &str) -> String {
+    if token.is_empty() {
+        return text.to_owned();
+    }
+    text.replace(token, "[redacted]")
 }
 
 impl PushTarget {
@@ -52,6 +70,7 @@ impl PushTarget {
             endpoint: format!("{base}/api/broadcast/round/{round}/push"),
             round: round.clone(),
             authorization,
+            token: token.trim().to_owned(),
         }))
     }
 }
@@ -122,8 +141,11 @@ async fn push_loop(
                 in_flight = None;
                 let mut pusher = lock(&pushes);
                 match reply {
-                    Ok(Ok(reply)) => pusher.handle_reply(now(), reply.status, reply.retry_after, &reply.body),
-                    Ok(Err(error)) => pusher.handle_failure(now(), &error),
+                    Ok(Ok(reply)) => {
+                        let body = target.redacted(&reply.body);
+                        pusher.handle_reply(now(), reply.status, reply.retry_after, &body);
+                    }
+                    Ok(Err(error)) => pusher.handle_failure(now(), &target.redacted(&error)),
                     Err(error) => pusher.handle_failure(now(), &error.to_string()),
                 }
                 told.say(&pusher, &hall, &target.round);
@@ -227,5 +249,22 @@ impl Told {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_echoed_token_is_redacted() {
+        let token = "lip_s3cret";
+        let body = r#"{"error":"Bad token: Bearer lip_s3cret (lip_s3cret)"}"#;
+        let said = redact(body, token);
+        assert_eq!(
+            said,
+            r#"{"error":"Bad token: Bearer [redacted] ([redacted])"}"#
+        );
+        assert_eq!(redact("nothing", ""), "nothing");
     }
 }

@@ -142,8 +142,9 @@ impl Sink for ServeSink {
         } else {
             "read the right way round from now on"
         });
+        // The full report read the new way round follows at once, and says the change (a
+        // feed woken now would show the board turned one way and read the other).
         self.handle.lock().set_flipped(flipped);
-        self.handle.changed();
         Ok(())
     }
 

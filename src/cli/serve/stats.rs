@@ -19,6 +19,7 @@ pub struct StreamStats {
     lost: AtomicU64,
     open: AtomicU64,
     opened_ever: AtomicU64,
+    dropped: AtomicU64,
 }
 
 impl Default for StreamStats {
@@ -31,6 +32,7 @@ impl Default for StreamStats {
             lost: AtomicU64::new(0),
             open: AtomicU64::new(0),
             opened_ever: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
         }
     }
 }
@@ -52,6 +54,9 @@ pub struct StatsReport {
     pub latency_p99_ms: f64,
     /// The longest, ms.
     pub latency_max_ms: f64,
+    /// LiveChess clients dropped because they fell behind (never reading) or silent, since
+    /// serve started.
+    pub clients_dropped: u64,
 }
 
 impl StreamStats {
@@ -79,6 +84,11 @@ impl StreamStats {
     /// A stream fell `n` events behind and was closed.
     pub fn lost(&self, n: u64) {
         self.lost.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// A client was dropped for falling behind or silent.
+    pub fn dropped(&self) {
+        self.dropped.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A stream opened.
@@ -134,6 +144,7 @@ impl StreamStats {
             latency_p50_ms: ms(Some(0.5)),
             latency_p99_ms: ms(Some(0.99)),
             latency_max_ms: ms(None),
+            clients_dropped: self.dropped.load(Ordering::Relaxed),
         }
     }
 }
