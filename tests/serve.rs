@@ -582,3 +582,81 @@ fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
     );
     drop(emulator);
 }
+
+/// serve with one demo board whose clock runs (its players thinking 4 to 6 s a move), on
+/// `address`.
+fn serve_clocked_demo(address: &str) -> common::serving::Serve {
+    let mut command = common::bin();
+    command
+        .args(["serve", "--listen", address, "--demo", "1"])
+        .args(["--time-control", "300+2", "--demo-thinking", "4000-6000"]);
+    common::serving::start(command)
+}
+
+/// Kills `served` and checks, in `browser`, that the page says `offline` at `css` within 5 s
+/// with its clocks stopped (`clocks`: the clocks' selector); then serve starts again on the
+/// same address and the page comes back by itself (`back` at `css`). Returns the new serve.
+fn killed_and_back(
+    browser: &Browser,
+    served: common::serving::Serve,
+    css: &str,
+    clocks: &str,
+    back: &str,
+) -> common::serving::Serve {
+    let address = served.address.clone();
+    let running = format!("{clocks}.running");
+    let live = browser.text_when(css, Duration::from_secs(30), |text| text == back);
+    assert_eq!(live, back);
+    let killed = std::time::Instant::now();
+    drop(served);
+    let said = browser.text_when(css, Duration::from_secs(5), |text| {
+        text.starts_with("offline")
+    });
+    assert!(said.starts_with("offline"), "{css} still says `{said}`");
+    assert!(
+        killed.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        killed.elapsed()
+    );
+    // The clocks stand: no side runs, and what they show does not change.
+    let shown = |browser: &Browser| {
+        browser.eval(&format!(
+            "return [...document.querySelectorAll('{clocks}')].map(c => c.textContent).join(' ')"
+        ))
+    };
+    let before = shown(browser);
+    assert_eq!(
+        browser.eval(&format!(
+            "return document.querySelectorAll('{running}').length"
+        )),
+        0
+    );
+    let after = browser.text_when(css, Duration::from_millis(1500), |_| false);
+    assert!(after.starts_with("offline"), "{after}");
+    assert_eq!(shown(browser), before, "the clocks ran on while offline");
+    // serve again on the same address: the page is live again by itself.
+    let again = serve_clocked_demo(&address);
+    let live = browser.text_when(css, Duration::from_secs(30), |text| text == back);
+    assert_eq!(live, back, "the page did not come back");
+    again
+}
+
+#[test]
+fn a_page_says_offline_within_five_seconds_of_serve_s_end_and_comes_back_with_it() {
+    let address = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .to_string();
+    let served = serve_clocked_demo(&address);
+    let browser = Browser::start(1280, 800);
+    browser.open(&format!("http://{address}/"));
+    // The clock runs before serve goes.
+    let clock = browser.text_when(".card .clock.running", Duration::from_secs(30), |t| {
+        !t.is_empty()
+    });
+    assert!(!clock.is_empty(), "no clock ran on the hall");
+    let served = killed_and_back(&browser, served, "#status", ".card .clock", "live");
+    browser.open(&format!("http://{address}/board/1"));
+    let served = killed_and_back(&browser, served, "#link", ".player .clock", "connected");
+    drop(served);
+}

@@ -44,6 +44,11 @@ impl<A: Sink, B: Sink> Sink for Tee<A, B> {
         self.0.notice(text);
     }
 
+    fn unreachable(&mut self, t: Millis, why: &str) -> io::Result<()> {
+        self.0.unreachable(t, why)?;
+        self.1.unreachable(t, why)
+    }
+
     fn connected(&mut self, t: Millis, name: &str) -> io::Result<()> {
         self.0.connected(t, name)?;
         self.1.connected(t, name)

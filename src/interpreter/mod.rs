@@ -269,7 +269,7 @@ impl Interpreter {
         let game = Game::new(start);
         let legal = LegalMoves::from_list(game.legal_moves());
         // A start position already over (mate, stalemate, no mating material) is closed; its
-        // result is given with the first input.
+        // result is given with the first input (or at the end, when there is none).
         let phase = if game.ending().is_some() {
             Phase::Closed
         } else {
@@ -492,6 +492,10 @@ impl Interpreter {
     /// End of input: decides whatever is pending as the windows would close (a clock left
     /// running does not go on to a flag fall).
     pub fn finish(&mut self) {
+        // A log with no input: a start position already over still gets its result.
+        if !self.input_seen {
+            self.first_input(self.last_t);
+        }
         self.finishing = true;
         while let Some(due) = self.poll_timeout() {
             self.handle_timeout(due);

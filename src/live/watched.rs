@@ -24,6 +24,9 @@ pub enum Link {
     Connected,
     /// The board stopped answering; the runner is trying again.
     Lost,
+    /// The board's port cannot be opened (no such port, no permission, another device
+    /// there); the runner is trying again. [`BoardSummary::link_error`] says why.
+    Unreachable,
 }
 
 /// The players' names, when known.
@@ -70,6 +73,10 @@ pub struct BoardSummary {
     pub port: String,
     /// Whether it is heard.
     pub link: Link,
+    /// Why its port cannot be opened, while the link is [`Link::Unreachable`]
+    /// (`/dev/ttyUSB7: no such port`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_error: Option<String>,
     /// Whether the board has shown the starting position (the game is recorded).
     pub started: bool,
     /// The game's position (FEN).
@@ -121,6 +128,7 @@ pub struct WatchedBoard {
     protocol: &'static str,
     port: String,
     link: Link,
+    link_error: Option<String>,
     started: bool,
     position: Chess,
     ply: u32,
@@ -144,7 +152,15 @@ pub struct WatchedBoard {
     /// The number of the session's first game (a resumed session's first game goes on with
     /// the game it resumed).
     first_game: u32,
+    /// The PGN of each game that ended on the board in this session (one that had a move or a
+    /// result), oldest first, at most [`FINISHED_KEPT`]; kept only when asked for
+    /// ([`WatchedBoard::keeping_finished_games`]).
+    finished: Option<Vec<String>>,
 }
+
+/// How many finished games a board keeps (a Lichess broadcast push holds at most 100 games in
+/// all).
+pub const FINISHED_KEPT: usize = 64;
 
 impl WatchedBoard {
     /// Board `name`, speaking `protocol` on `port`, whose games start from `start`; `tags`
@@ -166,6 +182,7 @@ impl WatchedBoard {
             protocol,
             port: port.to_owned(),
             link: Link::Connecting,
+            link_error: None,
             started: false,
             position: start.clone(),
             ply: 0,
@@ -183,7 +200,22 @@ impl WatchedBoard {
             tags,
             pairings: Vec::new(),
             first_game: 1,
+            finished: None,
         }
+    }
+
+    /// The board that keeps the PGN of every game that ends on it in this session (for a
+    /// broadcast that shows every game of the round, finished ones too).
+    #[must_use]
+    pub fn keeping_finished_games(mut self) -> WatchedBoard {
+        self.finished = Some(Vec::new());
+        self
+    }
+
+    /// The PGN of each game that ended on the board in this session, oldest first (empty
+    /// unless [`WatchedBoard::keeping_finished_games`]).
+    pub fn finished_games(&self) -> &[String] {
+        self.finished.as_deref().unwrap_or_default()
     }
 
     /// The session's first game is game `number` of the board, from `start` (a session resumed
@@ -225,6 +257,13 @@ impl WatchedBoard {
     pub fn connected(&mut self, port: &str) {
         port.clone_into(&mut self.port);
         self.link = Link::Connected;
+        self.link_error = None;
+    }
+
+    /// The board's port cannot be opened, for the reason `why`; the runner keeps trying.
+    pub fn unreachable(&mut self, why: &str) {
+        self.link = Link::Unreachable;
+        self.link_error = Some(why.to_owned());
     }
 
     /// The board stopped answering at `t`, or answers again: the `link` event of the board's
@@ -357,8 +396,16 @@ impl WatchedBoard {
         self.clear_game(Chess::default());
     }
 
-    /// The current game's record starts again from `start`.
+    /// The current game's record starts again from `start` (the game before it kept, if it
+    /// was played and finished games are kept).
     fn clear_game(&mut self, start: Chess) {
+        let played = self.ply > 0 || self.result.is_some();
+        if let Some(finished) = self.finished.as_mut().filter(|_| played) {
+            finished.push(self.pgn.to_pgn_string());
+            if finished.len() > FINISHED_KEPT {
+                finished.remove(0);
+            }
+        }
         self.events.clear();
         self.result = None;
         self.last_move = None;
@@ -398,6 +445,7 @@ impl WatchedBoard {
             protocol: self.protocol,
             port: self.port.clone(),
             link: self.link,
+            link_error: self.link_error.clone(),
             started: self.started,
             fen: Fen::from_position(&self.position, EnPassantMode::Legal).to_string(),
             ply: self.ply,
@@ -553,6 +601,73 @@ mod tests {
         let json = serde_json::to_value(watched.summary()).unwrap_or_default();
         assert_eq!(json["link"], "lost");
         assert_eq!(json["result"], serde_json::Value::Null);
+    }
+
+    /// Plays `1. e4` on `watched` through a live game, then sets a new game up at `t`.
+    fn e4_then_set_up(watched: &mut WatchedBoard, t: Millis) -> LiveGame {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        let pawn = Some(Color::White.pawn());
+        let reports = [
+            (
+                0,
+                SensorKind::Snapshot(BoardSnapshot::identified(&Board::new())),
+            ),
+            (
+                1000,
+                SensorKind::Lift {
+                    square: Square::E2,
+                    piece: pawn,
+                },
+            ),
+            (
+                1300,
+                SensorKind::Place {
+                    square: Square::E4,
+                    piece: pawn,
+                },
+            ),
+        ];
+        let drain = |game: &mut LiveGame, watched: &mut WatchedBoard| {
+            while let Some(event) = game.poll_event() {
+                watched.live(&event, game);
+            }
+        };
+        for (at, kind) in reports {
+            let event = SensorEvent::new(at, kind);
+            game.handle_sensor(&event);
+            watched.sensor(&event, &game);
+            drain(&mut game, watched);
+        }
+        game.handle_timeout(t);
+        drain(&mut game, watched);
+        game.set_up(t, Chess::default());
+        drain(&mut game, watched);
+        game
+    }
+
+    #[test]
+    fn a_board_keeps_its_finished_games_when_asked_each_once() {
+        let mut kept = WatchedBoard::new("1", "dgt", "-", Chess::default(), PgnTags::default())
+            .keeping_finished_games();
+        let mut game = e4_then_set_up(&mut kept, 5000);
+        assert_eq!(kept.finished_games().len(), 1);
+        assert!(
+            kept.finished_games()
+                .first()
+                .is_some_and(|pgn| pgn.contains("1. e4 *")),
+            "{:?}",
+            kept.finished_games()
+        );
+        assert_eq!(kept.summary().ply, 0);
+        // A game set up and set up again before a move was made is no game.
+        game.set_up(6000, Chess::default());
+        while let Some(event) = game.poll_event() {
+            kept.live(&event, &game);
+        }
+        assert_eq!(kept.finished_games().len(), 1);
+        let mut plain = WatchedBoard::new("2", "dgt", "-", Chess::default(), PgnTags::default());
+        e4_then_set_up(&mut plain, 5000);
+        assert!(plain.finished_games().is_empty());
     }
 
     #[test]

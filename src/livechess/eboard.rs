@@ -82,7 +82,7 @@ impl Eboard {
     /// The board `view` shows, at `now` (ms since the Unix epoch).
     pub fn new(view: &BoardView, now: u64) -> Eboard {
         let summary = &view.summary;
-        let heard = summary.link != Link::Connecting;
+        let heard = !matches!(summary.link, Link::Connecting | Link::Unreachable);
         let players = &summary.players;
         let comment = match (&players.white, &players.black) {
             (None, None) => None,
@@ -98,7 +98,7 @@ impl Eboard {
             state: match summary.link {
                 Link::Connected => Some("ACTIVE"),
                 Link::Lost => Some("NOTRESPONDING"),
-                Link::Connecting => None,
+                Link::Connecting | Link::Unreachable => None,
             },
             battery: None,
             comment,

@@ -184,6 +184,14 @@ impl Sink for PlaySink {
         state.out.link(t, link)
     }
 
+    fn unreachable(&mut self, t: Millis, why: &str) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        if let Some(page) = state.page.as_mut() {
+            page.unreachable(t, why)?;
+        }
+        state.out.unreachable(t, why)
+    }
+
     fn connected(&mut self, t: Millis, name: &str) -> io::Result<()> {
         let mut state = self.0.borrow_mut();
         if let Some(page) = state.page.as_mut() {

@@ -152,26 +152,27 @@ async fn push_loop(
             }
             _ = stopped.changed() => return,
         }
-        let boards = hall.boards();
-        let names = boards
+        let games = round_games(&hall);
+        let names = games
             .iter()
             .take(MAX_GAMES)
-            .map(|board| board.name.clone())
+            .map(|(name, _)| name.clone())
             .collect();
         let Some(request) = lock(&pushes).poll_request(now(), names) else {
             continue;
         };
-        if boards.len() > MAX_GAMES && !told.too_many {
+        if games.len() > MAX_GAMES && !told.too_many {
             told.too_many = true;
             eprintln!(
                 "touchmove: lichess: a push holds at most {MAX_GAMES} games: only the first \
-                 {MAX_GAMES} boards are pushed"
+                 {MAX_GAMES} of the round's {} are pushed",
+                games.len()
             );
         }
-        let body: Vec<String> = boards
-            .iter()
+        let body: Vec<String> = games
+            .into_iter()
             .take(request.boards.len())
-            .map(|board| board.lock().pgn())
+            .map(|(_, pgn)| pgn)
             .collect();
         let send = client
             .post(&target.endpoint)
@@ -197,6 +198,21 @@ async fn push_loop(
             })
         }));
     }
+}
+
+/// Every game the round has had, in board order, each with its board's name: a board's
+/// finished games (oldest first), then its current game. A game that ended stays in the round
+/// when the board starts another (a new game on the board, a LiveChess set-up).
+fn round_games(hall: &Hall) -> Vec<(String, String)> {
+    let mut games = Vec::new();
+    for board in hall.boards() {
+        let state = board.lock();
+        for pgn in state.finished_games() {
+            games.push((board.name.clone(), pgn.clone()));
+        }
+        games.push((board.name.clone(), state.pgn()));
+    }
+    games
 }
 
 /// The reply of the push in flight (never, with none).

@@ -61,6 +61,9 @@ pub struct Setup {
     round: Option<String>,
     /// `--players`: each board's players, by name.
     players: std::collections::HashMap<String, touchmove::live::Players>,
+    /// `--lichess-round`: the round's push shows every game of each board, so each board
+    /// keeps its finished games.
+    keep_finished: bool,
 }
 
 impl Setup {
@@ -81,6 +84,7 @@ impl Setup {
             event: args.event.clone(),
             round: args.round.clone(),
             players,
+            keep_finished: args.lichess_round.is_some(),
         })
     }
 
@@ -100,13 +104,18 @@ impl Setup {
 
     /// A new board called `name`, speaking `protocol` on `port`, as the hall follows it.
     pub fn board(&self, name: &str, protocol: &'static Protocol, port: &str) -> WatchedBoard {
-        WatchedBoard::new(
+        let board = WatchedBoard::new(
             name,
             protocol.name,
             port,
             self.start.clone(),
             self.tags(name),
-        )
+        );
+        if self.keep_finished {
+            board.keeping_finished_games()
+        } else {
+            board
+        }
     }
 
     /// The interpreter's settings for a game of a `protocol` board, resumed from its recording

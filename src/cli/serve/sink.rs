@@ -162,6 +162,12 @@ impl Sink for ServeSink {
         self.say(text);
     }
 
+    fn unreachable(&mut self, _t: Millis, why: &str) -> io::Result<()> {
+        self.handle.lock().unreachable(why);
+        self.handle.changed();
+        Ok(())
+    }
+
     fn connected(&mut self, _t: Millis, name: &str) -> io::Result<()> {
         self.handle.lock().connected(name);
         self.handle.changed();

@@ -1,6 +1,17 @@
 // One board large: the game as it is decided, from the board's event stream, and its clock
-// and turn from its summary.
+// and turn from its summary. When serve stops answering (the stream fails, or the summary has
+// not come for OFFLINE_AFTER ms), the page says "offline" within seconds, its clocks stop
+// where they stood, and it reconnects by itself when serve answers again.
 "use strict";
+
+// How long without a summary before the page says it is offline, how long one request may
+// take, and how often the summary is asked for.
+const OFFLINE_AFTER = 2500;
+const REQUEST_TIMEOUT = 2000;
+const REFRESH_EVERY = 500;
+// Whether the event stream is open, and since when it is not.
+let streamOpen = false;
+let streamDownSince = Date.now();
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const boardElement = document.getElementById("board");
@@ -191,19 +202,36 @@ function renderEngine() {
   box.classList.toggle("wrong", !!engine.wrong);
 }
 
+function offline() {
+  const now = Date.now();
+  return (!streamOpen && now - streamDownSince > OFFLINE_AFTER) || now - fetchedAt > OFFLINE_AFTER;
+}
+
 function renderSummary() {
+  const off = offline();
+  document.body.classList.toggle("offline", off);
+  const link = document.getElementById("link");
+  if (!summary || off) {
+    link.textContent = off ? "offline · reconnecting" : "connecting";
+    link.className = "link " + (off ? "offline" : "connecting");
+  }
   if (!summary) return;
   document.getElementById("white-name").textContent = summary.players.white || "White";
   document.getElementById("black-name").textContent = summary.players.black || "Black";
-  const link = document.getElementById("link");
-  link.textContent = summary.link;
-  link.className = "link " + summary.link;
-  const clock = clockNow(summary.clock, fetchedAt);
+  if (!off) {
+    const unreachable = summary.link === "unreachable";
+    link.textContent = unreachable ? "no board at " + summary.port : summary.link;
+    link.className = "link " + summary.link;
+    link.title = summary.link_error || "";
+  }
+  // While offline, or once the game has a result, the clocks stand as last known.
+  const stopped = off || !!summary.result || !!result;
+  const clock = clockNow(summary.clock, fetchedAt, stopped ? fetchedAt : Date.now());
   for (const side of ["white", "black"]) {
     const element = document.getElementById(side + "-clock");
     element.hidden = !clock;
     element.textContent = clock ? clockText(clock[side]) : "";
-    element.classList.toggle("running", !!clock && clock.running === side);
+    element.classList.toggle("running", !!clock && !stopped && clock.running === side);
   }
   const turn = summary.turn;
   let text = "";
@@ -228,29 +256,47 @@ function renderAll() {
 }
 
 async function refresh() {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT);
   try {
-    const response = await fetch("/api/boards", { cache: "no-store" });
-    if (!response.ok) return;
-    const boards = await response.json();
-    summary = boards.find((board) => board.name === name) || null;
-    fetchedAt = Date.now();
-    renderSummary();
-    renderBoard();
+    const response = await fetch("/api/boards", { cache: "no-store", signal: controller.signal });
+    if (response.ok) {
+      const boards = await response.json();
+      summary = boards.find((board) => board.name === name) || null;
+      fetchedAt = Date.now();
+      renderBoard();
+    }
   } catch (error) {
-    // Tried again at the next refresh.
+    // serve is away, or too slow: asked again shortly; the page says offline once it is old.
+  } finally {
+    clearTimeout(timer);
+    renderSummary();
+    setTimeout(refresh, REFRESH_EVERY);
   }
 }
 
-const stream = new EventSource("/api/boards/" + encodeURIComponent(name) + "/events");
-stream.onopen = () => {
-  reset();
-  renderAll();
-};
-stream.onmessage = (message) => {
-  take(JSON.parse(message.data));
-  renderAll();
-};
+// The board's event stream, from its game's start. EventSource reconnects by itself after a
+// network error; a stream it gave up on (closed) is opened again.
+let stream = null;
+function follow() {
+  stream = new EventSource("/api/boards/" + encodeURIComponent(name) + "/events");
+  stream.onopen = () => {
+    streamOpen = true;
+    reset();
+    renderAll();
+  };
+  stream.onmessage = (message) => {
+    take(JSON.parse(message.data));
+    renderAll();
+  };
+  stream.onerror = () => {
+    if (streamOpen) streamDownSince = Date.now();
+    streamOpen = false;
+    renderSummary();
+    if (stream.readyState === EventSource.CLOSED) setTimeout(follow, REFRESH_EVERY);
+  };
+}
 
+follow();
 refresh();
-setInterval(refresh, 500);
 setInterval(renderSummary, 250);

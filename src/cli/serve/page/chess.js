@@ -82,10 +82,12 @@ function clockText(ms) {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-// A clock's two times now: the running side counted down since the summary was fetched.
-function clockNow(clock, fetchedAt) {
+// A clock's two times at `now` (ms, Date.now()'s clock; by default now): the running side
+// counted down since the summary was fetched. A page that has lost serve, or a game that has
+// ended, passes the time the clock stopped at.
+function clockNow(clock, fetchedAt, now) {
   if (!clock) return null;
-  const ran = Date.now() - fetchedAt;
+  const ran = Math.max(0, (now === undefined ? Date.now() : now) - fetchedAt);
   return {
     white: clock.white - (clock.running === "white" ? ran : 0),
     black: clock.black - (clock.running === "black" ? ran : 0),

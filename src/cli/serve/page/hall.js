@@ -1,9 +1,21 @@
-// The hall: every board at a glance, in board order, refreshed twice a second.
+// The hall: every board at a glance, in board order, refreshed twice a second. When serve
+// stops answering, the page says so within OFFLINE_AFTER ms ("offline", for the page and on
+// every card), its clocks stop where they stood, and it goes on asking: it comes back by
+// itself when serve answers again.
 "use strict";
 
 const cards = new Map();
 let latest = [];
 let fetchedAt = Date.now();
+// How long without an answer before the page says it is offline, and how long one request may
+// take.
+const OFFLINE_AFTER = 2500;
+const REQUEST_TIMEOUT = 2000;
+const REFRESH_EVERY = 500;
+
+function offline() {
+  return Date.now() - fetchedAt > OFFLINE_AFTER;
+}
 
 function card(name) {
   let entry = cards.get(name);
@@ -14,7 +26,8 @@ function card(name) {
   root.innerHTML =
     '<div class="head"><span class="boardname"></span><span class="tags">' +
     '<span class="push" hidden></span><span class="link"></span></span></div>' +
-    '<div class="players"></div><div class="board"></div>' +
+    '<div class="players"></div><div class="diagram"><div class="board"></div>' +
+    '<div class="notice" hidden></div></div>' +
     '<div class="foot"><span class="move"></span><span class="clocks">' +
     '<span class="clock w"></span><span class="clock b"></span></span></div>';
   document.getElementById("boards").appendChild(root);
@@ -25,6 +38,7 @@ function card(name) {
     push: root.querySelector(".push"),
     players: root.querySelector(".players"),
     board: root.querySelector(".board"),
+    notice: root.querySelector(".notice"),
     move: root.querySelector(".move"),
     white: root.querySelector(".clock.w"),
     black: root.querySelector(".clock.b"),
@@ -34,20 +48,33 @@ function card(name) {
 }
 
 function render() {
+  const off = offline();
+  document.body.classList.toggle("offline", off);
+  const status = document.getElementById("status");
+  status.textContent = off ? "offline · reconnecting" : "live";
+  status.className = "status " + (off ? "offline" : "live");
   document.getElementById("empty").hidden = latest.length > 0;
   document.getElementById("count").textContent =
     latest.length + (latest.length === 1 ? " board" : " boards");
+  // While offline, nothing runs on: the clocks stand as last known.
+  const now = off ? fetchedAt : Date.now();
   for (const board of latest) {
     const entry = card(board.name);
     entry.name.textContent = "Board " + board.name;
-    entry.link.textContent = board.link;
-    entry.link.className = "link " + board.link;
-    entry.root.classList.toggle("lost", board.link === "lost");
+    const link = off ? "offline" : board.link;
+    entry.link.textContent = link;
+    entry.link.className = "link " + link;
+    entry.root.classList.toggle("lost", link === "lost" || link === "unreachable" || off);
     renderPush(entry.push, board.push);
     const white = board.players.white || "White";
     const black = board.players.black || "Black";
     entry.players.textContent = white + " – " + black;
-    drawBoard(entry.board, board.fen, board.last_move, [], board.turn ? board.turn.in_hand : []);
+    const unheard = board.link === "connecting" || board.link === "unreachable";
+    renderNotice(entry.notice, board, unheard);
+    // A board not heard yet is drawn empty: the game's position is not what stands there.
+    drawBoard(entry.board, unheard ? "8/8/8/8/8/8/8/8" : board.fen, unheard ? null : board.last_move,
+      [], board.turn ? board.turn.in_hand : []);
+    entry.board.classList.toggle("unheard", unheard);
     if (board.result) {
       entry.move.innerHTML = "";
       const badge = document.createElement("span");
@@ -57,13 +84,25 @@ function render() {
     } else {
       entry.move.textContent = board.started ? moveText(board.ply, board.fen) : "waiting for the start";
     }
-    const clock = clockNow(board.clock, fetchedAt);
+    // After a result the clocks stand too.
+    const clock = clockNow(board.clock, fetchedAt, board.result ? fetchedAt : now);
     entry.white.textContent = clock ? clockText(clock.white) : "";
     entry.black.textContent = clock ? clockText(clock.black) : "";
     entry.white.hidden = entry.black.hidden = !clock;
-    entry.white.classList.toggle("running", !!clock && clock.running === "white");
-    entry.black.classList.toggle("running", !!clock && clock.running === "black");
+    const running = !!clock && !off && !board.result;
+    entry.white.classList.toggle("running", running && clock.running === "white");
+    entry.black.classList.toggle("running", running && clock.running === "black");
   }
+}
+
+// What a card says over its diagram when its board is not heard: no board at the port, or
+// connecting to it.
+function renderNotice(element, board, unheard) {
+  element.hidden = !unheard;
+  if (!unheard) return;
+  element.textContent =
+    board.link === "unreachable" ? "no board at " + board.port : "connecting to " + board.port + "…";
+  element.title = board.link_error || "";
 }
 
 // The board's pushes to a Lichess broadcast (serve --lichess-round), if any: taken, being
@@ -83,18 +122,22 @@ function renderPush(element, push) {
 }
 
 async function refresh() {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT);
   try {
-    const response = await fetch("/api/boards", { cache: "no-store" });
+    const response = await fetch("/api/boards", { cache: "no-store", signal: controller.signal });
     if (response.ok) {
       latest = await response.json();
       fetchedAt = Date.now();
-      render();
     }
   } catch (error) {
-    // The server is away: the last view stays; the next refresh tries again.
+    // serve is away, or too slow: the last view stays, marked offline once it is old.
+  } finally {
+    clearTimeout(timer);
+    render();
+    setTimeout(refresh, REFRESH_EVERY);
   }
 }
 
 refresh();
-setInterval(refresh, 500);
 setInterval(render, 250);
