@@ -8,8 +8,15 @@
 //! per board, the events delivered, and the events lost (a stream that fell behind, a gap in a
 //! client's ply sequence): it must be 0.
 //!
+//! With `--flood N`, serve also answers the LiveChess API, and during the window N hostile
+//! clients flood it: each opens the WebSocket, subscribes to every board and sends `eboards`
+//! calls as fast as its socket takes them, never reading an answer; dropped, it connects
+//! again. The row then also says how many times the flooders were dropped, and how many times
+//! a board was reported lost on the streams (it must be 0: the boards are read on time
+//! whatever clients do).
+//!
 //! `cargo bench --locked --bench serve_scale -- [--boards 1000,2000] [--clients 50]
-//! [--seconds 60] [--warmup 20]`
+//! [--seconds 60] [--warmup 20] [--flood N]`
 
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
@@ -34,6 +41,8 @@ struct Options {
     follow: Option<u32>,
     seconds: u64,
     warmup: u64,
+    /// How many flooding clients of the LiveChess API run during the window.
+    flood: u32,
 }
 
 fn options() -> Options {
@@ -43,6 +52,7 @@ fn options() -> Options {
         follow: None,
         seconds: 60,
         warmup: 20,
+        flood: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut args = args.iter();
@@ -59,6 +69,7 @@ fn options() -> Options {
             "--follow" => options.follow = value().parse().ok(),
             "--seconds" => options.seconds = value().parse().unwrap_or(options.seconds),
             "--warmup" => options.warmup = value().parse().unwrap_or(options.warmup),
+            "--flood" => options.flood = value().parse().unwrap_or(options.flood),
             // `cargo bench` passes `--bench`.
             _ => {}
         }
@@ -80,6 +91,11 @@ struct Figures {
     rss_kib: u64,
     lost: u64,
     gaps: u64,
+    /// Times a board was reported lost on the streams during the window.
+    links_lost: u64,
+    /// Flooding clients, and how many times they were dropped.
+    flooders: u32,
+    flooders_dropped: u64,
 }
 
 fn main() {
@@ -88,8 +104,12 @@ fn main() {
         .follow
         .map(|n| format!(" --follow {n}"))
         .unwrap_or_default();
+    let flood = match options.flood {
+        0 => String::new(),
+        n => format!(" --flood {n}"),
+    };
     let command = format!(
-        "cargo bench --locked --bench serve_scale -- --boards {} --clients {}{follow} --seconds {} --warmup {}",
+        "cargo bench --locked --bench serve_scale -- --boards {} --clients {}{follow}{flood} --seconds {} --warmup {}",
         options
             .boards
             .iter()
@@ -109,7 +129,7 @@ fn main() {
         .enable_all()
         .build()
         .expect("a runtime");
-    let baseline = runtime.block_on(run(1, 1, None, 2, 3));
+    let baseline = runtime.block_on(run(1, 1, None, (2, 3), 0));
     println!(
         "baseline: serve with 1 board holds {} KiB resident",
         baseline.rss_kib
@@ -120,22 +140,24 @@ fn main() {
             boards,
             options.clients,
             options.follow,
-            options.warmup,
-            options.seconds,
+            (options.warmup, options.seconds),
+            options.flood,
         ));
         print_row(&figures, baseline.rss_kib);
         rows.push(figures);
     }
     println!();
     println!(
-        "| boards | streams | moves/board/s | events delivered | p50 ms | p99 ms | max ms | CPU/board | CPU total | memory/board | lost |"
+        "| boards | streams | flooders (dropped) | moves/board/s | events delivered | p50 ms | p99 ms | max ms | CPU/board | CPU total | memory/board | lost | boards lost |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for figures in &rows {
         println!(
-            "| {} | {} | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.3} % | {:.0} % | {} KiB | {} |",
+            "| {} | {} | {} ({}) | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.3} % | {:.0} % | {} KiB | {} | {} |",
             figures.boards,
             figures.streams,
+            figures.flooders,
+            figures.flooders_dropped,
             figures.moves_per_board_s,
             figures.delivered,
             figures.p50,
@@ -145,6 +167,7 @@ fn main() {
             figures.cpu_total_pct,
             per_board_kib(figures, baseline.rss_kib),
             figures.lost + figures.gaps,
+            figures.links_lost,
         );
     }
 }
@@ -155,9 +178,11 @@ fn per_board_kib(figures: &Figures, baseline: u64) -> u64 {
 
 fn print_row(figures: &Figures, baseline: u64) {
     println!(
-        "{} boards, {} streams: {} events delivered ({:.3} moves per board per s), latency p50 {:.2} ms p99 {:.2} ms max {:.2} ms; CPU {:.3} % of a core per board ({:.0} % in all); {} KiB resident ({} KiB per board above the 1-board baseline); lost {} on the server, {} gaps seen by the clients",
+        "{} boards, {} streams, {} flooders (dropped {} times): {} events delivered ({:.3} moves per board per s), latency p50 {:.2} ms p99 {:.2} ms max {:.2} ms; CPU {:.3} % of a core per board ({:.0} % in all); {} KiB resident ({} KiB per board above the 1-board baseline); lost {} on the server, {} gaps seen by the clients; boards reported lost {} times",
         figures.boards,
         figures.streams,
+        figures.flooders,
+        figures.flooders_dropped,
         figures.delivered,
         figures.moves_per_board_s,
         figures.p50,
@@ -169,6 +194,7 @@ fn print_row(figures: &Figures, baseline: u64) {
         per_board_kib(figures, baseline),
         figures.lost,
         figures.gaps,
+        figures.links_lost,
     );
 }
 
@@ -186,14 +212,19 @@ async fn run(
     boards: u32,
     clients: u32,
     followed: Option<u32>,
-    warmup: u64,
-    seconds: u64,
+    (warmup, seconds): (u64, u64),
+    flooders: u32,
 ) -> Figures {
     let followed = followed.unwrap_or(boards).min(boards);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_touchmove"));
+    command
         .args(["serve", "--listen", "127.0.0.1:0", "--demo"])
         .arg(boards.to_string())
-        .args(["--demo-thinking", THINKING, "--time-control", TIME_CONTROL])
+        .args(["--demo-thinking", THINKING, "--time-control", TIME_CONTROL]);
+    if flooders > 0 {
+        command.args(["--livechess", "127.0.0.1:0"]);
+    }
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -201,15 +232,21 @@ async fn run(
     let stdout = child.stdout.take().expect("serve's output");
     let server = Server(child);
     let pid = server.0.id();
-    let mut first = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut first)
-        .expect("serve's first line");
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
     let address = first
         .trim()
         .strip_prefix("serve: http://")
         .and_then(|rest| rest.strip_suffix('/'))
         .expect("serve: http://ADDR/")
         .to_owned();
+    let livechess = (flooders > 0).then(|| {
+        let line = lines.next().and_then(Result::ok).unwrap_or_default();
+        line.strip_prefix("livechess: ws://")
+            .and_then(|rest| rest.strip_suffix("/api/v1.0"))
+            .expect("livechess: ws://ADDR/api/v1.0")
+            .to_owned()
+    });
     eprintln!("{boards} boards: serve at {address}, waiting for every board");
     wait_all_started(&address, boards).await;
     eprintln!("{boards} boards: all started; warming up {warmup} s");
@@ -217,13 +254,16 @@ async fn run(
 
     let moves = Arc::new(AtomicU64::new(0));
     let gaps = Arc::new(AtomicU64::new(0));
+    let links_lost = Arc::new(AtomicU64::new(0));
     let mut followers = Vec::new();
     for client in 0..clients {
         for board in (1..=followed).filter(|board| board % clients == client % clients) {
-            let address = address.clone();
-            let moves = Arc::clone(&moves);
-            let gaps = Arc::clone(&gaps);
-            followers.push(tokio::spawn(follow(address, board, moves, gaps)));
+            let counts = Counts {
+                moves: Arc::clone(&moves),
+                gaps: Arc::clone(&gaps),
+                links_lost: Arc::clone(&links_lost),
+            };
+            followers.push(tokio::spawn(follow(address.clone(), board, counts)));
         }
     }
     // Every stream open and its backlog read before the window starts.
@@ -232,10 +272,17 @@ async fn run(
     let _ = request(&address, "POST", "/api/stats/reset").await;
     let before = stats(&address).await;
     let moves_before = moves.load(Ordering::Relaxed);
+    let links_before = links_lost.load(Ordering::Relaxed);
     let cpu_before = cpu_ticks(pid);
+    let floods: Vec<_> = livechess
+        .iter()
+        .flat_map(|livechess| {
+            (0..flooders).map(move |_| tokio::spawn(flood(livechess.clone(), boards)))
+        })
+        .collect();
     let started = Instant::now();
     eprintln!(
-        "{boards} boards: {} streams open; measuring {seconds} s",
+        "{boards} boards: {} streams open, {flooders} flooders; measuring {seconds} s",
         followers.len()
     );
     tokio::time::sleep(Duration::from_secs(seconds)).await;
@@ -244,6 +291,9 @@ async fn run(
     let after = stats(&address).await;
     let moved = moves.load(Ordering::Relaxed).saturating_sub(moves_before);
     let rss_kib = rss_kib(pid);
+    for flood in &floods {
+        flood.abort();
+    }
     for follower in &followers {
         follower.abort();
     }
@@ -267,7 +317,74 @@ async fn run(
         rss_kib,
         lost: after["events_lost"].as_u64().unwrap_or(u64::MAX),
         gaps: gaps.load(Ordering::Relaxed),
+        links_lost: links_lost
+            .load(Ordering::Relaxed)
+            .saturating_sub(links_before),
+        flooders,
+        flooders_dropped: after["clients_dropped"]
+            .as_u64()
+            .unwrap_or(0)
+            .saturating_sub(before["clients_dropped"].as_u64().unwrap_or(0)),
     }
+}
+
+/// A hostile client of the LiveChess API, until aborted: it opens the WebSocket, subscribes
+/// to every one of `boards`, then sends `eboards` calls as fast as its socket takes them and
+/// never reads; when serve drops it, it connects again.
+async fn flood(livechess: String, boards: u32) {
+    loop {
+        let Ok(mut stream) = TcpStream::connect(&livechess).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let handshake = format!(
+            "GET /api/v1.0 HTTP/1.1\r\nHost: {livechess}\r\nUpgrade: websocket\r\n\
+             Connection: Upgrade\r\nSec-WebSocket-Key: dG91Y2htb3ZlIGZsb29kIQ==\r\n\
+             Sec-WebSocket-Version: 13\r\n\r\n"
+        );
+        if stream.write_all(handshake.as_bytes()).await.is_err() {
+            continue;
+        }
+        // The 101's head, read once; nothing is read after it.
+        let mut head = [0u8; 1024];
+        let _ = stream.read(&mut head).await;
+        let mut calls = Vec::new();
+        for board in 1..=boards {
+            let subscribe = format!(
+                r#"{{"call":"subscribe","id":{board},"param":{{"feed":"eboardevent","id":{board},"param":{{"serialnr":"{board}"}}}}}}"#
+            );
+            calls.extend(frame(&subscribe));
+        }
+        if stream.write_all(&calls).await.is_err() {
+            continue;
+        }
+        let eboards = frame(r#"{"call":"eboards","id":0,"param":null}"#);
+        while stream.write_all(&eboards).await.is_ok() {}
+    }
+}
+
+/// A client's text frame (masked, as a client's must be).
+fn frame(text: &str) -> Vec<u8> {
+    let mask = [0x5a, 0xc3, 0x17, 0x88];
+    let payload = text.as_bytes();
+    let mut frame = vec![0x81];
+    match payload.len() {
+        n if n < 126 => frame.push(0x80 | n as u8),
+        n => {
+            frame.push(0x80 | 126);
+            frame.extend((n as u16).to_be_bytes());
+        }
+    }
+    frame.extend(mask);
+    frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+/// What the followers count.
+struct Counts {
+    moves: Arc<AtomicU64>,
+    gaps: Arc<AtomicU64>,
+    links_lost: Arc<AtomicU64>,
 }
 
 /// Waits until every board is connected and has shown its starting position.
@@ -305,8 +422,14 @@ async fn stats(address: &str) -> Value {
     serde_json::from_str(&body).unwrap_or(Value::Null)
 }
 
-/// Follows board `board`'s stream, counting moves and gaps in its ply sequence.
-async fn follow(address: String, board: u32, moves: Arc<AtomicU64>, gaps: Arc<AtomicU64>) {
+/// Follows board `board`'s stream, counting moves, gaps in its ply sequence, and the times
+/// the board is reported lost.
+async fn follow(address: String, board: u32, counts: Counts) {
+    let Counts {
+        moves,
+        gaps,
+        links_lost,
+    } = counts;
     let Ok(mut stream) = TcpStream::connect(&address).await else {
         gaps.fetch_add(1, Ordering::Relaxed);
         return;
@@ -336,6 +459,9 @@ async fn follow(address: String, board: u32, moves: Arc<AtomicU64>, gaps: Arc<At
             }
             Some("takeback") => ply = event["ply"].as_u64().unwrap_or(1).saturating_sub(1),
             Some("game") => ply = 0,
+            Some("link") if event["state"] == "lost" => {
+                links_lost.fetch_add(1, Ordering::Relaxed);
+            }
             _ => {}
         }
     }

@@ -214,19 +214,7 @@ fn watch_on_a_disk_that_fills_up_records_whole_lines_and_loses_nothing() {
         vec![common::recorded_games(&live)]
     );
     // --resume takes the recording.
-    let resumed = common::bin()
-        .args([
-            "watch",
-            "--port",
-            "/nonexistent/port",
-            "--give-up-after",
-            "0",
-        ])
-        .arg("--record")
-        .arg(&record)
-        .arg("--resume")
-        .output()
-        .expect("watch runs");
+    let resumed = watch_nowhere(&record, &["--resume"]);
     let said = String::from_utf8_lossy(&resumed.stderr);
     assert!(said.contains("resumed: "), "{said}");
     common::assert_gave_up(&resumed);
@@ -259,7 +247,14 @@ fn a_log_whose_first_write_failed_is_not_left_empty() {
     );
     // With room again, the same path takes a new recording.
     std::fs::remove_file(&filler).expect("room again");
-    let fresh = common::bin()
+    let fresh = watch_nowhere(&record, &[]);
+    common::assert_gave_up(&fresh);
+}
+
+/// `watch --record RECORD EXTRA` on a port that does not exist: it reads or starts the
+/// recording, then gives up at once.
+fn watch_nowhere(record: &Path, extra: &[&str]) -> std::process::Output {
+    common::bin()
         .args([
             "watch",
             "--port",
@@ -268,8 +263,8 @@ fn a_log_whose_first_write_failed_is_not_left_empty() {
             "0",
         ])
         .arg("--record")
-        .arg(&record)
+        .arg(record)
+        .args(extra)
         .output()
-        .expect("watch runs");
-    common::assert_gave_up(&fresh);
+        .expect("watch runs")
 }

@@ -24,6 +24,7 @@ use tungstenite::client::IntoClientRequest;
 use tungstenite::http::HeaderValue;
 use tungstenite::{Message, WebSocket};
 
+use common::http::request;
 use common::serving::{Serve, serve_command, start};
 
 /// A demo board played five times as fast as hands, the windows scaled alike.
@@ -48,30 +49,6 @@ fn serve_demo(extra: &[&str]) -> (Serve, String) {
     let served = start(serve_command(&args));
     let livechess = served.livechess_address();
     (served, livechess)
-}
-
-/// One HTTP/1.1 request, `head` its lines after the request line (each ending in CRLF): the
-/// status and the body.
-fn request(address: &str, line: &str, head: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(address).expect("serve listens");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("a timeout");
-    write!(
-        stream,
-        "{line} HTTP/1.1\r\n{head}Connection: close\r\nContent-Length: 0\r\n\r\n"
-    )
-    .expect("sent");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("the response");
-    let text = String::from_utf8_lossy(&response).into_owned();
-    let (top, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = top
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("no status: {text}"));
-    (status, body.to_owned())
 }
 
 /// Opens the LiveChess WebSocket at `address` (`/api/v1.0` and `query`) with `headers`: the

@@ -7,13 +7,23 @@ use std::time::{Duration, Instant};
 
 /// The status code and body of `GET path` from `address` (`127.0.0.1:PORT`).
 pub fn get(address: &str, path: &str) -> (u16, String) {
+    request(
+        address,
+        &format!("GET {path}"),
+        &format!("Host: {address}\r\n"),
+    )
+}
+
+/// The status code and body of the request `line` (`POST /api/stats/reset`) to `address`,
+/// `head` its header lines (each ending in CRLF), with no body.
+pub fn request(address: &str, line: &str, head: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(address).expect("serve listens");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .expect("a timeout");
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        "{line} HTTP/1.1\r\n{head}Connection: close\r\nContent-Length: 0\r\n\r\n"
     )
     .expect("the request is sent");
     let mut response = Vec::new();

@@ -6,8 +6,9 @@
 //! What one client may cost is bounded: the messages waiting for it ([`OUTGOING`]: a client
 //! that falls further behind, or takes nothing for [`WRITE_LIMIT`], is dropped, as a lagging
 //! stream is), the size of what it sends
-//! ([`MAX_MESSAGE`]), its feeds ([`max_feeds`]), its calls per second ([`CALLS_PER_SECOND`]:
-//! faster ones wait), and its silence (pinged every [`PING_EVERY`], dropped when nothing is
+//! ([`MAX_MESSAGE`]), its feeds ([`max_feeds`]), its calls per second ([`CALLS_PER_SECOND`],
+//! an `eboards` counting as one call per 50 boards: faster ones wait), the clients at once
+//! ([`MAX_CLIENTS`]), and its silence (pinged every [`PING_EVERY`], dropped when nothing is
 //! heard for [`SILENT_LIMIT`]). Only the operator changes a game (`access`): `setup` and
 //! `flip` need what the upgrade's request was checked for, and a board is set up at most
 //! once a second ([`board::SETUP_INTERVAL`]).
@@ -58,6 +59,9 @@ pub const PING_EVERY: Duration = Duration::from_secs(30);
 /// A client heard from for this long (not even a pong) is dropped.
 pub const SILENT_LIMIT: Duration = Duration::from_secs(90);
 
+/// How many clients the LiveChess API serves at once; one more is answered 503.
+pub const MAX_CLIENTS: usize = 128;
+
 /// How many feeds one connection may have: two per board, and at least 64.
 fn max_feeds(boards: usize) -> usize {
     boards.saturating_mul(2).max(64)
@@ -68,6 +72,8 @@ fn max_feeds(boards: usize) -> usize {
 struct LiveChess {
     hall: Arc<Hall>,
     access: Access,
+    /// One permit per client connected.
+    clients: Arc<tokio::sync::Semaphore>,
 }
 
 /// The routes of the LiveChess API, under `access`'s rules.
@@ -75,7 +81,11 @@ pub fn router(hall: Arc<Hall>, access: Access) -> Router {
     Router::new()
         .route("/api/v1.0/eboards", get(eboards))
         .route("/api/v1.0", get(upgrade))
-        .with_state(LiveChess { hall, access })
+        .with_state(LiveChess {
+            hall,
+            access,
+            clients: Arc::new(tokio::sync::Semaphore::new(MAX_CLIENTS)),
+        })
 }
 
 /// Milliseconds since the Unix epoch, as LiveChess stamps what it sends.
@@ -115,6 +125,13 @@ async fn upgrade(
     RawQuery(query): RawQuery,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    let Ok(permit) = Arc::clone(&state.clients).try_acquire_owned() else {
+        return (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            format!("the LiveChess API serves {MAX_CLIENTS} clients at most; try again later\n"),
+        )
+            .into_response();
+    };
     let may_change = state
         .access
         .may_change(&headers, query.as_deref())
@@ -122,7 +139,10 @@ async fn upgrade(
     upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| connection(state.hall, socket, may_change))
+        .on_upgrade(move |socket| async move {
+            connection(state.hall, socket, may_change).await;
+            drop(permit);
+        })
         .into_response()
 }
 
@@ -192,7 +212,7 @@ async fn connection(hall: Arc<Hall>, socket: WebSocket, may_change: Result<(), S
                 heard = Instant::now();
                 match message {
                     Message::Text(text) => {
-                        pace.wait().await;
+                        pace.wait(cost(text.as_str(), client.hall.len())).await;
                         client.call(text.as_str());
                     }
                     Message::Close(_) => break,
@@ -221,6 +241,19 @@ async fn connection(hall: Arc<Hall>, socket: WebSocket, may_change: Result<(), S
     writer.abort();
 }
 
+/// What a call costs, in calls: `eboards` answers with every board, so it counts one call
+/// per [`BOARDS_PER_CALL`] boards (at 1,000 boards, about one `eboards` a second).
+fn cost(text: &str, boards: usize) -> f64 {
+    if text.contains("\"eboards\"") {
+        1.0 + boards as f64 / BOARDS_PER_CALL
+    } else {
+        1.0
+    }
+}
+
+/// How many boards of an `eboards` answer count as one call.
+const BOARDS_PER_CALL: f64 = 50.0;
+
 /// Calls taken at a steady pace: a bucket of `2 × rate` calls, refilled at `rate` a second.
 struct Pace {
     rate: f64,
@@ -237,19 +270,19 @@ impl Pace {
         }
     }
 
-    /// Waits until a call may be taken, and takes it.
-    async fn wait(&mut self) {
+    /// Waits until a call costing `cost` may be taken, and takes it.
+    async fn wait(&mut self, cost: f64) {
         let now = Instant::now();
         let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
         self.tokens = (self.tokens + refill).min(2.0 * self.rate);
         self.at = now;
-        if self.tokens < 1.0 {
-            let short = (1.0 - self.tokens) / self.rate;
+        if self.tokens < cost {
+            let short = (cost - self.tokens) / self.rate;
             tokio::time::sleep(Duration::from_secs_f64(short)).await;
-            self.tokens = 1.0;
+            self.tokens = cost;
             self.at = Instant::now();
         }
-        self.tokens -= 1.0;
+        self.tokens -= cost;
     }
 }
 
