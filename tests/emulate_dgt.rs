@@ -123,7 +123,9 @@ fn the_emulator_ends_after_its_script() {
         "--grace-ms",
         "100",
     ]);
-    assert!(emulator.port.starts_with("/dev/"), "{}", emulator.port);
+    // The board's stable name links to the pseudo-terminal it printed.
+    let pty = std::fs::read_link(&emulator.port).expect("a link");
+    assert!(pty.starts_with("/dev/"), "{}", pty.display());
     // Standard output closes when the process ends.
     let closed = emulator.lines.recv_timeout(DEADLINE);
     assert_eq!(
