@@ -73,8 +73,9 @@ pub struct BoardSummary {
     pub port: String,
     /// Whether it is heard.
     pub link: Link,
-    /// Why its port cannot be opened, while the link is [`Link::Unreachable`]
-    /// (`/dev/ttyUSB7: no such port`).
+    /// Why its port cannot be opened, while the runner cannot open it (the link
+    /// [`Link::Unreachable`], or [`Link::Lost`] for a board heard before):
+    /// `/dev/ttyUSB7: no such port`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link_error: Option<String>,
     /// Whether the board has shown the starting position (the game is recorded).
@@ -260,9 +261,12 @@ impl WatchedBoard {
         self.link_error = None;
     }
 
-    /// The board's port cannot be opened, for the reason `why`; the runner keeps trying.
+    /// The board's port cannot be opened, for the reason `why`; the runner keeps trying. A
+    /// board never heard is unreachable; one heard before stays lost (the reason said too).
     pub fn unreachable(&mut self, why: &str) {
-        self.link = Link::Unreachable;
+        if matches!(self.link, Link::Connecting | Link::Unreachable) {
+            self.link = Link::Unreachable;
+        }
         self.link_error = Some(why.to_owned());
     }
 
@@ -273,6 +277,9 @@ impl WatchedBoard {
             LinkState::Lost => Link::Lost,
             LinkState::Back => Link::Connected,
         };
+        if state == LinkState::Back {
+            self.link_error = None;
+        }
         let event = GameEvent {
             t,
             kind: EventKind::Link { state },
@@ -668,6 +675,32 @@ mod tests {
         let mut plain = WatchedBoard::new("2", "dgt", "-", Chess::default(), PgnTags::default());
         e4_then_set_up(&mut plain, 5000);
         assert!(plain.finished_games().is_empty());
+    }
+
+    #[test]
+    fn a_board_never_heard_is_unreachable_and_one_heard_before_stays_lost() {
+        let mut never = WatchedBoard::new(
+            "1",
+            "dgt",
+            "/dev/ttyUSB7",
+            Chess::default(),
+            PgnTags::default(),
+        );
+        never.unreachable("/dev/ttyUSB7: no such port");
+        let summary = never.summary();
+        assert_eq!(summary.link, Link::Unreachable);
+        assert_eq!(
+            summary.link_error.as_deref(),
+            Some("/dev/ttyUSB7: no such port")
+        );
+        let mut heard = e4_watched();
+        heard.connected("/dev/ttyACM0");
+        heard.link(5000, LinkState::Lost);
+        heard.unreachable("/dev/ttyACM0: no such port");
+        assert_eq!(heard.summary().link, Link::Lost);
+        assert!(heard.summary().link_error.is_some());
+        heard.connected("/dev/ttyACM0");
+        assert_eq!(heard.summary().link_error, None);
     }
 
     #[test]

@@ -64,6 +64,7 @@ function render() {
     const link = off ? "offline" : board.link;
     entry.link.textContent = link;
     entry.link.className = "link " + link;
+    entry.link.title = board.link_error || "";
     entry.root.classList.toggle("lost", link === "lost" || link === "unreachable" || off);
     renderPush(entry.push, board.push);
     const white = board.players.white || "White";
