@@ -22,9 +22,10 @@ fn parse(pgn: &str) -> Vec<PgnGame> {
         .collect()
 }
 
+/// A file of the project's copy of the corpus (`fixtures/corpus`, provenance in its README).
 fn corpus(name: &str) -> Vec<PgnGame> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/pgn")
+        .join("fixtures/corpus")
         .join(name);
     let file = File::open(path).expect("corpus file");
     read_games(BufReader::new(file))
