@@ -634,6 +634,14 @@ fn killed_and_back(
     let after = browser.text_when(css, Duration::from_millis(1500), |_| false);
     assert!(after.starts_with("offline"), "{after}");
     assert_eq!(shown(browser), before, "the clocks ran on while offline");
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        let name = if css == "#status" {
+            "hall-offline.png"
+        } else {
+            "board-offline.png"
+        };
+        browser.screenshot(&std::path::Path::new(&dir).join(name));
+    }
     // serve again on the same address: the page is live again by itself.
     let again = serve_clocked_demo(&address);
     let live = browser.text_when(css, Duration::from_secs(30), |text| text == back);
