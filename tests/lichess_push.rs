@@ -386,3 +386,92 @@ fn without_a_token_serve_says_how_to_give_one() {
         "{said}"
     );
 }
+
+/// Sends call `name` with `param` as call `id` on a LiveChess WebSocket; its response (feed
+/// messages meanwhile skipped).
+fn livechess_call(
+    socket: &mut tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
+    id: i64,
+    name: &str,
+    param: Value,
+) -> Value {
+    let text = serde_json::json!({"call": name, "id": id, "param": param}).to_string();
+    socket
+        .send(tungstenite::Message::Text(text.into()))
+        .expect("sent");
+    loop {
+        if let tungstenite::Message::Text(text) = socket.read().expect("a message") {
+            let message: Value = serde_json::from_str(text.as_str()).expect("JSON");
+            if message["response"] != "feed" && message["id"] == id {
+                return message;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_set_up_anew_leaves_the_finished_one_in_the_round_s_push() {
+    let stand_in = StandIn::start(|_| (200, vec![], r#"{"games":[]}"#.to_owned()));
+    let url = format!("http://{}", stand_in.address);
+    let mut command = serve_command(&[
+        "--demo",
+        "1",
+        "--demo-speed",
+        "5",
+        "--demo-thinking",
+        "600-900",
+        "--slide-ms",
+        "50",
+        "--bounce-ms",
+        "10",
+        "--livechess",
+        "127.0.0.1:0",
+        "--lichess-round",
+        "r0und1d",
+        "--lichess-url",
+        url.as_str(),
+    ]);
+    command.env("LICHESS_TOKEN", TOKEN);
+    let served = start(command);
+    let livechess = served.livechess_address();
+    let games_of = |received: &Received| common::pgn_games(&received.body);
+    // The board's game, pushed with a few moves.
+    let received = stand_in.until(Duration::from_secs(90), |received| {
+        received
+            .last()
+            .is_some_and(|last| games_of(last).first().is_some_and(|game| game.len() >= 4))
+    });
+    let pushed = games_of(received.last().expect("a push"));
+    assert_eq!(pushed.len(), 1, "one board, one game");
+    // A new game set up on the board through the LiveChess API.
+    let (mut socket, _) =
+        tungstenite::connect(format!("ws://{livechess}/api/v1.0")).expect("a WebSocket");
+    let subscribe = serde_json::json!({"feed": "eboardevent", "id": 1, "param": {"serialnr": "1"}});
+    assert_eq!(
+        livechess_call(&mut socket, 1, "subscribe", subscribe)["response"],
+        "call"
+    );
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let setup = serde_json::json!({"id": 1, "method": "setup", "param": {"fen": fen}});
+    assert_eq!(
+        livechess_call(&mut socket, 2, "call", setup)["response"],
+        "call"
+    );
+    // The round's push now holds both: the finished game (with every move pushed before it
+    // ended), then the new one.
+    let received = stand_in.until(Duration::from_secs(30), |received| {
+        received
+            .last()
+            .is_some_and(|last| games_of(last).len() == 2)
+    });
+    let games = games_of(received.last().expect("a push"));
+    let finished = games.first().expect("the finished game");
+    let before = pushed.first().expect("the game pushed before");
+    assert!(
+        finished.starts_with(before),
+        "{finished:?} does not go on from {before:?}"
+    );
+    // The new game waits for the board to show its start: nothing played in it yet.
+    assert_eq!(games.get(1), Some(&Vec::new()), "{games:?}");
+    drop(served);
+}
