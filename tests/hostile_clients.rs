@@ -25,21 +25,7 @@ use tungstenite::http::HeaderValue;
 use tungstenite::{Message, WebSocket};
 
 use common::http::request;
-use common::serving::{Serve, serve_command, start};
-
-/// A demo board played five times as fast as hands, the windows scaled alike.
-const DEMO: [&str; 10] = [
-    "--demo",
-    "1",
-    "--demo-speed",
-    "5",
-    "--demo-thinking",
-    "600-900",
-    "--slide-ms",
-    "50",
-    "--bounce-ms",
-    "10",
-];
+use common::serving::{FAST_DEMO as DEMO, Serve, serve_command, start};
 
 /// serve with a demo board and the LiveChess API, on loopback, with `extra` arguments.
 fn serve_demo(extra: &[&str]) -> (Serve, String) {

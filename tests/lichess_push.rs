@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use common::http::get;
-use common::serving::{serve_command, start, three_boards};
+use common::serving::{FAST_DEMO, serve_command, start, three_boards};
 use common::watching::source_game;
 
 const TOKEN: &str = "lip_touchmoveTestToken0123456789";
@@ -413,17 +413,8 @@ fn livechess_call(
 fn a_game_set_up_anew_leaves_the_finished_one_in_the_round_s_push() {
     let stand_in = StandIn::start(|_| (200, vec![], r#"{"games":[]}"#.to_owned()));
     let url = format!("http://{}", stand_in.address);
-    let mut command = serve_command(&[
-        "--demo",
-        "1",
-        "--demo-speed",
-        "5",
-        "--demo-thinking",
-        "600-900",
-        "--slide-ms",
-        "50",
-        "--bounce-ms",
-        "10",
+    let mut args = FAST_DEMO.to_vec();
+    args.extend([
         "--livechess",
         "127.0.0.1:0",
         "--lichess-round",
@@ -431,6 +422,7 @@ fn a_game_set_up_anew_leaves_the_finished_one_in_the_round_s_push() {
         "--lichess-url",
         url.as_str(),
     ]);
+    let mut command = serve_command(&args);
     command.env("LICHESS_TOKEN", TOKEN);
     let served = start(command);
     let livechess = served.livechess_address();

@@ -6,6 +6,21 @@ use std::sync::mpsc::{Receiver, channel};
 
 use super::emulator::{DEADLINE, Emulator, emulate_board};
 
+/// serve's options for one demo board played five times as fast as hands, the interpreter's
+/// windows scaled alike (the players think 0.6 to 0.9 s a move).
+pub const FAST_DEMO: [&str; 10] = [
+    "--demo",
+    "1",
+    "--demo-speed",
+    "5",
+    "--demo-thinking",
+    "600-900",
+    "--slide-ms",
+    "50",
+    "--bounce-ms",
+    "10",
+];
+
 /// The `serve` process; killed when dropped.
 pub struct Serve {
     pub child: Child,
