@@ -129,7 +129,7 @@ impl Replay {
                 };
                 let interpreter = new_interpreter(start, config, &self.time_control);
                 self.interpreter = Some(interpreter);
-                self.header = Some(header);
+                self.header = Some(*header);
             }
             LogRecord::Event(event) => self.event(&event, sink),
             LogRecord::ClockReading { t, reading } => self.clock_reading(t, &reading, sink),

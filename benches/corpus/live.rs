@@ -421,7 +421,9 @@ fn replay(game: &PgnGame, recorded: &[LogRecord], horizon: Millis) -> Vec<GameEv
     let header = LogHeader::new(&game.start, "live bench").with_report_horizon(horizon);
     let mut replay = Replay::new(Config::default());
     let mut out = Vec::new();
-    replay.record(LogRecord::Header(header), &mut |event| out.push(event));
+    replay.record(LogRecord::Header(Box::new(header)), &mut |event| {
+        out.push(event)
+    });
     for record in recorded {
         replay.record(record.clone(), &mut |event| out.push(event));
     }

@@ -15,6 +15,10 @@ pub struct EventPrinter<W: Write> {
     json: bool,
     /// The log the decisions come from, said in each JSON object (`replay` of several logs).
     log: Option<String>,
+    /// `log` as a JSON string, written once per log rather than once per decision.
+    log_json: String,
+    /// The line being written, kept between decisions so that no line allocates.
+    line: Vec<u8>,
     /// How the text output writes moves.
     notation: Notation,
     error: Option<io::Error>,
@@ -27,6 +31,8 @@ impl<W: Write> EventPrinter<W> {
             out,
             json,
             log: None,
+            log_json: String::new(),
+            line: Vec::new(),
             notation: Notation::San,
             error: None,
         }
@@ -57,17 +63,26 @@ impl<W: Write> EventPrinter<W> {
         {
             self.error = Some(error);
         }
+        self.log_json = match &log {
+            Some(log) => serde_json::to_string(log).unwrap_or_default(),
+            None => String::new(),
+        };
         self.log = log;
     }
 
     fn write(&mut self, event: &GameEvent) -> io::Result<()> {
         match (&self.log, self.json) {
-            (Some(log), true) => {
+            (Some(_), true) => {
                 // The event's own fields in their order, then its log's.
-                let object = serde_json::to_string(event)?;
-                let fields = object.strip_suffix('}').unwrap_or(&object);
-                let log = serde_json::to_string(log)?;
-                writeln!(self.out, "{fields},\"log\":{log}}}")
+                self.line.clear();
+                event.write_json(&mut self.line)?;
+                if self.line.last() == Some(&b'}') {
+                    self.line.pop();
+                }
+                self.line.extend_from_slice(b",\"log\":");
+                self.line.extend_from_slice(self.log_json.as_bytes());
+                self.line.extend_from_slice(b"}\n");
+                self.out.write_all(&self.line)
             }
             _ => write_event(&mut self.out, self.json, self.notation, event),
         }
@@ -97,8 +112,10 @@ pub fn write_event(
     event: &GameEvent,
 ) -> io::Result<()> {
     if json {
-        serde_json::to_writer(&mut out, event)?;
-        writeln!(out)
+        let mut line = Vec::with_capacity(256);
+        event.write_json(&mut line)?;
+        line.push(b'\n');
+        out.write_all(&line)
     } else {
         writeln!(out, "{}", text::render_in(event, notation))
     }

@@ -9,15 +9,45 @@ use crate::sensor::{SensorEvent, SensorKind};
 ///
 /// Fields are separated by one or more spaces; leading and trailing spaces are allowed.
 pub(super) fn parse_event_line(text: &str) -> Result<SensorEvent, LineError> {
-    let mut fields = text.split(' ').filter(|field| !field.is_empty());
+    let mut fields = Fields { rest: text };
     let t = parse_time(fields.next().unwrap_or(""))?;
     let verb = fields.next().ok_or(LineError::MissingVerb)?;
-    let args: Vec<&str> = fields.collect();
-    let kind = parse_verb(verb, &args)?;
+    // No verb takes more than two arguments: those are read without allocating.
+    let mut first = [""; 2];
+    let mut found = 0;
+    for slot in first.iter_mut() {
+        let Some(field) = fields.next() else { break };
+        *slot = field;
+        found += 1;
+    }
+    let kind = match fields.next() {
+        None => parse_verb(verb, first.get(..found).unwrap_or_default())?,
+        Some(third) => {
+            let args: Vec<&str> = first.into_iter().chain([third]).chain(fields).collect();
+            parse_verb(verb, &args)?
+        }
+    };
     Ok(SensorEvent::new(t, kind))
 }
 
 /// Parses the verb and its arguments into the kind of event.
+/// The fields of a line: what stands between spaces, however many.
+struct Fields<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest.trim_start_matches(' ');
+        let end = rest.bytes().position(|b| b == b' ').unwrap_or(rest.len());
+        let (field, after) = rest.split_at_checked(end)?;
+        self.rest = after;
+        (!field.is_empty()).then_some(field)
+    }
+}
+
 fn parse_verb(verb: &str, args: &[&str]) -> Result<SensorKind, LineError> {
     match verb {
         "lift" => {
@@ -150,6 +180,14 @@ mod tests {
                 verb: "place",
                 expected: "1 or 2",
                 found: 3
+            })
+        );
+        assert_eq!(
+            parse_event_line("1 place e4 P x  y"),
+            Err(LineError::WrongArgumentCount {
+                verb: "place",
+                expected: "1 or 2",
+                found: 4
             })
         );
         assert_eq!(

@@ -14,10 +14,15 @@ pub(super) fn parse_time(text: &str) -> Result<Millis, LineError> {
     let bad = || LineError::BadTime {
         text: text.to_owned(),
     };
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+    if text.is_empty() {
         return Err(bad());
     }
-    let t: Millis = text.parse().map_err(|_| bad())?;
+    // Digit by digit: a number too large for `Millis` is as bad as a letter.
+    let t = text.bytes().try_fold(0 as Millis, |t, b| {
+        let digit = Millis::from(b.checked_sub(b'0').filter(|d| *d <= 9)?);
+        t.checked_mul(10)?.checked_add(digit)
+    });
+    let t = t.ok_or_else(bad)?;
     if t > MAX_TIME_MS {
         return Err(LineError::TimeTooLate { t });
     }

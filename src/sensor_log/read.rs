@@ -25,7 +25,7 @@ impl SensorLog {
     /// Adds one record of the log.
     fn add(&mut self, record: LogRecord) {
         match record {
-            LogRecord::Header(header) => self.header = header,
+            LogRecord::Header(header) => self.header = *header,
             LogRecord::Event(event) => self.events.push(event),
             LogRecord::ClockReading { t, reading } => {
                 self.clock_readings.push((self.events.len(), t, reading));
@@ -68,7 +68,7 @@ impl SensorLog {
             body.push(LogRecord::Event(event.clone()));
         }
         body.extend(notes.map(|(_, _, record)| record));
-        std::iter::once(LogRecord::Header(self.header.clone())).chain(body)
+        std::iter::once(LogRecord::Header(Box::new(self.header.clone()))).chain(body)
     }
 }
 

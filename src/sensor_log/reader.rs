@@ -157,7 +157,7 @@ mod tests {
         assert_eq!(
             records,
             vec![
-                LogRecord::Header(Default::default()),
+                LogRecord::Header(Box::default()),
                 LogRecord::Event(SensorEvent::new(
                     0,
                     SensorKind::Lift {

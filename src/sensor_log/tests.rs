@@ -145,7 +145,7 @@ proptest! {
         sizes in prop::collection::vec(1usize..9, 1..6),
     ) {
         let bytes = write_log(&header, &events);
-        let mut expected = vec![Ok(LogRecord::Header(header))];
+        let mut expected = vec![Ok(LogRecord::Header(Box::new(header)))];
         expected.extend(events.into_iter().map(|event| Ok(LogRecord::Event(event))));
         prop_assert_eq!(decode_in_pieces(&bytes, &sizes), expected);
     }

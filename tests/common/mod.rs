@@ -144,10 +144,22 @@ fn load(log: PathBuf) -> Fixture {
     }
 }
 
+/// The events as JSON values; each event's fast line (`GameEvent::write_json`, what `replay
+/// --json` prints) is checked to be byte for byte what serde writes.
 fn to_values(events: &[GameEvent]) -> Vec<Value> {
     events
         .iter()
-        .map(|event| serde_json::to_value(event).expect("serialisable"))
+        .map(|event| {
+            let serde = serde_json::to_vec(event).expect("serialisable");
+            let mut fast = Vec::new();
+            event.write_json(&mut fast).expect("serialisable");
+            assert_eq!(
+                String::from_utf8_lossy(&fast),
+                String::from_utf8_lossy(&serde),
+                "GameEvent::write_json differs from serde"
+            );
+            serde_json::from_slice(&serde).expect("JSON")
+        })
         .collect()
 }
 

@@ -26,7 +26,8 @@ const QUOTED_BYTES: usize = 32;
 pub enum LogRecord {
     /// The metadata, complete; produced once, before the first event (or at the end of the
     /// input for a log without events).
-    Header(LogHeader),
+    /// Boxed: the header comes once, and an event record need not be as large as it.
+    Header(Box<LogHeader>),
     /// One sensor event.
     Event(SensorEvent),
     /// A physical clock's report, from a `#clock-reading` comment after the first event (see
@@ -68,9 +69,13 @@ enum Phase {
 /// error the decoder goes on with the next line, so a caller may report several.
 #[derive(Debug)]
 pub struct LogDecoder {
-    /// Bytes of the current, incomplete line (and any complete lines not yet polled).
+    /// Bytes of the current, incomplete line (and any complete lines not yet polled), from
+    /// `start`: the bytes before it were taken, and are dropped at the next push (taking a
+    /// line moves nothing).
     pending: Vec<u8>,
-    /// How many bytes at the start of `pending` are known to hold no line feed.
+    /// Where the bytes not yet taken begin in `pending`.
+    start: usize,
+    /// How many bytes from `start` are known to hold no line feed.
     scanned: usize,
     /// How many lines have been taken from the input.
     line: usize,
@@ -101,6 +106,7 @@ impl LogDecoder {
     pub fn new() -> LogDecoder {
         LogDecoder {
             pending: Vec::new(),
+            start: 0,
             scanned: 0,
             line: 0,
             phase: Phase::ExpectHeader,
@@ -150,6 +156,8 @@ impl LogDecoder {
         } else {
             bytes
         };
+        self.pending.drain(..self.start);
+        self.start = 0;
         self.pending.extend_from_slice(bytes);
     }
 
@@ -165,18 +173,24 @@ impl LogDecoder {
             if let Some(result) = self.ready.pop_front() {
                 return Some(result);
             }
-            if let Some(line) = self.take_line() {
+            if let Some(range) = self.take_line() {
+                // Decoding a line never touches `pending`: it is lent out meanwhile.
+                let pending = std::mem::take(&mut self.pending);
+                let line = pending.get(range).unwrap_or_default();
                 if line.len() > MAX_LINE_BYTES {
-                    self.too_long(&line);
+                    self.too_long(line);
                 } else {
-                    self.decode_line(&line);
+                    self.decode_line(line);
                 }
-            } else if self.pending.len() > MAX_LINE_BYTES {
+                self.pending = pending;
+            } else if self.buffered() > MAX_LINE_BYTES {
                 // No line feed yet: what came is dropped, and the rest as it comes.
                 let line = std::mem::take(&mut self.pending);
+                let unread = line.get(self.start..).unwrap_or_default();
+                self.start = 0;
                 self.scanned = 0;
                 self.skipping = !self.finished;
-                self.too_long(&line);
+                self.too_long(unread);
             } else if self.finished && !self.ended {
                 self.ended = true;
                 self.end_of_input();
@@ -186,36 +200,33 @@ impl LogDecoder {
         }
     }
 
-    /// Takes the next complete line out of `pending`, without its line ending.
-    fn take_line(&mut self) -> Option<Vec<u8>> {
-        let unscanned = self.pending.get(self.scanned..).unwrap_or_default();
-        let newline = unscanned
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|offset| self.scanned + offset);
-        let mut line = match newline {
-            Some(end) => {
-                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
-                line.pop();
-                line
+    /// Takes the next complete line out of `pending`: where it lies there, without its line
+    /// ending.
+    fn take_line(&mut self) -> Option<std::ops::Range<usize>> {
+        let from = self.start + self.scanned;
+        let unscanned = self.pending.get(from..).unwrap_or_default();
+        let (mut end, next) = match unscanned.iter().position(|&b| b == b'\n') {
+            Some(offset) => (from + offset, from + offset + 1),
+            None if self.finished && self.buffered() > 0 => {
+                (self.pending.len(), self.pending.len())
             }
-            None if self.finished && !self.pending.is_empty() => std::mem::take(&mut self.pending),
             None => {
-                self.scanned = self.pending.len();
+                self.scanned = self.buffered();
                 return None;
             }
         };
+        let line_start = self.start;
+        self.start = next;
         self.scanned = 0;
-        if line.last() == Some(&b'\r') {
-            line.pop();
+        if end > line_start && self.pending.get(end - 1) == Some(&b'\r') {
+            end -= 1;
         }
-        Some(line)
+        Some(line_start..end)
     }
 
-    /// How many bytes of input the decoder holds.
-    #[cfg(test)]
+    /// How many bytes of input the decoder holds, not yet taken as lines.
     pub(super) fn buffered(&self) -> usize {
-        self.pending.len()
+        self.pending.len().saturating_sub(self.start)
     }
 
     /// A line longer than [`MAX_LINE_BYTES`]: an error quoting its start.
@@ -315,7 +326,8 @@ impl LogDecoder {
     fn end_metadata(&mut self) {
         self.phase = Phase::Events;
         let header = self.metadata.header().clone();
-        self.ready.push_back(Ok(LogRecord::Header(header)));
+        self.ready
+            .push_back(Ok(LogRecord::Header(Box::new(header))));
         self.ready.extend(self.early.drain(..).map(Ok));
     }
 
