@@ -1,21 +1,31 @@
 //! Embedding the interpreter: read a sensor log, feed its events to an [`Interpreter`] with
-//! their times, and print each decided move and ruling as it comes.
+//! their times, and print each decided move and ruling as it comes (`--json`: every decision as
+//! the JSON stream's line).
 //!
 //! `cargo run --example embed -- fixtures/castling-rook-first.log`
+//!
+//! The interpreter and the log are `touchmove-core`'s; the only thing taken from `touchmove`
+//! is the registry's scan period of the board a log's `@board` names, for a log that states no
+//! `@scan-ms`. The settings are resolved as every command resolves them
+//! ([`touchmove_core::timing::resolve`]), so this replays a log to the decisions `touchmove
+//! replay` makes (`tests/examples.rs` checks it on every fixture).
 
 use std::fs::File;
 use std::io::BufReader;
 use std::process::ExitCode;
 
-use touchmove::sensor_log::{LogReader, LogRecord};
-use touchmove::{Config, EventKind, GameEvent, Interpreter};
+use touchmove_core::sensor_log::{HostNote, LogHeader, LogReader, LogRecord};
+use touchmove_core::timing::{Timing, resolve};
+use touchmove_core::{Config, EventKind, GameEvent, Interpreter};
 
 fn main() -> ExitCode {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: embed LOG");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|arg| arg == "--json");
+    let Some(path) = args.iter().find(|arg| *arg != "--json") else {
+        eprintln!("usage: embed [--json] LOG");
         return ExitCode::FAILURE;
     };
-    let file = match File::open(&path) {
+    let file = match File::open(path) {
         Ok(file) => file,
         Err(error) => {
             eprintln!("{path}: {error}");
@@ -32,8 +42,8 @@ fn main() -> ExitCode {
             }
         };
         match record {
-            // The header says where the board starts, and how long a press waits for the
-            // board's reports (a recording of a scanning board says so).
+            // The header says where the board starts and how the session decided (a recording
+            // states its windows, report horizon and scan).
             LogRecord::Header(header) => {
                 let start = match header.start_position() {
                     Ok(start) => start,
@@ -42,42 +52,70 @@ fn main() -> ExitCode {
                         return ExitCode::FAILURE;
                     }
                 };
-                let config =
-                    Config::default().with_report_horizon_ms(header.report_horizon_ms.unwrap_or(0));
-                interpreter = Some(Interpreter::new(start, config));
+                interpreter = Some(Interpreter::new(start, config_for(&header)));
             }
             LogRecord::Event(event) => {
                 if let Some(interpreter) = interpreter.as_mut() {
                     interpreter.handle_event(&event);
-                    print_decisions(interpreter);
                 }
             }
             LogRecord::ClockReading { t, reading } => {
                 if let Some(interpreter) = interpreter.as_mut() {
                     interpreter.handle_clock_reading(t, &reading);
-                    print_decisions(interpreter);
                 }
             }
-            // A game against an engine: the engine's choices are the engine game's
+            // What the host knew: a resignation typed at it, an engine that stopped playing
+            // (its side a person's from then on). An engine's choices are the engine game's
             // (`touchmove::play::EngineReplay`); the interpreter only stands where it did then.
-            LogRecord::HostNote { t, .. } => {
+            LogRecord::HostNote { t, note } => {
                 if let Some(interpreter) = interpreter.as_mut() {
-                    interpreter.handle_timeout(t);
-                    print_decisions(interpreter);
+                    match note {
+                        HostNote::Resigned(color) => interpreter.resign(t, color),
+                        HostNote::EngineGone => {
+                            interpreter.handle_timeout(t);
+                            interpreter.set_exempt(t, None);
+                        }
+                        _ => interpreter.handle_timeout(t),
+                    }
                 }
             }
+        }
+        if let Some(interpreter) = interpreter.as_mut() {
+            print_decisions(interpreter, json);
         }
     }
     if let Some(interpreter) = interpreter.as_mut() {
         // End of input: what is pending is decided as the windows would close.
         interpreter.finish();
-        print_decisions(interpreter);
+        print_decisions(interpreter, json);
     }
     ExitCode::SUCCESS
 }
 
-fn print_decisions(interpreter: &mut Interpreter) {
-    while let Some(GameEvent { t, kind }) = interpreter.poll_event() {
+/// How to decide a log with `header`: nothing given here, so the log's timing, else the board
+/// its `@board` names, else the interpreter's defaults; an engine's side, as `touchmove play`
+/// ran it, earns no rulings.
+fn config_for(header: &LogHeader) -> Config {
+    let board = Timing {
+        scan_ms: header
+            .board
+            .as_deref()
+            .and_then(touchmove::boards::scan_of_board),
+        ..Timing::default()
+    };
+    resolve(Config::default(), Timing::default(), Some(header), board).with_exempt(header.engine)
+}
+
+fn print_decisions(interpreter: &mut Interpreter, json: bool) {
+    while let Some(event) = interpreter.poll_event() {
+        if json {
+            let mut line = Vec::new();
+            if event.write_json(&mut line).is_ok() {
+                println!("{}", String::from_utf8_lossy(&line));
+            }
+            continue;
+        }
+        let GameEvent { t, kind } = event;
         match kind {
             EventKind::Move(m) => println!("{t:>8} ms  {} {}", m.color, m.san),
             EventKind::Violation(v) => println!(

@@ -154,17 +154,15 @@ pub fn check_game(
 ) -> Result<Verdict, crate::simulate::SimulateError> {
     let simulated = simulate(start, moves, style, seed)?;
     // The log states the report horizon its presses need, as a recording does.
-    let config = &Config {
-        report_horizon_ms: config.report_horizon_ms.max(style.report_horizon_ms()),
-        scan_ms: config.scan_ms.max(style.scan_ms()),
-        ..*config
-    };
-    let events = replay_events(start.clone(), *config, &simulated.events);
+    let mut config = *config;
+    config.report_horizon_ms = config.report_horizon_ms.max(style.report_horizon_ms());
+    config.scan_ms = config.scan_ms.max(style.scan_ms());
+    let events = replay_events(start.clone(), config, &simulated.events);
     Ok(compare(
         start,
         moves,
         &simulated.expected_rulings,
         &events,
-        config,
+        &config,
     ))
 }

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use touchmove::interpreter::Config;
 use touchmove::output::notation::Notation;
 use touchmove::sensor::Millis;
+use touchmove::timing::{Timing, resolve};
 
 /// A touch-move controller for sensor chessboards.
 #[derive(Debug, Parser)]
@@ -630,36 +631,6 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// `config` with the slide and bounce windows `given` on the command line, else those a
-/// recording's `header` states, else its own.
-pub fn with_windows(
-    config: Config,
-    given: (Option<u64>, Option<u64>),
-    header: Option<&touchmove::sensor_log::LogHeader>,
-) -> Config {
-    let slide = given
-        .0
-        .or(header.and_then(|header| header.slide_ms))
-        .unwrap_or(config.slide_ms);
-    let bounce = given
-        .1
-        .or(header.and_then(|header| header.bounce_ms))
-        .unwrap_or(config.bounce_ms);
-    config.with_slide_ms(slide).with_bounce_ms(bounce)
-}
-
-/// The board's scan period: `given` on the command line, else the one a recording's `header`
-/// states, else `protocol`'s.
-pub fn scan_for(
-    given: Option<u64>,
-    header: Option<&touchmove::sensor_log::LogHeader>,
-    protocol: &touchmove::live::Protocol,
-) -> u64 {
-    given
-        .or(header.and_then(|header| header.scan_ms))
-        .unwrap_or(protocol.scan_ms)
-}
-
 /// The interpreter's options, shared by every command that runs one.
 #[derive(Debug, Args)]
 pub struct InterpreterArgs {
@@ -699,35 +670,34 @@ pub struct InterpreterArgs {
 }
 
 impl InterpreterArgs {
-    /// The interpreter configuration these options give.
+    /// The timing settings given on the command line (see [`touchmove::timing`]).
+    pub fn given(&self) -> Timing {
+        Timing {
+            report_horizon_ms: self.report_horizon_ms,
+            slide_ms: self.slide_ms,
+            bounce_ms: self.bounce_ms,
+            scan_ms: self.scan_ms,
+        }
+    }
+
+    /// The interpreter configuration these options give, with the timing given (else the
+    /// interpreter's defaults; a replay then takes the log's where none is given).
     pub fn config(&self) -> Config {
-        self.config_for(None)
+        self.given().applied_to(
+            Config::default()
+                .with_strict(!self.casual)
+                .with_illegal_limit(self.illegal_limit),
+        )
     }
 
     /// The configuration of a live game on a `protocol` board, resumed from a recording with
-    /// `recorded` or not: the windows, the report horizon and the scan these options give,
-    /// else the recording's (a resumed game is weighed as it was recorded), else the
-    /// protocol's.
+    /// `recorded` or not: the timing these options give, else the recording's (a resumed game
+    /// is weighed as it was recorded), else the protocol's.
     pub fn live_config(
         &self,
         recorded: Option<&touchmove::sensor_log::LogHeader>,
         protocol: &touchmove::live::Protocol,
     ) -> Config {
-        let horizon = self
-            .report_horizon_ms
-            .or(recorded.and_then(|header| header.report_horizon_ms))
-            .unwrap_or(protocol.report_horizon_ms);
-        self.config_for(recorded)
-            .with_report_horizon_ms(horizon)
-            .with_scan_ms(scan_for(self.scan_ms, recorded, protocol))
-    }
-
-    /// The interpreter configuration these options give to a game that goes on from a
-    /// recording with `header` (its windows where these options give none).
-    pub fn config_for(&self, header: Option<&touchmove::sensor_log::LogHeader>) -> Config {
-        with_windows(Config::default(), (self.slide_ms, self.bounce_ms), header)
-            .with_strict(!self.casual)
-            .with_illegal_limit(self.illegal_limit)
-            .with_report_horizon_ms(self.report_horizon_ms.unwrap_or(0))
+        resolve(self.config(), self.given(), recorded, protocol.timing())
     }
 }

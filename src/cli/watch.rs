@@ -12,6 +12,7 @@ use touchmove::live::runner::{self, RunnerConfig};
 use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
 use touchmove::output::pgn::PgnTags;
 use touchmove::sensor_log::LogHeader;
+use touchmove::timing::Timing;
 
 use super::args::{ClockSide, WatchArgs};
 use super::output_paths::{Existing, check_output};
@@ -106,9 +107,7 @@ async fn watch_with<S: BoardSession>(
         }
         (Some(path), None) => {
             let header = LogHeader::new(&start, &board_name(protocol))
-                .with_report_horizon(config.report_horizon_ms)
-                .with_windows(config.slide_ms, config.bounce_ms)
-                .with_scan(config.scan_ms);
+                .with_timing(Timing::of_config(&config));
             Some(Recording::create(path, header))
         }
         (None, _) => None,

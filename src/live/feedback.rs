@@ -140,6 +140,8 @@ impl FeedbackWriter {
             | EventKind::Setup { .. }
             | EventKind::Engine { .. }
             | EventKind::Execution { .. } => None,
+            // A kind added later tells the board nothing until it is taught to.
+            _ => None,
         }
     }
 }

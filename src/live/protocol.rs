@@ -35,6 +35,18 @@ pub struct Protocol {
     pub emulator: Option<Emulator>,
 }
 
+impl Protocol {
+    /// The timing a board of this protocol decides with when nothing else says (see
+    /// [`touchmove_core::timing`]): its report horizon and its scan period.
+    pub fn timing(&self) -> touchmove_core::timing::Timing {
+        touchmove_core::timing::Timing {
+            report_horizon_ms: Some(self.report_horizon_ms),
+            scan_ms: Some(self.scan_ms),
+            ..Default::default()
+        }
+    }
+}
+
 /// How a protocol's board is emulated (`emulate NAME`, the live tests, `demo --board NAME`).
 #[derive(Debug, Clone, Copy)]
 pub struct Emulator {

@@ -32,6 +32,7 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::play::EngineGame;
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::LogHeader;
+use touchmove::timing::Timing;
 
 use super::args::{ClockSide, PlayArgs, PlaySide, WatchArgs};
 use super::recording::Recording;
@@ -166,9 +167,7 @@ async fn play(
         ),
         (Some(path), None) => {
             let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
-                .with_report_horizon(interpreter.report_horizon_ms)
-                .with_windows(interpreter.slide_ms, interpreter.bounce_ms)
-                .with_scan(interpreter.scan_ms)
+                .with_timing(Timing::of_config(&interpreter))
                 .with_engine(engine);
             Some(
                 Recording::create(path, header)

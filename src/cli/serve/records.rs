@@ -12,6 +12,7 @@ use touchmove::interpreter::Config;
 use touchmove::live::{LiveGame, Protocol};
 use touchmove::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::LogHeader;
+use touchmove::timing::Timing;
 
 use super::super::output_paths::{Existing, check_output};
 use super::super::recording::Recording;
@@ -22,10 +23,8 @@ pub struct GameRecords {
     dir: PathBuf,
     name: String,
     protocol: &'static Protocol,
-    /// The slide and bounce windows each game's log states.
-    windows: (Millis, Millis),
-    /// The board's scan period each game's log states.
-    scan_ms: Millis,
+    /// The timing each game's log states: what the board's games decide with.
+    timing: Timing,
     current: Recording,
     /// When the board last reported: a new game's log starts with a snapshot of the board at
     /// that time.
@@ -45,14 +44,13 @@ impl GameRecords {
         start: &Chess,
         config: &Config,
     ) -> Result<GameRecords> {
-        let windows = (config.slide_ms, config.bounce_ms);
-        let current = create(dir, name, protocol, (windows, config.scan_ms), start, 1)?;
+        let timing = Timing::of_config(config);
+        let current = create(dir, name, protocol, timing, start, 1)?;
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
             protocol,
-            windows,
-            scan_ms: config.scan_ms,
+            timing,
             current,
             last_report: 0,
             last_clock: None,
@@ -71,13 +69,11 @@ impl GameRecords {
         let path = log_path(dir, name, number);
         let current = Recording::resume(&path, resumed.written, resumed.last_t)
             .with_context(|| format!("--resume: {}", path.display()))?;
-        let windows = (config.slide_ms, config.bounce_ms);
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
             protocol,
-            windows,
-            scan_ms: config.scan_ms,
+            timing: Timing::of_config(config),
             current,
             last_report: resumed.last_t,
             last_clock: None,
@@ -147,7 +143,7 @@ impl GameRecords {
             &self.dir,
             &self.name,
             self.protocol,
-            (self.windows, self.scan_ms),
+            self.timing,
             start,
             number,
         )?;
@@ -174,22 +170,19 @@ impl GameRecords {
     }
 }
 
-/// The log of board `name`'s game `number`, from `start`, decided with the slide and bounce
-/// `windows` and the board's `scan_ms`.
+/// The log of board `name`'s game `number`, from `start`, decided with `timing`.
 fn create(
     dir: &Path,
     name: &str,
     protocol: &'static Protocol,
-    (windows, scan_ms): ((Millis, Millis), Millis),
+    timing: Timing,
     start: &Chess,
     number: u32,
 ) -> Result<Recording> {
     let path = log_path(dir, name, number);
     check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
     let header = LogHeader::new(start, &format!("{} via touchmove serve", protocol.name))
-        .with_report_horizon(protocol.report_horizon_ms)
-        .with_windows(windows.0, windows.1)
-        .with_scan(scan_ms);
+        .with_timing(timing);
     Recording::create(&path, header).with_context(|| format!("--record-dir: {}", path.display()))
 }
 

@@ -44,15 +44,9 @@ pub enum PlannedConnector {
 pub struct Setup {
     start: Chess,
     interpreter: touchmove::interpreter::Config,
-    /// `--slide-ms` and `--bounce-ms`, if given (else a resumed game's recorded ones).
-    windows: (
-        Option<touchmove::sensor::Millis>,
-        Option<touchmove::sensor::Millis>,
-    ),
-    /// `--report-horizon-ms`, if given (else the protocol's).
-    report_horizon_ms: Option<touchmove::sensor::Millis>,
-    /// `--scan-ms`, if given (else a resumed game's recorded one, else the protocol's).
-    scan_ms: Option<touchmove::sensor::Millis>,
+    /// The timing given on the command line (else a resumed game's recorded one, else the
+    /// protocol's).
+    given: touchmove::timing::Timing,
     time_control: Option<touchmove::clock::TimeControl>,
     record_dir: Option<std::path::PathBuf>,
     /// `--resume`: a `--board`'s last recorded game goes on.
@@ -75,9 +69,7 @@ impl Setup {
         Ok(Setup {
             start,
             interpreter: args.interpreter.config(),
-            windows: (args.interpreter.slide_ms, args.interpreter.bounce_ms),
-            report_horizon_ms: args.interpreter.report_horizon_ms,
-            scan_ms: args.interpreter.scan_ms,
+            given: args.interpreter.given(),
             time_control: args.interpreter.time_control.clone(),
             record_dir: args.record_dir.clone(),
             resume: args.resume,
@@ -119,17 +111,15 @@ impl Setup {
     }
 
     /// The interpreter's settings for a game of a `protocol` board, resumed from its recording
-    /// or not: a resumed game decides with the windows and scan it was recorded with, unless
-    /// told otherwise.
+    /// or not: a resumed game decides with the timing it was recorded with, unless told
+    /// otherwise.
     fn interpreter_for(
         &self,
         resumed: Option<&Resumed>,
         protocol: &touchmove::live::Protocol,
     ) -> touchmove::interpreter::Config {
         let recorded = resumed.map(|resumed| &resumed.log.header);
-        let scan = super::super::args::scan_for(self.scan_ms, recorded, protocol);
-        super::super::args::with_windows(self.interpreter, self.windows, recorded)
-            .with_scan_ms(scan)
+        touchmove::timing::resolve(self.interpreter, self.given, recorded, protocol.timing())
     }
 
     /// Starts the runner of `plan`, which watches it until `stopped` turns true.
@@ -144,17 +134,10 @@ impl Setup {
             None => self.start.clone(),
         };
         // A resumed game is weighed as it was recorded.
-        let recorded_horizon = resumed
-            .as_ref()
-            .and_then(|resumed| resumed.log.header.report_horizon_ms);
         let interpreter = self.interpreter_for(resumed.as_ref(), plan.protocol);
         let options = WatchOptions {
             start,
-            interpreter: interpreter.with_report_horizon_ms(
-                self.report_horizon_ms
-                    .or(recorded_horizon)
-                    .unwrap_or(plan.protocol.report_horizon_ms),
-            ),
+            interpreter,
             time_control: self.time_control.clone(),
             resumed,
         };

@@ -356,7 +356,7 @@ impl Interpreter {
                     held.square == square && (held.piece.is_none() || held.piece == piece)
                 });
                 if let Some(index) = bounce {
-                    tracing::debug!(t, %square, "bounce ignored");
+                    crate::diagnostic!(t, %square, "bounce ignored");
                     self.held.remove(index);
                 } else {
                     let replies = self.replies_before_arrival(t, piece);

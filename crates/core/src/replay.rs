@@ -10,18 +10,14 @@ use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{Millis, SensorEvent};
 use crate::sensor_log::{HostNote, LogHeader, LogRecord};
+use crate::timing::{Timing, resolve};
 
 /// A log being replayed: the interpreter, created once the header is known.
 #[derive(Debug)]
 pub struct Replay {
     config: Config,
-    /// The report horizon given for the replay, else the log's.
-    report_horizon_ms: Option<Millis>,
-    /// The slide and bounce windows given for the replay, else the log's.
-    slide_ms: Option<Millis>,
-    bounce_ms: Option<Millis>,
-    /// The board's scan period given for the replay, else the log's.
-    scan_ms: Option<Millis>,
+    /// The timing given for the replay, before the log's (see [`crate::timing`]).
+    given: Timing,
     /// The scan period of the board a log's `@board` names, for a log that states none.
     board_scans: Option<fn(&str) -> Option<Millis>>,
     time_control: Option<TimeControl>,
@@ -34,10 +30,7 @@ impl Replay {
     pub fn new(config: Config) -> Replay {
         Replay {
             config,
-            report_horizon_ms: None,
-            slide_ms: None,
-            bounce_ms: None,
-            scan_ms: None,
+            given: Timing::default(),
             board_scans: None,
             time_control: None,
             interpreter: None,
@@ -49,7 +42,7 @@ impl Replay {
     /// [`Config::report_horizon_ms`]); `None` keeps the log's (the configuration's when it
     /// states none).
     pub fn with_report_horizon(mut self, horizon_ms: Option<Millis>) -> Replay {
-        self.report_horizon_ms = horizon_ms;
+        self.given.report_horizon_ms = horizon_ms;
         self
     }
 
@@ -57,8 +50,8 @@ impl Replay {
     /// [`Config::slide_ms`], [`Config::bounce_ms`]); `None` keeps the log's (the
     /// configuration's when it states none).
     pub fn with_windows(mut self, slide_ms: Option<Millis>, bounce_ms: Option<Millis>) -> Replay {
-        self.slide_ms = slide_ms;
-        self.bounce_ms = bounce_ms;
+        self.given.slide_ms = slide_ms;
+        self.given.bounce_ms = bounce_ms;
         self
     }
 
@@ -66,7 +59,7 @@ impl Replay {
     /// [`Config::scan_ms`]); `None` keeps the log's: its `@scan-ms`, else the scan of the board
     /// its `@board` names (through [`Replay::with_board_scans`]), else the configuration's.
     pub fn with_scan(mut self, scan_ms: Option<Millis>) -> Replay {
-        self.scan_ms = scan_ms;
+        self.given.scan_ms = scan_ms;
         self
     }
 
@@ -78,16 +71,18 @@ impl Replay {
         self
     }
 
-    /// The scan period to decide a log with `header` with.
-    fn scan_for(&self, header: &LogHeader) -> Millis {
-        let named = || {
-            let scans = self.board_scans?;
-            header.board.as_deref().and_then(scans)
+    /// The configuration to decide a log with `header` with: the timing given, else the log's,
+    /// else the board's its `@board` names (its scan), else the configuration's; the side an
+    /// engine played, as `touchmove play` ran it (its moves carried out for it).
+    fn config_for(&self, header: &LogHeader) -> Config {
+        let named = Timing {
+            scan_ms: self
+                .board_scans
+                .and_then(|scans| header.board.as_deref().and_then(scans)),
+            ..Timing::default()
         };
-        self.scan_ms
-            .or(header.scan_ms)
-            .or_else(named)
-            .unwrap_or(self.config.scan_ms)
+        resolve(self.config, self.given, Some(header), named)
+            .with_exempt(header.engine.or(self.config.exempt))
     }
 
     /// Runs a clock for `time_control` (see [`Interpreter::with_time_control`]).
@@ -109,24 +104,7 @@ impl Replay {
             LogRecord::Header(header) => {
                 // The decoder validated the FEN; a position it rejects cannot reach here.
                 let start = header.start_position().unwrap_or_default();
-                // An engine's side, as `touchmove play` ran it: its moves carried out for it.
-                let config = Config {
-                    report_horizon_ms: self
-                        .report_horizon_ms
-                        .or(header.report_horizon_ms)
-                        .unwrap_or(self.config.report_horizon_ms),
-                    slide_ms: self
-                        .slide_ms
-                        .or(header.slide_ms)
-                        .unwrap_or(self.config.slide_ms),
-                    bounce_ms: self
-                        .bounce_ms
-                        .or(header.bounce_ms)
-                        .unwrap_or(self.config.bounce_ms),
-                    scan_ms: self.scan_for(&header),
-                    exempt: header.engine.or(self.config.exempt),
-                    ..self.config
-                };
+                let config = self.config_for(&header);
                 let interpreter = new_interpreter(start, config, &self.time_control);
                 self.interpreter = Some(interpreter);
                 self.header = Some(*header);
@@ -185,15 +163,7 @@ impl Replay {
 
     /// The interpreter (from the standard start if no header came first).
     fn interpreter(&mut self) -> &mut Interpreter {
-        let config = Config {
-            report_horizon_ms: self
-                .report_horizon_ms
-                .unwrap_or(self.config.report_horizon_ms),
-            slide_ms: self.slide_ms.unwrap_or(self.config.slide_ms),
-            bounce_ms: self.bounce_ms.unwrap_or(self.config.bounce_ms),
-            scan_ms: self.scan_ms.unwrap_or(self.config.scan_ms),
-            ..self.config
-        };
+        let config = self.given.applied_to(self.config);
         let time_control = &self.time_control;
         self.interpreter
             .get_or_insert_with(|| new_interpreter(Chess::default(), config, time_control))

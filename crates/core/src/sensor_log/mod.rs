@@ -15,7 +15,7 @@ mod header;
 mod host_note;
 mod metadata;
 mod placement;
-pub(crate) use placement::format_placement;
+pub use placement::format_placement;
 mod read;
 mod reader;
 mod writer;

@@ -19,8 +19,11 @@ pub struct SensorEvent {
 }
 
 /// The kinds of report a board makes.
+///
+/// Exhaustive on purpose: these are the sensor log's verbs (`sensor-log.md`), and a new one is
+/// a new version of the format that every consumer (the interpreter, the emulators, a board
+/// turned round) must handle, so the compiler should point at each.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum SensorKind {
     /// A piece left `square`; `piece` is set when the board identifies pieces.
     Lift {

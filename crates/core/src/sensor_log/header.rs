@@ -58,6 +58,16 @@ impl LogHeader {
         self
     }
 
+    /// The same header, stating the timing settings `timing` states (see
+    /// [`crate::timing`]): a session states every setting it decided with.
+    pub fn with_timing(mut self, timing: crate::timing::Timing) -> LogHeader {
+        self.report_horizon_ms = timing.report_horizon_ms.or(self.report_horizon_ms);
+        self.slide_ms = timing.slide_ms.or(self.slide_ms);
+        self.bounce_ms = timing.bounce_ms.or(self.bounce_ms);
+        self.scan_ms = timing.scan_ms.or(self.scan_ms);
+        self
+    }
+
     /// The same header, stating that an engine played `side`.
     pub fn with_engine(mut self, side: Color) -> LogHeader {
         self.engine = Some(side);

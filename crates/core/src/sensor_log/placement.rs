@@ -92,7 +92,7 @@ fn rank_number(rank: Rank) -> u8 {
 
 /// Writes the placement of `snapshot`; a square holding an identified piece is written as that
 /// piece even if it is missing from `occupied`.
-pub(crate) fn format_placement(snapshot: &BoardSnapshot) -> String {
+pub fn format_placement(snapshot: &BoardSnapshot) -> String {
     let ranks: Vec<String> = Rank::ALL
         .into_iter()
         .rev()
