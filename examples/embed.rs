@@ -103,7 +103,7 @@ fn config_for(header: &LogHeader) -> Config {
             .and_then(touchmove::boards::scan_of_board),
         ..Timing::default()
     };
-    resolve(Config::default(), Timing::default(), Some(header), board).with_exempt(header.engine)
+    resolve(Config::default(), Timing::default(), header.timing(), board).with_exempt(header.engine)
 }
 
 fn print_decisions(interpreter: &mut Interpreter, json: bool) {

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 
 use shakmaty::{Board, Chess, Move, Position, Role};
 
-use crate::event::{EventKind, GameEvent, MoveEvent};
+use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 
@@ -111,7 +111,7 @@ impl Baseline {
         self.promotion = None;
         self.out.push_back(GameEvent {
             t,
-            kind: EventKind::Move(MoveEvent::from_played(played, false, None)),
+            kind: EventKind::Move(played.into_event(false, None)),
         });
     }
 

@@ -3,7 +3,7 @@
 //! of what `watch` recorded and the record is the game played, with messy hands, noise on the
 //! line, and the board unplugged for a moment and for long enough to be lost.
 
-mod common;
+use crate::common;
 
 use common::watching::{Watched, replay_with, source_game, watch_board};
 

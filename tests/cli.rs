@@ -1,7 +1,7 @@
 //! The `touchmove` binary as a user meets it: exit codes, messages, output formats, and the PGN
 //! read back by python-chess.
 
-mod common;
+use crate::common;
 
 use common::touchmove;
 

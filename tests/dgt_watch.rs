@@ -4,7 +4,7 @@
 //! en passant, promotion and under-promotion, a board turned round, noise on the line, and the
 //! cable pulled in the middle of a move.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -12,7 +12,7 @@ use shakmaty::{Board, Position};
 use touchmove::dgt::wire::protocol::{piece_from_code, square_from_index};
 use touchmove::pgn_games::read_games;
 
-mod common;
+use crate::common;
 
 use common::emulator::{DEADLINE, emulate, open_port, root};
 

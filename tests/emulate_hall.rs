@@ -14,7 +14,7 @@ use touchmove_firmware_protocol::{
     Action, Button, Decoded, Decoder, Frame, MAX_WIRE, Message, Snapshot, encode,
 };
 
-mod common;
+use crate::common;
 
 use common::emulator::{DEADLINE, emulate_board, open_port, root};
 

@@ -2,7 +2,7 @@
 //! packages (`apt-get install stockfish`, installed by `.ci/run`), a child process over pipes.
 //! The loop here is the test's own: lines out, lines in with their time, deadlines handed back.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

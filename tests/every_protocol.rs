@@ -4,7 +4,7 @@
 //! replay of the recording. A protocol added to the registry is checked here without a line of
 //! this file changing.
 
-mod common;
+use crate::common;
 
 use common::emulator::emulate_board;
 use common::watching::{replay_with, source_game, watch_board};

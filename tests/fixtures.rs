@@ -3,7 +3,7 @@
 //! process. Each path must give exactly the expected events; the PGN written must read back to
 //! the recorded moves.
 
-mod common;
+use crate::common;
 
 use common::{
     Fixture, fixtures, replay_bytes_one_at_a_time, replay_in_chunks, replay_whole, run_cli,

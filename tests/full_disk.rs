@@ -6,7 +6,7 @@
 //! from it what the session decided, `--resume` takes it, and the PGN holds the game. A log
 //! whose first write failed is not left behind as an empty file.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -16,7 +16,7 @@ use touchmove::hall::HallSession;
 use touchmove::live::LiveEvent;
 use touchmove::live::runner::RunnerConfig;
 
-mod common;
+use crate::common;
 
 use common::live::{PtyConnector, run_session_until_moves, sans};
 
@@ -164,7 +164,7 @@ async fn run_board(board: &mut HallBoard, steps: &[Step]) -> std::io::Result<()>
 /// Runs the runner with a Hall session against a board making `steps`; what the game said and
 /// what the board heard.
 async fn watch(steps: Vec<Step>) -> (Vec<LiveEvent>, Vec<Message>) {
-    let (board_end, host_end) = SerialStream::pair().expect("a pty pair");
+    let (board_end, host_end) = common::pty_pair();
     let heard = Arc::new(Mutex::new(Vec::new()));
     let board = tokio::spawn(hall_board(board_end, steps, Arc::clone(&heard)));
     let mut connector = PtyConnector {
@@ -248,7 +248,7 @@ async fn a_lost_frame_makes_the_host_ask_for_the_snapshot_that_shows_the_move() 
 #[tokio::test(flavor = "current_thread")]
 async fn watch_protocol_hall_decides_a_move_as_a_process() {
     use tokio_serial::SerialPort;
-    let (board_end, host_end) = SerialStream::pair().expect("a pty pair");
+    let (board_end, host_end) = common::pty_pair();
     let path = host_end.name().expect("the pty has a name");
     let steps = vec![
         Step {
@@ -269,14 +269,32 @@ async fn watch_protocol_hall_decides_a_move_as_a_process() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("touchmove runs");
-    // The board plays for two seconds; then `watch` (which would wait for the board to come
-    // back) is stopped and its output read: each JSON line is written as it is decided.
+    // The board plays; `watch`'s output is read until the move's line (each JSON line is
+    // written as it is decided), then `watch` (which would wait for the board to come back) is
+    // stopped and what it said read.
     let board = tokio::spawn(hall_board(
         board_end,
         steps,
         Arc::new(Mutex::new(Vec::new())),
     ));
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    let stdout = watch.stdout.take().expect("watch's stdout");
+    let read = tokio::task::spawn_blocking(move || {
+        use std::io::BufRead;
+        let mut lines = Vec::new();
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let moved = line.contains(r#""kind":"move""#);
+            lines.push(line);
+            if moved {
+                break;
+            }
+        }
+        lines
+    });
+    let lines = tokio::time::timeout(Duration::from_secs(60), read)
+        .await
+        .expect("watch decides the move within a minute")
+        .expect("joined");
     watch.kill().expect("watch is stopped");
     let output = tokio::task::spawn_blocking(move || watch.wait_with_output())
         .await
@@ -284,10 +302,10 @@ async fn watch_protocol_hall_decides_a_move_as_a_process() {
         .expect("watch's output");
     drop(host_end);
     board_ended_cleanly(board).await;
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = lines.join("\n");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let sans: Vec<String> = stdout
-        .lines()
+    let sans: Vec<String> = lines
+        .iter()
         .map(|line| {
             serde_json::from_str::<serde_json::Value>(line)
                 .unwrap_or_else(|e| panic!("{e}: not a JSON line: {line}"))

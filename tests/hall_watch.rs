@@ -3,7 +3,7 @@
 //! the game played, with noise on the line and with dropped frames (the host notices the gap
 //! and recovers through a snapshot without losing or inventing a move).
 
-mod common;
+use crate::common;
 
 use common::watching::{replay_with, source_game, watch_board};
 

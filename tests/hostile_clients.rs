@@ -12,7 +12,7 @@
 //! Read-only clients (the e-board pages of lichess.org and chess.com, native clients with no
 //! `Origin`) are still served throughout.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -290,7 +290,7 @@ fn small_window(address: &str) -> TcpStream {
     let address: std::net::SocketAddrV4 = address.parse().expect("an IPv4 address");
     // SAFETY: plain socket calls on a descriptor this function owns until it is handed over.
     unsafe {
-        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
         assert!(fd >= 0, "a socket");
         let size: libc::c_int = 1024;
         libc::setsockopt(

@@ -7,7 +7,7 @@
 //! each board's reply in `/api/boards`; another run: a 401 stops the pushes with a clear
 //! message. serve runs with `-vvv` (every crate's traces) and the token is in none of its lines.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

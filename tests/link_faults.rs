@@ -2,7 +2,7 @@
 //! port that vanishes between open and read. The runner treats both as a lost board: it
 //! reconnects, and the game goes on from the next link.
 
-mod common;
+use crate::common;
 
 use std::io;
 use std::pin::Pin;
@@ -96,7 +96,7 @@ impl Connector for Links {
 
 /// Runs the runner over `first` and then a healthy pty board on which White plays e4.
 async fn after_a_fault(first: MockWire) -> (Vec<String>, usize) {
-    let (board, host) = SerialStream::pair().expect("a pty pair");
+    let (board, host) = common::pty_pair();
     let pawn = Color::White.pawn();
     let updates = vec![
         field_update(Square::E2, None),

@@ -10,14 +10,14 @@ use tokio_serial::SerialStream;
 use touchmove::live::LiveEvent;
 use touchmove::live::runner::{Connector, RunnerConfig};
 
-mod common;
+use crate::common;
 
 use common::dgt_board::{board_that_falls_silent, field_update, run_until_moves, scripted_board};
 use common::live::{PtyConnector, sans};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_move_on_the_board_is_decided_over_a_pty() {
-    let (board_end, host_end) = SerialStream::pair().expect("a pty pair");
+    let (board_end, host_end) = common::pty_pair();
     let pawn = Color::White.pawn();
     let updates = vec![
         field_update(Square::E2, None),
@@ -59,7 +59,7 @@ impl Connector for Replugs {
 #[tokio::test(flavor = "current_thread")]
 async fn a_move_under_way_when_the_cable_came_out_completes_after_the_replug() {
     let pawn = Color::White.pawn();
-    let (first_board, first_host) = SerialStream::pair().expect("a pty pair");
+    let (first_board, first_host) = common::pty_pair();
     // The pawn leaves e2, then the cable comes out.
     tokio::spawn(board_that_falls_silent(
         first_board,
@@ -67,7 +67,7 @@ async fn a_move_under_way_when_the_cable_came_out_completes_after_the_replug() {
         vec![field_update(Square::E2, None)],
     ));
     // Plugged back: the dump shows the pawn on e4.
-    let (second_board, second_host) = SerialStream::pair().expect("a pty pair");
+    let (second_board, second_host) = common::pty_pair();
     let mut after = Board::new();
     after.discard_piece_at(Square::E2);
     after.set_piece_at(Square::E4, pawn);

@@ -5,7 +5,7 @@
 //! each message, as Lichess does since one message may carry several; then `setup` and `flip`).
 //! What it is told is checked against the games played, worked out with shakmaty.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, VecDeque};
 use std::net::TcpStream;

@@ -9,7 +9,7 @@
 //! hands as shown, no wrong execution is reported, the PGN (read back by python-chess and
 //! pgn-reader) names the engine and holds the game.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

@@ -6,7 +6,7 @@
 //! `fixtures/corpus/`. Hand styles (capture order, slides, castling order, en passant order,
 //! promotion orders, bounces, knocks, DGT scans, clock presses) are drawn at random.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::path::Path;

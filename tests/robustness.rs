@@ -10,7 +10,7 @@
 //! Each case runs on its own thread with a bound on its time: a case that does not end within
 //! it (a loop that never finishes) fails instead of hanging the suite.
 
-mod common;
+use crate::common;
 
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! equal the games played, each board's event stream equals the replay of the sensor log serve
 //! recorded, and the pages, rendered by headless Chromium (over WebDriver), show the games.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use touchmove::fidelity::san_list;
 use touchmove::pgn_games::{PgnGame, read_games};
 
-mod common;
+use crate::common;
 
 use common::touchmove_ok as touchmove;
 

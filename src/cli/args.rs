@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use touchmove::interpreter::Config;
 use touchmove::output::notation::Notation;
 use touchmove::sensor::Millis;
+use touchmove::sensor_log::LogHeader;
 use touchmove::timing::{Timing, resolve};
 
 /// A touch-move controller for sensor chessboards.
@@ -152,7 +153,7 @@ pub struct ServeArgs {
     /// given in the environment variable TOUCHMOVE_TOKEN (a command line is visible to every
     /// user of the machine). Never printed.
     #[arg(long, value_name = "TOKEN", value_parser = parse_token)]
-    pub token: Option<super::serve::Token>,
+    pub token: Option<super::token::Token>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
@@ -212,8 +213,8 @@ serial ports and each --scan-dir's entries, listed every 2 s): boards plugged in
 hall, named 1, 2, ... in the order found.";
 
 /// The operator's token: not empty.
-fn parse_token(text: &str) -> Result<super::serve::Token, String> {
-    super::serve::Token::new(text).ok_or_else(|| "the operator's token may not be empty".to_owned())
+fn parse_token(text: &str) -> Result<super::token::Token, String> {
+    super::token::Token::new(text).ok_or_else(|| "the operator's token may not be empty".to_owned())
 }
 
 /// `MIN-MAX`, two times in ms, the first not above the second.
@@ -695,9 +696,10 @@ impl InterpreterArgs {
     /// is weighed as it was recorded), else the protocol's.
     pub fn live_config(
         &self,
-        recorded: Option<&touchmove::sensor_log::LogHeader>,
+        recorded: Option<&LogHeader>,
         protocol: &touchmove::live::Protocol,
     ) -> Config {
+        let recorded = recorded.map(LogHeader::timing).unwrap_or_default();
         resolve(self.config(), self.given(), recorded, protocol.timing())
     }
 }

@@ -17,8 +17,10 @@ mod serial;
 mod serve;
 mod simulate;
 mod simulated_log;
+mod start;
 mod style;
 mod tee_sink;
+mod token;
 mod watch;
 mod watch_sink;
 

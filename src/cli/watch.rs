@@ -5,8 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::Chess;
 
 use touchmove::live::runner::{self, RunnerConfig};
 use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
@@ -58,7 +57,7 @@ pub(super) fn outputs_and_start(args: &WatchArgs) -> Result<(Option<Resumed>, Ch
             .header
             .start_position()
             .map_err(|error| anyhow::anyhow!("--resume: the recording's @start: {error}"))?,
-        None => start_position(args.start.as_deref())?,
+        None => super::start::start_position(args.start.as_deref())?,
     };
     Ok((resumed, start))
 }
@@ -164,16 +163,4 @@ async fn watch_with<S: BoardSession>(
     // What was decided is written whether the board was given up on or not.
     let finished = sink.finish();
     super::session_outcome(watched, finished)
-}
-
-/// The position the game starts from: `--start FEN`, else the standard one.
-pub(super) fn start_position(fen: Option<&str>) -> Result<Chess> {
-    let Some(fen) = fen else {
-        return Ok(Chess::default());
-    };
-    let parsed =
-        Fen::from_ascii(fen.as_bytes()).with_context(|| format!("--start {fen}: not a FEN"))?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|error| anyhow::anyhow!("--start {fen}: not a playable position: {error}"))
 }

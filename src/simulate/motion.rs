@@ -4,11 +4,8 @@
 use shakmaty::{Bitboard, Chess, Move, Position, Square};
 
 use super::carry::carry;
-use super::recorder::Recorder;
+use super::recorder::{ORDER_CHANCE, Recorder};
 use super::{castling, promotion};
-
-/// Chance of picking the alternative order when an order option is on.
-const ORDER_CHANCE: f64 = 0.5;
 
 /// Plays the hand motions of the legal move `m` from `pos`.
 ///
@@ -46,11 +43,6 @@ pub(super) fn capturable(pos: &Chess, from: Option<Square>) -> Bitboard {
         .collect()
 }
 
-/// Whether this capture removes the victim first (when the option is on).
-pub(super) fn victim_first(rec: &mut Recorder<'_>) -> bool {
-    rec.style().victim_first_captures && rec.chance(ORDER_CHANCE)
-}
-
 /// Lift, carry, place; with a detour the piece rests on the illegal square first.
 fn quiet(
     rec: &mut Recorder<'_>,
@@ -75,7 +67,7 @@ fn quiet(
 
 /// A capture, own piece first or victim first.
 fn capture(rec: &mut Recorder<'_>, from: Square, to: Square, protected: Bitboard) {
-    if victim_first(rec) {
+    if rec.victim_first() {
         rec.lift_victim(to);
         rec.wait(150, 800);
         let piece = rec.lift(from);
@@ -101,7 +93,7 @@ fn en_passant(rec: &mut Recorder<'_>, from: Square, to: Square, protected: Bitbo
         rec.place(to, pawn);
         rec.wait(80, 400);
         rec.lift(victim);
-    } else if victim_first(rec) {
+    } else if rec.victim_first() {
         rec.lift(victim);
         rec.wait(150, 800);
         let pawn = rec.lift(from);

@@ -3,7 +3,6 @@
 use shakmaty::{Bitboard, Piece, Role, Square};
 
 use super::carry::carry;
-use super::motion::victim_first;
 use super::recorder::Recorder;
 
 /// Chance that a queen promotion omits its `promote` event, when that option is on.
@@ -80,7 +79,7 @@ fn pawn_to_square(
     capture: bool,
     protected: Bitboard,
 ) {
-    if capture && victim_first(rec) {
+    if capture && rec.victim_first() {
         rec.lift_victim(to);
         rec.wait(150, 800);
         let pawn = rec.lift(from);

@@ -11,6 +11,9 @@ use crate::sensor::{Millis, SensorEvent, SensorKind};
 /// Chance that a pause of at least 40 ms holds a sensor bounce, when bounces are on.
 const BOUNCE_CHANCE: f64 = 0.1;
 
+/// Chance of picking the alternative order when an order option is on.
+pub(super) const ORDER_CHANCE: f64 = 0.5;
+
 /// One recorded event, with whether a scanning board would leave it unreported.
 #[derive(Debug, Clone)]
 pub(super) struct Recorded {
@@ -72,6 +75,11 @@ impl<'s> Recorder<'s> {
     /// The squares the current move touches.
     pub fn involved(&self) -> Bitboard {
         self.involved
+    }
+
+    /// Whether this capture removes the victim first (when the style's option is on).
+    pub fn victim_first(&mut self) -> bool {
+        self.style().victim_first_captures && self.chance(ORDER_CHANCE)
     }
 
     /// True with probability `p` (0 ≤ p ≤ 1).

@@ -16,10 +16,8 @@ use rand::{Rng, SeedableRng};
 use shakmaty::{Board, Square};
 
 use super::recorder::Recorded;
+use super::style::LONGEST_PERIOD_MS;
 use crate::sensor::{Millis, SensorEvent, SensorKind};
-
-/// The longest time between two scans, in ms.
-pub(crate) const LONGEST_PERIOD_MS: Millis = 220;
 
 /// The shortest and longest time between two scans, in ms.
 const PERIOD: (Millis, Millis) = (180, LONGEST_PERIOD_MS);

@@ -2,6 +2,9 @@
 
 use crate::sensor::Millis;
 
+/// The longest time between two scans of a simulated scanning board, in ms.
+pub(crate) const LONGEST_PERIOD_MS: Millis = 220;
+
 /// The kind of board the simulated log comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoardKind {
@@ -120,7 +123,7 @@ impl HandStyle {
     /// longest when it scans, else 0 (every change reported as it happens).
     pub fn scan_ms(&self) -> Millis {
         if self.scanning() {
-            super::scan::LONGEST_PERIOD_MS
+            LONGEST_PERIOD_MS
         } else {
             0
         }

@@ -100,6 +100,28 @@ pub fn pty_turn() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A pseudo-terminal pair whose descriptors no child process inherits. The tests run side by
+/// side in one process: a `touchmove` another test spawns must not keep this test's link open
+/// (serialport opens both ends without `O_CLOEXEC`).
+pub fn pty_pair() -> (tokio_serial::SerialStream, tokio_serial::SerialStream) {
+    use std::os::fd::AsRawFd;
+    let (board, host) = tokio_serial::SerialStream::pair().expect("a pty pair");
+    for fd in [board.as_raw_fd(), host.as_raw_fd()] {
+        // SAFETY: fcntl on a descriptor the streams own and keep open.
+        let set = unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC)
+        };
+        assert_ne!(
+            set,
+            -1,
+            "FD_CLOEXEC on a pty: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+    (board, host)
+}
+
 /// The directory of the fixtures.
 pub fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

@@ -172,27 +172,6 @@ pub struct MoveEvent {
     pub chess_move: Move,
 }
 
-impl MoveEvent {
-    /// The event of `played`, with how its promotion was chosen and the clock after it.
-    pub fn from_played(
-        played: crate::rules::PlayedMove,
-        promotion_default: bool,
-        clock: Option<ClockTimes>,
-    ) -> MoveEvent {
-        MoveEvent {
-            ply: played.ply,
-            color: played.color,
-            san: played.san,
-            uci: played.uci,
-            fen: played.fen,
-            promotion_default,
-            clock,
-            reconstructed: false,
-            chess_move: played.chess_move,
-        }
-    }
-}
-
 /// Each player's remaining time, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ClockTimes {

@@ -81,7 +81,7 @@ impl Replay {
                 .and_then(|scans| header.board.as_deref().and_then(scans)),
             ..Timing::default()
         };
-        resolve(self.config, self.given, Some(header), named)
+        resolve(self.config, self.given, header.timing(), named)
             .with_exempt(header.engine.or(self.config.exempt))
     }
 

@@ -1,8 +1,7 @@
 //! What a board reports: the sensor events every board protocol is normalised into.
 //!
-//! These are the records of the sensor log (`docs` contract `sensor-log.md`) and the input of the
-//! [`Interpreter`](crate::interpreter::Interpreter). Times are whole milliseconds since the log
-//! started.
+//! These are the records of the sensor log (`docs` contract `sensor-log.md`) and the input of
+//! the interpreter. Times are whole milliseconds since the log started.
 
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 

@@ -17,7 +17,7 @@
 //! let recorded = LogHeader::default().with_scan(250).with_windows(300, 50);
 //! let given = Timing { slide_ms: Some(400), ..Timing::default() };
 //! let protocol = Timing { report_horizon_ms: Some(300), scan_ms: Some(100), ..Timing::default() };
-//! let config = resolve(Config::default(), given, Some(&recorded), protocol);
+//! let config = resolve(Config::default(), given, recorded.timing(), protocol);
 //! assert_eq!(config.slide_ms, 400); // given
 //! assert_eq!(config.bounce_ms, 50); // the recording's
 //! assert_eq!(config.scan_ms, 250); // the recording's, before the protocol's
@@ -26,7 +26,6 @@
 
 use crate::interpreter::Config;
 use crate::sensor::Millis;
-use crate::sensor_log::LogHeader;
 
 /// The timing settings one source states; `None` where it states nothing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -43,16 +42,6 @@ pub struct Timing {
 }
 
 impl Timing {
-    /// What a recording's header states.
-    pub fn of_header(header: &LogHeader) -> Timing {
-        Timing {
-            report_horizon_ms: header.report_horizon_ms,
-            slide_ms: header.slide_ms,
-            bounce_ms: header.bounce_ms,
-            scan_ms: header.scan_ms,
-        }
-    }
-
     /// Every setting `config` decides with: what a session writes in its recording.
     pub fn of_config(config: &Config) -> Timing {
         Timing {
@@ -93,21 +82,17 @@ impl Timing {
     }
 }
 
-/// `config` with each timing setting `given`, else as the `recorded` header states it, else
-/// as the `protocol` does, else as `config` has it.
-pub fn resolve(
-    config: Config,
-    given: Timing,
-    recorded: Option<&LogHeader>,
-    protocol: Timing,
-) -> Config {
-    let recorded = recorded.map(Timing::of_header).unwrap_or_default();
+/// `config` with each timing setting `given`, else as the `recorded` header states it
+/// ([`LogHeader::timing`](crate::sensor_log::LogHeader::timing); nothing for a game not
+/// recorded), else as the `protocol` does, else as `config` has it.
+pub fn resolve(config: Config, given: Timing, recorded: Timing, protocol: Timing) -> Config {
     given.or(recorded).or(protocol).applied_to(config)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sensor_log::LogHeader;
 
     const NONE: Timing = Timing {
         report_horizon_ms: None,
@@ -132,18 +117,18 @@ mod tests {
         let base = Config::default();
         // Given wins over everything.
         assert_eq!(
-            Timing::of_config(&resolve(base, all(1), Some(&header), all(3))),
+            Timing::of_config(&resolve(base, all(1), header.timing(), all(3))),
             all(1)
         );
         // The recording's over the protocol's, setting by setting.
-        let config = resolve(base, NONE, Some(&recorded), all(3));
+        let config = resolve(base, NONE, recorded.timing(), all(3));
         assert_eq!(config.report_horizon_ms, 2);
         assert_eq!(
             (config.slide_ms, config.bounce_ms, config.scan_ms),
             (3, 3, 3)
         );
         // Nothing stated anywhere: the configuration's own.
-        assert_eq!(resolve(base, NONE, None, NONE), base);
+        assert_eq!(resolve(base, NONE, NONE, NONE), base);
     }
 
     #[test]
@@ -154,9 +139,9 @@ mod tests {
             .with_bounce_ms(50)
             .with_scan_ms(250);
         let header = LogHeader::default().with_timing(Timing::of_config(&config));
-        assert_eq!(Timing::of_header(&header), Timing::of_config(&config));
+        assert_eq!(header.timing(), Timing::of_config(&config));
         assert_eq!(
-            resolve(Config::default(), NONE, Some(&header), NONE),
+            resolve(Config::default(), NONE, header.timing(), NONE),
             config
         );
     }

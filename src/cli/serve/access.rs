@@ -24,43 +24,14 @@ use axum::response::{IntoResponse, Response};
 
 use touchmove::output::excerpt::excerpt;
 
+use super::super::token::Token;
+
 /// The origins allowed by default: the e-board pages of lichess.org and chess.com, which talk
 /// to DGT LiveChess on `ws://localhost:1982`.
 pub const DEFAULT_ORIGINS: [&str; 2] = ["https://lichess.org", "https://www.chess.com"];
 
 /// The name of the environment variable that may hold the operator's token.
 pub const TOKEN_VARIABLE: &str = "TOUCHMOVE_TOKEN";
-
-/// A secret that is never printed (its `Debug` says only that it is there).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Token(String);
-
-impl Token {
-    /// The token `text` (surrounding blanks dropped); `None` if it is empty.
-    pub fn new(text: &str) -> Option<Token> {
-        let text = text.trim();
-        (!text.is_empty()).then(|| Token(text.to_owned()))
-    }
-
-    /// Whether `given` is this token, compared in a time that does not depend on where they
-    /// differ.
-    fn matches(&self, given: &str) -> bool {
-        let (ours, theirs) = (self.0.as_bytes(), given.as_bytes());
-        let differ = ours
-            .iter()
-            .zip(theirs)
-            .fold(ours.len() ^ theirs.len(), |acc, (a, b)| {
-                acc | usize::from(a ^ b)
-            });
-        differ == 0
-    }
-}
-
-impl std::fmt::Debug for Token {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Token(redacted)")
-    }
-}
 
 /// What the operator allowed, from the command line.
 #[derive(Debug, Clone, Default)]

@@ -27,7 +27,7 @@ use touchmove::live::WatchedBoard;
 use touchmove::output::notation::Notation;
 
 use super::args::{BoardSpec, ServeArgs};
-pub(super) use access::Token;
+use super::token::Token;
 use access::{Access, Allowed};
 use board::{BoardHandle, Hall};
 use runners::{Planned, PlannedConnector, Setup};
@@ -35,7 +35,7 @@ pub(super) use sink::ServeSink;
 
 /// Runs `touchmove serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {
-    let start = super::watch::start_position(args.start.as_deref())?;
+    let start = super::start::start_position(args.start.as_deref())?;
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--record-dir {}: cannot create it", dir.display()))?;

@@ -118,7 +118,9 @@ impl Setup {
         resumed: Option<&Resumed>,
         protocol: &touchmove::live::Protocol,
     ) -> touchmove::interpreter::Config {
-        let recorded = resumed.map(|resumed| &resumed.log.header);
+        let recorded = resumed
+            .map(|resumed| resumed.log.header.timing())
+            .unwrap_or_default();
         touchmove::timing::resolve(self.interpreter, self.given, recorded, protocol.timing())
     }
 

@@ -11,6 +11,7 @@
 //! update mode; from then on each square change of its [`Script`] goes out as a FIELD_UPDATE,
 //! and, with the clock plugged in, clock changes as BWTIME reports.
 
+mod change;
 mod clock;
 mod config;
 mod options;
@@ -23,11 +24,12 @@ use std::collections::VecDeque;
 
 use shakmaty::{Board, Square};
 
+pub use change::{Change, ScriptEvent};
 pub use clock::ClockConfig;
 pub use config::{BoardIdentity, EmulatorConfig};
 pub use options::HELP;
 pub(crate) use options::new_emulator;
-pub use script::{Change, Script, ScriptEvent};
+pub use script::Script;
 
 use crate::dgt::wire::command::{
     ClockCommand, ClockRun, HostCommand, ReceivedCommand, ReceivedCommandDecoder,
@@ -253,7 +255,7 @@ impl DgtBoardEmulator {
         if self.board.piece_at(square) == piece {
             return;
         }
-        script::set(&mut self.board, square, piece);
+        change::set(&mut self.board, square, piece);
         if self.mode != Mode::Idle {
             let index = index_from_square(self.reported(square));
             self.send(msg::field_update(index, code_from_piece(piece)));

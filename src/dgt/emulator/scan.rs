@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use shakmaty::Board;
 
-use super::script::{Change, ScriptEvent, set};
+use super::change::{Change, ScriptEvent, set};
 use crate::sensor::Millis;
 
 /// The shortest and longest time between two scans, in ms.

@@ -4,39 +4,14 @@
 //! A script comes from a PGN game through the hands simulator (identifying board, DGT-style
 //! scans), or from a sensor log, to which [`super::scan`] applies the scan model.
 
-use shakmaty::{Board, Chess, Color, Move, Piece, Position, Square};
+use shakmaty::{Board, Chess, Color, Move, Position};
 
+use super::change::{Change, ScriptEvent, set};
 use super::scan::scan;
 use crate::emulation::ScriptError;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use crate::sensor_log::SensorLog;
 use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
-
-/// One thing that happens on the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
-    /// `square` now holds `piece` (`None`: it emptied).
-    Square {
-        /// The square (as it stands on the table; rotation is applied when reporting).
-        square: Square,
-        /// What it now holds.
-        piece: Option<Piece>,
-    },
-    /// The player of this colour pressed the clock.
-    ClockPress(Color),
-    /// The players set the clock again for a new game: its first setting, running for the
-    /// side to move first.
-    ClockReset,
-}
-
-/// A change at a time, in ms of script time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScriptEvent {
-    /// When it happens, in ms since the script started (never decreasing along a script).
-    pub t: Millis,
-    /// What happens.
-    pub change: Change,
-}
 
 /// The board's start and what happens on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,14 +107,6 @@ pub(super) fn scanning(style: &HandStyle) -> HandStyle {
     }
 }
 
-/// Puts `piece` on `square` (or empties it).
-pub(super) fn set(board: &mut Board, square: Square, piece: Option<Piece>) {
-    match piece {
-        Some(piece) => board.set_piece_at(square, piece),
-        None => board.discard_piece_at(square),
-    }
-}
-
 /// The changes one sensor event makes to `board`.
 fn changes(board: &Board, event: &SensorEvent) -> Result<Vec<Change>, ScriptError> {
     let t = event.t;
@@ -185,6 +152,7 @@ fn snapshot_changes(
 mod tests {
     use super::*;
     use crate::sensor_log::read_log;
+    use shakmaty::Square;
 
     #[test]
     fn a_log_becomes_square_changes_and_presses() {

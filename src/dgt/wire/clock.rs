@@ -4,7 +4,7 @@
 use shakmaty::Color;
 
 use crate::clock::{ClockReading, Flag};
-use crate::dgt::wire::message::PayloadError;
+use crate::dgt::wire::payload::PayloadError;
 use crate::dgt::wire::protocol::{clock_flag, clock_status};
 use crate::event::ClockTimes;
 use crate::sensor::Millis;

@@ -5,4 +5,5 @@
 pub mod clock;
 pub mod command;
 pub mod message;
+pub mod payload;
 pub mod protocol;

@@ -9,7 +9,7 @@ use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
 use super::trace::{Touch, Trace};
 use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
-use crate::event::{EventKind, IllegalMove, MoveEvent, Rule, Violation, color_name};
+use crate::event::{EventKind, IllegalMove, Rule, Violation, color_name};
 use crate::rules::Ending;
 use crate::sensor::Millis;
 
@@ -212,7 +212,7 @@ impl Interpreter {
             clock.move_decided(mover, t);
         }
         let clock = self.clock.as_ref().map(|clock| clock.times(t));
-        let mut event = MoveEvent::from_played(played, promotion_default, clock);
+        let mut event = played.into_event(promotion_default, clock);
         event.reconstructed = how == Decided::Reconstructed;
         self.emit(t, EventKind::Move(event));
         if self.config.strict && self.config.exempt != Some(mover) {

@@ -7,7 +7,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use super::ending::{Ending, ending_after_move};
-use crate::event::ClaimReason;
+use crate::event::{ClaimReason, ClockTimes, MoveEvent};
 
 /// A game in progress: every position since the start, so that any earlier one can be matched
 /// and returned to.
@@ -39,6 +39,23 @@ pub struct PlayedMove {
     pub fen: Fen,
     /// The move itself.
     pub chess_move: Move,
+}
+
+impl PlayedMove {
+    /// The move's event, with how its promotion was chosen and the clock after it.
+    pub fn into_event(self, promotion_default: bool, clock: Option<ClockTimes>) -> MoveEvent {
+        MoveEvent {
+            ply: self.ply,
+            color: self.color,
+            san: self.san,
+            uci: self.uci,
+            fen: self.fen,
+            promotion_default,
+            clock,
+            reconstructed: false,
+            chess_move: self.chess_move,
+        }
+    }
 }
 
 impl Game {

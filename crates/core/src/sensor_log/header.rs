@@ -58,6 +58,16 @@ impl LogHeader {
         self
     }
 
+    /// What the header states of the timing a session decided with (see [`crate::timing`]).
+    pub fn timing(&self) -> crate::timing::Timing {
+        crate::timing::Timing {
+            report_horizon_ms: self.report_horizon_ms,
+            slide_ms: self.slide_ms,
+            bounce_ms: self.bounce_ms,
+            scan_ms: self.scan_ms,
+        }
+    }
+
     /// The same header, stating the timing settings `timing` states (see
     /// [`crate::timing`]): a session states every setting it decided with.
     pub fn with_timing(mut self, timing: crate::timing::Timing) -> LogHeader {

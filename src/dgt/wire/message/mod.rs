@@ -10,6 +10,7 @@ pub(crate) mod tests;
 use shakmaty::{Board, Piece, Square};
 
 use crate::dgt::wire::clock::{Bwtime, ClockAck, ClockReport, decode_bwtime};
+pub use crate::dgt::wire::payload::PayloadError;
 use crate::dgt::wire::protocol::{self, message};
 
 /// What a square holds according to a DGT piece code.
@@ -136,35 +137,6 @@ pub enum BoardMessage {
         id: u8,
         /// Its data bytes.
         payload: Vec<u8>,
-    },
-}
-
-/// Why the data bytes of a well-framed message do not decode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum PayloadError {
-    /// The data bytes are not as many as the message needs.
-    #[error("{length} data bytes, not as many as the message needs")]
-    WrongLength {
-        /// How many data bytes there were.
-        length: usize,
-    },
-    /// A square number above 63.
-    #[error("square number {index} is off the board")]
-    BadSquare {
-        /// The square number.
-        index: u8,
-    },
-    /// A piece code above 15.
-    #[error("piece code {code:#04x} is unknown")]
-    BadPieceCode {
-        /// The piece code.
-        code: u8,
-    },
-    /// A clock byte that is not two BCD digits.
-    #[error("clock byte {byte:#04x} is not BCD")]
-    BadBcd {
-        /// The byte.
-        byte: u8,
     },
 }
 

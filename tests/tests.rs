@@ -1,0 +1,31 @@
+//! Every integration test of the `touchmove` package in one binary (as ripgrep gathers its
+//! own): one link of the crate instead of one per file, and the files' tests run side by side.
+//! Each file of `tests/` is a module of it; `common/` holds what they share. Run one file's
+//! tests with `cargo test --test integration FILE::`.
+
+mod common;
+
+mod chesslink_watch;
+mod cli;
+mod corpus_pgn;
+mod dgt_watch;
+mod emulate_dgt;
+mod emulate_hall;
+mod engine;
+mod every_protocol;
+mod examples;
+mod fixtures;
+mod full_disk;
+mod hall_runner;
+mod hall_vectors;
+mod hall_watch;
+mod hostile_clients;
+mod lichess_push;
+mod link_faults;
+mod live_runner;
+mod livechess;
+mod play;
+mod properties;
+mod robustness;
+mod serve;
+mod simulate_replay;
