@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use shakmaty::Chess;
 
 use touchmove::event::{EventKind, GameEvent};
-use touchmove::output::pgn::{PgnError, PgnRecorder, PgnTags};
+use touchmove::output::pgn::{PgnRecorder, PgnTags, RecordError};
 
 /// Why the PGN file could not be kept up to date.
 #[derive(Debug, thiserror::Error)]
@@ -18,7 +18,7 @@ pub enum PgnFileError {
         /// The event's time.
         t: u64,
         /// Why.
-        source: PgnError,
+        source: RecordError,
     },
     /// The file could not be written or renamed into place.
     #[error("{path}: {source}")]

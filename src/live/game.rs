@@ -60,6 +60,39 @@ fn shows(seen: &BoardSnapshot, expected: &Board) -> bool {
 
 /// A live board's game: until the board shows the starting position nothing is recorded;
 /// from then on every sensor report goes to the interpreter.
+///
+/// Driven as the interpreter is (reports in with their time, deadlines asked for and handed
+/// back), it also says what the board should show ([`LiveGame::poll_feedback`]):
+///
+/// ```
+/// use shakmaty::{Chess, Color, Position, Square};
+/// use touchmove::live::{Feedback, LiveEvent, LiveGame};
+/// use touchmove::sensor::BoardSnapshot;
+/// use touchmove::{Config, EventKind, SensorEvent, SensorKind};
+///
+/// let mut game = LiveGame::new(Chess::default(), Config::default());
+/// // The board's first report: the pieces set up. The game starts.
+/// let set_up = BoardSnapshot::occupancy(Chess::default().board().occupied());
+/// game.handle_sensor(&SensorEvent::new(0, SensorKind::Snapshot(set_up)));
+/// assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+/// // 1. e4, decided once the pawn has rested on e4 for the slide window.
+/// let lift = SensorKind::Lift { square: Square::E2, piece: None };
+/// let place = SensorKind::Place { square: Square::E4, piece: None };
+/// game.handle_sensor(&SensorEvent::new(1_000, lift));
+/// game.handle_sensor(&SensorEvent::new(1_400, place));
+/// while let Some(deadline) = game.poll_timeout() {
+///     game.handle_timeout(deadline);
+/// }
+/// let decided = game.poll_event();
+/// assert!(matches!(decided, Some(LiveEvent::Decision(e))
+///     if matches!(&e.kind, EventKind::Move(m) if m.san == "e4")));
+/// // The board is told, to light the squares or set a clock's text.
+/// assert_eq!(game.poll_feedback(), Some(Feedback::Started { to_move: Color::White }));
+/// assert_eq!(
+///     game.poll_feedback(),
+///     Some(Feedback::Moved { by: Color::White, from: Square::E2, to: Square::E4 })
+/// );
+/// ```
 #[derive(Debug)]
 pub struct LiveGame {
     start: Chess,

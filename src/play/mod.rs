@@ -42,6 +42,45 @@ pub enum PlayEvent {
 }
 
 /// A game against an engine that plays `engine`.
+///
+/// Between the interpreter (the board) and the engine's process, with no I/O of its own:
+///
+/// ```
+/// use shakmaty::uci::UciMove;
+/// use shakmaty::{Chess, Color, Square};
+/// use touchmove::live::Feedback;
+/// use touchmove::play::{EngineGame, PlayEvent};
+/// use touchmove::{Config, EventKind, Interpreter, SensorEvent, SensorKind};
+///
+/// // The engine plays Black: its side earns no rulings on the board.
+/// let config = Config::default().with_exempt(Some(Color::Black));
+/// let mut board = Interpreter::new(Chess::default(), config);
+/// let mut game = EngineGame::new(Chess::default(), Color::Black);
+/// game.started();
+/// // The player's 1. e4, as the interpreter decides it from the board.
+/// let lift = SensorKind::Lift { square: Square::E2, piece: None };
+/// let place = SensorKind::Place { square: Square::E4, piece: None };
+/// board.handle_event(&SensorEvent::new(0, lift));
+/// board.handle_event(&SensorEvent::new(400, place));
+/// board.finish();
+/// while let Some(decided) = board.poll_event() {
+///     game.handle_decision(&decided);
+/// }
+/// let out: Vec<PlayEvent> = std::iter::from_fn(|| game.poll_event()).collect();
+/// assert!(matches!(&out[0], PlayEvent::Decision(e) if matches!(&e.kind, EventKind::Move(_))));
+/// assert_eq!(out[1], PlayEvent::AskEngine);
+/// // The engine answers 1... e5: recorded as its choice, and shown for the player to carry out.
+/// let e5 = UciMove::from_ascii(b"e7e5").ok().and_then(|m| m.to_move(game.position()).ok());
+/// game.handle_engine_move(900, e5.expect("a legal move"), None);
+/// let out: Vec<PlayEvent> = std::iter::from_fn(|| game.poll_event()).collect();
+/// assert!(out.contains(&PlayEvent::Show(Feedback::Show {
+///     from: Square::E7,
+///     to: Square::E5,
+///     text: "e5".to_owned(),
+/// })));
+/// assert!(out.iter().any(|e| matches!(e, PlayEvent::Decision(d)
+///     if matches!(&d.kind, EventKind::Engine { san, .. } if san == "e5"))));
+/// ```
 #[derive(Debug, Clone)]
 pub struct EngineGame {
     engine: Color,

@@ -258,6 +258,7 @@ pub enum ClaimReason {
 /// An article of the FIDE Laws of Chess (2023 numbering), serialised as the contract writes
 /// it ([`Rule::article`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Rule {
     /// Touched own piece must be moved.
     TouchOwn,

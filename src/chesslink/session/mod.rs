@@ -64,6 +64,35 @@ pub const MOVE_SQUARES: usize = 4;
 pub const QUIET_MS: Millis = 50;
 
 /// A ChessLink board behind the live runner.
+///
+/// Driven by bytes as the runner drives it (the board's answers below are written with the
+/// board's side of the wire, as the emulator writes them):
+///
+/// ```
+/// use shakmaty::{Board, Square};
+/// use touchmove::chesslink::ChessLinkSession;
+/// use touchmove::chesslink::wire::{BoardReply, encode_reply};
+/// use touchmove::live::{BoardSession, LinkEvent};
+/// use touchmove::SensorKind;
+///
+/// let mut session = ChessLinkSession::new();
+/// session.connect(0);
+/// let asked: Vec<Vec<u8>> = std::iter::from_fn(|| session.poll_transmit()).collect();
+/// assert!(!asked.is_empty(), "the session asks the board who it is and what it shows");
+/// // The board answers: its version, then the pieces as they stand.
+/// session.handle_bytes(10, &encode_reply(&BoardReply::Version(1, 2)));
+/// session.handle_bytes(20, &encode_reply(&BoardReply::Status(Board::default())));
+/// let events: Vec<LinkEvent> = std::iter::from_fn(|| session.poll_event()).collect();
+/// assert!(matches!(events[0], LinkEvent::Identified(_)));
+/// assert!(matches!(events[1], LinkEvent::Sensor(SensorKind::Snapshot(_))));
+/// // A pawn leaves e2: the board's next report says so, and the session makes it a lift.
+/// let mut lifted = Board::default();
+/// lifted.discard_piece_at(Square::E2);
+/// session.handle_bytes(500, &encode_reply(&BoardReply::Status(lifted)));
+/// let lift = std::iter::from_fn(|| session.poll_event())
+///     .find(|event| matches!(event, LinkEvent::Sensor(SensorKind::Lift { .. })));
+/// assert!(matches!(lift, Some(LinkEvent::Sensor(SensorKind::Lift { square: Square::E2, .. }))));
+/// ```
 #[derive(Debug)]
 pub struct ChessLinkSession {
     /// Frames from the bytes received.

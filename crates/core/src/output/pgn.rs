@@ -16,7 +16,7 @@ use shakmaty::Chess;
 
 use crate::event::{EventKind, GameEvent, GameResult};
 use comment::{illegal_comment, mismatch_comment, result_comment, violation_comment};
-pub use error::PgnError;
+pub use error::RecordError;
 use game::GameRecord;
 pub use tags::PgnTags;
 
@@ -47,7 +47,7 @@ impl PgnRecorder {
 
     /// Records one game event; an event that does not fit the game so far is refused and
     /// nothing is recorded.
-    pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnError> {
+    pub fn record(&mut self, event: &GameEvent) -> Result<(), RecordError> {
         match &event.kind {
             EventKind::Move(played) => {
                 self.current.play(played)?;
@@ -113,13 +113,13 @@ impl PgnRecorder {
     }
 
     /// Records a comment at the current point of the game.
-    fn note(&mut self, text: String) -> Result<(), PgnError> {
+    fn note(&mut self, text: String) -> Result<(), RecordError> {
         self.current.comment(text);
         Ok(())
     }
 
     /// Sets the result, with its reason as a comment.
-    fn finish(&mut self, result: &GameResult) -> Result<(), PgnError> {
+    fn finish(&mut self, result: &GameResult) -> Result<(), RecordError> {
         self.current.finish(&result.result)?;
         if !result.reason.is_empty() || result.rule.is_some() {
             self.current.comment(result_comment(result));
@@ -129,11 +129,11 @@ impl PgnRecorder {
 
     /// Closes the current game and starts one from `fen` (a set-up position: its `FEN` tag is
     /// written); a position that is no legal chess position is refused.
-    fn set_up(&mut self, fen: &shakmaty::fen::Fen) -> Result<(), PgnError> {
+    fn set_up(&mut self, fen: &shakmaty::fen::Fen) -> Result<(), RecordError> {
         let start: Chess = fen
             .clone()
             .into_position(shakmaty::CastlingMode::Standard)
-            .map_err(|error| PgnError::SetUp(error.to_string()))?;
+            .map_err(|error| RecordError::SetUp(error.to_string()))?;
         let finished = std::mem::replace(&mut self.current, GameRecord::new(start, true));
         if !finished.is_untouched() || !self.closed.is_empty() {
             self.closed.push(finished);

@@ -4,7 +4,7 @@ use shakmaty::Color;
 
 /// An event the [`PgnRecorder`](super::PgnRecorder) could not record; nothing was recorded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PgnError {
+pub enum RecordError {
     /// The SAN of a move event does not parse, or is not a legal move in the recorded position.
     #[error("ply {ply}: `{san}` is not a legal move in {fen}: {reason}")]
     IllegalSan {

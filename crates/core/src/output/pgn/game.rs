@@ -4,7 +4,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, EnPassantMode, KnownOutcome, Position};
 
-use super::error::PgnError;
+use super::error::RecordError;
 use super::movetext::{MovetextItem, Numbering, movetext_lines};
 use super::tags::{PgnTags, push_tag};
 use crate::event::MoveEvent;
@@ -46,10 +46,10 @@ impl GameRecord {
     }
 
     /// Records a legal move, checking it against the recorded position.
-    pub(super) fn play(&mut self, event: &MoveEvent) -> Result<(), PgnError> {
+    pub(super) fn play(&mut self, event: &MoveEvent) -> Result<(), RecordError> {
         self.refuse_after_result("move")?;
         if event.color != self.position.turn() {
-            return Err(PgnError::WrongSide {
+            return Err(RecordError::WrongSide {
                 ply: event.ply,
                 expected: self.position.turn(),
                 found: event.color,
@@ -59,7 +59,7 @@ impl GameRecord {
         let m = SanPlus::from_ascii(event.san.as_bytes())
             .map_err(|error| error.to_string())
             .and_then(|san| san.san.to_move(&before).map_err(|error| error.to_string()))
-            .map_err(|reason| PgnError::IllegalSan {
+            .map_err(|reason| RecordError::IllegalSan {
                 ply: event.ply,
                 san: event.san.clone(),
                 fen: fen_of(&before),
@@ -72,14 +72,14 @@ impl GameRecord {
     }
 
     /// Takes back the last move and the comments recorded after it.
-    pub(super) fn take_back(&mut self, ply: u32) -> Result<(), PgnError> {
+    pub(super) fn take_back(&mut self, ply: u32) -> Result<(), RecordError> {
         self.refuse_after_result("takeback")?;
         let last_ply = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
         if last_ply == 0 {
-            return Err(PgnError::NothingToTakeBack { ply });
+            return Err(RecordError::NothingToTakeBack { ply });
         }
         if ply != last_ply {
-            return Err(PgnError::NotTheLastPly { ply, last_ply });
+            return Err(RecordError::NotTheLastPly { ply, last_ply });
         }
         if let Some(taken) = self.moves.pop() {
             self.position = taken.before;
@@ -97,12 +97,13 @@ impl GameRecord {
     }
 
     /// Records the result.
-    pub(super) fn finish(&mut self, result: &str) -> Result<(), PgnError> {
+    pub(super) fn finish(&mut self, result: &str) -> Result<(), RecordError> {
         self.refuse_after_result("result")?;
-        let outcome =
-            KnownOutcome::from_ascii(result.as_bytes()).map_err(|_| PgnError::UnknownResult {
+        let outcome = KnownOutcome::from_ascii(result.as_bytes()).map_err(|_| {
+            RecordError::UnknownResult {
                 result: result.to_owned(),
-            })?;
+            }
+        })?;
         self.result = Some(outcome);
         Ok(())
     }
@@ -146,9 +147,9 @@ impl GameRecord {
     }
 
     /// Refuses `event` once the game has a result.
-    fn refuse_after_result(&self, event: &'static str) -> Result<(), PgnError> {
+    fn refuse_after_result(&self, event: &'static str) -> Result<(), RecordError> {
         match self.result {
-            Some(result) => Err(PgnError::GameOver {
+            Some(result) => Err(RecordError::GameOver {
                 result: result.as_str().to_owned(),
                 event,
             }),

@@ -419,15 +419,15 @@ fn events_that_do_not_fit_are_refused_and_not_recorded() {
     let mut recorder = standard();
     assert!(matches!(
         recorder.record(&mv(1, Color::White, "e5")),
-        Err(PgnError::IllegalSan { ply: 1, san, .. }) if san == "e5"
+        Err(RecordError::IllegalSan { ply: 1, san, .. }) if san == "e5"
     ));
     assert!(matches!(
         recorder.record(&mv(1, Color::White, "xx")),
-        Err(PgnError::IllegalSan { .. })
+        Err(RecordError::IllegalSan { .. })
     ));
     assert_eq!(
         recorder.record(&mv(1, Color::Black, "e5")),
-        Err(PgnError::WrongSide {
+        Err(RecordError::WrongSide {
             ply: 1,
             expected: Color::White,
             found: Color::Black
@@ -435,33 +435,33 @@ fn events_that_do_not_fit_are_refused_and_not_recorded() {
     );
     assert_eq!(
         recorder.record(&event(EventKind::Takeback { ply: 1 })),
-        Err(PgnError::NothingToTakeBack { ply: 1 })
+        Err(RecordError::NothingToTakeBack { ply: 1 })
     );
     record_all(&mut recorder, &[mv(1, Color::White, "e4")]);
     assert_eq!(
         recorder.record(&event(EventKind::Takeback { ply: 2 })),
-        Err(PgnError::NotTheLastPly {
+        Err(RecordError::NotTheLastPly {
             ply: 2,
             last_ply: 1
         })
     );
     assert_eq!(
         recorder.record(&result("2-0", "", None)),
-        Err(PgnError::UnknownResult {
+        Err(RecordError::UnknownResult {
             result: "2-0".to_owned()
         })
     );
     record_all(&mut recorder, &[result("1-0", "resignation", None)]);
     assert_eq!(
         recorder.record(&mv(2, Color::Black, "e5")),
-        Err(PgnError::GameOver {
+        Err(RecordError::GameOver {
             result: "1-0".to_owned(),
             event: "move"
         })
     );
     assert_eq!(
         recorder.record(&event(EventKind::Takeback { ply: 1 })),
-        Err(PgnError::GameOver {
+        Err(RecordError::GameOver {
             result: "1-0".to_owned(),
             event: "takeback"
         })
