@@ -230,7 +230,6 @@ fn a_short_unplug_with_the_port_open_and_moves_made_meanwhile() {
 #[test]
 fn a_watch_killed_mid_game_and_resumed_records_the_whole_game() {
     use std::io::{BufRead, BufReader};
-    let _turn = common::pty_turn();
     let (pgn, number) = ("corpus/kasparov-deep-blue-1997.pgn", 6);
     let path = format!("fixtures/{pgn}");
     let emulator = emulate(&["--pgn", &path, "--game", "6", "--speed", "20"]);

@@ -48,7 +48,6 @@ fn ports_finds_every_protocol_s_emulated_board() {
         if protocol.probe.is_none() || protocol.emulator.is_none() {
             continue;
         }
-        let _turn = common::pty_turn();
         let emulator = emulate_board(protocol.name, &["--pgn", "fixtures/games/coverage.pgn"]);
         let output = common::bin()
             .args(["ports", &emulator.port])

@@ -165,7 +165,6 @@ impl Watching {
 #[test]
 fn watch_on_a_disk_that_fills_up_records_whole_lines_and_loses_nothing() {
     let Some(disk) = small_disk(512) else { return };
-    let _turn = common::pty_turn();
     let (pgn, number) = ("corpus/kasparov-deep-blue-1997.pgn", 6);
     let game = format!("fixtures/{pgn}");
     let emulator = emulate(&["--pgn", &game, "--game", "6", "--speed", "20"]);
@@ -223,7 +222,6 @@ fn watch_on_a_disk_that_fills_up_records_whole_lines_and_loses_nothing() {
 #[test]
 fn a_log_whose_first_write_failed_is_not_left_empty() {
     let Some(disk) = small_disk(256) else { return };
-    let _turn = common::pty_turn();
     let emulator = emulate(&["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"]);
     let record = disk.path().join("game.log");
     let pgn_file = disk.path().join("game.pgn");

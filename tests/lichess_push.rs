@@ -210,7 +210,6 @@ fn serve_pushing(
 
 #[test]
 fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
-    let _turn = common::pty_turn();
     let stand_in = StandIn::start(|n| match n {
         0 => (
             500,
@@ -326,7 +325,6 @@ fn games_are_pushed_one_request_at_a_time_backing_off_after_errors() {
 
 #[test]
 fn a_refused_token_stops_the_pushes_with_a_clear_message() {
-    let _turn = common::pty_turn();
     let stand_in = StandIn::start(|_| (401, vec![], r#"{"error":"No such token"}"#.to_owned()));
     let (boards, specs) = three_boards();
     let log = std::env::temp_dir().join(format!("touchmove-push401-{}.log", std::process::id()));

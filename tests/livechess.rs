@@ -133,7 +133,6 @@ fn placement(position: &Chess) -> String {
 
 #[test]
 fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round() {
-    let _turn = common::pty_turn();
     let (emulated, boards) = three_boards();
     let record = std::env::temp_dir().join(format!("touchmove-livechess-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&record);

@@ -201,7 +201,6 @@ fn check_game(result: &Played, played: &[String]) {
 
 #[test]
 fn a_game_against_stockfish_on_a_dgt_board() {
-    let _turn = common::pty_turn();
     let played = sans(&game());
     let result = play_on("dgt", &played);
     check_game(&result, &played);
@@ -219,14 +218,12 @@ fn a_game_against_stockfish_on_a_dgt_board() {
 
 #[test]
 fn a_game_against_stockfish_on_a_hall_board() {
-    let _turn = common::pty_turn();
     let played = sans(&game());
     check_game(&play_on("hall", &played), &played);
 }
 
 #[test]
 fn a_game_against_stockfish_on_a_chesslink_board() {
-    let _turn = common::pty_turn();
     let played = sans(&game());
     check_game(&play_on("chesslink", &played), &played);
 }
@@ -243,7 +240,6 @@ fn lift_place(t: u64, position: &Chess, from: shakmaty::Square, to: shakmaty::Sq
 
 #[test]
 fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_asks_again() {
-    let _turn = common::pty_turn();
     // What the engine answers to 1. e4 when asked as play asks it.
     let e4 = "e2e4"
         .parse::<shakmaty::uci::UciMove>()
@@ -374,7 +370,6 @@ fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_a
 #[test]
 fn an_engine_killed_mid_game_is_started_again_and_the_game_goes_on() {
     use std::io::{BufRead, BufReader};
-    let _turn = common::pty_turn();
     let dir = std::env::temp_dir().join(format!("touchmove-play-kill-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("hands.log");
@@ -473,7 +468,6 @@ fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Rec
 #[test]
 fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_and_a_resignation() {
     use std::time::Duration;
-    let _turn = common::pty_turn();
     // White plays e4 and Nf3 from the script; Stockfish's replies are carried out as shown.
     let mut engine = Engine::start(EngineConfig::default());
     let _ = engine.next_event();
@@ -596,7 +590,6 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
 fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_both_sides() {
     use std::io::{BufRead, BufReader};
     use std::os::unix::fs::PermissionsExt;
-    let _turn = common::pty_turn();
     let dir = std::env::temp_dir().join(format!("touchmove-play-gone-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
     // The engine: Stockfish, until the flag file exists; then a program that ends at once.
@@ -683,7 +676,6 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
 #[test]
 fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
     use std::io::{BufRead, BufReader};
-    let _turn = common::pty_turn();
     // White's moves are legal whatever Stockfish replies (at depth 4 it never blocks a3 or
     // h3); the script's Black moves are not played (the hands follow the board).
     let whites = ["e4", "Nf3", "a3", "h3"];

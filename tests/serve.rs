@@ -54,7 +54,6 @@ fn wait_for_plies(address: &str, plies: u64) -> Vec<Value> {
 
 #[test]
 fn three_boards_of_three_protocols_served_live() {
-    let _turn = common::pty_turn();
     let game = ["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"];
     let dgt = emulate_board("dgt", &game);
     let hall = emulate_board("hall", &game);
@@ -168,7 +167,6 @@ fn three_boards_of_three_protocols_served_live() {
 /// as lost, then as back.
 #[test]
 fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
-    let _turn = common::pty_turn();
     // Messy hands, seed 1: rook-first castling at plies 14 and 15 (FIDE 4.4.2, worked out
     // with `touchmove simulate fixtures/games/coverage.pgn --board identifying --style messy
     // --seed 0`, whose game 1 has seed 1).
@@ -234,7 +232,6 @@ fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
 
 #[test]
 fn a_demo_board_plays_its_games_one_after_another() {
-    let _turn = common::pty_turn();
     // Board 4 plays game 4 of the demo's file (Sipic – White, 51 plies, 1-0 by mate), then
     // game 5 (Gligo – Firi). Five times as fast as the hands, the windows scaled alike.
     let record = tempfile::tempdir().expect("a directory for the records");
@@ -323,7 +320,6 @@ fn a_demo_board_plays_its_games_one_after_another() {
 
 #[test]
 fn the_demo_plays_game_after_game_saying_each_result_until_ctrl_c() {
-    let _turn = common::pty_turn();
     let mut child = common::bin()
         .args(["demo", "--speed", "40", "--listen", "127.0.0.1:0"])
         .stdout(Stdio::piped())
@@ -392,7 +388,6 @@ fn the_demo_plays_game_after_game_saying_each_result_until_ctrl_c() {
 
 #[test]
 fn boards_found_by_their_probe_and_plugged_in_later_join_the_hall() {
-    let _turn = common::pty_turn();
     // A directory of links to ports, as /dev/serial/by-id is: one board there from the start,
     // another linked in once serve runs (plugged in during the event).
     let ports = tempfile::tempdir().expect("a directory for the ports");
@@ -466,7 +461,6 @@ const DIAGRAM: &str = "return Array.from(document.querySelectorAll('#board .sq')
 
 #[test]
 fn the_page_follows_a_game_as_it_is_played() {
-    let _turn = common::pty_turn();
     // One demo board at human speed, its players thinking 1.2 to 2 s: each move stands long
     // enough to be looked at.
     let served = serve(&["--demo", "1", "--demo-thinking", "1200-2000"]);
@@ -513,7 +507,6 @@ fn the_page_follows_a_game_as_it_is_played() {
 
 #[test]
 fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
-    let _turn = common::pty_turn();
     let emulator = emulate_board(
         "dgt",
         &[

@@ -35,6 +35,11 @@ pub struct Emulator {
     pub port: String,
     /// The folder of the link.
     _links: tempfile::TempDir,
+    /// The pseudo-terminal itself, held open (never read) until the board is dropped: the
+    /// kernel gives its number to no other program meanwhile, so a host still trying the link
+    /// after the board went finds a dead terminal, never another test's board. Tests that
+    /// watch boards can then run side by side.
+    _held: std::fs::File,
 }
 
 impl Drop for Emulator {
@@ -87,10 +92,19 @@ pub fn emulate_with(board: &str, args: &[&str], stderr: Stdio) -> Emulator {
         .expect("a folder for the board's link");
     let link = links.path().join(format!("{board}-board"));
     std::os::unix::fs::symlink(pty, &link).expect("the board's link");
+    let held = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOCTTY)
+            .open(pty)
+            .expect("the board's pseudo-terminal, held")
+    };
     Emulator {
         child,
         lines,
         port: link.display().to_string(),
         _links: links,
+        _held: held,
     }
 }

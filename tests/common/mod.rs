@@ -90,16 +90,6 @@ impl Fixture {
     }
 }
 
-/// Waits for this test's turn to run a board on a pseudo-terminal, for as long as the guard
-/// lives. A freed pty number is given to the next pty opened: a `watch` still reconnecting after
-/// its emulator ended could open another test's board and read its game. One board at a time
-/// keeps each `watch` on its own board.
-pub fn pty_turn() -> std::sync::MutexGuard<'static, ()> {
-    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    TURN.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// A pseudo-terminal pair whose descriptors no child process inherits. The tests run side by
 /// side in one process: a `touchmove` another test spawns must not keep this test's link open
 /// (serialport opens both ends without `O_CLOEXEC`).

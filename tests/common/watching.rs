@@ -25,7 +25,6 @@ pub struct Watched {
 /// Starts `touchmove emulate BOARD EMULATE_ARGS` and runs `touchmove watch --json WATCH_ARGS`
 /// on its port until the board has gone, recording the sensor log under `name`.
 pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &[&str]) -> Watched {
-    let _turn = super::pty_turn();
     let emulator = emulate_board(board, emulate_args);
     let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");

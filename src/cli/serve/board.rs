@@ -166,7 +166,7 @@ impl BoardHandle {
 }
 
 /// Every board, in board order (boards found later are added at the end).
-pub struct Hall {
+pub struct Overview {
     boards: RwLock<Vec<Arc<BoardHandle>>>,
     /// What the streams delivered.
     pub stats: StreamStats,
@@ -176,16 +176,16 @@ pub struct Hall {
     pub notation: Notation,
 }
 
-impl Hall {
-    /// The same hall, its board pages writing moves in `notation`.
-    pub fn with_notation(mut self, notation: Notation) -> Hall {
+impl Overview {
+    /// The same overview, its board pages writing moves in `notation`.
+    pub fn with_notation(mut self, notation: Notation) -> Overview {
         self.notation = notation;
         self
     }
 
-    /// The hall of `boards`, in this order.
-    pub fn new(boards: Vec<Arc<BoardHandle>>) -> Hall {
-        Hall {
+    /// The overview of `boards`, in this order.
+    pub fn new(boards: Vec<Arc<BoardHandle>>) -> Overview {
+        Overview {
             boards: RwLock::new(boards),
             stats: StreamStats::default(),
             pushes: OnceLock::new(),

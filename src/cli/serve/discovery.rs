@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use touchmove::live::Protocol;
 
 use super::super::serial::{port_names, probe};
-use super::board::Hall;
+use super::board::Overview;
 use super::{Planned, Setup};
 
 /// How often the ports are listed again.
@@ -28,7 +28,7 @@ const ASK_AGAIN_AFTER: Duration = Duration::from_secs(30);
 /// Finds the boards and starts their runners.
 pub struct Discovery {
     setup: Setup,
-    hall: Arc<Hall>,
+    overview: Arc<Overview>,
     scan_dirs: Vec<PathBuf>,
     stopped: watch::Receiver<bool>,
     /// The ports watched, and when each port without a board was last asked.
@@ -38,16 +38,16 @@ pub struct Discovery {
 }
 
 impl Discovery {
-    /// Boards found are added to `hall` and watched with `setup` until `stopped`.
+    /// Boards found are added to `overview` and watched with `setup` until `stopped`.
     pub fn new(
         setup: Setup,
-        hall: Arc<Hall>,
+        overview: Arc<Overview>,
         scan_dirs: Vec<PathBuf>,
         stopped: watch::Receiver<bool>,
     ) -> Discovery {
         Discovery {
             setup,
-            hall,
+            overview,
             scan_dirs,
             stopped,
             watched: Vec::new(),
@@ -102,13 +102,13 @@ impl Discovery {
         ports
     }
 
-    /// Watches the board `what` found on `port`, as the next board of the hall.
+    /// Watches the board `what` found on `port`, as the next board of the overview.
     fn watch(&mut self, port: &str, protocol: &'static Protocol, what: &str) {
-        let name = self.hall.len().saturating_add(1).to_string();
+        let name = self.overview.len().saturating_add(1).to_string();
         eprintln!("touchmove: board {name}: {what} on {port}");
         let board = self.setup.board(&name, protocol, port);
         let plan = Planned::serial(board, protocol, Path::new(port));
-        self.hall.add(Arc::clone(&plan.handle));
+        self.overview.add(Arc::clone(&plan.handle));
         self.watched.push(port.to_owned());
         match self.setup.spawn(plan, self.stopped.clone()) {
             Ok(runner) => self.runners.push(runner),

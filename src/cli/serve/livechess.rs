@@ -1,4 +1,4 @@
-//! `serve --livechess`: the hall's boards through DGT LiveChess's local API
+//! `serve --livechess`: the overview's boards through DGT LiveChess's local API
 //! (`GET /api/v1.0/eboards`, the WebSocket at `/api/v1.0`), for the tools that read e-boards
 //! through LiveChess. The calls and messages are the library's (`touchmove::livechess`); this
 //! is the thin loop around them: one task per connection, one per feed.
@@ -37,7 +37,7 @@ use touchmove::livechess::{
 use touchmove::output::excerpt::excerpt;
 
 use super::access::Access;
-use super::board::{self, BoardHandle, Hall};
+use super::board::{self, BoardHandle, Overview};
 
 /// How many messages may wait for a client; one that falls further behind is dropped.
 pub const OUTGOING: usize = 64;
@@ -70,19 +70,19 @@ fn max_feeds(boards: usize) -> usize {
 /// What the LiveChess API's routes share.
 #[derive(Clone)]
 struct LiveChess {
-    hall: Arc<Hall>,
+    overview: Arc<Overview>,
     access: Access,
     /// One permit per client connected.
     clients: Arc<tokio::sync::Semaphore>,
 }
 
 /// The routes of the LiveChess API, under `access`'s rules.
-pub fn router(hall: Arc<Hall>, access: Access) -> Router {
+pub fn router(overview: Arc<Overview>, access: Access) -> Router {
     Router::new()
         .route("/api/v1.0/eboards", get(eboards))
         .route("/api/v1.0", get(upgrade))
         .with_state(LiveChess {
-            hall,
+            overview,
             access,
             clients: Arc::new(tokio::sync::Semaphore::new(MAX_CLIENTS)),
         })
@@ -104,9 +104,10 @@ fn view(board: &BoardHandle) -> BoardView {
 }
 
 /// Every board, in board order.
-fn all_eboards(hall: &Hall) -> Vec<Eboard> {
+fn all_eboards(overview: &Overview) -> Vec<Eboard> {
     let now = unix_ms();
-    hall.boards()
+    overview
+        .boards()
         .iter()
         .map(|board| Eboard::new(&view(board), now))
         .collect()
@@ -114,7 +115,7 @@ fn all_eboards(hall: &Hall) -> Vec<Eboard> {
 
 /// `GET /api/v1.0/eboards`.
 async fn eboards(State(state): State<LiveChess>) -> Json<Vec<Eboard>> {
-    Json(all_eboards(&state.hall))
+    Json(all_eboards(&state.overview))
 }
 
 /// `/api/v1.0`: the WebSocket (its host and origin already checked by the access rules; whether
@@ -140,7 +141,7 @@ async fn upgrade(
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
-            connection(state.hall, socket, may_change).await;
+            connection(state.overview, socket, may_change).await;
             drop(permit);
         })
         .into_response()
@@ -175,7 +176,7 @@ impl Outgoing {
 }
 
 /// One client, until it goes, falls behind or falls silent.
-async fn connection(hall: Arc<Hall>, socket: WebSocket, may_change: Result<(), String>) {
+async fn connection(overview: Arc<Overview>, socket: WebSocket, may_change: Result<(), String>) {
     let (mut to_client, mut from_client) = socket.split();
     let (queue, mut queued) = mpsc::channel::<Message>(OUTGOING);
     let behind = Arc::new(Notify::new());
@@ -194,7 +195,7 @@ async fn connection(hall: Arc<Hall>, socket: WebSocket, may_change: Result<(), S
         }
     });
     let mut client = Client {
-        hall,
+        overview,
         out: Outgoing {
             queue,
             behind: Arc::clone(&behind),
@@ -212,7 +213,7 @@ async fn connection(hall: Arc<Hall>, socket: WebSocket, may_change: Result<(), S
                 heard = Instant::now();
                 match message {
                     Message::Text(text) => {
-                        pace.wait(cost(text.as_str(), client.hall.len())).await;
+                        pace.wait(cost(text.as_str(), client.overview.len())).await;
                         client.call(text.as_str());
                     }
                     Message::Close(_) => break,
@@ -222,13 +223,13 @@ async fn connection(hall: Arc<Hall>, socket: WebSocket, may_change: Result<(), S
             }
             () = behind.notified() => {
                 tracing::debug!("a LiveChess client fell behind: dropped");
-                client.hall.stats.dropped();
+                client.overview.stats.dropped();
                 break;
             }
             _ = ping.tick() => {
                 if heard.elapsed() >= SILENT_LIMIT {
                     tracing::debug!("a LiveChess client fell silent: dropped");
-                    client.hall.stats.dropped();
+                    client.overview.stats.dropped();
                     break;
                 }
                 client.out.send(Message::Ping(Vec::new().into()));
@@ -288,7 +289,7 @@ impl Pace {
 
 /// What one client has asked for.
 struct Client {
-    hall: Arc<Hall>,
+    overview: Arc<Overview>,
     out: Outgoing,
     feeds: HashMap<i64, Subscription>,
     /// Whether this client may change a game (`setup`, `flip`), and if not, why.
@@ -317,20 +318,20 @@ impl Client {
         let refuse = |message: String| (Some(id), message);
         match request.call {
             Call::Eboards => {
-                self.send(call_response(id, &all_eboards(&self.hall), unix_ms()));
+                self.send(call_response(id, &all_eboards(&self.overview), unix_ms()));
                 return Ok(());
             }
             Call::Subscribe { feed, serialnr } => {
                 if self.feeds.contains_key(&feed) {
                     return Err(refuse(format!("feed {feed} is already subscribed")));
                 }
-                let most = max_feeds(self.hall.len());
+                let most = max_feeds(self.overview.len());
                 if self.feeds.len() >= most {
                     return Err(refuse(format!(
                         "a connection may have at most {most} feeds"
                     )));
                 }
-                let board = self.hall.board(&serialnr).ok_or_else(|| {
+                let board = self.overview.board(&serialnr).ok_or_else(|| {
                     refuse(format!("no eboard has serialnr {}", excerpt(&serialnr)))
                 })?;
                 // The answer goes before the feed's first message.

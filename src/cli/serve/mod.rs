@@ -1,6 +1,6 @@
-//! `touchmove serve`: every board of a hall in one process. Each board is watched by its own
+//! `touchmove serve`: every board of a tournament hall in one process. Each board is watched by its own
 //! runner (as `watch` watches one: reconnects, resyncs, records), and what they decide is served
-//! to browsers and programs: the hall page, one page per board, the API and live PGN.
+//! to browsers and programs: the overview page, one page per board, the API and live PGN.
 
 mod access;
 mod board;
@@ -29,7 +29,7 @@ use touchmove::output::notation::Notation;
 use super::args::{BoardSpec, ServeArgs};
 use super::token::Token;
 use access::{Access, Allowed};
-use board::{BoardHandle, Hall};
+use board::{BoardHandle, Overview};
 use runners::{Planned, PlannedConnector, Setup};
 pub(super) use sink::ServeSink;
 
@@ -63,8 +63,8 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         let first = planned.len();
         planned.extend(demo_boards::start(args, &setup, first, count)?);
     }
-    let hall = Arc::new(
-        Hall::new(
+    let overview = Arc::new(
+        Overview::new(
             planned
                 .iter()
                 .map(|plan| Arc::clone(&plan.handle))
@@ -73,11 +73,11 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         .with_notation(args.notation),
     );
     let (stop, stopped) = watch::channel(false);
-    let web = WebServers::start(args, &hall, &allowed, stopped.clone())?;
+    let web = WebServers::start(args, &overview, &allowed, stopped.clone())?;
     let pushing = match push_target {
         Some(target) => {
-            let (pushes, task) = push::start(target, Arc::clone(&hall), stopped.clone())?;
-            let _ = hall.pushes.set(pushes);
+            let (pushes, task) = push::start(target, Arc::clone(&overview), stopped.clone())?;
+            let _ = overview.pushes.set(pushes);
             Some(task)
         }
         None => None,
@@ -90,7 +90,7 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     let discovery = (args.boards.is_empty() && args.demo.is_none()).then(|| {
         let discovery = discovery::Discovery::new(
             setup.clone(),
-            Arc::clone(&hall),
+            Arc::clone(&overview),
             args.scan_dirs.clone(),
             stopped.clone(),
         );
@@ -156,7 +156,7 @@ impl WebServers {
     /// LiveChess API's), and starts them; they stop when `stopped` turns true.
     fn start(
         args: &ServeArgs,
-        hall: &Arc<Hall>,
+        overview: &Arc<Overview>,
         allowed: &Arc<Allowed>,
         stopped: watch::Receiver<bool>,
     ) -> Result<WebServers> {
@@ -165,7 +165,7 @@ impl WebServers {
         let address = web.local_addr().context("the listening address")?;
         announce(&format!("serve: http://{address}/"))?;
         let pages = server::guarded(
-            web::router(Arc::clone(hall)),
+            web::router(Arc::clone(overview)),
             Access::new(address, Arc::clone(allowed)),
         );
         let livechess = match args.livechess {
@@ -175,7 +175,7 @@ impl WebServers {
                 let address = listener.local_addr().context("the LiveChess address")?;
                 announce(&format!("livechess: ws://{address}/api/v1.0"))?;
                 let access = Access::new(address, Arc::clone(allowed));
-                let app = livechess::router(Arc::clone(hall), access.clone());
+                let app = livechess::router(Arc::clone(overview), access.clone());
                 Some((listener, server::guarded(app, access)))
             }
             None => None,
@@ -241,9 +241,9 @@ pub(super) async fn serve_one(
     };
     let address = listener.local_addr().context("the listening address")?;
     let handle = Arc::new(BoardHandle::new(board));
-    let hall = Arc::new(Hall::new(vec![Arc::clone(&handle)]).with_notation(notation));
+    let overview = Arc::new(Overview::new(vec![Arc::clone(&handle)]).with_notation(notation));
     let app = server::guarded(
-        web::router(hall),
+        web::router(overview),
         Access::new(address, Arc::new(Allowed::default())),
     );
     let listener = server::into_tokio(listener).context("cannot listen for the page")?;

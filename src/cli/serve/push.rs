@@ -14,7 +14,7 @@ use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, Pusher};
 use touchmove::sensor::Millis;
 
 use super::super::args::ServeArgs;
-use super::board::Hall;
+use super::board::Overview;
 
 /// How often the games are looked at for changes.
 const LOOK: Duration = Duration::from_millis(250);
@@ -92,10 +92,10 @@ struct Reply {
     body: String,
 }
 
-/// Starts pushing the hall's games to `target` until `stopped` turns true.
+/// Starts pushing the overview's games to `target` until `stopped` turns true.
 pub fn start(
     target: PushTarget,
-    hall: Arc<Hall>,
+    overview: Arc<Overview>,
     stopped: watch::Receiver<bool>,
 ) -> Result<(Arc<Pushes>, tokio::task::JoinHandle<()>)> {
     let client = reqwest::Client::builder()
@@ -107,7 +107,7 @@ pub fn start(
     let task = tokio::task::spawn_local(push_loop(
         client,
         target,
-        hall,
+        overview,
         Arc::clone(&pushes),
         stopped,
     ));
@@ -118,7 +118,7 @@ pub fn start(
 async fn push_loop(
     client: reqwest::Client,
     target: PushTarget,
-    hall: Arc<Hall>,
+    overview: Arc<Overview>,
     pushes: Arc<Pushes>,
     mut stopped: watch::Receiver<bool>,
 ) {
@@ -131,7 +131,7 @@ async fn push_loop(
     loop {
         tokio::select! {
             _ = look.tick() => {
-                let current: Vec<u64> = hall.boards().iter().map(|board| board.version()).collect();
+                let current: Vec<u64> = overview.boards().iter().map(|board| board.version()).collect();
                 if current != versions {
                     versions = current;
                     lock(&pushes).changed();
@@ -148,11 +148,11 @@ async fn push_loop(
                     Ok(Err(error)) => pusher.handle_failure(now(), &target.redacted(&error)),
                     Err(error) => pusher.handle_failure(now(), &error.to_string()),
                 }
-                told.say(&pusher, &hall, &target.round);
+                told.say(&pusher, &overview, &target.round);
             }
             _ = stopped.changed() => return,
         }
-        let games = round_games(&hall);
+        let games = round_games(&overview);
         let names = games
             .iter()
             .take(MAX_GAMES)
@@ -203,9 +203,9 @@ async fn push_loop(
 /// Every game the round has had, in board order, each with its board's name: a board's
 /// finished games (oldest first), then its current game. A game that ended stays in the round
 /// when the board starts another (a new game on the board, a LiveChess set-up).
-fn round_games(hall: &Hall) -> Vec<(String, String)> {
+fn round_games(overview: &Overview) -> Vec<(String, String)> {
     let mut games = Vec::new();
-    for board in hall.boards() {
+    for board in overview.boards() {
         let state = board.lock();
         for pgn in state.finished_games() {
             games.push((board.name.clone(), pgn.clone()));
@@ -236,7 +236,7 @@ struct Told {
 }
 
 impl Told {
-    fn say(&mut self, pusher: &Pusher, hall: &Hall, round: &str) {
+    fn say(&mut self, pusher: &Pusher, overview: &Overview, round: &str) {
         let state = pusher.state();
         let message = pusher.message().map(str::to_owned);
         if (Some(state), &message) != (self.state, &self.message) {
@@ -253,7 +253,7 @@ impl Told {
         if state != PushState::Pushed {
             return;
         }
-        for board in hall.boards() {
+        for board in overview.boards() {
             let error = pusher.status(&board.name).error;
             let before = self.games.insert(board.name.clone(), error.clone());
             if before.flatten() != error

@@ -94,7 +94,7 @@ impl Setup {
         }
     }
 
-    /// A new board called `name`, speaking `protocol` on `port`, as the hall follows it.
+    /// A new board called `name`, speaking `protocol` on `port`, as the overview follows it.
     pub fn board(&self, name: &str, protocol: &'static Protocol, port: &str) -> WatchedBoard {
         let board = WatchedBoard::new(
             name,

@@ -18,23 +18,23 @@ use touchmove::broadcast::PushStatus;
 use touchmove::event::GameEvent;
 use touchmove::live::BoardSummary;
 
-use super::board::Hall;
+use super::board::Overview;
 use super::stats::StatsReport;
 
 /// The shortest interval between two keep-alive comments on a quiet stream.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-const HALL_PAGE: &str = include_str!("page/hall.html");
+const OVERVIEW_PAGE: &str = include_str!("page/overview.html");
 const BOARD_PAGE: &str = include_str!("page/board.html");
 const STYLE: &str = include_str!("page/app.css");
 const CHESS_JS: &str = include_str!("page/chess.js");
-const HALL_JS: &str = include_str!("page/hall.js");
+const OVERVIEW_JS: &str = include_str!("page/overview.js");
 const BOARD_JS: &str = include_str!("page/board.js");
 
 /// The routes.
-pub fn router(hall: Arc<Hall>) -> Router {
+pub fn router(overview: Arc<Overview>) -> Router {
     Router::new()
-        .route("/", get(|| async { Html(HALL_PAGE) }))
+        .route("/", get(|| async { Html(OVERVIEW_PAGE) }))
         .route("/board/{name}", get(board_page))
         .route("/assets/{file}", get(asset))
         .route("/api/boards", get(boards))
@@ -43,16 +43,16 @@ pub fn router(hall: Arc<Hall>) -> Router {
         .route("/api/stats/reset", post(reset_stats))
         .route("/games.pgn", get(games_pgn))
         .route("/boards/{file}", get(board_pgn))
-        .with_state(hall)
+        .with_state(overview)
 }
 
 /// `/board/NAME`: the board page (it reads its board's name from its address).
-async fn board_page(State(hall): State<Arc<Hall>>, Path(name): Path<String>) -> Response {
-    match hall.board(&name) {
-        // The page writes moves as the hall's notation says (its body's `data-notation`).
+async fn board_page(State(overview): State<Arc<Overview>>, Path(name): Path<String>) -> Response {
+    match overview.board(&name) {
+        // The page writes moves as the overview's notation says (its body's `data-notation`).
         Some(_) => Html(BOARD_PAGE.replace(
             "data-notation=\"san\"",
-            &format!("data-notation=\"{}\"", hall.notation),
+            &format!("data-notation=\"{}\"", overview.notation),
         ))
         .into_response(),
         None => not_found(&format!("no board is called {name}")),
@@ -64,7 +64,7 @@ async fn asset(Path(file): Path<String>) -> Response {
     let (kind, body) = match file.as_str() {
         "app.css" => ("text/css; charset=utf-8", STYLE),
         "chess.js" => ("text/javascript; charset=utf-8", CHESS_JS),
-        "hall.js" => ("text/javascript; charset=utf-8", HALL_JS),
+        "overview.js" => ("text/javascript; charset=utf-8", OVERVIEW_JS),
         "board.js" => ("text/javascript; charset=utf-8", BOARD_JS),
         _ => return not_found("no such asset"),
     };
@@ -81,28 +81,29 @@ struct Listed {
 }
 
 /// `/api/boards`: every board's summary, in board order.
-async fn boards(State(hall): State<Arc<Hall>>) -> Json<Vec<Listed>> {
+async fn boards(State(overview): State<Arc<Overview>>) -> Json<Vec<Listed>> {
     Json(
-        hall.boards()
+        overview
+            .boards()
             .iter()
             .map(|board| Listed {
                 summary: board.summary(),
-                push: hall.push_status(&board.name),
+                push: overview.push_status(&board.name),
             })
             .collect(),
     )
 }
 
 /// `/api/boards/NAME/events`: the current game's events from its start, then live.
-async fn events(State(hall): State<Arc<Hall>>, Path(name): Path<String>) -> Response {
-    let Some(board) = hall.board(&name) else {
+async fn events(State(overview): State<Arc<Overview>>, Path(name): Path<String>) -> Response {
+    let Some(board) = overview.board(&name) else {
         return not_found(&format!("no board is called {name}"));
     };
     let (backlog, receiver) = board.follow();
-    hall.stats.sent_backlog(backlog.len() as u64);
+    overview.stats.sent_backlog(backlog.len() as u64);
     let head = stream::iter(backlog).map(sse_event);
-    let number = hall.stats.next_stream();
-    let open = OpenStream::new(hall);
+    let number = overview.stats.next_stream();
+    let open = OpenStream::new(overview);
     let tail = stream::unfold((receiver, open), |(mut receiver, open)| async move {
         match receiver.recv().await {
             Ok(published) => {
@@ -121,18 +122,18 @@ async fn events(State(hall): State<Arc<Hall>>, Path(name): Path<String>) -> Resp
 }
 
 /// `POST /api/stats/reset`: the figures start again (a benchmark's window).
-async fn reset_stats(State(hall): State<Arc<Hall>>) -> StatusCode {
-    hall.stats.reset();
+async fn reset_stats(State(overview): State<Arc<Overview>>) -> StatusCode {
+    overview.stats.reset();
     StatusCode::NO_CONTENT
 }
 
 /// Counts a stream as open while it lives.
-struct OpenStream(Arc<Hall>);
+struct OpenStream(Arc<Overview>);
 
 impl OpenStream {
-    fn new(hall: Arc<Hall>) -> OpenStream {
-        hall.stats.opened();
-        OpenStream(hall)
+    fn new(overview: Arc<Overview>) -> OpenStream {
+        overview.stats.opened();
+        OpenStream(overview)
     }
 }
 
@@ -143,8 +144,8 @@ impl Drop for OpenStream {
 }
 
 /// `/api/stats`: what the streams delivered, and how fast.
-async fn stats(State(hall): State<Arc<Hall>>) -> Json<StatsReport> {
-    Json(hall.stats.report())
+async fn stats(State(overview): State<Arc<Overview>>) -> Json<StatsReport> {
+    Json(overview.stats.report())
 }
 
 /// Stream number `number` of `events`.
@@ -165,8 +166,8 @@ fn sse_event(event: GameEvent) -> Result<Event, Infallible> {
 }
 
 /// `/games.pgn`: every board's current game, in board order, separated by a blank line.
-async fn games_pgn(State(hall): State<Arc<Hall>>) -> Response {
-    let games: Vec<String> = hall
+async fn games_pgn(State(overview): State<Arc<Overview>>) -> Response {
+    let games: Vec<String> = overview
         .boards()
         .iter()
         .map(|board| board.lock().pgn())
@@ -175,11 +176,11 @@ async fn games_pgn(State(hall): State<Arc<Hall>>) -> Response {
 }
 
 /// `/boards/NAME.pgn`: one board's current game.
-async fn board_pgn(State(hall): State<Arc<Hall>>, Path(file): Path<String>) -> Response {
+async fn board_pgn(State(overview): State<Arc<Overview>>, Path(file): Path<String>) -> Response {
     let Some(name) = file.strip_suffix(".pgn") else {
         return not_found("no such file");
     };
-    match hall.board(name) {
+    match overview.board(name) {
         Some(board) => pgn_response(board.lock().pgn()),
         None => not_found(&format!("no board is called {name}")),
     }

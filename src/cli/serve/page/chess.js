@@ -1,4 +1,4 @@
-// Drawing boards and clocks, shared by the hall and the board pages.
+// Drawing boards and clocks, shared by the overview and the board pages.
 "use strict";
 
 const GLYPHS = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };

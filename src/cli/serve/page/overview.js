@@ -1,4 +1,4 @@
-// The hall: every board at a glance, in board order, refreshed twice a second. When serve
+// The overview: every board at a glance, in board order, refreshed twice a second. When serve
 // stops answering, the page says so within OFFLINE_AFTER ms ("offline", for the page and on
 // every card), its clocks stop where they stood, and it goes on asking: it comes back by
 // itself when serve answers again.
