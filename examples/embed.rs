@@ -7,7 +7,7 @@
 //! The interpreter and the log are `touchmove-core`'s; the only thing taken from `touchmove`
 //! is the registry's scan period of the board a log's `@board` names, for a log that states no
 //! `@scan-ms`. The settings are resolved as every command resolves them
-//! ([`touchmove_core::timing::resolve`]), so this replays a log to the decisions `touchmove
+//! ([`touchmove_core::timing::log_config`]), so this replays a log to the decisions `touchmove
 //! replay` makes (`tests/examples.rs` checks it on every fixture).
 
 use std::fs::File;
@@ -15,7 +15,7 @@ use std::io::BufReader;
 use std::process::ExitCode;
 
 use touchmove_core::sensor_log::{HostNote, LogHeader, LogReader, LogRecord};
-use touchmove_core::timing::{Timing, resolve};
+use touchmove_core::timing::{Timing, log_config};
 use touchmove_core::{Config, EventKind, GameEvent, Interpreter};
 
 fn main() -> ExitCode {
@@ -93,17 +93,14 @@ fn main() -> ExitCode {
 }
 
 /// How to decide a log with `header`: nothing given here, so the log's timing, else the board
-/// its `@board` names, else the interpreter's defaults; an engine's side, as `touchmove play`
-/// ran it, earns no rulings.
+/// its `@board` names (the registry's scan period), else the interpreter's defaults; an
+/// engine's side, as `touchmove play` ran it, earns no rulings. The same rule as `Replay`'s.
 fn config_for(header: &LogHeader) -> Config {
-    let board = Timing {
-        scan_ms: header
-            .board
-            .as_deref()
-            .and_then(touchmove::boards::scan_of_board),
-        ..Timing::default()
-    };
-    resolve(Config::default(), Timing::default(), header.timing(), board).with_exempt(header.engine)
+    let board_scan = header
+        .board
+        .as_deref()
+        .and_then(touchmove::boards::scan_of_board);
+    log_config(Config::default(), Timing::default(), header, board_scan)
 }
 
 fn print_decisions(interpreter: &mut Interpreter, json: bool) {

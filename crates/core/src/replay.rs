@@ -10,7 +10,7 @@ use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{Millis, SensorEvent};
 use crate::sensor_log::{HostNote, LogHeader, LogRecord};
-use crate::timing::{Timing, resolve};
+use crate::timing::{Timing, log_config};
 
 /// A log being replayed: the interpreter, created once the header is known.
 #[derive(Debug)]
@@ -75,14 +75,10 @@ impl Replay {
     /// else the board's its `@board` names (its scan), else the configuration's; the side an
     /// engine played, as `touchmove play` ran it (its moves carried out for it).
     fn config_for(&self, header: &LogHeader) -> Config {
-        let named = Timing {
-            scan_ms: self
-                .board_scans
-                .and_then(|scans| header.board.as_deref().and_then(scans)),
-            ..Timing::default()
-        };
-        resolve(self.config, self.given, header.timing(), named)
-            .with_exempt(header.engine.or(self.config.exempt))
+        let board_scan = self
+            .board_scans
+            .and_then(|scans| header.board.as_deref().and_then(scans));
+        log_config(self.config, self.given, header, board_scan)
     }
 
     /// Runs a clock for `time_control` (see [`Interpreter::with_time_control`]).
@@ -163,10 +159,11 @@ impl Replay {
 
     /// The interpreter (from the standard start if no header came first).
     fn interpreter(&mut self) -> &mut Interpreter {
-        let config = self.given.applied_to(self.config);
-        let time_control = &self.time_control;
-        self.interpreter
-            .get_or_insert_with(|| new_interpreter(Chess::default(), config, time_control))
+        let (config, given, time_control) = (self.config, self.given, &self.time_control);
+        // The configuration is worked out only for a log without a header, not per event.
+        self.interpreter.get_or_insert_with(|| {
+            new_interpreter(Chess::default(), given.applied_to(config), time_control)
+        })
     }
 
     /// End of the log: decides what is pending as the windows would close.

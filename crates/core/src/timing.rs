@@ -82,6 +82,24 @@ impl Timing {
     }
 }
 
+/// How a recorded log is decided: `config` with the timing `given`, else as the log's `header`
+/// states it, else the scan period of the board its `@board` names (`board_scan`, from a
+/// registry of protocols the core does not know), else as `config` has it; and the side an
+/// engine played, as `touchmove play` ran it (its moves carried out for it), earns no rulings.
+/// `Replay` and an embedder replaying a log by hand decide with the same.
+pub fn log_config(
+    config: Config,
+    given: Timing,
+    header: &crate::sensor_log::LogHeader,
+    board_scan: Option<Millis>,
+) -> Config {
+    let board = Timing {
+        scan_ms: board_scan,
+        ..Timing::default()
+    };
+    resolve(config, given, header.timing(), board).with_exempt(header.engine.or(config.exempt))
+}
+
 /// `config` with each timing setting `given`, else as the `recorded` header states it
 /// ([`LogHeader::timing`](crate::sensor_log::LogHeader::timing); nothing for a game not
 /// recorded), else as the `protocol` does, else as `config` has it.
