@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use serialport::{SerialPort, TTYPort};
 use shakmaty::{Bitboard, Board, Chess, Move, Position, Square};
 use touchmove::dgt::wire::protocol::{code_from_piece, index_from_square};
-use touchmove::pgn_games::read_games;
-use touchmove::simulate::footprint::could_go_further;
+use touchmove_simulation::pgn_games::read_games;
+use touchmove_simulation::simulate::footprint::could_go_further;
 
 /// The games played: the first eight of the chess.js benchmark file.
 const GAMES: &str = "fixtures/corpus/chessjs-benchmark.pgn";

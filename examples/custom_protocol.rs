@@ -4,10 +4,10 @@
 //! `light e2 e4`.
 //!
 //! The session is sans-IO: it takes bytes and the time, and gives sensor events and bytes to
-//! send. Here it is driven by hand, the way `live::runner` drives a real one: a scripted byte
+//! send. Here it is driven by hand, the way `touchmove::runner` drives a real one: a scripted byte
 //! stream stands in for the serial port, and the game's decisions are printed as they come.
 //! To put such a protocol on the command line (`watch --protocol lines`), its `PROTOCOL` would
-//! go in a folder of `src/` and one line of `src/boards.rs`.
+//! go in a folder of `crates/boards/src/` and one line of `crates/boards/src/registry.rs`.
 //!
 //! ```sh
 //! cargo run --example custom_protocol
@@ -32,7 +32,6 @@ const PROTOCOL: Protocol = Protocol {
     scan_ms: 0,
     new_session: line_session,
     probe: None,
-    emulator: None,
 };
 
 fn line_session(_options: &SessionOptions) -> Box<dyn BoardSession + Send> {

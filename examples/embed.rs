@@ -7,7 +7,7 @@
 //! The interpreter and the log are `touchmove-core`'s; the only thing taken from `touchmove`
 //! is the registry's scan period of the board a log's `@board` names, for a log that states no
 //! `@scan-ms`. The settings are resolved as every command resolves them
-//! ([`touchmove_core::timing::log_config`]), so this replays a log to the decisions `touchmove
+//! ([`touchmove_core::sensor_log::LogHeader::config`]), so this replays a log to the decisions `touchmove
 //! replay` makes (`tests/examples.rs` checks it on every fixture).
 
 use std::fs::File;
@@ -15,7 +15,7 @@ use std::io::BufReader;
 use std::process::ExitCode;
 
 use touchmove_core::sensor_log::{HostNote, LogHeader, LogReader, LogRecord};
-use touchmove_core::timing::{Timing, log_config};
+use touchmove_core::timing::Timing;
 use touchmove_core::{Config, EventKind, GameEvent, Interpreter};
 
 fn main() -> ExitCode {
@@ -99,8 +99,8 @@ fn config_for(header: &LogHeader) -> Config {
     let board_scan = header
         .board
         .as_deref()
-        .and_then(touchmove::boards::scan_of_board);
-    log_config(Config::default(), Timing::default(), header, board_scan)
+        .and_then(touchmove::registry::scan_of_board);
+    header.config(Config::default(), Timing::default(), board_scan)
 }
 
 fn print_decisions(interpreter: &mut Interpreter, json: bool) {

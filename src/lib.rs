@@ -7,40 +7,38 @@
         clippy::panic
     )
 )]
-//! touchmove: a touch-move controller for sensor chessboards, around its sans-IO core.
+//! touchmove: a touch-move controller for sensor chessboards. This package is the top of the
+//! house: the `touchmove` command line, and the async runners that own a port, a clock and an
+//! engine's process around the sans-IO crates below it.
 //!
-//! The core, [`touchmove_core`], turns sensor events into the decisions of FIDE Article 4 on
-//! a rules core built on `shakmaty` ([`Interpreter`]), keeps the sensor log and replays it
-//! ([`Replay`]); its modules are re-exported here under their own names ([`interpreter`],
-//! [`sensor_log`], [`event`], ...), and its crate docs show the polling order.
-//! `examples/embed.rs` replays a sensor log with the core, and the registry for a board's scan.
-//!
-//! This crate adds what a board, an engine and a spectator need around it. The board
-//! protocols' sessions ([`live::BoardSession`]) turn a board's bytes into sensor events and
-//! show what the game tells the board ([`live::Feedback`]); each protocol states itself as a
-//! [`live::Protocol`], listed in [`boards`], and [`LiveGame`] drives the interpreter for a live
-//! board. `examples/custom_protocol.rs` adds a protocol of one's own.
+//! - [`touchmove_core`]: sensor events in, the decisions of FIDE Article 4 out ([`Interpreter`]),
+//!   on a rules core built on `shakmaty`; the sensor log and its [`Replay`]. Its modules are
+//!   re-exported here under their own names ([`interpreter`], [`sensor_log`], [`event`], ...),
+//!   and its crate docs show the polling order. `examples/embed.rs` replays a log with it alone.
+//! - [`touchmove_boards`]: the board protocols' sessions ([`live::BoardSession`]) turn a board's
+//!   bytes into sensor events and show what the game tells the board ([`live::Feedback`]);
+//!   each protocol states itself as a [`live::Protocol`], listed in [`registry`], and
+//!   [`LiveGame`] drives the interpreter for a live board. `examples/custom_protocol.rs` adds a
+//!   protocol of one's own.
+//! - [`touchmove_engine`]: a UCI engine's session and the game against it ([`play`]).
+//! - [`touchmove_spectators`]: the [`watched`] board a page shows, the [`livechess`] API and the
+//!   Lichess [`broadcast`] pushes.
+//! - Here: [`runner`], the loop around a board's session and its game, and [`engine_runner`],
+//!   the engine's process (feature `runner`); the command line (feature `cli`), which alone
+//!   uses the test tooling of `touchmove-simulation` (`simulate`, `emulate`, `demo`).
 
-pub mod baseline;
-pub mod boards;
-pub mod broadcast;
-pub mod chesslink;
-pub mod dgt;
-pub mod emulation;
-pub mod engine;
-pub mod fidelity;
-pub mod hall;
-pub mod live;
-pub mod livechess;
-pub mod pgn_games;
-pub mod play;
-pub mod simulate;
-#[cfg(test)]
-use touchmove_core::testutil;
+#[cfg(feature = "runner")]
+pub mod engine_runner;
+#[cfg(feature = "runner")]
+pub mod runner;
 
 pub use touchmove_core::{
     clock, event, evidence, interpreter, output, replay, rules, sensor, sensor_log, timing,
 };
+
+pub use touchmove_boards::{chesslink, dgt, hall, live, registry};
+pub use touchmove_engine::{self as engine, play};
+pub use touchmove_spectators::{broadcast, livechess, watched};
 
 pub use event::{EventKind, GameEvent, MoveEvent};
 pub use interpreter::{Config, Interpreter, TurnView};

@@ -1,4 +1,5 @@
-//! The `touchmove` command: replay sensor logs, simulate hands, and (later) drive live boards.
+//! The `touchmove` command: watch, play and serve live boards, replay their sensor logs, and
+//! simulate hands and emulate boards for tests and demonstrations.
 
 mod cli;
 

@@ -7,7 +7,7 @@ use std::io::BufReader;
 use std::path::PathBuf;
 
 use shakmaty::Chess;
-use touchmove::pgn_games::{PgnError, PgnGame, read_games};
+use touchmove_simulation::pgn_games::{PgnError, PgnGame, read_games};
 
 fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/corpus")

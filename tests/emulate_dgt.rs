@@ -10,7 +10,7 @@ use std::time::Instant;
 use serialport::TTYPort;
 use shakmaty::{Board, Position};
 use touchmove::dgt::wire::protocol::{piece_from_code, square_from_index};
-use touchmove::pgn_games::read_games;
+use touchmove_simulation::pgn_games::read_games;
 
 use crate::common;
 

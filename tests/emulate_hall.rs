@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use serialport::TTYPort;
 use shakmaty::Position;
-use touchmove::pgn_games::read_games;
 use touchmove_firmware_protocol::{
     Action, Button, Decoded, Decoder, Frame, MAX_WIRE, Message, Snapshot, encode,
 };
+use touchmove_simulation::pgn_games::read_games;
 
 use crate::common;
 

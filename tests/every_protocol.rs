@@ -15,10 +15,8 @@ const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
 
 #[test]
 fn every_protocol_s_emulated_board_plays_the_game_watched() {
-    for protocol in touchmove::boards::PROTOCOLS {
-        if protocol.emulator.is_none() {
-            continue;
-        }
+    // Every protocol has its emulated board (`touchmove_simulation::emulators`' own test).
+    for protocol in touchmove::registry::PROTOCOLS {
         let name = protocol.name;
         let args = ["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"];
         let watched = watch_board(name, "registry", &args, &SCALED_WINDOWS);
@@ -44,8 +42,8 @@ fn every_protocol_s_emulated_board_plays_the_game_watched() {
 
 #[test]
 fn ports_finds_every_protocol_s_emulated_board() {
-    for protocol in touchmove::boards::PROTOCOLS {
-        if protocol.probe.is_none() || protocol.emulator.is_none() {
+    for protocol in touchmove::registry::PROTOCOLS {
+        if protocol.probe.is_none() {
             continue;
         }
         let emulator = emulate_board(protocol.name, &["--pgn", "fixtures/games/coverage.pgn"]);

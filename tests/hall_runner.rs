@@ -14,7 +14,7 @@ use touchmove_firmware_protocol::{
 
 use touchmove::hall::HallSession;
 use touchmove::live::LiveEvent;
-use touchmove::live::runner::RunnerConfig;
+use touchmove::runner::RunnerConfig;
 
 use crate::common;
 

@@ -17,7 +17,7 @@ use tokio_serial::SerialStream;
 
 use common::dgt_board::{field_update, run_until_moves, scripted_board};
 use common::live::sans;
-use touchmove::live::runner::{Connector, RunnerConfig};
+use touchmove::runner::{Connector, RunnerConfig};
 
 mock! {
     /// The byte-level operations of a serial port.

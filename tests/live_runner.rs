@@ -8,7 +8,7 @@ use shakmaty::{Board, Color, Square};
 use tokio_serial::SerialStream;
 
 use touchmove::live::LiveEvent;
-use touchmove::live::runner::{Connector, RunnerConfig};
+use touchmove::runner::{Connector, RunnerConfig};
 
 use crate::common;
 

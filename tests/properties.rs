@@ -13,12 +13,12 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use shakmaty::{Chess, Move, Position};
-use touchmove::fidelity::{check_game, recorded_sans, san_list};
 use touchmove::interpreter::Config;
 use touchmove::output::pgn::{PgnRecorder, PgnTags};
-use touchmove::pgn_games::{PgnGame, read_games};
 use touchmove::replay::replay_events;
-use touchmove::simulate::{BoardKind, HandStyle, simulate};
+use touchmove_simulation::fidelity::{check_game, recorded_sans, san_list};
+use touchmove_simulation::pgn_games::{PgnGame, read_games};
+use touchmove_simulation::simulate::{BoardKind, HandStyle, simulate};
 
 /// A hand style with every handling option drawn at random, on a random board; injected
 /// breaches only when `breaches`.

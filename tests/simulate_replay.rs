@@ -5,8 +5,8 @@ use std::fs::{self, File};
 use std::io::BufReader;
 use std::path::PathBuf;
 
-use touchmove::fidelity::san_list;
-use touchmove::pgn_games::{PgnGame, read_games};
+use touchmove_simulation::fidelity::san_list;
+use touchmove_simulation::pgn_games::{PgnGame, read_games};
 
 use crate::common;
 
@@ -37,7 +37,7 @@ fn scratch(name: &str) -> PathBuf {
 /// log's `# expect` lines give them) of a JSON stream. A violation is reported right after the
 /// move that completes it, so its ply is that move's; an illegal move is reported before the
 /// mover's next legal move, so its ply is the one after the last move. The square of an
-/// illegal move is its destination, from its UCI (as `touchmove::fidelity::rulings` takes it).
+/// illegal move is its destination, from its UCI (as `touchmove_simulation::fidelity::rulings` takes it).
 fn decisions(json: &str) -> (Vec<String>, Vec<String>) {
     let mut sans: Vec<String> = Vec::new();
     let mut rulings = Vec::new();

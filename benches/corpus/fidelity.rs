@@ -3,14 +3,14 @@
 
 use std::collections::HashMap;
 
-use touchmove::baseline::Baseline;
 use touchmove::event::{EventKind, GameEvent};
-use touchmove::fidelity::{compare, recorded_sans};
 use touchmove::interpreter::Config;
-use touchmove::pgn_games::PgnGame;
 use touchmove::replay::replay_events;
 use touchmove::sensor::SensorEvent;
-use touchmove::simulate::{MoveEnd, simulate};
+use touchmove_simulation::baseline::Baseline;
+use touchmove_simulation::fidelity::{compare, recorded_sans};
+use touchmove_simulation::pgn_games::PgnGame;
+use touchmove_simulation::simulate::{MoveEnd, simulate};
 
 use crate::stats::Samples;
 use crate::styles::NamedStyle;

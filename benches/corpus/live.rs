@@ -5,20 +5,22 @@
 //! recorded is then replayed, as `watch --record` then `replay` would: live and replay must
 //! agree.
 
-use touchmove::chesslink::emulator::{ChessLinkBoardEmulator, EmulatorConfig as LinkConfig};
-use touchmove::dgt::emulator::{DgtBoardEmulator, EmulatorConfig, Script};
-use touchmove::emulation::{EmulatedBoard, ScriptStart, Unplug};
 use touchmove::event::{EventKind, GameEvent};
-use touchmove::fidelity::compare;
 use touchmove::interpreter::Config;
 use touchmove::live::{BoardSession, LinkEvent, LiveEvent, LiveGame};
 use touchmove::live::{Protocol, SessionOptions};
-use touchmove::pgn_games::PgnGame;
 use touchmove::replay::Replay;
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::SensorLog;
 use touchmove::sensor_log::{LogHeader, LogRecord};
-use touchmove::simulate::{BoardKind, ExpectedRuling, HandStyle, simulate};
+use touchmove_simulation::emulation::{EmulatedBoard, ScriptStart, Unplug};
+use touchmove_simulation::emulators::chesslink::{
+    ChessLinkBoardEmulator, EmulatorConfig as LinkConfig,
+};
+use touchmove_simulation::emulators::dgt::{DgtBoardEmulator, EmulatorConfig, Script};
+use touchmove_simulation::fidelity::compare;
+use touchmove_simulation::pgn_games::PgnGame;
+use touchmove_simulation::simulate::{BoardKind, ExpectedRuling, HandStyle, simulate};
 
 /// A live row's hands and faults.
 pub struct LiveStyle {
@@ -213,7 +215,7 @@ fn emulated_board(
             clock_readings: Vec::new(),
             host_notes: Vec::new(),
         };
-        let script = touchmove::chesslink::emulator::Script::from_log(&log).ok()?;
+        let script = touchmove_simulation::emulators::chesslink::Script::from_log(&log).ok()?;
         let mut config = LinkConfig::new(script);
         config.start = ScriptStart::OnHost;
         config.seed = seed;

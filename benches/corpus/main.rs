@@ -21,9 +21,9 @@ use std::time::Instant;
 
 use shakmaty::Chess;
 use touchmove::interpreter::{Config, Interpreter};
-use touchmove::pgn_games::{PgnGame, read_games};
 use touchmove::sensor::SensorEvent;
-use touchmove::simulate::simulate;
+use touchmove_simulation::pgn_games::{PgnGame, read_games};
+use touchmove_simulation::simulate::simulate;
 
 use logs::corpus_files;
 use styles::NamedStyle;

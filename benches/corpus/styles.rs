@@ -1,6 +1,6 @@
 //! The hand styles the benchmark replays the corpus under.
 
-use touchmove::simulate::{BoardKind, HandStyle};
+use touchmove_simulation::simulate::{BoardKind, HandStyle};
 
 /// A named hand style.
 pub struct NamedStyle {

@@ -247,7 +247,7 @@ fn parse_board_spec(text: &str) -> Result<BoardSpec, String> {
         None => (None, text),
     };
     let (protocol, port) = match rest.split_once(':') {
-        Some((protocol, port)) if touchmove::boards::find(protocol).is_some() => (protocol, port),
+        Some((protocol, port)) if touchmove::registry::find(protocol).is_some() => (protocol, port),
         _ => ("dgt", rest),
     };
     if port.is_empty() {
@@ -332,7 +332,7 @@ pub struct WatchArgs {
 /// The names of the registry's protocols, for `--protocol` and `emulate NAME`.
 fn protocol_name() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        touchmove::boards::PROTOCOLS.iter().map(|protocol| {
+        touchmove::registry::PROTOCOLS.iter().map(|protocol| {
             clap::builder::PossibleValue::new(protocol.name).help(protocol.summary)
         }),
     )
@@ -366,8 +366,8 @@ fn emulate_help() -> String {
         "The first line on standard output is the port a host should open (`port: /dev/pts/N`). \
 Script times are divided by --speed. The command ends --grace-ms after the script, or on Ctrl-C.",
     );
-    for protocol in touchmove::boards::PROTOCOLS {
-        if let Some(emulator) = &protocol.emulator {
+    for protocol in touchmove::registry::PROTOCOLS {
+        if let Some(emulator) = touchmove_simulation::emulators::find(protocol.name) {
             help.push_str(&format!(
                 "\n\n{} ({}):\n{}",
                 protocol.name, protocol.summary, emulator.help

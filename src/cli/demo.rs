@@ -8,11 +8,12 @@ use anyhow::{Context, Result};
 use shakmaty::Chess;
 use tokio_serial::SerialStream;
 
-use touchmove::emulation::{EmulatedBoard, EmulatorOptions, ScriptSource, ScriptStart};
-use touchmove::live::runner::{self, Connector, RunnerConfig};
-use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
+use touchmove::live::{LiveGame, Protocol, SessionOptions};
 use touchmove::output::notation::Notation;
 use touchmove::output::pgn::PgnTags;
+use touchmove::runner::{self, Connector, RunnerConfig};
+use touchmove::watched::WatchedBoard;
+use touchmove_simulation::emulation::{EmulatedBoard, EmulatorOptions, ScriptSource, ScriptStart};
 
 use super::args::DemoArgs;
 use super::demo_games;
@@ -23,7 +24,7 @@ use super::watch_sink::WatchSink;
 
 /// Runs `touchmove demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {
-    let protocol = touchmove::boards::find(&args.board)
+    let protocol = touchmove::registry::find(&args.board)
         .with_context(|| format!("no board protocol is called `{}`", args.board))?;
     let count = demo_games::count();
     let first = usize::try_from(args.game)
@@ -44,8 +45,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     options.start = ScriptStart::OnHost;
     options.speed = args.speed;
     options.seed = args.seed;
-    let emulator = protocol
-        .emulator
+    let emulator = touchmove_simulation::emulators::find(protocol.name)
         .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
     let emulator = (emulator.new)(&options).context("cannot play the demo games")?;
     let runtime = super::runtime()?;
@@ -77,7 +77,7 @@ async fn demo(
     emulator: impl EmulatedBoard + 'static,
     protocol: &'static Protocol,
     args: &DemoArgs,
-    pairings: Vec<touchmove::live::Players>,
+    pairings: Vec<touchmove::watched::Players>,
 ) -> Result<()> {
     let (board_end, host_end) =
         SerialStream::pair().context("cannot create a pseudo-terminal pair")?;

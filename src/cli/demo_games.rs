@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
-use touchmove::live::Players;
-use touchmove::pgn_games::{PgnGame, read_games};
-use touchmove::simulate::SequenceGame;
+use touchmove::watched::Players;
+use touchmove_simulation::pgn_games::{PgnGame, read_games};
+use touchmove_simulation::simulate::SequenceGame;
 
 /// The games, in the file's order (`fixtures/corpus/demo.pgn`).
 const GAMES: &str = include_str!("../../fixtures/corpus/demo.pgn");

@@ -9,10 +9,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use touchmove::emulation::{ClockSide as EmulatedClockSide, EmulatorOptions, ScriptSource};
-use touchmove::emulation::{ScriptStart, Unplug};
-use touchmove::pgn_games::read_games;
 use touchmove::sensor_log::{SensorLog, read_log};
+use touchmove_simulation::emulation::{
+    ClockSide as EmulatedClockSide, EmulatorOptions, ScriptSource,
+};
+use touchmove_simulation::emulation::{ScriptStart, Unplug};
+use touchmove_simulation::pgn_games::read_games;
 
 use shakmaty::Color;
 
@@ -22,12 +24,11 @@ use super::simulate::find_game;
 
 /// Runs `touchmove emulate`.
 pub fn run(args: &EmulateArgs) -> Result<()> {
-    let protocol = touchmove::boards::find(&args.board)
+    let protocol = touchmove::registry::find(&args.board)
         .with_context(|| format!("no board protocol is called `{}`", args.board))?;
     let (script, what) = script_source(&args.script)?;
     let options = options(args, script);
-    let emulator = protocol
-        .emulator
+    let emulator = touchmove_simulation::emulators::find(protocol.name)
         .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
     let emulator = (emulator.new)(&options)
         .with_context(|| format!("{what}: cannot emulate a {} board", protocol.name))?;

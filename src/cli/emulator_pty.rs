@@ -10,8 +10,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_serial::{SerialPort, SerialStream};
 
-use touchmove::emulation::{EmulatedBoard, hex};
 use touchmove::sensor::Millis;
+use touchmove_simulation::emulation::{EmulatedBoard, hex};
 
 /// How long a write may wait for the host to read; then the bytes are dropped, as on a serial
 /// line without flow control.

@@ -45,7 +45,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 /// runner's end, so that nothing decided is lost). When both failed, the outputs' error is
 /// said first and the runner's is returned.
 fn session_outcome(
-    watched: Result<(), touchmove::live::runner::RunnerError>,
+    watched: Result<(), touchmove::runner::RunnerError>,
     finished: anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     use anyhow::Context;

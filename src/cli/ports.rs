@@ -28,7 +28,7 @@ pub fn run(args: &PortsArgs) -> Result<()> {
 /// protocols asked in vain (or why the port cannot be opened).
 async fn ask(name: &str) -> String {
     let mut asked = Vec::new();
-    for protocol in touchmove::boards::PROTOCOLS {
+    for protocol in touchmove::registry::PROTOCOLS {
         let Some(probe_of) = &protocol.probe else {
             continue;
         };

@@ -106,7 +106,7 @@ fn replay_log(
             .with_report_horizon(args.interpreter.report_horizon_ms)
             .with_windows(args.interpreter.slide_ms, args.interpreter.bounce_ms)
             .with_scan(args.interpreter.scan_ms)
-            .with_board_scans(touchmove::boards::scan_of_board)
+            .with_board_scans(touchmove::registry::scan_of_board)
             .with_time_control(args.interpreter.time_control.clone()),
     );
     let reader = if args.ignore_clock_readings {

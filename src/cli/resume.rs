@@ -6,8 +6,8 @@ use std::time::SystemTime;
 
 use anyhow::{Context, Result};
 
-use touchmove::live::runner::Sink;
 use touchmove::live::{BoardSession, LiveGame};
+use touchmove::runner::Sink;
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::{LogRecord, SensorLog, read_log};
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_serial::{DataBits, FlowControl, Parity, SerialPortBuilderExt, SerialStream, StopBits};
 
-use touchmove::live::runner::Connector;
 use touchmove::live::{Parity as LineParity, Probe, Protocol, SerialLine};
+use touchmove::runner::Connector;
 
 /// How long a port has to answer a probe.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(800);

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use touchmove::pgn_games::{PgnGame, read_games};
-use touchmove::simulate::{HandStyle, simulate};
+use touchmove_simulation::pgn_games::{PgnGame, read_games};
+use touchmove_simulation::simulate::{HandStyle, simulate};
 
 use super::args::SimulateArgs;
 use super::simulated_log::{Source, write_simulated_log};
@@ -33,7 +33,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
 
 /// Game `number` of the file, or why it cannot be had.
 pub(super) fn find_game(
-    mut games: impl Iterator<Item = Result<PgnGame, touchmove::pgn_games::PgnError>>,
+    mut games: impl Iterator<Item = Result<PgnGame, touchmove_simulation::pgn_games::PgnError>>,
     number: u64,
     pgn: &Path,
 ) -> Result<PgnGame> {
@@ -52,7 +52,7 @@ pub(super) fn find_game(
 fn simulate_all(
     args: &SimulateArgs,
     style: &HandStyle,
-    games: impl Iterator<Item = Result<PgnGame, touchmove::pgn_games::PgnError>>,
+    games: impl Iterator<Item = Result<PgnGame, touchmove_simulation::pgn_games::PgnError>>,
     dir: &Path,
 ) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;

@@ -6,9 +6,11 @@ use std::path::Path;
 use anyhow::Result;
 
 use touchmove::event::color_name;
-use touchmove::pgn_games::PgnGame;
 use touchmove::sensor_log::{FlushPolicy, LogHeader, LogWriter};
-use touchmove::simulate::{BoardKind, ExpectedRuling, HandStyle, RulingKind, SimulatedGame};
+use touchmove_simulation::pgn_games::PgnGame;
+use touchmove_simulation::simulate::{
+    BoardKind, ExpectedRuling, HandStyle, RulingKind, SimulatedGame,
+};
 
 /// Where a simulated log comes from, for its comments and header.
 pub struct Source<'a> {

@@ -1,6 +1,6 @@
 //! The hand style the `simulate` options describe.
 
-use touchmove::simulate::{BoardKind, HandStyle};
+use touchmove_simulation::simulate::{BoardKind, HandStyle};
 
 use super::args::{BoardArg, StyleArgs, StylePreset};
 

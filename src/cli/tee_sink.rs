@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use touchmove::clock::ClockReading;
 use touchmove::event::LinkState;
-use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::runner::Sink;
 use touchmove::sensor::{Millis, SensorEvent};
 
 /// Sends everything to `0`, then to `1` (notices to `0` only).

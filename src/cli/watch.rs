@@ -7,9 +7,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use shakmaty::Chess;
 
-use touchmove::live::runner::{self, RunnerConfig};
 use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
 use touchmove::output::pgn::PgnTags;
+use touchmove::runner::{self, RunnerConfig};
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
@@ -64,7 +64,7 @@ pub(super) fn outputs_and_start(args: &WatchArgs) -> Result<(Option<Resumed>, Ch
 
 /// Opens the board the way its protocol needs and watches it with the protocol's session.
 async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Result<()> {
-    let protocol = touchmove::boards::find(&args.protocol)
+    let protocol = touchmove::registry::find(&args.protocol)
         .with_context(|| format!("no board protocol is called `{}`", args.protocol))?;
     // A resumed game's clock kept running on its own: it is not set again.
     let time_control = args

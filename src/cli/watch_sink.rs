@@ -11,10 +11,10 @@ use shakmaty::{Bitboard, Chess, Position};
 
 use touchmove::clock::ClockReading;
 use touchmove::event::{EventKind, GameEvent, LinkState};
-use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::notation::Notation;
 use touchmove::output::pgn::PgnTags;
+use touchmove::runner::Sink;
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::HostNote;
 

@@ -79,9 +79,9 @@ async fn board_script(
 /// Runs the live runner over `connector` with a DGT link and a game from the starting position
 /// until `moves_wanted` moves were decided (or `limit` passed: a failure); returns everything
 /// the game said.
-pub async fn run_until_moves<C: touchmove::live::runner::Connector>(
+pub async fn run_until_moves<C: touchmove::runner::Connector>(
     connector: &mut C,
-    config: touchmove::live::runner::RunnerConfig,
+    config: touchmove::runner::RunnerConfig,
     moves_wanted: usize,
     limit: std::time::Duration,
 ) -> Vec<LiveEvent> {

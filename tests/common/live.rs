@@ -7,8 +7,8 @@ use tokio::sync::Notify;
 
 use tokio_serial::SerialStream;
 use touchmove::event::EventKind;
-use touchmove::live::runner::{Connector, Sink};
 use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::runner::{Connector, Sink};
 use touchmove::sensor::SensorEvent;
 
 /// Collects the decisions and wakes the test when enough moves were made.
@@ -48,12 +48,12 @@ impl Sink for Collect {
 pub async fn run_session_until_moves<C, S>(
     connector: &mut C,
     session: &mut S,
-    config: touchmove::live::runner::RunnerConfig,
+    config: touchmove::runner::RunnerConfig,
     moves_wanted: usize,
     limit: std::time::Duration,
 ) -> Vec<LiveEvent>
 where
-    C: touchmove::live::runner::Connector,
+    C: touchmove::runner::Connector,
     S: touchmove::live::BoardSession,
 {
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -67,7 +67,7 @@ where
         shakmaty::Chess::default(),
         touchmove::interpreter::Config::default(),
     );
-    let run = touchmove::live::runner::run(
+    let run = touchmove::runner::run(
         connector,
         session,
         &mut game,

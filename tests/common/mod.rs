@@ -47,7 +47,7 @@ impl Fixture {
         Replay::new(self.config())
             .with_time_control(self.time_control())
             .with_scan(scan.then_some(self.config().scan_ms))
-            .with_board_scans(touchmove::boards::scan_of_board)
+            .with_board_scans(touchmove::registry::scan_of_board)
     }
 
     /// The time control a `--time-control` option gives.

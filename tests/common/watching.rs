@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use serde_json::Value;
-use touchmove::fidelity::san_list;
-use touchmove::pgn_games::read_games;
+use touchmove_simulation::fidelity::san_list;
+use touchmove_simulation::pgn_games::read_games;
 
 use super::emulator::emulate_board;
 

@@ -77,15 +77,8 @@
 //! assert!(matches!(&decided[0].kind, EventKind::Move(m) if m.uci == "e2e4"));
 //! ```
 
-/// A diagnostic for `-v` (`tracing::debug!`) with the `tracing` feature, else nothing: an
-/// embedder that wants none compiles no logging crate.
-macro_rules! diagnostic {
-    ($($arg:tt)*) => {
-        #[cfg(feature = "tracing")]
-        tracing::debug!($($arg)*);
-    };
-}
-pub(crate) use diagnostic;
+#[macro_use]
+mod diagnostic;
 
 pub mod clock;
 pub mod event;

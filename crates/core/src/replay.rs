@@ -10,7 +10,7 @@ use crate::event::GameEvent;
 use crate::interpreter::{Config, Interpreter};
 use crate::sensor::{Millis, SensorEvent};
 use crate::sensor_log::{HostNote, LogHeader, LogRecord};
-use crate::timing::{Timing, log_config};
+use crate::timing::Timing;
 
 /// A log being replayed: the interpreter, created once the header is known.
 #[derive(Debug)]
@@ -78,7 +78,7 @@ impl Replay {
         let board_scan = self
             .board_scans
             .and_then(|scans| header.board.as_deref().and_then(scans));
-        log_config(self.config, self.given, header, board_scan)
+        header.config(self.config, self.given, board_scan)
     }
 
     /// Runs a clock for `time_control` (see [`Interpreter::with_time_control`]).

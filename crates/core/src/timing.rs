@@ -7,17 +7,22 @@
 //! each setting from the first source that states it: **given** (the command line, an
 //! embedder's choice), else **the recording's** header, else **the protocol's** (the board's
 //! family: its report horizon and scan), else the configuration's own default. [`resolve`] is
-//! that rule, written once.
+//! that rule, written once; `LogHeader::config` applies it to a recorded log.
 //!
 //! ```
 //! use touchmove_core::Config;
-//! use touchmove_core::sensor_log::LogHeader;
 //! use touchmove_core::timing::{Timing, resolve};
 //!
-//! let recorded = LogHeader::default().with_scan(250).with_windows(300, 50);
+//! // As a recording's header states it (`LogHeader::timing`): a scan and the two windows.
+//! let recorded = Timing {
+//!     slide_ms: Some(300),
+//!     bounce_ms: Some(50),
+//!     scan_ms: Some(250),
+//!     ..Timing::default()
+//! };
 //! let given = Timing { slide_ms: Some(400), ..Timing::default() };
 //! let protocol = Timing { report_horizon_ms: Some(300), scan_ms: Some(100), ..Timing::default() };
-//! let config = resolve(Config::default(), given, recorded.timing(), protocol);
+//! let config = resolve(Config::default(), given, recorded, protocol);
 //! assert_eq!(config.slide_ms, 400); // given
 //! assert_eq!(config.bounce_ms, 50); // the recording's
 //! assert_eq!(config.scan_ms, 250); // the recording's, before the protocol's
@@ -82,24 +87,6 @@ impl Timing {
     }
 }
 
-/// How a recorded log is decided: `config` with the timing `given`, else as the log's `header`
-/// states it, else the scan period of the board its `@board` names (`board_scan`, from a
-/// registry of protocols the core does not know), else as `config` has it; and the side an
-/// engine played, as `touchmove play` ran it (its moves carried out for it), earns no rulings.
-/// `Replay` and an embedder replaying a log by hand decide with the same.
-pub fn log_config(
-    config: Config,
-    given: Timing,
-    header: &crate::sensor_log::LogHeader,
-    board_scan: Option<Millis>,
-) -> Config {
-    let board = Timing {
-        scan_ms: board_scan,
-        ..Timing::default()
-    };
-    resolve(config, given, header.timing(), board).with_exempt(header.engine.or(config.exempt))
-}
-
 /// `config` with each timing setting `given`, else as the `recorded` header states it
 /// ([`LogHeader::timing`](crate::sensor_log::LogHeader::timing); nothing for a game not
 /// recorded), else as the `protocol` does, else as `config` has it.
@@ -110,7 +97,6 @@ pub fn resolve(config: Config, given: Timing, recorded: Timing, protocol: Timing
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sensor_log::LogHeader;
 
     const NONE: Timing = Timing {
         report_horizon_ms: None,
@@ -130,16 +116,18 @@ mod tests {
 
     #[test]
     fn each_setting_comes_from_the_first_source_that_states_it() {
-        let recorded = LogHeader::default().with_report_horizon(2);
-        let header = LogHeader::default().with_windows(2, 2).with_scan(2);
+        let recorded = Timing {
+            report_horizon_ms: Some(2),
+            ..NONE
+        };
         let base = Config::default();
         // Given wins over everything.
         assert_eq!(
-            Timing::of_config(&resolve(base, all(1), header.timing(), all(3))),
+            Timing::of_config(&resolve(base, all(1), all(2), all(3))),
             all(1)
         );
         // The recording's over the protocol's, setting by setting.
-        let config = resolve(base, NONE, recorded.timing(), all(3));
+        let config = resolve(base, NONE, recorded, all(3));
         assert_eq!(config.report_horizon_ms, 2);
         assert_eq!(
             (config.slide_ms, config.bounce_ms, config.scan_ms),
@@ -147,20 +135,5 @@ mod tests {
         );
         // Nothing stated anywhere: the configuration's own.
         assert_eq!(resolve(base, NONE, NONE, NONE), base);
-    }
-
-    #[test]
-    fn a_header_states_what_a_session_wrote() {
-        let config = Config::default()
-            .with_report_horizon_ms(300)
-            .with_slide_ms(250)
-            .with_bounce_ms(50)
-            .with_scan_ms(250);
-        let header = LogHeader::default().with_timing(Timing::of_config(&config));
-        assert_eq!(header.timing(), Timing::of_config(&config));
-        assert_eq!(
-            resolve(Config::default(), NONE, header.timing(), NONE),
-            config
-        );
     }
 }

@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 use shakmaty::Color;
 use tokio::sync::mpsc;
 
-use touchmove::live::runner::Control;
+use touchmove::runner::Control;
 
 /// Reads what the human types, on a thread of its own (a read of a terminal blocks; the
 /// thread ends with the process): `resign` (and Enter) resigns `human`'s game. Standard input

@@ -1,6 +1,6 @@
 //! `touchmove play`: a human plays a UCI engine on the board. The board is watched as `watch`
 //! watches it; the library's `play::EngineGame` stands between the interpreter's decisions and
-//! the record; the engine runs in its own task (`engine::runner`). The engine's moves reach the
+//! the record; the engine runs in its own task (`engine_runner`). The engine's moves reach the
 //! game, and what to show reaches the board, over channels: everything runs on one thread.
 //!
 //! Here: the command and the game's setting up; `state.rs` the game's state and the runner's
@@ -24,15 +24,16 @@ use shakmaty::{Chess, Color};
 use tokio::sync::mpsc;
 use tokio::task::LocalSet;
 
-use touchmove::engine::runner::{self as engine_runner, EngineCommand, EngineReport};
 use touchmove::engine::{EngineConfig, EngineEvent};
-use touchmove::live::runner::{self, Control, Parts, RunnerConfig};
-use touchmove::live::{LiveGame, SessionOptions, WatchedBoard};
+use touchmove::engine_runner::{self as engine_runner, EngineCommand, EngineReport};
+use touchmove::live::{LiveGame, SessionOptions};
 use touchmove::output::pgn::PgnTags;
 use touchmove::play::EngineGame;
+use touchmove::runner::{self, Control, Parts, RunnerConfig};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
+use touchmove::watched::WatchedBoard;
 
 use super::args::{ClockSide, PlayArgs, PlaySide, WatchArgs};
 use super::recording::Recording;
@@ -137,7 +138,7 @@ async fn play(
         color_name(!engine)
     );
     let board = &args.board;
-    let protocol = touchmove::boards::find(&board.protocol)
+    let protocol = touchmove::registry::find(&board.protocol)
         .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
     // A resumed game's clock kept running on its own: it is not set again.
     let options = SessionOptions::new()

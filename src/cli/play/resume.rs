@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 
 use touchmove::live::LiveGame;
-use touchmove::live::runner::Sink;
+use touchmove::runner::Sink;
 
 use super::super::resume::Resumed;
 use super::state::PlaySink;

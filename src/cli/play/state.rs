@@ -11,12 +11,12 @@ use shakmaty::uci::UciMove;
 use tokio::sync::mpsc;
 
 use touchmove::clock::ClockReading;
-use touchmove::engine::runner::{EngineReport, EngineRequest};
 use touchmove::engine::{EngineEvent, Score, score_fields};
+use touchmove::engine_runner::{EngineReport, EngineRequest};
 use touchmove::event::{ClockTimes, EventKind, LinkState};
-use touchmove::live::runner::{Control, Sink};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::play::{EngineGame, PlayEvent};
+use touchmove::runner::{Control, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::HostNote;
 

@@ -11,10 +11,10 @@ use touchmove::broadcast::{PushStatus, Pusher};
 use touchmove::event::GameEvent;
 
 use super::stats::StreamStats;
-use touchmove::live::runner::Control;
-use touchmove::live::{BoardSummary, WatchedBoard};
 use touchmove::output::notation::Notation;
+use touchmove::runner::Control;
 use touchmove::sensor::Millis;
+use touchmove::watched::{BoardSummary, WatchedBoard};
 
 /// How many events a stream may fall behind before it is closed (the page reconnects and
 /// reads the game again from its start).

@@ -9,8 +9,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use tokio_serial::SerialStream;
 
-use touchmove::emulation::{EmulatorOptions, ScriptSource, ScriptStart};
-use touchmove::live::runner::Connector;
+use touchmove::runner::Connector;
+use touchmove_simulation::emulation::{EmulatorOptions, ScriptSource, ScriptStart};
 
 use super::super::args::ServeArgs;
 use super::super::demo_games;
@@ -43,8 +43,7 @@ impl Connector for OwnEnd {
 /// come first), and plans their watching.
 pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Result<Vec<Planned>> {
     let protocol = &touchmove::dgt::PROTOCOL;
-    let emulator = protocol
-        .emulator
+    let emulator = touchmove_simulation::emulators::find(protocol.name)
         .context("the DGT board cannot be emulated")?;
     let mut planned = Vec::new();
     for i in 0..usize::try_from(count).unwrap_or(0) {

@@ -133,7 +133,7 @@ fn entries(dir: &Path) -> Vec<String> {
 /// The first protocol of the registry whose probe recognises a board on `port`, and what the
 /// board said it is.
 async fn ask(port: &str) -> Option<(&'static Protocol, String)> {
-    for protocol in touchmove::boards::PROTOCOLS {
+    for protocol in touchmove::registry::PROTOCOLS {
         let Some(probe_of) = &protocol.probe else {
             continue;
         };

@@ -30,11 +30,11 @@ use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use touchmove::live::runner::Control;
 use touchmove::livechess::{
     BoardView, Call, Eboard, Feed, Request, call_response, error_response, feed_message, parse_call,
 };
 use touchmove::output::excerpt::excerpt;
+use touchmove::runner::Control;
 
 use super::access::Access;
 use super::board::{self, BoardHandle, Overview};

@@ -23,8 +23,8 @@ use anyhow::{Context, Result};
 use tokio::sync::watch;
 use tokio::task::LocalSet;
 
-use touchmove::live::WatchedBoard;
 use touchmove::output::notation::Notation;
+use touchmove::watched::WatchedBoard;
 
 use super::args::{BoardSpec, ServeArgs};
 use super::token::Token;
@@ -270,7 +270,7 @@ pub(super) fn announce(line: &str) -> Result<()> {
 
 /// The board `--board` number `index` names.
 fn plan_serial(setup: &Setup, index: usize, spec: &BoardSpec) -> Result<Planned> {
-    let protocol = touchmove::boards::find(&spec.protocol)
+    let protocol = touchmove::registry::find(&spec.protocol)
         .with_context(|| format!("no board protocol is called `{}`", spec.protocol))?;
     let name = spec.name.clone().unwrap_or_else(|| (index + 1).to_string());
     let port = spec.port.display().to_string();

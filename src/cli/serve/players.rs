@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use touchmove::live::Players;
+use touchmove::watched::Players;
 
 /// Each board's players, by board name.
 pub fn read(path: &Path) -> Result<HashMap<String, Players>> {

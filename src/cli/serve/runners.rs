@@ -9,9 +9,10 @@ use anyhow::{Context, Result};
 use shakmaty::Chess;
 use tokio::sync::{mpsc, watch};
 
-use touchmove::live::runner::{self, Connector, Control, Parts, RunnerConfig};
-use touchmove::live::{LiveGame, Protocol, SessionOptions, WatchedBoard};
+use touchmove::live::{LiveGame, Protocol, SessionOptions};
 use touchmove::output::pgn::PgnTags;
+use touchmove::runner::{self, Connector, Control, Parts, RunnerConfig};
+use touchmove::watched::WatchedBoard;
 
 use super::super::args::ServeArgs;
 use super::super::resume::Resumed;
@@ -54,7 +55,7 @@ pub struct Setup {
     event: Option<String>,
     round: Option<String>,
     /// `--players`: each board's players, by name.
-    players: std::collections::HashMap<String, touchmove::live::Players>,
+    players: std::collections::HashMap<String, touchmove::watched::Players>,
     /// `--lichess-round`: the round's push shows every game of each board, so each board
     /// keeps its finished games.
     keep_finished: bool,

@@ -8,8 +8,8 @@ use std::time::Instant;
 use shakmaty::Chess;
 use touchmove::clock::ClockReading;
 use touchmove::event::{EventKind, GameEvent, LinkState};
-use touchmove::live::runner::Sink;
 use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::runner::Sink;
 use touchmove::sensor::{Millis, SensorEvent};
 
 use super::board::BoardHandle;

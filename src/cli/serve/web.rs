@@ -16,7 +16,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use touchmove::broadcast::PushStatus;
 use touchmove::event::GameEvent;
-use touchmove::live::BoardSummary;
+use touchmove::watched::BoardSummary;
 
 use super::board::Overview;
 use super::stats::StatsReport;

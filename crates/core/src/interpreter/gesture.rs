@@ -101,7 +101,7 @@ impl Interpreter {
 
     /// Keeps a copy of the interpreter as it is now and holds its decisions back from here on.
     fn start_gesture_watch(&mut self) {
-        crate::diagnostic!("a king moves: watching for the result gesture");
+        diagnostic!("a king moves: watching for the result gesture");
         self.gesture = Some(Box::new(GestureWatch {
             before: Box::new(self.clone()),
             started: self.king_homes(),
@@ -202,10 +202,10 @@ impl Interpreter {
             Some(square) => is_centre(*square) && Some(*square) != home,
         });
         if watch.moved == [true, true] && located == watch.started && homes == watch.started {
-            crate::diagnostic!(t, "the kings are back: no gesture, and nothing");
+            diagnostic!(t, "the kings are back: no gesture, and nothing");
             self.take_back_the_watch(t);
         } else if !open {
-            crate::diagnostic!(t, "the kings came to rest: no gesture");
+            diagnostic!(t, "the kings came to rest: no gesture");
             self.gesture = None;
         }
     }
@@ -259,7 +259,7 @@ impl Interpreter {
             self.phase = Phase::Closed;
             return;
         }
-        crate::diagnostic!(t, "result gesture");
+        diagnostic!(t, "result gesture");
         self.game.end(Ending {
             winner,
             reason: REASON,

@@ -356,7 +356,7 @@ impl Interpreter {
                     held.square == square && (held.piece.is_none() || held.piece == piece)
                 });
                 if let Some(index) = bounce {
-                    crate::diagnostic!(t, %square, "bounce ignored");
+                    diagnostic!(t, %square, "bounce ignored");
                     self.held.remove(index);
                 } else {
                     let replies = self.replies_before_arrival(t, piece);

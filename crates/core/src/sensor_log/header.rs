@@ -1,6 +1,8 @@
 //! The log header: what the metadata lines say about the log as a whole.
 
+use crate::interpreter::Config;
 use crate::sensor::Millis;
+use crate::timing::{Timing, resolve};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, PositionError};
 
@@ -59,8 +61,8 @@ impl LogHeader {
     }
 
     /// What the header states of the timing a session decided with (see [`crate::timing`]).
-    pub fn timing(&self) -> crate::timing::Timing {
-        crate::timing::Timing {
+    pub fn timing(&self) -> Timing {
+        Timing {
             report_horizon_ms: self.report_horizon_ms,
             slide_ms: self.slide_ms,
             bounce_ms: self.bounce_ms,
@@ -68,9 +70,22 @@ impl LogHeader {
         }
     }
 
+    /// How the log this header opens is decided: `config` with the timing `given`, else as the
+    /// header states it, else the scan period of the board its `@board` names (`board_scan`,
+    /// from a registry of protocols the core does not know), else as `config` has it; and the
+    /// side an engine played, as `touchmove play` ran it (its moves carried out for it), earns
+    /// no rulings. `Replay` and an embedder replaying a log by hand decide with the same.
+    pub fn config(&self, config: Config, given: Timing, board_scan: Option<Millis>) -> Config {
+        let board = Timing {
+            scan_ms: board_scan,
+            ..Timing::default()
+        };
+        resolve(config, given, self.timing(), board).with_exempt(self.engine.or(config.exempt))
+    }
+
     /// The same header, stating the timing settings `timing` states (see
     /// [`crate::timing`]): a session states every setting it decided with.
-    pub fn with_timing(mut self, timing: crate::timing::Timing) -> LogHeader {
+    pub fn with_timing(mut self, timing: Timing) -> LogHeader {
         self.report_horizon_ms = timing.report_horizon_ms.or(self.report_horizon_ms);
         self.slide_ms = timing.slide_ms.or(self.slide_ms);
         self.bounce_ms = timing.bounce_ms.or(self.bounce_ms);
@@ -108,6 +123,50 @@ impl LogHeader {
 mod tests {
     use super::*;
     use shakmaty::{Color, Position};
+
+    const NONE: Timing = Timing {
+        report_horizon_ms: None,
+        slide_ms: None,
+        bounce_ms: None,
+        scan_ms: None,
+    };
+
+    #[test]
+    fn a_header_states_what_a_session_wrote() {
+        let config = Config::default()
+            .with_report_horizon_ms(300)
+            .with_slide_ms(250)
+            .with_bounce_ms(50)
+            .with_scan_ms(250);
+        let header = LogHeader::default().with_timing(Timing::of_config(&config));
+        assert_eq!(header.timing(), Timing::of_config(&config));
+        assert_eq!(
+            resolve(Config::default(), NONE, header.timing(), NONE),
+            config
+        );
+    }
+
+    #[test]
+    fn a_log_is_decided_with_the_given_timing_then_its_own_then_its_board_s() {
+        let header = LogHeader::default()
+            .with_windows(300, 40)
+            .with_engine(Color::Black);
+        let given = Timing {
+            slide_ms: Some(500),
+            ..NONE
+        };
+        let config = header.config(Config::default(), given, Some(250));
+        // Given, then the header's, then the board's scan; the engine's side exempt.
+        assert_eq!(
+            (config.slide_ms, config.bounce_ms, config.scan_ms),
+            (500, 40, 250)
+        );
+        assert_eq!(
+            config.report_horizon_ms,
+            Config::default().report_horizon_ms
+        );
+        assert_eq!(config.exempt, Some(Color::Black));
+    }
 
     #[test]
     fn no_start_means_the_standard_position() {

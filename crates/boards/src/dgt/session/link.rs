@@ -1,0 +1,579 @@
+//! The DGT session as a live board link: what the live runner needs of it.
+
+use std::collections::VecDeque;
+
+use shakmaty::Color;
+
+use super::{DgtSession, SessionConfig, SessionEvent};
+use crate::dgt::session::clock_sides::{ClockSides, sides_from_times};
+use crate::dgt::session::host_clock::HostClock;
+use crate::dgt::wire::clock::ClockReport;
+use crate::dgt::wire::command::{ClockCommand, ClockText};
+use crate::dgt::wire::protocol::REPORT_HORIZON_MS;
+use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint, SessionOptions};
+use touchmove_core::clock::ClockReading;
+use touchmove_core::clock::TimeControl;
+use touchmove_core::sensor::{Millis, SensorKind};
+
+/// A game resumed from its recording, the sides of its clock still to be read.
+#[derive(Debug, Clone, Copy)]
+struct Resumed {
+    /// The recording's last report of the clock.
+    clock: ClockReading,
+    /// When the board's full report was passed on since (the game has caught up on the moves
+    /// it shows).
+    board_seen_at: Option<Millis>,
+    /// Whether a press has been seen since.
+    press_seen: bool,
+    /// Whether a move has been decided since (one caught up on, or played).
+    moved: bool,
+}
+
+/// A DGT board behind the live runner.
+#[derive(Debug)]
+pub struct DgtLink {
+    session: DgtSession,
+    /// The time control to set the clock to when a game starts.
+    clock_setup: Option<TimeControl>,
+    /// The clock the host set for the game in progress.
+    host_clock: Option<HostClock>,
+    /// Which side of the clock is White's.
+    sides: ClockSides,
+    /// The side to move in the game, once it has started (from the game's announcements).
+    to_move: Option<Color>,
+    /// Whether a move was decided since the last press (the next press is most likely its
+    /// mover's, completing it; otherwise the press came before its move was reported).
+    moved_since_press: bool,
+    /// A resumed game whose clock sides are not yet read from the clock.
+    resumed: Option<Resumed>,
+    /// The clock's display shows a move to carry out (`Feedback::Show`) until the next move.
+    showing: bool,
+    /// The session's events not yet polled, each with the time of the input that brought it
+    /// (the time of a clock press).
+    events: VecDeque<(Millis, SessionEvent)>,
+}
+
+impl DgtLink {
+    /// A link with the session configured by `config`.
+    pub fn new(config: SessionConfig) -> DgtLink {
+        DgtLink {
+            session: DgtSession::new(config),
+            clock_setup: None,
+            host_clock: None,
+            sides: ClockSides::unknown(),
+            to_move: None,
+            moved_since_press: false,
+            resumed: None,
+            showing: false,
+            events: VecDeque::new(),
+        }
+    }
+
+    /// Fixes which side of the clock is White's (`Some(true)`: the left) instead of learning it
+    /// from the clock.
+    pub fn with_clock_sides(mut self, white_on_left: Option<bool>) -> DgtLink {
+        if let Some(white_on_left) = white_on_left {
+            self.sides = ClockSides::fixed(white_on_left);
+        }
+        self
+    }
+
+    /// When a game starts, set the clock plugged into the board to the first period of
+    /// `time_control` and start the time of the side to move (a DGT XL or DGT 3000 acknowledges; a
+    /// board without a clock does not, and the command is given up after its tries). From then
+    /// on the host puts on the clock what the time control adds and a clock set by command
+    /// cannot: increments, the next period's time, the two minutes of an illegal move.
+    pub fn set_clock_at_start(mut self, time_control: Option<TimeControl>) -> DgtLink {
+        self.clock_setup = time_control.filter(|tc| matches!(tc, TimeControl::Timed(_)));
+        self
+    }
+
+    /// Sets the clock for a game starting at `now` with `to_move` to move.
+    fn start_clock(&mut self, now: Millis, to_move: Color) {
+        let Some(time_control) = self.clock_setup.clone() else {
+            return;
+        };
+        let white_on_left = self.sides.white_on_left();
+        let (clock, command) = HostClock::start(time_control, to_move, now, white_on_left);
+        self.host_clock = Some(clock);
+        self.session.send_clock(now, command);
+    }
+
+    /// Takes the events the session has, brought by input at `now`.
+    fn take_session_events(&mut self, now: Millis) {
+        while let Some(event) = self.session.poll_event() {
+            self.events.push_back((now, event));
+        }
+    }
+
+    /// `color` pressed the clock at `now`: the host's model follows, and the clock gets what
+    /// the press added.
+    fn clock_pressed(&mut self, color: Color, now: Millis) {
+        if let Some(command) = self
+            .host_clock
+            .as_mut()
+            .and_then(|clock| clock.pressed(color, now))
+        {
+            self.session.send_clock(now, command);
+        }
+    }
+
+    /// What a session event means to the runner, if anything.
+    fn translate(&self, event: SessionEvent) -> Option<LinkEvent> {
+        match event {
+            SessionEvent::Identified { version, serial } => {
+                let serial = serial.map(|s| format!(", serial {s}")).unwrap_or_default();
+                Some(LinkEvent::Identified(format!(
+                    "DGT board, version {}.{:02}{serial}",
+                    version.0, version.1
+                )))
+            }
+            SessionEvent::Sensor(kind) => Some(LinkEvent::Sensor(kind)),
+            SessionEvent::Silent => Some(LinkEvent::Silent),
+            SessionEvent::Unresponsive => Some(LinkEvent::Unresponsive),
+            SessionEvent::Responsive => Some(LinkEvent::Responsive),
+            SessionEvent::Corrupt { dropped } => {
+                tracing::debug!(
+                    bytes = dropped.len(),
+                    "corrupt bytes from the board dropped"
+                );
+                None
+            }
+            SessionEvent::Rotated => Some(LinkEvent::Notice(
+                "the board stands turned round (Black on the connector side): squares are mapped"
+                    .to_owned(),
+            )),
+            SessionEvent::ClockCommandFailed(command) => Some(LinkEvent::Notice(format!(
+                "the clock never acknowledged {command:?}: given up"
+            ))),
+            SessionEvent::ClockTimes(report) => report
+                .reading(self.sides.white_on_left())
+                .map(|reading| reading.with_white_on_left(self.sides.settled_white_on_left()))
+                .map(LinkEvent::ClockReading),
+            SessionEvent::ClockPressed { left, .. } => Some(LinkEvent::Sensor(SensorKind::Clock(
+                self.sides.color_of(left),
+            ))),
+        }
+    }
+}
+
+impl DgtLink {
+    /// A clock report at `now` after a resume from a recording that did not say which side is
+    /// White's, beside the recording's last report: the times tell when they are far enough
+    /// apart. Otherwise a running clock does while nothing has happened since the recording
+    /// stopped: the board's full report, a report horizon old (a move that was under way has
+    /// had time to show), showed no move, and no press was seen, so the side that ran in the
+    /// recording still runs. Until one of these tells, no press teaches the sides: one made
+    /// while the host was down was never seen.
+    fn sides_from_resumed_clock(&mut self, now: Millis, report: &ClockReport) {
+        let Some(resumed) = self.resumed.filter(|_| !report.no_clock) else {
+            return;
+        };
+        let (white, black) = (resumed.clock.times.white, resumed.clock.times.black);
+        let by_times = sides_from_times(report.left.millis(), report.right.millis(), white, black);
+        let settled_since = resumed
+            .board_seen_at
+            .is_some_and(|at| now >= at.saturating_add(REPORT_HORIZON_MS));
+        let running_left = report.running && report.left_to_move;
+        let running_right = report.running && report.right_to_move;
+        let by_running = resumed
+            .clock
+            .running
+            .filter(|_| settled_since && !resumed.press_seen && !resumed.moved)
+            .filter(|_| running_left || running_right)
+            .map(|ran| running_left == ran.is_white());
+        if let Some(white_on_left) = by_times.or(by_running) {
+            self.sides.recorded(white_on_left);
+            self.resumed = None;
+        }
+    }
+
+    /// The player on the left (`left`) or right pressed at `now`: the first press of the game
+    /// on a running clock (or one the host set) settles which side is White's. Returns the
+    /// notice to give when that turned the sides round (the clock the host set is set again).
+    fn learn_sides(&mut self, now: Millis, left: bool, running_before: bool) -> Option<LinkEvent> {
+        let to_move = self.to_move?;
+        if let Some(resumed) = self.resumed.as_mut() {
+            resumed.press_seen = true;
+            return None;
+        }
+        // The presser completes the move just decided, or one not reported yet.
+        let presser = if std::mem::replace(&mut self.moved_since_press, false) {
+            !to_move
+        } else {
+            to_move
+        };
+        if !(running_before || self.host_clock.is_some()) || !self.sides.pressed(left, presser) {
+            return None;
+        }
+        let white_on_left = self.sides.white_on_left();
+        if let Some(command) = self
+            .host_clock
+            .as_mut()
+            .map(|clock| clock.turned(white_on_left, now))
+        {
+            self.session.send_clock(now, command);
+        }
+        let side = if white_on_left { "left" } else { "right" };
+        Some(LinkEvent::Notice(format!(
+            "White sits on the clock's {side} (learnt from the first press)"
+        )))
+    }
+
+    /// What a decision of the game means to the clock: a penalty to put on it, the result to
+    /// show, a new game to set it for; and who is to move.
+    /// Follows what the game told the board: whose move it is, the host's clock model, the
+    /// clock's display.
+    fn follow(&mut self, now: Millis, feedback: &Feedback) {
+        match feedback {
+            Feedback::Started { to_move } => {
+                self.to_move = Some(*to_move);
+                self.start_clock(now, *to_move);
+            }
+            Feedback::Show { text, .. } => {
+                self.showing = true;
+                let text = ClockText::new(text);
+                self.session
+                    .send_clock(now, ClockCommand::Display { text, beep: true });
+            }
+            Feedback::Moved { by, .. } => {
+                if std::mem::replace(&mut self.showing, false) {
+                    self.session.send_clock(now, ClockCommand::EndDisplay);
+                }
+                self.to_move = Some(!*by);
+                self.moved_since_press = true;
+                if let Some(resumed) = self.resumed.as_mut() {
+                    resumed.moved = true;
+                }
+            }
+            Feedback::TakenBack { to_move } => self.to_move = Some(*to_move),
+            Feedback::TimeAdded { side, ms } => {
+                if let Some(clock) = self.host_clock.as_mut() {
+                    let command = clock.add_time(*side, *ms, now);
+                    self.session.send_clock(now, command);
+                }
+            }
+            Feedback::Ended { outcome } => {
+                self.host_clock = None;
+                let text = ClockText::new(outcome.as_str());
+                self.session
+                    .send_clock(now, ClockCommand::Display { text, beep: true });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The registry's session constructor: a link that sets and follows the clock as `options`
+/// say.
+pub(crate) fn new_session(options: &SessionOptions) -> Box<dyn BoardSession + Send> {
+    Box::new(
+        DgtLink::default()
+            .with_clock_sides(options.white_on_left)
+            .set_clock_at_start(options.set_clock.clone()),
+    )
+}
+
+impl Default for DgtLink {
+    fn default() -> DgtLink {
+        DgtLink::new(SessionConfig::default())
+    }
+}
+
+impl BoardSession for DgtLink {
+    fn connect(&mut self, now: Millis) {
+        self.session.connect(now);
+        self.take_session_events(now);
+    }
+
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.session.handle_bytes(now, bytes);
+        self.take_session_events(now);
+    }
+
+    fn handle_timeout(&mut self, now: Millis) {
+        self.session.handle_timeout(now);
+        self.take_session_events(now);
+    }
+
+    fn poll_timeout(&self) -> Option<Millis> {
+        self.session.poll_timeout()
+    }
+
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.session.poll_transmit()
+    }
+
+    fn handle_feedback(&mut self, now: Millis, feedback: &Feedback) {
+        self.follow(now, feedback);
+    }
+
+    fn resume(&mut self, point: &ResumePoint) {
+        self.to_move = Some(point.to_move);
+        self.moved_since_press = !point.pressed;
+        match point.clock.and_then(|clock| clock.white_on_left) {
+            Some(white_on_left) => self.sides.recorded(white_on_left),
+            None => {
+                self.resumed = point.clock.map(|clock| Resumed {
+                    clock,
+                    board_seen_at: None,
+                    press_seen: false,
+                    moved: false,
+                });
+            }
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<LinkEvent> {
+        while let Some((at, event)) = self.events.pop_front() {
+            match event {
+                SessionEvent::ClockPressed {
+                    left,
+                    running_before,
+                } => {
+                    let notice = self.learn_sides(at, left, running_before);
+                    self.moved_since_press = false;
+                    if let Some(notice) = notice {
+                        self.events.push_front((at, event));
+                        return Some(notice);
+                    }
+                    self.clock_pressed(self.sides.color_of(left), at);
+                }
+                SessionEvent::Rotated => self.sides.board_turned(true),
+                SessionEvent::ClockTimes(report) => self.sides_from_resumed_clock(at, &report),
+                SessionEvent::Sensor(SensorKind::Snapshot(_)) => {
+                    if let Some(resumed) = self.resumed.as_mut() {
+                        resumed.board_seen_at.get_or_insert(at);
+                    }
+                }
+                _ => {}
+            }
+            if let Some(link_event) = self.translate(event) {
+                return Some(link_event);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dgt::wire::command::{ClockRun, ClockSetting, HostCommand, encode};
+
+    /// A game with White to move has started.
+    fn started() -> Feedback {
+        Feedback::Started {
+            to_move: Color::White,
+        }
+    }
+
+    fn sent(link: &mut DgtLink) -> Vec<u8> {
+        std::iter::from_fn(|| link.poll_transmit())
+            .flatten()
+            .collect()
+    }
+
+    fn set_and_run(left: (u8, u8), right: (u8, u8), run: ClockRun) -> Vec<u8> {
+        let setting = |(minutes, seconds)| ClockSetting {
+            hours: 0,
+            minutes,
+            seconds,
+        };
+        encode(&HostCommand::Clock(ClockCommand::SetAndRun {
+            left: setting(left),
+            right: setting(right),
+            run,
+        }))
+    }
+
+    /// A BWTIME report with the lever high on the right (`true`) or left side.
+    fn lever(right_high: bool) -> Vec<u8> {
+        let status = if right_high {
+            0x01 | 0x02 | 0x10
+        } else {
+            0x01 | 0x08
+        };
+        let zero = crate::dgt::wire::clock::ClockTime::default();
+        crate::dgt::wire::message::encode::bwtime(&ClockReport::from_status(zero, zero, status))
+    }
+
+    fn clocked(time_control: &str) -> DgtLink {
+        let time_control = time_control.parse().ok();
+        let mut link = DgtLink::default().set_clock_at_start(time_control);
+        link.connect(0);
+        sent(&mut link);
+        link
+    }
+
+    #[test]
+    fn the_clock_is_set_when_the_game_starts() {
+        let mut link = clocked("330");
+        link.handle_feedback(10, &started());
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((5, 30), (5, 30), ClockRun::Left)
+        );
+    }
+
+    #[test]
+    fn an_increment_is_put_on_the_clock_after_the_press() {
+        let mut link = clocked("60+5");
+        link.handle_feedback(0, &started());
+        assert_eq!(sent(&mut link), set_and_run((1, 0), (1, 0), ClockRun::Left));
+        // The clock acknowledges, then reports White (left) to move, then White's press.
+        link.handle_bytes(100, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
+        link.handle_bytes(200, &lever(false));
+        link.handle_bytes(3_000, &lever(true));
+        while link.poll_event().is_some() {}
+        // 60 s - 3 s + 5 s for White; Black's side runs.
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((1, 2), (1, 0), ClockRun::Right)
+        );
+    }
+
+    #[test]
+    fn a_press_polled_after_later_input_keeps_its_own_time() {
+        let mut link = clocked("60+5");
+        link.handle_feedback(0, &started());
+        sent(&mut link);
+        link.handle_bytes(100, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
+        link.handle_bytes(200, &lever(false));
+        link.handle_bytes(3_000, &lever(true));
+        link.handle_bytes(4_000, &[]);
+        while link.poll_event().is_some() {}
+        // White pressed at 3 s, not 4 s: 60 s - 3 s + 5 s.
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((1, 2), (1, 0), ClockRun::Right)
+        );
+    }
+
+    #[test]
+    fn an_illegal_move_s_two_minutes_go_on_the_opponent_s_side() {
+        let mut link = clocked("300");
+        link.handle_feedback(0, &started());
+        sent(&mut link);
+        link.handle_bytes(100, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
+        // White's illegal move: Black's clock gains two minutes.
+        let penalty = Feedback::TimeAdded {
+            side: Color::Black,
+            ms: 120_000,
+        };
+        link.handle_feedback(4_000, &penalty);
+        // White's time ran 4 s; Black (right) gets two minutes; White's side still runs.
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((4, 56), (7, 0), ClockRun::Left)
+        );
+    }
+
+    #[test]
+    fn without_a_time_control_the_clock_is_left_alone() {
+        let mut link = DgtLink::default();
+        link.connect(0);
+        sent(&mut link);
+        link.handle_feedback(10, &started());
+        assert_eq!(sent(&mut link), Vec::<u8>::new());
+    }
+    /// A link resumed from a recording whose last clock report gave `white` and `black`, the
+    /// side `to_move` running and to move (its sides not recorded), connected at 0.
+    fn resumed(white: u64, black: u64, to_move: Color) -> DgtLink {
+        let mut link = DgtLink::default();
+        let times = touchmove_core::event::ClockTimes { white, black };
+        link.resume(&ResumePoint {
+            to_move,
+            pressed: true,
+            clock: Some(ClockReading::new(times, Some(to_move))),
+        });
+        link.connect(0);
+        link
+    }
+
+    #[test]
+    fn a_resumed_game_reads_the_clock_sides_from_the_recorded_times() {
+        use crate::dgt::wire::clock::ClockTime;
+        use crate::dgt::wire::message::encode::bwtime;
+        // The recording's last report: White 60 s, Black 55 s, Black to move.
+        let mut link = resumed(60_000, 55_000, Color::Black);
+        sent(&mut link);
+        // The clock shows 55 s on the left and 60 s on the right: White sits on the right.
+        // Running, the left player (Black) to move, the lever low on the right.
+        let report = |status| {
+            ClockReport::from_status(
+                ClockTime::from_millis(60_000),
+                ClockTime::from_millis(55_000),
+                status,
+            )
+        };
+        link.handle_bytes(100, &bwtime(&report(0x01 | 0x08)));
+        // Black, on the left, presses: the lever rises on the right, the right side runs.
+        link.handle_bytes(2_000, &bwtime(&report(0x01 | 0x02 | 0x10)));
+        let presses: Vec<LinkEvent> = std::iter::from_fn(|| link.poll_event())
+            .filter(|event| matches!(event, LinkEvent::Sensor(SensorKind::Clock(_))))
+            .collect();
+        assert_eq!(
+            presses,
+            [LinkEvent::Sensor(SensorKind::Clock(Color::Black))]
+        );
+    }
+
+    #[test]
+    fn close_resumed_times_wait_for_the_board_then_the_side_still_running_tells() {
+        use crate::dgt::wire::clock::ClockTime;
+        use crate::dgt::wire::message::encode::{board_dump, bwtime};
+        use crate::dgt::wire::protocol::{code_from_piece, square_from_index};
+        // The recording's last report: White 300 s, Black 299 s, White to move.
+        let mut link = resumed(300_000, 299_000, Color::White);
+        sent(&mut link);
+        // White sits on the right: 2 s of White's time ran. 298 s against 299 s cannot tell
+        // the sides by the times, and before the board's report a move may have been made.
+        let running_right = ClockReport::from_status(
+            ClockTime::from_millis(298_000),
+            ClockTime::from_millis(299_000),
+            0x01 | 0x10,
+        );
+        link.handle_bytes(100, &bwtime(&running_right));
+        while link.poll_event().is_some() {}
+        assert!(
+            link.sides.white_on_left(),
+            "not learnt yet: the left, as before"
+        );
+        let board = shakmaty::Board::new();
+        let mut codes = [0x00; 64];
+        for (index, code) in (0u8..).zip(codes.iter_mut()) {
+            if let Some(square) = square_from_index(index) {
+                *code = code_from_piece(board.piece_at(square));
+            }
+        }
+        link.handle_bytes(200, &board_dump(&codes));
+        while link.poll_event().is_some() {}
+        // Nothing happened: the side that ran when the recording stopped (White's) still runs.
+        link.handle_bytes(1_100, &bwtime(&running_right));
+        while link.poll_event().is_some() {}
+        assert!(
+            !link.sides.white_on_left(),
+            "the running right side is White's"
+        );
+    }
+
+    #[test]
+    fn a_recording_that_knew_the_sides_settles_them() {
+        let mut link = DgtLink::default();
+        let recorded = ClockReading::new(
+            touchmove_core::event::ClockTimes {
+                white: 300_000,
+                black: 300_000,
+            },
+            Some(Color::White),
+        )
+        .with_white_on_left(Some(false));
+        link.resume(&ResumePoint {
+            to_move: Color::White,
+            pressed: true,
+            clock: Some(recorded),
+        });
+        assert_eq!(link.sides.settled_white_on_left(), Some(false));
+    }
+}

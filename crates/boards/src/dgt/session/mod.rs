@@ -1,0 +1,489 @@
+//! The host side of a DGT board link, sans-IO: bytes and time in, bytes to write and events out.
+//!
+//! [`DgtSession`] follows the style of quinn-proto's `Connection`: it never reads a clock, a
+//! port or a file. Tell it the link opened with [`connect`](DgtSession::connect), feed it what
+//! the board sent with [`handle_bytes`](DgtSession::handle_bytes), ask when it next needs
+//! waking with [`poll_timeout`](DgtSession::poll_timeout) and wake it with
+//! [`handle_timeout`](DgtSession::handle_timeout); after each call, write out what
+//! [`poll_transmit`](DgtSession::poll_transmit) gives and handle what
+//! [`poll_event`](DgtSession::poll_event) gives, until each returns `None`.
+//!
+//! What it does on the link:
+//! - handshake on every (re)connect: SEND_VERSION (which also switches the board out of bus
+//!   mode), RETURN_SERIALNR, SEND_BRD; once the dump arrives, SEND_UPDATE_NICE;
+//! - checks: every `keepalive_ms`, whatever else the link carries, SEND_UPDATE_NICE then
+//!   SEND_BRD. A board that restarted with its port still open (a Bluetooth link dropping, a
+//!   board switched off and on) answers requests but reports nothing by itself: the check puts
+//!   it back into update mode, and a dump that differs from what the session knows is reported
+//!   as a snapshot, so a change the board never reported is not lost;
+//! - a request unanswered for `answer_ms` is [`SessionEvent::Unresponsive`] (once); the next
+//!   byte is [`SessionEvent::Responsive`] and starts a resynchronisation (a full dump, reported
+//!   whatever it shows, then SEND_UPDATE_NICE); a request unanswered for `silence_ms` is
+//!   [`SessionEvent::Silent`] (once per silence): the runner reopens the port;
+//! - rotation: a dump of the start position turned round (Black on the connector side) sets
+//!   the rotated flag, a dump of it the right way round clears it; while set, every square is
+//!   mapped with [`Square::rotate_180`];
+//! - clock commands: one outstanding at a time, resent after `clock_resend_ms` without an
+//!   acknowledgement, given up after `clock_tries` sends.
+
+mod clock_press;
+mod clock_queue;
+pub mod clock_sides;
+pub mod host_clock;
+pub mod link;
+mod liveness;
+pub mod orientation;
+pub(crate) mod probe;
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+
+use shakmaty::{Board, Square};
+
+use crate::dgt::session::clock_press::pressed_side;
+use crate::dgt::session::clock_queue::{ClockQueue, ClockStep};
+use crate::dgt::session::liveness::Liveness;
+use crate::dgt::session::orientation::{Orientation, start_position_orientation};
+use crate::dgt::wire::clock::ClockReport;
+use crate::dgt::wire::command::{ClockCommand, HostCommand, encode};
+use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
+use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
+use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
+
+/// The session's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionConfig {
+    /// Check on the board this often (ms): updates re-armed and a dump compared.
+    pub keepalive_ms: Millis,
+    /// The board has stopped answering when a request goes unanswered this long (ms).
+    pub answer_ms: Millis,
+    /// The link is gone when a request goes unanswered this long (ms): the port is reopened.
+    pub silence_ms: Millis,
+    /// Resend a clock command not acknowledged within this (ms).
+    pub clock_resend_ms: Millis,
+    /// Give a clock command up after this many sends.
+    pub clock_tries: u32,
+}
+
+impl Default for SessionConfig {
+    fn default() -> SessionConfig {
+        SessionConfig {
+            keepalive_ms: 1000,
+            answer_ms: 500,
+            silence_ms: 2000,
+            clock_resend_ms: 2000,
+            clock_tries: 3,
+        }
+    }
+}
+
+/// What the session reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionEvent {
+    /// The board answered the handshake: its version, and its serial number if it gave one
+    /// (once per connection).
+    Identified {
+        /// Main and sub version.
+        version: (u8, u8),
+        /// The serial number (long or short), if received before the board dump.
+        serial: Option<String>,
+    },
+    /// A sensor report, squares already un-rotated.
+    Sensor(SensorKind),
+    /// A clock time report, as received.
+    ClockTimes(ClockReport),
+    /// The clock's lever moved: the player on the left side (`left`) or the right pressed.
+    ClockPressed {
+        /// Whether the player on the clock's left side pressed.
+        left: bool,
+        /// Whether the clock was running before the press.
+        running_before: bool,
+    },
+    /// A request went unanswered for `answer_ms`: the board has stopped answering (once, until
+    /// it answers again).
+    Unresponsive,
+    /// The board answers again after [`SessionEvent::Unresponsive`]; a full dump follows.
+    Responsive,
+    /// A request went unanswered for `silence_ms`: the link is gone (once per silence).
+    Silent,
+    /// Bytes from the board that were dropped as malformed.
+    Corrupt {
+        /// Exactly the bytes dropped.
+        dropped: Vec<u8>,
+    },
+    /// The board stands turned round (Black on the connector side); from now on its squares
+    /// are mapped.
+    Rotated,
+    /// A clock command was never acknowledged and has been given up.
+    ClockCommandFailed(ClockCommand),
+}
+
+/// What one connection has learnt so far.
+#[derive(Debug, Clone)]
+struct Link {
+    liveness: Liveness,
+    awaiting_dump: bool,
+    version: Option<(u8, u8)>,
+    serial: Option<String>,
+    identified: bool,
+    /// The last clock report of this connection (the lever's reference).
+    lever_reference: Option<ClockReport>,
+}
+
+impl Link {
+    /// A link opened at `now`, its handshake not yet answered.
+    fn new(now: Millis) -> Link {
+        Link {
+            liveness: Liveness::new(now),
+            awaiting_dump: true,
+            version: None,
+            serial: None,
+            identified: false,
+            lever_reference: None,
+        }
+    }
+}
+
+/// The sans-IO host side of one DGT board.
+#[derive(Debug, Clone)]
+pub struct DgtSession {
+    config: SessionConfig,
+    decoder: DgtDecoder,
+    link: Option<Link>,
+    /// The pieces as the session knows them, squares un-rotated.
+    board: Board,
+    rotated: bool,
+    clock_queue: ClockQueue,
+    transmit: VecDeque<Vec<u8>>,
+    events: VecDeque<SessionEvent>,
+}
+
+impl DgtSession {
+    /// A session with no link yet.
+    pub fn new(config: SessionConfig) -> DgtSession {
+        DgtSession {
+            config,
+            decoder: DgtDecoder::new(),
+            link: None,
+            board: Board::empty(),
+            rotated: false,
+            clock_queue: ClockQueue::default(),
+            transmit: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &SessionConfig {
+        &self.config
+    }
+
+    /// The pieces as the session last knew them (squares un-rotated).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Whether the board stands turned round.
+    pub fn is_rotated(&self) -> bool {
+        self.rotated
+    }
+
+    /// The link was opened (or reopened) at `now`: partial input and unsent bytes of an earlier
+    /// link are dropped, and the handshake is queued. The rotated flag and the board are kept;
+    /// a clock command in flight is sent again.
+    pub fn connect(&mut self, now: Millis) {
+        self.decoder = DgtDecoder::new();
+        self.transmit.clear();
+        self.clock_queue.requeue_outstanding();
+        self.link = Some(Link::new(now));
+        self.send(now, &HostCommand::SendVersion);
+        self.send(now, &HostCommand::ReturnSerialNumber);
+        self.send(now, &HostCommand::SendBoard);
+        self.start_clock_command(now);
+    }
+
+    /// Queues a clock command; it is sent once the ones before it are done (and a link is
+    /// open).
+    pub fn send_clock(&mut self, now: Millis, command: ClockCommand) {
+        self.clock_queue.push(command);
+        self.start_clock_command(now);
+    }
+
+    /// Takes bytes received from the board at `now`. Any byte, even a malformed one, counts as
+    /// life on an open link.
+    pub fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let back = self
+            .link
+            .as_mut()
+            .is_some_and(|link| link.liveness.received());
+        if back {
+            self.events.push_back(SessionEvent::Responsive);
+            // A lever moved while the board was not heard is no press seen: the board's full
+            // report tells what was played meanwhile.
+            if let Some(link) = self.link.as_mut() {
+                link.lever_reference = None;
+            }
+            self.resynchronise(now);
+        }
+        self.decoder.push(bytes);
+        while let Some(decoded) = self.decoder.poll() {
+            match decoded {
+                Decoded::Message(message) => self.handle_message(now, message),
+                Decoded::Corrupt { dropped, .. } => {
+                    self.events.push_back(SessionEvent::Corrupt { dropped });
+                }
+            }
+        }
+    }
+
+    /// Handles whatever fell due at or before `now`: checks, lost answers, silence, clock
+    /// resends.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        let Some(link) = self.link.as_mut() else {
+            return;
+        };
+        if link
+            .liveness
+            .lost_at(self.config.answer_ms)
+            .is_some_and(|at| at <= now)
+        {
+            link.liveness.lost();
+            self.events.push_back(SessionEvent::Unresponsive);
+        }
+        let silence_at = link.liveness.silence_at(self.config.silence_ms);
+        if silence_at.is_some_and(|at| at <= now) {
+            link.liveness.silence_reported();
+            self.events.push_back(SessionEvent::Silent);
+        }
+        if link.liveness.check_at(self.config.keepalive_ms) <= now {
+            link.liveness.checked(now);
+            self.send(now, &HostCommand::SendUpdateNice);
+            self.send(now, &HostCommand::SendBoard);
+        }
+        self.handle_clock_timeout(now);
+    }
+
+    /// The board answers again after it stopped: ask for a full dump, reported whatever it
+    /// shows, after which updates are asked for again.
+    fn resynchronise(&mut self, now: Millis) {
+        if let Some(link) = self.link.as_mut() {
+            link.awaiting_dump = true;
+        }
+        self.send(now, &HostCommand::SendBoard);
+    }
+
+    /// When [`handle_timeout`](DgtSession::handle_timeout) should next be called; `None`
+    /// before the link opens.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        let link = self.link.as_ref()?;
+        [
+            Some(link.liveness.check_at(self.config.keepalive_ms)),
+            link.liveness.lost_at(self.config.answer_ms),
+            link.liveness.silence_at(self.config.silence_ms),
+            self.clock_queue.deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// The next bytes to write to the board.
+    #[must_use]
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.transmit.pop_front()
+    }
+
+    /// The next event.
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<SessionEvent> {
+        self.events.pop_front()
+    }
+
+    /// Queues `command` for the board (only while a link is open).
+    fn send(&mut self, now: Millis, command: &HostCommand) {
+        let Some(link) = self.link.as_mut() else {
+            return;
+        };
+        if command.expects_answer() {
+            link.liveness.sent(now);
+        }
+        self.transmit.push_back(encode(command));
+    }
+
+    /// Sends the next clock command if none is outstanding.
+    fn start_clock_command(&mut self, now: Millis) {
+        if self.link.is_none() {
+            return;
+        }
+        if let Some(command) = self.clock_queue.start(now, self.config.clock_resend_ms) {
+            self.send(now, &HostCommand::Clock(command));
+        }
+    }
+
+    /// Resends or gives up the outstanding clock command when its time has come.
+    fn handle_clock_timeout(&mut self, now: Millis) {
+        let step = self.clock_queue.handle_timeout(
+            now,
+            self.config.clock_resend_ms,
+            self.config.clock_tries,
+        );
+        match step {
+            ClockStep::Idle => {}
+            ClockStep::Send(command) => self.send(now, &HostCommand::Clock(command)),
+            ClockStep::Failed(command) => {
+                self.events
+                    .push_back(SessionEvent::ClockCommandFailed(command));
+                self.start_clock_command(now);
+            }
+        }
+    }
+
+    /// Acts on one message from the board.
+    fn handle_message(&mut self, now: Millis, message: BoardMessage) {
+        match message {
+            BoardMessage::BoardDump(dump) => self.handle_dump(now, &dump),
+            BoardMessage::FieldUpdate { square, occupant } => {
+                self.handle_field_update(square, occupant);
+            }
+            BoardMessage::Clock(report) => self.handle_clock_report(report),
+            BoardMessage::ClockAck(_) => {
+                if self.clock_queue.acknowledge() {
+                    self.start_clock_command(now);
+                }
+            }
+            BoardMessage::Version { main, sub } => {
+                if let Some(link) = self.link.as_mut() {
+                    link.version = Some((main, sub));
+                }
+                self.identify_when_ready();
+            }
+            BoardMessage::SerialNumber(serial) | BoardMessage::LongSerialNumber(serial) => {
+                if let Some(link) = self.link.as_mut() {
+                    link.serial = Some(serial);
+                }
+                self.identify_when_ready();
+            }
+            BoardMessage::Trademark(_)
+            | BoardMessage::BusAddress(_)
+            | BoardMessage::BatteryStatus(_)
+            | BoardMessage::Unknown { .. } => {}
+        }
+    }
+
+    /// Reports the board identified once its version is known and either its serial number or
+    /// its dump has arrived (once per connection).
+    fn identify_when_ready(&mut self) {
+        let Some(link) = self.link.as_mut() else {
+            return;
+        };
+        let Some(version) = link.version else {
+            return;
+        };
+        if link.identified || (link.serial.is_none() && link.awaiting_dump) {
+            return;
+        }
+        link.identified = true;
+        self.events.push_back(SessionEvent::Identified {
+            version,
+            serial: link.serial.clone(),
+        });
+    }
+
+    /// A full dump: orientation, the snapshot (the handshake's or a resynchronisation's
+    /// always; a check's when it differs from what the session knows), and the end of the
+    /// handshake.
+    fn handle_dump(&mut self, now: Millis, dump: &BoardDump) {
+        let as_numbered = dump.board();
+        let was_rotated = self.rotated;
+        match start_position_orientation(&as_numbered) {
+            Some(Orientation::Normal) => self.rotated = false,
+            Some(Orientation::Rotated) if !self.rotated => {
+                self.rotated = true;
+                self.events.push_back(SessionEvent::Rotated);
+            }
+            Some(Orientation::Rotated) | None => {}
+        }
+        let mut board = as_numbered;
+        if self.rotated {
+            board.rotate_180();
+        }
+        let awaited = self.link.as_ref().is_some_and(|link| link.awaiting_dump);
+        let missed = board != self.board;
+        if missed && let Some(link) = self.link.as_mut() {
+            // Changes went unreported (a board restarted, its updates off): so did the clock's,
+            // and a lever moved meanwhile is no press seen.
+            link.lever_reference = None;
+        }
+        if awaited || self.rotated != was_rotated || missed {
+            self.board = board;
+            let snapshot = BoardSnapshot::identified(&self.board);
+            self.events
+                .push_back(SessionEvent::Sensor(SensorKind::Snapshot(snapshot)));
+        }
+        if let Some(link) = self.link.as_mut()
+            && link.awaiting_dump
+        {
+            link.awaiting_dump = false;
+            self.send(now, &HostCommand::SendUpdateNice);
+        }
+        self.identify_when_ready();
+    }
+
+    /// A field update: a lift when the square emptied (the piece the session knew there), a
+    /// place when a piece arrived. A notice that changes nothing the session knows, and magic
+    /// pieces, are not reported.
+    fn handle_field_update(&mut self, square: Square, occupant: Occupant) {
+        let square = self.unrotated(square);
+        let kind = match occupant {
+            Occupant::Empty => self
+                .board
+                .remove_piece_at(square)
+                .map(|piece| SensorKind::Lift {
+                    square,
+                    piece: Some(piece),
+                }),
+            Occupant::Piece(piece) if self.board.piece_at(square) != Some(piece) => {
+                self.board.set_piece_at(square, piece);
+                Some(SensorKind::Place {
+                    square,
+                    piece: Some(piece),
+                })
+            }
+            Occupant::Piece(_) | Occupant::Magic(_) => None,
+        };
+        if let Some(kind) = kind {
+            self.events.push_back(SessionEvent::Sensor(kind));
+        }
+    }
+
+    /// A clock time report: reported as such, and as a press when the lever moved.
+    fn handle_clock_report(&mut self, report: ClockReport) {
+        self.events.push_back(SessionEvent::ClockTimes(report));
+        let Some(link) = self.link.as_mut() else {
+            return;
+        };
+        let Some(previous) = link.lever_reference.replace(report) else {
+            return;
+        };
+        if let Some(left) = pressed_side(&previous, &report) {
+            self.events.push_back(SessionEvent::ClockPressed {
+                left,
+                running_before: previous.running,
+            });
+        }
+    }
+
+    /// The square as the players see it, for a square as the board numbers it.
+    fn unrotated(&self, square: Square) -> Square {
+        if self.rotated {
+            square.rotate_180()
+        } else {
+            square
+        }
+    }
+}

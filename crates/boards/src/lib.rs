@@ -1,0 +1,28 @@
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
+//! touchmove's sensor boards, sans-IO: what turns a board's bytes into the core's sensor events
+//! and shows the game on the board, for every protocol, without a port, a clock or a thread.
+//!
+//! - [`live`]: what every protocol shares: a session's trait ([`live::BoardSession`]), what
+//!   the game tells a board ([`live::Feedback`]), a protocol's facts ([`live::Protocol`]), the
+//!   game of a live board ([`live::LiveGame`]: the starting position awaited, the interpreter
+//!   fed, resumed from a recording).
+//! - [`dgt`], [`hall`] and [`chesslink`]: each protocol's wire codecs and host session, and its
+//!   [`live::Protocol`].
+//! - [`registry`]: the list of them, the one the command line iterates.
+//!
+//! The async runner that owns a port and the clock is the `touchmove` package's; the emulated
+//! boards are `touchmove-simulation`'s.
+
+pub mod chesslink;
+pub mod dgt;
+pub mod hall;
+pub mod live;
+pub mod registry;

@@ -1,0 +1,245 @@
+//! What the game tells a board, whatever its protocol: each session shows what its board can
+//! (a DGT clock's display and times, a Hall or ChessLink board's LEDs) and ignores the rest.
+//!
+//! [`LiveGame`](super::LiveGame) turns its decisions into feedback
+//! ([`LiveGame::poll_feedback`](super::LiveGame::poll_feedback)); the runner hands each to
+//! [`BoardSession::handle_feedback`](super::BoardSession::handle_feedback). No session reads the
+//! game's events themselves.
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Color, KnownOutcome, Square};
+
+use touchmove_core::event::{EventKind, GameEvent};
+use touchmove_core::sensor::Millis;
+
+use super::LiveEvent;
+
+/// Something the game tells the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Feedback {
+    /// A game is under way: the board showed its starting position, or a new game began from
+    /// the standard one. `to_move` has the move.
+    Started {
+        /// The side to move first.
+        to_move: Color,
+    },
+    /// A move was decided.
+    Moved {
+        /// The side that moved.
+        by: Color,
+        /// The square the piece left (a castling king's).
+        from: Square,
+        /// The square the piece reached (a castling king's).
+        to: Square,
+    },
+    /// A move was taken back: `to_move` has the move again.
+    TakenBack {
+        /// The side to move after the takeback.
+        to_move: Color,
+    },
+    /// The board differs from the game on these squares.
+    Mismatch {
+        /// The squares that differ.
+        squares: Vec<Square>,
+    },
+    /// The board matches the game again after a mismatch.
+    Resynced,
+    /// `side` gets `ms` more on its clock (the opponent of a completed illegal move, FIDE
+    /// 7.5.5).
+    TimeAdded {
+        /// The side whose clock gains.
+        side: Color,
+        /// How much, in ms.
+        ms: Millis,
+    },
+    /// A move to carry out (an engine's, `touchmove play`): a board with a display shows
+    /// `text`, one with lights lights `from` and `to`, until the next move.
+    Show {
+        /// The square the piece leaves.
+        from: Square,
+        /// The square it goes to.
+        to: Square,
+        /// The move in SAN.
+        text: String,
+    },
+    /// The game ended (a display shows [`KnownOutcome::as_str`]: `1-0`, `0-1`, `1/2-1/2`).
+    Ended {
+        /// How.
+        outcome: KnownOutcome,
+    },
+}
+
+/// Turns the game's events into feedback, in order: it follows whose move it is at the start of
+/// each game, which a takeback's feedback needs.
+#[derive(Debug, Clone)]
+pub(super) struct FeedbackWriter {
+    /// Who moved first in the current game.
+    first: Color,
+}
+
+impl FeedbackWriter {
+    /// A writer for a game whose first move is `first`'s.
+    pub(super) fn new(first: Color) -> FeedbackWriter {
+        FeedbackWriter { first }
+    }
+
+    /// The feedback of `event`, if it has any.
+    pub(super) fn write(&mut self, event: &LiveEvent) -> Option<Feedback> {
+        match event {
+            LiveEvent::Started { .. } => Some(Feedback::Started {
+                to_move: self.first,
+            }),
+            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => None,
+            LiveEvent::Decision(GameEvent { kind, .. }) => self.decision(kind),
+        }
+    }
+
+    fn decision(&mut self, kind: &EventKind) -> Option<Feedback> {
+        match kind {
+            EventKind::Move(played) => {
+                let (from, to) = squares(played.chess_move)?;
+                Some(Feedback::Moved {
+                    by: played.color,
+                    from,
+                    to,
+                })
+            }
+            EventKind::Takeback { ply } => {
+                // Odd plies are the first mover's.
+                let to_move = if ply % 2 == 1 {
+                    self.first
+                } else {
+                    !self.first
+                };
+                Some(Feedback::TakenBack { to_move })
+            }
+            EventKind::Mismatch { squares } => Some(Feedback::Mismatch {
+                squares: squares.clone(),
+            }),
+            EventKind::Resync => Some(Feedback::Resynced),
+            EventKind::Illegal(illegal) => illegal.penalty_ms.map(|ms| Feedback::TimeAdded {
+                side: !illegal.color,
+                ms,
+            }),
+            EventKind::Result(result) => Some(Feedback::Ended {
+                outcome: result.outcome,
+            }),
+            EventKind::Game { .. } => {
+                // A new game starts from the standard position.
+                self.first = Color::White;
+                Some(Feedback::Started {
+                    to_move: Color::White,
+                })
+            }
+            // A set-up game is announced when the board shows it (`LiveEvent::Started`); an
+            // engine's move is shown by its player (`Feedback::Show`).
+            EventKind::Violation(_)
+            | EventKind::Claimable { .. }
+            | EventKind::Link { .. }
+            | EventKind::Setup { .. }
+            | EventKind::Engine { .. }
+            | EventKind::Execution { .. } => None,
+            // A kind added later tells the board nothing until it is taught to.
+            _ => None,
+        }
+    }
+}
+
+/// The squares a move's piece leaves and reaches (a castling king's two-square move).
+fn squares(chess_move: shakmaty::Move) -> Option<(Square, Square)> {
+    match UciMove::from_standard(chess_move) {
+        UciMove::Normal { from, to, .. } => Some((from, to)),
+        UciMove::Put { .. } | UciMove::Null => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use touchmove_core::event::{GameResult, IllegalMove};
+
+    fn decision(kind: EventKind) -> LiveEvent {
+        LiveEvent::Decision(GameEvent { t: 0, kind })
+    }
+
+    #[test]
+    fn a_takeback_gives_the_move_back_to_the_retracted_plys_side() {
+        let mut writer = FeedbackWriter::new(Color::Black);
+        let takeback = |ply| decision(EventKind::Takeback { ply });
+        assert_eq!(
+            writer.write(&takeback(1)),
+            Some(Feedback::TakenBack {
+                to_move: Color::Black
+            })
+        );
+        assert_eq!(
+            writer.write(&takeback(2)),
+            Some(Feedback::TakenBack {
+                to_move: Color::White
+            })
+        );
+        // A new game on the same board starts from the standard position: White first.
+        writer.write(&decision(EventKind::Game { number: 2 }));
+        assert_eq!(
+            writer.write(&takeback(1)),
+            Some(Feedback::TakenBack {
+                to_move: Color::White
+            })
+        );
+    }
+
+    #[test]
+    fn castling_is_shown_as_the_kings_move() {
+        let position: shakmaty::Chess = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .ok()
+            .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok())
+            .unwrap_or_default();
+        let castle = "O-O-O"
+            .parse::<shakmaty::san::San>()
+            .ok()
+            .and_then(|san| san.to_move(&position).ok());
+        assert_eq!(
+            castle.and_then(squares),
+            Some((Square::E8, Square::C8)),
+            "{castle:?}"
+        );
+    }
+
+    #[test]
+    fn a_penalty_goes_to_the_opponent_and_a_result_is_text() {
+        let mut writer = FeedbackWriter::new(Color::White);
+        let illegal = IllegalMove {
+            color: Color::White,
+            count: 1,
+            message: String::new(),
+            uci: None,
+            penalty_ms: Some(120_000),
+            evidence: Vec::new(),
+        };
+        assert_eq!(
+            writer.write(&decision(EventKind::Illegal(illegal))),
+            Some(Feedback::TimeAdded {
+                side: Color::Black,
+                ms: 120_000
+            })
+        );
+        let result = GameResult {
+            result: "0-1".to_owned(),
+            reason: "checkmate".to_owned(),
+            rule: None,
+            outcome: KnownOutcome::Decisive {
+                winner: Color::Black,
+            },
+        };
+        assert_eq!(
+            writer.write(&decision(EventKind::Result(result))),
+            Some(Feedback::Ended {
+                outcome: KnownOutcome::Decisive {
+                    winner: Color::Black
+                }
+            })
+        );
+    }
+}

@@ -1,0 +1,456 @@
+//! A game on a live board: waiting for the starting position, then the interpreter.
+
+use std::collections::VecDeque;
+
+use shakmaty::{Bitboard, Board, Chess, Color, Position};
+
+use touchmove_core::clock::{ClockReading, TimeControl};
+use touchmove_core::event::{EventKind, GameEvent};
+use touchmove_core::interpreter::{Config, Interpreter};
+use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+use touchmove_core::sensor_log::{HostNote, LogRecord};
+
+use super::feedback::{Feedback, FeedbackWriter};
+
+/// Where a game read back from its recording stands, for the board's session to go on with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// The side to move.
+    pub to_move: Color,
+    /// Whether the clock was pressed after the last move.
+    pub pressed: bool,
+    /// The last report of the clock plugged into the board, if the recording has one (a
+    /// session can tell from it which side of the clock is White's).
+    pub clock: Option<ClockReading>,
+}
+
+/// What the live game has to say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LiveEvent {
+    /// The board shows the starting position: the game is being recorded from `t`.
+    Started {
+        /// When the board first showed the starting position.
+        t: Millis,
+    },
+    /// The board shows neither the starting position nor a game in progress: what it shows.
+    Waiting {
+        /// The board as seen.
+        seen: BoardSnapshot,
+    },
+    /// A decision of the interpreter.
+    Decision(GameEvent),
+    /// A new game was set up at `t` (by a spectator's tool, LiveChess's `setup`): it starts
+    /// from [`LiveGame::start`] once the board shows it, and the game before it is over.
+    SetUp {
+        /// When it was set up.
+        t: Millis,
+    },
+}
+
+/// Whether `seen` shows the pieces of `expected`: the same occupied squares, and each piece
+/// the board identifies where `expected` has it.
+fn shows(seen: &BoardSnapshot, expected: &Board) -> bool {
+    seen.occupied == expected.occupied()
+        && seen
+            .pieces
+            .clone()
+            .into_iter()
+            .all(|(square, piece)| expected.piece_at(square) == Some(piece))
+}
+
+/// A live board's game: until the board shows the starting position nothing is recorded;
+/// from then on every sensor report goes to the interpreter.
+///
+/// Driven as the interpreter is (reports in with their time, deadlines asked for and handed
+/// back), it also says what the board should show ([`LiveGame::poll_feedback`]):
+///
+/// ```
+/// use shakmaty::{Chess, Color, Position, Square};
+/// use touchmove_boards::live::{Feedback, LiveEvent, LiveGame};
+/// use touchmove_core::sensor::BoardSnapshot;
+/// use touchmove_core::{Config, EventKind, SensorEvent, SensorKind};
+///
+/// let mut game = LiveGame::new(Chess::default(), Config::default());
+/// // The board's first report: the pieces set up. The game starts.
+/// let set_up = BoardSnapshot::occupancy(Chess::default().board().occupied());
+/// game.handle_sensor(&SensorEvent::new(0, SensorKind::Snapshot(set_up)));
+/// assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+/// // 1. e4, decided once the pawn has rested on e4 for the slide window.
+/// let lift = SensorKind::Lift { square: Square::E2, piece: None };
+/// let place = SensorKind::Place { square: Square::E4, piece: None };
+/// game.handle_sensor(&SensorEvent::new(1_000, lift));
+/// game.handle_sensor(&SensorEvent::new(1_400, place));
+/// while let Some(deadline) = game.poll_timeout() {
+///     game.handle_timeout(deadline);
+/// }
+/// let decided = game.poll_event();
+/// assert!(matches!(decided, Some(LiveEvent::Decision(e))
+///     if matches!(&e.kind, EventKind::Move(m) if m.san == "e4")));
+/// // The board is told, to light the squares or set a clock's text.
+/// assert_eq!(game.poll_feedback(), Some(Feedback::Started { to_move: Color::White }));
+/// assert_eq!(
+///     game.poll_feedback(),
+///     Some(Feedback::Moved { by: Color::White, from: Square::E2, to: Square::E4 })
+/// );
+/// ```
+#[derive(Debug)]
+pub struct LiveGame {
+    start: Chess,
+    config: Config,
+    time_control: Option<TimeControl>,
+    /// The board as seen before the game starts.
+    seen: BoardSnapshot,
+    interpreter: Option<Interpreter>,
+    out: VecDeque<LiveEvent>,
+    writer: FeedbackWriter,
+    feedback: VecDeque<Feedback>,
+}
+
+impl LiveGame {
+    /// A game that starts when the board shows `start` (its pieces, whoever is to move).
+    pub fn new(start: Chess, config: Config) -> LiveGame {
+        LiveGame {
+            writer: FeedbackWriter::new(start.turn()),
+            start,
+            config,
+            time_control: None,
+            seen: BoardSnapshot::occupancy(Bitboard::EMPTY),
+            interpreter: None,
+            out: VecDeque::new(),
+            feedback: VecDeque::new(),
+        }
+    }
+
+    /// Runs a clock for `time_control` once the game starts.
+    pub fn with_time_control(mut self, time_control: Option<TimeControl>) -> LiveGame {
+        self.time_control = time_control;
+        self
+    }
+
+    /// The position the game starts from.
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    /// Whether the game has started (the board showed the starting position).
+    pub fn started(&self) -> bool {
+        self.interpreter.is_some()
+    }
+
+    /// The interpreter, once the game has started.
+    pub fn interpreter(&self) -> Option<&Interpreter> {
+        self.interpreter.as_ref()
+    }
+
+    /// Takes one sensor report.
+    pub fn handle_sensor(&mut self, event: &SensorEvent) {
+        self.seen.apply(&event.kind);
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.handle_event(event);
+            self.drain();
+            return;
+        }
+        if !self.start_if_shown(event.t) && matches!(event.kind, SensorKind::Snapshot(_)) {
+            self.say(LiveEvent::Waiting {
+                seen: self.seen.clone(),
+            });
+        }
+    }
+
+    /// Starts the game at `t` if the board shows its starting position; returns whether it did.
+    fn start_if_shown(&mut self, t: Millis) -> bool {
+        if !shows(&self.seen, self.start.board()) {
+            return false;
+        }
+        let mut interpreter = Interpreter::new(self.start.clone(), self.config);
+        if let Some(time_control) = &self.time_control {
+            interpreter = interpreter.with_time_control(time_control.clone());
+        }
+        // The pieces the board identified are known from the start.
+        interpreter.handle_event(&SensorEvent::new(
+            t,
+            SensorKind::Snapshot(self.seen.clone()),
+        ));
+        self.interpreter = Some(interpreter);
+        self.say(LiveEvent::Started { t });
+        self.drain();
+        true
+    }
+
+    /// A new game from `start` is set up at `now`: what is pending of the game in progress is
+    /// decided and that game is over; the new one starts when the board shows `start` (at once
+    /// if it does).
+    pub fn set_up(&mut self, now: Millis, start: Chess) {
+        self.finish();
+        self.interpreter = None;
+        self.writer = FeedbackWriter::new(start.turn());
+        self.start = start;
+        self.say(LiveEvent::SetUp { t: now });
+        self.start_if_shown(now);
+    }
+
+    /// The board as its reports show it.
+    pub fn seen(&self) -> &BoardSnapshot {
+        &self.seen
+    }
+
+    /// Takes the records of the game's recording (a `watch --record` log; a header is
+    /// skipped), as the live session took them, to go on where it stopped (`watch
+    /// --resume`): the decisions come out of [`LiveGame::poll_event`] as usual. Returns where
+    /// the game stands, once it has started.
+    pub fn replay_recording(
+        &mut self,
+        records: impl IntoIterator<Item = LogRecord>,
+    ) -> Option<ResumePoint> {
+        self.replay_recording_with(records, |_, _, _| {})
+    }
+
+    /// [`LiveGame::replay_recording`], handing each of the log's host notes to `on_note` once
+    /// the game has taken its part of it (a game against an engine rebuilds its engine game so:
+    /// the decisions before the note are in [`LiveGame::poll_event`]).
+    pub fn replay_recording_with(
+        &mut self,
+        records: impl IntoIterator<Item = LogRecord>,
+        mut on_note: impl FnMut(&mut LiveGame, Millis, &HostNote),
+    ) -> Option<ResumePoint> {
+        let mut pressed = false;
+        let mut clock = None;
+        for record in records {
+            let before = self.out.len();
+            let mut note = None;
+            let press = match record {
+                LogRecord::Event(event) => {
+                    self.handle_sensor(&event);
+                    matches!(event.kind, SensorKind::Clock(_))
+                }
+                LogRecord::ClockReading { t, reading } => {
+                    self.handle_clock_reading(t, &reading);
+                    clock = Some(reading);
+                    false
+                }
+                LogRecord::HostNote { t, note: taken } => {
+                    match taken {
+                        HostNote::Resigned(color) => self.resign(t, color),
+                        // The engine gone, its side is a person's.
+                        HostNote::EngineGone => self.set_exempt(t, None),
+                        // The engine's choice is the engine game's; the game itself is where
+                        // it was at that time (as live, where the note was taken between two
+                        // reports).
+                        HostNote::EngineMove { .. } => self.handle_timeout(t),
+                    }
+                    note = Some((t, taken));
+                    false
+                }
+                LogRecord::Header(_) => false,
+            };
+            let moved = self.out.iter().skip(before).any(|event| {
+                matches!(
+                    event,
+                    LiveEvent::Decision(GameEvent {
+                        kind: EventKind::Move(_),
+                        ..
+                    })
+                )
+            });
+            // A press completing the move it decided is that move's press.
+            pressed = press || (pressed && !moved);
+            if let Some((t, taken)) = note {
+                on_note(self, t, &taken);
+            }
+        }
+        // The board is told where the game stands by `BoardSession::resume`, not move by move.
+        self.feedback.clear();
+        let to_move = self.interpreter.as_ref()?.game().turn();
+        Some(ResumePoint {
+            to_move,
+            pressed,
+            clock,
+        })
+    }
+
+    /// Takes a report of the clock plugged into the board (ignored until the game starts).
+    pub fn handle_clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.handle_clock_reading(t, reading);
+            self.drain();
+        }
+    }
+
+    /// When [`LiveGame::handle_timeout`] must next be called.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        self.interpreter
+            .as_ref()
+            .and_then(Interpreter::poll_timeout)
+    }
+
+    /// From `now` on, `side` is exempt from rulings
+    /// ([`touchmove_core::interpreter::Interpreter::set_exempt`]; nothing before the game starts).
+    pub fn set_exempt(&mut self, now: Millis, side: Option<Color>) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.set_exempt(now, side);
+            self.drain();
+        }
+    }
+
+    /// `color` resigned at `now` ([`touchmove_core::interpreter::Interpreter::resign`]; nothing before
+    /// the game starts).
+    pub fn resign(&mut self, now: Millis, color: Color) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.resign(now, color);
+            self.drain();
+        }
+    }
+
+    /// Handles the deadlines due at `now`.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.handle_timeout(now);
+            self.drain();
+        }
+    }
+
+    /// The session is over: decides what is pending.
+    pub fn finish(&mut self) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.finish();
+            self.drain();
+        }
+    }
+
+    /// The next thing to report.
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<LiveEvent> {
+        self.out.pop_front()
+    }
+
+    /// The next thing to tell the board (its LEDs, its clock's display), in the order the
+    /// events it comes from were decided.
+    #[must_use]
+    pub fn poll_feedback(&mut self) -> Option<Feedback> {
+        self.feedback.pop_front()
+    }
+
+    fn drain(&mut self) {
+        while let Some(decision) = self.interpreter.as_mut().and_then(Interpreter::poll_event) {
+            self.say(LiveEvent::Decision(decision));
+        }
+    }
+
+    /// Queues `event`, and what it tells the board.
+    fn say(&mut self, event: LiveEvent) {
+        if let Some(feedback) = self.writer.write(&event) {
+            self.feedback.push_back(feedback);
+        }
+        self.out.push_back(event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    fn snapshot(board: &Board) -> SensorEvent {
+        SensorEvent::new(0, SensorKind::Snapshot(BoardSnapshot::identified(board)))
+    }
+
+    #[test]
+    fn a_board_showing_the_start_position_starts_the_game() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(&Board::new()));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        assert!(game.started());
+    }
+
+    #[test]
+    fn a_board_showing_something_else_waits_until_it_is_set_up() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        let mut board = Board::new();
+        let pawn = board.remove_piece_at(Square::E2).expect("a pawn");
+        board.set_piece_at(Square::E4, pawn);
+        game.handle_sensor(&snapshot(&board));
+        assert!(matches!(game.poll_event(), Some(LiveEvent::Waiting { .. })));
+        assert!(!game.started());
+        let lift = SensorKind::Lift {
+            square: Square::E4,
+            piece: Some(pawn),
+        };
+        game.handle_sensor(&SensorEvent::new(100, lift));
+        assert_eq!(game.poll_event(), None);
+        let place = SensorKind::Place {
+            square: Square::E2,
+            piece: Some(pawn),
+        };
+        game.handle_sensor(&SensorEvent::new(200, place));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 200 }));
+    }
+
+    #[test]
+    fn a_game_set_up_starts_when_the_board_shows_it() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(&Board::new()));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        // Set up from the position after 1. e4: the board does not show it yet.
+        let e4: Chess = shakmaty::fen::Fen::from_ascii(
+            b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        )
+        .ok()
+        .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok())
+        .unwrap_or_default();
+        game.set_up(500, e4.clone());
+        assert_eq!(game.poll_event(), Some(LiveEvent::SetUp { t: 500 }));
+        assert_eq!(game.poll_event(), None);
+        assert!(!game.started());
+        assert_eq!(game.start(), &e4);
+        let pawn = Some(shakmaty::Color::White.pawn());
+        game.handle_sensor(&SensorEvent::new(
+            900,
+            SensorKind::Lift {
+                square: Square::E2,
+                piece: pawn,
+            },
+        ));
+        assert_eq!(game.poll_event(), None);
+        game.handle_sensor(&SensorEvent::new(
+            1000,
+            SensorKind::Place {
+                square: Square::E4,
+                piece: pawn,
+            },
+        ));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 1000 }));
+        assert_eq!(
+            game.interpreter().map(|i| i.game().turn()),
+            Some(shakmaty::Color::Black)
+        );
+        // Set up again from the position the board shows: it starts at once.
+        game.set_up(2000, e4);
+        assert_eq!(game.poll_event(), Some(LiveEvent::SetUp { t: 2000 }));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 2000 }));
+    }
+
+    #[test]
+    fn after_the_start_the_interpreter_decides() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(&Board::new()));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        let pawn = shakmaty::Color::White.pawn();
+        let lift = SensorKind::Lift {
+            square: Square::E2,
+            piece: Some(pawn),
+        };
+        let place = SensorKind::Place {
+            square: Square::E4,
+            piece: Some(pawn),
+        };
+        game.handle_sensor(&SensorEvent::new(1000, lift));
+        game.handle_sensor(&SensorEvent::new(1300, place));
+        game.finish();
+        let decision = game.poll_event();
+        assert!(
+            matches!(&decision, Some(LiveEvent::Decision(GameEvent { t: 1300, kind: touchmove_core::event::EventKind::Move(m) })) if m.san == "e4"),
+            "{decision:?}"
+        );
+    }
+}

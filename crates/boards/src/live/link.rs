@@ -1,0 +1,77 @@
+//! What every board protocol session offers the live runner.
+
+use crate::live::{Feedback, ResumePoint};
+use touchmove_core::clock::ClockReading;
+use touchmove_core::sensor::{Millis, SensorKind};
+
+/// What a board link reports, whatever its protocol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// The board answered and said what it is.
+    Identified(String),
+    /// A sensor report, stamped by the runner with the time it arrived.
+    Sensor(SensorKind),
+    /// A report of the clock plugged into the board, stamped likewise.
+    ClockReading(ClockReading),
+    /// A request went unanswered: the board has stopped answering (the port may still be
+    /// open: a Bluetooth link dropping, a board switched off).
+    Unresponsive,
+    /// The board answers again after [`LinkEvent::Unresponsive`]; a full report follows.
+    Responsive,
+    /// The board stopped answering (unplugged, switched off): the runner reconnects.
+    Silent,
+    /// Something worth a diagnostic line (corrupt bytes dropped, a turned board noticed).
+    Notice(String),
+}
+
+/// A host-side board protocol, sans-IO: bytes and the time in, bytes and events out.
+pub trait BoardSession {
+    /// The link was (re)opened at `now`: start the handshake.
+    fn connect(&mut self, now: Millis);
+    /// Bytes arrived from the board.
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]);
+    /// A deadline from [`BoardSession::poll_timeout`] passed.
+    fn handle_timeout(&mut self, now: Millis);
+    /// When [`BoardSession::handle_timeout`] must next be called.
+    #[must_use]
+    fn poll_timeout(&self) -> Option<Millis>;
+    /// Bytes to write to the board.
+    #[must_use]
+    fn poll_transmit(&mut self) -> Option<Vec<u8>>;
+    /// The next thing the board reported.
+    #[must_use]
+    fn poll_event(&mut self) -> Option<LinkEvent>;
+    /// What the game tells the board at `now`, for a board that shows it (a clock's display and
+    /// times, LEDs); a board that cannot show it ignores it.
+    fn handle_feedback(&mut self, _now: Millis, _feedback: &Feedback) {}
+    /// The game goes on from a recording (`watch --resume`), where `point` says it stands.
+    fn resume(&mut self, _point: &ResumePoint) {}
+}
+
+/// A boxed session is a session: the registry hands sessions out boxed.
+impl<S: BoardSession + ?Sized> BoardSession for Box<S> {
+    fn connect(&mut self, now: Millis) {
+        (**self).connect(now);
+    }
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        (**self).handle_bytes(now, bytes);
+    }
+    fn handle_timeout(&mut self, now: Millis) {
+        (**self).handle_timeout(now);
+    }
+    fn poll_timeout(&self) -> Option<Millis> {
+        (**self).poll_timeout()
+    }
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        (**self).poll_transmit()
+    }
+    fn poll_event(&mut self) -> Option<LinkEvent> {
+        (**self).poll_event()
+    }
+    fn handle_feedback(&mut self, now: Millis, feedback: &Feedback) {
+        (**self).handle_feedback(now, feedback);
+    }
+    fn resume(&mut self, point: &ResumePoint) {
+        (**self).resume(point);
+    }
+}

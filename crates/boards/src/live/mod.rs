@@ -1,0 +1,20 @@
+//! Live boards: the protocol-independent parts of watching a board over a serial link.
+//!
+//! A board protocol (DGT, the open Hall-sensor protocol) is a sans-IO [`BoardSession`]; the
+//! [`LiveGame`] waits for the starting position and feeds the interpreter; the async runner
+//! (the `touchmove` package's `runner`) is the thin loop around both that owns the port, the clock
+//! and reconnects.
+
+mod board_view;
+mod feedback;
+mod game;
+mod link;
+mod orientation;
+mod protocol;
+
+pub use board_view::board_diagram;
+pub use feedback::Feedback;
+pub use game::{LiveEvent, LiveGame, ResumePoint};
+pub use link::{BoardSession, LinkEvent};
+pub use orientation::{turned_feedback, turned_sensor, turned_snapshot, turned_square};
+pub use protocol::{Parity, Probe, Protocol, SerialLine, SessionOptions};

@@ -1,0 +1,240 @@
+//! How an emulated board is asked to play, whatever its protocol: the options `emulate NAME`
+//! gives the protocol's emulator constructor ([`crate::emulators::Emulator::new`]).
+
+use std::num::NonZeroU32;
+
+use shakmaty::{Chess, Move};
+
+use super::follow::{Follower, Segment};
+use crate::simulate::{BoardKind, HandStyle, SequenceGame};
+use touchmove_core::clock::TimeControl;
+use touchmove_core::sensor::Millis;
+use touchmove_core::sensor_log::SensorLog;
+
+/// What happens on an emulated board.
+#[derive(Debug, Clone)]
+pub enum ScriptSource {
+    /// A sensor log, as recorded (a board that cannot identify pieces ignores the letters).
+    Log(SensorLog),
+    /// A game, played by simulated hands.
+    Game {
+        /// The position it starts from.
+        start: Chess,
+        /// Its moves, each legal where it is played.
+        moves: Vec<Move>,
+        /// Messy hands (slides, knocks, bounces, every capture and promotion order...) instead
+        /// of clean ones.
+        messy: bool,
+    },
+    /// Games one after another, played by simulated hands: after each (it should end on the
+    /// board: a mate, a stalemate, a dead position), the board is cleared and set up again for
+    /// the next; after the last, for the first, and round again (the script is never done).
+    Games {
+        /// The games, in the order they are played.
+        games: Vec<SequenceGame>,
+        /// Messy hands instead of clean ones.
+        messy: bool,
+    },
+}
+
+/// When an emulated board's script starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptStart {
+    /// At emulator time 0.
+    AtOnce,
+    /// When a host first asks the board for its reports (a DGT update mode, a first intact
+    /// frame, a first status request), so that a host that connects late misses nothing.
+    OnHost,
+}
+
+/// A stretch of time during which the board is unplugged: it reads and sends nothing, but what
+/// happens on it still happens. It comes back in its power-up state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unplug {
+    /// When it is unplugged, in ms of emulator time.
+    pub at: Millis,
+    /// For how long, in ms.
+    pub duration: Millis,
+}
+
+/// The side of a chess clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockSide {
+    /// The left player's side.
+    Left,
+    /// The right player's side.
+    Right,
+}
+
+impl ClockSide {
+    /// The other side.
+    pub fn other(self) -> ClockSide {
+        match self {
+            ClockSide::Left => ClockSide::Right,
+            ClockSide::Right => ClockSide::Left,
+        }
+    }
+}
+
+/// How an emulated board plays: what every emulator takes, and the options only some boards
+/// have (an emulator asked for one its board lacks says so: [`EmulatorError::Unsupported`]).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct EmulatorOptions {
+    /// What happens on the board.
+    pub script: ScriptSource,
+    /// When the script starts.
+    pub start: ScriptStart,
+    /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
+    pub speed: f64,
+    /// Bursts of garbage bytes per second on the line (`None`: a clean line).
+    pub noise: Option<f64>,
+    /// The seed of every die (hands, scans, noise).
+    pub seed: u64,
+    /// An unplugging, if any.
+    pub unplug: Option<Unplug>,
+    /// The board stands turned round (Black on the connector side).
+    pub rotated: bool,
+    /// The side of the board's clock White's time is on.
+    pub white_on_clock: ClockSide,
+    /// The board's clock is set to this time control's first period.
+    pub time_control: Option<TimeControl>,
+    /// Every Nth change report is lost on the line (a sequence gap the host must notice).
+    pub drop_every: Option<NonZeroU32>,
+    /// The range of the simulated hands' thinking time before each move, in ms (`None`: the
+    /// hand style's own, 0.3 to 20 s).
+    pub thinking_ms: Option<(Millis, Millis)>,
+    /// The side whose moves the hands carry out as the host shows them (an engine's: the DGT
+    /// clock's text, the lit squares) instead of as the game script says; the script's other
+    /// moves are read again in the game as played. Only with a [`ScriptSource::Game`].
+    pub follow: Option<shakmaty::Color>,
+}
+
+impl EmulatorOptions {
+    /// `script` at normal speed, starting at once, on a clean line, the right way round, White
+    /// on the clock's left, nothing lost.
+    pub fn new(script: ScriptSource) -> EmulatorOptions {
+        EmulatorOptions {
+            script,
+            start: ScriptStart::AtOnce,
+            speed: 1.0,
+            noise: None,
+            seed: 0,
+            unplug: None,
+            rotated: false,
+            white_on_clock: ClockSide::Left,
+            time_control: None,
+            drop_every: None,
+            thinking_ms: None,
+            follow: None,
+        }
+    }
+
+    /// The hands that play a game script on `board`: messy or clean, with the thinking time
+    /// asked for.
+    pub(crate) fn hand_style(&self, board: BoardKind, messy: bool) -> HandStyle {
+        let style = if messy {
+            HandStyle::messy(board)
+        } else {
+            HandStyle::clean(board)
+        };
+        match self.thinking_ms {
+            Some(thinking_ms) => HandStyle {
+                thinking: true,
+                thinking_ms,
+                ..style
+            },
+            None => style,
+        }
+    }
+
+    /// The hands that follow the host for [`EmulatorOptions::follow`]'s side in `style`, and
+    /// their first events (timed from 0), if asked for; an error for a script that is not one
+    /// game.
+    pub(crate) fn follower(
+        &self,
+        style: impl Fn(&HandStyle) -> HandStyle,
+        board: BoardKind,
+    ) -> Result<Option<(Follower, Segment)>, EmulatorError> {
+        let Some(follows) = self.follow else {
+            return Ok(None);
+        };
+        let ScriptSource::Game {
+            start,
+            moves,
+            messy,
+        } = &self.script
+        else {
+            return Err(EmulatorError::FollowNeedsGame);
+        };
+        let hands = style(&self.hand_style(board, *messy));
+        let mut follower = Follower::new(start, moves, follows, hands, self.seed);
+        let opening = follower.opening()?;
+        Ok(Some((follower, opening)))
+    }
+
+    /// Fails with [`EmulatorError::Unsupported`] for the first of `lacking` that is set: for
+    /// an emulator whose board lacks those options.
+    pub fn refuse(&self, lacking: &[BoardOption]) -> Result<(), EmulatorError> {
+        match lacking.iter().find(|option| option.is_set(self)) {
+            Some(option) => Err(EmulatorError::Unsupported { option: *option }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The options of [`EmulatorOptions`] only some boards have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardOption {
+    /// [`EmulatorOptions::unplug`].
+    Unplug,
+    /// [`EmulatorOptions::rotated`].
+    Rotated,
+    /// [`EmulatorOptions::white_on_clock`] on the right.
+    WhiteOnClock,
+    /// [`EmulatorOptions::time_control`].
+    TimeControl,
+    /// [`EmulatorOptions::drop_every`].
+    DropEvery,
+}
+
+impl BoardOption {
+    /// Whether `options` asks for it.
+    fn is_set(self, options: &EmulatorOptions) -> bool {
+        match self {
+            BoardOption::Unplug => options.unplug.is_some(),
+            BoardOption::Rotated => options.rotated,
+            BoardOption::WhiteOnClock => options.white_on_clock != ClockSide::Left,
+            BoardOption::TimeControl => options.time_control.is_some(),
+            BoardOption::DropEvery => options.drop_every.is_some(),
+        }
+    }
+
+    /// How the command line spells it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            BoardOption::Unplug => "--unplug-at",
+            BoardOption::Rotated => "--rotated",
+            BoardOption::WhiteOnClock => "--white-on-clock",
+            BoardOption::TimeControl => "--time-control",
+            BoardOption::DropEvery => "--drop-every",
+        }
+    }
+}
+
+/// Why an emulated board could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum EmulatorError {
+    /// The script could not be made (a log this board cannot play, a game the hands cannot).
+    #[error("cannot make the script")]
+    Script(#[from] super::ScriptError),
+    /// `follow` asked of a script that is not one game.
+    #[error("the hands can follow the host only in a game script (--pgn)")]
+    FollowNeedsGame,
+    /// An option this board does not have (a Hall board has no clock to set).
+    #[error("this board has no {}", option.flag())]
+    Unsupported {
+        /// The option.
+        option: BoardOption,
+    },
+}

@@ -1,0 +1,155 @@
+//! What happens on an emulated ChessLink board: each square's piece changing at a time, from a
+//! sensor log of a board that identifies pieces or from a game played by simulated hands.
+
+use shakmaty::{Board, Chess, Move, Piece, Position, Square};
+
+use crate::emulation::{Scheduled, ScriptError};
+use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
+use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
+use touchmove_core::sensor_log::SensorLog;
+
+/// A square's piece changing: `piece` is what stands there from `t` on (`None`: empty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// When, in ms of script time.
+    pub t: Millis,
+    /// The square.
+    pub square: Square,
+    /// What stands on it from then on.
+    pub piece: Option<Piece>,
+}
+
+impl Scheduled for Change {
+    fn t(&self) -> Millis {
+        self.t
+    }
+    fn later(self, by: Millis) -> Change {
+        Change {
+            t: self.t.saturating_add(by),
+            ..self
+        }
+    }
+}
+
+/// `style` on a ChessLink: it identifies pieces, scans for itself and has no clock.
+pub(super) fn chesslink(style: &HandStyle) -> HandStyle {
+    HandStyle {
+        board: BoardKind::Identifying,
+        scans: false,
+        clock: false,
+        blitz_presses: false,
+        ..style.clone()
+    }
+}
+
+/// The board at the start and its changes, in time order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// The pieces on the board when the script starts.
+    pub start: Board,
+    /// The changes, in time order.
+    pub changes: Vec<Change>,
+    /// A script that goes round (games one after another): the length of a round, after
+    /// which it starts again.
+    pub lap: Option<Millis>,
+}
+
+impl Script {
+    /// `moves` played from `start` by simulated hands in `style` on a board that identifies
+    /// pieces and has no clock (whatever `style` says of them), dice from `seed`.
+    pub fn from_game(
+        start: &Chess,
+        moves: &[Move],
+        style: &HandStyle,
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let game = simulate(start, moves, &chesslink(style), seed)?;
+        Script::from_events(start.board(), &game.events)
+    }
+
+    /// `games` played one after another by simulated hands in `style`, the board cleared and
+    /// set up again between them, dice from `seed`.
+    pub fn from_games(
+        games: &[SequenceGame],
+        style: &HandStyle,
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let events = simulate_sequence(games, &chesslink(style), seed)?.events;
+        let start = games.first().map_or_else(
+            || Chess::default().board().clone(),
+            |game| game.start.board().clone(),
+        );
+        Script::from_events(&start, &events)
+    }
+
+    /// A sensor log of a board that identifies pieces (its clock presses, adjustments and
+    /// promotion choices have no ChessLink equivalent and are left out).
+    pub fn from_log(log: &SensorLog) -> Result<Script, ScriptError> {
+        let start = log
+            .header
+            .start_position()
+            .map_err(|error| ScriptError::BadStart(error.to_string()))?;
+        Script::from_events(start.board(), &log.events)
+    }
+
+    /// The changes `events` make to `start`.
+    pub(super) fn from_events(
+        start: &Board,
+        events: &[SensorEvent],
+    ) -> Result<Script, ScriptError> {
+        let mut board = start.clone();
+        let mut changes = Vec::with_capacity(events.len());
+        for event in events {
+            for (square, piece) in event_changes(&board, event)? {
+                match piece {
+                    Some(piece) => board.set_piece_at(square, piece),
+                    None => board.discard_piece_at(square),
+                }
+                changes.push(Change {
+                    t: event.t,
+                    square,
+                    piece,
+                });
+            }
+        }
+        Ok(Script {
+            start: start.clone(),
+            changes,
+            lap: None,
+        })
+    }
+}
+
+/// What one sensor event changes on `board`.
+fn event_changes(
+    board: &Board,
+    event: &SensorEvent,
+) -> Result<Vec<(Square, Option<Piece>)>, ScriptError> {
+    let t = event.t;
+    Ok(match &event.kind {
+        SensorKind::Lift { square, .. } => vec![(*square, None)],
+        SensorKind::Place { square, piece } => {
+            let piece = piece.ok_or(ScriptError::UnidentifiedPiece { t, square: *square })?;
+            vec![(*square, Some(piece))]
+        }
+        SensorKind::Snapshot(snapshot) => {
+            let mut changed = Vec::new();
+            for square in Square::ALL {
+                let now = if snapshot.occupied.contains(square) {
+                    let piece = snapshot
+                        .pieces
+                        .piece_at(square)
+                        .ok_or(ScriptError::UnidentifiedPiece { t, square })?;
+                    Some(piece)
+                } else {
+                    None
+                };
+                if board.piece_at(square) != now {
+                    changed.push((square, now));
+                }
+            }
+            changed
+        }
+        _ => Vec::new(),
+    })
+}

@@ -1,0 +1,77 @@
+//! A DGT board emulated from the options every emulated board takes
+//! ([`EmulatorOptions`]): the registry's constructor.
+
+use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
+use crate::simulate::BoardKind;
+use touchmove_core::clock::{Bonus, TimeControl};
+use touchmove_core::sensor::Millis;
+
+use super::script::scanning;
+use super::{DgtBoardEmulator, EmulatorConfig, Script};
+
+/// What the emulated board does, for `emulate --help`.
+pub const HELP: &str = "\
+It powers up in bus mode, idle: it answers every request but reports changes only once a host
+sends SEND_UPDATE, SEND_UPDATE_BRD or SEND_UPDATE_NICE, which also starts the script (and the
+clock: five minutes each or --time-control, White on the left) unless --no-wait. The clock runs
+in real time. While unplugged (--unplug-at, --unplug-for) the board reads and sends nothing, and
+it comes back in its power-up state (bus mode, idle), its changes meanwhile lost except in a
+dump.";
+
+impl DgtBoardEmulator {
+    /// A board playing `options` (every option applies: a DGT board identifies pieces, scans,
+    /// has a clock, can stand rotated and be unplugged).
+    pub fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
+        options.refuse(&[BoardOption::DropEvery])?;
+        let follower = options.follower(scanning, BoardKind::Identifying)?;
+        let script = match (&options.script, &follower) {
+            (_, Some((_, opening))) => Script::from_reports(&opening.start, &opening.events),
+            (ScriptSource::Log(log), None) => Script::from_log(log, options.seed),
+            (
+                ScriptSource::Game {
+                    start,
+                    moves,
+                    messy,
+                },
+                None,
+            ) => Script::from_game(
+                start,
+                moves,
+                &options.hand_style(BoardKind::Identifying, *messy),
+                options.seed,
+            ),
+            (ScriptSource::Games { games, messy }, None) => Script::from_games(
+                games,
+                &options.hand_style(BoardKind::Identifying, *messy),
+                options.seed,
+            ),
+        }?;
+        let mut config = EmulatorConfig::new(script);
+        config.start = options.start;
+        config.speed = options.speed;
+        config.noise = options.noise;
+        config.seed = options.seed;
+        config.rotated = options.rotated;
+        config.unplug = options.unplug;
+        config.clock.white = options.white_on_clock;
+        if let Some(TimeControl::Timed(schedule)) = &options.time_control {
+            let first = schedule.period(0);
+            config.clock.initial_ms = Millis::from(first.seconds).saturating_mul(1000);
+            if let Bonus::Increment(seconds) = first.bonus {
+                config.clock.increment_ms = Millis::from(seconds).saturating_mul(1000);
+            }
+        }
+        let emulator = DgtBoardEmulator::new(config);
+        Ok(match follower {
+            Some((follower, _)) => emulator.with_follower(follower),
+            None => emulator,
+        })
+    }
+}
+
+/// The registry's constructor: [`DgtBoardEmulator::from_options`], boxed.
+pub(crate) fn new_emulator(
+    options: &EmulatorOptions,
+) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
+    Ok(Box::new(DgtBoardEmulator::from_options(options)?))
+}

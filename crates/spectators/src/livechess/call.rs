@@ -1,0 +1,303 @@
+//! The calls a LiveChess client sends, read from their JSON text.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use touchmove_core::output::excerpt::excerpt;
+
+/// What a call asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Call {
+    /// `eboards`: every board.
+    Eboards,
+    /// `subscribe` to the `eboardevent` feed `feed` of board `serialnr`.
+    Subscribe {
+        /// The feed's id, chosen by the client.
+        feed: i64,
+        /// The board's serial number (touchmove: its name).
+        serialnr: String,
+    },
+    /// `unsubscribe` (or the method of that name): feed `feed` ends.
+    Unsubscribe {
+        /// The feed's id.
+        feed: i64,
+    },
+    /// The method `setup` on feed `feed`: a new game from `fen` on its board.
+    Setup {
+        /// The feed's id.
+        feed: i64,
+        /// The position, as FEN (or only its piece placement).
+        fen: String,
+    },
+    /// The method `flip` on feed `feed`: its board stands turned round (`Some(true)`), the
+    /// right way round (`Some(false)`), or the other way round from now (`None`).
+    Flip {
+        /// The feed's id.
+        feed: i64,
+        /// How the board stands, when the call says.
+        flipped: Option<bool>,
+    },
+}
+
+/// One call: its id and what it asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The call's id, repeated in its answer.
+    pub id: i64,
+    /// What it asks.
+    pub call: Call,
+}
+
+/// Why a call cannot be answered (answered with an `error` response).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CallError {
+    /// The text is no JSON object of a call.
+    #[error("not a call: {reason}")]
+    NotACall {
+        /// The call's id, if it could be read.
+        id: Option<i64>,
+        /// What was wrong.
+        reason: String,
+    },
+    /// A call of a name touchmove does not answer.
+    #[error("unknown call `{name}`")]
+    UnknownCall {
+        /// The call's id.
+        id: i64,
+        /// The name.
+        name: String,
+    },
+    /// A subscription to a feed other than `eboardevent`.
+    #[error("unknown feed `{feed}`: only eboardevent is served")]
+    UnknownFeed {
+        /// The call's id.
+        id: i64,
+        /// The feed asked for.
+        feed: String,
+    },
+    /// A method touchmove does not answer.
+    #[error("unknown method `{method}`")]
+    UnknownMethod {
+        /// The call's id.
+        id: i64,
+        /// The method.
+        method: String,
+    },
+    /// A call without a parameter it needs.
+    #[error("`{call}` needs {what}")]
+    Missing {
+        /// The call's id.
+        id: i64,
+        /// The call or method.
+        call: &'static str,
+        /// What it lacks.
+        what: &'static str,
+    },
+}
+
+impl CallError {
+    /// The id of the call refused, if known.
+    pub fn id(&self) -> Option<i64> {
+        match self {
+            CallError::NotACall { id, .. } => *id,
+            CallError::UnknownCall { id, .. }
+            | CallError::UnknownFeed { id, .. }
+            | CallError::UnknownMethod { id, .. }
+            | CallError::Missing { id, .. } => Some(*id),
+        }
+    }
+}
+
+/// A call's envelope.
+#[derive(Deserialize)]
+struct Envelope {
+    call: String,
+    id: i64,
+    #[serde(default)]
+    param: Value,
+}
+
+/// The parameter of `subscribe`, `call` and `unsubscribe`: an id, and the feed's or method's
+/// own parameter.
+#[derive(Deserialize)]
+struct Inner {
+    id: Option<i64>,
+    feed: Option<String>,
+    method: Option<String>,
+    #[serde(default)]
+    param: Value,
+}
+
+/// Reads one call from its text.
+pub fn parse_call(text: &str) -> Result<Request, CallError> {
+    let envelope: Envelope = serde_json::from_str(text).map_err(|error| CallError::NotACall {
+        id: serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|value| value.get("id").and_then(Value::as_i64)),
+        reason: error.to_string(),
+    })?;
+    let id = envelope.id;
+    let call = match envelope.call.as_str() {
+        "eboards" => Call::Eboards,
+        "subscribe" => subscribe(id, envelope.param)?,
+        "unsubscribe" => Call::Unsubscribe {
+            feed: inner(id, envelope.param, "unsubscribe")?.id.ok_or(missing(
+                id,
+                "unsubscribe",
+                "the feed's id",
+            ))?,
+        },
+        "call" => method(id, envelope.param)?,
+        _ => {
+            return Err(CallError::UnknownCall {
+                id,
+                name: excerpt(&envelope.call),
+            });
+        }
+    };
+    Ok(Request { id, call })
+}
+
+fn missing(id: i64, call: &'static str, what: &'static str) -> CallError {
+    CallError::Missing { id, call, what }
+}
+
+fn inner(id: i64, param: Value, call: &'static str) -> Result<Inner, CallError> {
+    serde_json::from_value(param).map_err(|_| missing(id, call, "a parameter object"))
+}
+
+fn subscribe(id: i64, param: Value) -> Result<Call, CallError> {
+    let inner = inner(id, param, "subscribe")?;
+    let feed = inner.feed.unwrap_or_default();
+    if feed != "eboardevent" {
+        return Err(CallError::UnknownFeed {
+            id,
+            feed: excerpt(&feed),
+        });
+    }
+    let serialnr = inner
+        .param
+        .get("serialnr")
+        .and_then(Value::as_str)
+        .ok_or(missing(id, "subscribe", "the board's serialnr"))?;
+    Ok(Call::Subscribe {
+        feed: inner.id.ok_or(missing(id, "subscribe", "the feed's id"))?,
+        serialnr: serialnr.to_owned(),
+    })
+}
+
+fn method(id: i64, param: Value) -> Result<Call, CallError> {
+    let inner = inner(id, param, "call")?;
+    let feed = inner.id.ok_or(missing(id, "call", "the feed's id"))?;
+    let method = inner.method.unwrap_or_default();
+    match method.as_str() {
+        "setup" => {
+            let fen = inner
+                .param
+                .get("fen")
+                .and_then(Value::as_str)
+                .ok_or(missing(id, "setup", "a fen"))?;
+            Ok(Call::Setup {
+                feed,
+                fen: fen.to_owned(),
+            })
+        }
+        "flip" => Ok(Call::Flip {
+            feed,
+            flipped: inner.param.get("flip").and_then(Value::as_bool),
+        }),
+        "unsubscribe" => Ok(Call::Unsubscribe { feed }),
+        _ => Err(CallError::UnknownMethod {
+            id,
+            method: excerpt(&method),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_calls_of_a_client_are_read() {
+        let eboards = parse_call(r#"{"call":"eboards","id":1}"#);
+        assert_eq!(
+            eboards,
+            Ok(Request {
+                id: 1,
+                call: Call::Eboards
+            })
+        );
+        let subscribe = r#"{"call":"subscribe","id":42,"param":{"feed":"eboardevent","id":7,
+            "param":{"serialnr":"7425"}}}"#;
+        assert_eq!(
+            parse_call(subscribe).map(|request| request.call),
+            Ok(Call::Subscribe {
+                feed: 7,
+                serialnr: "7425".to_owned()
+            })
+        );
+        let setup = r#"{"id":2,"call":"call","param":{"id":7,"method":"setup",
+            "param":{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}}}"#;
+        assert_eq!(
+            parse_call(setup).map(|request| request.call),
+            Ok(Call::Setup {
+                feed: 7,
+                fen: "8/8/8/8/8/8/8/K6k w - - 0 1".to_owned()
+            })
+        );
+        let flip =
+            r#"{"id":4,"call":"call","param":{"id":7,"method":"flip","param":{"flip":true}}}"#;
+        assert_eq!(
+            parse_call(flip).map(|request| request.call),
+            Ok(Call::Flip {
+                feed: 7,
+                flipped: Some(true)
+            })
+        );
+        let unsubscribe = r#"{"id":5,"call":"unsubscribe","param":{"id":7}}"#;
+        assert_eq!(
+            parse_call(unsubscribe).map(|request| request.call),
+            Ok(Call::Unsubscribe { feed: 7 })
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_answered_says_why_with_its_id() {
+        let cases = [
+            ("not json", None, "not a call"),
+            (
+                r#"{"call":"sources","id":3}"#,
+                Some(3),
+                "unknown call `sources`",
+            ),
+            (
+                r#"{"call":"subscribe","id":4,"param":{"feed":"sourceevent","id":1}}"#,
+                Some(4),
+                "unknown feed `sourceevent`",
+            ),
+            (
+                r#"{"call":"subscribe","id":5,"param":{"feed":"eboardevent","id":1,"param":{}}}"#,
+                Some(5),
+                "`subscribe` needs the board's serialnr",
+            ),
+            (
+                r#"{"call":"call","id":6,"param":{"id":1,"method":"reset"}}"#,
+                Some(6),
+                "unknown method `reset`",
+            ),
+            (
+                r#"{"call":"call","id":7,"param":{"id":1,"method":"setup","param":{}}}"#,
+                Some(7),
+                "`setup` needs a fen",
+            ),
+            (r#"{"call":"eboards","id":"x"}"#, None, "not a call"),
+        ];
+        for (text, id, message) in cases {
+            let error = parse_call(text).err();
+            assert_eq!(error.as_ref().and_then(CallError::id), id, "{text}");
+            let said = error.map(|error| error.to_string()).unwrap_or_default();
+            assert!(said.starts_with(message), "{text}: {said}");
+        }
+    }
+}

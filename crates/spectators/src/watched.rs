@@ -1,0 +1,815 @@
+//! One live board as spectators follow it (`touchmove serve`): its summary for the hall, the
+//! current game's events for its stream, its PGN. Sans-IO: it is told what the board's session
+//! and game said, with their times, and answers questions.
+
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position};
+
+use touchmove_core::clock::ClockReading;
+use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState};
+use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
+use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
+use touchmove_core::sensor_log::format_placement;
+
+use touchmove_boards::live::{LiveEvent, LiveGame};
+
+/// Whether a watched board is heard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Link {
+    /// Not opened yet, or being opened.
+    Connecting,
+    /// The board answers.
+    Connected,
+    /// The board stopped answering; the runner is trying again.
+    Lost,
+    /// The board's port cannot be opened (no such port, no permission, another device
+    /// there); the runner is trying again. [`BoardSummary::link_error`] says why.
+    Unreachable,
+}
+
+/// The players' names, when known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Players {
+    /// White's name.
+    pub white: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+}
+
+/// The clock as last known: both times at `t`, and the side whose time runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ClockState {
+    /// White's remaining time (ms).
+    pub white: u64,
+    /// Black's remaining time (ms).
+    pub black: u64,
+    /// `white`, `black`, or `null` when the clock is stopped.
+    #[serde(serialize_with = "ser_color")]
+    pub running: Option<Color>,
+    /// When the times were read (ms of session time): a page counts down from there.
+    pub t: Millis,
+}
+
+fn ser_color<S: serde::Serializer>(color: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match color {
+        Some(color) => s.serialize_str(match color {
+            Color::White => "white",
+            Color::Black => "black",
+        }),
+        None => s.serialize_none(),
+    }
+}
+
+/// What `GET /api/boards` says of one board (the project's `docs/serve.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardSummary {
+    /// The board's name.
+    pub name: String,
+    /// The protocol it speaks.
+    pub protocol: &'static str,
+    /// The port it is on.
+    pub port: String,
+    /// Whether it is heard.
+    pub link: Link,
+    /// Why its port cannot be opened, while the runner cannot open it (the link
+    /// [`Link::Unreachable`], or [`Link::Lost`] for a board heard before):
+    /// `/dev/ttyUSB7: no such port`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_error: Option<String>,
+    /// Whether the board has shown the starting position (the game is recorded).
+    pub started: bool,
+    /// The game's position (FEN).
+    pub fen: String,
+    /// Plies played in the current game.
+    pub ply: u32,
+    /// The result (`1-0`, `0-1`, `1/2-1/2`), once the game has ended.
+    pub result: Option<String>,
+    /// The clock, if one runs.
+    pub clock: Option<ClockState>,
+    /// The players.
+    pub players: Players,
+    /// The number of the current game on this board, from 1.
+    pub game: u32,
+    /// The last move, in UCI, if any.
+    pub last_move: Option<String>,
+    /// The turn in progress, as the interpreter sees it.
+    pub turn: Option<TurnSummary>,
+    /// The board as it physically stands, as its reports show it: a FEN piece placement, `X`
+    /// for an occupied square whose piece the board cannot tell (empty until its first full
+    /// report).
+    pub board: String,
+    /// The squares where the board as it stands differs from the game's position (a piece in
+    /// hand, a piece misplaced), in square order.
+    pub differs: Vec<String>,
+    /// Whether the board's reports are read turned round (LiveChess's `flip`).
+    pub flipped: bool,
+    /// The position the current game starts from (FEN).
+    pub start: String,
+}
+
+/// The turn in progress, for a page (`GET /api/boards`): squares as names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct TurnSummary {
+    /// The squares whose pieces are in hand.
+    pub in_hand: Vec<String>,
+    /// The squares of the binding touches, in order.
+    pub touched: Vec<String>,
+    /// The piece that must move (FIDE 4.3.1), when rulings are made.
+    pub must_move: Option<String>,
+    /// The opponent's piece that must be captured (FIDE 4.3.2), when rulings are made.
+    pub must_capture: Option<String>,
+}
+
+/// One board as spectators follow it.
+#[derive(Debug, Clone)]
+pub struct WatchedBoard {
+    name: String,
+    protocol: &'static str,
+    port: String,
+    link: Link,
+    link_error: Option<String>,
+    started: bool,
+    position: Chess,
+    ply: u32,
+    result: Option<String>,
+    clock: Option<ClockState>,
+    players: Players,
+    game: u32,
+    last_move: Option<String>,
+    turn: Option<TurnSummary>,
+    /// The board as its reports show it.
+    physical: BoardSnapshot,
+    /// The current game's events, from its start.
+    events: Vec<GameEvent>,
+    /// The position the current game starts from.
+    start: Chess,
+    flipped: bool,
+    pgn: PgnRecorder,
+    tags: PgnTags,
+    /// The players of game 1, 2, ... in turn (empty: the tags' players for every game).
+    pairings: Vec<Players>,
+    /// The number of the session's first game (a resumed session's first game goes on with
+    /// the game it resumed).
+    first_game: u32,
+    /// The PGN of each game that ended on the board in this session (one that had a move or a
+    /// result), oldest first, at most [`FINISHED_KEPT`]; kept only when asked for
+    /// ([`WatchedBoard::keeping_finished_games`]).
+    finished: Option<Vec<String>>,
+}
+
+/// How many finished games a board keeps (a Lichess broadcast push holds at most 100 games in
+/// all).
+pub const FINISHED_KEPT: usize = 64;
+
+impl WatchedBoard {
+    /// Board `name`, speaking `protocol` on `port`, whose games start from `start`; `tags`
+    /// go into its PGN (the round, the board's number, the players).
+    pub fn new(
+        name: &str,
+        protocol: &'static str,
+        port: &str,
+        start: Chess,
+        tags: PgnTags,
+    ) -> WatchedBoard {
+        let players = Players {
+            white: tags.white.clone(),
+            black: tags.black.clone(),
+        };
+        let set_up = start != Chess::default();
+        WatchedBoard {
+            name: name.to_owned(),
+            protocol,
+            port: port.to_owned(),
+            link: Link::Connecting,
+            link_error: None,
+            started: false,
+            position: start.clone(),
+            ply: 0,
+            result: None,
+            clock: None,
+            players,
+            game: 1,
+            last_move: None,
+            turn: None,
+            physical: BoardSnapshot::occupancy(Bitboard::EMPTY),
+            events: Vec::new(),
+            start: start.clone(),
+            flipped: false,
+            pgn: PgnRecorder::new(start, set_up, tags.clone()),
+            tags,
+            pairings: Vec::new(),
+            first_game: 1,
+            finished: None,
+        }
+    }
+
+    /// The board that keeps the PGN of every game that ends on it in this session (for a
+    /// broadcast that shows every game of the round, finished ones too).
+    #[must_use]
+    pub fn keeping_finished_games(mut self) -> WatchedBoard {
+        self.finished = Some(Vec::new());
+        self
+    }
+
+    /// The PGN of each game that ended on the board in this session, oldest first (empty
+    /// unless [`WatchedBoard::keeping_finished_games`]).
+    pub fn finished_games(&self) -> &[String] {
+        self.finished.as_deref().unwrap_or_default()
+    }
+
+    /// The session's first game is game `number` of the board, from `start` (a session resumed
+    /// from that game's record); the games after it are numbered on from there.
+    pub fn resume_as_game(&mut self, number: u32, start: Chess) {
+        self.first_game = number.max(1);
+        self.game = self.first_game;
+        self.set_players();
+        self.clear_game(start);
+    }
+
+    /// The board whose game `n` is played by `pairings[n - 1]` (round them again once all have
+    /// played), as when one board plays a known list of games.
+    #[must_use]
+    pub fn with_pairings(mut self, pairings: Vec<Players>) -> WatchedBoard {
+        self.pairings = pairings;
+        self.set_players();
+        self
+    }
+
+    /// The players of the current game, from the pairings, into the summary and the PGN tags.
+    fn set_players(&mut self) {
+        let count = self.pairings.len();
+        let index = usize::try_from(self.game.saturating_sub(1)).unwrap_or(0);
+        let Some(players) = index.checked_rem(count).and_then(|i| self.pairings.get(i)) else {
+            return;
+        };
+        self.players = players.clone();
+        self.tags.white.clone_from(&players.white);
+        self.tags.black.clone_from(&players.black);
+    }
+
+    /// The board's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The port was opened (on `port`): the board will be heard.
+    pub fn connected(&mut self, port: &str) {
+        port.clone_into(&mut self.port);
+        self.link = Link::Connected;
+        self.link_error = None;
+    }
+
+    /// The board's port cannot be opened, for the reason `why`; the runner keeps trying. A
+    /// board never heard is unreachable; one heard before stays lost (the reason said too).
+    pub fn unreachable(&mut self, why: &str) {
+        if matches!(self.link, Link::Connecting | Link::Unreachable) {
+            self.link = Link::Unreachable;
+        }
+        self.link_error = Some(why.to_owned());
+    }
+
+    /// The board stopped answering at `t`, or answers again: the `link` event of the board's
+    /// stream (kept with the game's events, as `watch --json` prints it among them).
+    pub fn link(&mut self, t: Millis, state: LinkState) -> GameEvent {
+        self.link = match state {
+            LinkState::Lost => Link::Lost,
+            LinkState::Back => Link::Connected,
+        };
+        if state == LinkState::Back {
+            self.link_error = None;
+        }
+        let event = GameEvent {
+            t,
+            kind: EventKind::Link { state },
+        };
+        self.events.push(event.clone());
+        event
+    }
+
+    /// A clock report at `t` (once the game has a result, its clock stands as it stood).
+    pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        if self.result.is_some() {
+            return;
+        }
+        self.clock = Some(ClockState {
+            white: reading.times.white,
+            black: reading.times.black,
+            running: reading.running,
+            t,
+        });
+    }
+
+    /// Something the live game said, the game as it stands after it; returns the game event
+    /// to pass on to the board's stream, if it is one.
+    pub fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> Option<GameEvent> {
+        match event {
+            LiveEvent::Started { .. } => {
+                self.started = true;
+                None
+            }
+            LiveEvent::Waiting { .. } => None,
+            LiveEvent::Decision(decision) => Some(self.decision(decision, game)),
+            LiveEvent::SetUp { t } => Some(self.set_up(*t, game)),
+        }
+    }
+
+    /// A new game was set up at `t` from `game`'s start: the event that says so.
+    fn set_up(&mut self, t: Millis, game: &LiveGame) -> GameEvent {
+        // The new game is the board's next, and the session's games after it follow on.
+        self.first_game = self.game.saturating_add(1);
+        self.game = self.first_game;
+        self.set_players();
+        self.clear_game(game.start().clone());
+        self.started = false;
+        let event = GameEvent {
+            t,
+            kind: EventKind::Setup {
+                number: self.game,
+                fen: Fen::from_position(game.start(), EnPassantMode::Legal),
+            },
+        };
+        self.events.push(event.clone());
+        self.read_turn(game);
+        event
+    }
+
+    /// The decision as the board's stream says it (a new game numbered as the board's
+    /// games are).
+    fn decision(&mut self, decision: &GameEvent, game: &LiveGame) -> GameEvent {
+        let decision = self.record(decision);
+        self.read_turn(game);
+        if let Some(interpreter) = game.interpreter() {
+            self.position = interpreter.game().position().clone();
+            self.ply = u32::try_from(interpreter.game().plies()).unwrap_or(u32::MAX);
+        }
+        decision
+    }
+
+    /// A decision that a record beside the live game made (a game against an engine, in which
+    /// the engine's moves stand only as the engine chose them): the position and ply after it
+    /// are that record's. Returns the event to pass on to the board's stream.
+    pub fn decided(&mut self, decision: &GameEvent, position: &Chess, ply: usize) -> GameEvent {
+        let decision = self.record(decision);
+        self.position = position.clone();
+        self.ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        decision
+    }
+
+    /// The decision kept: the record, the last move, the clock and the result follow it.
+    fn record(&mut self, decision: &GameEvent) -> GameEvent {
+        let mut decision = decision.clone();
+        if let EventKind::Game { number } = &mut decision.kind {
+            self.new_game(*number);
+            *number = self.game;
+        }
+        // A PGN refusing an event keeps what it had: the stream still carries the event.
+        let _ = self.pgn.record(&decision);
+        self.events.push(decision.clone());
+        match &decision.kind {
+            EventKind::Move(played) => {
+                self.last_move = Some(played.uci.clone());
+                if let Some(times) = played.clock {
+                    self.clock_after_move(decision.t, times, !played.color);
+                }
+            }
+            EventKind::Takeback { .. } => self.last_move = None,
+            EventKind::Result(result) => {
+                self.result = Some(result.result.clone());
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.running = None;
+                }
+            }
+            _ => {}
+        }
+        decision
+    }
+
+    fn clock_after_move(&mut self, t: Millis, times: ClockTimes, running: Color) {
+        self.clock = Some(ClockState {
+            white: times.white,
+            black: times.black,
+            running: Some(running),
+            t,
+        });
+    }
+
+    /// A new game on the board, the session's game `number` (from the standard position):
+    /// the stream and the PGN start again.
+    fn new_game(&mut self, number: u32) {
+        self.game = number.saturating_add(self.first_game).saturating_sub(1);
+        self.set_players();
+        self.clear_game(Chess::default());
+    }
+
+    /// The current game's record starts again from `start` (the game before it kept, if it
+    /// was played and finished games are kept).
+    fn clear_game(&mut self, start: Chess) {
+        let played = self.ply > 0 || self.result.is_some();
+        if let Some(finished) = self.finished.as_mut().filter(|_| played) {
+            finished.push(self.pgn.to_pgn_string());
+            if finished.len() > FINISHED_KEPT {
+                finished.remove(0);
+            }
+        }
+        self.events.clear();
+        self.result = None;
+        self.last_move = None;
+        self.ply = 0;
+        let set_up = start != Chess::default();
+        self.pgn = PgnRecorder::new(start.clone(), set_up, self.tags.clone());
+        self.position = start.clone();
+        self.start = start;
+    }
+
+    /// The board's reports are read turned round from `t` (or no longer): LiveChess's `flip`.
+    pub fn set_flipped(&mut self, flipped: bool) {
+        self.flipped = flipped;
+    }
+
+    /// The current game's moves that stand, in SAN, from its start.
+    pub fn sans(&self) -> Vec<String> {
+        let mut sans = Vec::new();
+        let before = |ply: u32| usize::try_from(ply.saturating_sub(1)).unwrap_or(usize::MAX);
+        for event in &self.events {
+            match &event.kind {
+                EventKind::Move(played) => {
+                    sans.truncate(before(played.ply));
+                    sans.push(played.san.clone());
+                }
+                EventKind::Takeback { ply } => sans.truncate(before(*ply)),
+                _ => {}
+            }
+        }
+        sans
+    }
+
+    /// The summary `GET /api/boards` gives.
+    pub fn summary(&self) -> BoardSummary {
+        BoardSummary {
+            name: self.name.clone(),
+            protocol: self.protocol,
+            port: self.port.clone(),
+            link: self.link,
+            link_error: self.link_error.clone(),
+            started: self.started,
+            fen: Fen::from_position(&self.position, EnPassantMode::Legal).to_string(),
+            ply: self.ply,
+            result: self.result.clone(),
+            clock: self.clock,
+            players: self.players.clone(),
+            game: self.game,
+            last_move: self.last_move.clone(),
+            turn: self.turn.clone(),
+            board: format_placement(&self.physical),
+            differs: self.differs().into_iter().map(|s| s.to_string()).collect(),
+            flipped: self.flipped,
+            start: Fen::from_position(&self.start, EnPassantMode::Legal).to_string(),
+        }
+    }
+
+    /// The squares where the board as it stands differs from the game's position: occupied on
+    /// one and not the other, or holding another piece where the board can tell.
+    fn differs(&self) -> Bitboard {
+        let game = self.position.board();
+        let occupancy = self.physical.occupied ^ game.occupied();
+        let known = self.physical.pieces.occupied() & game.occupied();
+        let other_piece = known
+            .into_iter()
+            .filter(|&square| self.physical.pieces.piece_at(square) != game.piece_at(square))
+            .collect::<Bitboard>();
+        occupancy | other_piece
+    }
+
+    /// The board as it stands with every piece named: the piece the board identified, else
+    /// the game's piece on that square (a board that only senses occupancy); an occupied
+    /// square with neither (a piece the board cannot tell, where the game has none) is left
+    /// empty.
+    pub fn named_board(&self) -> shakmaty::Board {
+        let mut board = self.physical.pieces.clone();
+        let unnamed = self.physical.occupied & !board.occupied();
+        for square in unnamed {
+            if let Some(piece) = self.position.board().piece_at(square) {
+                board.set_piece_at(square, piece);
+            }
+        }
+        board
+    }
+
+    /// The board as its reports show it (empty until its first full report).
+    pub fn standing(&self) -> &BoardSnapshot {
+        &self.physical
+    }
+
+    /// The board reported `event` and the game took it: the board as it stands and the turn
+    /// in progress are read again.
+    pub fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) {
+        self.physical.apply(&event.kind);
+        self.read_turn(game);
+    }
+
+    /// The turn in progress, read from the game.
+    fn read_turn(&mut self, game: &LiveGame) {
+        self.turn = game.interpreter().map(|interpreter| {
+            let view = interpreter.turn_view();
+            let name = |square: shakmaty::Square| square.to_string();
+            TurnSummary {
+                in_hand: view
+                    .in_hand
+                    .iter()
+                    .map(|(square, _)| name(*square))
+                    .collect(),
+                touched: view
+                    .touched
+                    .iter()
+                    .map(|touched| name(touched.square))
+                    .collect(),
+                must_move: view.must_move.map(name),
+                must_capture: view.must_capture.map(name),
+            }
+        });
+    }
+
+    /// The current game's events, from its start.
+    pub fn events(&self) -> &[GameEvent] {
+        &self.events
+    }
+
+    /// The current game as PGN (`*` while it goes on).
+    pub fn pgn(&self) -> String {
+        self.pgn.to_pgn_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Board, Square};
+
+    use super::*;
+    use touchmove_core::interpreter::Config;
+    use touchmove_core::sensor::{BoardSnapshot, SensorEvent, SensorKind};
+
+    /// A game of `1. e4` on board "7" with a link to watch it.
+    fn e4_watched() -> WatchedBoard {
+        let tags = PgnTags {
+            round: Some("3".to_owned()),
+            board: Some("7".to_owned()),
+            white: Some("Anna".to_owned()),
+            ..PgnTags::default()
+        };
+        let mut watched = WatchedBoard::new("7", "dgt", "/dev/ttyACM0", Chess::default(), tags);
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        let mut feed = |game: &mut LiveGame, event: SensorEvent| {
+            game.handle_sensor(&event);
+            watched.sensor(&event, game);
+            while let Some(live) = game.poll_event() {
+                watched.live(&live, game);
+            }
+        };
+        let snapshot = SensorKind::Snapshot(BoardSnapshot::identified(&Board::new()));
+        feed(&mut game, SensorEvent::new(0, snapshot));
+        let pawn = Some(Color::White.pawn());
+        let lift = SensorKind::Lift {
+            square: Square::E2,
+            piece: pawn,
+        };
+        let place = SensorKind::Place {
+            square: Square::E4,
+            piece: pawn,
+        };
+        feed(&mut game, SensorEvent::new(1000, lift));
+        feed(&mut game, SensorEvent::new(1300, place));
+        watched
+    }
+
+    #[test]
+    fn the_summary_follows_the_game() {
+        let mut watched = e4_watched();
+        watched.connected("/dev/ttyACM0");
+        let summary = watched.summary();
+        assert_eq!(
+            (summary.started, summary.ply, summary.link),
+            (true, 1, Link::Connected)
+        );
+        assert_eq!(
+            summary.fen,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        assert_eq!(summary.last_move.as_deref(), Some("e2e4"));
+        assert_eq!(
+            summary.board,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+        );
+        assert!(summary.differs.is_empty(), "{:?}", summary.differs);
+        assert_eq!(summary.players.white.as_deref(), Some("Anna"));
+        watched.link(5000, LinkState::Lost);
+        assert_eq!(watched.summary().link, Link::Lost);
+        let json = serde_json::to_value(watched.summary()).unwrap_or_default();
+        assert_eq!(json["link"], "lost");
+        assert_eq!(json["result"], serde_json::Value::Null);
+    }
+
+    /// Plays `1. e4` on `watched` through a live game, then sets a new game up at `t`.
+    fn e4_then_set_up(watched: &mut WatchedBoard, t: Millis) -> LiveGame {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        let pawn = Some(Color::White.pawn());
+        let reports = [
+            (
+                0,
+                SensorKind::Snapshot(BoardSnapshot::identified(&Board::new())),
+            ),
+            (
+                1000,
+                SensorKind::Lift {
+                    square: Square::E2,
+                    piece: pawn,
+                },
+            ),
+            (
+                1300,
+                SensorKind::Place {
+                    square: Square::E4,
+                    piece: pawn,
+                },
+            ),
+        ];
+        let drain = |game: &mut LiveGame, watched: &mut WatchedBoard| {
+            while let Some(event) = game.poll_event() {
+                watched.live(&event, game);
+            }
+        };
+        for (at, kind) in reports {
+            let event = SensorEvent::new(at, kind);
+            game.handle_sensor(&event);
+            watched.sensor(&event, &game);
+            drain(&mut game, watched);
+        }
+        game.handle_timeout(t);
+        drain(&mut game, watched);
+        game.set_up(t, Chess::default());
+        drain(&mut game, watched);
+        game
+    }
+
+    #[test]
+    fn a_board_keeps_its_finished_games_when_asked_each_once() {
+        let mut kept = WatchedBoard::new("1", "dgt", "-", Chess::default(), PgnTags::default())
+            .keeping_finished_games();
+        let mut game = e4_then_set_up(&mut kept, 5000);
+        assert_eq!(kept.finished_games().len(), 1);
+        assert!(
+            kept.finished_games()
+                .first()
+                .is_some_and(|pgn| pgn.contains("1. e4 *")),
+            "{:?}",
+            kept.finished_games()
+        );
+        assert_eq!(kept.summary().ply, 0);
+        // A game set up and set up again before a move was made is no game.
+        game.set_up(6000, Chess::default());
+        while let Some(event) = game.poll_event() {
+            kept.live(&event, &game);
+        }
+        assert_eq!(kept.finished_games().len(), 1);
+        let mut plain = WatchedBoard::new("2", "dgt", "-", Chess::default(), PgnTags::default());
+        e4_then_set_up(&mut plain, 5000);
+        assert!(plain.finished_games().is_empty());
+    }
+
+    #[test]
+    fn a_board_never_heard_is_unreachable_and_one_heard_before_stays_lost() {
+        let mut never = WatchedBoard::new(
+            "1",
+            "dgt",
+            "/dev/ttyUSB7",
+            Chess::default(),
+            PgnTags::default(),
+        );
+        never.unreachable("/dev/ttyUSB7: no such port");
+        let summary = never.summary();
+        assert_eq!(summary.link, Link::Unreachable);
+        assert_eq!(
+            summary.link_error.as_deref(),
+            Some("/dev/ttyUSB7: no such port")
+        );
+        let mut heard = e4_watched();
+        heard.connected("/dev/ttyACM0");
+        heard.link(5000, LinkState::Lost);
+        heard.unreachable("/dev/ttyACM0: no such port");
+        assert_eq!(heard.summary().link, Link::Lost);
+        assert!(heard.summary().link_error.is_some());
+        heard.connected("/dev/ttyACM0");
+        assert_eq!(heard.summary().link_error, None);
+    }
+
+    #[test]
+    fn the_moves_that_stand_are_the_moves_less_those_taken_back() {
+        let mut watched = e4_watched();
+        assert_eq!(watched.sans(), ["e4"]);
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&SensorEvent::new(
+            0,
+            SensorKind::Snapshot(BoardSnapshot::identified(&Board::new())),
+        ));
+        let pawn = Some(Color::White.pawn());
+        let moves = [
+            (1000, Square::E2, Square::E4),
+            // The pawn goes back: 1. e4 is taken back.
+            (3000, Square::E4, Square::E2),
+        ];
+        for (t, from, to) in moves {
+            for kind in [
+                SensorKind::Lift {
+                    square: from,
+                    piece: pawn,
+                },
+                SensorKind::Place {
+                    square: to,
+                    piece: pawn,
+                },
+            ] {
+                game.handle_sensor(&SensorEvent::new(t, kind));
+            }
+            if let Some(due) = game.poll_timeout() {
+                game.handle_timeout(due);
+            }
+        }
+        game.finish();
+        let mut watched_again =
+            WatchedBoard::new("1", "dgt", "-", Chess::default(), PgnTags::default());
+        while let Some(event) = game.poll_event() {
+            watched_again.live(&event, &game);
+        }
+        let kinds: Vec<&str> = watched_again
+            .events()
+            .iter()
+            .map(|event| match event.kind {
+                EventKind::Move(_) => "move",
+                EventKind::Takeback { .. } => "takeback",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["move", "takeback"]);
+        assert!(watched_again.sans().is_empty());
+        watched.set_flipped(true);
+        assert!(watched.summary().flipped);
+    }
+
+    #[test]
+    fn the_board_as_it_stands_is_drawn_and_its_differences_marked() {
+        let mut watched = e4_watched();
+        let game = LiveGame::new(Chess::default(), Config::default());
+        // Black's e-pawn in hand; a white knight set down on f3 for a moment.
+        let lift = SensorKind::Lift {
+            square: Square::E7,
+            piece: Some(Color::Black.pawn()),
+        };
+        watched.sensor(&SensorEvent::new(2000, lift), &game);
+        let knight = SensorKind::Place {
+            square: Square::F3,
+            piece: Some(Color::White.knight()),
+        };
+        watched.sensor(&SensorEvent::new(2100, knight), &game);
+        let summary = watched.summary();
+        assert_eq!(
+            summary.board,
+            "rnbqkbnr/pppp1ppp/8/8/4P3/5N2/PPPP1PPP/RNBQKBNR"
+        );
+        assert_eq!(summary.differs, ["f3", "e7"]);
+    }
+
+    #[test]
+    fn the_pgn_has_the_round_and_the_board_and_goes_on() {
+        let pgn = e4_watched().pgn();
+        assert!(pgn.contains("[Round \"3\"]"), "{pgn}");
+        assert!(pgn.contains("[Board \"7\"]"), "{pgn}");
+        assert!(pgn.trim_end().ends_with("1. e4 *"), "{pgn}");
+    }
+
+    #[test]
+    fn each_game_has_its_pairing() {
+        let pairing = |white: &str, black: &str| Players {
+            white: Some(white.to_owned()),
+            black: Some(black.to_owned()),
+        };
+        let mut watched = e4_watched().with_pairings(vec![pairing("A", "B"), pairing("C", "D")]);
+        assert_eq!(watched.summary().players, pairing("A", "B"));
+        let new_game = |number| GameEvent {
+            t: 9000,
+            kind: EventKind::Game { number },
+        };
+        let game = LiveGame::new(Chess::default(), Config::default());
+        for (number, white) in [(2, "C"), (3, "A")] {
+            watched.live(&LiveEvent::Decision(new_game(number)), &game);
+            assert_eq!(watched.summary().players.white.as_deref(), Some(white));
+            assert!(watched.pgn().contains(&format!("[White \"{white}\"]")));
+        }
+        // Resumed at the board's game 2, the session's second game is the board's third.
+        watched.resume_as_game(2, Chess::default());
+        assert_eq!(watched.summary().game, 2);
+        watched.live(&LiveEvent::Decision(new_game(2)), &game);
+        assert_eq!(watched.summary().game, 3);
+        assert_eq!(watched.summary().players.white.as_deref(), Some("A"));
+    }
+}

@@ -1,0 +1,570 @@
+//! The thin async loop around a board session and a live game: it owns the port, the clock
+//! and the reconnects; every decision is made by the sans-IO parts it drives.
+
+use std::future::Future;
+use std::io;
+use std::time::Duration;
+
+use shakmaty::{Chess, Color};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep, sleep_until};
+
+use crate::clock::ClockReading;
+use crate::event::LinkState;
+use crate::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
+use crate::live::{turned_feedback, turned_sensor, turned_snapshot};
+use crate::sensor::{Millis, SensorEvent};
+
+/// Opens the link to the board (a serial port, a pseudo-terminal in tests).
+pub trait Connector {
+    /// The open link.
+    type Port: AsyncRead + AsyncWrite + Unpin;
+    /// Opens the link; the name says which port it is.
+    fn connect(&mut self) -> impl Future<Output = io::Result<(Self::Port, String)>>;
+}
+
+/// Where the results go: the sensor log, the terminal, the PGN file.
+pub trait Sink {
+    /// A sensor report, as it arrived and after the game took it (for the recording: from the
+    /// report that showed the starting position on).
+    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()>;
+    /// A report of the clock plugged into the board, made at `t`, after the game took it (for
+    /// the recording).
+    fn clock_reading(
+        &mut self,
+        _t: Millis,
+        _reading: &ClockReading,
+        _game: &LiveGame,
+    ) -> io::Result<()> {
+        Ok(())
+    }
+    /// Something the game has to say.
+    fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()>;
+    /// The board stopped answering at `t`, or answers again.
+    fn link(&mut self, _t: Millis, _state: LinkState) -> io::Result<()> {
+        Ok(())
+    }
+    /// A diagnostic about the link (to standard error).
+    fn notice(&mut self, text: &str);
+    /// The port called `name` was opened at `t` (the notice `connected to NAME` is said too).
+    fn connected(&mut self, _t: Millis, _name: &str) -> io::Result<()> {
+        Ok(())
+    }
+    /// The board's port could not be opened at `t`, for the reason `why` (which names the
+    /// port: `/dev/ttyUSB9: no such port`); the runner keeps trying. Told once per reason
+    /// until the port opens (a notice says it too).
+    fn unreachable(&mut self, _t: Millis, _why: &str) -> io::Result<()> {
+        Ok(())
+    }
+    /// The runner woke for a deadline that fell due at `due`: what the game decides next was
+    /// decided by the time passing, not by a report (for a sink that measures latency).
+    fn timeout(&mut self, _due: std::time::Instant) {}
+    /// From `t` on the board is read the other way round (`flipped`) or as its squares are
+    /// numbered; the full report that follows is the board as now read.
+    fn flipped(&mut self, _t: Millis, _flipped: bool) -> io::Result<()> {
+        Ok(())
+    }
+    /// From `t` on `side` is exempt ([`Control::Exempt`]), every decision due by then made.
+    fn exempted(&mut self, _t: Millis, _side: Option<Color>) -> io::Result<()> {
+        Ok(())
+    }
+    /// `color` resigned at `t` ([`Control::Resign`]), before the game takes it.
+    fn resigned(&mut self, _t: Millis, _color: Color) -> io::Result<()> {
+        Ok(())
+    }
+    /// A [`Control::Wake`] was taken at `t` (session time), after every decision due by then.
+    fn woken(&mut self, _t: Millis) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a spectator's tool asks of a watched board while it runs (LiveChess's `setup` and
+/// `flip`), applied by the runner between two reports.
+#[derive(Debug, Clone)]
+pub enum Control {
+    /// A new game from this position ([`LiveGame::set_up`]).
+    SetUp(Chess),
+    /// The board stands turned round (`true`) or the right way round: its reports are read
+    /// so from now on, starting with a full report of the board as now read (nothing if it
+    /// was read so already).
+    Flip(bool),
+    /// Something to show on the board that does not come from the game's decisions (an
+    /// engine's move to carry out, `touchmove play`).
+    Feedback(Feedback),
+    /// The sink has news that is no board report (an engine's move): the runner decides what
+    /// the deadlines due by now decide, then calls [`Sink::woken`] with the session's time, so
+    /// that the news takes its place among the reports, in the recording as in the game.
+    Wake,
+    /// This side resigned, declared at the host (a key; FIDE 5.1.2): the game ends
+    /// ([`LiveGame::resign`]) and the sink is told ([`Sink::resigned`], for the recording).
+    /// Nothing happens before the game has started.
+    Resign(Color),
+    /// From now on this side (`None`: no side) is exempt from rulings ([`LiveGame::set_exempt`];
+    /// an engine that can no longer play leaves its side to a person); what is due by now is
+    /// decided first, then the sink is told ([`Sink::exempted`], for the recording).
+    Exempt(Option<Color>),
+}
+
+/// The runner's settings.
+#[derive(Debug, Clone, Copy)]
+pub struct RunnerConfig {
+    /// The first wait before reopening a lost link; doubled up to `backoff_max`.
+    pub backoff_min: Duration,
+    /// The longest wait between attempts to reopen a lost link.
+    pub backoff_max: Duration,
+    /// Stop once the board has been unreachable this long (`None`: keep trying).
+    pub give_up_after: Option<Duration>,
+    /// The session's time when the runner starts (ms): 0 for a new recording, after its last
+    /// line for one that goes on.
+    pub start_at: Millis,
+}
+
+impl Default for RunnerConfig {
+    fn default() -> RunnerConfig {
+        RunnerConfig {
+            backoff_min: Duration::from_millis(100),
+            backoff_max: Duration::from_secs(2),
+            give_up_after: None,
+            start_at: 0,
+        }
+    }
+}
+
+/// Why the runner stopped with an error (a lost board is not one: it reconnects).
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    /// A result could not be written (standard output, the log, the PGN file).
+    #[error("cannot write the results: {0}")]
+    Output(#[source] io::Error),
+    /// The board stayed unreachable for the configured limit ([`RunnerConfig::give_up_after`]);
+    /// what the game had pending was decided first.
+    #[error("the board stayed unreachable for {:.1} s ({why}): giving up", waited.as_secs_f64())]
+    GaveUp {
+        /// How long it was unreachable.
+        waited: Duration,
+        /// The last reason the port could not be opened.
+        why: String,
+    },
+}
+
+/// How a link session ended.
+enum LinkEnd {
+    /// The link was lost: reconnect.
+    Lost,
+    /// Shutdown was asked for.
+    Shutdown,
+}
+
+/// Whether the board answers, as last reported to the sink: each change is reported once.
+struct Presence {
+    lost: bool,
+}
+
+impl Presence {
+    /// Reports `state` at `t` if it is a change.
+    fn set<K: Sink>(
+        &mut self,
+        state: LinkState,
+        clock: &Clock,
+        sink: &mut K,
+    ) -> Result<(), RunnerError> {
+        let lost = state == LinkState::Lost;
+        if std::mem::replace(&mut self.lost, lost) == lost {
+            return Ok(());
+        }
+        sink.link(clock.now(), state).map_err(RunnerError::Output)
+    }
+}
+
+/// The clock of a session: milliseconds since the runner started, from `start_at`.
+struct Clock {
+    started: Instant,
+    start_at: Millis,
+}
+
+impl Clock {
+    fn now(&self) -> Millis {
+        let elapsed = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.start_at.saturating_add(elapsed)
+    }
+
+    fn instant(&self, at: Millis) -> Instant {
+        self.started + Duration::from_millis(at.saturating_sub(self.start_at))
+    }
+}
+
+/// Watches the board until `shutdown` completes (or the board stays unreachable longer than
+/// the configured limit), reconnecting whenever the link is lost. What is pending is decided
+/// at the end.
+pub async fn run<C, S, K>(
+    connector: &mut C,
+    session: &mut S,
+    game: &mut LiveGame,
+    sink: &mut K,
+    config: RunnerConfig,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), RunnerError>
+where
+    C: Connector,
+    S: BoardSession,
+    K: Sink,
+{
+    let parts = Parts {
+        session,
+        game,
+        sink,
+        controls: None,
+    };
+    run_with_controls(connector, parts, config, shutdown).await
+}
+
+/// What [`run_with_controls`] drives: the board's session, its game, where the results go and
+/// what spectators' tools ask of it.
+pub struct Parts<'a, S, K> {
+    /// The board's session.
+    pub session: &'a mut S,
+    /// Its game.
+    pub game: &'a mut LiveGame,
+    /// Where the results go.
+    pub sink: &'a mut K,
+    /// What is asked of the board while it runs (`None`: nothing ever is).
+    pub controls: Option<&'a mut mpsc::UnboundedReceiver<Control>>,
+}
+
+/// [`run`], taking the [`Control`]s that `parts.controls` receives as the board runs.
+pub async fn run_with_controls<C, S, K>(
+    connector: &mut C,
+    parts: Parts<'_, S, K>,
+    config: RunnerConfig,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), RunnerError>
+where
+    C: Connector,
+    S: BoardSession,
+    K: Sink,
+{
+    let Parts {
+        session,
+        game,
+        sink,
+        mut controls,
+    } = parts;
+    let mut flipped = false;
+    let clock = Clock {
+        started: Instant::now(),
+        start_at: config.start_at,
+    };
+    let mut shutdown = std::pin::pin!(shutdown);
+    let mut backoff = config.backoff_min;
+    let mut unreachable_since: Option<Instant> = None;
+    // Why the port could not be opened, as last said (each reason is said once).
+    let mut said_unreachable: Option<String> = None;
+    let mut gave_up = None;
+    let mut presence = Presence { lost: false };
+    loop {
+        // What is asked while the board is away is applied at once, and the port tried again.
+        let opened = tokio::select! {
+            opened = connector.connect() => opened,
+            Some(control) = next_control(controls.as_deref_mut()) => {
+                apply_control(control, session, game, sink, &clock, &mut flipped)?;
+                continue;
+            }
+            () = &mut shutdown => break,
+        };
+        let (mut port, name) = match opened {
+            Ok(opened) => opened,
+            Err(error) => {
+                let why = error.to_string();
+                if said_unreachable.as_ref() != Some(&why) {
+                    sink.notice(&format!(
+                        "{why}; trying again every {}",
+                        seconds(config.backoff_max)
+                    ));
+                    sink.unreachable(clock.now(), &why)
+                        .map_err(RunnerError::Output)?;
+                    said_unreachable = Some(why.clone());
+                }
+                let since = *unreachable_since.get_or_insert_with(Instant::now);
+                if config
+                    .give_up_after
+                    .is_some_and(|limit| since.elapsed() >= limit)
+                {
+                    gave_up = Some(RunnerError::GaveUp {
+                        waited: since.elapsed(),
+                        why,
+                    });
+                    break;
+                }
+                tracing::debug!(%error, "cannot open the board's port");
+                // The next try comes after the backoff, or when the limit is reached.
+                let wait = config.give_up_after.map_or(backoff, |limit| {
+                    backoff.min(limit.saturating_sub(since.elapsed()))
+                });
+                tokio::select! {
+                    () = sleep(wait) => {}
+                    Some(control) = next_control(controls.as_deref_mut()) => {
+                        apply_control(control, session, game, sink, &clock, &mut flipped)?;
+                        continue;
+                    }
+                    () = &mut shutdown => break,
+                }
+                backoff = (backoff * 2).min(config.backoff_max);
+                continue;
+            }
+        };
+        said_unreachable = None;
+        sink.notice(&format!("connected to {name}"));
+        sink.connected(clock.now(), &name)
+            .map_err(RunnerError::Output)?;
+        backoff = config.backoff_min;
+        session.connect(clock.now());
+        let link = Link {
+            session: &mut *session,
+            game: &mut *game,
+            sink: &mut *sink,
+            clock: &clock,
+            presence: &mut presence,
+            controls: controls.as_deref_mut(),
+            flipped: &mut flipped,
+        };
+        match serve(&mut port, link, &mut shutdown).await? {
+            LinkEnd::Shutdown => break,
+            LinkEnd::Lost => {
+                presence.set(LinkState::Lost, &clock, sink)?;
+                sink.notice("the board is gone: reconnecting");
+                unreachable_since = Some(Instant::now());
+            }
+        }
+    }
+    game.finish();
+    drain(game, session, sink, &clock, flipped)?;
+    gave_up.map_or(Ok(()), Err)
+}
+
+/// A duration as a person reads it: `2 s`, `1.5 s`, `300 ms`.
+fn seconds(duration: Duration) -> String {
+    if duration < Duration::from_secs(1) {
+        format!("{} ms", duration.as_millis())
+    } else {
+        format!("{} s", duration.as_secs_f64())
+    }
+}
+
+/// What serving one open link works on.
+struct Link<'a, S, K> {
+    session: &'a mut S,
+    game: &'a mut LiveGame,
+    sink: &'a mut K,
+    clock: &'a Clock,
+    presence: &'a mut Presence,
+    controls: Option<&'a mut mpsc::UnboundedReceiver<Control>>,
+    /// Whether the board's reports are turned round.
+    flipped: &'a mut bool,
+}
+
+/// Serves one open link until it is lost or shutdown is asked for.
+async fn serve<P, S, K>(
+    port: &mut P,
+    mut link: Link<'_, S, K>,
+    shutdown: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
+) -> Result<LinkEnd, RunnerError>
+where
+    P: AsyncRead + AsyncWrite + Unpin,
+    S: BoardSession,
+    K: Sink,
+{
+    let mut buffer = [0u8; 512];
+    loop {
+        // Events first: what they make the session send (a clock command after a press, the
+        // result on the clock's display) goes out now, not with the next input.
+        if link.pass_events()? {
+            return Ok(LinkEnd::Lost);
+        }
+        while let Some(bytes) = link.session.poll_transmit() {
+            if let Err(error) = port.write_all(&bytes).await {
+                tracing::debug!(%error, "write to the board failed");
+                return Ok(LinkEnd::Lost);
+            }
+        }
+        let deadline = earliest(link.session.poll_timeout(), link.game.poll_timeout())
+            .map(|at| link.clock.instant(at))
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            read = port.read(&mut buffer) => match read {
+                Ok(0) => return Ok(LinkEnd::Lost),
+                Ok(n) => {
+                    let now = link.clock.now();
+                    link.session.handle_bytes(now, buffer.get(..n).unwrap_or_default());
+                }
+                Err(error) => {
+                    tracing::debug!(%error, "read from the board failed");
+                    return Ok(LinkEnd::Lost);
+                }
+            },
+            () = sleep_until(deadline) => {
+                link.sink.timeout(deadline.into_std());
+                let now = link.clock.now();
+                link.session.handle_timeout(now);
+                link.game.handle_timeout(now);
+                link.drain()?;
+            }
+            Some(control) = next_control(link.controls.as_deref_mut()) => link.control(control)?,
+            () = shutdown.as_mut() => return Ok(LinkEnd::Shutdown),
+        }
+    }
+}
+
+impl<S: BoardSession, K: Sink> Link<'_, S, K> {
+    /// Passes the session's events on; returns whether the board went silent.
+    fn pass_events(&mut self) -> Result<bool, RunnerError> {
+        while let Some(event) = self.session.poll_event() {
+            // Whatever the board itself sent shows it answers; a notice may be the host's own.
+            let state = match event {
+                LinkEvent::Unresponsive | LinkEvent::Silent => Some(LinkState::Lost),
+                LinkEvent::Notice(_) => None,
+                _ => Some(LinkState::Back),
+            };
+            if let Some(state) = state {
+                self.presence.set(state, self.clock, self.sink)?;
+            }
+            match event {
+                LinkEvent::Sensor(kind) => {
+                    let kind = if *self.flipped {
+                        turned_sensor(kind)
+                    } else {
+                        kind
+                    };
+                    let event = SensorEvent::new(self.clock.now(), kind);
+                    self.game.handle_sensor(&event);
+                    self.sink
+                        .sensor(&event, self.game)
+                        .map_err(RunnerError::Output)?;
+                }
+                LinkEvent::ClockReading(reading) => {
+                    let t = self.clock.now();
+                    self.game.handle_clock_reading(t, &reading);
+                    self.sink
+                        .clock_reading(t, &reading, self.game)
+                        .map_err(RunnerError::Output)?;
+                }
+                LinkEvent::Silent => return Ok(true),
+                LinkEvent::Identified(what) | LinkEvent::Notice(what) => self.sink.notice(&what),
+                LinkEvent::Unresponsive | LinkEvent::Responsive => {}
+            }
+            self.drain()?;
+        }
+        Ok(false)
+    }
+
+    fn drain(&mut self) -> Result<(), RunnerError> {
+        drain(
+            self.game,
+            self.session,
+            self.sink,
+            self.clock,
+            *self.flipped,
+        )
+    }
+
+    /// Applies what a spectator's tool asked.
+    fn control(&mut self, control: Control) -> Result<(), RunnerError> {
+        apply_control(
+            control,
+            self.session,
+            self.game,
+            self.sink,
+            self.clock,
+            self.flipped,
+        )
+    }
+}
+
+/// Applies what a spectator's tool asked, now, and passes on what it decides.
+fn apply_control<S: BoardSession, K: Sink>(
+    control: Control,
+    session: &mut S,
+    game: &mut LiveGame,
+    sink: &mut K,
+    clock: &Clock,
+    flipped: &mut bool,
+) -> Result<(), RunnerError> {
+    let now = clock.now();
+    match control {
+        Control::SetUp(start) => game.set_up(now, start),
+        Control::Feedback(feedback) => {
+            let feedback = if *flipped {
+                turned_feedback(feedback)
+            } else {
+                feedback
+            };
+            session.handle_feedback(now, &feedback);
+        }
+        Control::Wake => {
+            game.handle_timeout(now);
+            drain(game, session, sink, clock, *flipped)?;
+            sink.woken(now).map_err(RunnerError::Output)?;
+        }
+        Control::Exempt(side) => {
+            game.handle_timeout(now);
+            drain(game, session, sink, clock, *flipped)?;
+            game.set_exempt(now, side);
+            sink.exempted(now, side).map_err(RunnerError::Output)?;
+        }
+        // Before the game has started there is nothing to resign.
+        Control::Resign(color) if game.started() => {
+            sink.resigned(now, color).map_err(RunnerError::Output)?;
+            game.resign(now, color);
+        }
+        Control::Resign(_) => {}
+        Control::Flip(turned) if turned == *flipped => {}
+        Control::Flip(turned) => {
+            *flipped = turned;
+            sink.flipped(now, turned).map_err(RunnerError::Output)?;
+            // The board as the game saw it, read the other way round.
+            let seen = turned_snapshot(game.seen());
+            let event = SensorEvent::new(now, crate::sensor::SensorKind::Snapshot(seen));
+            game.handle_sensor(&event);
+            sink.sensor(&event, game).map_err(RunnerError::Output)?;
+        }
+    }
+    drain(game, session, sink, clock, *flipped)
+}
+
+/// The next control, when there is a receiver to take one from (never, otherwise).
+async fn next_control(controls: Option<&mut mpsc::UnboundedReceiver<Control>>) -> Option<Control> {
+    match controls {
+        Some(controls) => controls.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Passes what the game said to the sink, and what it tells the board to the session (its
+/// squares turned back when the board's reports are turned round).
+fn drain<S: BoardSession, K: Sink>(
+    game: &mut LiveGame,
+    session: &mut S,
+    sink: &mut K,
+    clock: &Clock,
+    flipped: bool,
+) -> Result<(), RunnerError> {
+    while let Some(event) = game.poll_event() {
+        sink.live(&event, game).map_err(RunnerError::Output)?;
+    }
+    while let Some(feedback) = game.poll_feedback() {
+        let feedback = if flipped {
+            turned_feedback(feedback)
+        } else {
+            feedback
+        };
+        session.handle_feedback(clock.now(), &feedback);
+    }
+    Ok(())
+}
+
+fn earliest(a: Option<Millis>, b: Option<Millis>) -> Option<Millis> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
