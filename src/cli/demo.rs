@@ -18,9 +18,10 @@ use touchmove_simulation::emulation::{EmulatedBoard, EmulatorOptions, ScriptSour
 use super::args::DemoArgs;
 use super::demo_games;
 use super::emulator_pty::serve_on;
-use super::serve;
+use super::session::announce;
 use super::tee_sink::Tee;
 use super::watch_sink::WatchSink;
+use super::web;
 
 /// Runs `touchmove demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {
@@ -48,7 +49,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let emulator = touchmove_simulation::emulators::find(protocol.name)
         .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
     let emulator = (emulator.new)(&options).context("cannot play the demo games")?;
-    let runtime = super::runtime()?;
+    let runtime = super::session::runtime()?;
     let local = tokio::task::LocalSet::new();
     local.block_on(
         &runtime,
@@ -93,13 +94,13 @@ async fn demo(
     let port = format!("the emulated {} board", protocol.name);
     let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default())
         .with_pairings(pairings);
-    let page = serve::serve_one(args.listen, watched, Notation::San).await?;
+    let page = web::serve_one(args.listen, watched, Notation::San).await?;
     // JSON lines alone on standard output with --json.
     let address = format!("http://{}/board/1", page.address);
     if args.json {
         eprintln!("touchmove: the board's page is at {address}");
     } else {
-        serve::announce(&format!("serve: {address}"))?;
+        announce(&format!("serve: {address}"))?;
     }
     eprintln!("touchmove: the demo plays game after game; Ctrl-C stops it");
     let watch_sink = WatchSink::new(
@@ -127,5 +128,5 @@ async fn demo(
     )
     .await;
     board.abort();
-    super::session_outcome(watched, sink.0.finish())
+    super::session::session_outcome(watched, sink.0.finish())
 }

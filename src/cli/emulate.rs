@@ -20,7 +20,7 @@ use shakmaty::Color;
 
 use super::args::{ClockSide, EmulateArgs, EmulatedScriptArgs, Side};
 use super::emulator_pty::serve;
-use super::simulate::find_game;
+use super::pgn_game::find_game;
 
 /// Runs `touchmove emulate`.
 pub fn run(args: &EmulateArgs) -> Result<()> {
@@ -32,7 +32,7 @@ pub fn run(args: &EmulateArgs) -> Result<()> {
         .with_context(|| format!("a {} board cannot be emulated", protocol.name))?;
     let emulator = (emulator.new)(&options)
         .with_context(|| format!("{what}: cannot emulate a {} board", protocol.name))?;
-    let runtime = super::runtime()?;
+    let runtime = super::session::runtime()?;
     runtime.block_on(serve(emulator, Duration::from_millis(args.script.grace_ms)))
 }
 

@@ -2,7 +2,6 @@
 //! the wall clock. Bytes read go to `handle_bytes`, what `poll_transmit` gives is written, and
 //! the loop sleeps until `poll_timeout`. All the board's behaviour lives in the emulator.
 
-use std::io::Write;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -27,7 +26,8 @@ pub async fn serve(emulator: impl EmulatedBoard, grace: Duration) -> Result<()> 
     // the host may close and reopen it without the pair hanging up.
     let (port, host_end) = SerialStream::pair().context("cannot create a pseudo-terminal pair")?;
     let path = host_end.name().context("the pseudo-terminal has no name")?;
-    announce(&path)?;
+    // The first line on standard output: the port a host should open.
+    super::session::announce(&format!("port: {path}"))?;
     serve_on(port, emulator, grace).await
 }
 
@@ -70,14 +70,6 @@ pub async fn serve_on<P: AsyncRead + AsyncWrite + Unpin>(
             signal = &mut ctrl_c => return signal.context("cannot wait for Ctrl-C"),
         }
     }
-}
-
-/// The first line on standard output: the port a host should open.
-fn announce(path: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "port: {path}")?;
-    out.flush()?;
-    Ok(())
 }
 
 /// Emulator time: ms since `start`.

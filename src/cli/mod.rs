@@ -8,6 +8,7 @@ mod emulator_pty;
 mod output;
 mod output_paths;
 mod pgn_file;
+mod pgn_game;
 mod play;
 mod ports;
 mod recording;
@@ -15,6 +16,7 @@ mod replay;
 mod resume;
 mod serial;
 mod serve;
+mod session;
 mod simulate;
 mod simulated_log;
 mod start;
@@ -23,6 +25,7 @@ mod tee_sink;
 mod token;
 mod watch;
 mod watch_sink;
+mod web;
 
 use std::io::ErrorKind;
 use std::process::ExitCode;
@@ -30,35 +33,6 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use args::{Cli, Command};
-
-/// The single-threaded async runtime the live commands run on.
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    use anyhow::Context;
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")
-}
-
-/// A live session's outcome: how its runner ended (`watched`, a board given up on is an
-/// error) and whether its outputs were written at the end (`finished`, done whatever the
-/// runner's end, so that nothing decided is lost). When both failed, the outputs' error is
-/// said first and the runner's is returned.
-fn session_outcome(
-    watched: Result<(), touchmove::runner::RunnerError>,
-    finished: anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    use anyhow::Context;
-    match (watched, finished) {
-        (Ok(()), finished) => finished,
-        (Err(error), finished) => {
-            if let Err(unwritten) = finished {
-                eprintln!("touchmove: {unwritten:#}");
-            }
-            Err(error).context("watching the board")
-        }
-    }
-}
 
 /// Parses the command line, runs the command, and turns its outcome into an exit code.
 pub fn run() -> ExitCode {

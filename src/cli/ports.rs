@@ -10,7 +10,7 @@ use super::serial::{port_names, probe};
 
 /// Runs `touchmove ports`.
 pub fn run(args: &PortsArgs) -> Result<()> {
-    let runtime = super::runtime()?;
+    let runtime = super::session::runtime()?;
     let mut names = port_names().context("cannot list the serial ports")?;
     names.extend(args.paths.iter().map(|path| path.display().to_string()));
     let mut out = std::io::stdout().lock();

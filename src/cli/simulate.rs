@@ -4,12 +4,13 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use touchmove_simulation::pgn_games::{PgnGame, read_games};
 use touchmove_simulation::simulate::{HandStyle, simulate};
 
 use super::args::SimulateArgs;
+use super::pgn_game::find_game;
 use super::simulated_log::{Source, write_simulated_log};
 
 /// Runs `touchmove simulate`.
@@ -28,23 +29,6 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
                 None => write_game(args, &style, &game, io::stdout().lock()),
             }
         }
-    }
-}
-
-/// Game `number` of the file, or why it cannot be had.
-pub(super) fn find_game(
-    mut games: impl Iterator<Item = Result<PgnGame, touchmove_simulation::pgn_games::PgnError>>,
-    number: u64,
-    pgn: &Path,
-) -> Result<PgnGame> {
-    let wanted = usize::try_from(number).context("game number too large")?;
-    let found = games.find(|game| match game {
-        Ok(game) => game.number == wanted,
-        Err(error) => error.game() == wanted,
-    });
-    match found {
-        Some(game) => game.with_context(|| format!("{}: cannot read game {number}", pgn.display())),
-        None => bail!("{}: there is no game {number}", pgn.display()),
     }
 }
 

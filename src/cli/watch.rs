@@ -14,7 +14,6 @@ use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
 use super::args::{ClockSide, WatchArgs};
-use super::output_paths::{Existing, check_output};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
@@ -22,44 +21,9 @@ use super::watch_sink::WatchSink;
 
 /// Runs `touchmove watch`.
 pub fn run(args: &WatchArgs) -> Result<()> {
-    let (resumed, start) = outputs_and_start(args)?;
-    let runtime = super::runtime()?;
+    let (resumed, start) = super::resume::outputs_and_start(args)?;
+    let runtime = super::session::runtime()?;
     runtime.block_on(watch(args, start, resumed))
-}
-
-/// The outputs checked (a resumed recording and its PGN may exist, others must be new or
-/// empty), the recording read back with `--resume`, and where the game starts (the
-/// recording's `@start`, else `--start`).
-pub(super) fn outputs_and_start(args: &WatchArgs) -> Result<(Option<Resumed>, Chess)> {
-    let resumed = match (&args.record, args.resume) {
-        (Some(path), true) => {
-            check_output(path, "--record", Existing::Replace)?;
-            Resumed::read_or_clear(path)?
-        }
-        (Some(path), false) => {
-            check_output(path, "--record", Existing::MustBeEmpty)?;
-            None
-        }
-        (None, _) => None,
-    };
-    if let Some(path) = &args.pgn {
-        // A resumed game's PGN is written again, whole, from the recording.
-        let existing = if resumed.is_some() {
-            Existing::Replace
-        } else {
-            Existing::MustBeEmpty
-        };
-        check_output(path, "--pgn", existing)?;
-    }
-    let start = match &resumed {
-        Some(resumed) => resumed
-            .log
-            .header
-            .start_position()
-            .map_err(|error| anyhow::anyhow!("--resume: the recording's @start: {error}"))?,
-        None => super::start::start_position(args.start.as_deref())?,
-    };
-    Ok((resumed, start))
 }
 
 /// Opens the board the way its protocol needs and watches it with the protocol's session.
@@ -162,5 +126,5 @@ async fn watch_with<S: BoardSession>(
     .await;
     // What was decided is written whether the board was given up on or not.
     let finished = sink.finish();
-    super::session_outcome(watched, finished)
+    super::session::session_outcome(watched, finished)
 }

@@ -6,7 +6,9 @@ use touchmove::event::ClockTimes;
 use touchmove::sensor::Millis;
 
 use super::super::args::PlayArgs;
-use super::DEFAULT_MOVETIME;
+
+/// How long the engine thinks per move when nothing else is said.
+pub const DEFAULT_MOVETIME: Millis = 1000;
 
 /// How long the engine is asked to think.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@
 
 mod keys;
 mod limits;
-mod resume;
+mod resumed;
 mod state;
 
 use std::cell::RefCell;
@@ -30,7 +30,6 @@ use touchmove::live::{LiveGame, SessionOptions};
 use touchmove::output::pgn::PgnTags;
 use touchmove::play::EngineGame;
 use touchmove::runner::{self, Control, Parts, RunnerConfig};
-use touchmove::sensor::Millis;
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 use touchmove::watched::WatchedBoard;
@@ -39,22 +38,19 @@ use super::args::{ClockSide, PlayArgs, PlaySide, WatchArgs};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
-use super::serve::ServeSink;
 use super::watch_sink::WatchSink;
+use super::web::PageSink;
 use keys::read_keys;
-use limits::Limits;
-use resume::resume;
+use limits::{DEFAULT_MOVETIME, Limits};
+use resumed::resume;
 use state::{PlaySink, PlayState};
 
 /// How long the engine may take to start and say it is ready.
 const ENGINE_START: Duration = Duration::from_secs(20);
 
-/// How long the engine thinks per move when nothing else is said.
-const DEFAULT_MOVETIME: Millis = 1000;
-
 /// Runs `touchmove play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let (resumed, start) = super::watch::outputs_and_start(&args.board)?;
+    let (resumed, start) = super::resume::outputs_and_start(&args.board)?;
     let command = EngineCommand::parse(&args.engine)
         .context("--engine: name the engine's program (and its arguments)")?;
     // A resumed game's engine plays the side its recording says.
@@ -79,7 +75,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         options: args.engine_options.clone(),
         elo: args.elo,
     };
-    let runtime = super::runtime()?;
+    let runtime = super::session::runtime()?;
     let local = LocalSet::new();
     let game = Setting {
         start,
@@ -269,7 +265,7 @@ async fn play(
     let _ = engine_task.await;
     // What was decided is written whether the board was given up on or not.
     let finished = state.out.finish();
-    super::session_outcome(watched, finished)
+    super::session::session_outcome(watched, finished)
 }
 
 /// The game's live page at `listen`, its address said (first on standard output, or on
@@ -281,19 +277,19 @@ async fn page(
     start: &Chess,
     tags: &PgnTags,
     board: &WatchArgs,
-) -> Result<ServeSink> {
+) -> Result<PageSink> {
     let port = port.as_ref().map_or_else(
         || "the first board found".to_owned(),
         |p| p.display().to_string(),
     );
     let watched = WatchedBoard::new("1", protocol, &port, start.clone(), tags.clone());
-    let page = super::serve::serve_one(listen, watched, board.notation).await?;
+    let page = super::web::serve_one(listen, watched, board.notation).await?;
     let address = format!("http://{}/board/1", page.address);
     // JSON lines alone on standard output with --json.
     if board.json {
         eprintln!("touchmove: the game's page is at {address}");
     } else {
-        super::serve::announce(&format!("serve: {address}"))?;
+        super::session::announce(&format!("serve: {address}"))?;
     }
     Ok(page.sink)
 }

@@ -20,8 +20,8 @@ use touchmove::runner::{Control, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::HostNote;
 
-use super::super::serve::ServeSink;
 use super::super::watch_sink::WatchSink;
+use super::super::web::PageSink;
 use super::limits::Limits;
 
 /// The game against the engine and its outputs, shared by the board's runner and the task that
@@ -37,7 +37,7 @@ pub(super) struct PlayState {
     /// The engine's last score in the search under way.
     pub(super) score: Option<Score>,
     /// The live page, with `--listen`.
-    pub(super) page: Option<ServeSink>,
+    pub(super) page: Option<PageSink>,
     /// What the engine said, until the runner wakes the sink to take it.
     pub(super) heard: VecDeque<EngineReport>,
     /// A resumed game's recorded part is being read back: nothing is asked of the engine or

@@ -9,35 +9,18 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use tokio_serial::SerialStream;
 
-use touchmove::runner::Connector;
 use touchmove_simulation::emulation::{EmulatorOptions, ScriptSource, ScriptStart};
 
 use super::super::args::ServeArgs;
 use super::super::demo_games;
 use super::super::emulator_pty::serve_on;
-use super::board::BoardHandle;
-use super::stamps::{Stamped, WriteStamps};
-use super::{Planned, PlannedConnector, Setup};
+use super::super::web::board::BoardHandle;
+use super::super::web::stamps::{Stamped, WriteStamps};
+use super::connector::{OwnEnd, PlannedConnector};
+use super::runners::{Planned, Setup};
 
 /// Over how long the demo boards are switched on, one after another.
 const POWER_UP: Duration = Duration::from_secs(1);
-
-/// Hands out the host's end of an emulated board's pseudo-terminal once, when the board has
-/// been switched on.
-pub struct OwnEnd(Option<Stamped<SerialStream>>, String, tokio::time::Instant);
-
-impl Connector for OwnEnd {
-    type Port = Stamped<SerialStream>;
-
-    async fn connect(&mut self) -> std::io::Result<(Stamped<SerialStream>, String)> {
-        tokio::time::sleep_until(self.2).await;
-        let port = self
-            .0
-            .take()
-            .ok_or_else(|| std::io::Error::other("the emulated board has gone"))?;
-        Ok((port, self.1.clone()))
-    }
-}
 
 /// Starts `count` emulated boards, numbered on from `first` (the boards given by --board
 /// come first), and plans their watching.
@@ -82,7 +65,7 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         planned.push(Planned {
             handle: Arc::new(handle),
             protocol,
-            connector: PlannedConnector::Demo(OwnEnd(Some(host_end), port, powered)),
+            connector: PlannedConnector::Demo(OwnEnd::new(host_end, port, powered)),
             stamps: Some(stamps),
         });
     }

@@ -15,8 +15,8 @@ use tokio::time::Instant;
 use touchmove::live::Protocol;
 
 use super::super::serial::{port_names, probe};
-use super::board::Overview;
-use super::{Planned, Setup};
+use super::super::web::board::Overview;
+use super::runners::{Planned, Setup};
 
 /// How often the ports are listed again.
 const SCAN_EVERY: Duration = Duration::from_secs(2);

@@ -36,8 +36,8 @@ use touchmove::livechess::{
 use touchmove::output::excerpt::excerpt;
 use touchmove::runner::Control;
 
-use super::access::Access;
-use super::board::{self, BoardHandle, Overview};
+use super::super::web::access::Access;
+use super::super::web::board::{self, BoardHandle, Overview};
 
 /// How many messages may wait for a client; one that falls further behind is dropped.
 pub const OUTGOING: usize = 64;

@@ -2,20 +2,13 @@
 //! runner (as `watch` watches one: reconnects, resyncs, records), and what they decide is served
 //! to browsers and programs: the overview page, one page per board, the API and live PGN.
 
-mod access;
-mod board;
+mod connector;
 mod demo_boards;
 mod discovery;
 mod livechess;
 mod players;
 mod push;
-mod records;
 mod runners;
-mod server;
-mod sink;
-mod stamps;
-mod stats;
-mod web;
 
 use std::sync::Arc;
 
@@ -23,15 +16,12 @@ use anyhow::{Context, Result};
 use tokio::sync::watch;
 use tokio::task::LocalSet;
 
-use touchmove::output::notation::Notation;
-use touchmove::watched::WatchedBoard;
-
 use super::args::{BoardSpec, ServeArgs};
 use super::token::Token;
-use access::{Access, Allowed};
-use board::{BoardHandle, Overview};
-use runners::{Planned, PlannedConnector, Setup};
-pub(super) use sink::ServeSink;
+use super::web::access::{self, Access, Allowed};
+use super::web::board::Overview;
+use super::web::{routes, server};
+use runners::{Planned, Setup};
 
 /// Runs `touchmove serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {
@@ -46,7 +36,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         Ok(limit) => tracing::debug!("up to {limit} open files"),
         Err(error) => tracing::warn!("cannot raise the limit of open files: {error}"),
     }
-    let runtime = super::runtime()?;
+    let runtime = super::session::runtime()?;
     let local = LocalSet::new();
     let setup = Setup::new(args, start)?;
     local.block_on(&runtime, serve(args, setup))
@@ -163,9 +153,9 @@ impl WebServers {
         let web = server::bind(args.listen)
             .with_context(|| format!("--listen {}: cannot listen there", args.listen))?;
         let address = web.local_addr().context("the listening address")?;
-        announce(&format!("serve: http://{address}/"))?;
+        super::session::announce(&format!("serve: http://{address}/"))?;
         let pages = server::guarded(
-            web::router(Arc::clone(overview)),
+            routes::router(Arc::clone(overview)),
             Access::new(address, Arc::clone(allowed)),
         );
         let livechess = match args.livechess {
@@ -173,7 +163,7 @@ impl WebServers {
                 let listener = server::bind(at)
                     .with_context(|| format!("--livechess {at}: cannot listen there"))?;
                 let address = listener.local_addr().context("the LiveChess address")?;
-                announce(&format!("livechess: ws://{address}/api/v1.0"))?;
+                super::session::announce(&format!("livechess: ws://{address}/api/v1.0"))?;
                 let access = Access::new(address, Arc::clone(allowed));
                 let app = livechess::router(Arc::clone(overview), access.clone());
                 Some((listener, server::guarded(app, access)))
@@ -183,7 +173,7 @@ impl WebServers {
         let thread = std::thread::Builder::new()
             .name("serve-web".to_owned())
             .spawn(move || {
-                let runtime = super::runtime()?;
+                let runtime = super::session::runtime()?;
                 runtime.block_on(async move {
                     let pages = async {
                         server::serve(server::into_tokio(web)?, pages, stopped.clone()).await;
@@ -213,59 +203,6 @@ impl WebServers {
             .context("the web server's thread")?
             .map_err(|_| anyhow::anyhow!("the web server's thread panicked"))?
     }
-}
-
-/// One board's page, served for `touchmove demo`: the sink that feeds it, and where it is.
-pub(super) struct OnePage {
-    /// What the board's runner reports to, for the page.
-    pub sink: ServeSink,
-    /// The address the page is served at.
-    pub address: std::net::SocketAddr,
-}
-
-/// Serves the pages of the one board `board` at `listen` (or, if that address is taken, at a
-/// free port) until the runtime ends, under serve's access rules (with no `--allow-origin` or
-/// token: read-only from other machines).
-pub(super) async fn serve_one(
-    listen: std::net::SocketAddr,
-    board: WatchedBoard,
-    notation: Notation,
-) -> Result<OnePage> {
-    let listener = match server::bind(listen) {
-        Ok(listener) => listener,
-        Err(error) => {
-            tracing::warn!("cannot listen on {listen} ({error}): on a free port instead");
-            server::bind(std::net::SocketAddr::new(listen.ip(), 0))
-                .context("cannot listen for the page")?
-        }
-    };
-    let address = listener.local_addr().context("the listening address")?;
-    let handle = Arc::new(BoardHandle::new(board));
-    let overview = Arc::new(Overview::new(vec![Arc::clone(&handle)]).with_notation(notation));
-    let app = server::guarded(
-        web::router(overview),
-        Access::new(address, Arc::new(Allowed::default())),
-    );
-    let listener = server::into_tokio(listener).context("cannot listen for the page")?;
-    // Served as long as the runtime runs: its stop is never sent.
-    let (keep, stopped) = watch::channel(false);
-    tokio::spawn(async move {
-        server::serve(listener, app, stopped).await;
-        drop(keep);
-    });
-    Ok(OnePage {
-        sink: ServeSink::new(handle, None, None),
-        address,
-    })
-}
-
-/// The first line on standard output.
-pub(super) fn announce(line: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{line}")?;
-    out.flush()?;
-    Ok(())
 }
 
 /// The board `--board` number `index` names.

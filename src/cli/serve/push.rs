@@ -14,7 +14,7 @@ use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, Pusher};
 use touchmove::sensor::Millis;
 
 use super::super::args::ServeArgs;
-use super::board::Overview;
+use super::super::web::board::Overview;
 
 /// How often the games are looked at for changes.
 const LOOK: Duration = Duration::from_millis(250);

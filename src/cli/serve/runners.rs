@@ -17,11 +17,11 @@ use touchmove::watched::WatchedBoard;
 use super::super::args::ServeArgs;
 use super::super::resume::Resumed;
 use super::super::serial::SerialConnector;
-use super::board::BoardHandle;
-use super::demo_boards;
-use super::records::GameRecords;
-use super::sink::ServeSink;
-use super::stamps;
+use super::super::web::board::BoardHandle;
+use super::super::web::records::GameRecords;
+use super::super::web::sink::PageSink;
+use super::super::web::stamps;
+use super::connector::PlannedConnector;
 
 /// A board to watch: what `--board` or `--demo` gave.
 pub struct Planned {
@@ -30,14 +30,6 @@ pub struct Planned {
     pub connector: PlannedConnector,
     /// When the board's writes were made, for a board emulated in the process.
     pub stamps: Option<Arc<stamps::WriteStamps>>,
-}
-
-/// How a planned board is reached.
-pub enum PlannedConnector {
-    /// A serial port.
-    Serial(SerialConnector),
-    /// The host's end of an emulated board's pseudo-terminal.
-    Demo(demo_boards::OwnEnd),
 }
 
 /// What every board's runner is set up with: the game's settings, from the command line.
@@ -147,7 +139,7 @@ impl Setup {
         let config = RunnerConfig::default();
         let controls = plan.handle.take_controls();
         Ok(tokio::task::spawn_local(async move {
-            let sink = ServeSink::new(Arc::clone(&plan.handle), records, plan.stamps);
+            let sink = PageSink::new(Arc::clone(&plan.handle), records, plan.stamps);
             let run = Run {
                 sink,
                 options,
@@ -229,7 +221,7 @@ struct WatchOptions {
 
 /// What a board's runner works with.
 struct Run {
-    sink: ServeSink,
+    sink: PageSink,
     options: WatchOptions,
     config: RunnerConfig,
     /// What spectators' tools ask of the board.
@@ -276,5 +268,6 @@ async fn watch_board<C: Connector>(
     let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
     let name = sink.name().to_owned();
     let finished = sink.finish();
-    super::super::session_outcome(watched, finished).with_context(|| format!("board {name}"))
+    super::super::session::session_outcome(watched, finished)
+        .with_context(|| format!("board {name}"))
 }

@@ -17,7 +17,7 @@ use super::records::GameRecords;
 use super::stamps::WriteStamps;
 
 /// The outputs of one served board.
-pub struct ServeSink {
+pub struct PageSink {
     handle: Arc<BoardHandle>,
     records: Option<GameRecords>,
     /// When the board's writes were made (a demo board's), if known.
@@ -26,15 +26,15 @@ pub struct ServeSink {
     origin: Instant,
 }
 
-impl ServeSink {
+impl PageSink {
     /// Outputs to `handle`, the sensor reports to `records` (a log per game); a report's
     /// origin is when the board wrote it if `stamps` knows, else when it was read.
     pub fn new(
         handle: Arc<BoardHandle>,
         records: Option<GameRecords>,
         stamps: Option<Arc<WriteStamps>>,
-    ) -> ServeSink {
-        ServeSink {
+    ) -> PageSink {
+        PageSink {
             handle,
             records,
             stamps,
@@ -80,7 +80,7 @@ impl ServeSink {
     }
 }
 
-impl Sink for ServeSink {
+impl Sink for PageSink {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
         self.reported();
         self.handle.lock().sensor(event, game);

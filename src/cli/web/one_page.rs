@@ -1,0 +1,59 @@
+//! One board's page, served on its own (`touchmove play`, `touchmove demo`): the same pages and
+//! guards as `serve`'s, for a single board.
+
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use tokio::sync::watch;
+
+use touchmove::output::notation::Notation;
+use touchmove::watched::WatchedBoard;
+
+use super::access::{Access, Allowed};
+use super::board::{BoardHandle, Overview};
+use super::sink::PageSink;
+use super::{routes, server};
+
+/// One board's page, served for `touchmove demo`: the sink that feeds it, and where it is.
+pub struct OnePage {
+    /// What the board's runner reports to, for the page.
+    pub sink: PageSink,
+    /// The address the page is served at.
+    pub address: std::net::SocketAddr,
+}
+
+/// Serves the pages of the one board `board` at `listen` (or, if that address is taken, at a
+/// free port) until the runtime ends, under serve's access rules (with no `--allow-origin` or
+/// token: read-only from other machines).
+pub async fn serve_one(
+    listen: std::net::SocketAddr,
+    board: WatchedBoard,
+    notation: Notation,
+) -> Result<OnePage> {
+    let listener = match server::bind(listen) {
+        Ok(listener) => listener,
+        Err(error) => {
+            tracing::warn!("cannot listen on {listen} ({error}): on a free port instead");
+            server::bind(std::net::SocketAddr::new(listen.ip(), 0))
+                .context("cannot listen for the page")?
+        }
+    };
+    let address = listener.local_addr().context("the listening address")?;
+    let handle = Arc::new(BoardHandle::new(board));
+    let overview = Arc::new(Overview::new(vec![Arc::clone(&handle)]).with_notation(notation));
+    let app = server::guarded(
+        routes::router(overview),
+        Access::new(address, Arc::new(Allowed::default())),
+    );
+    let listener = server::into_tokio(listener).context("cannot listen for the page")?;
+    // Served as long as the runtime runs: its stop is never sent.
+    let (keep, stopped) = watch::channel(false);
+    tokio::spawn(async move {
+        server::serve(listener, app, stopped).await;
+        drop(keep);
+    });
+    Ok(OnePage {
+        sink: PageSink::new(handle, None, None),
+        address,
+    })
+}
