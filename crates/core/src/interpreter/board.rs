@@ -3,6 +3,9 @@
 
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
+use super::motions::Motions;
+use crate::sensor::Millis;
+
 /// What the sensors say is on the board. On an occupancy-only board no piece is identified;
 /// on a piece-identifying board every placed piece is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,6 +96,53 @@ impl PhysicalBoard {
         }
         wrong
     }
+}
+
+/// The board as the sensors reported it, and how and when they last did.
+#[derive(Debug, Clone)]
+pub(super) struct Sensed {
+    /// What stands where.
+    pub(super) board: PhysicalBoard,
+    /// When each square was last emptied and filled, and in which report.
+    pub(super) motions: Motions,
+    /// The last change, when it was seen as it happened (not read from a full report).
+    pub(super) last_seen: Option<SeenChange>,
+    /// How the changes being taken in were reported.
+    pub(super) reading: Reading,
+    /// When the last lift or placement taken in was made (a held lift keeps its own time).
+    pub(super) changed_at: Millis,
+}
+
+impl Sensed {
+    /// `board`, before any report.
+    pub(super) fn new(board: PhysicalBoard) -> Sensed {
+        Sensed {
+            board,
+            motions: Motions::default(),
+            last_seen: None,
+            reading: Reading::Changes,
+            changed_at: 0,
+        }
+    }
+}
+
+/// A change seen as it happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SeenChange {
+    /// A piece left this square.
+    Lift(Square),
+    /// A piece was set down on this square.
+    Place(Square),
+}
+
+/// How the changes being taken in were reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Reading {
+    /// One at a time, as they happened, in their order.
+    #[default]
+    Changes,
+    /// All at once, from a full report (a dump after a reconnect): their order is not known.
+    Snapshot,
 }
 
 #[cfg(test)]

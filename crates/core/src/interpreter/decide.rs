@@ -1,14 +1,16 @@
 //! Turning what the board shows into decisions: moves, corrections, takebacks, illegal moves,
 //! mismatches, and the rulings that go with them.
 
-use shakmaty::{Board, Color, Move, Position, Role, Square};
+use shakmaty::{Color, Move, Position, Role, Square};
 
+use super::board::Reading;
 use super::evidence::Completion;
 use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
-use super::trace::{Touch, Trace};
-use super::{Interpreter, LeftCandidate, Pending, Phase, PreviousTurn};
+use super::trace::Touch;
+use super::turn::{LeftCandidate, Turn};
+use super::{Interpreter, Pending, Phase};
 use crate::event::{EventKind, IllegalMove, Rule, Violation, color_name};
 use crate::rules::Ending;
 use crate::sensor::Millis;
@@ -28,20 +30,16 @@ impl Interpreter {
     /// Looks at the board after a change at `t` and decides what it can.
     pub(super) fn reassess(&mut self, t: Millis) {
         let relation = self.relate();
-        if relation != Relation::Unmatched {
-            self.catching_up = false;
-        }
-        if relation != Relation::Unmatched && self.mismatch_reported {
-            self.mismatch_reported = false;
+        if relation != Relation::Unmatched && self.sync.matched() {
             self.emit(t, EventKind::Resync);
             // While the board matched nothing, its touches meant nothing certain.
-            self.trace.mark_unseen();
+            self.turn.trace.mark_unseen();
         }
         self.remember_left_candidate(t, relation);
         match relation {
             Relation::Current => {
                 self.phase = Phase::AtRest;
-                self.left_candidate = None;
+                self.turn.left_candidate = None;
             }
             Relation::Next(m) => self.candidate(t, m, false),
             Relation::Correction(m) => self.candidate(t, m, true),
@@ -52,14 +50,14 @@ impl Interpreter {
                 };
             }
             Relation::AfterLeft(_) => {
-                if let Some(left) = self.left_candidate.take() {
+                if let Some(left) = self.turn.left_candidate.take() {
                     self.decide_left(left, left.t);
                     self.reassess(t);
                 }
             }
             Relation::Unmatched => {
                 self.unmatched(t);
-                if self.catching_up && matches!(self.phase, Phase::Unexplained { .. }) {
+                if self.sync.catching_up() && matches!(self.phase, Phase::Unexplained { .. }) {
                     self.catch_up(t);
                 }
             }
@@ -70,15 +68,16 @@ impl Interpreter {
     /// the reply's, and go over to the reply's turn.
     pub(super) fn decide_left(&mut self, left: LeftCandidate, t: Millis) {
         let reply: Vec<Touch> = self
+            .turn
             .trace
             .touches()
             .get(left.touches..)
             .map(<[Touch]>::to_vec)
             .unwrap_or_default();
-        self.trace.truncate_touches(left.touches);
+        self.turn.trace.truncate_touches(left.touches);
         self.decide_move(t, left.m, false);
-        let off_board = self.game.position().board().occupied() & !self.board.occupied();
-        self.trace.adopt(&reply, off_board);
+        let off_board = self.game.position().board().occupied() & !self.sensed.board.occupied();
+        self.turn.trace.adopt(&reply, off_board);
     }
 
     /// When the board leaves a pending move, remembers it (the opponent may have moved on).
@@ -93,7 +92,7 @@ impl Interpreter {
         } = self.phase
             && relation != Relation::Next(m)
         {
-            self.left_candidate = Some(LeftCandidate {
+            self.turn.left_candidate = Some(LeftCandidate {
                 m,
                 t,
                 touches: self.touches_before_event,
@@ -113,10 +112,10 @@ impl Interpreter {
                 None => return,
             }
         } else {
-            &self.legal
+            &self.turn.legal
         };
         let unsensed_promotion = matches!(m, Move::Normal { promotion: Some(_), to, .. }
-            if self.board.identified_at(to).is_none());
+            if self.sensed.board.identified_at(to).is_none());
         // A move shown after the mover's press waits for the press, which completes it.
         let press_held = !correction && self.mover_press_held();
         if can_grow(m, legal.moves()) || unsensed_promotion || press_held {
@@ -135,11 +134,11 @@ impl Interpreter {
         // is no illegal placement: what was played meanwhile is not known.
         let displaced = self
             .displacement()
-            .filter(|_| !self.catching_up && !self.in_snapshot);
+            .filter(|_| !self.sync.catching_up() && self.sensed.reading != Reading::Snapshot);
         if let Some((from, to)) = displaced {
-            let completed = self.completed_illegal == Some((from, to));
+            let completed = self.turn.completed_illegal == Some((from, to));
             if !completed && self.is_castling_intent(from, to) {
-                self.trace.note_castle_intent(from, to, t);
+                self.turn.trace.note_castle_intent(from, to, t);
             }
             self.phase = Phase::Displaced {
                 from,
@@ -150,7 +149,7 @@ impl Interpreter {
             self.phase = Phase::InHand;
         } else {
             let report_at =
-                (!self.mismatch_reported).then_some(t.saturating_add(self.config.slide_ms));
+                (!self.sync.mismatch_reported()).then_some(t.saturating_add(self.config.slide_ms));
             self.phase = Phase::Unexplained { report_at };
         }
     }
@@ -163,7 +162,7 @@ impl Interpreter {
         let towards_rook = rooks
             .into_iter()
             .any(|rook| from.rank() == rook.rank() && castling_targets(from, rook).0 == to);
-        let castling_legal = self.legal.moves().iter().any(|m| {
+        let castling_legal = self.turn.legal.moves().iter().any(|m| {
             matches!(*m, Move::Castle { king, rook }
                 if king == from && castling_targets(king, rook).0 == to)
         });
@@ -221,17 +220,16 @@ impl Interpreter {
             }
         }
         self.announce_ending_or_claims(t);
-        // The turn before last is forgotten: its move list's allocation serves the next turn.
-        let spare_legal = self.previous.take().map(|p| p.legal).unwrap_or_default();
-        let previous = PreviousTurn {
-            legal: std::mem::replace(&mut self.legal, spare_legal),
-            trace: std::mem::replace(&mut self.trace, Trace::new(&Board::empty(), mover)),
-            start_seq: self.trace_start_seq,
-        };
+        // The turn before last is forgotten: its allocations serve the next turn.
+        let spare = self
+            .previous
+            .take()
+            .unwrap_or_else(|| Turn::new(&self.game, 0));
+        let previous = std::mem::replace(&mut self.turn, spare);
         self.start_turn(Some(previous));
         // A press of the mover's still held has nothing more to wait for: the move is decided
         // (the reports that follow are the reply's).
-        if self.held_press.is_some_and(|press| press.color == mover) {
+        if self.held.press.is_some_and(|press| press.color == mover) {
             self.weigh_held_press();
         }
     }
@@ -245,8 +243,9 @@ impl Interpreter {
                 capture,
                 to,
                 promotion: Some(_),
-            } if self.board.identified_at(to).is_none() => {
+            } if self.sensed.board.identified_at(to).is_none() => {
                 let chosen = self
+                    .turn
                     .promotion
                     .filter(|r| *r != Role::Pawn && *r != Role::King);
                 let m = Move::Normal {
@@ -265,14 +264,19 @@ impl Interpreter {
     /// The Article 4 breaches of making `m` in the current turn (none when a full report
     /// showed part of the turn: the order of its touches is not known).
     fn ruling(&self, m: Move) -> Vec<Breach> {
-        if !self.trace.all_seen() {
+        if !self.turn.trace.all_seen() {
             return Vec::new();
         }
         let ctx = TurnContext {
             position: self.game.position(),
-            legal: self.legal.moves(),
+            legal: self.turn.legal.moves(),
         };
-        judge(&ctx, self.trace.touches(), self.trace.castle_intent(), m)
+        judge(
+            &ctx,
+            self.turn.trace.touches(),
+            self.turn.trace.castle_intent(),
+            m,
+        )
     }
 
     /// Takes the last move back so that `m` replaces it; the breach is 4.4.2 when this makes a
@@ -281,7 +285,7 @@ impl Interpreter {
         let (Some(previous), Some(last)) = (self.previous.take(), self.game.last_move()) else {
             return Vec::new();
         };
-        let seen = previous.trace.all_seen() && self.trace.all_seen();
+        let seen = previous.trace.all_seen() && self.turn.trace.all_seen();
         let breach = castled_after_rook(previous.trace.touches(), m, true).unwrap_or(Breach {
             rule: Rule::ReleasedPieceMoved,
             square: landing_square(last),
@@ -289,15 +293,15 @@ impl Interpreter {
         if let Some(ply) = self.game.take_back() {
             self.emit(t, EventKind::Takeback { ply });
         }
-        self.legal = previous.legal;
-        let unseen = !self.trace.all_seen();
-        self.trace = previous.trace;
+        self.turn.legal = previous.legal;
+        let unseen = !self.turn.trace.all_seen();
+        self.turn.trace = previous.trace;
         if unseen {
             // The correction itself was partly unseen (read from a full report): the corrected
             // turn was, and so a later correction of it earns no ruling either.
-            self.trace.mark_unseen();
+            self.turn.trace.mark_unseen();
         }
-        self.trace_start_seq = previous.start_seq;
+        self.turn.start_seq = previous.start_seq;
         // A turn part of which was not seen earns no ruling, nor does its correction.
         if seen { vec![breach] } else { Vec::new() }
     }
@@ -366,11 +370,11 @@ impl Interpreter {
             self.decide_move(t, promotion, false);
             return;
         }
-        self.completed_illegal = displaced;
-        self.trace = super::Trace::new(self.game.position().board(), mover);
-        self.trace_start_seq = self.motions.now();
+        self.turn.completed_illegal = displaced;
+        self.turn.trace = super::Trace::new(self.game.position().board(), mover);
+        self.turn.start_seq = self.sensed.motions.now();
         if let Some((from, _)) = displaced {
-            self.trace.bind(from, t);
+            self.turn.trace.bind(from, t);
         }
         if let Phase::Displaced { from, to, .. } = self.phase {
             self.phase = Phase::Displaced {
@@ -383,7 +387,7 @@ impl Interpreter {
 
     /// The queen promotion a pawn left on the last rank becomes (FIDE 7.5.2).
     fn unreplaced_promotion(&self, from: Square, to: Square) -> Option<Move> {
-        self.legal.moves().iter().copied().find(|m| {
+        self.turn.legal.moves().iter().copied().find(|m| {
             matches!(m, Move::Normal { from: f, to: t, promotion: Some(Role::Queen), .. }
                 if *f == from && *t == to)
         })
@@ -405,7 +409,7 @@ impl Interpreter {
     /// Reports the board as matching nothing, square by square.
     pub(super) fn report_mismatch(&mut self, t: Millis) {
         let squares = self.differences_from_nearest();
-        self.mismatch_reported = true;
+        self.sync.report_mismatch();
         self.phase = Phase::Unexplained { report_at: None };
         self.emit(t, EventKind::Mismatch { squares });
     }

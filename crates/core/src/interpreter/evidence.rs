@@ -35,7 +35,8 @@ impl Interpreter {
 
     /// The piece's rest on `square` that ended when it was lifted again.
     fn rest_evidence(&self, square: Square) -> Vec<Evidence> {
-        self.motions
+        self.sensed
+            .motions
             .rest_on(square)
             .map(|rest| Evidence::rest(rest.since, square, rest.ms, rest.reports))
             .into_iter()
@@ -48,14 +49,20 @@ impl Interpreter {
     fn touch_evidence(&self, m: Move) -> Vec<Evidence> {
         let landing = landing_squares(m);
         let mut evidence = Vec::new();
-        for touch in self.trace.touches().iter().filter(|touch| touch.counts()) {
+        for touch in self
+            .turn
+            .trace
+            .touches()
+            .iter()
+            .filter(|touch| touch.counts())
+        {
             evidence.push(Evidence::on(touch.t, Observed::Touched, touch.square));
             if touch.returned && !landing.contains(touch.square) {
-                let back = self.motions.placed_time(touch.square);
+                let back = self.sensed.motions.placed_time(touch.square);
                 evidence.push(Evidence::on(back, Observed::PutBack, touch.square));
             }
         }
-        if let Some((to, t)) = self.trace.castle_intent_at() {
+        if let Some((to, t)) = self.turn.trace.castle_intent_at() {
             evidence.push(Evidence::on(t, Observed::SetToCastle, to));
         }
         evidence.sort_by_key(|item| item.t);
@@ -72,9 +79,9 @@ impl Interpreter {
     ) -> Vec<Evidence> {
         let mut evidence = Vec::new();
         if let Some((from, to)) = displaced {
-            let lifted = self.motions.lifted_time(from);
+            let lifted = self.sensed.motions.lifted_time(from);
             evidence.push(Evidence::on(lifted, Observed::Lifted, from));
-            let placed = self.motions.placed_time(to);
+            let placed = self.sensed.motions.placed_time(to);
             evidence.push(Evidence::on(placed, Observed::Placed, to));
         }
         evidence.push(match completion {

@@ -14,7 +14,7 @@
 //! nothing. If instead the kings come to rest elsewhere (a king move, one king out and back),
 //! nothing was a gesture and the decisions kept back go out as they were made.
 
-use shakmaty::{Color, Piece, Position, Role, Square};
+use shakmaty::{Color, KnownOutcome, Piece, Position, Role, Square};
 
 use super::{Interpreter, Phase};
 use crate::rules::Ending;
@@ -43,7 +43,7 @@ pub(super) struct GestureWatch {
     /// Whether each king has been away from its square since the watch began.
     moved: [bool; 2],
     /// Both kings on centre squares since this time, with the result they give.
-    shown: Option<(Millis, Option<Color>)>,
+    shown: Option<(Millis, KnownOutcome)>,
 }
 
 /// The index of `color` in a pair of kings.
@@ -54,9 +54,8 @@ fn slot(color: Color) -> usize {
     }
 }
 
-/// The result two kings on `squares` give, if both stand on centre squares: `Some(winner)`,
-/// with `None` inside for a draw.
-fn gesture_result(squares: [Option<Square>; 2]) -> Option<Option<Color>> {
+/// The result two kings on `squares` give, if both stand on centre squares.
+fn gesture_result(squares: [Option<Square>; 2]) -> Option<KnownOutcome> {
     let [Some(white), Some(black)] = squares else {
         return None;
     };
@@ -64,9 +63,13 @@ fn gesture_result(squares: [Option<Square>; 2]) -> Option<Option<Color>> {
         return None;
     }
     Some(match (white.is_light(), black.is_light()) {
-        (true, true) => Some(Color::White),
-        (false, false) => Some(Color::Black),
-        _ => None,
+        (true, true) => KnownOutcome::Decisive {
+            winner: Color::White,
+        },
+        (false, false) => KnownOutcome::Decisive {
+            winner: Color::Black,
+        },
+        _ => KnownOutcome::Draw,
     })
 }
 
@@ -121,7 +124,11 @@ impl Interpreter {
         let (since, _) = self.gesture.as_ref()?.shown?;
         let due = since.saturating_add(self.config.rest_ms());
         // A lift made before then may be a king leaving the centre: wait to know.
-        self.held.first().is_none_or(|h| h.t >= due).then_some(due)
+        self.held
+            .lifts
+            .first()
+            .is_none_or(|h| h.t >= due)
+            .then_some(due)
     }
 
     /// Where the board has the kings, White's then Black's (`None`: not to be seen, in hand).
@@ -134,10 +141,15 @@ impl Interpreter {
         let mut located = [None, None];
         let mut unplaced = Vec::new();
         for color in Color::ALL {
-            let identified = self.board.identified_squares(color.king()).single_square();
+            let identified = self
+                .sensed
+                .board
+                .identified_squares(color.king())
+                .single_square();
             let home = homes.get(slot(color)).copied().flatten().filter(|&home| {
-                self.board.occupied().contains(home)
+                self.sensed.board.occupied().contains(home)
                     && self
+                        .sensed
                         .board
                         .identified_at(home)
                         .is_none_or(|p| p == color.king())
@@ -157,8 +169,8 @@ impl Interpreter {
         let fresh: Vec<Square> = CENTRE
             .into_iter()
             .filter(|&square| {
-                self.board.occupied().contains(square)
-                    && self.board.identified_at(square).is_none()
+                self.sensed.board.occupied().contains(square)
+                    && self.sensed.board.identified_at(square).is_none()
                     && !located.contains(&Some(square))
                     && position.piece_at(square).is_none()
             })
@@ -183,7 +195,7 @@ impl Interpreter {
         }
         let located = self.located_kings();
         let homes = self.king_homes();
-        let changed_at = self.changed_at;
+        let changed_at = self.sensed.changed_at;
         let Some(watch) = self.gesture.as_mut() else {
             return;
         };
@@ -222,17 +234,15 @@ impl Interpreter {
             return false;
         };
         let GestureWatch { before, .. } = *watch;
-        let board = std::mem::replace(&mut self.board, before.board.clone());
-        let motions = std::mem::take(&mut self.motions);
+        let board = std::mem::replace(&mut self.sensed.board, before.sensed.board.clone());
+        let motions = std::mem::take(&mut self.sensed.motions);
         // Settings changed meanwhile (an engine gone) stand.
         let config = self.config;
         *self = *before;
-        self.board = board;
-        self.motions = motions;
+        self.sensed.board = board;
+        self.sensed.motions = motions;
         self.config = config;
         self.held.clear();
-        self.held_reply = None;
-        self.held_press = None;
         true
     }
 
@@ -247,10 +257,9 @@ impl Interpreter {
     /// to where it was before they moved, with the board as it is, decides what was pending
     /// then, and the game ends with the gesture's result.
     pub(super) fn make_gesture(&mut self, t: Millis) {
-        let Some(winner) = self.gesture.as_ref().and_then(|watch| watch.shown) else {
+        let Some((_, outcome)) = self.gesture.as_ref().and_then(|watch| watch.shown) else {
             return;
         };
-        let (_, winner) = winner;
         self.restore_before_watch();
         if let Phase::Pending { deadline, .. } = self.phase {
             self.decide_pending(deadline.min(t));
@@ -261,7 +270,7 @@ impl Interpreter {
         }
         diagnostic!(t, "result gesture");
         self.game.end(Ending {
-            winner,
+            winner: outcome.winner(),
             reason: REASON,
             rule: None,
         });

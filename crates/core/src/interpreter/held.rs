@@ -7,6 +7,36 @@ use shakmaty::{Color, Piece, Position, Square};
 use super::{Interpreter, Pending, Phase, Seen};
 use crate::sensor::{Millis, SensorKind};
 
+/// The reports held back: lifts for the bounce window, an opponent's lift to the end of its
+/// instant, a clock press for the report horizon.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Held {
+    /// Lifts held for the bounce window (those of one instant together).
+    pub(super) lifts: Vec<HeldLift>,
+    /// An opponent's lift reported while the mover's piece was in hand, held to see what else
+    /// was reported at the same instant (see [`Interpreter::reply_lift`]).
+    pub(super) reply: Option<HeldLift>,
+    /// A clock press waiting for the reports that may still be on their way.
+    pub(super) press: Option<HeldPress>,
+}
+
+impl Held {
+    /// Drops everything held (what it was is decided otherwise).
+    pub(super) fn clear(&mut self) {
+        self.lifts.clear();
+        self.reply = None;
+        self.press = None;
+    }
+
+    /// Whether a report held back was made before `deadline`: a lift made before a window
+    /// closed may be a real lift or a bounce, and a press made before it decides what the
+    /// deadline would have; either is waited for.
+    pub(super) fn made_before(&self, deadline: Millis) -> bool {
+        self.lifts.first().is_some_and(|h| h.t < deadline)
+            || self.press.is_some_and(|p| p.t < deadline)
+    }
+}
+
 /// A lift held back for the bounce window (lifts reported at the same instant are held
 /// together: their order is unclear).
 #[derive(Debug, Clone, Copy)]
@@ -45,10 +75,10 @@ impl Interpreter {
 
     /// A lift reported: held for the bounce window (with the lifts of the same instant).
     pub(super) fn take_lift(&mut self, lift: HeldLift) {
-        if self.held.first().is_some_and(|h| h.t != lift.t) {
+        if self.held.lifts.first().is_some_and(|h| h.t != lift.t) {
             self.release_held();
         }
-        self.held.push(lift);
+        self.held.lifts.push(lift);
         if self.config.bounce_ms == 0 {
             self.release_held();
         }
@@ -67,13 +97,13 @@ impl Interpreter {
             return false;
         };
         let expected = self.game.position().board().by_color(!color);
-        (expected & !self.board.occupied()).any()
+        (expected & !self.sensed.board.occupied()).any()
     }
 
     /// The colour of the piece `lift` took off the board, when known.
     pub(super) fn lifted_color(&self, lift: &HeldLift) -> Option<Color> {
         lift.piece
-            .or_else(|| self.trace.origin_piece(lift.square))
+            .or_else(|| self.turn.trace.origin_piece(lift.square))
             .or_else(|| self.game.position().board().piece_at(lift.square))
             .map(|piece| piece.color)
     }
@@ -104,12 +134,13 @@ impl Interpreter {
         }
         let (replies, own): (Vec<HeldLift>, Vec<HeldLift>) = self
             .held
+            .lifts
             .iter()
             .partition(|lift| lift.t == t && self.lifted_color(lift) == Some(!mover));
         if replies.is_empty() {
             return Vec::new();
         }
-        self.held = own;
+        self.held.lifts = own;
         let seen = if self.mover_press_held() {
             Seen::Hand
         } else {
@@ -121,7 +152,8 @@ impl Interpreter {
     /// When the held press is to be weighed: once the reports that may still be on their way
     /// have arrived.
     pub(super) fn press_due(&self) -> Option<Millis> {
-        self.held_press
+        self.held
+            .press
             .filter(|p| !p.until_placed)
             .map(|p| p.t.saturating_add(self.config.report_horizon_ms))
     }
@@ -130,7 +162,7 @@ impl Interpreter {
     /// hand (then it waits for the piece to be reported set down).
     pub(super) fn press_horizon_passed(&mut self) {
         let in_hand = self.phase == Phase::InHand;
-        match self.held_press.as_mut() {
+        match self.held.press.as_mut() {
             Some(press) if in_hand && press.color == self.game.turn() => press.until_placed = true,
             _ => self.weigh_held_press(),
         }
@@ -138,7 +170,7 @@ impl Interpreter {
 
     /// A piece was reported set down (or the whole board): a press waiting for it is weighed.
     pub(super) fn placed_for_held_press(&mut self) {
-        if self.held_press.is_some_and(|press| press.until_placed) {
+        if self.held.press.is_some_and(|press| press.until_placed) {
             self.weigh_held_press();
         }
     }
@@ -153,7 +185,7 @@ impl Interpreter {
             self.clock(t, color);
             return;
         }
-        self.held_press = Some(HeldPress {
+        self.held.press = Some(HeldPress {
             t,
             color,
             until_placed: false,
@@ -162,25 +194,27 @@ impl Interpreter {
 
     /// Weighs the held press, if any, with its own time.
     pub(super) fn weigh_held_press(&mut self) {
-        if let Some(press) = self.held_press.take() {
+        if let Some(press) = self.held.press.take() {
             self.clock(press.t, press.color);
         }
     }
 
     /// Whether the mover has pressed the clock and the press waits for the reports.
     pub(super) fn mover_press_held(&self) -> bool {
-        self.held_press
+        self.held
+            .press
             .is_some_and(|press| press.color == self.game.turn())
     }
 
     /// When the instant of the held reply lift is over.
     pub(super) fn reply_due(&self) -> Option<Millis> {
-        self.held_reply.map(|lift| lift.t.saturating_add(1))
+        self.held.reply.map(|lift| lift.t.saturating_add(1))
     }
 
     /// When the held lifts stop being possible bounces.
     pub(super) fn held_until(&self) -> Option<Millis> {
         self.held
+            .lifts
             .first()
             .map(|h| h.t.saturating_add(self.config.bounce_ms).saturating_add(1))
     }
@@ -193,7 +227,7 @@ impl Interpreter {
     /// piece they capture): the press completes the move first.
     pub(super) fn release_held(&mut self) {
         // Taken out to be sorted and drained, then put back: its buffer serves the next lifts.
-        let mut held = std::mem::take(&mut self.held);
+        let mut held = std::mem::take(&mut self.held.lifts);
         let shown = matches!(
             self.phase,
             Phase::Pending {
@@ -208,10 +242,12 @@ impl Interpreter {
             self.weigh_held_press();
         }
         let mover = self.game.turn();
-        held.sort_by_key(|h| self.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover));
+        held.sort_by_key(|h| {
+            self.turn.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover)
+        });
         for lift in held.drain(..) {
             self.lift(lift.t, lift.square, Seen::Hand);
         }
-        self.held = held;
+        self.held.lifts = held;
     }
 }

@@ -28,10 +28,10 @@ impl Interpreter {
     /// Compares the board with every position the game could be in now.
     pub(super) fn relate(&self) -> Relation {
         let position = self.game.position();
-        if self.board.shows(position.board()) {
+        if self.sensed.board.shows(position.board()) {
             return Relation::Current;
         }
-        if let Some(m) = self.matching_move(position, &self.legal, self.trace_start_seq) {
+        if let Some(m) = self.matching_move(position, &self.turn.legal, self.turn.start_seq) {
             return Relation::Next(m);
         }
         if let Some(m) = self.matching_correction() {
@@ -56,7 +56,7 @@ impl Interpreter {
         legal: &LegalMoves,
         since: u32,
     ) -> Option<Move> {
-        let diff = self.board.occupied() ^ position.board().occupied();
+        let diff = self.sensed.board.occupied() ^ position.board().occupied();
         if diff.is_empty() {
             return None;
         }
@@ -65,7 +65,7 @@ impl Interpreter {
             if !self.fits(position, m, since) {
                 continue;
             }
-            let order = self.motions.placed_at(landing_square(m));
+            let order = self.sensed.motions.placed_at(landing_square(m));
             if best.is_none_or(|(_, best_order)| order > best_order) {
                 best = Some((m, order));
             }
@@ -86,8 +86,8 @@ impl Interpreter {
             // A promotion's new piece comes from off the board, not from `from`: it may be set
             // down before the pawn is lifted.
             let mover = if promotion.is_some() { to } else { from };
-            let identified = self.board.identified_at(to).is_some();
-            if !identified && !self.motions.captured_on(to, mover, since) {
+            let identified = self.sensed.board.identified_at(to).is_some();
+            if !identified && !self.sensed.motions.captured_on(to, mover, since) {
                 return false;
             }
         }
@@ -96,17 +96,17 @@ impl Interpreter {
             promotion: Some(role),
             ..
         } = m
-            && self.board.identified_at(to).is_none()
+            && self.sensed.board.identified_at(to).is_none()
             && role != Role::Queen
         {
             return false;
         }
-        let after = self.board.identified_any().then(|| {
+        let after = self.sensed.board.identified_any().then(|| {
             let mut after = position.clone();
             after.play_unchecked(m);
             after
         });
-        after.is_none_or(|after| self.board.shows(after.board()))
+        after.is_none_or(|after| self.sensed.board.shows(after.board()))
     }
 
     /// A different move from the previous position, while the player to move has not touched
@@ -115,8 +115,8 @@ impl Interpreter {
     fn matching_correction(&self) -> Option<Move> {
         let previous = self.previous.as_ref()?;
         let their_pieces = self.game.position().them();
-        if self.trace.has_binding_touch_of(self.game.turn())
-            || !self.trace.lifted_any_of(their_pieces)
+        if self.turn.trace.has_binding_touch_of(self.game.turn())
+            || !self.turn.trace.lifted_any_of(their_pieces)
         {
             return None;
         }
@@ -135,19 +135,20 @@ impl Interpreter {
         // set down on a square the last move emptied).
         let last = self.game.last_move()?;
         if !self
+            .sensed
             .motions
-            .lifted_since(landing_square(last), self.trace_start_seq)
+            .lifted_since(landing_square(last), self.turn.start_seq)
         {
             return None;
         }
-        let on_board = self.board.occupied().count();
+        let on_board = self.sensed.board.occupied().count();
         for plies in 1..=self.game.plies() {
             let position = self.game.earlier(plies)?;
             let count = position.board().occupied().count();
             if count > on_board {
                 return None;
             }
-            if count == on_board && self.board.shows(position.board()) {
+            if count == on_board && self.sensed.board.shows(position.board()) {
                 return (plies == 1 || self.displacement().is_none()).then_some(plies);
             }
         }
@@ -157,14 +158,19 @@ impl Interpreter {
     /// A reply to the move the board showed a moment ago, while the moved piece is still where
     /// that move put it.
     fn matching_reply_to_left(&self) -> Option<Move> {
-        let left = self.left_candidate?;
-        if !self.board.occupied().contains(landing_square(left.m)) {
+        let left = self.turn.left_candidate?;
+        if !self
+            .sensed
+            .board
+            .occupied()
+            .contains(landing_square(left.m))
+        {
             return None;
         }
         let mut after = self.game.position().clone();
         after.play_unchecked(left.m);
         let legal = LegalMoves::of(&after);
-        self.matching_move(&after, &legal, self.trace_start_seq)
+        self.matching_move(&after, &legal, self.turn.start_seq)
             .map(|_| left.m)
     }
 
@@ -173,7 +179,7 @@ impl Interpreter {
     pub(super) fn displacement(&self) -> Option<(Square, Square)> {
         let position = self.game.position();
         let expected = position.board().occupied();
-        let actual = self.board.occupied();
+        let actual = self.sensed.board.occupied();
         let from = (expected & !actual).single_square()?;
         let piece = position.board().piece_at(from)?;
         if piece.color != position.turn() {
@@ -185,22 +191,25 @@ impl Interpreter {
         } else {
             extra.single_square()?
         };
-        let identified = self.board.identified_at(to);
+        let identified = self.sensed.board.identified_at(to);
         identified.is_none_or(|p| p == piece).then_some((from, to))
     }
 
     /// The opponent's square the piece from `from` was set down on, its occupant removed.
     fn displaced_onto_opponent(&self, position: &Chess, from: Square) -> Option<Square> {
         let mover = position.turn();
-        (position.board().by_color(!mover) & self.board.occupied())
+        (position.board().by_color(!mover) & self.sensed.board.occupied())
             .into_iter()
             .filter(|&sq| {
-                let identified = self.board.identified_at(sq).map(|p| p.color);
+                let identified = self.sensed.board.identified_at(sq).map(|p| p.color);
                 identified == Some(mover)
                     || (identified.is_none()
-                        && self.motions.captured_on(sq, from, self.trace_start_seq))
+                        && self
+                            .sensed
+                            .motions
+                            .captured_on(sq, from, self.turn.start_seq))
             })
-            .max_by_key(|&sq| self.motions.placed_at(sq))
+            .max_by_key(|&sq| self.sensed.motions.placed_at(sq))
     }
 
     /// Whether the board can be a move in progress: pieces off the board (in hand), and at most
@@ -209,10 +218,10 @@ impl Interpreter {
     pub(super) fn in_progress(&self) -> bool {
         let position = self.game.position();
         let expected = position.board();
-        let missing = expected.occupied() & !self.board.occupied();
-        let extra = self.board.occupied() & !expected.occupied();
-        let misidentified = self.board.differences(expected) & expected.occupied();
-        let wrong = (misidentified & self.board.occupied())
+        let missing = expected.occupied() & !self.sensed.board.occupied();
+        let extra = self.sensed.board.occupied() & !expected.occupied();
+        let misidentified = self.sensed.board.differences(expected) & expected.occupied();
+        let wrong = (misidentified & self.sensed.board.occupied())
             .into_iter()
             .any(|square| !self.promotion_piece_first(square));
         if wrong || extra.more_than_one() {
@@ -223,7 +232,7 @@ impl Interpreter {
         }
         let lifted_own = missing & position.us();
         (missing & position.them()).into_iter().all(|victim| {
-            self.legal.moves().iter().any(|&m| {
+            self.turn.legal.moves().iter().any(|&m| {
                 m.from().is_some_and(|from| lifted_own.contains(from))
                     && super::geometry::capture_square(m) == Some(victim)
             })
@@ -234,11 +243,11 @@ impl Interpreter {
     /// the pawn is lifted (FIDE 4.6 allows either order), over the piece it captures: one of the
     /// mover's pieces a pawn may promote to, on a square a legal capture-promotion reaches.
     fn promotion_piece_first(&self, square: Square) -> bool {
-        let Some(piece) = self.board.identified_at(square) else {
+        let Some(piece) = self.sensed.board.identified_at(square) else {
             return false;
         };
         piece.color == self.game.turn()
-            && self.legal.moves().iter().any(|m| {
+            && self.turn.legal.moves().iter().any(|m| {
                 matches!(*m, Move::Normal { to, capture: Some(_), promotion: Some(role), .. }
                     if to == square && role == piece.role)
             })
@@ -248,11 +257,11 @@ impl Interpreter {
     /// one or one legal move on).
     pub(super) fn differences_from_nearest(&self) -> Vec<Square> {
         let position = self.game.position();
-        let mut nearest: Bitboard = self.board.differences(position.board());
-        for &m in self.legal.moves() {
+        let mut nearest: Bitboard = self.sensed.board.differences(position.board());
+        for &m in self.turn.legal.moves() {
             let mut after = position.clone();
             after.play_unchecked(m);
-            let diff = self.board.differences(after.board());
+            let diff = self.sensed.board.differences(after.board());
             if diff.count() < nearest.count() {
                 nearest = diff;
             }

@@ -15,6 +15,7 @@
 mod board;
 mod catch_up;
 mod decide;
+mod decisions;
 mod evidence;
 mod game_clock;
 mod geometry;
@@ -24,27 +25,28 @@ mod judge;
 mod legal;
 mod matching;
 mod motions;
+mod sync;
 mod trace;
+mod turn;
 mod view;
 
 pub use view::{PendingDecision, TouchedPiece, TurnState, TurnView};
 
-use std::collections::VecDeque;
-
-use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
+use shakmaty::{Chess, Color, Move, Piece, Position, Square};
 
 use crate::clock::ClockReading;
 use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use board::PhysicalBoard;
+use board::{PhysicalBoard, Reading, SeenChange, Sensed};
+use decisions::Decisions;
 use game_clock::GameClock;
 use geometry::can_capture;
 use gesture::GestureWatch;
-use held::{HeldLift, HeldPress};
-use legal::LegalMoves;
-use motions::Motions;
+use held::{Held, HeldLift};
+use sync::Sync;
 use trace::Trace;
+use turn::Turn;
 
 /// The interpreter's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,15 +150,6 @@ impl Config {
     }
 }
 
-/// The turn before the current one, kept while its move (the game's last move, played from the
-/// position one ply back) may still be corrected.
-#[derive(Debug, Clone)]
-struct PreviousTurn {
-    legal: LegalMoves,
-    trace: Trace,
-    start_seq: u32,
-}
-
 /// Something the board shows that waits for the slide window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pending {
@@ -187,22 +180,16 @@ enum Phase {
     Closed,
 }
 
-/// A pending move the board left before it was decided, remembered in case the opponent's
-/// reply is what moved the board on.
-#[derive(Debug, Clone, Copy)]
-struct LeftCandidate {
-    m: Move,
-    t: Millis,
-    touches: usize,
-}
-
-/// A change seen as it happened.
+/// Where the input stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum SeenChange {
-    /// A piece left this square.
-    Lift(Square),
-    /// A piece was set down on this square.
-    Place(Square),
+enum Input {
+    /// Nothing taken yet.
+    Awaited,
+    /// Taken since the first event or clock reading (which started the clock).
+    Flowing,
+    /// Ended ([`Interpreter::finish`]): what is pending is decided as the windows would close,
+    /// and no flag falls.
+    Ended,
 }
 
 /// How a lift came to be known.
@@ -222,52 +209,44 @@ enum Seen {
 /// The sans-IO touch-move interpreter of one board.
 #[derive(Debug, Clone)]
 pub struct Interpreter {
+    /// The settings.
     config: Config,
+    /// The game as recorded so far.
     game: Game,
+    /// The game's number on this board (a new game starts when the board is set up again).
     game_number: u32,
-    legal: LegalMoves,
-    board: PhysicalBoard,
-    motions: Motions,
-    trace: Trace,
-    trace_start_seq: u32,
-    previous: Option<PreviousTurn>,
+    /// The board as the sensors reported it.
+    sensed: Sensed,
+    /// The turn of the side to move.
+    turn: Turn,
+    /// The turn before, kept while its move (the game's last move, played from the position
+    /// one ply back) may still be corrected.
+    previous: Option<Turn>,
+    /// Where the turn stands.
     phase: Phase,
-    held: Vec<HeldLift>,
-    /// An opponent's lift reported while the mover's piece was in hand, held to see what else
-    /// was reported at the same instant (see [`Interpreter::reply_lift`]).
-    held_reply: Option<HeldLift>,
-    held_press: Option<HeldPress>,
-    promotion: Option<Role>,
-    completed_illegal: Option<(Square, Square)>,
-    left_candidate: Option<LeftCandidate>,
+    /// The reports held back before they are taken in.
+    held: Held,
+    /// How many touches the turn's trace held before the last lift or placement taken in (a
+    /// move the board left is remembered with the touches made before it was left).
     touches_before_event: usize,
-    mismatch_reported: bool,
-    /// A full report left the board matching nothing: moves may have been missed, and are
-    /// looked for at each change until the board matches again.
-    catching_up: bool,
-    /// The last change, when it was seen as it happened (not read from a full report).
-    last_seen: Option<SeenChange>,
-    /// A full report is being taken in (its changes have no order).
-    in_snapshot: bool,
+    /// Whether the record follows the board.
+    sync: Sync,
+    /// The game's clock, with a time control or once a physical clock reports.
     clock: Option<GameClock>,
-    finishing: bool,
-    /// An event or clock reading has been taken (the first one starts the clock).
-    input_seen: bool,
-    out: VecDeque<GameEvent>,
-    last_t: Millis,
+    /// Where the input stands (the first input starts the clock).
+    input: Input,
+    /// The decisions made, in order, until they are polled.
+    decisions: Decisions,
     /// A result gesture that may be under way: decisions are held back meanwhile.
     gesture: Option<Box<GestureWatch>>,
-    /// When the last lift or placement taken in was made (a held lift keeps its own time).
-    changed_at: Millis,
 }
 
 impl Interpreter {
     /// An interpreter for a board set up in `start`.
     pub fn new(start: Chess, config: Config) -> Interpreter {
         let board = PhysicalBoard::unidentified(start.board());
-        let trace = Trace::new(start.board(), start.turn());
         let game = Game::new(start);
-        let legal = LegalMoves::from_list(game.legal_moves());
+        let turn = Turn::new(&game, 0);
         // A start position already over (mate, stalemate, no mating material) is closed; its
         // result is given with the first input (or at the end, when there is none).
         let phase = if game.ending().is_some() {
@@ -279,31 +258,17 @@ impl Interpreter {
             config,
             game,
             game_number: 1,
-            legal,
-            board,
-            motions: Motions::default(),
-            trace,
-            trace_start_seq: 0,
+            sensed: Sensed::new(board),
+            turn,
             previous: None,
             phase,
-            held: Vec::new(),
-            held_reply: None,
-            held_press: None,
-            promotion: None,
-            completed_illegal: None,
-            left_candidate: None,
+            held: Held::default(),
             touches_before_event: 0,
-            mismatch_reported: false,
-            catching_up: false,
-            last_seen: None,
-            in_snapshot: false,
+            sync: Sync::InStep,
             clock: None,
-            finishing: false,
-            input_seen: false,
-            out: VecDeque::new(),
-            last_t: 0,
+            input: Input::Awaited,
+            decisions: Decisions::default(),
             gesture: None,
-            changed_at: 0,
         }
     }
 
@@ -331,11 +296,12 @@ impl Interpreter {
         // instant (the two were seen in one scan, in the board's order); before anything else.
         // Whose hand lifted it is clear only if the other side has pressed: their hand is done.
         let mut reply_after = None;
-        if let Some(reply) = self.held_reply.take() {
+        if let Some(reply) = self.held.reply.take() {
             if reply.t == t && self.arrives_before(&event.kind, &reply) {
                 let replier = self.lifted_color(&reply);
                 let pressed = self
-                    .held_press
+                    .held
+                    .press
                     .is_some_and(|press| Some(press.color) != replier);
                 reply_after = Some((reply, if pressed { Seen::Hand } else { Seen::Unordered }));
             } else {
@@ -346,18 +312,18 @@ impl Interpreter {
             SensorKind::Lift { square, piece } => {
                 let lift = HeldLift { t, square, piece };
                 if self.reply_lift(&lift) {
-                    self.held_reply = Some(lift);
+                    self.held.reply = Some(lift);
                 } else {
                     self.take_lift(lift);
                 }
             }
             SensorKind::Place { square, piece } => {
-                let bounce = self.held.iter().position(|held| {
+                let bounce = self.held.lifts.iter().position(|held| {
                     held.square == square && (held.piece.is_none() || held.piece == piece)
                 });
                 if let Some(index) = bounce {
                     diagnostic!(t, %square, "bounce ignored");
-                    self.held.remove(index);
+                    self.held.lifts.remove(index);
                 } else {
                     let replies = self.replies_before_arrival(t, piece);
                     self.release_held();
@@ -370,7 +336,7 @@ impl Interpreter {
             }
             SensorKind::Adjust => {
                 self.release_held();
-                self.trace.arm_adjust();
+                self.turn.trace.arm_adjust();
             }
             SensorKind::Clock(color) => {
                 self.release_held();
@@ -378,7 +344,7 @@ impl Interpreter {
             }
             SensorKind::Promote(role) => {
                 self.release_held();
-                self.promotion = Some(role);
+                self.turn.promotion = Some(role);
             }
             SensorKind::Snapshot(ref snapshot) => {
                 self.release_held();
@@ -412,9 +378,10 @@ impl Interpreter {
     /// The first input, at `t`, starts the clock: the game starts with the log (a recording
     /// starts with the board showing the starting position), not at time 0.
     fn first_input(&mut self, t: Millis) {
-        if std::mem::replace(&mut self.input_seen, true) {
+        if self.input != Input::Awaited {
             return;
         }
+        self.input = Input::Flowing;
         if self.game.plies() == 0 && self.game.ending().is_some() {
             self.announce_ending_or_claims(t);
         }
@@ -436,14 +403,11 @@ impl Interpreter {
         // A lift made before the window closed is either a real lift (which changes the board
         // before the deadline) or a bounce (after which the deadline stands): wait to know.
         // A press made before it decides what the deadline would have: wait for the press.
-        let phase = phase.filter(|deadline| {
-            self.held.first().is_none_or(|h| h.t >= *deadline)
-                && self.held_press.is_none_or(|p| p.t >= *deadline)
-        });
+        let phase = phase.filter(|deadline| !self.held.made_before(*deadline));
         // The mover's flag cannot fall after a press that stopped the mover's time.
         let flag = self
             .flag_due()
-            .filter(|due| self.held_press.is_none_or(|p| p.t >= *due));
+            .filter(|due| self.held.press.is_none_or(|p| p.t >= *due));
         let reply = self.reply_due();
         [
             held,
@@ -466,7 +430,7 @@ impl Interpreter {
             } else if self.gesture_due() == Some(due) {
                 self.make_gesture(due);
             } else if self.reply_due() == Some(due) {
-                if let Some(reply) = self.held_reply.take() {
+                if let Some(reply) = self.held.reply.take() {
                     self.release_reply(reply, due, Seen::Hand);
                 }
             } else if self.press_due() == Some(due) {
@@ -486,22 +450,22 @@ impl Interpreter {
         if self.gesture_watched() {
             return None;
         }
-        self.out.pop_front()
+        self.decisions.pop()
     }
 
     /// End of input: decides whatever is pending as the windows would close (a clock left
     /// running does not go on to a flag fall).
     pub fn finish(&mut self) {
         // A log with no input: a start position already over still gets its result.
-        if !self.input_seen {
-            self.first_input(self.last_t);
+        if self.input == Input::Awaited {
+            self.first_input(self.decisions.last_t());
         }
-        self.finishing = true;
+        self.input = Input::Ended;
         while let Some(due) = self.poll_timeout() {
             self.handle_timeout(due);
         }
         // A press still waiting for its piece to be set down: nothing more will come.
-        if self.held_press.is_some() {
+        if self.held.press.is_some() {
             self.weigh_held_press();
             while let Some(due) = self.poll_timeout() {
                 self.handle_timeout(due);
@@ -511,9 +475,7 @@ impl Interpreter {
     }
 
     fn emit(&mut self, t: Millis, kind: EventKind) {
-        let t = t.max(self.last_t);
-        self.last_t = t;
-        self.out.push_back(GameEvent { t, kind });
+        self.decisions.push(t, kind);
     }
 
     fn phase_timeout(&mut self, due: Millis) {
@@ -526,9 +488,9 @@ impl Interpreter {
 
     fn lift(&mut self, t: Millis, square: Square, seen: Seen) {
         self.gesture_before_lift(square);
-        self.changed_at = t;
+        self.sensed.changed_at = t;
         if self.phase == Phase::Closed {
-            self.board.lift(square);
+            self.sensed.board.lift(square);
             return;
         }
         // A full report's lifts decide nothing on their own: it has no order, and what it shows
@@ -536,19 +498,19 @@ impl Interpreter {
         let by_opponent = seen != Seen::Snapshot && self.before_lift(t, square);
         if self.phase == Phase::Closed {
             // The move the lift decided ended the game.
-            self.board.lift(square);
+            self.sensed.board.lift(square);
             return;
         }
-        self.touches_before_event = self.trace.touches().len();
+        self.touches_before_event = self.turn.trace.touches().len();
         // A full report says what left the board, not which hand touched what first.
         let touch = seen != Seen::Snapshot && !by_opponent && self.lift_is_a_touch(square);
-        self.board.lift(square);
-        self.motions.lift_at(square, t);
-        self.trace.lift(square, t, touch);
-        self.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square));
+        self.sensed.board.lift(square);
+        self.sensed.motions.lift_at(square, t);
+        self.turn.trace.lift(square, t, touch);
+        self.sensed.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square));
         match seen {
-            Seen::Snapshot => self.trace.mark_unseen(),
-            Seen::Unordered => self.trace.excuse(square),
+            Seen::Snapshot => self.turn.trace.mark_unseen(),
+            Seen::Unordered => self.turn.trace.excuse(square),
             Seen::Hand => {}
         }
         self.reassess(t);
@@ -556,18 +518,19 @@ impl Interpreter {
 
     fn place(&mut self, t: Millis, square: Square, piece: Option<Piece>) {
         self.gesture_before_place(square, piece);
-        self.changed_at = t;
-        if self.board.occupied().contains(square) {
+        self.sensed.changed_at = t;
+        if self.sensed.board.occupied().contains(square) {
             // A board reporting a capture as the new piece arriving over the victim.
-            self.board.lift(square);
-            self.motions.lift_at(square, t);
-            self.trace.lift(square, t, false);
+            self.sensed.board.lift(square);
+            self.sensed.motions.lift_at(square, t);
+            self.turn.trace.lift(square, t, false);
         }
-        self.touches_before_event = self.trace.touches().len();
-        self.last_seen = (!self.in_snapshot).then_some(SeenChange::Place(square));
-        self.board.place(square, piece);
-        self.motions.place_at(square, t);
-        self.trace.place(square);
+        self.touches_before_event = self.turn.trace.touches().len();
+        self.sensed.last_seen =
+            (self.sensed.reading == Reading::Changes).then_some(SeenChange::Place(square));
+        self.sensed.board.place(square, piece);
+        self.sensed.motions.place_at(square, t);
+        self.turn.trace.place(square);
         if self.phase == Phase::Closed {
             self.check_new_game(t);
             return;
@@ -591,7 +554,7 @@ impl Interpreter {
                 ..
             } => {
                 let replying = if correction {
-                    self.trace.origin_piece(square).map(|p| p.color) == Some(self.game.turn())
+                    self.turn.trace.origin_piece(square).map(|p| p.color) == Some(self.game.turn())
                 } else if self.mover_press_held() {
                     // The mover has pressed: their hand is done, the lift is the reply's, and
                     // the press completes the move with its own time.
@@ -622,7 +585,7 @@ impl Interpreter {
     /// Whether the piece that stood on `square` at the start of the turn is the opponent's (of
     /// the side to move).
     fn opponents_piece(&self, square: Square) -> bool {
-        self.trace.origin_piece(square).map(|p| p.color) == Some(!self.game.turn())
+        self.turn.trace.origin_piece(square).map(|p| p.color) == Some(!self.game.turn())
     }
 
     /// Whether lifting `square` is the opponent starting a reply: a piece of the side not to
@@ -630,10 +593,10 @@ impl Interpreter {
     /// legally capture.
     fn starts_reply(&self, square: Square, mover_from: Option<Square>) -> bool {
         let mover = self.game.turn();
-        let theirs = self.trace.origin_piece(square).map(|p| p.color) == Some(!mover);
+        let theirs = self.turn.trace.origin_piece(square).map(|p| p.color) == Some(!mover);
         theirs
-            && self.trace.is_untouched_origin(square)
-            && !mover_from.is_some_and(|from| can_capture(self.legal.moves(), from, square))
+            && self.turn.trace.is_untouched_origin(square)
+            && !mover_from.is_some_and(|from| can_capture(self.turn.legal.moves(), from, square))
     }
 
     /// Whether a lift of `square` binds the player to move. The piece the previous player just
@@ -645,8 +608,8 @@ impl Interpreter {
         };
         let just_moved = geometry::landing_squares(last).contains(square);
         !(just_moved
-            && self.trace.hand_is_empty()
-            && !self.trace.has_binding_touch_of(self.game.turn()))
+            && self.turn.trace.hand_is_empty()
+            && !self.turn.trace.has_binding_touch_of(self.game.turn()))
     }
 
     /// `color` pressed the clock: the rulings of the press, and the clock follows it. A press
@@ -678,13 +641,14 @@ impl Interpreter {
         // press completed that move, and what moved the board on is the reply's (an opponent
         // lifting the piece it captures, en passant).
         let left = self
+            .turn
             .left_candidate
             .filter(|left| color == self.game.turn() && left.t >= t);
         if let Some(left) = left {
             if let Some(clock) = self.clock.as_mut() {
                 clock.pressed(color, t);
             }
-            self.left_candidate = None;
+            self.turn.left_candidate = None;
             self.decide_left(left, t);
             self.reassess(t);
             return;
@@ -727,33 +691,34 @@ impl Interpreter {
     /// lifts, then places. A piece identified where the board had an unidentified one is just
     /// named, not moved.
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
-        self.last_seen = None;
-        self.in_snapshot = true;
-        for square in self.board.occupied() {
+        self.sensed.last_seen = None;
+        self.sensed.reading = Reading::Snapshot;
+        for square in self.sensed.board.occupied() {
             let gone = !snapshot.occupied.contains(square);
             let named = snapshot.pieces.piece_at(square);
             let replaced = named.is_some_and(|p| {
-                self.board
+                self.sensed
+                    .board
                     .identified_at(square)
                     .is_some_and(|known| known != p)
             });
             if gone || replaced {
                 self.lift(t, square, Seen::Snapshot);
             } else if let Some(piece) = named {
-                self.board.identify(square, piece);
+                self.sensed.board.identify(square, piece);
             }
         }
-        for square in snapshot.occupied & !self.board.occupied() {
+        for square in snapshot.occupied & !self.sensed.board.occupied() {
             self.place(t, square, snapshot.pieces.piece_at(square));
         }
         if self.phase != Phase::Closed {
             self.reassess(t);
         }
-        self.in_snapshot = false;
+        self.sensed.reading = Reading::Changes;
         // Until the board matches again, every change is looked at for moves made while nobody
         // was listening (a move may still be under way when the snapshot came).
         if matches!(self.phase, Phase::Unexplained { .. } | Phase::InHand) {
-            self.catching_up = true;
+            self.sync.catch_up();
         }
         if matches!(self.phase, Phase::Unexplained { .. }) {
             self.catch_up(t);
@@ -770,12 +735,13 @@ impl Interpreter {
     /// off last), not the piece in hand counted as captured. After a piece set down, only if
     /// its last move set a piece there (the order seen is kept).
     pub(super) fn catch_up(&mut self, t: Millis) {
-        let catch_up::CatchUp::One(moves) = catch_up::catch_up(self.game.position(), &self.board)
+        let catch_up::CatchUp::One(moves) =
+            catch_up::catch_up(self.game.position(), &self.sensed.board)
         else {
             return;
         };
         let last = moves.last().copied();
-        let keeps_the_order = match self.last_seen {
+        let keeps_the_order = match self.sensed.last_seen {
             None => true,
             // The piece lifted last is in hand, unless the last move captured it.
             Some(SeenChange::Lift(square)) => {
@@ -790,7 +756,7 @@ impl Interpreter {
             return;
         }
         for m in moves {
-            self.trace = Trace::new(self.game.position().board(), self.game.turn());
+            self.turn.trace = Trace::new(self.game.position().board(), self.game.turn());
             self.play_decided(t, m, decide::Decided::Reconstructed);
             if self.phase == Phase::Closed {
                 return;
@@ -801,7 +767,7 @@ impl Interpreter {
 
     /// When the running side's flag falls (never once the game is over or the input ended).
     fn flag_due(&self) -> Option<Millis> {
-        if self.finishing || self.phase == Phase::Closed {
+        if self.input == Input::Ended || self.phase == Phase::Closed {
             return None;
         }
         self.clock.as_ref()?.flag_due()
@@ -851,7 +817,7 @@ impl Interpreter {
 
     fn check_new_game(&mut self, t: Millis) {
         let standard = shakmaty::Board::new();
-        if self.board.shows(&standard) {
+        if self.sensed.board.shows(&standard) {
             self.game_number += 1;
             self.emit(
                 t,
@@ -869,14 +835,9 @@ impl Interpreter {
     }
 
     /// Starts the turn of the side to move in the current position.
-    fn start_turn(&mut self, previous: Option<PreviousTurn>) {
+    fn start_turn(&mut self, previous: Option<Turn>) {
         self.previous = previous;
-        self.legal.refill(self.game.legal_moves());
-        self.trace = Trace::new(self.game.position().board(), self.game.turn());
-        self.trace_start_seq = self.motions.now();
-        self.promotion = None;
-        self.completed_illegal = None;
-        self.left_candidate = None;
+        self.turn.restart(&self.game, self.sensed.motions.now());
         self.phase = if self.game.ending().is_some() {
             Phase::Closed
         } else {

@@ -100,12 +100,14 @@ impl Interpreter {
         let turn = self.game.turn();
         let legal = self.game.legal_moves();
         let in_hand = self
+            .turn
             .trace
             .in_hand()
             .into_iter()
-            .filter_map(|square| Some((square, self.trace.origin_piece(square)?)))
+            .filter_map(|square| Some((square, self.turn.trace.origin_piece(square)?)))
             .collect();
         let touched: Vec<TouchedPiece> = self
+            .turn
             .trace
             .touches()
             .iter()

@@ -1,6 +1,6 @@
 //! How a game ends by itself: checkmate, stalemate, dead position, fivefold repetition, 75 moves.
 
-use shakmaty::{Chess, Color, KnownOutcome, MoveList, Position};
+use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 
 use crate::event::{GameResult, Rule};
 
@@ -50,7 +50,7 @@ impl Ending {
 
 /// The ending reached by the position just played into, if any. `legal` is its legal moves;
 /// `repetitions` is how many times this position has now occurred.
-pub fn ending_after_move(position: &Chess, legal: &MoveList, repetitions: usize) -> Option<Ending> {
+pub fn ending_after_move(position: &Chess, legal: &[Move], repetitions: usize) -> Option<Ending> {
     let draw = |reason, rule| {
         Some(Ending {
             winner: None,

@@ -4,7 +4,9 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, MoveList, Position};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, Position};
+
+use super::history::History;
 
 use super::ending::{Ending, ending_after_move};
 use crate::event::{ClaimReason, ClockTimes, MoveEvent};
@@ -15,11 +17,12 @@ use crate::event::{ClaimReason, ClockTimes, MoveEvent};
 pub struct Game {
     /// The current position.
     current: Chess,
-    /// The positions before it, the starting position first.
-    earlier: Vec<Chess>,
+    /// The positions before it, the latest on top (shared with copies of the game).
+    earlier: History,
     moves: Vec<Move>,
     keys: Vec<Zobrist64>,
-    legal: MoveList,
+    /// The legal moves of the current position.
+    legal: Vec<Move>,
     illegal: ByColor<u32>,
     ended: Option<Ending>,
 }
@@ -71,10 +74,10 @@ impl Game {
             .flatten();
         Game {
             current: start,
-            earlier: Vec::new(),
+            earlier: History::default(),
             moves: Vec::new(),
             keys: vec![key],
-            legal,
+            legal: legal.to_vec(),
             illegal: ByColor::new_with(|_| 0),
             ended,
         }
@@ -89,11 +92,7 @@ impl Game {
     pub fn earlier(&self, plies_back: usize) -> Option<&Chess> {
         match plies_back.checked_sub(1) {
             None => Some(&self.current),
-            Some(back) => self
-                .earlier
-                .len()
-                .checked_sub(1 + back)
-                .and_then(|index| self.earlier.get(index)),
+            Some(back) => self.earlier.get(back),
         }
     }
 
@@ -108,7 +107,7 @@ impl Game {
     }
 
     /// The legal moves in the current position.
-    pub fn legal_moves(&self) -> &MoveList {
+    pub fn legal_moves(&self) -> &[Move] {
         &self.legal
     }
 
@@ -132,7 +131,8 @@ impl Game {
         after.play_unchecked(m);
         // The suffix from the legal moves computed once here (shakmaty's own suffix would
         // generate them a second time).
-        self.legal = after.legal_moves();
+        self.legal.clear();
+        self.legal.extend_from_slice(&after.legal_moves());
         let suffix = match (after.is_check(), self.legal.is_empty()) {
             (true, true) => Some(Suffix::Checkmate),
             (true, false) => Some(Suffix::Check),
@@ -172,7 +172,8 @@ impl Game {
             self.current = before;
         }
         self.keys.pop();
-        self.legal = self.position().legal_moves();
+        self.legal.clear();
+        self.legal.extend_from_slice(&self.current.legal_moves());
         self.ended = None;
         Some(ply)
     }

@@ -7,6 +7,7 @@
 
 mod ending;
 mod game;
+mod history;
 
 pub use ending::{Ending, ending_after_move};
 pub use game::{Game, PlayedMove};
