@@ -332,6 +332,67 @@ fn a_round_of_logs_replays_in_one_process_each_its_own_session_an_unreadable_one
 }
 
 #[test]
+fn a_round_replayed_on_several_threads_prints_what_one_thread_prints_in_the_order_given() {
+    // Logs of very different lengths (so that the threads finish out of order), a malformed
+    // one among them, and a log given twice.
+    let fixtures: Vec<common::Fixture> = common::fixtures()
+        .into_iter()
+        .filter(|fixture| fixture.options.is_empty())
+        .collect();
+    let bad = temp_file(
+        "jobs-bad.log",
+        "touchmove-log 1\n0 lift e2 P\n300 place e4 P\n200 lift e7 p\n",
+    );
+    let mut logs: Vec<String> = fixtures
+        .iter()
+        .map(|fixture| fixture.log.display().to_string())
+        .collect();
+    logs.insert(logs.len() / 3, bad.display().to_string());
+    let again = logs.first().cloned().expect("a log");
+    logs.push(again);
+    let run = |jobs: &str, json: bool| {
+        let pgn = temp_file(&format!("jobs-{jobs}-{json}.pgn"), "");
+        let mut args = vec!["replay", "--jobs", jobs, "--pgn"];
+        let pgn_path = pgn.display().to_string();
+        args.push(&pgn_path);
+        if json {
+            args.push("--json");
+        }
+        args.extend(logs.iter().map(String::as_str));
+        let out = touchmove(&args, None);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let pgn = std::fs::read_to_string(&pgn).expect("the PGN");
+        (out.stdout, out.stderr, pgn)
+    };
+    for json in [true, false] {
+        let one = run("1", json);
+        let three = run("3", json);
+        assert!(one.0 == three.0, "stdout differs (json: {json})");
+        assert_eq!(
+            String::from_utf8_lossy(&one.1),
+            String::from_utf8_lossy(&three.1)
+        );
+        assert_eq!(one.2, three.2, "the PGN differs (json: {json})");
+    }
+    // In the order given: each log's events together, the logs one after another.
+    let (stdout, _, _) = run("3", true);
+    let mut order: Vec<String> = Vec::new();
+    for event in common::json_lines(&stdout) {
+        let log = event["log"].as_str().expect("a log").to_owned();
+        if order.last() != Some(&log) {
+            order.push(log);
+        }
+    }
+    let with_events: Vec<&String> = logs.iter().filter(|log| order.contains(log)).collect();
+    assert_eq!(order.iter().collect::<Vec<_>>(), with_events);
+}
+
+#[test]
 fn one_log_s_json_carries_no_log_field() {
     let log = temp_file("one.log", "touchmove-log 1\n0 lift e2 P\n300 place e4 P\n");
     let out = touchmove(

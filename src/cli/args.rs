@@ -595,6 +595,10 @@ pub struct ReplayArgs {
     /// `--time-control` alone, as any reader of the format would).
     #[arg(long)]
     pub ignore_clock_readings: bool,
+    /// How many logs of a round are replayed at once, on as many threads (default: one per
+    /// core). The output is the same whatever the number: each log's, in the order given.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,

@@ -96,6 +96,11 @@ impl<W: Write> EventPrinter<W> {
         }
     }
 
+    /// What was written, once the printing is over (to memory: a write cannot fail).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
     /// Flushes the output; fails if any write failed.
     pub fn finish(&mut self) -> Result<()> {
         self.check()?;

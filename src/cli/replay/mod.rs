@@ -1,8 +1,11 @@
 //! `touchmove replay`: recorded sensor logs through the interpreter, to stdout (and PGN). Several
-//! logs (a whole round) are replayed in one process, one after another, each its own session.
+//! logs (a whole round) are replayed in one process, each its own session, on as many threads
+//! as cores (`round.rs`), their output in the order given.
+
+mod round;
 
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -34,9 +37,6 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     {
         bail!("standard input (`-`) can be replayed once");
     }
-    let stdout = io::stdout().lock();
-    let mut printer =
-        EventPrinter::new(BufWriter::new(stdout), args.json).with_notation(args.notation);
     let mut pgn = Pgn {
         path: args.pgn.as_deref(),
         time_control: args
@@ -47,48 +47,19 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         stream: None,
         failed: None,
     };
-    let round = args.logs.len() > 1;
-    let progress = round && io::stderr().is_terminal();
-    let mut unreadable = 0usize;
-    for (done, path) in args.logs.iter().enumerate() {
-        if round {
-            printer.set_log(Some(path.display().to_string()));
+    let result = match args.logs.as_slice() {
+        [path] => {
+            let stdout = io::stdout().lock();
+            let mut printer =
+                EventPrinter::new(BufWriter::new(stdout), args.json).with_notation(args.notation);
+            let result = replay_log(args, path, &mut printer, &mut pgn);
+            printer.finish()?;
+            result
         }
-        let outcome = replay_log(args, path, &mut printer, &mut pgn);
-        printer.check()?;
-        match outcome {
-            Ok(()) => {}
-            // One log's error is its own: the others are still replayed.
-            Err(error) if round => {
-                unreadable += 1;
-                eprintln!("touchmove: {error:#}");
-            }
-            Err(error) => {
-                printer.finish()?;
-                pgn.finish(&Chess::default())?;
-                return Err(error);
-            }
-        }
-        if progress {
-            eprint!(
-                "\rtouchmove: {} of {} logs replayed",
-                done + 1,
-                args.logs.len()
-            );
-        }
-    }
-    if progress {
-        eprintln!();
-    }
-    printer.finish()?;
+        _ => round::replay_round(args, &mut pgn),
+    };
     pgn.finish(&Chess::default())?;
-    if unreadable > 0 {
-        bail!(
-            "{unreadable} of {} logs could not be read (said above); the others were replayed",
-            args.logs.len()
-        );
-    }
-    Ok(())
+    result
 }
 
 /// Replays the log at `path` as its own session: its decisions to `printer` and `pgn`; an error
@@ -97,7 +68,7 @@ fn replay_log(
     args: &ReplayArgs,
     path: &Path,
     printer: &mut EventPrinter<impl Write>,
-    pgn: &mut Pgn<'_>,
+    pgn: &mut impl PgnSink,
 ) -> Result<()> {
     let source = open(path)?;
     // A game against an engine (`@engine`) replays through the engine game, as it was played.
@@ -127,6 +98,14 @@ fn replay_log(
     outcome
 }
 
+/// What a replay tells the PGN: where each log's game starts, and every decision.
+trait PgnSink {
+    /// A log's header was read: its game starts from `start`.
+    fn start(&mut self, start: &Chess);
+    /// A decision.
+    fn record(&mut self, event: &GameEvent);
+}
+
 /// The replay's PGN, written as the games end: every log's games, one after another, in one
 /// file (created when the first log's header says where its game starts).
 struct Pgn<'a> {
@@ -136,8 +115,7 @@ struct Pgn<'a> {
     failed: Option<PgnFileError>,
 }
 
-impl Pgn<'_> {
-    /// A log's header was read: its game starts from `start`.
+impl PgnSink for Pgn<'_> {
     fn start(&mut self, start: &Chess) {
         let Some(path) = self.path else {
             return;
@@ -169,7 +147,9 @@ impl Pgn<'_> {
             self.failed = Some(error);
         }
     }
+}
 
+impl Pgn<'_> {
     /// Puts the file in place; with no log read, an empty game from `default`.
     fn finish(mut self, default: &Chess) -> Result<()> {
         if self.stream.is_none() && self.failed.is_none() {
@@ -191,7 +171,7 @@ fn feed(
     replay: &mut EngineReplay,
     reader: LogReader<Box<dyn Read>>,
     printer: &mut EventPrinter<impl Write>,
-    pgn: &mut Pgn<'_>,
+    pgn: &mut impl PgnSink,
     path: &Path,
     started: &mut bool,
 ) -> Result<()> {
