@@ -3,7 +3,9 @@
 //! time, hands deadlines back, and when the engine dies or stops answering, says so, starts it
 //! again and asks again what was being asked: a game is never lost to its engine.
 
+use std::io;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::Duration;
 
 use shakmaty::{Chess, Move};
@@ -56,21 +58,75 @@ pub enum EngineRequest {
 }
 
 /// What the engine's process said, or what became of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum EngineReport {
     /// What the session made of the engine's lines.
     Said(EngineEvent),
     /// The engine ended or stopped answering (`why`), and was started again (`attempt`).
     Restarted {
         /// What happened to it.
-        why: String,
+        why: EngineLoss,
         /// The how-manieth restart.
         attempt: u32,
     },
     /// The engine cannot be used any more (`why`): the game goes on without it.
     GaveUp {
         /// What happened.
-        why: String,
+        why: EngineLoss,
+        /// How many times it had been started again before (0: it never ran).
+        restarts: u32,
+    },
+}
+
+/// What became of an engine's process, with its cause.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum EngineLoss {
+    /// Its program could not be started.
+    #[error("cannot start the engine `{program}`: {source}")]
+    CannotStart {
+        /// The program.
+        program: String,
+        /// Why.
+        #[source]
+        source: Arc<io::Error>,
+    },
+    /// Its standard input or output could not be had.
+    #[error("the engine's pipes could not be opened")]
+    NoPipes,
+    /// Writing to it failed.
+    #[error("the engine stopped reading ({source})")]
+    StoppedReading {
+        /// Why.
+        #[source]
+        source: Arc<io::Error>,
+    },
+    /// Reading from it failed.
+    #[error("cannot read the engine ({source})")]
+    CannotRead {
+        /// Why.
+        #[source]
+        source: Arc<io::Error>,
+    },
+    /// It ended, with this status.
+    #[error("the engine ended ({status})")]
+    Ended {
+        /// How.
+        status: std::process::ExitStatus,
+    },
+    /// It ended, and how could not be had.
+    #[error("the engine ended ({source})")]
+    EndedUnknown {
+        /// Why its status could not be had.
+        #[source]
+        source: Arc<io::Error>,
+    },
+    /// It did not answer in time.
+    #[error("the engine sent no {waiting_for} within {after} ms")]
+    Unresponsive {
+        /// What it was waiting for.
+        waiting_for: String,
+        /// How long it was waited for (ms).
+        after: Millis,
     },
 }
 
@@ -98,7 +154,7 @@ pub async fn run(
     let mut engine = match start(&command, &config, now()) {
         Ok(engine) => engine,
         Err(why) => {
-            let _ = reports.send(EngineReport::GaveUp { why });
+            let _ = reports.send(EngineReport::GaveUp { why, restarts: 0 });
             return;
         }
     };
@@ -108,19 +164,21 @@ pub async fn run(
         let Some(why) = ended else {
             return;
         };
-        restarts += 1;
-        if restarts > RESTARTS {
-            let why = format!("{why}, after {RESTARTS} restarts");
-            let _ = reports.send(EngineReport::GaveUp { why });
+        if restarts >= RESTARTS {
+            let _ = reports.send(EngineReport::GaveUp { why, restarts });
             return;
         }
         engine = match start(&command, &config, now()) {
             Ok(engine) => engine,
             Err(error) => {
-                let _ = reports.send(EngineReport::GaveUp { why: error });
+                let _ = reports.send(EngineReport::GaveUp {
+                    why: error,
+                    restarts,
+                });
                 return;
             }
         };
+        restarts += 1;
         let _ = reports.send(EngineReport::Restarted {
             why,
             attempt: restarts,
@@ -137,7 +195,11 @@ pub async fn run(
 }
 
 /// Starts the engine's process at `now`.
-fn start(command: &EngineCommand, config: &EngineConfig, now: Millis) -> Result<Running, String> {
+fn start(
+    command: &EngineCommand,
+    config: &EngineConfig,
+    now: Millis,
+) -> Result<Running, EngineLoss> {
     let mut child = Command::new(&command.program)
         .args(&command.args)
         .stdin(Stdio::piped())
@@ -145,9 +207,12 @@ fn start(command: &EngineCommand, config: &EngineConfig, now: Millis) -> Result<
         .stderr(Stdio::null())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|error| format!("cannot start the engine `{}`: {error}", command.program))?;
+        .map_err(|error| EngineLoss::CannotStart {
+            program: command.program.clone(),
+            source: Arc::new(error),
+        })?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err("the engine's pipes could not be opened".to_owned());
+        return Err(EngineLoss::NoPipes);
     };
     Ok(Running {
         child,
@@ -164,12 +229,14 @@ async fn serve(
     reports: &mpsc::UnboundedSender<EngineReport>,
     asked: &mut Option<EngineRequest>,
     now: &impl Fn() -> Millis,
-) -> Option<String> {
+) -> Option<EngineLoss> {
     loop {
         while let Some(line) = engine.session.poll_transmit() {
             let written = engine.stdin.write_all(format!("{line}\n").as_bytes()).await;
             if let Err(error) = written {
-                return Some(format!("the engine stopped reading ({error})"));
+                return Some(EngineLoss::StoppedReading {
+                    source: Arc::new(error),
+                });
             }
         }
         while let Some(event) = engine.session.poll_event() {
@@ -180,9 +247,10 @@ async fn serve(
                     *asked = None;
                 }
                 EngineEvent::Unresponsive { waiting_for, after } => {
-                    return Some(format!(
-                        "the engine sent no {waiting_for} within {after} ms"
-                    ));
+                    return Some(EngineLoss::Unresponsive {
+                        waiting_for: waiting_for.to_string(),
+                        after: *after,
+                    });
                 }
                 _ => {}
             }
@@ -198,7 +266,11 @@ async fn serve(
             line = engine.lines.next_line() => match line {
                 Ok(Some(line)) => engine.session.handle_line(now(), &line),
                 Ok(None) => return Some(ended(&mut engine.child).await),
-                Err(error) => return Some(format!("cannot read the engine ({error})")),
+                Err(error) => {
+                    return Some(EngineLoss::CannotRead {
+                        source: Arc::new(error),
+                    });
+                }
             },
             request = requests.recv() => match request {
                 Some(request) => take(engine, request, asked, now()),
@@ -240,10 +312,12 @@ fn take(
 }
 
 /// How the engine's process ended.
-async fn ended(child: &mut Child) -> String {
+async fn ended(child: &mut Child) -> EngineLoss {
     match child.wait().await {
-        Ok(status) => format!("the engine ended ({status})"),
-        Err(error) => format!("the engine ended ({error})"),
+        Ok(status) => EngineLoss::Ended { status },
+        Err(error) => EngineLoss::EndedUnknown {
+            source: Arc::new(error),
+        },
     }
 }
 
@@ -325,7 +399,8 @@ mod tests {
             assert!(
                 // Killed while it was being written to, or seen ended when read.
                 matches!(&restarted, Some(EngineReport::Restarted { attempt: 1, why })
-                    if ["ended", "stopped reading", "cannot read"].iter().any(|w| why.contains(w))),
+                    if matches!(why, EngineLoss::Ended { .. } | EngineLoss::StoppedReading { .. }
+                        | EngineLoss::CannotRead { .. })),
                 "{restarted:?}"
             );
             // Nothing asked again by the game: the restarted engine answers the search.
@@ -354,7 +429,8 @@ mod tests {
             run(command, EngineConfig::default(), requests, said).await;
             let report = reports.recv().await;
             assert!(
-                matches!(&report, Some(EngineReport::GaveUp { why }) if why.contains("cannot start the engine `/nonexistent/engine`")),
+                matches!(&report, Some(EngineReport::GaveUp { why: EngineLoss::CannotStart { program, source }, restarts: 0 })
+                    if program == "/nonexistent/engine" && source.kind() == io::ErrorKind::NotFound),
                 "{report:?}"
             );
         });

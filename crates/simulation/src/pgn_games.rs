@@ -8,8 +8,9 @@ use std::io::Read;
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::fen::{Fen, ParseFenError};
+use shakmaty::san::SanError;
+use shakmaty::{CastlingMode, Chess, Move, Position, PositionError};
 
 /// One game of a PGN file: its tags, its starting position and its mainline moves.
 #[derive(Debug, Clone)]
@@ -54,21 +55,32 @@ impl PgnGame {
     }
 }
 
+/// Why a `FEN` tag is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum FenFault {
+    /// It is no FEN.
+    #[error(transparent)]
+    Unreadable(#[from] ParseFenError),
+    /// It reads, but is no legal standard-chess position.
+    #[error(transparent)]
+    Illegal(#[from] Box<PositionError<Chess>>),
+}
+
 /// Why a game could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum PgnError {
     /// The `FEN` tag is not a valid, legal position.
-    #[error("game {game}: bad FEN tag {fen:?}: {reason}")]
+    #[error("game {game}: bad FEN tag {fen:?}: {source}")]
     BadFen {
         /// The game's position in the file, from 1.
         game: usize,
         /// The tag's value.
         fen: String,
         /// What was wrong with it.
-        reason: String,
+        source: FenFault,
     },
     /// A mainline move does not parse as a legal, unambiguous move in its position.
-    #[error("game {game}: ply {ply}: move {san:?}: {reason}")]
+    #[error("game {game}: ply {ply}: move {san:?}: {source}")]
     BadMove {
         /// The game's position in the file, from 1.
         game: usize,
@@ -77,7 +89,7 @@ pub enum PgnError {
         /// The move as written.
         san: String,
         /// Why it was rejected.
-        reason: String,
+        source: SanError,
     },
     /// The text could not be read or parsed at all near this game.
     #[error("game {game}: {source}")]
@@ -203,11 +215,11 @@ impl Visitor for GameVisitor {
                 moves.game.moves.push(m);
                 ControlFlow::Continue(())
             }
-            Err(err) => ControlFlow::Break(Err(PgnError::BadMove {
+            Err(source) => ControlFlow::Break(Err(PgnError::BadMove {
                 game: moves.game.number,
                 ply: moves.game.moves.len() + 1,
                 san: san_plus.to_string(),
-                reason: err.to_string(),
+                source,
             })),
         }
     }
@@ -233,15 +245,15 @@ fn start_position(tags: &TagsSoFar) -> Result<Chess, PgnError> {
 
 /// Parses a FEN into a legal standard-chess position.
 fn parse_fen(game: usize, fen: &str) -> Result<Chess, PgnError> {
-    let bad = |reason: String| PgnError::BadFen {
+    let bad = |source: FenFault| PgnError::BadFen {
         game,
         fen: fen.to_owned(),
-        reason,
+        source,
     };
-    let parsed = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| bad(e.to_string()))?;
+    let parsed = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| bad(e.into()))?;
     parsed
         .into_position(CastlingMode::Standard)
-        .map_err(|e| bad(e.to_string()))
+        .map_err(|e| bad(Box::new(e).into()))
 }
 
 #[cfg(test)]

@@ -217,9 +217,13 @@ async fn play(
         tokio::task::spawn_local(async move {
             while let Some(report) = reports.recv().await {
                 let mut state = state.borrow_mut();
-                if let EngineReport::GaveUp { why } = report {
+                if let EngineReport::GaveUp { why, restarts } = report {
                     // Its side is a person's from now on: rulings again, from the interpreter.
-                    eprintln!("touchmove: {why}; the game goes on as a two-player game");
+                    let after = match restarts {
+                        0 => String::new(),
+                        n => format!(", after {n} restarts"),
+                    };
+                    eprintln!("touchmove: {why}{after}; the game goes on as a two-player game");
                     let _ = state.controls.send(Control::Exempt(None));
                     continue;
                 }
@@ -305,7 +309,7 @@ async fn engine_ready(reports: &mut mpsc::UnboundedReceiver<EngineReport>) -> Re
                 Some(EngineReport::Said(EngineEvent::Notice(text))) => {
                     eprintln!("touchmove: engine: {text}");
                 }
-                Some(EngineReport::GaveUp { why }) => bail!("--engine: {why}"),
+                Some(EngineReport::GaveUp { why, .. }) => bail!("--engine: {why}"),
                 Some(EngineReport::Restarted { why, .. }) => {
                     eprintln!("touchmove: engine: {why}: started again");
                 }

@@ -16,7 +16,7 @@ use shakmaty::Chess;
 
 use crate::event::{EventKind, GameEvent, GameResult};
 use comment::{illegal_comment, mismatch_comment, result_comment, violation_comment};
-pub use error::RecordError;
+pub use error::{RecordError, SanFault};
 use game::GameRecord;
 pub use tags::PgnTags;
 
@@ -133,7 +133,7 @@ impl PgnRecorder {
         let start: Chess = fen
             .clone()
             .into_position(shakmaty::CastlingMode::Standard)
-            .map_err(|error| RecordError::SetUp(error.to_string()))?;
+            .map_err(|error| RecordError::SetUp(error.into()))?;
         let finished = std::mem::replace(&mut self.current, GameRecord::new(start, true));
         if !finished.is_untouched() || !self.closed.is_empty() {
             self.closed.push(finished);

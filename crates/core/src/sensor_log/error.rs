@@ -1,6 +1,27 @@
 //! The errors a sensor log can contain, each naming the line and the evidence.
 
 use shakmaty::fen::ParseFenError;
+use shakmaty::{Chess, PositionError};
+
+/// Why shakmaty refuses a position as a game's start: its error, compared by the faults it
+/// found (the position it holds is the refused one).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(transparent)]
+pub struct IllegalPosition(pub Box<PositionError<Chess>>);
+
+impl PartialEq for IllegalPosition {
+    fn eq(&self, other: &IllegalPosition) -> bool {
+        self.0.kinds() == other.0.kinds()
+    }
+}
+
+impl Eq for IllegalPosition {}
+
+impl From<PositionError<Chess>> for IllegalPosition {
+    fn from(error: PositionError<Chess>) -> IllegalPosition {
+        IllegalPosition(Box::new(error))
+    }
+}
 
 /// A malformed line of a sensor log: where it is and what was wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -83,12 +104,12 @@ pub enum LineError {
         source: ParseFenError,
     },
     /// The `@start` FEN parses but is not a playable standard-chess position.
-    #[error("`@start` FEN `{fen}` is not a playable position: {reason}")]
+    #[error("`@start` FEN `{fen}` is not a playable position: {source}")]
     IllegalStartPosition {
         /// The FEN text as found.
         fen: String,
         /// Why shakmaty rejected the position.
-        reason: String,
+        source: IllegalPosition,
     },
     /// The line is longer than a log's lines may be.
     #[error("line longer than 65536 bytes, starting `{start}`")]

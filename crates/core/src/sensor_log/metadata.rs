@@ -141,7 +141,7 @@ fn parse_start(text: &str) -> Result<Fen, LineError> {
         Ok(_) => Ok(fen),
         Err(error) => Err(LineError::IllegalStartPosition {
             fen: text.to_owned(),
-            reason: error.to_string(),
+            source: error.into(),
         }),
     }
 }

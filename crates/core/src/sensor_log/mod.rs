@@ -25,7 +25,7 @@ mod tests;
 
 pub use clock_annotation::{format_clock_reading, parse_clock_reading};
 pub use decoder::{LogDecoder, LogRecord};
-pub use error::{LineError, LogError, PlacementError};
+pub use error::{IllegalPosition, LineError, LogError, PlacementError};
 pub use fields::MAX_TIME_MS;
 pub use format::format_event;
 pub use header::LogHeader;

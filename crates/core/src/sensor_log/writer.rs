@@ -7,6 +7,7 @@ use shakmaty::Role;
 
 use super::clock_annotation::format_clock_reading;
 use super::decoder::HEADER_LINE;
+use super::error::IllegalPosition;
 use super::format::format_event;
 use super::header::LogHeader;
 use super::host_note::{HostNote, format_host_note};
@@ -71,12 +72,12 @@ pub enum WriteError {
         text: String,
     },
     /// A `@start` FEN that is not a playable standard-chess position.
-    #[error("cannot write `@start` {fen}: {reason}")]
+    #[error("cannot write `@start` {fen}: {source}")]
     IllegalStart {
         /// The refused FEN.
         fen: String,
         /// Why it is not playable.
-        reason: String,
+        source: IllegalPosition,
     },
 }
 
@@ -248,7 +249,7 @@ fn check_header(header: &LogHeader) -> Result<(), WriteError> {
     if let (Some(fen), Err(error)) = (&header.start, header.start_position()) {
         return Err(WriteError::IllegalStart {
             fen: fen.to_string(),
-            reason: error.to_string(),
+            source: IllegalPosition(error),
         });
     }
     Ok(())

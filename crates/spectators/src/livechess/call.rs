@@ -1,5 +1,7 @@
 //! The calls a LiveChess client sends, read from their JSON text.
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -51,13 +53,15 @@ pub struct Request {
 /// Why a call cannot be answered (answered with an `error` response).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CallError {
-    /// The text is no JSON object of a call.
-    #[error("not a call: {reason}")]
+    /// The text is no JSON object of a call. Its message quotes at most
+    /// [`EXCERPT_CHARS`](touchmove_core::output::excerpt::EXCERPT_CHARS) characters of what
+    /// serde_json says (which may quote the text).
+    #[error("not a call: {}", excerpt(&.source.to_string()))]
     NotACall {
         /// The call's id, if it could be read.
         id: Option<i64>,
         /// What was wrong.
-        reason: String,
+        source: JsonFault,
     },
     /// A call of a name touchmove does not answer.
     #[error("unknown call `{name}`")]
@@ -108,6 +112,20 @@ impl CallError {
     }
 }
 
+/// Why serde_json could not read a call; compared by the kind of fault and where it is.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(transparent)]
+pub struct JsonFault(Arc<serde_json::Error>);
+
+impl PartialEq for JsonFault {
+    fn eq(&self, other: &JsonFault) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        (a.classify(), a.line(), a.column()) == (b.classify(), b.line(), b.column())
+    }
+}
+
+impl Eq for JsonFault {}
+
 /// A call's envelope.
 #[derive(Deserialize)]
 struct Envelope {
@@ -134,7 +152,7 @@ pub fn parse_call(text: &str) -> Result<Request, CallError> {
         id: serde_json::from_str::<Value>(text)
             .ok()
             .and_then(|value| value.get("id").and_then(Value::as_i64)),
-        reason: error.to_string(),
+        source: JsonFault(Arc::new(error)),
     })?;
     let id = envelope.id;
     let call = match envelope.call.as_str() {
@@ -217,6 +235,26 @@ fn method(id: i64, param: Value) -> Result<Call, CallError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_that_is_no_call_is_refused_quoting_little_of_it() {
+        let long = "x".repeat(100_000);
+        let refused = parse_call(&format!(r#"{{"call":"eboards","id":"{long}"}}"#));
+        let Err(error) = refused else {
+            panic!("{refused:?}");
+        };
+        assert!(matches!(error, CallError::NotACall { id: None, .. }));
+        let message = error.to_string();
+        assert!(
+            message.starts_with("not a call: invalid type: string"),
+            "{message}"
+        );
+        assert!(message.chars().count() < 100, "{message}");
+        assert!(
+            std::error::Error::source(&error).is_some(),
+            "the cause is kept"
+        );
+    }
 
     #[test]
     fn the_calls_of_a_client_are_read() {

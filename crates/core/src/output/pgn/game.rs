@@ -4,7 +4,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, EnPassantMode, KnownOutcome, Position};
 
-use super::error::RecordError;
+use super::error::{RecordError, SanFault};
 use super::movetext::{MovetextItem, Numbering, movetext_lines};
 use super::tags::{PgnTags, push_tag};
 use crate::event::MoveEvent;
@@ -57,13 +57,13 @@ impl GameRecord {
         }
         let before = self.position.clone();
         let m = SanPlus::from_ascii(event.san.as_bytes())
-            .map_err(|error| error.to_string())
-            .and_then(|san| san.san.to_move(&before).map_err(|error| error.to_string()))
-            .map_err(|reason| RecordError::IllegalSan {
+            .map_err(SanFault::from)
+            .and_then(|san| san.san.to_move(&before).map_err(SanFault::from))
+            .map_err(|source| RecordError::IllegalSan {
                 ply: event.ply,
                 san: event.san.clone(),
                 fen: fen_of(&before),
-                reason,
+                source,
             })?;
         let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
         self.items.push(MovetextItem::Move(san.to_string()));
