@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use touchmove::clock::ClockSide;
 use touchmove::interpreter::Config;
 use touchmove::output::notation::Notation;
 use touchmove::sensor::Millis;
@@ -322,7 +323,7 @@ pub struct WatchArgs {
     pub give_up_after: Option<f64>,
     /// The side of a DGT clock White sits on (default: learnt from the first press of the game
     /// on a running clock).
-    #[arg(long, value_name = "SIDE")]
+    #[arg(long, value_name = "SIDE", value_parser = parse_clock_side())]
     pub white_on_clock: Option<ClockSide>,
     /// The interpreter's options.
     #[command(flatten)]
@@ -384,7 +385,7 @@ pub struct EmulatedBoardArgs {
     #[arg(long)]
     pub rotated: bool,
     /// The side of the board's clock White's time is on (default: left).
-    #[arg(long, value_name = "SIDE", default_value = "left")]
+    #[arg(long, value_name = "SIDE", default_value = "left", value_parser = parse_clock_side())]
     pub white_on_clock: ClockSide,
     /// Unplug the board MS ms after the start...
     #[arg(long, value_name = "MS", requires = "unplug_for")]
@@ -613,13 +614,11 @@ pub enum Side {
     Black,
 }
 
-/// A side of the clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ClockSide {
-    /// The clock's left side.
-    Left,
-    /// The clock's right side.
-    Right,
+/// A side of the clock: `left` or `right`, offered as such in `--help`.
+fn parse_clock_side() -> impl clap::builder::TypedValueParser<Value = ClockSide> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(ClockSide::ALL.map(ClockSide::as_str))
+        .try_map(|text| text.parse::<ClockSide>())
 }
 
 /// A number of seconds for `--give-up-after`: finite, from 0 to a year.

@@ -10,15 +10,13 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use touchmove::sensor_log::{SensorLog, read_log};
-use touchmove_simulation::emulation::{
-    ClockSide as EmulatedClockSide, EmulatorOptions, ScriptSource,
-};
+use touchmove_simulation::emulation::{EmulatorOptions, ScriptSource};
 use touchmove_simulation::emulation::{ScriptStart, Unplug};
 use touchmove_simulation::pgn_games::read_games;
 
 use shakmaty::Color;
 
-use super::args::{ClockSide, EmulateArgs, EmulatedScriptArgs, Side};
+use super::args::{EmulateArgs, EmulatedScriptArgs, Side};
 use super::emulator_pty::serve;
 use super::pgn_game::find_game;
 
@@ -50,10 +48,7 @@ fn options(args: &EmulateArgs, script: ScriptSource) -> EmulatorOptions {
     options.noise = played.noise;
     options.seed = played.seed;
     options.rotated = board.rotated;
-    options.white_on_clock = match board.white_on_clock {
-        ClockSide::Left => EmulatedClockSide::Left,
-        ClockSide::Right => EmulatedClockSide::Right,
-    };
+    options.white_on_clock = board.white_on_clock;
     options.time_control = board.time_control.clone();
     options.unplug = board
         .unplug_at

@@ -13,7 +13,7 @@ use touchmove::runner::{self, RunnerConfig};
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
-use super::args::{ClockSide, WatchArgs};
+use super::args::WatchArgs;
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
@@ -37,7 +37,7 @@ async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Resu
         .clone()
         .filter(|_| resumed.is_none());
     let options = SessionOptions::new()
-        .white_on_left(args.white_on_clock.map(|side| side == ClockSide::Left))
+        .white_side(args.white_on_clock)
         .set_clock(time_control);
     let session = (protocol.new_session)(&options);
     let connector = SerialConnector::new(args.port.clone(), protocol);

@@ -34,7 +34,7 @@ use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 use touchmove::watched::WatchedBoard;
 
-use super::args::{ClockSide, PlayArgs, PlaySide, WatchArgs};
+use super::args::{PlayArgs, PlaySide, WatchArgs};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
@@ -138,7 +138,7 @@ async fn play(
         .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
     // A resumed game's clock kept running on its own: it is not set again.
     let options = SessionOptions::new()
-        .white_on_left(board.white_on_clock.map(|side| side == ClockSide::Left))
+        .white_side(board.white_on_clock)
         .set_clock(
             board
                 .interpreter

@@ -3,7 +3,7 @@
 //! own in its folder (`dgt::PROTOCOL`, ...); the registry ([`crate::registry`]) lists them, and
 //! the command line knows protocols only from there.
 
-use touchmove_core::clock::TimeControl;
+use touchmove_core::clock::{ClockSide, TimeControl};
 use touchmove_core::sensor::Millis;
 
 use super::BoardSession;
@@ -49,9 +49,9 @@ impl Protocol {
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct SessionOptions {
-    /// The side of the board's clock White's time is on (`Some(true)`: the left), when known
-    /// before the game; otherwise learnt from the clock.
-    pub white_on_left: Option<bool>,
+    /// The side of the board's clock White's time is on, when known before the game;
+    /// otherwise learnt from the clock.
+    pub white_side: Option<ClockSide>,
     /// Set the board's clock to this time control when the game starts.
     pub set_clock: Option<TimeControl>,
 }
@@ -62,9 +62,9 @@ impl SessionOptions {
         SessionOptions::default()
     }
 
-    /// With White's time on the clock's left (`Some(true)`) or right.
-    pub fn white_on_left(mut self, white_on_left: Option<bool>) -> SessionOptions {
-        self.white_on_left = white_on_left;
+    /// With White's time on the clock's `white_side`.
+    pub fn white_side(mut self, white_side: Option<ClockSide>) -> SessionOptions {
+        self.white_side = white_side;
         self
     }
 

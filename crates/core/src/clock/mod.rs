@@ -8,10 +8,12 @@ pub mod flag;
 pub mod format;
 pub mod model;
 pub mod reading;
+pub mod side;
 pub mod time_control;
 
 pub use flag::flag_result;
 pub use format::clk;
 pub use model::{ChessClock, PressError};
 pub use reading::{ClockReading, Flag};
+pub use side::{ClockSide, ParseClockSideError};
 pub use time_control::{Bonus, Period, Schedule, TimeControl, TimeControlError};

@@ -3,6 +3,7 @@
 
 use shakmaty::{ByColor, Color};
 
+use super::ClockSide;
 use crate::event::ClockTimes;
 
 /// The flag a clock shows for one player.
@@ -24,9 +25,9 @@ pub struct ClockReading {
     pub running: Option<Color>,
     /// The flag each player's side of the clock shows, if any.
     pub flags: ByColor<Option<Flag>>,
-    /// Which side of the clock shows White's time (`Some(true)`: the left one), once the
-    /// host has settled it; `None` while it is unknown or for a clock without sides.
-    pub white_on_left: Option<bool>,
+    /// The side of the clock that shows White's time, once the host has settled it; `None`
+    /// while it is unknown or for a clock without sides.
+    pub white_side: Option<ClockSide>,
 }
 
 impl ClockReading {
@@ -36,14 +37,13 @@ impl ClockReading {
             times,
             running,
             flags: ByColor::new_with(|_| None),
-            white_on_left: None,
+            white_side: None,
         }
     }
 
-    /// The same reading with White's time known to be on the clock's left
-    /// (`Some(true)`) or right side.
-    pub fn with_white_on_left(mut self, white_on_left: Option<bool>) -> ClockReading {
-        self.white_on_left = white_on_left;
+    /// The same reading with White's time known to be on the clock's `white_side`.
+    pub fn with_white_side(mut self, white_side: Option<ClockSide>) -> ClockReading {
+        self.white_side = white_side;
         self
     }
 

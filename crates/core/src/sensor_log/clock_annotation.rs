@@ -18,7 +18,7 @@
 
 use shakmaty::Color;
 
-use crate::clock::{ClockReading, Flag};
+use crate::clock::{ClockReading, ClockSide, Flag};
 use crate::event::{ClockTimes, color_name};
 use crate::sensor::Millis;
 
@@ -42,9 +42,9 @@ pub fn format_clock_reading(t: Millis, reading: &ClockReading) -> String {
     } else {
         flags.join(",")
     };
-    let side = match reading.white_on_left {
-        Some(true) => " white-left",
-        Some(false) => " white-right",
+    let side = match reading.white_side {
+        Some(ClockSide::Left) => " white-left",
+        Some(ClockSide::Right) => " white-right",
         None => "",
     };
     format!(
@@ -79,16 +79,16 @@ pub fn parse_clock_reading(line: &str) -> Option<(Millis, ClockReading)> {
             }
         }
     }
-    let white_on_left = match fields.next() {
+    let white_side = match fields.next() {
         None => None,
-        Some("white-left") => Some(true),
-        Some("white-right") => Some(false),
+        Some("white-left") => Some(ClockSide::Left),
+        Some("white-right") => Some(ClockSide::Right),
         Some(_) => return None,
     };
     fields
         .next()
         .is_none()
-        .then_some((t, reading.with_white_on_left(white_on_left)))
+        .then_some((t, reading.with_white_side(white_side)))
 }
 
 fn flag_name(flag: Flag) -> &'static str {
@@ -132,7 +132,7 @@ mod tests {
     #[test]
     fn what_is_written_reads_back() {
         let flagged = reading(0, 5, Some(Color::White)).with_flag(Color::White, Flag::Fallen);
-        let sided = reading(3, 4, Some(Color::Black)).with_white_on_left(Some(false));
+        let sided = reading(3, 4, Some(Color::Black)).with_white_side(Some(ClockSide::Right));
         assert_eq!(
             format_clock_reading(5, &sided),
             "#clock-reading 5 3 4 black - white-right"

@@ -57,24 +57,8 @@ pub struct Unplug {
     pub duration: Millis,
 }
 
-/// The side of a chess clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClockSide {
-    /// The left player's side.
-    Left,
-    /// The right player's side.
-    Right,
-}
-
-impl ClockSide {
-    /// The other side.
-    pub fn other(self) -> ClockSide {
-        match self {
-            ClockSide::Left => ClockSide::Right,
-            ClockSide::Right => ClockSide::Left,
-        }
-    }
-}
+/// The side of a chess clock (the core's, re-exported for the emulators' options).
+pub use touchmove_core::clock::ClockSide;
 
 /// How an emulated board plays: what every emulator takes, and the options only some boards
 /// have (an emulator asked for one its board lacks says so: [`EmulatorError::Unsupported`]).

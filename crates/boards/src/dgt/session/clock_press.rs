@@ -5,18 +5,24 @@
 //! runs. So the player on the lever's *low* side after the change is the one who pressed.
 
 use crate::dgt::wire::clock::ClockReport;
+use touchmove_core::clock::ClockSide;
 
-/// The side whose player pressed the clock between `previous` and `current` (`true`: the
-/// left): `None` when the lever did not move, or when either report says no clock is connected
-/// (its lever bit means nothing).
-pub fn pressed_side(previous: &ClockReport, current: &ClockReport) -> Option<bool> {
+/// The side whose player pressed the clock between `previous` and `current`: `None` when the
+/// lever did not move, or when either report says no clock is connected (its lever bit means
+/// nothing).
+pub fn pressed_side(previous: &ClockReport, current: &ClockReport) -> Option<ClockSide> {
     if previous.no_clock || current.no_clock {
         return None;
     }
     if previous.lever_right_high == current.lever_right_high {
         return None;
     }
-    Some(current.lever_right_high)
+    // High on the right: the left side was pushed down.
+    Some(if current.lever_right_high {
+        ClockSide::Left
+    } else {
+        ClockSide::Right
+    })
 }
 
 #[cfg(test)]
@@ -48,9 +54,12 @@ mod tests {
         let right_high = report(true, false);
         let left_high = report(false, false);
         // The lever rose on the right: the left player pushed their side down.
-        assert_eq!(pressed_side(&left_high, &right_high), Some(true));
+        assert_eq!(pressed_side(&left_high, &right_high), Some(ClockSide::Left));
         // The lever rose on the left: the right player pressed.
-        assert_eq!(pressed_side(&right_high, &left_high), Some(false));
+        assert_eq!(
+            pressed_side(&right_high, &left_high),
+            Some(ClockSide::Right)
+        );
     }
 
     #[test]

@@ -8,33 +8,34 @@
 use shakmaty::Color;
 
 use crate::dgt::wire::command::{ClockCommand, ClockRun, ClockSetting};
-use touchmove_core::clock::{Bonus, ChessClock, TimeControl};
+use touchmove_core::clock::{Bonus, ChessClock, ClockSide, TimeControl};
 use touchmove_core::sensor::Millis;
 
 /// The host's model of a clock it set.
 #[derive(Debug, Clone)]
 pub struct HostClock {
     clock: ChessClock,
-    white_on_left: bool,
+    /// The side of White's time.
+    white: ClockSide,
     /// The time control adds time at a press (increment, delay, or a period with a move count).
     adds_at_press: bool,
 }
 
 impl HostClock {
     /// A clock set at `now` to the first period of `time_control`, running for `to_move`, with
-    /// White's time on the left side when `white_on_left`; and the command that sets it.
+    /// White's time on `white`; and the command that sets it.
     pub fn start(
         time_control: TimeControl,
         to_move: Color,
         now: Millis,
-        white_on_left: bool,
+        white: ClockSide,
     ) -> (HostClock, ClockCommand) {
         let adds_at_press = adds_at_press(&time_control);
         let mut clock = ChessClock::new(time_control, now);
         clock.start(to_move, now);
         let host = HostClock {
             clock,
-            white_on_left,
+            white,
             adds_at_press,
         };
         let command = host.set_and_run(now);
@@ -55,10 +56,10 @@ impl HostClock {
         self.set_and_run(now)
     }
 
-    /// The sides of the clock turned out the other way round (`white_on_left` now): the
-    /// command that sets the clock again, each time on its player's side.
-    pub fn turned(&mut self, white_on_left: bool, now: Millis) -> ClockCommand {
-        self.white_on_left = white_on_left;
+    /// The sides of the clock turned out the other way round (White's time on `white` now):
+    /// the command that sets the clock again, each time on its player's side.
+    pub fn turned(&mut self, white: ClockSide, now: Millis) -> ClockCommand {
+        self.white = white;
         self.set_and_run(now)
     }
 
@@ -66,15 +67,18 @@ impl HostClock {
     fn set_and_run(&self, now: Millis) -> ClockCommand {
         let white = setting(self.clock.remaining(Color::White, now));
         let black = setting(self.clock.remaining(Color::Black, now));
-        let (left, right) = if self.white_on_left {
-            (white, black)
-        } else {
-            (black, white)
+        let (left, right) = match self.white {
+            ClockSide::Left => (white, black),
+            ClockSide::Right => (black, white),
         };
-        let run = match self.clock.running() {
+        let run = match self
+            .clock
+            .running()
+            .map(|color| ClockSide::of(color, self.white))
+        {
             None => ClockRun::Neither,
-            Some(color) if color.is_white() == self.white_on_left => ClockRun::Left,
-            Some(_) => ClockRun::Right,
+            Some(ClockSide::Left) => ClockRun::Left,
+            Some(ClockSide::Right) => ClockRun::Right,
         };
         ClockCommand::SetAndRun { left, right, run }
     }
@@ -115,7 +119,7 @@ mod tests {
 
     fn start(time_control: &str) -> (HostClock, ClockCommand) {
         let time_control = time_control.parse().expect("a time control");
-        HostClock::start(time_control, Color::White, 1_000, true)
+        HostClock::start(time_control, Color::White, 1_000, ClockSide::Left)
     }
 
     #[test]
@@ -164,7 +168,7 @@ mod tests {
     #[test]
     fn white_on_the_right_swaps_the_sides() {
         let time_control: TimeControl = "60+1".parse().expect("a time control");
-        let (_, command) = HostClock::start(time_control, Color::Black, 0, false);
+        let (_, command) = HostClock::start(time_control, Color::Black, 0, ClockSide::Right);
         assert_eq!(
             command,
             ClockCommand::SetAndRun {

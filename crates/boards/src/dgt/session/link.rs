@@ -11,8 +11,8 @@ use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::command::{ClockCommand, ClockText};
 use crate::dgt::wire::protocol::REPORT_HORIZON_MS;
 use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint, SessionOptions};
-use touchmove_core::clock::ClockReading;
 use touchmove_core::clock::TimeControl;
+use touchmove_core::clock::{ClockReading, ClockSide};
 use touchmove_core::sensor::{Millis, SensorKind};
 
 /// A game resumed from its recording, the sides of its clock still to be read.
@@ -69,11 +69,11 @@ impl DgtLink {
         }
     }
 
-    /// Fixes which side of the clock is White's (`Some(true)`: the left) instead of learning it
-    /// from the clock.
-    pub fn with_clock_sides(mut self, white_on_left: Option<bool>) -> DgtLink {
-        if let Some(white_on_left) = white_on_left {
-            self.sides = ClockSides::fixed(white_on_left);
+    /// Fixes the side of the clock White's time is on (`Some`) instead of learning it from the
+    /// clock.
+    pub fn with_clock_sides(mut self, white: Option<ClockSide>) -> DgtLink {
+        if let Some(white) = white {
+            self.sides = ClockSides::fixed(white);
         }
         self
     }
@@ -93,8 +93,7 @@ impl DgtLink {
         let Some(time_control) = self.clock_setup.clone() else {
             return;
         };
-        let white_on_left = self.sides.white_on_left();
-        let (clock, command) = HostClock::start(time_control, to_move, now, white_on_left);
+        let (clock, command) = HostClock::start(time_control, to_move, now, self.sides.white());
         self.host_clock = Some(clock);
         self.session.send_clock(now, command);
     }
@@ -147,11 +146,11 @@ impl DgtLink {
                 "the clock never acknowledged {command:?}: given up"
             ))),
             SessionEvent::ClockTimes(report) => report
-                .reading(self.sides.white_on_left())
-                .map(|reading| reading.with_white_on_left(self.sides.settled_white_on_left()))
+                .reading(self.sides.white())
+                .map(|reading| reading.with_white_side(self.sides.settled_white()))
                 .map(LinkEvent::ClockReading),
-            SessionEvent::ClockPressed { left, .. } => Some(LinkEvent::Sensor(SensorKind::Clock(
-                self.sides.color_of(left),
+            SessionEvent::ClockPressed { side, .. } => Some(LinkEvent::Sensor(SensorKind::Clock(
+                self.sides.color_of(side),
             ))),
         }
     }
@@ -181,17 +180,33 @@ impl DgtLink {
             .running
             .filter(|_| settled_since && !resumed.press_seen && !resumed.moved)
             .filter(|_| running_left || running_right)
-            .map(|ran| running_left == ran.is_white());
-        if let Some(white_on_left) = by_times.or(by_running) {
-            self.sides.recorded(white_on_left);
+            .map(|ran| {
+                // The side that runs now is the one that ran: `ran`'s.
+                let running = if running_left {
+                    ClockSide::Left
+                } else {
+                    ClockSide::Right
+                };
+                match ran {
+                    Color::White => running,
+                    Color::Black => running.other(),
+                }
+            });
+        if let Some(white) = by_times.or(by_running) {
+            self.sides.recorded(white);
             self.resumed = None;
         }
     }
 
-    /// The player on the left (`left`) or right pressed at `now`: the first press of the game
-    /// on a running clock (or one the host set) settles which side is White's. Returns the
-    /// notice to give when that turned the sides round (the clock the host set is set again).
-    fn learn_sides(&mut self, now: Millis, left: bool, running_before: bool) -> Option<LinkEvent> {
+    /// The player on `side` pressed at `now`: the first press of the game on a running clock
+    /// (or one the host set) settles which side is White's. Returns the notice to give when
+    /// that turned the sides round (the clock the host set is set again).
+    fn learn_sides(
+        &mut self,
+        now: Millis,
+        side: ClockSide,
+        running_before: bool,
+    ) -> Option<LinkEvent> {
         let to_move = self.to_move?;
         if let Some(resumed) = self.resumed.as_mut() {
             resumed.press_seen = true;
@@ -203,20 +218,19 @@ impl DgtLink {
         } else {
             to_move
         };
-        if !(running_before || self.host_clock.is_some()) || !self.sides.pressed(left, presser) {
+        if !(running_before || self.host_clock.is_some()) || !self.sides.pressed(side, presser) {
             return None;
         }
-        let white_on_left = self.sides.white_on_left();
+        let white = self.sides.white();
         if let Some(command) = self
             .host_clock
             .as_mut()
-            .map(|clock| clock.turned(white_on_left, now))
+            .map(|clock| clock.turned(white, now))
         {
             self.session.send_clock(now, command);
         }
-        let side = if white_on_left { "left" } else { "right" };
         Some(LinkEvent::Notice(format!(
-            "White sits on the clock's {side} (learnt from the first press)"
+            "White sits on the clock's {white} (learnt from the first press)"
         )))
     }
 
@@ -269,7 +283,7 @@ impl DgtLink {
 pub(crate) fn new_session(options: &SessionOptions) -> Box<dyn BoardSession + Send> {
     Box::new(
         DgtLink::default()
-            .with_clock_sides(options.white_on_left)
+            .with_clock_sides(options.white_side)
             .set_clock_at_start(options.set_clock.clone()),
     )
 }
@@ -311,8 +325,8 @@ impl BoardSession for DgtLink {
     fn resume(&mut self, point: &ResumePoint) {
         self.to_move = Some(point.to_move);
         self.moved_since_press = !point.pressed;
-        match point.clock.and_then(|clock| clock.white_on_left) {
-            Some(white_on_left) => self.sides.recorded(white_on_left),
+        match point.clock.and_then(|clock| clock.white_side) {
+            Some(white) => self.sides.recorded(white),
             None => {
                 self.resumed = point.clock.map(|clock| Resumed {
                     clock,
@@ -328,16 +342,16 @@ impl BoardSession for DgtLink {
         while let Some((at, event)) = self.events.pop_front() {
             match event {
                 SessionEvent::ClockPressed {
-                    left,
+                    side,
                     running_before,
                 } => {
-                    let notice = self.learn_sides(at, left, running_before);
+                    let notice = self.learn_sides(at, side, running_before);
                     self.moved_since_press = false;
                     if let Some(notice) = notice {
                         self.events.push_front((at, event));
                         return Some(notice);
                     }
-                    self.clock_pressed(self.sides.color_of(left), at);
+                    self.clock_pressed(self.sides.color_of(side), at);
                 }
                 SessionEvent::Rotated => self.sides.board_turned(true),
                 SessionEvent::ClockTimes(report) => self.sides_from_resumed_clock(at, &report),
@@ -536,8 +550,9 @@ mod tests {
         );
         link.handle_bytes(100, &bwtime(&running_right));
         while link.poll_event().is_some() {}
-        assert!(
-            link.sides.white_on_left(),
+        assert_eq!(
+            link.sides.white(),
+            ClockSide::Left,
             "not learnt yet: the left, as before"
         );
         let board = shakmaty::Board::new();
@@ -552,8 +567,9 @@ mod tests {
         // Nothing happened: the side that ran when the recording stopped (White's) still runs.
         link.handle_bytes(1_100, &bwtime(&running_right));
         while link.poll_event().is_some() {}
-        assert!(
-            !link.sides.white_on_left(),
+        assert_eq!(
+            link.sides.white(),
+            ClockSide::Right,
             "the running right side is White's"
         );
     }
@@ -568,12 +584,12 @@ mod tests {
             },
             Some(Color::White),
         )
-        .with_white_on_left(Some(false));
+        .with_white_side(Some(ClockSide::Right));
         link.resume(&ResumePoint {
             to_move: Color::White,
             pressed: true,
             clock: Some(recorded),
         });
-        assert_eq!(link.sides.settled_white_on_left(), Some(false));
+        assert_eq!(link.sides.settled_white(), Some(ClockSide::Right));
     }
 }

@@ -49,6 +49,7 @@ use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::command::{ClockCommand, HostCommand, encode};
 use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
+use touchmove_core::clock::ClockSide;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// The session's settings.
@@ -93,10 +94,10 @@ pub enum SessionEvent {
     Sensor(SensorKind),
     /// A clock time report, as received.
     ClockTimes(ClockReport),
-    /// The clock's lever moved: the player on the left side (`left`) or the right pressed.
+    /// The clock's lever moved: the player on `side` pressed.
     ClockPressed {
-        /// Whether the player on the clock's left side pressed.
-        left: bool,
+        /// The side of the player who pressed.
+        side: ClockSide,
         /// Whether the clock was running before the press.
         running_before: bool,
     },
@@ -470,9 +471,9 @@ impl DgtSession {
         let Some(previous) = link.lever_reference.replace(report) else {
             return;
         };
-        if let Some(left) = pressed_side(&previous, &report) {
+        if let Some(side) = pressed_side(&previous, &report) {
             self.events.push_back(SessionEvent::ClockPressed {
-                left,
+                side,
                 running_before: previous.running,
             });
         }

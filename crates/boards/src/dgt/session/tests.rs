@@ -7,6 +7,7 @@ use super::{DgtSession, SessionConfig, SessionEvent};
 use crate::dgt::wire::clock::{ClockReport, ClockTime};
 use crate::dgt::wire::command::{ClockCommand, ClockRun, ClockSetting};
 use crate::dgt::wire::message::tests::START_DUMP;
+use touchmove_core::clock::ClockSide;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// The start position seen by a board turned round (Black on the connector side).
@@ -243,14 +244,14 @@ fn a_lever_change_is_a_press_by_the_player_on_the_low_side() {
             SessionEvent::ClockTimes(five_minutes_report(0x09)),
             SessionEvent::ClockTimes(five_minutes_report(0x13)),
             SessionEvent::ClockPressed {
-                left: true,
+                side: ClockSide::Left,
                 running_before: true
             },
             SessionEvent::ClockTimes(five_minutes_report(0x13)),
             SessionEvent::ClockTimes(five_minutes_report(0x12)),
             SessionEvent::ClockTimes(five_minutes_report(0x08)),
             SessionEvent::ClockPressed {
-                left: false,
+                side: ClockSide::Right,
                 running_before: false
             },
         ]
@@ -546,7 +547,7 @@ fn assert_only_the_right_player_s_press(session: &mut DgtSession) {
     assert_eq!(
         presses,
         vec![SessionEvent::ClockPressed {
-            left: false,
+            side: ClockSide::Right,
             running_before: true
         }]
     );

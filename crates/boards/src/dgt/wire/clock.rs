@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use crate::dgt::wire::payload::PayloadError;
 use crate::dgt::wire::protocol::{clock_flag, clock_status};
-use touchmove_core::clock::{ClockReading, Flag};
+use touchmove_core::clock::{ClockReading, ClockSide, Flag};
 use touchmove_core::event::ClockTimes;
 use touchmove_core::sensor::Millis;
 
@@ -88,18 +88,17 @@ impl ClockTime {
 }
 
 impl ClockReport {
-    /// The report as the game's clock reads it, with White's time on the clock's left side
-    /// when `white_on_left`; `None` when the board says no clock is connected.
-    pub fn reading(&self, white_on_left: bool) -> Option<ClockReading> {
+    /// The report as the game's clock reads it, with White's time on the clock's `white`
+    /// side; `None` when the board says no clock is connected.
+    pub fn reading(&self, white: ClockSide) -> Option<ClockReading> {
         if self.no_clock {
             return None;
         }
-        let (white, black) = if white_on_left {
-            (&self.left, &self.right)
-        } else {
-            (&self.right, &self.left)
+        let (white_time, black_time) = match white {
+            ClockSide::Left => (&self.left, &self.right),
+            ClockSide::Right => (&self.right, &self.left),
         };
-        let left_color = Color::from_white(white_on_left);
+        let left_color = ClockSide::Left.color(white);
         let running = if !self.running {
             None
         } else if self.left_to_move {
@@ -110,11 +109,11 @@ impl ClockReport {
             None
         };
         let times = ClockTimes {
-            white: white.millis(),
-            black: black.millis(),
+            white: white_time.millis(),
+            black: black_time.millis(),
         };
         let mut reading = ClockReading::new(times, running);
-        for (color, time) in [(Color::White, white), (Color::Black, black)] {
+        for (color, time) in [(Color::White, white_time), (Color::Black, black_time)] {
             if let Some(flag) = time.shown_flag() {
                 reading = reading.with_flag(color, flag);
             }
@@ -297,7 +296,7 @@ mod tests {
     fn a_reading_puts_each_side_s_time_on_its_player() {
         // Right 0:04:58, left 1:02:03, running, the left player's turn.
         let report = report_of([0x00, 0x04, 0x58, 0x01, 0x02, 0x03, 0x09]);
-        let white_left = report.reading(true).expect("a clock");
+        let white_left = report.reading(ClockSide::Left).expect("a clock");
         assert_eq!(
             white_left.times,
             ClockTimes {
@@ -306,7 +305,7 @@ mod tests {
             }
         );
         assert_eq!(white_left.running, Some(Color::White));
-        let white_right = report.reading(false).expect("a clock");
+        let white_right = report.reading(ClockSide::Right).expect("a clock");
         assert_eq!(white_right.times.white, 298_000);
         assert_eq!(white_right.running, Some(Color::Black));
     }
@@ -314,21 +313,24 @@ mod tests {
     #[test]
     fn a_stopped_clock_runs_for_nobody_and_no_clock_gives_no_reading() {
         let stopped = report_of([0x00, 0x05, 0x00, 0x00, 0x05, 0x00, 0x08]);
-        assert_eq!(stopped.reading(true).map(|r| r.running), Some(None));
+        assert_eq!(
+            stopped.reading(ClockSide::Left).map(|r| r.running),
+            Some(None)
+        );
         let absent = report_of([0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20]);
-        assert_eq!(absent.reading(true), None);
+        assert_eq!(absent.reading(ClockSide::Left), None);
     }
 
     #[test]
     fn the_flag_bits_become_flags() {
         // Left: final flag at 0:00:00; right: the period flag at 0:59:00.
         let report = report_of([0x40, 0x59, 0x00, 0x10, 0x00, 0x00, 0x01]);
-        let reading = report.reading(true).expect("a clock");
+        let reading = report.reading(ClockSide::Left).expect("a clock");
         assert_eq!(*reading.flags.get(Color::White), Some(Flag::Fallen));
         assert_eq!(*reading.flags.get(Color::Black), Some(Flag::PeriodEnded));
         // The time-per-move bit alone is no flag.
         let per_move = report_of([0x20, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01]);
-        let reading = per_move.reading(true).expect("a clock");
+        let reading = per_move.reading(ClockSide::Left).expect("a clock");
         assert_eq!(reading.flags.get(Color::Black), &None);
     }
 
