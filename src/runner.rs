@@ -24,59 +24,105 @@ pub trait Connector {
     fn connect(&mut self) -> impl Future<Output = io::Result<(Self::Port, String)>>;
 }
 
-/// Where the results go: the sensor log, the terminal, the PGN file.
-pub trait Sink {
+/// What the runner has to tell, as it happens, quinn-proto style: one enum, which each sink
+/// matches whole (a new kind of news makes every sink decide what to do with it).
+#[derive(Debug, Clone, Copy)]
+pub enum Happened<'a> {
     /// A sensor report, as it arrived and after the game took it (for the recording: from the
     /// report that showed the starting position on).
-    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()>;
+    Sensor {
+        /// The report.
+        event: &'a SensorEvent,
+        /// The game, after it took the report.
+        game: &'a LiveGame,
+    },
     /// A report of the clock plugged into the board, made at `t`, after the game took it (for
     /// the recording).
-    fn clock_reading(
-        &mut self,
-        _t: Millis,
-        _reading: &ClockReading,
-        _game: &LiveGame,
-    ) -> io::Result<()> {
-        Ok(())
-    }
+    ClockReading {
+        /// When it was made.
+        t: Millis,
+        /// What the clock showed.
+        reading: &'a ClockReading,
+        /// The game, after it took the report.
+        game: &'a LiveGame,
+    },
     /// Something the game has to say.
-    fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()>;
+    Live {
+        /// What it said.
+        event: &'a LiveEvent,
+        /// The game, after it said it.
+        game: &'a LiveGame,
+    },
     /// The board stopped answering at `t`, or answers again.
-    fn link(&mut self, _t: Millis, _state: LinkState) -> io::Result<()> {
-        Ok(())
-    }
-    /// A diagnostic about the link (to standard error).
-    fn notice(&mut self, text: &str);
-    /// The port called `name` was opened at `t` (the notice `connected to NAME` is said too).
-    fn connected(&mut self, _t: Millis, _name: &str) -> io::Result<()> {
-        Ok(())
-    }
+    Link {
+        /// When.
+        t: Millis,
+        /// Lost or back.
+        state: LinkState,
+    },
+    /// A diagnostic about the link (for standard error).
+    Notice(&'a str),
+    /// The port called `name` was opened at `t` (a notice `connected to NAME` says it too).
+    Connected {
+        /// When.
+        t: Millis,
+        /// The port's name.
+        name: &'a str,
+    },
     /// The board's port could not be opened at `t`, for the reason `why` (which names the
     /// port: `/dev/ttyUSB9: no such port`); the runner keeps trying. Told once per reason
     /// until the port opens (a notice says it too).
-    fn unreachable(&mut self, _t: Millis, _why: &str) -> io::Result<()> {
-        Ok(())
-    }
+    Unreachable {
+        /// When.
+        t: Millis,
+        /// Why, naming the port.
+        why: &'a str,
+    },
     /// The runner woke for a deadline that fell due at `due`: what the game decides next was
     /// decided by the time passing, not by a report (for a sink that measures latency).
-    fn timeout(&mut self, _due: std::time::Instant) {}
+    Timeout {
+        /// When the deadline fell due.
+        due: std::time::Instant,
+    },
     /// From `t` on the board is read the other way round (`flipped`) or as its squares are
     /// numbered; the full report that follows is the board as now read.
-    fn flipped(&mut self, _t: Millis, _flipped: bool) -> io::Result<()> {
-        Ok(())
-    }
+    Flipped {
+        /// When.
+        t: Millis,
+        /// Turned round, or not.
+        flipped: bool,
+    },
     /// From `t` on `side` is exempt ([`Control::Exempt`]), every decision due by then made.
-    fn exempted(&mut self, _t: Millis, _side: Option<Color>) -> io::Result<()> {
-        Ok(())
-    }
+    Exempted {
+        /// When.
+        t: Millis,
+        /// The side exempt, if any.
+        side: Option<Color>,
+    },
     /// `color` resigned at `t` ([`Control::Resign`]), before the game takes it.
-    fn resigned(&mut self, _t: Millis, _color: Color) -> io::Result<()> {
-        Ok(())
-    }
+    Resigned {
+        /// When.
+        t: Millis,
+        /// Who resigned.
+        color: Color,
+    },
     /// A [`Control::Wake`] was taken at `t` (session time), after every decision due by then.
-    fn woken(&mut self, _t: Millis) -> io::Result<()> {
-        Ok(())
-    }
+    Woken {
+        /// When.
+        t: Millis,
+    },
+}
+
+/// Where the results go: the sensor log, the terminal, the page, the PGN file.
+pub trait Sink {
+    /// Takes what happened. An error (an output that cannot be written) stops the runner
+    /// ([`RunnerError::Output`]).
+    fn take(&mut self, happened: Happened<'_>) -> io::Result<()>;
+}
+
+/// Tells `sink` what happened.
+fn tell<K: Sink>(sink: &mut K, happened: Happened<'_>) -> Result<(), RunnerError> {
+    sink.take(happened).map_err(RunnerError::Output)
 }
 
 /// What a spectator's tool asks of a watched board while it runs (LiveChess's `setup` and
@@ -93,16 +139,16 @@ pub enum Control {
     /// engine's move to carry out, `touchmove play`).
     Feedback(Feedback),
     /// The sink has news that is no board report (an engine's move): the runner decides what
-    /// the deadlines due by now decide, then calls [`Sink::woken`] with the session's time, so
+    /// the deadlines due by now decide, then calls [`Happened::Woken`] with the session's time, so
     /// that the news takes its place among the reports, in the recording as in the game.
     Wake,
     /// This side resigned, declared at the host (a key; FIDE 5.1.2): the game ends
-    /// ([`LiveGame::resign`]) and the sink is told ([`Sink::resigned`], for the recording).
+    /// ([`LiveGame::resign`]) and the sink is told ([`Happened::Resigned`], for the recording).
     /// Nothing happens before the game has started.
     Resign(Color),
     /// From now on this side (`None`: no side) is exempt from rulings ([`LiveGame::set_exempt`];
     /// an engine that can no longer play leaves its side to a person); what is due by now is
-    /// decided first, then the sink is told ([`Sink::exempted`], for the recording).
+    /// decided first, then the sink is told ([`Happened::Exempted`], for the recording).
     Exempt(Option<Color>),
 }
 
@@ -173,7 +219,13 @@ impl Presence {
         if std::mem::replace(&mut self.lost, lost) == lost {
             return Ok(());
         }
-        sink.link(clock.now(), state).map_err(RunnerError::Output)
+        tell(
+            sink,
+            Happened::Link {
+                t: clock.now(),
+                state,
+            },
+        )
     }
 }
 
@@ -277,12 +329,16 @@ where
             Err(error) => {
                 let why = error.to_string();
                 if said_unreachable.as_ref() != Some(&why) {
-                    sink.notice(&format!(
-                        "{why}; trying again every {}",
-                        seconds(config.backoff_max)
-                    ));
-                    sink.unreachable(clock.now(), &why)
-                        .map_err(RunnerError::Output)?;
+                    let notice =
+                        format!("{why}; trying again every {}", seconds(config.backoff_max));
+                    tell(sink, Happened::Notice(&notice))?;
+                    tell(
+                        sink,
+                        Happened::Unreachable {
+                            t: clock.now(),
+                            why: &why,
+                        },
+                    )?;
                     said_unreachable = Some(why.clone());
                 }
                 let since = *unreachable_since.get_or_insert_with(Instant::now);
@@ -314,9 +370,14 @@ where
             }
         };
         said_unreachable = None;
-        sink.notice(&format!("connected to {name}"));
-        sink.connected(clock.now(), &name)
-            .map_err(RunnerError::Output)?;
+        tell(sink, Happened::Notice(&format!("connected to {name}")))?;
+        tell(
+            sink,
+            Happened::Connected {
+                t: clock.now(),
+                name: &name,
+            },
+        )?;
         backoff = config.backoff_min;
         session.connect(clock.now());
         let link = Link {
@@ -332,7 +393,7 @@ where
             LinkEnd::Shutdown => break,
             LinkEnd::Lost => {
                 presence.set(LinkState::Lost, &clock, sink)?;
-                sink.notice("the board is gone: reconnecting");
+                tell(sink, Happened::Notice("the board is gone: reconnecting"))?;
                 unreachable_since = Some(Instant::now());
             }
         }
@@ -403,7 +464,7 @@ where
                 }
             },
             () = sleep_until(deadline) => {
-                link.sink.timeout(deadline.into_std());
+                tell(link.sink, Happened::Timeout { due: deadline.into_std() })?;
                 let now = link.clock.now();
                 link.session.handle_timeout(now);
                 link.game.handle_timeout(now);
@@ -437,19 +498,30 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                     };
                     let event = SensorEvent::new(self.clock.now(), kind);
                     self.game.handle_sensor(&event);
-                    self.sink
-                        .sensor(&event, self.game)
-                        .map_err(RunnerError::Output)?;
+                    tell(
+                        self.sink,
+                        Happened::Sensor {
+                            event: &event,
+                            game: self.game,
+                        },
+                    )?;
                 }
                 LinkEvent::ClockReading(reading) => {
                     let t = self.clock.now();
                     self.game.handle_clock_reading(t, &reading);
-                    self.sink
-                        .clock_reading(t, &reading, self.game)
-                        .map_err(RunnerError::Output)?;
+                    tell(
+                        self.sink,
+                        Happened::ClockReading {
+                            t,
+                            reading: &reading,
+                            game: self.game,
+                        },
+                    )?;
                 }
                 LinkEvent::Silent => return Ok(true),
-                LinkEvent::Identified(what) | LinkEvent::Notice(what) => self.sink.notice(&what),
+                LinkEvent::Identified(what) | LinkEvent::Notice(what) => {
+                    tell(self.sink, Happened::Notice(&what))?;
+                }
                 LinkEvent::Unresponsive | LinkEvent::Responsive => {}
             }
             self.drain()?;
@@ -503,29 +575,41 @@ fn apply_control<S: BoardSession, K: Sink>(
         Control::Wake => {
             game.handle_timeout(now);
             drain(game, session, sink, clock, *flipped)?;
-            sink.woken(now).map_err(RunnerError::Output)?;
+            tell(sink, Happened::Woken { t: now })?;
         }
         Control::Exempt(side) => {
             game.handle_timeout(now);
             drain(game, session, sink, clock, *flipped)?;
             game.set_exempt(now, side);
-            sink.exempted(now, side).map_err(RunnerError::Output)?;
+            tell(sink, Happened::Exempted { t: now, side })?;
         }
         // Before the game has started there is nothing to resign.
         Control::Resign(color) if game.started() => {
-            sink.resigned(now, color).map_err(RunnerError::Output)?;
+            tell(sink, Happened::Resigned { t: now, color })?;
             game.resign(now, color);
         }
         Control::Resign(_) => {}
         Control::Flip(turned) if turned == *flipped => {}
         Control::Flip(turned) => {
             *flipped = turned;
-            sink.flipped(now, turned).map_err(RunnerError::Output)?;
+            tell(
+                sink,
+                Happened::Flipped {
+                    t: now,
+                    flipped: turned,
+                },
+            )?;
             // The board as the game saw it, read the other way round.
             let seen = turned_snapshot(game.seen());
             let event = SensorEvent::new(now, crate::sensor::SensorKind::Snapshot(seen));
             game.handle_sensor(&event);
-            sink.sensor(&event, game).map_err(RunnerError::Output)?;
+            tell(
+                sink,
+                Happened::Sensor {
+                    event: &event,
+                    game,
+                },
+            )?;
         }
     }
     drain(game, session, sink, clock, *flipped)
@@ -549,7 +633,13 @@ fn drain<S: BoardSession, K: Sink>(
     flipped: bool,
 ) -> Result<(), RunnerError> {
     while let Some(event) = game.poll_event() {
-        sink.live(&event, game).map_err(RunnerError::Output)?;
+        tell(
+            sink,
+            Happened::Live {
+                event: &event,
+                game,
+            },
+        )?;
     }
     while let Some(feedback) = game.poll_feedback() {
         let feedback = if flipped {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use shakmaty::Chess;
 
 use touchmove::live::{BoardSession, LiveGame};
-use touchmove::runner::Sink;
+use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::{LogRecord, SensorLog, read_log};
 
@@ -102,8 +102,11 @@ impl Resumed {
     ) -> Result<()> {
         let point = game.replay_recording(self.log.records());
         while let Some(event) = game.poll_event() {
-            sink.live(&event, game)
-                .context("cannot pass on the recorded game's decisions")?;
+            sink.take(Happened::Live {
+                event: &event,
+                game,
+            })
+            .context("cannot pass on the recorded game's decisions")?;
         }
         if let Some(point) = point {
             session.resume(&point);

@@ -9,13 +9,12 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use shakmaty::{Bitboard, Chess, Position};
 
-use touchmove::clock::ClockReading;
 use touchmove::event::{EventKind, GameEvent, LinkState};
 use touchmove::live::{LiveEvent, LiveGame, board_diagram};
 use touchmove::output::notation::Notation;
 use touchmove::output::pgn::PgnTags;
-use touchmove::runner::Sink;
-use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::runner::{Happened, Sink};
+use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
 
 use super::output::write_event;
@@ -155,25 +154,40 @@ impl<W: Write> WatchSink<W> {
 }
 
 impl<W: Write> Sink for WatchSink<W> {
-    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
-        if let Some(recording) = self.recording.as_mut() {
-            recording.game_event(event, game);
+    fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
+        match happened {
+            Happened::Sensor { event, game } => {
+                if let Some(recording) = self.recording.as_mut() {
+                    recording.game_event(event, game);
+                }
+                Ok(())
+            }
+            Happened::ClockReading { t, reading, game } => {
+                if let Some(recording) = self.recording.as_mut() {
+                    recording.game_clock_reading(t, reading, game);
+                }
+                Ok(())
+            }
+            Happened::Live { event, game } => self.live(event, game),
+            Happened::Link { t, state } => self.link(t, state),
+            Happened::Notice(text) => {
+                eprintln!("touchmove: {text}");
+                Ok(())
+            }
+            // The terminal says nothing more of the port than the notices do; a flip, an
+            // exemption, a resignation or a wake are the caller's to record.
+            Happened::Connected { .. }
+            | Happened::Unreachable { .. }
+            | Happened::Timeout { .. }
+            | Happened::Flipped { .. }
+            | Happened::Exempted { .. }
+            | Happened::Resigned { .. }
+            | Happened::Woken { .. } => Ok(()),
         }
-        Ok(())
     }
+}
 
-    fn clock_reading(
-        &mut self,
-        t: Millis,
-        reading: &ClockReading,
-        game: &LiveGame,
-    ) -> io::Result<()> {
-        if let Some(recording) = self.recording.as_mut() {
-            recording.game_clock_reading(t, reading, game);
-        }
-        Ok(())
-    }
-
+impl<W: Write> WatchSink<W> {
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
         match event {
             LiveEvent::Started { .. } => {
@@ -200,9 +214,5 @@ impl<W: Write> Sink for WatchSink<W> {
             self.out.flush()?;
         }
         Ok(())
-    }
-
-    fn notice(&mut self, text: &str) {
-        eprintln!("touchmove: {text}");
     }
 }

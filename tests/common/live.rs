@@ -8,8 +8,7 @@ use tokio::sync::Notify;
 use tokio_serial::SerialStream;
 use touchmove::event::EventKind;
 use touchmove::live::{LiveEvent, LiveGame};
-use touchmove::runner::{Connector, Sink};
-use touchmove::sensor::SensorEvent;
+use touchmove::runner::{Connector, Happened, Sink};
 
 /// Collects the decisions and wakes the test when enough moves were made.
 pub struct Collect {
@@ -22,11 +21,10 @@ pub struct Collect {
 }
 
 impl Sink for Collect {
-    fn sensor(&mut self, _: &SensorEvent, _: &LiveGame) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    fn live(&mut self, event: &LiveEvent, _: &LiveGame) -> std::io::Result<()> {
+    fn take(&mut self, happened: Happened<'_>) -> std::io::Result<()> {
+        let Happened::Live { event, .. } = happened else {
+            return Ok(());
+        };
         let mut events = self.events.lock().expect("not poisoned");
         events.push(event.clone());
         let moves = events
@@ -38,8 +36,6 @@ impl Sink for Collect {
         }
         Ok(())
     }
-
-    fn notice(&mut self, _: &str) {}
 }
 
 /// Runs the live runner over `connector` with `session` and a game from the starting position

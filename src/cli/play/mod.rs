@@ -211,7 +211,7 @@ async fn play(
         replaying: false,
     }));
     // What the engine says waits for the runner, which takes it at its place among the
-    // board's reports, with the session's time (`Control::Wake`, `Sink::woken`).
+    // board's reports, with the session's time (`Control::Wake`, `Happened::Woken`).
     let listener = {
         let state = Rc::clone(&state);
         tokio::task::spawn_local(async move {

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 
 use touchmove::live::LiveGame;
-use touchmove::runner::Sink;
+use touchmove::runner::{Happened, Sink};
 
 use super::super::resume::Resumed;
 use super::state::PlaySink;
@@ -52,8 +52,11 @@ pub(super) fn resume(
 /// What the board's game decided, into the game against the engine (as the runner passes it).
 fn pass_decisions(game: &mut LiveGame, sink: &mut PlaySink) -> Result<()> {
     while let Some(event) = game.poll_event() {
-        sink.live(&event, game)
-            .context("cannot pass on the recorded game's decisions")?;
+        sink.take(Happened::Live {
+            event: &event,
+            game,
+        })
+        .context("cannot pass on the recorded game's decisions")?;
     }
     Ok(())
 }

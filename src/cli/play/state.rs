@@ -10,14 +10,13 @@ use shakmaty::Color;
 use shakmaty::uci::UciMove;
 use tokio::sync::mpsc;
 
-use touchmove::clock::ClockReading;
 use touchmove::engine::{EngineEvent, Score, score_fields};
 use touchmove::engine_runner::{EngineReport, EngineRequest};
-use touchmove::event::{ClockTimes, EventKind, LinkState};
+use touchmove::event::{ClockTimes, EventKind};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::play::{EngineGame, PlayEvent};
-use touchmove::runner::{Control, Sink};
-use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::runner::{Control, Happened, Sink};
+use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
 
 use super::super::watch_sink::WatchSink;
@@ -136,68 +135,63 @@ impl PlayState {
 pub(super) struct PlaySink(pub(super) Rc<RefCell<PlayState>>);
 
 impl Sink for PlaySink {
-    fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.sensor(event, game)?;
+    fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
+        match happened {
+            Happened::Live { event, game } => self.live(event, game),
+            Happened::Exempted { t, side } => self.exempted(t, side),
+            Happened::Resigned { t, color } => {
+                self.0
+                    .borrow_mut()
+                    .out
+                    .host_note(t, &HostNote::Resigned(color));
+                Ok(())
+            }
+            Happened::Woken { t } => {
+                let mut state = self.0.borrow_mut();
+                while let Some(report) = state.heard.pop_front() {
+                    state.engine_report(t, report);
+                }
+                Ok(())
+            }
+            // Said once, on the terminal.
+            Happened::Notice(_) => self.0.borrow_mut().out.take(happened),
+            // The board's reports and its link: to the page, then as `watch` has them.
+            Happened::Sensor { .. }
+            | Happened::ClockReading { .. }
+            | Happened::Link { .. }
+            | Happened::Connected { .. }
+            | Happened::Unreachable { .. }
+            | Happened::Timeout { .. }
+            | Happened::Flipped { .. } => {
+                let mut state = self.0.borrow_mut();
+                if let Some(page) = state.page.as_mut() {
+                    page.take(happened)?;
+                }
+                state.out.take(happened)
+            }
         }
-        state.out.sensor(event, game)
     }
+}
 
-    fn clock_reading(
-        &mut self,
-        t: Millis,
-        reading: &ClockReading,
-        game: &LiveGame,
-    ) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.clock_reading(t, reading, game)?;
-        }
-        state.out.clock_reading(t, reading, game)
-    }
-
+impl PlaySink {
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
         let mut state = self.0.borrow_mut();
+        let happened = Happened::Live { event, game };
         match event {
             LiveEvent::Decision(decision) => state.game.handle_decision(decision),
             LiveEvent::Started { .. } => {
-                state.out.live(event, game)?;
+                state.out.take(happened)?;
                 state.game.started();
             }
-            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.out.live(event, game)?,
+            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.out.take(happened)?,
         }
         // The page sees the game's start and what the game against the engine decides, never
         // the interpreter's decisions themselves.
         if let (Some(page), false) = (state.page.as_mut(), matches!(event, LiveEvent::Decision(_)))
         {
-            page.live(event, game)?;
+            page.take(happened)?;
         }
         state.drain()
-    }
-
-    fn link(&mut self, t: Millis, link: LinkState) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.link(t, link)?;
-        }
-        state.out.link(t, link)
-    }
-
-    fn unreachable(&mut self, t: Millis, why: &str) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.unreachable(t, why)?;
-        }
-        state.out.unreachable(t, why)
-    }
-
-    fn connected(&mut self, t: Millis, name: &str) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.connected(t, name)?;
-        }
-        state.out.connected(t, name)
     }
 
     /// The engine gave up: its side is no longer exempt, and the game goes on between two
@@ -209,33 +203,5 @@ impl Sink for PlaySink {
             state.game.engine_gone(t);
         }
         state.drain()
-    }
-
-    fn resigned(&mut self, t: Millis, color: Color) -> io::Result<()> {
-        self.0
-            .borrow_mut()
-            .out
-            .host_note(t, &HostNote::Resigned(color));
-        Ok(())
-    }
-
-    fn woken(&mut self, t: Millis) -> io::Result<()> {
-        let mut state = self.0.borrow_mut();
-        while let Some(report) = state.heard.pop_front() {
-            state.engine_report(t, report);
-        }
-        Ok(())
-    }
-
-    fn timeout(&mut self, due: std::time::Instant) {
-        let mut state = self.0.borrow_mut();
-        if let Some(page) = state.page.as_mut() {
-            page.timeout(due);
-        }
-        state.out.timeout(due);
-    }
-
-    fn notice(&mut self, text: &str) {
-        self.0.borrow_mut().out.notice(text);
     }
 }

@@ -9,7 +9,7 @@ use shakmaty::Chess;
 use touchmove::clock::ClockReading;
 use touchmove::event::{EventKind, GameEvent, LinkState};
 use touchmove::live::{LiveEvent, LiveGame};
-use touchmove::runner::Sink;
+use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
 
 use super::board::BoardHandle;
@@ -81,6 +81,32 @@ impl PageSink {
 }
 
 impl Sink for PageSink {
+    fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
+        match happened {
+            Happened::Sensor { event, game } => self.sensor(event, game),
+            Happened::ClockReading { t, reading, game } => self.clock_reading(t, reading, game),
+            Happened::Live { event, game } => self.live(event, game),
+            Happened::Link { t, state } => self.link(t, state),
+            Happened::Notice(text) => {
+                self.say(text);
+                Ok(())
+            }
+            Happened::Connected { t, name } => self.connected(t, name),
+            Happened::Unreachable { t, why } => self.unreachable(t, why),
+            Happened::Timeout { due } => {
+                self.origin = due;
+                Ok(())
+            }
+            Happened::Flipped { t, flipped } => self.flipped(t, flipped),
+            // The page shows what the game decides of them; the records are the caller's.
+            Happened::Exempted { .. } | Happened::Resigned { .. } | Happened::Woken { .. } => {
+                Ok(())
+            }
+        }
+    }
+}
+
+impl PageSink {
     fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) -> io::Result<()> {
         self.reported();
         self.handle.lock().sensor(event, game);
@@ -158,10 +184,6 @@ impl Sink for PageSink {
         Ok(())
     }
 
-    fn notice(&mut self, text: &str) {
-        self.say(text);
-    }
-
     fn unreachable(&mut self, _t: Millis, why: &str) -> io::Result<()> {
         self.handle.lock().unreachable(why);
         self.handle.changed();
@@ -172,9 +194,5 @@ impl Sink for PageSink {
         self.handle.lock().connected(name);
         self.handle.changed();
         Ok(())
-    }
-
-    fn timeout(&mut self, due: Instant) {
-        self.origin = due;
     }
 }
