@@ -13,7 +13,7 @@ use touchmove::replay::Replay;
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::sensor_log::SensorLog;
 use touchmove::sensor_log::{LogHeader, LogRecord};
-use touchmove_simulation::emulation::{EmulatedBoard, ScriptStart, Unplug};
+use touchmove_simulation::emulation::{EmulatedBoard, ProtocolScript, ScriptStart, Unplug};
 use touchmove_simulation::emulators::chesslink::{
     ChessLinkBoardEmulator, EmulatorConfig as LinkConfig,
 };
@@ -215,14 +215,14 @@ fn emulated_board(
             clock_readings: Vec::new(),
             host_notes: Vec::new(),
         };
-        let script = touchmove_simulation::emulators::chesslink::Script::from_log(&log).ok()?;
+        let script = touchmove_simulation::emulators::chesslink::Script::from_log(&log, 0).ok()?;
         let mut config = LinkConfig::new(script);
         config.start = ScriptStart::OnHost;
         config.seed = seed;
         config.unplug = unplug;
         return Some(Box::new(ChessLinkBoardEmulator::new(config)));
     }
-    let script = Script::from_reports(&game.start, events).ok()?;
+    let script = Script::from_events(&game.start, events).ok()?;
     let mut config = EmulatorConfig::new(script);
     config.start = ScriptStart::OnHost;
     config.seed = seed;

@@ -6,6 +6,7 @@ mod board;
 pub(crate) mod follow;
 pub(crate) mod noise;
 mod options;
+mod protocol_script;
 mod script_error;
 mod script_player;
 
@@ -13,5 +14,6 @@ pub use board::{EmulatedBoard, Notice, hex};
 pub use options::{
     BoardOption, ClockSide, EmulatorError, EmulatorOptions, ScriptSource, ScriptStart, Unplug,
 };
+pub use protocol_script::ProtocolScript;
 pub use script_error::ScriptError;
 pub(crate) use script_player::{Scheduled, ScriptPlayer};

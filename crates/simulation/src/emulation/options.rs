@@ -6,6 +6,7 @@ use std::num::NonZeroU32;
 use shakmaty::{Chess, Move};
 
 use super::follow::{Follower, Segment};
+use super::{ProtocolScript, ScriptError};
 use crate::simulate::{BoardKind, HandStyle, SequenceGame};
 use touchmove_core::clock::TimeControl;
 use touchmove_core::sensor::Millis;
@@ -130,6 +131,37 @@ impl EmulatorOptions {
             },
             None => style,
         }
+    }
+
+    /// What a board whose script is `S` plays: the opening of the hands that follow the host
+    /// (`opening`, from [`EmulatorOptions::follower_of`]), else the options' script in `S`'s
+    /// style.
+    pub(crate) fn script<S: ProtocolScript>(
+        &self,
+        opening: Option<&Segment>,
+    ) -> Result<S, ScriptError> {
+        if let Some(opening) = opening {
+            return S::from_events(&opening.start, &opening.events);
+        }
+        match &self.script {
+            ScriptSource::Log(log) => S::from_log(log, self.seed),
+            ScriptSource::Game {
+                start,
+                moves,
+                messy,
+            } => S::from_game(start, moves, &self.hand_style(S::BOARD, *messy), self.seed),
+            ScriptSource::Games { games, messy } => {
+                S::from_games(games, &self.hand_style(S::BOARD, *messy), self.seed)
+            }
+        }
+    }
+
+    /// The hands that follow the host on a board whose script is `S` (see
+    /// [`EmulatorOptions::follower`]).
+    pub(crate) fn follower_of<S: ProtocolScript>(
+        &self,
+    ) -> Result<Option<(Follower, Segment)>, EmulatorError> {
+        self.follower(S::style, S::BOARD)
     }
 
     /// The hands that follow the host for [`EmulatorOptions::follow`]'s side in `style`, and

@@ -16,7 +16,6 @@ mod script;
 #[cfg(test)]
 mod tests;
 
-use shakmaty::Position;
 use std::collections::VecDeque;
 
 use shakmaty::{Board, Square};
@@ -26,7 +25,7 @@ pub use script::{Change, Script};
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
-use crate::emulation::{EmulatedBoard, Notice, ScriptPlayer, ScriptStart, Unplug};
+use crate::emulation::{EmulatedBoard, Notice, ProtocolScript, ScriptPlayer, ScriptStart, Unplug};
 use touchmove_boards::chesslink::wire::{
     BoardReply, CommandDecoder, Decoded, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder,
     HostCommand, LED_COUNT, corners, encode_reply,
@@ -136,7 +135,7 @@ impl ChessLinkBoardEmulator {
             &mut self.notices,
         );
         if let Some(segment) = segment {
-            match Script::from_events(segment.start.board(), &segment.events) {
+            match Script::from_events(&segment.start, &segment.events) {
                 Ok(script) => self.script.append(now, script.changes),
                 Err(error) => self
                     .notices

@@ -1,11 +1,8 @@
 //! A ChessLink board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
-use crate::simulate::BoardKind;
-use shakmaty::Position;
+use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions};
 
-use super::script::chesslink;
 use super::{ChessLinkBoardEmulator, EmulatorConfig, Script};
 
 /// What the emulated board does, for `emulate --help`.
@@ -33,29 +30,8 @@ impl ChessLinkBoardEmulator {
         options: &EmulatorOptions,
     ) -> Result<ChessLinkBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
-        let follower = options.follower(chesslink, BoardKind::Identifying)?;
-        let script = match (&options.script, &follower) {
-            (_, Some((_, opening))) => Script::from_events(opening.start.board(), &opening.events),
-            (ScriptSource::Log(log), None) => Script::from_log(log),
-            (
-                ScriptSource::Game {
-                    start,
-                    moves,
-                    messy,
-                },
-                None,
-            ) => Script::from_game(
-                start,
-                moves,
-                &options.hand_style(BoardKind::Identifying, *messy),
-                options.seed,
-            ),
-            (ScriptSource::Games { games, messy }, None) => Script::from_games(
-                games,
-                &options.hand_style(BoardKind::Identifying, *messy),
-                options.seed,
-            ),
-        }?;
+        let follower = options.follower_of::<Script>()?;
+        let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;
         config.speed = options.speed;

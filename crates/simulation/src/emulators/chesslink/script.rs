@@ -1,12 +1,11 @@
 //! What happens on an emulated ChessLink board: each square's piece changing at a time, from a
 //! sensor log of a board that identifies pieces or from a game played by simulated hands.
 
-use shakmaty::{Board, Chess, Move, Piece, Position, Square};
+use shakmaty::{Board, Chess, Piece, Position, Square};
 
-use crate::emulation::{Scheduled, ScriptError};
-use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
+use crate::emulation::{ProtocolScript, Scheduled, ScriptError};
+use crate::simulate::{BoardKind, HandStyle};
 use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
-use touchmove_core::sensor_log::SensorLog;
 
 /// A square's piece changing: `piece` is what stands there from `t` on (`None`: empty).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,49 +53,24 @@ pub struct Script {
     pub lap: Option<Millis>,
 }
 
+impl ProtocolScript for Script {
+    const BOARD: BoardKind = BoardKind::Identifying;
+
+    /// A board that identifies pieces and has no clock, whatever `style` says of them.
+    fn style(style: &HandStyle) -> HandStyle {
+        chesslink(style)
+    }
+
+    /// The changes `events` make to `start`'s board (clock presses, adjustments and promotion
+    /// choices have no ChessLink equivalent and are left out).
+    fn from_events(start: &Chess, events: &[SensorEvent]) -> Result<Script, ScriptError> {
+        Script::from_board(start.board(), events)
+    }
+}
+
 impl Script {
-    /// `moves` played from `start` by simulated hands in `style` on a board that identifies
-    /// pieces and has no clock (whatever `style` says of them), dice from `seed`.
-    pub fn from_game(
-        start: &Chess,
-        moves: &[Move],
-        style: &HandStyle,
-        seed: u64,
-    ) -> Result<Script, ScriptError> {
-        let game = simulate(start, moves, &chesslink(style), seed)?;
-        Script::from_events(start.board(), &game.events)
-    }
-
-    /// `games` played one after another by simulated hands in `style`, the board cleared and
-    /// set up again between them, dice from `seed`.
-    pub fn from_games(
-        games: &[SequenceGame],
-        style: &HandStyle,
-        seed: u64,
-    ) -> Result<Script, ScriptError> {
-        let events = simulate_sequence(games, &chesslink(style), seed)?.events;
-        let start = games.first().map_or_else(
-            || Chess::default().board().clone(),
-            |game| game.start.board().clone(),
-        );
-        Script::from_events(&start, &events)
-    }
-
-    /// A sensor log of a board that identifies pieces (its clock presses, adjustments and
-    /// promotion choices have no ChessLink equivalent and are left out).
-    pub fn from_log(log: &SensorLog) -> Result<Script, ScriptError> {
-        let start = log
-            .header
-            .start_position()
-            .map_err(|error| ScriptError::BadStart(error.to_string()))?;
-        Script::from_events(start.board(), &log.events)
-    }
-
     /// The changes `events` make to `start`.
-    pub(super) fn from_events(
-        start: &Board,
-        events: &[SensorEvent],
-    ) -> Result<Script, ScriptError> {
+    fn from_board(start: &Board, events: &[SensorEvent]) -> Result<Script, ScriptError> {
         let mut board = start.clone();
         let mut changes = Vec::with_capacity(events.len());
         for event in events {

@@ -34,7 +34,7 @@ pub use script::Script;
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::{
-    ClockSide, EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart, Unplug,
+    ClockSide, EmulatedBoard, Notice, ProtocolScript, Scheduled, ScriptPlayer, ScriptStart, Unplug,
 };
 use clock::EmulatedClock;
 use touchmove_boards::dgt::wire::command::{
@@ -142,7 +142,7 @@ impl DgtBoardEmulator {
         let Some(segment) = follow(self.follower.as_mut(), shown, &mut self.notices) else {
             return;
         };
-        match Script::from_reports(&segment.start, &segment.events) {
+        match Script::from_events(&segment.start, &segment.events) {
             Ok(script) => self.script.append(now, script.events),
             Err(error) => self
                 .notices

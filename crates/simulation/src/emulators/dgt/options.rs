@@ -1,12 +1,10 @@
 //! A DGT board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
-use crate::simulate::BoardKind;
+use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions};
 use touchmove_core::clock::{Bonus, TimeControl};
 use touchmove_core::sensor::Millis;
 
-use super::script::scanning;
 use super::{DgtBoardEmulator, EmulatorConfig, Script};
 
 /// What the emulated board does, for `emulate --help`.
@@ -23,29 +21,8 @@ impl DgtBoardEmulator {
     /// has a clock, can stand rotated and be unplugged).
     pub fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
         options.refuse(&[BoardOption::DropEvery])?;
-        let follower = options.follower(scanning, BoardKind::Identifying)?;
-        let script = match (&options.script, &follower) {
-            (_, Some((_, opening))) => Script::from_reports(&opening.start, &opening.events),
-            (ScriptSource::Log(log), None) => Script::from_log(log, options.seed),
-            (
-                ScriptSource::Game {
-                    start,
-                    moves,
-                    messy,
-                },
-                None,
-            ) => Script::from_game(
-                start,
-                moves,
-                &options.hand_style(BoardKind::Identifying, *messy),
-                options.seed,
-            ),
-            (ScriptSource::Games { games, messy }, None) => Script::from_games(
-                games,
-                &options.hand_style(BoardKind::Identifying, *messy),
-                options.seed,
-            ),
-        }?;
+        let follower = options.follower_of::<Script>()?;
+        let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;
         config.speed = options.speed;

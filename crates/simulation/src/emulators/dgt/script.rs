@@ -4,14 +4,13 @@
 //! A script comes from a PGN game through the hands simulator (identifying board, DGT-style
 //! scans), or from a sensor log, to which [`super::scan`] applies the scan model.
 
-use shakmaty::{Board, Chess, Color, Move, Position};
+use shakmaty::{Board, Chess, Color, Position};
 
 use super::change::{Change, ScriptEvent, set};
 use super::scan::scan;
-use crate::emulation::ScriptError;
-use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
+use crate::emulation::{ProtocolScript, ScriptError};
+use crate::simulate::{BoardKind, HandStyle, SimulatedSequence};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use touchmove_core::sensor_log::SensorLog;
 
 /// The board's start and what happens on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,33 +26,26 @@ pub struct Script {
     pub lap: Option<Millis>,
 }
 
-impl Script {
-    /// `moves` played from `start` by simulated hands in `style`, on an identifying board with
-    /// DGT-style scans (whatever `style` says about the board and scans), dice from `seed`.
-    pub fn from_game(
-        start: &Chess,
-        moves: &[Move],
-        style: &HandStyle,
-        seed: u64,
-    ) -> Result<Script, ScriptError> {
-        let game = simulate(start, moves, &scanning(style), seed)?;
-        Script::from_reports(start, &game.events)
+impl ProtocolScript for Script {
+    const BOARD: BoardKind = BoardKind::Identifying;
+
+    /// An identifying board with DGT-style scans, whatever `style` says about the board and
+    /// scans.
+    fn style(style: &HandStyle) -> HandStyle {
+        scanning(style)
     }
 
-    /// `games` played one after another by simulated hands in `style` on an identifying board
-    /// with DGT-style scans, the board cleared and set up again between them (and the clock
-    /// set again once the board is), dice from `seed`.
-    pub fn from_games(
-        games: &[SequenceGame],
-        style: &HandStyle,
-        seed: u64,
-    ) -> Result<Script, ScriptError> {
-        let sequence = simulate_sequence(games, &scanning(style), seed)?;
-        let start = games
-            .first()
-            .map_or_else(Chess::default, |game| game.start.clone());
-        let mut script = Script::from_reports(&start, &sequence.events)?;
-        for t in sequence.set_up {
+    /// Events already as a scanning board reports them, taken as they are. Adjust and promote
+    /// events have no DGT equivalent and are left out.
+    fn from_events(start: &Chess, events: &[SensorEvent]) -> Result<Script, ScriptError> {
+        Script::from_reports(start, events)
+    }
+
+    /// The games' events, the clock set again once the board is set up for the next game,
+    /// going round.
+    fn from_sequence(start: &Chess, sequence: &SimulatedSequence) -> Result<Script, ScriptError> {
+        let mut script = Script::from_reports(start, &sequence.events)?;
+        for &t in &sequence.set_up {
             // After the set-up's last piece (a stable sort keeps it before the reset).
             script.events.push(ScriptEvent {
                 t,
@@ -66,19 +58,20 @@ impl Script {
     }
 
     /// A sensor log, with the scan model applied (dice from `seed`).
-    pub fn from_log(log: &SensorLog, seed: u64) -> Result<Script, ScriptError> {
-        let start = log
-            .header
-            .start_position()
-            .map_err(|error| ScriptError::BadStart(error.to_string()))?;
-        let mut script = Script::from_reports(&start, &log.events)?;
+    fn from_recorded(
+        start: &Chess,
+        events: &[SensorEvent],
+        seed: u64,
+    ) -> Result<Script, ScriptError> {
+        let mut script = Script::from_reports(start, events)?;
         script.events = scan(&script.start, &script.events, seed);
         Ok(script)
     }
+}
 
-    /// Events already as a scanning board reports them, taken as they are. Adjust and promote
-    /// events have no DGT equivalent and are left out.
-    pub fn from_reports(start: &Chess, events: &[SensorEvent]) -> Result<Script, ScriptError> {
+impl Script {
+    /// Events already as a scanning board reports them, taken as they are.
+    fn from_reports(start: &Chess, events: &[SensorEvent]) -> Result<Script, ScriptError> {
         let mut board = start.board().clone();
         let mut out = Vec::with_capacity(events.len());
         for event in events {

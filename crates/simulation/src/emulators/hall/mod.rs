@@ -183,7 +183,7 @@ impl HallBoardEmulator {
             &mut self.notices,
         );
         if let Some(segment) = segment {
-            let script = Script::from_events(segment.start.board().occupied(), &segment.events);
+            let script = Script::from_occupancy(segment.start.board().occupied(), &segment.events);
             self.script.append(now, script.events);
         }
     }

@@ -1,11 +1,8 @@
 //! A Hall-sensor board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions, ScriptSource};
-use crate::simulate::BoardKind;
-use shakmaty::Position;
+use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions};
 
-use super::script::occupancy;
 use super::{EmulatorConfig, HallBoardEmulator, Script};
 
 /// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
@@ -30,32 +27,8 @@ impl HallBoardEmulator {
     /// A board playing `options`; a board that cannot identify pieces ignores a log's letters.
     pub fn from_options(options: &EmulatorOptions) -> Result<HallBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
-        let follower = options.follower(occupancy, BoardKind::Occupancy)?;
-        let script = match (&options.script, &follower) {
-            (_, Some((_, opening))) => Ok(Script::from_events(
-                opening.start.board().occupied(),
-                &opening.events,
-            )),
-            (ScriptSource::Log(log), None) => Script::from_log(log),
-            (
-                ScriptSource::Game {
-                    start,
-                    moves,
-                    messy,
-                },
-                None,
-            ) => Script::from_game(
-                start,
-                moves,
-                &options.hand_style(BoardKind::Occupancy, *messy),
-                options.seed,
-            ),
-            (ScriptSource::Games { games, messy }, None) => Script::from_games(
-                games,
-                &options.hand_style(BoardKind::Occupancy, *messy),
-                options.seed,
-            ),
-        }?;
+        let follower = options.follower_of::<Script>()?;
+        let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);
         config.start = options.start;
         config.speed = options.speed;

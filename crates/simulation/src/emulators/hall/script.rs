@@ -1,13 +1,12 @@
 //! What happens on the emulated Hall board: its start occupancy and timed square changes and
 //! button presses, from a sensor log or a PGN game played by simulated hands.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Position, Role};
 use touchmove_firmware_protocol::{Action, Button, Square};
 
-use crate::emulation::ScriptError;
-use crate::simulate::{BoardKind, HandStyle, SequenceGame, simulate, simulate_sequence};
+use crate::emulation::{ProtocolScript, ScriptError};
+use crate::simulate::{BoardKind, HandStyle, SimulatedSequence};
 use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
-use touchmove_core::sensor_log::SensorLog;
 
 /// One thing that happens on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,49 +51,31 @@ pub struct Script {
     pub lap: Option<Millis>,
 }
 
-impl Script {
-    /// `moves` played from `start` by simulated hands in `style` on an occupancy board (whatever
-    /// `style` says of the board), dice from `seed`.
-    pub fn from_game(
-        start: &Chess,
-        moves: &[Move],
-        style: &HandStyle,
-        seed: u64,
-    ) -> Result<Script, ScriptError> {
-        let game = simulate(start, moves, &occupancy(style), seed)?;
-        Ok(Script::from_events(start.board().occupied(), &game.events))
+impl ProtocolScript for Script {
+    const BOARD: BoardKind = BoardKind::Occupancy;
+
+    /// An occupancy board, whatever `style` says of the board.
+    fn style(style: &HandStyle) -> HandStyle {
+        occupancy(style)
     }
 
-    /// `games` played one after another by simulated hands in `style` on an occupancy board,
-    /// the board cleared and set up again between them, dice from `seed`.
-    pub fn from_games(
-        games: &[SequenceGame],
-        style: &HandStyle,
-        seed: u64,
-    ) -> Result<Script, ScriptError> {
-        let sequence = simulate_sequence(games, &occupancy(style), seed)?;
-        let start = games.first().map_or_else(
-            || Chess::default().board().occupied(),
-            |game| game.start.board().occupied(),
-        );
-        let mut script = Script::from_events(start, &sequence.events);
+    fn from_events(start: &Chess, events: &[SensorEvent]) -> Result<Script, ScriptError> {
+        Ok(Script::from_occupancy(start.board().occupied(), events))
+    }
+
+    /// The games' events, going round.
+    fn from_sequence(start: &Chess, sequence: &SimulatedSequence) -> Result<Script, ScriptError> {
+        let mut script = Script::from_occupancy(start.board().occupied(), &sequence.events);
         script.lap = Some(sequence.lap);
         Ok(script)
     }
+}
 
-    /// The events of a sensor log, from its start position's occupancy.
-    pub fn from_log(log: &SensorLog) -> Result<Script, ScriptError> {
-        let start = log
-            .header
-            .start_position()
-            .map_err(|error| ScriptError::BadStart(error.to_string()))?;
-        Ok(Script::from_events(start.board().occupied(), &log.events))
-    }
-
+impl Script {
     /// Sensor events from the occupancy `start`, as an occupancy board reports them: pieces are
     /// forgotten, a lift or place that changes nothing is left out, and a snapshot becomes the
     /// lifts and then the places that make the occupancy its own.
-    pub fn from_events(start: Bitboard, events: &[SensorEvent]) -> Script {
+    pub fn from_occupancy(start: Bitboard, events: &[SensorEvent]) -> Script {
         let mut occupancy = u64::from(start);
         let mut out = Vec::with_capacity(events.len());
         for event in events {
@@ -197,7 +178,7 @@ mod tests {
              950 adjust\n1000 promote n\n1100 snapshot 8/8/8/8/4X3/8/8/8\n",
         )
         .expect("a valid log");
-        let script = Script::from_log(&log).expect("a script");
+        let script = Script::from_log(&log, 0).expect("a script");
         let changes: Vec<(Millis, Change)> =
             script.events.iter().map(|e| (e.t, e.change)).collect();
         let lift = |index| Change::Square {
