@@ -12,7 +12,7 @@ use shakmaty::{Color, KnownOutcome, Square};
 use touchmove_core::event::{EventKind, GameEvent};
 use touchmove_core::sensor::Millis;
 
-use super::LiveEvent;
+use super::event::LiveEvent;
 
 /// Something the game tells the board.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,6 +10,7 @@ use touchmove_core::interpreter::{Config, Interpreter};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove_core::sensor_log::{HostNote, LogRecord};
 
+use super::event::LiveEvent;
 use super::feedback::{Feedback, FeedbackWriter};
 
 /// Where a game read back from its recording stands, for the board's session to go on with.
@@ -22,29 +23,6 @@ pub struct ResumePoint {
     /// The last report of the clock plugged into the board, if the recording has one (a
     /// session can tell from it which side of the clock is White's).
     pub clock: Option<ClockReading>,
-}
-
-/// What the live game has to say.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LiveEvent {
-    /// The board shows the starting position: the game is being recorded from `t`.
-    Started {
-        /// When the board first showed the starting position.
-        t: Millis,
-    },
-    /// The board shows neither the starting position nor a game in progress: what it shows.
-    Waiting {
-        /// The board as seen.
-        seen: BoardSnapshot,
-    },
-    /// A decision of the interpreter.
-    Decision(GameEvent),
-    /// A new game was set up at `t` (by a spectator's tool, LiveChess's `setup`): it starts
-    /// from [`LiveGame::start`] once the board shows it, and the game before it is over.
-    SetUp {
-        /// When it was set up.
-        t: Millis,
-    },
 }
 
 /// Whether `seen` shows the pieces of `expected`: the same occupied squares, and each piece

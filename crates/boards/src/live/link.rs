@@ -1,6 +1,7 @@
 //! What every board protocol session offers the live runner.
 
-use crate::live::{Feedback, ResumePoint};
+use super::feedback::Feedback;
+use super::game::ResumePoint;
 use touchmove_core::clock::ClockReading;
 use touchmove_core::sensor::{Millis, SensorKind};
 

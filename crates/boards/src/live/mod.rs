@@ -6,6 +6,7 @@
 //! and reconnects.
 
 mod board_view;
+mod event;
 mod feedback;
 mod game;
 mod link;
@@ -13,8 +14,9 @@ mod orientation;
 mod protocol;
 
 pub use board_view::board_diagram;
+pub use event::LiveEvent;
 pub use feedback::Feedback;
-pub use game::{LiveEvent, LiveGame, ResumePoint};
+pub use game::{LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
 pub use orientation::{turned_feedback, turned_sensor, turned_snapshot, turned_square};
 pub use protocol::{Parity, Probe, Protocol, SerialLine, SessionOptions};

@@ -6,7 +6,7 @@ use shakmaty::{Bitboard, Square};
 
 use touchmove_core::sensor::{BoardSnapshot, SensorKind};
 
-use super::Feedback;
+use super::feedback::Feedback;
 
 /// The square that sits where `square` is when the board is turned round (a1 and h8 change
 /// places).

@@ -6,7 +6,7 @@
 use touchmove_core::clock::{ClockSide, TimeControl};
 use touchmove_core::sensor::Millis;
 
-use super::BoardSession;
+use super::link::BoardSession;
 
 /// A board protocol.
 #[derive(Debug, Clone, Copy)]

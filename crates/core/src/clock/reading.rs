@@ -3,7 +3,7 @@
 
 use shakmaty::{ByColor, Color};
 
-use super::ClockSide;
+use super::side::ClockSide;
 use crate::event::ClockTimes;
 
 /// The flag a clock shows for one player.

@@ -61,7 +61,7 @@ pub fn parse_clock_reading(line: &str) -> Option<(Millis, ClockReading)> {
         return None;
     }
     // Times beyond what a log may give make the line an ordinary comment.
-    let in_range = |ms: &Millis| *ms <= super::MAX_TIME_MS;
+    let in_range = |ms: &Millis| *ms <= super::fields::MAX_TIME_MS;
     let t = fields.next()?.parse().ok().filter(in_range)?;
     let white = fields.next()?.parse().ok().filter(in_range)?;
     let black = fields.next()?.parse().ok().filter(in_range)?;

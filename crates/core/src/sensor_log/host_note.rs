@@ -81,7 +81,7 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         .next()?
         .parse()
         .ok()
-        .filter(|t| *t <= super::MAX_TIME_MS)?;
+        .filter(|t| *t <= super::fields::MAX_TIME_MS)?;
     let note = match keyword {
         ENGINE_GONE => HostNote::EngineGone,
         RESIGN => HostNote::Resigned(fields.next()?.parse().ok()?),

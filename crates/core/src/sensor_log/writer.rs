@@ -38,7 +38,7 @@ pub enum WriteError {
         /// The time of the previous event.
         previous: Millis,
     },
-    /// A time later than a log may give ([`super::MAX_TIME_MS`]): it would not read back.
+    /// A time later than a log may give ([`super::fields::MAX_TIME_MS`]): it would not read back.
     #[error("time {t} is beyond the latest a log may give")]
     TimeTooLate {
         /// The refused time.
@@ -232,7 +232,7 @@ impl<W: Write> LogWriter<W> {
 
 /// Checks that a time reads back (no later than a log may give).
 fn check_time(t: Millis) -> Result<(), WriteError> {
-    if t > super::MAX_TIME_MS {
+    if t > super::fields::MAX_TIME_MS {
         return Err(WriteError::TimeTooLate { t });
     }
     Ok(())

@@ -11,7 +11,8 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
 
-use super::{Notice, ScriptError};
+use super::board::Notice;
+use super::script_error::ScriptError;
 use crate::simulate::{HandStyle, simulate};
 use touchmove_core::sensor::SensorEvent;
 

@@ -6,7 +6,8 @@ use std::num::NonZeroU32;
 use shakmaty::{Chess, Move};
 
 use super::follow::{Follower, Segment};
-use super::{ProtocolScript, ScriptError};
+use super::protocol_script::ProtocolScript;
+use super::script_error::ScriptError;
 use crate::simulate::{BoardKind, HandStyle, SequenceGame};
 use touchmove_core::clock::TimeControl;
 use touchmove_core::sensor::Millis;
@@ -243,7 +244,7 @@ impl BoardOption {
 pub enum EmulatorError {
     /// The script could not be made (a log this board cannot play, a game the hands cannot).
     #[error("cannot make the script")]
-    Script(#[from] super::ScriptError),
+    Script(#[from] ScriptError),
     /// `follow` asked of a script that is not one game.
     #[error("the hands can follow the host only in a game script (--pgn)")]
     FollowNeedsGame,

@@ -5,7 +5,7 @@
 
 use shakmaty::{Chess, Move};
 
-use super::ScriptError;
+use super::script_error::ScriptError;
 use crate::simulate::{
     BoardKind, HandStyle, SequenceGame, SimulatedSequence, simulate, simulate_sequence,
 };

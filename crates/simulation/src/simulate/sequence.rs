@@ -6,7 +6,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use shakmaty::{Board, Chess, Move, Piece, Position, Square};
 
-use super::{BoardKind, HandStyle, SimulateError, simulate};
+use super::style::{BoardKind, HandStyle};
+use super::{SimulateError, simulate};
 use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
 
 /// One game of a sequence: where it starts and its moves.

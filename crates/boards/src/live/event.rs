@@ -1,0 +1,27 @@
+//! What a live game has to say: the board shows the start, waits, a decision, a new game set up.
+
+use touchmove_core::event::GameEvent;
+use touchmove_core::sensor::{BoardSnapshot, Millis};
+
+/// What the live game has to say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LiveEvent {
+    /// The board shows the starting position: the game is being recorded from `t`.
+    Started {
+        /// When the board first showed the starting position.
+        t: Millis,
+    },
+    /// The board shows neither the starting position nor a game in progress: what it shows.
+    Waiting {
+        /// The board as seen.
+        seen: BoardSnapshot,
+    },
+    /// A decision of the interpreter.
+    Decision(GameEvent),
+    /// A new game was set up at `t` (by a spectator's tool, LiveChess's `setup`): it starts
+    /// from [`LiveGame::start`](super::LiveGame::start) once the board shows it, and the game before it is over.
+    SetUp {
+        /// When it was set up.
+        t: Millis,
+    },
+}
