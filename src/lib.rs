@@ -33,7 +33,7 @@ pub mod engine_runner;
 pub mod runner;
 
 pub use touchmove_core::{
-    clock, event, evidence, interpreter, output, replay, rules, sensor, sensor_log, timing,
+    clock, event, evidence, interpreter, output, replay, rules, sensor, sensor_log, stream, timing,
 };
 
 pub use touchmove_boards::{chesslink, dgt, hall, live, registry};

@@ -4,9 +4,9 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 
-use touchmove::event::GameEvent;
 use touchmove::output::notation::Notation;
 use touchmove::output::text;
+use touchmove::stream::StreamEvent;
 
 /// Prints each decision as it is made. The first write error is kept
 /// and reported by [`EventPrinter::check`] or [`EventPrinter::finish`].
@@ -39,7 +39,7 @@ impl<W: Write> EventPrinter<W> {
     }
 
     /// Prints one decision.
-    pub fn print(&mut self, event: GameEvent) {
+    pub fn print(&mut self, event: StreamEvent) {
         if self.error.is_none()
             && let Err(error) = self.write(&event)
         {
@@ -70,7 +70,7 @@ impl<W: Write> EventPrinter<W> {
         self.log = log;
     }
 
-    fn write(&mut self, event: &GameEvent) -> io::Result<()> {
+    fn write(&mut self, event: &StreamEvent) -> io::Result<()> {
         match (&self.log, self.json) {
             (Some(_), true) => {
                 // The event's own fields in their order, then its log's.
@@ -114,7 +114,7 @@ pub fn write_event(
     mut out: impl Write,
     json: bool,
     notation: Notation,
-    event: &GameEvent,
+    event: &StreamEvent,
 ) -> io::Result<()> {
     if json {
         let mut line = Vec::with_capacity(256);
@@ -122,6 +122,6 @@ pub fn write_event(
         line.push(b'\n');
         out.write_all(&line)
     } else {
-        writeln!(out, "{}", text::render_in(event, notation))
+        writeln!(out, "{}", text::render_stream_in(event, notation))
     }
 }

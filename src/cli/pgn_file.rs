@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
-use touchmove::event::{EventKind, GameEvent};
+use touchmove::event::EventKind;
 use touchmove::output::pgn::{PgnRecorder, PgnTags, RecordError};
+use touchmove::stream::StreamEvent;
 
 /// Why the PGN file could not be kept up to date.
 #[derive(Debug, thiserror::Error)]
@@ -52,10 +53,12 @@ impl PgnFile {
     }
 
     /// Records `event`, and rewrites the file when the record changed.
-    pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
+    pub fn record(&mut self, event: &StreamEvent) -> Result<(), PgnFileError> {
         self.record_only(event)?;
-        let changes_the_record =
-            !matches!(event.kind, EventKind::Mismatch { .. } | EventKind::Resync);
+        let changes_the_record = !matches!(
+            event.game(),
+            Some(EventKind::Mismatch { .. } | EventKind::Resync)
+        );
         if changes_the_record {
             self.rewrite()?;
         }
@@ -63,9 +66,9 @@ impl PgnFile {
     }
 
     /// Records `event` without writing the file (for a record written once at the end).
-    pub fn record_only(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
+    pub fn record_only(&mut self, event: &StreamEvent) -> Result<(), PgnFileError> {
         self.recorder
-            .record(event)
+            .record_stream(event)
             .map_err(|source| PgnFileError::Record { t: event.t, source })
     }
 
@@ -110,9 +113,9 @@ impl PgnStream {
     }
 
     /// Records `event`, writing the games it ended.
-    pub fn record(&mut self, event: &GameEvent) -> Result<(), PgnFileError> {
+    pub fn record(&mut self, event: &StreamEvent) -> Result<(), PgnFileError> {
         self.recorder
-            .record(event)
+            .record_stream(event)
             .map_err(|source| PgnFileError::Record { t: event.t, source })?;
         let io = |source| PgnFileError::Io {
             path: self.path.clone(),

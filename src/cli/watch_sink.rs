@@ -16,6 +16,7 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
+use touchmove::stream::{StreamEvent, StreamKind};
 
 use super::output::write_event;
 use super::pgn_file::PgnFile;
@@ -87,7 +88,7 @@ impl<W: Write> WatchSink<W> {
 
     /// Records `event` in the PGN and rewrites the file; a failure is said once (the next
     /// decision writes the whole record again) and never stops the session.
-    fn pgn(&mut self, event: &GameEvent) {
+    fn pgn(&mut self, event: &StreamEvent) {
         let Some(pgn) = self.pgn.as_mut() else {
             return;
         };
@@ -113,20 +114,23 @@ impl<W: Write> WatchSink<W> {
         let position = game
             .interpreter()
             .map(|interpreter| interpreter.game().position());
-        self.write_decision(event, position)
+        self.write_decision(&StreamEvent::from(event.clone()), position)
     }
 
     /// Writes `event` out and into the PGN; after a move or a takeback the text output shows
     /// `position`, the game as it then stands.
     pub fn write_decision(
         &mut self,
-        event: &GameEvent,
+        event: &StreamEvent,
         position: Option<&Chess>,
     ) -> io::Result<()> {
         self.pgn(event);
         write_event(&mut self.out, self.json, self.notation, event)?;
         if !self.json {
-            let moved = matches!(event.kind, EventKind::Move(_) | EventKind::Takeback { .. });
+            let moved = matches!(
+                event.game(),
+                Some(EventKind::Move(_) | EventKind::Takeback { .. })
+            );
             if let (true, Some(position)) = (moved, position) {
                 write!(
                     self.out,
@@ -206,9 +210,9 @@ impl<W: Write> WatchSink<W> {
     fn link(&mut self, t: Millis, state: LinkState) -> io::Result<()> {
         eprintln!("touchmove: board {}", state.as_str());
         if self.json {
-            let event = GameEvent {
+            let event = StreamEvent {
                 t,
-                kind: EventKind::Link { state },
+                kind: StreamKind::Link(state),
             };
             write_event(&mut self.out, true, Notation::San, &event)?;
             self.out.flush()?;

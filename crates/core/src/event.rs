@@ -1,4 +1,5 @@
-//! What the controller decides: the game events of the JSON stream (`events-json.md`).
+//! What the interpreter decides: the game events of the JSON stream (`events-json.md`); the
+//! engine game's and a live board's link, the stream's other producers, are [`crate::stream`]'s.
 //!
 //! Every event carries `t`, the log time at which it was *decided*. Serialising a
 //! [`GameEvent`] with `serde_json` gives exactly one line of the contract.
@@ -81,44 +82,6 @@ pub enum EventKind {
         /// The position the game starts from.
         #[serde(serialize_with = "ser_fen")]
         fen: Fen,
-    },
-    /// The engine chose its move (`touchmove play`): the player is to carry it out on the
-    /// board.
-    Engine {
-        /// The move, in SAN.
-        san: String,
-        /// The move, in UCI.
-        uci: String,
-        /// The engine's last score before it moved, from its own side, in hundredths of a
-        /// pawn, when it gave one.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        score_cp: Option<i32>,
-        /// Mate in this many moves (negative: the engine is mated), when its last score was a
-        /// mate score.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        mate: Option<i32>,
-        /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
-        #[serde(skip)]
-        chess_move: Move,
-    },
-    /// The board shows another move than the engine's (`touchmove play`): the game waits until
-    /// it shows the engine's.
-    Execution {
-        /// The engine's move, in SAN (`null`: the engine has not moved yet).
-        expected: Option<String>,
-        /// The move the board shows instead, in SAN, when it is a legal one.
-        played: Option<String>,
-        /// The engine's move's from and to squares.
-        #[serde(serialize_with = "ser_squares")]
-        squares: Vec<Square>,
-        /// What to do, in words (`carry out Nf3, not Nc3`).
-        message: String,
-    },
-    /// A live board stopped answering, or answers again (live sessions only: a recording
-    /// replays to the same events less these).
-    Link {
-        /// `lost` or `back`.
-        state: LinkState,
     },
 }
 
@@ -357,7 +320,7 @@ fn ser_fen<S: Serializer>(fen: &Fen, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&text)
 }
 
-fn ser_squares<S: Serializer>(squares: &[Square], s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn ser_squares<S: Serializer>(squares: &[Square], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(squares.iter().map(|sq| sq.to_string()))
 }
 

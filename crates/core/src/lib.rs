@@ -89,6 +89,7 @@ pub mod replay;
 pub mod rules;
 pub mod sensor;
 pub mod sensor_log;
+pub mod stream;
 #[cfg(any(test, feature = "testutil"))]
 #[allow(clippy::expect_used)]
 pub mod testutil;

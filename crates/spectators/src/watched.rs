@@ -11,6 +11,7 @@ use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState};
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
 use touchmove_core::sensor_log::format_placement;
+use touchmove_core::stream::{StreamEvent, StreamKind};
 
 use touchmove_boards::live::{LiveEvent, LiveGame};
 
@@ -142,7 +143,7 @@ pub struct WatchedBoard {
     /// The board as its reports show it.
     physical: BoardSnapshot,
     /// The current game's events, from its start.
-    events: Vec<GameEvent>,
+    events: Vec<StreamEvent>,
     /// The position the current game starts from.
     start: Chess,
     flipped: bool,
@@ -272,7 +273,7 @@ impl WatchedBoard {
 
     /// The board stopped answering at `t`, or answers again: the `link` event of the board's
     /// stream (kept with the game's events, as `watch --json` prints it among them).
-    pub fn link(&mut self, t: Millis, state: LinkState) -> GameEvent {
+    pub fn link(&mut self, t: Millis, state: LinkState) -> StreamEvent {
         self.link = match state {
             LinkState::Lost => Link::Lost,
             LinkState::Back => Link::Connected,
@@ -280,9 +281,9 @@ impl WatchedBoard {
         if state == LinkState::Back {
             self.link_error = None;
         }
-        let event = GameEvent {
+        let event = StreamEvent {
             t,
-            kind: EventKind::Link { state },
+            kind: StreamKind::Link(state),
         };
         self.events.push(event.clone());
         event
@@ -303,7 +304,7 @@ impl WatchedBoard {
 
     /// Something the live game said, the game as it stands after it; returns the game event
     /// to pass on to the board's stream, if it is one.
-    pub fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> Option<GameEvent> {
+    pub fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> Option<StreamEvent> {
         match event {
             LiveEvent::Started { .. } => {
                 self.started = true;
@@ -316,20 +317,20 @@ impl WatchedBoard {
     }
 
     /// A new game was set up at `t` from `game`'s start: the event that says so.
-    fn set_up(&mut self, t: Millis, game: &LiveGame) -> GameEvent {
+    fn set_up(&mut self, t: Millis, game: &LiveGame) -> StreamEvent {
         // The new game is the board's next, and the session's games after it follow on.
         self.first_game = self.game.saturating_add(1);
         self.game = self.first_game;
         self.set_players();
         self.clear_game(game.start().clone());
         self.started = false;
-        let event = GameEvent {
+        let event = StreamEvent::from(GameEvent {
             t,
             kind: EventKind::Setup {
                 number: self.game,
                 fen: Fen::from_position(game.start(), EnPassantMode::Legal),
             },
-        };
+        });
         self.events.push(event.clone());
         self.read_turn(game);
         event
@@ -337,8 +338,8 @@ impl WatchedBoard {
 
     /// The decision as the board's stream says it (a new game numbered as the board's
     /// games are).
-    fn decision(&mut self, decision: &GameEvent, game: &LiveGame) -> GameEvent {
-        let decision = self.record(decision);
+    fn decision(&mut self, decision: &GameEvent, game: &LiveGame) -> StreamEvent {
+        let decision = self.record(StreamEvent::from(decision.clone()));
         self.read_turn(game);
         if let Some(interpreter) = game.interpreter() {
             self.position = interpreter.game().position().clone();
@@ -350,24 +351,26 @@ impl WatchedBoard {
     /// A decision that a record beside the live game made (a game against an engine, in which
     /// the engine's moves stand only as the engine chose them): the position and ply after it
     /// are that record's. Returns the event to pass on to the board's stream.
-    pub fn decided(&mut self, decision: &GameEvent, position: &Chess, ply: usize) -> GameEvent {
-        let decision = self.record(decision);
+    pub fn decided(&mut self, decision: &StreamEvent, position: &Chess, ply: usize) -> StreamEvent {
+        let decision = self.record(decision.clone());
         self.position = position.clone();
         self.ply = u32::try_from(ply).unwrap_or(u32::MAX);
         decision
     }
 
     /// The decision kept: the record, the last move, the clock and the result follow it.
-    fn record(&mut self, decision: &GameEvent) -> GameEvent {
-        let mut decision = decision.clone();
-        if let EventKind::Game { number } = &mut decision.kind {
+    fn record(&mut self, mut decision: StreamEvent) -> StreamEvent {
+        if let StreamKind::Game(EventKind::Game { number }) = &mut decision.kind {
             self.new_game(*number);
             *number = self.game;
         }
         // A PGN refusing an event keeps what it had: the stream still carries the event.
-        let _ = self.pgn.record(&decision);
+        let _ = self.pgn.record_stream(&decision);
         self.events.push(decision.clone());
-        match &decision.kind {
+        let Some(kind) = decision.game() else {
+            return decision;
+        };
+        match kind {
             EventKind::Move(played) => {
                 self.last_move = Some(played.uci.clone());
                 if let Some(times) = played.clock {
@@ -433,12 +436,12 @@ impl WatchedBoard {
         let mut sans = Vec::new();
         let before = |ply: u32| usize::try_from(ply.saturating_sub(1)).unwrap_or(usize::MAX);
         for event in &self.events {
-            match &event.kind {
-                EventKind::Move(played) => {
+            match event.game() {
+                Some(EventKind::Move(played)) => {
                     sans.truncate(before(played.ply));
                     sans.push(played.san.clone());
                 }
-                EventKind::Takeback { ply } => sans.truncate(before(*ply)),
+                Some(EventKind::Takeback { ply }) => sans.truncate(before(*ply)),
                 _ => {}
             }
         }
@@ -532,7 +535,7 @@ impl WatchedBoard {
     }
 
     /// The current game's events, from its start.
-    pub fn events(&self) -> &[GameEvent] {
+    pub fn events(&self) -> &[StreamEvent] {
         &self.events
     }
 
@@ -744,9 +747,9 @@ mod tests {
         let kinds: Vec<&str> = watched_again
             .events()
             .iter()
-            .map(|event| match event.kind {
-                EventKind::Move(_) => "move",
-                EventKind::Takeback { .. } => "takeback",
+            .map(|event| match event.game() {
+                Some(EventKind::Move(_)) => "move",
+                Some(EventKind::Takeback { .. }) => "takeback",
                 _ => "other",
             })
             .collect();

@@ -50,7 +50,7 @@ impl PlayState {
         while let Some(event) = self.game.poll_event() {
             match event {
                 PlayEvent::Decision(decision) => {
-                    if let EventKind::Move(played) = &decision.kind {
+                    if let Some(EventKind::Move(played)) = decision.game() {
                         self.clock = played.clock;
                     }
                     let position = self.game.position().clone();

@@ -12,11 +12,11 @@ use anyhow::{Context, Result, bail};
 
 use shakmaty::Chess;
 
-use touchmove::event::GameEvent;
 use touchmove::output::pgn::PgnTags;
 use touchmove::play::EngineReplay;
 use touchmove::replay::Replay;
 use touchmove::sensor_log::{LogReader, LogRecord, ReadError};
+use touchmove::stream::StreamEvent;
 
 use super::args::ReplayArgs;
 use super::output::EventPrinter;
@@ -103,7 +103,7 @@ trait PgnSink {
     /// A log's header was read: its game starts from `start`.
     fn start(&mut self, start: &Chess);
     /// A decision.
-    fn record(&mut self, event: &GameEvent);
+    fn record(&mut self, event: &StreamEvent);
 }
 
 /// The replay's PGN, written as the games end: every log's games, one after another, in one
@@ -140,7 +140,7 @@ impl PgnSink for Pgn<'_> {
     }
 
     /// Records a decision (the first failure is kept, to be reported at the end).
-    fn record(&mut self, event: &GameEvent) {
+    fn record(&mut self, event: &StreamEvent) {
         if let (Some(stream), None) = (self.stream.as_mut(), &self.failed)
             && let Err(error) = stream.record(event)
         {

@@ -14,7 +14,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 use anyhow::{Context, Result, bail};
 use shakmaty::Chess;
 
-use touchmove::event::GameEvent;
+use touchmove::stream::StreamEvent;
 
 use super::super::args::ReplayArgs;
 use super::super::output::EventPrinter;
@@ -38,7 +38,7 @@ struct PgnSteps(Option<Vec<PgnStep>>);
 
 enum PgnStep {
     Start(Chess),
-    Record(GameEvent),
+    Record(StreamEvent),
 }
 
 impl PgnSink for PgnSteps {
@@ -48,7 +48,7 @@ impl PgnSink for PgnSteps {
         }
     }
 
-    fn record(&mut self, event: &GameEvent) {
+    fn record(&mut self, event: &StreamEvent) {
         if let Some(steps) = self.0.as_mut() {
             steps.push(PgnStep::Record(event.clone()));
         }

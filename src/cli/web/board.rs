@@ -8,7 +8,7 @@ use std::time::Instant;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use touchmove::broadcast::{PushStatus, Pusher};
-use touchmove::event::GameEvent;
+use touchmove::stream::StreamEvent;
 
 use super::stats::StreamStats;
 use touchmove::output::notation::Notation;
@@ -29,7 +29,7 @@ pub const SETUP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1
 #[derive(Debug, Clone)]
 pub struct Published {
     /// The event.
-    pub event: GameEvent,
+    pub event: StreamEvent,
     /// When what decided it entered the process.
     pub origin: Instant,
 }
@@ -131,7 +131,7 @@ impl BoardHandle {
     /// Passes `event`, caused by what entered the process at `origin`, to the streams (sent
     /// under the state's lock, so that a stream opened meanwhile neither misses it nor gets it
     /// twice).
-    pub fn publish(&self, event: GameEvent, origin: Instant) {
+    pub fn publish(&self, event: StreamEvent, origin: Instant) {
         self.published.fetch_add(1, Ordering::Relaxed);
         // No stream open: nobody to tell.
         let _ = self.events.send(Published { event, origin });
@@ -143,7 +143,7 @@ impl BoardHandle {
     }
 
     /// The current game's events so far and a receiver of the ones to come, taken together.
-    pub fn follow(&self) -> (Vec<GameEvent>, broadcast::Receiver<Published>) {
+    pub fn follow(&self) -> (Vec<StreamEvent>, broadcast::Receiver<Published>) {
         let state = self.lock();
         (state.events().to_vec(), self.events.subscribe())
     }

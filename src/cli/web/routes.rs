@@ -15,7 +15,7 @@ use futures_util::stream::{self, Stream, StreamExt};
 use tokio::sync::broadcast::error::RecvError;
 
 use touchmove::broadcast::PushStatus;
-use touchmove::event::GameEvent;
+use touchmove::stream::StreamEvent;
 use touchmove::watched::BoardSummary;
 
 use super::board::Overview;
@@ -160,7 +160,7 @@ fn sse(
 }
 
 /// One game event as a Server-Sent Event: its JSON on one `data:` line.
-fn sse_event(event: GameEvent) -> Result<Event, Infallible> {
+fn sse_event(event: StreamEvent) -> Result<Event, Infallible> {
     let json = serde_json::to_string(&event).unwrap_or_default();
     Ok(Event::default().data(json))
 }

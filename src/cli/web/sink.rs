@@ -7,10 +7,11 @@ use std::time::Instant;
 
 use shakmaty::Chess;
 use touchmove::clock::ClockReading;
-use touchmove::event::{EventKind, GameEvent, LinkState};
+use touchmove::event::{EventKind, LinkState};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::stream::StreamEvent;
 
 use super::board::BoardHandle;
 use super::records::GameRecords;
@@ -66,7 +67,7 @@ impl PageSink {
 
     /// A decision that a record beside the live game made (`play`: the game against the
     /// engine), `position` and `ply` after it: kept and published as the runner's are.
-    pub fn decided(&mut self, decision: &GameEvent, position: &Chess, ply: usize) {
+    pub fn decided(&mut self, decision: &StreamEvent, position: &Chess, ply: usize) {
         let mut state = self.handle.lock();
         let event = state.decided(decision, position, ply);
         // Published under the lock, as the runner's decisions are.
@@ -138,9 +139,9 @@ impl PageSink {
             return Ok(());
         };
         let standing = state.standing().clone();
-        let begins = match decision.kind {
-            EventKind::Game { number } => Some((number, false)),
-            EventKind::Setup { number, .. } => Some((number, true)),
+        let begins = match decision.game() {
+            Some(EventKind::Game { number }) => Some((*number, false)),
+            Some(EventKind::Setup { number, .. }) => Some((*number, true)),
             _ => None,
         };
         let t = decision.t;

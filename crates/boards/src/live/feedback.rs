@@ -132,14 +132,8 @@ impl FeedbackWriter {
                     to_move: Color::White,
                 })
             }
-            // A set-up game is announced when the board shows it (`LiveEvent::Started`); an
-            // engine's move is shown by its player (`Feedback::Show`).
-            EventKind::Violation(_)
-            | EventKind::Claimable { .. }
-            | EventKind::Link { .. }
-            | EventKind::Setup { .. }
-            | EventKind::Engine { .. }
-            | EventKind::Execution { .. } => None,
+            // A set-up game is announced when the board shows it (`LiveEvent::Started`).
+            EventKind::Violation(_) | EventKind::Claimable { .. } | EventKind::Setup { .. } => None,
             // A kind added later tells the board nothing until it is taught to.
             _ => None,
         }

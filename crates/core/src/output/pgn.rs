@@ -15,6 +15,7 @@ use std::io::Write;
 use shakmaty::Chess;
 
 use crate::event::{EventKind, GameEvent, GameResult};
+use crate::stream::{StreamEvent, StreamKind};
 use comment::{illegal_comment, mismatch_comment, result_comment, violation_comment};
 pub use error::{RecordError, SanFault};
 use game::GameRecord;
@@ -45,10 +46,26 @@ impl PgnRecorder {
         }
     }
 
+    /// Records one line of the stream, whoever decided it: the interpreter's decisions as
+    /// [`PgnRecorder::record`] does, a wrong execution of the engine's move as a comment (the
+    /// engine's choice is the move that follows; the link's state is the session's, not the
+    /// game's).
+    pub fn record_stream(&mut self, event: &StreamEvent) -> Result<(), RecordError> {
+        match &event.kind {
+            StreamKind::Game(kind) => self.record_kind(kind),
+            StreamKind::Execution(execution) => self.note(execution.message.clone()),
+            StreamKind::Engine(_) | StreamKind::Link(_) => Ok(()),
+        }
+    }
+
     /// Records one game event; an event that does not fit the game so far is refused and
     /// nothing is recorded.
     pub fn record(&mut self, event: &GameEvent) -> Result<(), RecordError> {
-        match &event.kind {
+        self.record_kind(&event.kind)
+    }
+
+    fn record_kind(&mut self, kind: &EventKind) -> Result<(), RecordError> {
+        match kind {
             EventKind::Move(played) => {
                 self.current.play(played)?;
                 if played.reconstructed {
@@ -77,11 +94,6 @@ impl PgnRecorder {
             }
             EventKind::Mismatch { squares } => self.note(mismatch_comment(squares)),
             EventKind::Resync => self.note("resync: the board matches again".to_owned()),
-            // The engine's choice is the move that follows; a wrong execution is no move.
-            EventKind::Engine { .. } => Ok(()),
-            EventKind::Execution { message, .. } => self.note(message.clone()),
-            // The link's state is the session's, not the game's.
-            EventKind::Link { .. } => Ok(()),
         }
     }
 

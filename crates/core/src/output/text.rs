@@ -8,6 +8,7 @@ use shakmaty::Color;
 
 use super::notation::Notation;
 use crate::evidence::{Evidence, timed};
+use crate::stream::{EngineMove, StreamEvent, StreamKind};
 
 /// One line describing `event` for a person watching the game, without a line ending; a ruling
 /// has a second line with its evidence (`  evidence: 1400 released on e1 ...`).
@@ -17,7 +18,32 @@ pub fn render(event: &GameEvent) -> String {
 
 /// The text for `event` (see [`render`]), its move (if it is one) written in `notation`.
 pub fn render_in(event: &GameEvent, notation: Notation) -> String {
+    render_kind(&event.kind, notation)
+}
+
+/// The text for one line of the stream, whoever decided it (see [`render_in`]).
+pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
     match &event.kind {
+        StreamKind::Game(kind) => render_kind(kind, notation),
+        StreamKind::Link(state) => format!("board {}", state.as_str()),
+        StreamKind::Engine(choice) => render_engine(choice, notation),
+        StreamKind::Execution(execution) => execution.message.clone(),
+    }
+}
+
+/// `engine plays e5 (-0.31): carry it out on the board`, the move in `notation`.
+fn render_engine(choice: &EngineMove, notation: Notation) -> String {
+    let score = match (choice.mate, choice.score_cp) {
+        (Some(mate), _) => format!(" (mate in {mate})"),
+        (None, Some(cp)) => format!(" ({:+.2})", f64::from(cp) / 100.0),
+        (None, None) => String::new(),
+    };
+    let written = notation.write(&choice.san, choice.chess_move);
+    format!("engine plays {written}{score}: carry it out on the board")
+}
+
+fn render_kind(kind: &EventKind, notation: Notation) -> String {
+    match kind {
         EventKind::Move(played) => render_move(played, notation),
         EventKind::Violation(violation) => render_violation(violation),
         EventKind::Illegal(illegal) => render_illegal(illegal),
@@ -31,23 +57,6 @@ pub fn render_in(event: &GameEvent, notation: Notation) -> String {
         EventKind::Resync => "board matches again (resync)".to_owned(),
         EventKind::Game { number } => format!("new game {number}"),
         EventKind::Setup { number, fen } => format!("new game {number} set up from {fen}"),
-        EventKind::Link { state } => format!("board {}", state.as_str()),
-        EventKind::Engine {
-            san,
-            score_cp,
-            mate,
-            chess_move,
-            ..
-        } => {
-            let score = match (mate, score_cp) {
-                (Some(mate), _) => format!(" (mate in {mate})"),
-                (None, Some(cp)) => format!(" ({:+.2})", f64::from(*cp) / 100.0),
-                (None, None) => String::new(),
-            };
-            let written = notation.write(san, *chess_move);
-            format!("engine plays {written}{score}: carry it out on the board")
-        }
-        EventKind::Execution { message, .. } => message.clone(),
     }
 }
 
@@ -218,7 +227,7 @@ mod tests {
 
     #[test]
     fn the_engine_s_move_is_written_in_the_notation() {
-        let kind = EventKind::Engine {
+        let kind = StreamKind::Engine(EngineMove {
             san: "Nf6".to_owned(),
             uci: "g8f6".to_owned(),
             score_cp: Some(31),
@@ -230,14 +239,14 @@ mod tests {
                 to: Square::F6,
                 promotion: None,
             },
-        };
-        let event = GameEvent { t: 1, kind };
+        });
+        let event = StreamEvent { t: 1, kind };
         assert_eq!(
-            render_in(&event, Notation::San),
+            render_stream_in(&event, Notation::San),
             "engine plays Nf6 (+0.31): carry it out on the board"
         );
         assert_eq!(
-            render_in(&event, Notation::RuLong),
+            render_stream_in(&event, Notation::RuLong),
             "engine plays Кg8-f6 (+0.31): carry it out on the board"
         );
     }

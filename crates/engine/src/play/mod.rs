@@ -25,13 +25,14 @@ use touchmove_boards::live::Feedback;
 use touchmove_core::event::{EventKind, GameEvent};
 use touchmove_core::sensor::Millis;
 use touchmove_core::sensor_log::HostNote;
+use touchmove_core::stream::{EngineMove, Execution, StreamEvent, StreamKind};
 
 /// What the game against the engine has to say.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlayEvent {
     /// A decision of the game's record (moves that stand, takebacks, the human's rulings, the
     /// engine's choice, a wrong execution, the result).
-    Decision(GameEvent),
+    Decision(StreamEvent),
     /// Ask the engine for its move in the game as it stands ([`EngineGame::start`],
     /// [`EngineGame::moves`]).
     AskEngine,
@@ -50,6 +51,7 @@ pub enum PlayEvent {
 /// use shakmaty::{Chess, Color, Square};
 /// use touchmove_boards::live::Feedback;
 /// use touchmove_engine::play::{EngineGame, PlayEvent};
+/// use touchmove_core::stream::StreamKind;
 /// use touchmove_core::{Config, EventKind, Interpreter, SensorEvent, SensorKind};
 ///
 /// // The engine plays Black: its side earns no rulings on the board.
@@ -67,7 +69,7 @@ pub enum PlayEvent {
 ///     game.handle_decision(&decided);
 /// }
 /// let out: Vec<PlayEvent> = std::iter::from_fn(|| game.poll_event()).collect();
-/// assert!(matches!(&out[0], PlayEvent::Decision(e) if matches!(&e.kind, EventKind::Move(_))));
+/// assert!(matches!(&out[0], PlayEvent::Decision(e) if matches!(e.game(), Some(EventKind::Move(_)))));
 /// assert_eq!(out[1], PlayEvent::AskEngine);
 /// // The engine answers 1... e5: recorded as its choice, and shown for the player to carry out.
 /// let e5 = UciMove::from_ascii(b"e7e5").ok().and_then(|m| m.to_move(game.position()).ok());
@@ -79,7 +81,7 @@ pub enum PlayEvent {
 ///     text: "e5".to_owned(),
 /// })));
 /// assert!(out.iter().any(|e| matches!(e, PlayEvent::Decision(d)
-///     if matches!(&d.kind, EventKind::Engine { san, .. } if san == "e5"))));
+///     if matches!(&d.kind, StreamKind::Engine(choice) if choice.san == "e5"))));
 /// ```
 #[derive(Debug, Clone)]
 pub struct EngineGame {
@@ -215,16 +217,16 @@ impl EngineGame {
             text: san.clone(),
         }));
         let (score_cp, mate) = score_fields(score);
-        self.pass(GameEvent {
+        self.out.push_back(PlayEvent::Decision(StreamEvent {
             t,
-            kind: EventKind::Engine {
+            kind: StreamKind::Engine(EngineMove {
                 san,
                 uci,
                 score_cp,
                 mate,
                 chess_move: chosen,
-            },
-        });
+            }),
+        }));
         // The board may show it already.
         self.reconcile(t);
     }
@@ -335,15 +337,15 @@ impl EngineGame {
                 vec![from, to]
             })
             .unwrap_or_default();
-        self.pass(GameEvent {
+        self.out.push_back(PlayEvent::Decision(StreamEvent {
             t,
-            kind: EventKind::Execution {
+            kind: StreamKind::Execution(Execution {
                 expected: expected.clone(),
                 played,
                 squares: engine_squares,
                 message,
-            },
-        });
+            }),
+        }));
         // The board showed the wrong move as made: it shows the engine's again.
         if let (Some(m), Some(text)) = (self.expected, expected) {
             let (from, to) = squares(m);
@@ -374,7 +376,7 @@ impl EngineGame {
     }
 
     fn pass(&mut self, event: GameEvent) {
-        self.out.push_back(PlayEvent::Decision(event));
+        self.out.push_back(PlayEvent::Decision(event.into()));
     }
 }
 

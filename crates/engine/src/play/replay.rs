@@ -9,6 +9,7 @@ use super::{EngineGame, PlayEvent};
 use touchmove_core::event::GameEvent;
 use touchmove_core::replay::Replay;
 use touchmove_core::sensor_log::LogRecord;
+use touchmove_core::stream::StreamEvent;
 
 /// A log being replayed, through the game against its engine when it had one.
 #[derive(Debug)]
@@ -23,8 +24,9 @@ impl EngineReplay {
         EngineReplay { replay, game: None }
     }
 
-    /// Takes one record of the log and passes every event decided so far to `sink`.
-    pub fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(GameEvent)) {
+    /// Takes one record of the log and passes every event decided so far to `sink`: the
+    /// interpreter's, and the engine game's when the log had an engine.
+    pub fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {
         match record {
             LogRecord::Header(header) => {
                 if let Some(engine) = header.engine {
@@ -33,7 +35,10 @@ impl EngineReplay {
                     game.started();
                     self.game = Some(game);
                 }
-                self.replay.record(LogRecord::Header(header), sink);
+                self.replay
+                    .record(LogRecord::Header(header), &mut |decision| {
+                        sink(decision.into())
+                    });
             }
             // The interpreter takes its part first (the game where it stood then; a
             // resignation; the engine's side a person's once it is gone), then the engine game.
@@ -57,7 +62,7 @@ impl EngineReplay {
     }
 
     /// End of the log: decides what is pending.
-    pub fn finish(&mut self, sink: &mut impl FnMut(GameEvent)) {
+    pub fn finish(&mut self, sink: &mut impl FnMut(StreamEvent)) {
         self.through_game(sink, |replay, mut decide| replay.finish(&mut decide));
     }
 
@@ -70,11 +75,11 @@ impl EngineReplay {
     /// (when there is one) on their way to `sink`.
     fn through_game(
         &mut self,
-        sink: &mut impl FnMut(GameEvent),
+        sink: &mut impl FnMut(StreamEvent),
         step: impl FnOnce(&mut Replay, &mut dyn FnMut(GameEvent)),
     ) {
         let Some(game) = self.game.as_mut() else {
-            step(&mut self.replay, sink);
+            step(&mut self.replay, &mut |decision| sink(decision.into()));
             return;
         };
         step(&mut self.replay, &mut |decision| {
@@ -85,7 +90,7 @@ impl EngineReplay {
 }
 
 /// The game's decisions to `sink` (what it asks of the engine and the board is live's alone).
-fn drain(game: &mut EngineGame, sink: &mut impl FnMut(GameEvent)) {
+fn drain(game: &mut EngineGame, sink: &mut impl FnMut(StreamEvent)) {
     while let Some(event) = game.poll_event() {
         if let PlayEvent::Decision(decision) = event {
             sink(decision);

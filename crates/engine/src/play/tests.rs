@@ -96,16 +96,17 @@ impl Table {
                 }
                 PlayEvent::Show(other) => format!("show {other:?}"),
                 PlayEvent::Decision(decision) => match decision.kind {
-                    EventKind::Move(played) => format!("move {}", played.san),
-                    EventKind::Engine { san, .. } => format!("engine {san}"),
-                    EventKind::Takeback { ply } => format!("takeback {ply}"),
-                    EventKind::Execution {
+                    StreamKind::Game(EventKind::Move(played)) => format!("move {}", played.san),
+                    StreamKind::Engine(choice) => format!("engine {}", choice.san),
+                    StreamKind::Game(EventKind::Takeback { ply }) => format!("takeback {ply}"),
+                    StreamKind::Execution(Execution {
                         message, squares, ..
-                    } => {
+                    }) => {
                         let squares: Vec<String> =
                             squares.iter().map(ToString::to_string).collect();
                         format!("execution {message} [{}]", squares.join(" "))
                     }
+                    StreamKind::Game(other) => format!("{other:?}"),
                     other => format!("{other:?}"),
                 },
             })
@@ -250,10 +251,10 @@ fn the_engine_s_move_carries_its_score() {
         .play
         .handle_engine_move(5000, e5, Some(crate::Score::Centipawns(-31)));
     let announced = std::iter::from_fn(|| table.play.poll_event()).find_map(|event| match event {
-        PlayEvent::Decision(GameEvent {
-            kind: EventKind::Engine { score_cp, mate, .. },
+        PlayEvent::Decision(StreamEvent {
+            kind: StreamKind::Engine(choice),
             ..
-        }) => Some((score_cp, mate)),
+        }) => Some((choice.score_cp, choice.mate)),
         _ => None,
     });
     assert_eq!(announced, Some((Some(-31), None)));
@@ -265,7 +266,7 @@ mod replayed {
     use touchmove_core::sensor_log::read_log;
 
     /// The events a log replays to, through the game against its engine.
-    fn replay(text: &str) -> Vec<GameEvent> {
+    fn replay(text: &str) -> Vec<StreamEvent> {
         let log = read_log(text).expect("a valid log");
         let mut replay = EngineReplay::new(Replay::new(Config::default()));
         let mut events = Vec::new();
@@ -292,11 +293,13 @@ mod replayed {
             .iter()
             .map(|event| {
                 let text = match &event.kind {
-                    EventKind::Move(played) => format!("move {}", played.san),
-                    EventKind::Engine { san, score_cp, .. } => {
-                        format!("engine {san} {score_cp:?}")
+                    StreamKind::Game(EventKind::Move(played)) => format!("move {}", played.san),
+                    StreamKind::Engine(choice) => {
+                        format!("engine {} {:?}", choice.san, choice.score_cp)
                     }
-                    EventKind::Execution { message, .. } => format!("execution {message}"),
+                    StreamKind::Execution(execution) => {
+                        format!("execution {}", execution.message)
+                    }
                     other => format!("{other:?}"),
                 };
                 (event.t, text)
@@ -322,8 +325,8 @@ mod replayed {
              #resign 500 white\n#resign 600 black\n",
         );
         assert_eq!(events.len(), 2, "{events:?}");
-        assert!(matches!(&events[0].kind, EventKind::Move(played) if played.san == "e4"));
-        let EventKind::Result(result) = &events[1].kind else {
+        assert!(matches!(events[0].game(), Some(EventKind::Move(played)) if played.san == "e4"));
+        let Some(EventKind::Result(result)) = events[1].game() else {
             panic!("{events:?}");
         };
         assert_eq!(events[1].t, 500);
@@ -342,8 +345,8 @@ mod replayed {
     fn rulings(text: &str) -> Vec<(String, Color, Square)> {
         replay(text)
             .iter()
-            .filter_map(|event| match &event.kind {
-                EventKind::Violation(violation) => Some((
+            .filter_map(|event| match event.game() {
+                Some(EventKind::Violation(violation)) => Some((
                     violation.rule.article().to_owned(),
                     violation.color,
                     violation.square,
@@ -375,8 +378,8 @@ mod replayed {
         let events = replay(text);
         let moves: Vec<String> = events
             .iter()
-            .filter_map(|event| match &event.kind {
-                EventKind::Move(played) => Some(played.san.to_string()),
+            .filter_map(|event| match event.game() {
+                Some(EventKind::Move(played)) => Some(played.san.to_string()),
                 _ => None,
             })
             .collect();

@@ -1,0 +1,179 @@
+//! The JSON stream (`events-json.md`) as its producers make it: the interpreter's decisions
+//! ([`GameEvent`]), the engine game's ([`EngineMove`], [`Execution`]: `touchmove play`) and a
+//! live board's link ([`LinkState`]: the runner), each a type of its own, combined here, at the
+//! edge, into one [`StreamEvent`] per line of the contract.
+
+use serde::{Serialize, Serializer};
+use shakmaty::{Move, Square};
+
+use crate::event::{EventKind, GameEvent, LinkState, ser_squares};
+use crate::sensor::Millis;
+
+/// The engine chose its move (`touchmove play`): the player is to carry it out on the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EngineMove {
+    /// The move, in SAN.
+    pub san: String,
+    /// The move, in UCI.
+    pub uci: String,
+    /// The engine's last score before it moved, from its own side, in hundredths of a pawn,
+    /// when it gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_cp: Option<i32>,
+    /// Mate in this many moves (negative: the engine is mated), when its last score was a mate
+    /// score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
+    #[serde(skip)]
+    pub chess_move: Move,
+}
+
+/// The board shows another move than the engine's (`touchmove play`): the game waits until it
+/// shows the engine's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Execution {
+    /// The engine's move, in SAN (`null`: the engine has not moved yet).
+    pub expected: Option<String>,
+    /// The move the board shows instead, in SAN, when it is a legal one.
+    pub played: Option<String>,
+    /// The engine's move's from and to squares.
+    #[serde(serialize_with = "ser_squares")]
+    pub squares: Vec<Square>,
+    /// What to do, in words (`carry out Nf3, not Nc3`).
+    pub message: String,
+}
+
+/// What one line of the stream says, whoever decided it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StreamKind {
+    /// The interpreter's decision.
+    Game(EventKind),
+    /// The engine's move (kind `engine`).
+    Engine(EngineMove),
+    /// A move carried out otherwise than the engine chose (kind `execution`).
+    Execution(Execution),
+    /// A live board stopped answering, or answers again (kind `link`; live sessions only: a
+    /// recording replays to the same events less these).
+    Link(LinkState),
+}
+
+/// One line of the stream: what was decided, and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StreamEvent {
+    /// The log time at which it was decided.
+    pub t: Millis,
+    /// What was decided.
+    #[serde(flatten)]
+    pub kind: StreamKind,
+}
+
+/// The kinds the interpreter does not make, tagged as the contract has them.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Other<'a> {
+    Engine(&'a EngineMove),
+    Execution(&'a Execution),
+    Link { state: LinkState },
+}
+
+impl Serialize for StreamKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            StreamKind::Game(kind) => kind.serialize(s),
+            StreamKind::Engine(choice) => Other::Engine(choice).serialize(s),
+            StreamKind::Execution(execution) => Other::Execution(execution).serialize(s),
+            StreamKind::Link(state) => Other::Link { state: *state }.serialize(s),
+        }
+    }
+}
+
+impl StreamEvent {
+    /// Appends the event's line of the contract to `out`, without the line feed (see
+    /// [`GameEvent::write_json`]).
+    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(b"{\"t\":");
+        serde_json::to_writer(&mut *out, &self.t)?;
+        let kind_start = out.len();
+        serde_json::to_writer(&mut *out, &self.kind)?;
+        if let Some(brace) = out.get_mut(kind_start) {
+            *brace = b',';
+        }
+        Ok(())
+    }
+
+    /// The interpreter's decision, if it is one.
+    pub fn game(&self) -> Option<&EventKind> {
+        match &self.kind {
+            StreamKind::Game(kind) => Some(kind),
+            _ => None,
+        }
+    }
+}
+
+impl From<GameEvent> for StreamEvent {
+    fn from(event: GameEvent) -> StreamEvent {
+        StreamEvent {
+            t: event.t,
+            kind: StreamKind::Game(event.kind),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn each_producer_s_line_is_the_contract_s() {
+        let e5 = Chess::default()
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::E4)
+            .unwrap_or_else(|| panic!("e4 is legal"));
+        let lines = [
+            StreamEvent {
+                t: 5,
+                kind: StreamKind::Engine(EngineMove {
+                    san: "e4".to_owned(),
+                    uci: "e2e4".to_owned(),
+                    score_cp: Some(31),
+                    mate: None,
+                    chess_move: e5,
+                }),
+            },
+            StreamEvent {
+                t: 6,
+                kind: StreamKind::Execution(Execution {
+                    expected: Some("e4".to_owned()),
+                    played: None,
+                    squares: vec![Square::E2, Square::E4],
+                    message: "carry out e4".to_owned(),
+                }),
+            },
+            StreamEvent {
+                t: 7,
+                kind: StreamKind::Link(LinkState::Lost),
+            },
+            GameEvent {
+                t: 8,
+                kind: EventKind::Resync,
+            }
+            .into(),
+        ];
+        let expected = [
+            r#"{"t":5,"kind":"engine","san":"e4","uci":"e2e4","score_cp":31}"#,
+            r#"{"t":6,"kind":"execution","expected":"e4","played":null,"squares":["e2","e4"],"message":"carry out e4"}"#,
+            r#"{"t":7,"kind":"link","state":"lost"}"#,
+            r#"{"t":8,"kind":"resync"}"#,
+        ];
+        for (event, expected) in lines.iter().zip(expected) {
+            assert_eq!(serde_json::to_string(event).ok().as_deref(), Some(expected));
+            let mut fast = Vec::new();
+            assert!(event.write_json(&mut fast).is_ok());
+            assert_eq!(String::from_utf8_lossy(&fast), expected);
+        }
+    }
+}
