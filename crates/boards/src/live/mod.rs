@@ -10,6 +10,7 @@ mod event;
 mod feedback;
 mod game;
 mod link;
+mod liveness;
 mod orientation;
 mod protocol;
 
@@ -18,5 +19,6 @@ pub use event::LiveEvent;
 pub use feedback::Feedback;
 pub use game::{LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
+pub use liveness::{Liveness, Silence};
 pub use orientation::{turned_feedback, turned_sensor, turned_snapshot, turned_square};
 pub use protocol::{Parity, Probe, Protocol, SerialLine, SessionOptions};

@@ -38,7 +38,7 @@ use super::wire::{
     AUTO_REPORTS_ON_CHANGE_DEBOUNCED, BoardReply, Decoded, E2ROM_AUTO_REPORTS, FrameDecoder,
     HostCommand, ReplyDecoder, board_order, encode_command,
 };
-use crate::live::{BoardSession, Feedback, LinkEvent, SessionOptions};
+use crate::live::{BoardSession, Feedback, LinkEvent, Liveness, SessionOptions, Silence};
 use leds::Leds;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
@@ -99,20 +99,16 @@ pub struct ChessLinkSession {
     decoder: ReplyDecoder,
     /// Whether the link is open (between `connect` and a reported silence).
     connected: bool,
-    /// When the last intact frame arrived (or the link was opened).
-    last_heard: Millis,
+    /// When the board was last heard (an intact frame), the status asked for since (timed
+    /// from the latest ask), and what of it was reported; its silence counts from the last
+    /// frame.
+    liveness: Liveness,
     /// When the last bytes arrived.
     last_bytes: Millis,
-    /// When the status was last asked for, while no frame has come since.
-    asked_at: Option<Millis>,
     /// How many answers to `S` are still to come.
     answers_owed: u32,
     /// A status only an answer to `S` showed, waiting to be confirmed.
     unconfirmed: Option<Unconfirmed>,
-    /// Whether the board has been reported unresponsive.
-    unresponsive: bool,
-    /// Whether the current silence has been reported.
-    silence_reported: bool,
     /// The board's last status, as reported; `None` when the next is a full report.
     board: Option<Board>,
     /// What the LEDs are to show.
@@ -144,13 +140,10 @@ impl ChessLinkSession {
         ChessLinkSession {
             decoder: FrameDecoder::replies(),
             connected: false,
-            last_heard: 0,
+            liveness: Liveness::new(0),
             last_bytes: 0,
-            asked_at: None,
             answers_owed: 0,
             unconfirmed: None,
-            unresponsive: false,
-            silence_reported: false,
             board: None,
             leds: Leds::default(),
             transmit: VecDeque::new(),
@@ -165,7 +158,7 @@ impl ChessLinkSession {
 
     /// Asks for the status at `now`.
     fn ask_status(&mut self, now: Millis) {
-        self.asked_at = Some(now);
+        self.liveness.asked_again(now);
         self.answers_owed = self.answers_owed.saturating_add(1);
         self.send(&HostCommand::Status);
     }
@@ -185,10 +178,7 @@ impl ChessLinkSession {
 
     /// An intact frame arrived at `now`: the board answers.
     fn heard(&mut self, now: Millis) {
-        self.last_heard = now;
-        self.asked_at = None;
-        self.silence_reported = false;
-        if std::mem::take(&mut self.unresponsive) {
+        if self.liveness.heard(now) {
             // What happened meanwhile is read from the next status as a whole.
             self.board = None;
             self.events.push_back(LinkEvent::Responsive);
@@ -286,7 +276,7 @@ impl ChessLinkSession {
             "{} characters from the board made no frame, dropped: {shown:?}",
             dropped.len()
         )));
-        if self.connected && self.asked_at.is_none() {
+        if self.connected && self.liveness.unanswered_since().is_none() {
             self.ask_status(now);
         }
     }
@@ -308,21 +298,23 @@ impl ChessLinkSession {
 
     /// When the status is next asked for.
     fn ask_at(&self) -> Option<Millis> {
-        let since = self.asked_at.unwrap_or(self.last_heard);
+        let since = self
+            .liveness
+            .unanswered_since()
+            .unwrap_or(self.liveness.last_heard());
         self.connected.then(|| since.saturating_add(POLL_MS))
     }
 
     /// When an unanswered request makes the board unresponsive.
     fn unresponsive_at(&self) -> Option<Millis> {
-        self.asked_at
-            .filter(|_| self.connected && !self.unresponsive)
-            .map(|at| at.saturating_add(ANSWER_MS))
+        self.liveness.lost_at(ANSWER_MS).filter(|_| self.connected)
     }
 
     /// When the current silence counts as the link lost, unless it has been reported.
     fn silence_at(&self) -> Option<Millis> {
-        (self.connected && !self.silence_reported)
-            .then(|| self.last_heard.saturating_add(SILENCE_MS))
+        self.liveness
+            .silence_at(SILENCE_MS, Silence::FromLastHeard)
+            .filter(|_| self.connected)
     }
 
     /// Sends the LED pattern if it changed.
@@ -348,10 +340,8 @@ impl BoardSession for ChessLinkSession {
     fn connect(&mut self, now: Millis) {
         self.decoder = FrameDecoder::replies();
         self.connected = true;
-        self.last_heard = now;
+        self.liveness.opened(now);
         self.last_bytes = now;
-        self.unresponsive = false;
-        self.silence_reported = false;
         self.board = None;
         self.answers_owed = 0;
         self.unconfirmed = None;
@@ -378,13 +368,13 @@ impl BoardSession for ChessLinkSession {
             self.take_decoded(now);
         }
         if self.silence_at().is_some_and(|at| at <= now) {
-            self.silence_reported = true;
+            self.liveness.report_silence();
             self.connected = false;
             self.events.push_back(LinkEvent::Silent);
             return;
         }
         if self.unresponsive_at().is_some_and(|at| at <= now) {
-            self.unresponsive = true;
+            self.liveness.report_lost();
             self.events.push_back(LinkEvent::Unresponsive);
         }
         let confirm = self.confirm_at().is_some_and(|at| at <= now);

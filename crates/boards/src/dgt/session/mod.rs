@@ -31,7 +31,6 @@ mod clock_queue;
 pub mod clock_sides;
 pub mod host_clock;
 pub mod link;
-mod liveness;
 pub mod orientation;
 pub(crate) mod probe;
 #[cfg(test)]
@@ -43,12 +42,12 @@ use shakmaty::{Board, Square};
 
 use crate::dgt::session::clock_press::pressed_side;
 use crate::dgt::session::clock_queue::{ClockQueue, ClockStep};
-use crate::dgt::session::liveness::Liveness;
 use crate::dgt::session::orientation::{Orientation, start_position_orientation};
 use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::command::{ClockCommand, HostCommand, encode};
 use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
+use crate::live::{Liveness, Silence};
 use touchmove_core::clock::ClockSide;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
@@ -220,7 +219,7 @@ impl DgtSession {
         let back = self
             .link
             .as_mut()
-            .is_some_and(|link| link.liveness.received());
+            .is_some_and(|link| link.liveness.heard(now));
         if back {
             self.events.push_back(SessionEvent::Responsive);
             // A lever moved while the board was not heard is no press seen: the board's full
@@ -252,12 +251,14 @@ impl DgtSession {
             .lost_at(self.config.answer_ms)
             .is_some_and(|at| at <= now)
         {
-            link.liveness.lost();
+            link.liveness.report_lost();
             self.events.push_back(SessionEvent::Unresponsive);
         }
-        let silence_at = link.liveness.silence_at(self.config.silence_ms);
+        let silence_at = link
+            .liveness
+            .silence_at(self.config.silence_ms, Silence::FromFirstUnanswered);
         if silence_at.is_some_and(|at| at <= now) {
-            link.liveness.silence_reported();
+            link.liveness.report_silence();
             self.events.push_back(SessionEvent::Silent);
         }
         if link.liveness.check_at(self.config.keepalive_ms) <= now {
@@ -285,7 +286,8 @@ impl DgtSession {
         [
             Some(link.liveness.check_at(self.config.keepalive_ms)),
             link.liveness.lost_at(self.config.answer_ms),
-            link.liveness.silence_at(self.config.silence_ms),
+            link.liveness
+                .silence_at(self.config.silence_ms, Silence::FromFirstUnanswered),
             self.clock_queue.deadline(),
         ]
         .into_iter()
@@ -311,7 +313,7 @@ impl DgtSession {
             return;
         };
         if command.expects_answer() {
-            link.liveness.sent(now);
+            link.liveness.asked(now);
         }
         self.transmit.push_back(encode(command));
     }

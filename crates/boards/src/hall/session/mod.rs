@@ -31,7 +31,7 @@ use touchmove_firmware_protocol::{
     Hello, LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
 };
 
-use crate::live::{BoardSession, Feedback, LinkEvent, SessionOptions};
+use crate::live::{BoardSession, Feedback, LinkEvent, Liveness, SessionOptions, Silence};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// How long the board may say nothing before the link counts as lost (the specification's
@@ -56,10 +56,9 @@ pub struct HallSession {
     unsupported: bool,
     /// Whether the link is open (between `connect` and a reported silence).
     connected: bool,
-    /// When the last intact frame arrived (or the link was opened).
-    last_heard: Millis,
-    /// Whether the current silence has been reported.
-    silence_reported: bool,
+    /// When the last intact frame arrived (or the link was opened), and whether the silence
+    /// since has been reported (it counts from the last frame).
+    liveness: Liveness,
     /// When the SNAPSHOT being waited for was (last) asked for.
     snapshot_requested_at: Option<Millis>,
     /// Buttons pressed while the SNAPSHOT is waited for, reported after it.
@@ -162,7 +161,7 @@ impl HallSession {
     /// An intact board frame numbered `seq` (not a HELLO) arrived at `now`: whether reports
     /// may have been lost since the last one (a gap in the sequence, or a silence just ended).
     fn counted(&mut self, now: Millis, seq: u8) -> bool {
-        let silence_ended = self.silence_reported;
+        let silence_ended = self.liveness.silence_reported();
         self.heard(now);
         let gap = self
             .last_seq
@@ -173,8 +172,7 @@ impl HallSession {
 
     /// The board was heard at `now`: any silence is over.
     fn heard(&mut self, now: Millis) {
-        self.last_heard = now;
-        self.silence_reported = false;
+        self.liveness.heard(now);
     }
 
     /// HELLO: the board reset. It is identified, and its state asked for.
@@ -246,8 +244,9 @@ impl HallSession {
 
     /// When the current silence will count as the link lost, unless it has been reported.
     fn silence_at(&self) -> Option<Millis> {
-        (self.connected && !self.silence_reported)
-            .then(|| self.last_heard.saturating_add(SILENCE_MS))
+        self.liveness
+            .silence_at(SILENCE_MS, Silence::FromLastHeard)
+            .filter(|_| self.connected)
     }
 
     /// When the SNAPSHOT request will be repeated.
@@ -309,8 +308,7 @@ impl BoardSession for HallSession {
         self.last_seq = None;
         self.unsupported = false;
         self.connected = true;
-        self.silence_reported = false;
-        self.last_heard = now;
+        self.liveness.opened(now);
         self.request_snapshot(now);
     }
 
@@ -327,7 +325,7 @@ impl BoardSession for HallSession {
 
     fn handle_timeout(&mut self, now: Millis) {
         if self.silence_at().is_some_and(|at| at <= now) {
-            self.silence_reported = true;
+            self.liveness.report_silence();
             self.events.push_back(LinkEvent::Silent);
         }
         if self.retry_at().is_some_and(|at| at <= now) {
