@@ -196,18 +196,18 @@ pub enum RunnerError {
 
 /// How a link session ended.
 enum LinkEnd {
-    /// The link was lost: reconnect.
-    Lost,
+    /// The link is gone: reconnect.
+    Gone,
     /// Shutdown was asked for.
     Shutdown,
 }
 
-/// Whether the board answers, as last reported to the sink: each change is reported once.
-struct Presence {
+/// The board's health as last told to the sink (lost or back): each change is told once.
+struct Health {
     lost: bool,
 }
 
-impl Presence {
+impl Health {
     /// Reports `state` at `t` if it is a change.
     fn set<K: Sink>(
         &mut self,
@@ -313,7 +313,7 @@ where
     // Why the port could not be opened, as last said (each reason is said once).
     let mut said_unreachable: Option<String> = None;
     let mut gave_up = None;
-    let mut presence = Presence { lost: false };
+    let mut health = Health { lost: false };
     loop {
         // What is asked while the board is away is applied at once, and the port tried again.
         let opened = tokio::select! {
@@ -385,14 +385,14 @@ where
             game: &mut *game,
             sink: &mut *sink,
             clock: &clock,
-            presence: &mut presence,
+            health: &mut health,
             controls: controls.as_deref_mut(),
             flipped: &mut flipped,
         };
         match serve(&mut port, link, &mut shutdown).await? {
             LinkEnd::Shutdown => break,
-            LinkEnd::Lost => {
-                presence.set(LinkState::Lost, &clock, sink)?;
+            LinkEnd::Gone => {
+                health.set(LinkState::Lost, &clock, sink)?;
                 tell(sink, Happened::Notice("the board is gone: reconnecting"))?;
                 unreachable_since = Some(Instant::now());
             }
@@ -418,7 +418,7 @@ struct Link<'a, S, K> {
     game: &'a mut LiveGame,
     sink: &'a mut K,
     clock: &'a Clock,
-    presence: &'a mut Presence,
+    health: &'a mut Health,
     controls: Option<&'a mut mpsc::UnboundedReceiver<Control>>,
     /// Whether the board's reports are turned round.
     flipped: &'a mut bool,
@@ -440,12 +440,12 @@ where
         // Events first: what they make the session send (a clock command after a press, the
         // result on the clock's display) goes out now, not with the next input.
         if link.pass_events()? {
-            return Ok(LinkEnd::Lost);
+            return Ok(LinkEnd::Gone);
         }
         while let Some(bytes) = link.session.poll_transmit() {
             if let Err(error) = port.write_all(&bytes).await {
                 tracing::debug!(%error, "write to the board failed");
-                return Ok(LinkEnd::Lost);
+                return Ok(LinkEnd::Gone);
             }
         }
         let deadline = earliest(link.session.poll_timeout(), link.game.poll_timeout())
@@ -453,14 +453,14 @@ where
             .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         tokio::select! {
             read = port.read(&mut buffer) => match read {
-                Ok(0) => return Ok(LinkEnd::Lost),
+                Ok(0) => return Ok(LinkEnd::Gone),
                 Ok(n) => {
                     let now = link.clock.now();
                     link.session.handle_bytes(now, buffer.get(..n).unwrap_or_default());
                 }
                 Err(error) => {
                     tracing::debug!(%error, "read from the board failed");
-                    return Ok(LinkEnd::Lost);
+                    return Ok(LinkEnd::Gone);
                 }
             },
             () = sleep_until(deadline) => {
@@ -482,12 +482,12 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
         while let Some(event) = self.session.poll_event() {
             // Whatever the board itself sent shows it answers; a notice may be the host's own.
             let state = match event {
-                LinkEvent::Unresponsive | LinkEvent::Silent => Some(LinkState::Lost),
+                LinkEvent::Lost | LinkEvent::Gone => Some(LinkState::Lost),
                 LinkEvent::Notice(_) => None,
                 _ => Some(LinkState::Back),
             };
             if let Some(state) = state {
-                self.presence.set(state, self.clock, self.sink)?;
+                self.health.set(state, self.clock, self.sink)?;
             }
             match event {
                 LinkEvent::Sensor(kind) => {
@@ -518,11 +518,11 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                         },
                     )?;
                 }
-                LinkEvent::Silent => return Ok(true),
+                LinkEvent::Gone => return Ok(true),
                 LinkEvent::Identified(what) | LinkEvent::Notice(what) => {
                     tell(self.sink, Happened::Notice(&what))?;
                 }
-                LinkEvent::Unresponsive | LinkEvent::Responsive => {}
+                LinkEvent::Lost | LinkEvent::Back => {}
             }
             self.drain()?;
         }

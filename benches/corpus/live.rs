@@ -394,11 +394,11 @@ impl Watcher {
                             .push(LogRecord::ClockReading { t: now, reading });
                     }
                 }
-                LinkEvent::Silent => self.link.connect(now),
+                LinkEvent::Gone => self.link.connect(now),
                 LinkEvent::Identified(_)
                 | LinkEvent::Notice(_)
-                | LinkEvent::Unresponsive
-                | LinkEvent::Responsive => {}
+                | LinkEvent::Lost
+                | LinkEvent::Back => {}
             }
             self.drain(now);
         }

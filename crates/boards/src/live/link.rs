@@ -14,13 +14,16 @@ pub enum LinkEvent {
     Sensor(SensorKind),
     /// A report of the clock plugged into the board, stamped likewise.
     ClockReading(ClockReading),
-    /// A request went unanswered: the board has stopped answering (the port may still be
-    /// open: a Bluetooth link dropping, a board switched off).
-    Unresponsive,
-    /// The board answers again after [`LinkEvent::Unresponsive`]; a full report follows.
-    Responsive,
-    /// The board stopped answering (unplugged, switched off): the runner reconnects.
-    Silent,
+    /// A request went unanswered: the board is lost, it has stopped answering (the port may
+    /// still be open: a Bluetooth link dropping, a board switched off). The stream's `link`
+    /// event says `lost`.
+    Lost,
+    /// The board answers again after [`LinkEvent::Lost`]; a full report follows. The stream's
+    /// `link` event says `back`.
+    Back,
+    /// The link itself is gone (unplugged, switched off): the board is lost, and the runner
+    /// reconnects.
+    Gone,
     /// Something worth a diagnostic line (corrupt bytes dropped, a turned board noticed).
     Notice(String),
 }

@@ -21,8 +21,8 @@
 //! - characters that make no frame (line noise, a bad block parity, a frame cut short) are a
 //!   notice, and the status is asked for at once: a lost report is never waited for;
 //! - a board that has sent nothing for [`POLL_MS`] is asked for its status (a board at rest
-//!   sends nothing); a request unanswered for [`ANSWER_MS`] is [`LinkEvent::Unresponsive`]; no
-//!   frame for [`SILENCE_MS`] is [`LinkEvent::Silent`] (the runner reopens the port);
+//!   sends nothing); a request unanswered for [`ANSWER_MS`] is [`LinkEvent::Lost`]; no
+//!   frame for [`SILENCE_MS`] is [`LinkEvent::Gone`] (the runner reopens the port);
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the last move's squares and
 //!   blinks the squares of a mismatch (a square's four corner LEDs).
 
@@ -181,7 +181,7 @@ impl ChessLinkSession {
         if self.liveness.heard(now) {
             // What happened meanwhile is read from the next status as a whole.
             self.board = None;
-            self.events.push_back(LinkEvent::Responsive);
+            self.events.push_back(LinkEvent::Back);
         }
     }
 
@@ -370,12 +370,12 @@ impl BoardSession for ChessLinkSession {
         if self.silence_at().is_some_and(|at| at <= now) {
             self.liveness.report_silence();
             self.connected = false;
-            self.events.push_back(LinkEvent::Silent);
+            self.events.push_back(LinkEvent::Gone);
             return;
         }
         if self.unresponsive_at().is_some_and(|at| at <= now) {
             self.liveness.report_lost();
-            self.events.push_back(LinkEvent::Unresponsive);
+            self.events.push_back(LinkEvent::Lost);
         }
         let confirm = self.confirm_at().is_some_and(|at| at <= now);
         if let Some(unconfirmed) = self.unconfirmed.as_mut().filter(|_| confirm) {

@@ -183,12 +183,9 @@ fn a_silent_board_is_asked_then_unresponsive_then_silent() {
         }
     }
     // Asked at connect (0): unanswered at 500, asked again every 500 ms; silent at 3000.
-    assert_eq!(
-        seen.first(),
-        Some(&(500, true, vec![LinkEvent::Unresponsive]))
-    );
+    assert_eq!(seen.first(), Some(&(500, true, vec![LinkEvent::Lost])));
     assert_eq!(seen.get(1), Some(&(1000, true, vec![])));
-    assert_eq!(seen.last(), Some(&(3000, false, vec![LinkEvent::Silent])));
+    assert_eq!(seen.last(), Some(&(3000, false, vec![LinkEvent::Gone])));
     assert_eq!(
         session.poll_timeout(),
         None,
@@ -204,10 +201,10 @@ fn a_board_answering_again_is_read_whole() {
     events(&mut session);
     session.handle_timeout(510);
     session.handle_timeout(1010);
-    assert_eq!(events(&mut session), [LinkEvent::Unresponsive]);
+    assert_eq!(events(&mut session), [LinkEvent::Lost]);
     let e4 = moved(&start, Square::E2, Square::E4);
     session.handle_bytes(1200, &status(&e4));
-    assert_eq!(events(&mut session), [LinkEvent::Responsive, snapshot(&e4)]);
+    assert_eq!(events(&mut session), [LinkEvent::Back, snapshot(&e4)]);
 }
 
 /// The LED command the session sent, decoded.

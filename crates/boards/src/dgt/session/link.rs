@@ -128,9 +128,9 @@ impl DgtLink {
                 )))
             }
             SessionEvent::Sensor(kind) => Some(LinkEvent::Sensor(kind)),
-            SessionEvent::Silent => Some(LinkEvent::Silent),
-            SessionEvent::Unresponsive => Some(LinkEvent::Unresponsive),
-            SessionEvent::Responsive => Some(LinkEvent::Responsive),
+            SessionEvent::Gone => Some(LinkEvent::Gone),
+            SessionEvent::Lost => Some(LinkEvent::Lost),
+            SessionEvent::Back => Some(LinkEvent::Back),
             SessionEvent::Corrupt { dropped } => {
                 tracing::debug!(
                     bytes = dropped.len(),

@@ -16,10 +16,10 @@
 //!   board switched off and on) answers requests but reports nothing by itself: the check puts
 //!   it back into update mode, and a dump that differs from what the session knows is reported
 //!   as a snapshot, so a change the board never reported is not lost;
-//! - a request unanswered for `answer_ms` is [`SessionEvent::Unresponsive`] (once); the next
-//!   byte is [`SessionEvent::Responsive`] and starts a resynchronisation (a full dump, reported
+//! - a request unanswered for `answer_ms` is [`SessionEvent::Lost`] (once); the next
+//!   byte is [`SessionEvent::Back`] and starts a resynchronisation (a full dump, reported
 //!   whatever it shows, then SEND_UPDATE_NICE); a request unanswered for `silence_ms` is
-//!   [`SessionEvent::Silent`] (once per silence): the runner reopens the port;
+//!   [`SessionEvent::Gone`] (once per silence): the runner reopens the port;
 //! - rotation: a dump of the start position turned round (Black on the connector side) sets
 //!   the rotated flag, a dump of it the right way round clears it; while set, every square is
 //!   mapped with [`Square::rotate_180`];
@@ -100,13 +100,13 @@ pub enum SessionEvent {
         /// Whether the clock was running before the press.
         running_before: bool,
     },
-    /// A request went unanswered for `answer_ms`: the board has stopped answering (once, until
-    /// it answers again).
-    Unresponsive,
-    /// The board answers again after [`SessionEvent::Unresponsive`]; a full dump follows.
-    Responsive,
+    /// A request went unanswered for `answer_ms`: the board is lost, it has stopped answering
+    /// (once, until it answers again).
+    Lost,
+    /// The board answers again after [`SessionEvent::Lost`]; a full dump follows.
+    Back,
     /// A request went unanswered for `silence_ms`: the link is gone (once per silence).
-    Silent,
+    Gone,
     /// Bytes from the board that were dropped as malformed.
     Corrupt {
         /// Exactly the bytes dropped.
@@ -221,7 +221,7 @@ impl DgtSession {
             .as_mut()
             .is_some_and(|link| link.liveness.heard(now));
         if back {
-            self.events.push_back(SessionEvent::Responsive);
+            self.events.push_back(SessionEvent::Back);
             // A lever moved while the board was not heard is no press seen: the board's full
             // report tells what was played meanwhile.
             if let Some(link) = self.link.as_mut() {
@@ -252,14 +252,14 @@ impl DgtSession {
             .is_some_and(|at| at <= now)
         {
             link.liveness.report_lost();
-            self.events.push_back(SessionEvent::Unresponsive);
+            self.events.push_back(SessionEvent::Lost);
         }
         let silence_at = link
             .liveness
             .silence_at(self.config.silence_ms, Silence::FromFirstUnanswered);
         if silence_at.is_some_and(|at| at <= now) {
             link.liveness.report_silence();
-            self.events.push_back(SessionEvent::Silent);
+            self.events.push_back(SessionEvent::Gone);
         }
         if link.liveness.check_at(self.config.keepalive_ms) <= now {
             link.liveness.checked(now);

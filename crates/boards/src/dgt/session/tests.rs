@@ -305,12 +305,12 @@ fn an_unanswered_request_is_a_lost_board_and_the_next_byte_resynchronises() {
     // The check's dump is owed by 1000 + 500.
     assert_eq!(session.poll_timeout(), Some(1500));
     session.handle_timeout(1500);
-    assert_eq!(events(&mut session), vec![SessionEvent::Unresponsive]);
+    assert_eq!(events(&mut session), vec![SessionEvent::Lost]);
     session.handle_timeout(1900);
     assert_eq!(events(&mut session), vec![], "once");
     // Any byte: the board is back, and a full dump is asked for, reported whatever it shows.
     session.handle_bytes(1950, &SERIAL_12345);
-    assert_eq!(events(&mut session), vec![SessionEvent::Responsive]);
+    assert_eq!(events(&mut session), vec![SessionEvent::Back]);
     assert_eq!(written(&mut session), vec![0x42]);
     session.handle_bytes(1960, &START_DUMP);
     assert_eq!(events(&mut session), vec![start_snapshot()]);
@@ -324,12 +324,12 @@ fn silence_is_reported_once_and_ends_with_any_byte() {
     written(&mut session);
     // The handshake's requests at 0: lost at 500, silent at 2000.
     session.handle_timeout(500);
-    assert_eq!(events(&mut session), vec![SessionEvent::Unresponsive]);
+    assert_eq!(events(&mut session), vec![SessionEvent::Lost]);
     session.handle_timeout(1000);
     assert_eq!(written(&mut session), CHECK.to_vec());
     assert_eq!(session.poll_timeout(), Some(2000));
     session.handle_timeout(2000);
-    assert_eq!(events(&mut session), vec![SessionEvent::Silent]);
+    assert_eq!(events(&mut session), vec![SessionEvent::Gone]);
     assert_eq!(written(&mut session), CHECK.to_vec(), "checks go on");
     session.handle_timeout(3000);
     session.handle_timeout(4000);
@@ -337,7 +337,7 @@ fn silence_is_reported_once_and_ends_with_any_byte() {
     assert_eq!(written(&mut session), [CHECK, CHECK].concat());
     // One stray byte is life (and, alone, a corrupt report once a message follows).
     session.handle_bytes(4500, &[0x00]);
-    assert_eq!(events(&mut session), vec![SessionEvent::Responsive]);
+    assert_eq!(events(&mut session), vec![SessionEvent::Back]);
     assert_eq!(
         written(&mut session),
         vec![0x42],
@@ -345,11 +345,11 @@ fn silence_is_reported_once_and_ends_with_any_byte() {
     );
     // That request is owed by 5000, then silent at 4500 + 2000.
     session.handle_timeout(5000);
-    assert_eq!(events(&mut session), vec![SessionEvent::Unresponsive]);
+    assert_eq!(events(&mut session), vec![SessionEvent::Lost]);
     assert_eq!(written(&mut session), CHECK.to_vec());
     assert_eq!(session.poll_timeout(), Some(6000));
     session.handle_timeout(6500);
-    assert_eq!(events(&mut session), vec![SessionEvent::Silent]);
+    assert_eq!(events(&mut session), vec![SessionEvent::Gone]);
 }
 
 const BEEP: [u8; 6] = [0x2b, 0x04, 0x03, 0x0b, 0x10, 0x00];

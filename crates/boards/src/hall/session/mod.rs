@@ -18,7 +18,7 @@
 //!   of a Hall board);
 //! - HELLO, SNAPSHOT, CHANGE and BUTTON frames are acknowledged with an ACK, as the
 //!   specification asks;
-//! - no intact frame for [`SILENCE_MS`] is reported as [`LinkEvent::Silent`], once per silence;
+//! - no intact frame for [`SILENCE_MS`] is reported as [`LinkEvent::Gone`], once per silence;
 //!   when the board is heard again a SNAPSHOT is asked for;
 //! - on a board with LEDs, [`handle_feedback`](BoardSession::handle_feedback) lights the squares of the last
 //!   move, blinks the squares of a mismatch and stops blinking them on the resync.
@@ -326,7 +326,7 @@ impl BoardSession for HallSession {
     fn handle_timeout(&mut self, now: Millis) {
         if self.silence_at().is_some_and(|at| at <= now) {
             self.liveness.report_silence();
-            self.events.push_back(LinkEvent::Silent);
+            self.events.push_back(LinkEvent::Gone);
         }
         if self.retry_at().is_some_and(|at| at <= now) {
             self.request_snapshot(now);

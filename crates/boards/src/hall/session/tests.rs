@@ -456,7 +456,7 @@ fn silence_is_reported_once_and_the_board_heard_again_is_asked_for_its_state() {
     session.handle_timeout(20 + SILENCE_MS);
     assert_eq!(events(&mut session), [], "the heartbeat kept it alive");
     session.handle_timeout(1000 + SILENCE_MS);
-    assert_eq!(events(&mut session), [LinkEvent::Silent]);
+    assert_eq!(events(&mut session), [LinkEvent::Gone]);
     session.handle_timeout(9000);
     assert_eq!(events(&mut session), [], "once per silence");
     assert_eq!(session.poll_timeout(), None);
@@ -468,7 +468,7 @@ fn silence_is_reported_once_and_the_board_heard_again_is_asked_for_its_state() {
 fn a_board_heard_again_in_a_frame_of_an_unknown_type_is_asked_for_its_state() {
     let mut session = started(Capabilities::default());
     session.handle_timeout(20 + SILENCE_MS);
-    assert_eq!(events(&mut session), [LinkEvent::Silent]);
+    assert_eq!(events(&mut session), [LinkEvent::Gone]);
     session.handle_bytes(9500, &unknown_type(2));
     assert_eq!(sent(&mut session), [Message::RequestSnapshot]);
 }
