@@ -217,15 +217,15 @@ fn emulated_board(
         };
         let script = touchmove_simulation::emulators::chesslink::Script::from_log(&log, 0).ok()?;
         let mut config = LinkConfig::new(script);
-        config.start = ScriptStart::OnHost;
-        config.seed = seed;
+        config.playing.start = ScriptStart::OnHost;
+        config.playing.seed = seed;
         config.unplug = unplug;
         return Some(Box::new(ChessLinkBoardEmulator::new(config)));
     }
     let script = Script::from_events(&game.start, events).ok()?;
     let mut config = EmulatorConfig::new(script);
-    config.start = ScriptStart::OnHost;
-    config.seed = seed;
+    config.playing.start = ScriptStart::OnHost;
+    config.playing.seed = seed;
     // Time enough for any corpus game: no flag falls in these rows.
     config.clock.initial_ms = 10 * 3_600_000;
     config.unplug = unplug;

@@ -25,16 +25,25 @@ impl GameEvent {
     /// `serde_json` writes for it, made faster by writing the time and then the kind's own
     /// object (`{"kind":...}`) in place of serde's flattening.
     pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        out.extend_from_slice(b"{\"t\":");
-        serde_json::to_writer(&mut *out, &self.t)?;
-        let kind_start = out.len();
-        serde_json::to_writer(&mut *out, &self.kind)?;
-        // The kind's object opens with `{`: it becomes the comma after the time.
-        if let Some(brace) = out.get_mut(kind_start) {
-            *brace = b',';
-        }
-        Ok(())
+        write_line(self.t, &self.kind, out)
     }
+}
+
+/// Appends a line of the contract to `out`: the time `t`, then the fields of `kind`'s own
+/// object (its `{` becomes the comma after the time), as serde flattens them.
+pub(crate) fn write_line(
+    t: Millis,
+    kind: &impl Serialize,
+    out: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"t\":");
+    serde_json::to_writer(&mut *out, &t)?;
+    let kind_start = out.len();
+    serde_json::to_writer(&mut *out, kind)?;
+    if let Some(brace) = out.get_mut(kind_start) {
+        *brace = b',';
+    }
+    Ok(())
 }
 
 /// The kinds of decision, with the fields the contract gives each.

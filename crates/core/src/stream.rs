@@ -6,7 +6,7 @@
 use serde::{Serialize, Serializer};
 use shakmaty::{Move, Square};
 
-use crate::event::{EventKind, GameEvent, LinkState, ser_squares};
+use crate::event::{EventKind, GameEvent, LinkState, ser_squares, write_line};
 use crate::sensor::Millis;
 
 /// The engine chose its move (`touchmove play`): the player is to carry it out on the board.
@@ -93,14 +93,7 @@ impl StreamEvent {
     /// Appends the event's line of the contract to `out`, without the line feed (see
     /// [`GameEvent::write_json`]).
     pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        out.extend_from_slice(b"{\"t\":");
-        serde_json::to_writer(&mut *out, &self.t)?;
-        let kind_start = out.len();
-        serde_json::to_writer(&mut *out, &self.kind)?;
-        if let Some(brace) = out.get_mut(kind_start) {
-            *brace = b',';
-        }
-        Ok(())
+        write_line(self.t, &self.kind, out)
     }
 
     /// The interpreter's decision, if it is one.

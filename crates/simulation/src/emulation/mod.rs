@@ -10,9 +10,10 @@ mod protocol_script;
 mod script_error;
 mod script_player;
 
-pub use board::{EmulatedBoard, Notice, hex};
+pub use board::{EmulatedBoard, FromOptions, Notice, boxed, hex};
 pub use options::{
-    BoardOption, ClockSide, EmulatorError, EmulatorOptions, ScriptSource, ScriptStart, Unplug,
+    BoardOption, ClockSide, EmulatorError, EmulatorOptions, Playing, ScriptSource, ScriptStart,
+    Unplug,
 };
 pub use protocol_script::ProtocolScript;
 pub use script_error::ScriptError;

@@ -62,6 +62,44 @@ pub struct Unplug {
 /// The side of a chess clock (the core's, re-exported for the emulators' options).
 pub use touchmove_core::clock::ClockSide;
 
+/// How every emulated board plays its script, whatever its protocol: when the script starts,
+/// how fast, on how noisy a line, with which dice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Playing {
+    /// When the script starts.
+    pub start: ScriptStart,
+    /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
+    pub speed: f64,
+    /// Bursts of garbage bytes per second on the line (`None`: a clean line).
+    pub noise: Option<f64>,
+    /// The seed of the noise.
+    pub seed: u64,
+}
+
+impl Default for Playing {
+    /// At once, at normal speed, on a clean line.
+    fn default() -> Playing {
+        Playing {
+            start: ScriptStart::AtOnce,
+            speed: 1.0,
+            noise: None,
+            seed: 0,
+        }
+    }
+}
+
+impl Playing {
+    /// As `options` ask.
+    pub fn of(options: &EmulatorOptions) -> Playing {
+        Playing {
+            start: options.start,
+            speed: options.speed,
+            noise: options.noise,
+            seed: options.seed,
+        }
+    }
+}
+
 /// How an emulated board plays: what every emulator takes, and the options only some boards
 /// have (an emulator asked for one its board lacks says so: [`EmulatorError::Unsupported`]).
 #[derive(Debug, Clone)]

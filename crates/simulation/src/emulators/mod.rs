@@ -9,7 +9,7 @@ pub mod chesslink;
 pub mod dgt;
 pub mod hall;
 
-use crate::emulation::{EmulatedBoard, EmulatorError, EmulatorOptions};
+use crate::emulation::{EmulatedBoard, EmulatorError, EmulatorOptions, boxed};
 
 /// How a protocol's board is emulated (`emulate NAME`, the live tests, `demo --board NAME`).
 #[derive(Debug, Clone, Copy)]
@@ -26,17 +26,17 @@ pub struct Emulator {
 pub const EMULATORS: &[Emulator] = &[
     Emulator {
         protocol: touchmove_boards::dgt::PROTOCOL.name,
-        new: dgt::new_emulator,
+        new: boxed::<dgt::DgtBoardEmulator>,
         help: dgt::HELP,
     },
     Emulator {
         protocol: touchmove_boards::hall::PROTOCOL.name,
-        new: hall::new_emulator,
+        new: boxed::<hall::HallBoardEmulator>,
         help: hall::HELP,
     },
     Emulator {
         protocol: touchmove_boards::chesslink::PROTOCOL.name,
-        new: chesslink::new_emulator,
+        new: boxed::<chesslink::ChessLinkBoardEmulator>,
         help: chesslink::HELP,
     },
 ];

@@ -20,12 +20,14 @@ use std::collections::VecDeque;
 
 use shakmaty::{Board, Square};
 
-pub(crate) use options::{HELP, new_emulator};
+pub use options::HELP;
 pub use script::{Change, Script};
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
-use crate::emulation::{EmulatedBoard, Notice, ProtocolScript, ScriptPlayer, ScriptStart, Unplug};
+use crate::emulation::{
+    EmulatedBoard, Notice, Playing, ProtocolScript, ScriptPlayer, ScriptStart, Unplug,
+};
 use touchmove_boards::chesslink::wire::{
     BoardReply, CommandDecoder, Decoded, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder,
     HostCommand, LED_COUNT, corners, encode_reply,
@@ -47,15 +49,9 @@ const E2ROM_REPORT_TIME: u8 = 0x03;
 pub struct EmulatorConfig {
     /// What happens on the board.
     pub script: Script,
-    /// When the script starts (`OnHost`: the host's first intact command).
-    pub start: ScriptStart,
-    /// Script times are divided by this, and so is the scan time (a board playing twenty times
-    /// as fast scans twenty times as often); not a positive number: 1.
-    pub speed: f64,
-    /// Bursts of garbage characters per second between frames (`None`: a clean line).
-    pub noise: Option<f64>,
-    /// The seed of the noise.
-    pub seed: u64,
+    /// When the script starts, how fast, on how noisy a line (`OnHost`: at the host's first
+    /// intact command; at twice the speed the board also scans twice as often).
+    pub playing: Playing,
     /// An unplugging, if any.
     pub unplug: Option<Unplug>,
 }
@@ -65,10 +61,7 @@ impl EmulatorConfig {
     pub fn new(script: Script) -> EmulatorConfig {
         EmulatorConfig {
             script,
-            start: ScriptStart::AtOnce,
-            speed: 1.0,
-            noise: None,
-            seed: 0,
+            playing: Playing::default(),
             unplug: None,
         }
     }
@@ -158,11 +151,11 @@ impl ChessLinkBoardEmulator {
         }
         let mut emulator = ChessLinkBoardEmulator {
             board: config.script.start,
-            script: ScriptPlayer::new(config.script.changes, config.speed)
+            script: ScriptPlayer::new(config.script.changes, config.playing.speed)
                 .with_lap(config.script.lap),
-            start: config.start,
-            speed: if config.speed.is_finite() && config.speed > 0.0 {
-                config.speed
+            start: config.playing.start,
+            speed: if config.playing.speed.is_finite() && config.playing.speed > 0.0 {
+                config.playing.speed
             } else {
                 1.0
             },
@@ -178,8 +171,9 @@ impl ChessLinkBoardEmulator {
             unplug: config.unplug,
             plugged: true,
             noise: config
+                .playing
                 .noise
-                .and_then(|rate| Noise::new(rate, config.seed, 0)),
+                .and_then(|rate| Noise::new(rate, config.playing.seed, 0)),
             out: VecDeque::new(),
             notices: VecDeque::new(),
         };

@@ -1,7 +1,7 @@
 //! A ChessLink board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions};
+use crate::emulation::{BoardOption, EmulatorError, EmulatorOptions, FromOptions, Playing};
 
 use super::{ChessLinkBoardEmulator, EmulatorConfig, Script};
 
@@ -24,19 +24,14 @@ const LACKING: [BoardOption; 4] = [
     BoardOption::DropEvery,
 ];
 
-impl ChessLinkBoardEmulator {
+impl FromOptions for ChessLinkBoardEmulator {
     /// A board playing `options`.
-    pub fn from_options(
-        options: &EmulatorOptions,
-    ) -> Result<ChessLinkBoardEmulator, EmulatorError> {
+    fn from_options(options: &EmulatorOptions) -> Result<ChessLinkBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
         let follower = options.follower_of::<Script>()?;
         let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);
-        config.start = options.start;
-        config.speed = options.speed;
-        config.noise = options.noise;
-        config.seed = options.seed;
+        config.playing = Playing::of(options);
         config.unplug = options.unplug;
         let emulator = ChessLinkBoardEmulator::new(config);
         Ok(match follower {
@@ -44,11 +39,4 @@ impl ChessLinkBoardEmulator {
             None => emulator,
         })
     }
-}
-
-/// The registry's constructor: [`ChessLinkBoardEmulator::from_options`], boxed.
-pub(crate) fn new_emulator(
-    options: &EmulatorOptions,
-) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
-    Ok(Box::new(ChessLinkBoardEmulator::from_options(options)?))
 }

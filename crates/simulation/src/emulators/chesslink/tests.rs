@@ -124,7 +124,7 @@ fn automatic_reports_start_off_and_every_scan_is_the_factory_mode() {
 #[test]
 fn the_script_waits_for_the_host_s_first_command() {
     let mut config = EmulatorConfig::new(e4_script());
-    config.start = ScriptStart::OnHost;
+    config.playing.start = ScriptStart::OnHost;
     let mut board = board(config);
     board.handle_timeout(5000);
     assert_eq!(board.board(), &Board::new());
@@ -166,7 +166,7 @@ fn unplugged_it_hears_and_says_nothing_and_comes_back_with_a_status() {
 #[test]
 fn a_corrupt_command_is_a_notice_and_no_answer() {
     let mut config = EmulatorConfig::new(e4_script());
-    config.start = ScriptStart::OnHost;
+    config.playing.start = ScriptStart::OnHost;
     let mut board = board(config);
     board.handle_bytes(0, b"S00");
     assert!(matches!(

@@ -3,7 +3,7 @@
 
 use super::clock::ClockConfig;
 use super::script::Script;
-use crate::emulation::{ScriptStart, Unplug};
+use crate::emulation::{Playing, Unplug};
 use touchmove_boards::dgt::wire::message::encode::BatteryStatus;
 
 /// What the board says about itself.
@@ -45,19 +45,13 @@ impl Default for BoardIdentity {
 pub struct EmulatorConfig {
     /// What happens on the board.
     pub script: Script,
-    /// When the script starts.
-    pub start: ScriptStart,
-    /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
-    pub speed: f64,
+    /// When the script starts, how fast, on how noisy a line.
+    pub playing: Playing,
     /// The board stands turned round: every square it reports is turned by
     /// [`shakmaty::Square::rotate_180`].
     pub rotated: bool,
-    /// Bursts of garbage bytes per second on the line (`None`: a clean line).
-    pub noise: Option<f64>,
     /// An unplugging, if any.
     pub unplug: Option<Unplug>,
-    /// The seed of the noise.
-    pub seed: u64,
     /// The clock plugged into the board.
     pub clock: ClockConfig,
     /// What the board says about itself.
@@ -69,12 +63,9 @@ impl EmulatorConfig {
     pub fn new(script: Script) -> EmulatorConfig {
         EmulatorConfig {
             script,
-            start: ScriptStart::AtOnce,
-            speed: 1.0,
+            playing: Playing::default(),
             rotated: false,
-            noise: None,
             unplug: None,
-            seed: 0,
             clock: ClockConfig::default(),
             identity: BoardIdentity::default(),
         }

@@ -28,7 +28,6 @@ pub use change::{Change, ScriptEvent};
 pub use clock::ClockConfig;
 pub use config::{BoardIdentity, EmulatorConfig};
 pub use options::HELP;
-pub(crate) use options::new_emulator;
 pub use script::Script;
 
 use crate::emulation::follow::{Follower, Shown, follow};
@@ -107,7 +106,7 @@ impl DgtBoardEmulator {
             board: config.script.start.clone(),
             clock: EmulatedClock::new(config.clock, config.script.first_to_move),
             clock_setting: (config.clock, config.script.first_to_move),
-            script: ScriptPlayer::new(config.script.events, config.speed)
+            script: ScriptPlayer::new(config.script.events, config.playing.speed)
                 .with_lap(config.script.lap),
             mode: Mode::Idle,
             bus_mode: true,
@@ -118,11 +117,12 @@ impl DgtBoardEmulator {
             tick: None,
             periodic: None,
             noise: config
+                .playing
                 .noise
-                .and_then(|rate| Noise::new(rate, config.seed, 0)),
+                .and_then(|rate| Noise::new(rate, config.playing.seed, 0)),
             follower: None,
         };
-        if config.start == ScriptStart::AtOnce {
+        if config.playing.start == ScriptStart::AtOnce {
             emulator.start_script(0);
         }
         emulator

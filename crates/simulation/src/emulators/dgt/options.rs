@@ -1,7 +1,7 @@
 //! A DGT board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions};
+use crate::emulation::{BoardOption, EmulatorError, EmulatorOptions, FromOptions, Playing};
 use touchmove_core::clock::{Bonus, TimeControl};
 use touchmove_core::sensor::Millis;
 
@@ -16,18 +16,15 @@ in real time. While unplugged (--unplug-at, --unplug-for) the board reads and se
 it comes back in its power-up state (bus mode, idle), its changes meanwhile lost except in a
 dump.";
 
-impl DgtBoardEmulator {
+impl FromOptions for DgtBoardEmulator {
     /// A board playing `options` (every option applies: a DGT board identifies pieces, scans,
     /// has a clock, can stand rotated and be unplugged).
-    pub fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
+    fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
         options.refuse(&[BoardOption::DropEvery])?;
         let follower = options.follower_of::<Script>()?;
         let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);
-        config.start = options.start;
-        config.speed = options.speed;
-        config.noise = options.noise;
-        config.seed = options.seed;
+        config.playing = Playing::of(options);
         config.rotated = options.rotated;
         config.unplug = options.unplug;
         config.clock.white = options.white_on_clock;
@@ -44,11 +41,4 @@ impl DgtBoardEmulator {
             None => emulator,
         })
     }
-}
-
-/// The registry's constructor: [`DgtBoardEmulator::from_options`], boxed.
-pub(crate) fn new_emulator(
-    options: &EmulatorOptions,
-) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
-    Ok(Box::new(DgtBoardEmulator::from_options(options)?))
 }

@@ -129,7 +129,7 @@ fn idle_sends_nothing_but_the_board_keeps_changing() {
 #[test]
 fn update_nice_reports_squares_and_clock_changes() {
     let mut config = EmulatorConfig::new(e4_d5());
-    config.start = ScriptStart::OnHost;
+    config.playing.start = ScriptStart::OnHost;
     let mut board = emulator(config);
     assert_eq!(board.poll_timeout(), None, "waits for a host");
     board.handle_bytes(1_000, &[UPDATE_NICE]);
@@ -258,7 +258,7 @@ fn garbage_from_the_host_is_noticed_and_not_answered() {
 #[test]
 fn speed_divides_the_script_times() {
     let mut config = EmulatorConfig::new(e4_d5());
-    config.speed = 4.0;
+    config.playing.speed = 4.0;
     let board = emulator(config);
     assert_eq!(board.poll_timeout(), Some(50));
 }
@@ -298,8 +298,8 @@ fn an_unplugged_board_loses_what_happens_and_comes_back_idle() {
 fn noise_is_seeded_and_mixes_top_bits() {
     let noisy = |seed| {
         let mut config = EmulatorConfig::new(e4_d5());
-        config.noise = Some(20.0);
-        config.seed = seed;
+        config.playing.noise = Some(20.0);
+        config.playing.seed = seed;
         let mut board = emulator(config);
         run_until(&mut board, 5_000).concat()
     };

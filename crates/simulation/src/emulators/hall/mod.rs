@@ -27,12 +27,11 @@ use touchmove_firmware_protocol::{
 };
 
 pub use options::HELP;
-pub(crate) use options::new_emulator;
 pub use script::{Change, Script, ScriptEvent, apply};
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
-use crate::emulation::{EmulatedBoard, Notice, Scheduled, ScriptPlayer, ScriptStart};
+use crate::emulation::{EmulatedBoard, Notice, Playing, Scheduled, ScriptPlayer, ScriptStart};
 use touchmove_core::sensor::Millis;
 
 /// How long the board stays silent before it sends a HEARTBEAT, in ms.
@@ -46,17 +45,11 @@ pub const DEFAULT_BOARD_ID: [u8; 8] = [0x54, 0x4d, 0x48, 0x41, 0x4c, 0x4c, 0x30,
 pub struct EmulatorConfig {
     /// What happens on the board.
     pub script: Script,
-    /// When the script starts.
-    pub start: ScriptStart,
-    /// Script times are divided by this (2.0 plays twice as fast); not a positive number: 1.
-    pub speed: f64,
-    /// Bursts of garbage bytes per second on the line, each ended by a 0x00 delimiter so that
-    /// it costs no frame (`None`: a clean line).
-    pub noise: Option<f64>,
+    /// When the script starts, how fast, on how noisy a line (a noise burst ends with a 0x00
+    /// delimiter, so that it costs no frame).
+    pub playing: Playing,
     /// Every Nth CHANGE frame is lost on the line (its sequence number is used up all the same).
     pub drop_every: Option<NonZeroU32>,
-    /// The seed of the noise.
-    pub seed: u64,
     /// The board id HELLO announces.
     pub board_id: [u8; 8],
 }
@@ -66,11 +59,8 @@ impl EmulatorConfig {
     pub fn new(script: Script) -> EmulatorConfig {
         EmulatorConfig {
             script,
-            start: ScriptStart::AtOnce,
-            speed: 1.0,
-            noise: None,
+            playing: Playing::default(),
             drop_every: None,
-            seed: 0,
             board_id: DEFAULT_BOARD_ID,
         }
     }
@@ -145,7 +135,7 @@ impl HallBoardEmulator {
         let mut emulator = HallBoardEmulator {
             drop_every: config.drop_every,
             occupancy: config.script.start,
-            script: ScriptPlayer::new(config.script.events, config.speed)
+            script: ScriptPlayer::new(config.script.events, config.playing.speed)
                 .with_lap(config.script.lap),
             leds: Leds::default(),
             seq: 0x00,
@@ -155,11 +145,12 @@ impl HallBoardEmulator {
             out: VecDeque::from([vec![0x00]]),
             notices: VecDeque::new(),
             noise: config
+                .playing
                 .noise
-                .and_then(|rate| Noise::new(rate, config.seed, 0)),
+                .and_then(|rate| Noise::new(rate, config.playing.seed, 0)),
             follower: None,
         };
-        emulator.power_up(config.board_id, config.start);
+        emulator.power_up(config.board_id, config.playing.start);
         emulator
     }
 

@@ -1,7 +1,7 @@
 //! A Hall-sensor board emulated from the options every emulated board takes
 //! ([`EmulatorOptions`]): the registry's constructor.
 
-use crate::emulation::{BoardOption, EmulatedBoard, EmulatorError, EmulatorOptions};
+use crate::emulation::{BoardOption, EmulatorError, EmulatorOptions, FromOptions, Playing};
 
 use super::{EmulatorConfig, HallBoardEmulator, Script};
 
@@ -23,17 +23,14 @@ second without frames. It answers REQUEST_SNAPSHOT with its occupancy and rememb
 script starts when the host sends its first frame, unless --no-wait. Noise bursts end with a 0x00,
 so each costs no frame but is a corrupt report; --drop-every N loses every Nth CHANGE.";
 
-impl HallBoardEmulator {
+impl FromOptions for HallBoardEmulator {
     /// A board playing `options`; a board that cannot identify pieces ignores a log's letters.
-    pub fn from_options(options: &EmulatorOptions) -> Result<HallBoardEmulator, EmulatorError> {
+    fn from_options(options: &EmulatorOptions) -> Result<HallBoardEmulator, EmulatorError> {
         options.refuse(&LACKING)?;
         let follower = options.follower_of::<Script>()?;
         let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);
-        config.start = options.start;
-        config.speed = options.speed;
-        config.noise = options.noise;
-        config.seed = options.seed;
+        config.playing = Playing::of(options);
         config.drop_every = options.drop_every;
         let emulator = HallBoardEmulator::new(config);
         Ok(match follower {
@@ -41,11 +38,4 @@ impl HallBoardEmulator {
             None => emulator,
         })
     }
-}
-
-/// The registry's constructor: [`HallBoardEmulator::from_options`], boxed.
-pub(crate) fn new_emulator(
-    options: &EmulatorOptions,
-) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
-    Ok(Box::new(HallBoardEmulator::from_options(options)?))
 }

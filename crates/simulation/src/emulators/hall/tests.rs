@@ -176,7 +176,7 @@ fn every_nth_change_is_lost_leaving_a_sequence_gap() {
 #[test]
 fn waiting_for_the_host_delays_the_script() {
     let mut config = EmulatorConfig::new(script());
-    config.start = ScriptStart::OnHost;
+    config.playing.start = ScriptStart::OnHost;
     let mut emulator = HallBoardEmulator::new(config);
     emulator.handle_timeout(5000);
     let idle = frames(&mut emulator);
@@ -202,8 +202,8 @@ fn waiting_for_the_host_delays_the_script() {
 fn noise_costs_no_frame() {
     let mut clean = HallBoardEmulator::new(EmulatorConfig::new(script()));
     let mut config = EmulatorConfig::new(script());
-    config.noise = Some(20.0);
-    config.seed = 5;
+    config.playing.noise = Some(20.0);
+    config.playing.seed = 5;
     let mut noisy = HallBoardEmulator::new(config);
     clean.handle_timeout(10_000);
     noisy.handle_timeout(10_000);
@@ -236,7 +236,7 @@ fn sequence_numbers_wrap() {
 #[test]
 fn bad_host_bytes_are_reported() {
     let mut config = EmulatorConfig::new(script());
-    config.start = ScriptStart::OnHost;
+    config.playing.start = ScriptStart::OnHost;
     let mut emulator = HallBoardEmulator::new(config);
     drain(&mut emulator);
     let mut bytes = vec![0x13, 0x37, 0x00];
@@ -257,7 +257,7 @@ fn bad_host_bytes_are_reported() {
 
 #[test]
 fn the_protocol_s_probe_recognises_the_emulated_board_by_its_hello_and_not_before() {
-    use crate::emulation::{EmulatorOptions, ScriptSource};
+    use crate::emulation::{EmulatorOptions, FromOptions, ScriptSource};
     let game = ScriptSource::Game {
         start: shakmaty::Chess::default(),
         moves: Vec::new(),
