@@ -3,8 +3,6 @@
 
 use touchmove_core::sensor::Millis;
 
-use super::options::{EmulatorError, EmulatorOptions};
-
 /// An emulated board: host bytes and the time in, board bytes and notices out. Times are ms of
 /// emulator time.
 pub trait EmulatedBoard {
@@ -23,20 +21,6 @@ pub trait EmulatedBoard {
     /// The next thing worth telling whoever runs the emulator.
     #[must_use]
     fn poll_notice(&mut self) -> Option<Notice>;
-}
-
-/// An emulated board made from the options every emulated board takes (it refuses, with
-/// [`EmulatorError::Unsupported`], those its board lacks).
-pub trait FromOptions: EmulatedBoard + Send + Sized + 'static {
-    /// A board playing what `options` say, or why it cannot.
-    fn from_options(options: &EmulatorOptions) -> Result<Self, EmulatorError>;
-}
-
-/// The registry's constructor of boards of type `B`: [`FromOptions::from_options`], boxed.
-pub fn boxed<B: FromOptions>(
-    options: &EmulatorOptions,
-) -> Result<Box<dyn EmulatedBoard + Send>, EmulatorError> {
-    Ok(Box::new(B::from_options(options)?))
 }
 
 /// A boxed board is a board: the registry hands emulators out boxed.

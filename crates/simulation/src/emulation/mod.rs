@@ -4,13 +4,15 @@
 
 mod board;
 pub(crate) mod follow;
+mod from_options;
 pub(crate) mod noise;
 mod options;
 mod protocol_script;
 mod script_error;
 mod script_player;
 
-pub use board::{EmulatedBoard, FromOptions, Notice, boxed, hex};
+pub use board::{EmulatedBoard, Notice, hex};
+pub use from_options::{FromOptions, boxed};
 pub use options::{
     BoardOption, ClockSide, EmulatorError, EmulatorOptions, Playing, ScriptSource, ScriptStart,
     Unplug,
