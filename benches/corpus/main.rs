@@ -268,27 +268,14 @@ fn presimulate(games: &[(String, PgnGame)], style: &NamedStyle) -> Vec<(Chess, V
 fn speed_and_memory(games: &[(String, PgnGame)], config: Config) {
     println!();
     println!(
-        "Speed, interpreter alone (events pre-simulated in memory, one thread, best of 3 runs over the corpus)"
+        "Speed, interpreter alone: `cargo bench --bench interpreter` (this bench counts allocations, which slows them)"
     );
     let all = styles::all();
-    let mut in_progress = Vec::new();
-    for style in all
+    let in_progress = all
         .iter()
-        .filter(|s| matches!(s.name, "clean occ" | "everything id"))
-    {
-        let presimulated = presimulate(games, style);
-        let events: usize = presimulated.iter().map(|(_, e)| e.len()).sum();
-        let best = speed::interpreter_best(&presimulated, config, 3);
-        println!(
-            "  {:<15} {events} events in {:.3} s: {:.2} M events/s",
-            style.name,
-            best.as_secs_f64(),
-            events as f64 / best.as_secs_f64() / 1e6
-        );
-        if style.name == "clean occ" {
-            in_progress = presimulated;
-        }
-    }
+        .find(|s| s.name == "clean occ")
+        .map(|style| presimulate(games, style))
+        .unwrap_or_default();
     memory_in_progress(&in_progress, config);
 }
 

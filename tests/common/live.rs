@@ -83,7 +83,7 @@ pub fn sans(events: &[LiveEvent]) -> Vec<String> {
         .iter()
         .filter_map(|event| match event {
             LiveEvent::Decision(decision) => match &decision.kind {
-                EventKind::Move(m) => Some(m.san.clone()),
+                EventKind::Move(m) => Some(m.san.to_string()),
                 _ => None,
             },
             _ => None,

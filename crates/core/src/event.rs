@@ -6,6 +6,8 @@
 
 use serde::{Serialize, Serializer};
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
 use shakmaty::{Color, KnownOutcome, Move, Square};
 
 use crate::sensor::Millis;
@@ -122,10 +124,14 @@ pub struct MoveEvent {
     /// The side that moved.
     #[serde(serialize_with = "ser_display")]
     pub color: Color,
-    /// The move in Standard Algebraic Notation, with `+` or `#`.
-    pub san: String,
-    /// The move in UCI notation (castling as the king's two-square move).
-    pub uci: String,
+    /// The move in Standard Algebraic Notation, with `+` or `#` (written as text only when
+    /// output).
+    #[serde(serialize_with = "ser_san")]
+    pub san: SanPlus,
+    /// The move in UCI notation, castling as the king's two-square move (written as text only
+    /// when output).
+    #[serde(serialize_with = "ser_uci")]
+    pub uci: UciMove,
     /// The position after the move (written as FEN; formatted only when output).
     #[serde(serialize_with = "ser_fen")]
     pub fen: Fen,
@@ -319,6 +325,20 @@ pub fn color_name(color: Color) -> &'static str {
 
 fn ser_display<S: Serializer, T: std::fmt::Display>(value: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(value)
+}
+
+/// A SAN as one string.
+fn ser_san<S: Serializer>(san: &SanPlus, s: S) -> Result<S::Ok, S::Error> {
+    let mut text = String::with_capacity(8);
+    san.append_to_string(&mut text);
+    s.serialize_str(&text)
+}
+
+/// A UCI move as one string.
+fn ser_uci<S: Serializer>(uci: &UciMove, s: S) -> Result<S::Ok, S::Error> {
+    let mut text = String::with_capacity(5);
+    uci.append_to_string(&mut text);
+    s.serialize_str(&text)
 }
 
 /// A FEN as one string: written whole, not a character at a time through `Display`, which

@@ -37,7 +37,7 @@
 //! interpreter.handle_event(&SensorEvent::new(400, place));
 //! interpreter.finish();
 //! let decided: Vec<_> = std::iter::from_fn(|| interpreter.poll_event()).collect();
-//! assert!(matches!(&decided[0].kind, EventKind::Move(m) if m.san == "e4"));
+//! assert!(matches!(&decided[0].kind, EventKind::Move(m) if m.san.to_string() == "e4"));
 //! ```
 //!
 //! Between decisions, [`Interpreter::turn_view`] says where the turn stands: the pieces in
@@ -74,7 +74,7 @@
 //!     replay.record(record, &mut |event| decided.push(event));
 //! }
 //! replay.finish(&mut |event| decided.push(event));
-//! assert!(matches!(&decided[0].kind, EventKind::Move(m) if m.uci == "e2e4"));
+//! assert!(matches!(&decided[0].kind, EventKind::Move(m) if m.uci.to_string() == "e2e4"));
 //! ```
 
 #[macro_use]

@@ -166,7 +166,7 @@ mod tests {
         let mut drain = |baseline: &mut Baseline| {
             while let Some(event) = baseline.poll_event() {
                 if let EventKind::Move(m) = event.kind {
-                    moves.push((event.t, m.san));
+                    moves.push((event.t, m.san.to_string()));
                 }
             }
         };
@@ -198,7 +198,9 @@ mod tests {
         baseline.handle_timeout(650);
         let decided = baseline.poll_event().expect("a move");
         assert_eq!(decided.t, 650);
-        assert!(matches!(decided.kind, EventKind::Move(ref m) if m.san == "e4" && m.ply == 1));
+        assert!(
+            matches!(decided.kind, EventKind::Move(ref m) if m.san.to_string() == "e4" && m.ply == 1)
+        );
         assert_eq!(baseline.poll_timeout(), None);
         assert_eq!(baseline.game().plies(), 1);
     }

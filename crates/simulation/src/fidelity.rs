@@ -60,7 +60,7 @@ pub fn san_list(start: &Chess, moves: &[Move]) -> Vec<String> {
         if game.ending().is_some() {
             break;
         }
-        sans.push(game.play(m).san);
+        sans.push(game.play(m).san.to_string());
     }
     sans
 }
@@ -72,7 +72,7 @@ pub fn recorded_sans(events: &[GameEvent]) -> Vec<String> {
         match &event.kind {
             EventKind::Move(m) => {
                 sans.truncate(m.ply as usize - 1);
-                sans.push(m.san.clone());
+                sans.push(m.san.to_string());
             }
             EventKind::Takeback { ply } => sans.truncate(*ply as usize - 1),
             _ => {}

@@ -372,7 +372,7 @@ impl WatchedBoard {
         };
         match kind {
             EventKind::Move(played) => {
-                self.last_move = Some(played.uci.clone());
+                self.last_move = Some(played.uci.to_string());
                 if let Some(times) = played.clock {
                     self.clock_after_move(decision.t, times, !played.color);
                 }
@@ -439,7 +439,7 @@ impl WatchedBoard {
             match event.game() {
                 Some(EventKind::Move(played)) => {
                     sans.truncate(before(played.ply));
-                    sans.push(played.san.clone());
+                    sans.push(played.san.to_string());
                 }
                 Some(EventKind::Takeback { ply }) => sans.truncate(before(*ply)),
                 _ => {}

@@ -63,7 +63,7 @@ fn shows(seen: &BoardSnapshot, expected: &Board) -> bool {
 /// }
 /// let decided = game.poll_event();
 /// assert!(matches!(decided, Some(LiveEvent::Decision(e))
-///     if matches!(&e.kind, EventKind::Move(m) if m.san == "e4")));
+///     if matches!(&e.kind, EventKind::Move(m) if m.san.to_string() == "e4")));
 /// // The board is told, to light the squares or set a clock's text.
 /// assert_eq!(game.poll_feedback(), Some(Feedback::Started { to_move: Color::White }));
 /// assert_eq!(
@@ -427,7 +427,7 @@ mod tests {
         game.finish();
         let decision = game.poll_event();
         assert!(
-            matches!(&decision, Some(LiveEvent::Decision(GameEvent { t: 1300, kind: touchmove_core::event::EventKind::Move(m) })) if m.san == "e4"),
+            matches!(&decision, Some(LiveEvent::Decision(GameEvent { t: 1300, kind: touchmove_core::event::EventKind::Move(m) })) if m.san.to_string() == "e4"),
             "{decision:?}"
         );
     }

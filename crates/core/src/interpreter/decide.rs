@@ -118,7 +118,10 @@ impl Interpreter {
             if self.sensed.board.identified_at(to).is_none());
         // A move shown after the mover's press waits for the press, which completes it.
         let press_held = !correction && self.mover_press_held();
-        if can_grow(m, legal.moves()) || unsensed_promotion || press_held {
+        let grows = m
+            .from()
+            .is_some_and(|from| can_grow(m, legal.touching(from)));
+        if grows || unsensed_promotion || press_held {
             self.phase = Phase::Pending {
                 what: Pending::Move { m, correction },
                 deadline: t.saturating_add(self.config.rest_ms()),

@@ -1,6 +1,6 @@
 //! The legal moves of a position with their footprints, computed once per position.
 
-use shakmaty::{Bitboard, Chess, Move, Position};
+use shakmaty::{Bitboard, Chess, Move, Position, Square};
 
 use super::geometry::occupancy_delta;
 
@@ -35,6 +35,15 @@ impl LegalMoves {
     /// Every legal move.
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    /// The legal moves whose footprint holds `square`.
+    pub fn touching(&self, square: Square) -> impl Iterator<Item = Move> + '_ {
+        self.moves
+            .iter()
+            .zip(&self.deltas)
+            .filter(move |(_, delta)| delta.contains(square))
+            .map(|(m, _)| *m)
     }
 
     /// The legal moves whose footprint is exactly `diff`.

@@ -408,18 +408,15 @@ impl Interpreter {
         let flag = self
             .flag_due()
             .filter(|due| self.held.press.is_none_or(|p| p.t >= *due));
-        let reply = self.reply_due();
         [
-            held,
-            reply,
+            self.reply_due(),
             self.press_due(),
             phase,
             flag,
             self.gesture_due(),
         ]
         .into_iter()
-        .flatten()
-        .min()
+        .fold(held, earliest)
     }
 
     /// Handles every deadline due at or before `now`, in order.
@@ -843,6 +840,15 @@ impl Interpreter {
         } else {
             Phase::AtRest
         };
+    }
+}
+
+/// The earlier of two deadlines, either of which may be absent.
+fn earliest(a: Option<Millis>, b: Option<Millis>) -> Option<Millis> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 

@@ -17,7 +17,7 @@ fn sans(events: &[GameEvent]) -> Vec<(Millis, String)> {
     events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Move(m) => Some((e.t, m.san.clone())),
+            EventKind::Move(m) => Some((e.t, m.san.to_string())),
             _ => None,
         })
         .collect()

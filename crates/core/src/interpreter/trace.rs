@@ -64,6 +64,17 @@ impl Trace {
         }
     }
 
+    /// Begins a new turn on a board that shows `start`, as [`Trace::new`] does, keeping the
+    /// touches' allocation.
+    pub fn restart(&mut self, start: &Board, turn: Color) {
+        let mut touches = std::mem::take(&mut self.touches);
+        touches.clear();
+        *self = Trace {
+            touches,
+            ..Trace::new(start, turn)
+        };
+    }
+
     /// A piece left the board this turn unseen (a full report showed it gone).
     pub fn mark_unseen(&mut self) {
         self.unseen = true;

@@ -55,7 +55,7 @@ impl Turn {
     pub(super) fn restart(&mut self, game: &Game, start_seq: u32) {
         let position = game.position();
         self.legal.refill(game.legal_moves());
-        self.trace = Trace::new(position.board(), position.turn());
+        self.trace.restart(position.board(), position.turn());
         self.start_seq = start_seq;
         self.promotion = None;
         self.completed_illegal = None;

@@ -17,7 +17,7 @@ use shakmaty::Chess;
 use crate::event::{EventKind, GameEvent, GameResult};
 use crate::stream::{StreamEvent, StreamKind};
 use comment::{illegal_comment, mismatch_comment, result_comment, violation_comment};
-pub use error::{RecordError, SanFault};
+pub use error::RecordError;
 use game::GameRecord;
 pub use tags::PgnTags;
 

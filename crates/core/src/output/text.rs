@@ -64,7 +64,7 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
 /// times when a clock runs (`   1. e4   (clock white 0:04:58, black 0:05:00)`).
 fn render_move(played: &MoveEvent, notation: Notation) -> String {
     let number = move_number(played);
-    let written = notation.write(&played.san, played.chess_move);
+    let written = notation.write(&played.san.to_string(), played.chess_move);
     let line = match played.color {
         Color::White => format!("{number:>4}. {written}"),
         Color::Black => format!("{number:>4}... {written}"),
@@ -159,8 +159,8 @@ mod tests {
         EventKind::Move(MoveEvent {
             ply,
             color,
-            san: san.to_owned(),
-            uci: String::new(),
+            san: shakmaty::san::SanPlus::from_ascii(san.as_bytes()).expect("a SAN"),
+            uci: shakmaty::uci::UciMove::Null,
             fen: shakmaty::fen::Fen::from_ascii(fen.as_bytes()).expect("a valid FEN"),
             promotion_default: false,
             reconstructed: false,

@@ -4,7 +4,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
 
 use super::history::History;
 
@@ -35,9 +35,9 @@ pub struct PlayedMove {
     /// The side that moved.
     pub color: Color,
     /// Standard Algebraic Notation with check or mate suffix.
-    pub san: String,
+    pub san: SanPlus,
     /// UCI notation (castling as the king's two-square move).
-    pub uci: String,
+    pub uci: UciMove,
     /// The position after the move (formatted as FEN only when output).
     pub fen: Fen,
     /// The move itself.
@@ -126,7 +126,7 @@ impl Game {
     pub fn play(&mut self, m: Move) -> PlayedMove {
         let before = self.position().clone();
         let color = before.turn();
-        let san = San::from_move(&before, m);
+        let san = self.san_before(m);
         let mut after = before;
         after.play_unchecked(m);
         // The suffix from the legal moves computed once here (shakmaty's own suffix would
@@ -150,18 +150,24 @@ impl Game {
             chess_move: m,
             ply: u32::try_from(self.moves.len()).unwrap_or(u32::MAX),
             color,
-            san: {
-                let mut text = String::with_capacity(8);
-                san.append_to_string(&mut text);
-                text
-            },
-            uci: {
-                let mut text = String::with_capacity(5);
-                UciMove::from_standard(m).append_to_string(&mut text);
-                text
-            },
+            san,
+            uci: UciMove::from_standard(m),
             fen,
         }
+    }
+
+    /// The SAN of `m` in the current position, disambiguated against its legal moves (already
+    /// known: `San::from_move` would generate them again).
+    fn san_before(&self, m: Move) -> San {
+        let mut candidates = MoveList::new();
+        if let Move::Normal { role, to, .. } = m
+            && role != Role::Pawn
+        {
+            candidates.extend(self.legal.iter().copied().filter(
+                |c| matches!(*c, Move::Normal { role: r, to: t, .. } if r == role && t == to),
+            ));
+        }
+        San::disambiguate(m, &candidates)
     }
 
     /// Retracts the last move; returns its ply number, or `None` at the start of the game.
@@ -246,7 +252,8 @@ mod tests {
     fn records_san_uci_and_fen() {
         let mut game = Game::new(Chess::default());
         let e4 = play_uci(&mut game, "e2e4");
-        assert_eq!(e4.san, "e4");
+        assert_eq!(e4.san.to_string(), "e4");
+        assert_eq!(e4.uci.to_string(), "e2e4");
         assert_eq!(e4.ply, 1);
         assert_eq!(e4.color, Color::White);
         assert_eq!(

@@ -325,7 +325,9 @@ mod replayed {
              #resign 500 white\n#resign 600 black\n",
         );
         assert_eq!(events.len(), 2, "{events:?}");
-        assert!(matches!(events[0].game(), Some(EventKind::Move(played)) if played.san == "e4"));
+        assert!(
+            matches!(events[0].game(), Some(EventKind::Move(played)) if played.san.to_string() == "e4")
+        );
         let Some(EventKind::Result(result)) = events[1].game() else {
             panic!("{events:?}");
         };

@@ -1,14 +1,14 @@
 //! Why the recorder refused an event: the event does not fit the game as recorded so far.
 
 use shakmaty::Color;
-use shakmaty::san::{ParseSanError, SanError};
+use shakmaty::san::SanError;
 
 use crate::sensor_log::IllegalPosition;
 
 /// An event the [`PgnRecorder`](super::PgnRecorder) could not record; nothing was recorded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
-    /// The SAN of a move event does not parse, or is not a legal move in the recorded position.
+    /// The SAN of a move event is not a legal move in the recorded position.
     #[error("ply {ply}: `{san}` is not a legal move in {fen}: {source}")]
     IllegalSan {
         /// The ply of the move event.
@@ -18,7 +18,7 @@ pub enum RecordError {
         /// The recorded position, as FEN.
         fen: String,
         /// Why the SAN was refused.
-        source: SanFault,
+        source: SanError,
     },
     /// A move event for the side not to move in the recorded position.
     #[error("ply {ply}: a move by {found:?}, but {expected:?} is to move")]
@@ -62,26 +62,3 @@ pub enum RecordError {
     #[error("a game set up from an impossible position: {0}")]
     SetUp(#[source] IllegalPosition),
 }
-
-/// Why shakmaty refused a move's SAN.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum SanFault {
-    /// It is no SAN.
-    #[error(transparent)]
-    Unreadable(#[from] ParseSanError),
-    /// It reads as SAN, but names no legal move or more than one.
-    #[error(transparent)]
-    Illegal(#[from] SanError),
-}
-
-impl PartialEq for SanFault {
-    fn eq(&self, other: &SanFault) -> bool {
-        match (self, other) {
-            (SanFault::Unreadable(_), SanFault::Unreadable(_)) => true,
-            (SanFault::Illegal(a), SanFault::Illegal(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl Eq for SanFault {}

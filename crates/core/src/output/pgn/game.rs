@@ -4,7 +4,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, EnPassantMode, KnownOutcome, Position};
 
-use super::error::{RecordError, SanFault};
+use super::error::RecordError;
 use super::movetext::{MovetextItem, Numbering, movetext_lines};
 use super::tags::{PgnTags, push_tag};
 use crate::event::MoveEvent;
@@ -56,12 +56,13 @@ impl GameRecord {
             });
         }
         let before = self.position.clone();
-        let m = SanPlus::from_ascii(event.san.as_bytes())
-            .map_err(SanFault::from)
-            .and_then(|san| san.san.to_move(&before).map_err(SanFault::from))
+        let m = event
+            .san
+            .san
+            .to_move(&before)
             .map_err(|source| RecordError::IllegalSan {
                 ply: event.ply,
-                san: event.san.clone(),
+                san: event.san.to_string(),
                 fen: fen_of(&before),
                 source,
             })?;

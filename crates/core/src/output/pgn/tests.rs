@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Position, Square};
 
 use super::*;
@@ -21,8 +22,8 @@ fn mv(ply: u32, color: Color, san: &str) -> GameEvent {
     event(EventKind::Move(MoveEvent {
         ply,
         color,
-        san: san.to_owned(),
-        uci: String::new(),
+        san: SanPlus::from_ascii(san.as_bytes()).expect("a SAN"),
+        uci: UciMove::Null,
         fen: Fen::default(),
         promotion_default: false,
         reconstructed: false,
@@ -422,8 +423,8 @@ fn events_that_do_not_fit_are_refused_and_not_recorded() {
         Err(RecordError::IllegalSan { ply: 1, san, .. }) if san == "e5"
     ));
     assert!(matches!(
-        recorder.record(&mv(1, Color::White, "xx")),
-        Err(RecordError::IllegalSan { .. })
+        recorder.record(&mv(1, Color::White, "Ke2")),
+        Err(RecordError::IllegalSan { ply: 1, san, .. }) if san == "Ke2"
     ));
     assert_eq!(
         recorder.record(&mv(1, Color::Black, "e5")),
