@@ -323,7 +323,10 @@ pub fn color_name(color: Color) -> &'static str {
     }
 }
 
-fn ser_display<S: Serializer, T: std::fmt::Display>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn ser_display<S: Serializer, T: std::fmt::Display>(
+    value: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
     s.collect_str(value)
 }
 

@@ -1,10 +1,11 @@
 //! The JSON stream (`events-json.md`) as its producers make it: the interpreter's decisions
-//! ([`GameEvent`]), the engine game's ([`EngineMove`], [`Execution`]: `touchmove play`) and a
-//! live board's link ([`LinkState`]: the runner), each a type of its own, combined here, at the
-//! edge, into one [`StreamEvent`] per line of the contract.
+//! ([`GameEvent`]), the engine game's ([`EngineMove`], [`Execution`]: `touchmove play`), the
+//! online game's ([`OnlineNotice`], [`Execution`]: `touchmove online`) and a live board's link
+//! ([`LinkState`]: the runner), each a type of its own, combined here, at the edge, into one
+//! [`StreamEvent`] per line of the contract.
 
 use serde::{Serialize, Serializer};
-use shakmaty::{Move, Square};
+use shakmaty::{Color, Move, Square};
 
 use crate::event::{EventKind, GameEvent, LinkState, ser_squares, write_line};
 use crate::sensor::Millis;
@@ -27,6 +28,76 @@ pub struct EngineMove {
     /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
     #[serde(skip)]
     pub chess_move: Move,
+}
+
+/// What the server of an online game said or did (`touchmove online`; kind `online`, with
+/// `what` saying which).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "what", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum OnlineNotice {
+    /// A move the server has and the board does not yet: the player is to carry it out (the
+    /// opponent's, or the player's own made elsewhere).
+    Move {
+        /// The side whose move it is.
+        #[serde(serialize_with = "crate::event::ser_display")]
+        color: Color,
+        /// The move, in SAN.
+        san: String,
+        /// The move, in UCI.
+        uci: String,
+        /// The move itself, for Rust callers.
+        #[serde(skip)]
+        chess_move: Move,
+    },
+    /// The server refused the player's move: it is taken back, and the board must show the
+    /// server's position again.
+    Refused {
+        /// The move, in UCI.
+        uci: String,
+        /// The server's reason.
+        message: String,
+    },
+    /// The server took moves back (a takeback both players agreed to): the board must show
+    /// its position again.
+    TakenBack {
+        /// The plies the server's game has now.
+        plies: u32,
+    },
+    /// A side offers a draw.
+    DrawOffer {
+        /// Who offers.
+        #[serde(serialize_with = "crate::event::ser_display")]
+        color: Color,
+    },
+    /// A side proposes a takeback.
+    TakebackProposal {
+        /// Who proposes.
+        #[serde(serialize_with = "crate::event::ser_display")]
+        color: Color,
+    },
+    /// The opponent left the game, or came back.
+    OpponentGone {
+        /// Gone (`false`: back).
+        gone: bool,
+        /// In how many seconds the player may claim the win.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        claim_in_s: Option<u32>,
+    },
+    /// A line of the game's chat.
+    Chat {
+        /// Who wrote it.
+        user: String,
+        /// What they wrote.
+        text: String,
+    },
+    /// A request of the player's was not carried out (`what` it was: `draw`, `resign`...).
+    Failed {
+        /// The request.
+        request: String,
+        /// Why.
+        message: String,
+    },
 }
 
 /// The board shows another move than the engine's (`touchmove play`): the game waits until it
@@ -57,6 +128,8 @@ pub enum StreamKind {
     /// A live board stopped answering, or answers again (kind `link`; live sessions only: a
     /// recording replays to the same events less these).
     Link(LinkState),
+    /// The server of an online game said or did something (kind `online`).
+    Online(OnlineNotice),
 }
 
 /// One line of the stream: what was decided, and when.
@@ -76,6 +149,7 @@ enum Other<'a> {
     Engine(&'a EngineMove),
     Execution(&'a Execution),
     Link { state: LinkState },
+    Online(&'a OnlineNotice),
 }
 
 impl Serialize for StreamKind {
@@ -85,6 +159,7 @@ impl Serialize for StreamKind {
             StreamKind::Engine(choice) => Other::Engine(choice).serialize(s),
             StreamKind::Execution(execution) => Other::Execution(execution).serialize(s),
             StreamKind::Link(state) => Other::Link { state: *state }.serialize(s),
+            StreamKind::Online(notice) => Other::Online(notice).serialize(s),
         }
     }
 }
@@ -155,12 +230,30 @@ mod tests {
                 kind: EventKind::Resync,
             }
             .into(),
+            StreamEvent {
+                t: 9,
+                kind: StreamKind::Online(OnlineNotice::Move {
+                    color: Color::Black,
+                    san: "e4".to_owned(),
+                    uci: "e2e4".to_owned(),
+                    chess_move: e5,
+                }),
+            },
+            StreamEvent {
+                t: 10,
+                kind: StreamKind::Online(OnlineNotice::OpponentGone {
+                    gone: true,
+                    claim_in_s: Some(8),
+                }),
+            },
         ];
         let expected = [
             r#"{"t":5,"kind":"engine","san":"e4","uci":"e2e4","score_cp":31}"#,
             r#"{"t":6,"kind":"execution","expected":"e4","played":null,"squares":["e2","e4"],"message":"carry out e4"}"#,
             r#"{"t":7,"kind":"link","state":"lost"}"#,
             r#"{"t":8,"kind":"resync"}"#,
+            r#"{"t":9,"kind":"online","what":"move","color":"black","san":"e4","uci":"e2e4"}"#,
+            r#"{"t":10,"kind":"online","what":"opponent-gone","gone":true,"claim_in_s":8}"#,
         ];
         for (event, expected) in lines.iter().zip(expected) {
             assert_eq!(serde_json::to_string(event).ok().as_deref(), Some(expected));

@@ -15,7 +15,7 @@ use std::io::Write;
 use shakmaty::Chess;
 
 use crate::event::{EventKind, GameEvent, GameResult};
-use crate::stream::{StreamEvent, StreamKind};
+use crate::stream::{OnlineNotice, StreamEvent, StreamKind};
 use comment::{illegal_comment, mismatch_comment, result_comment, violation_comment};
 pub use error::RecordError;
 use game::GameRecord;
@@ -47,13 +47,23 @@ impl PgnRecorder {
     }
 
     /// Records one line of the stream, whoever decided it: the interpreter's decisions as
-    /// [`PgnRecorder::record`] does, a wrong execution of the engine's move as a comment (the
-    /// engine's choice is the move that follows; the link's state is the session's, not the
-    /// game's).
+    /// [`PgnRecorder::record`] does, a wrong execution of the engine's or the server's move as
+    /// a comment, and so a move the server refused or moves it took back (the engine's or the
+    /// server's move is the move that follows; the link's state is the session's, not the
+    /// game's; offers and chat are not the game's record).
     pub fn record_stream(&mut self, event: &StreamEvent) -> Result<(), RecordError> {
         match &event.kind {
             StreamKind::Game(kind) => self.record_kind(kind),
             StreamKind::Execution(execution) => self.note(execution.message.clone()),
+            StreamKind::Online(notice) => match notice {
+                OnlineNotice::Refused { uci, message } => {
+                    self.note(format!("the server refused {uci}: {message}"))
+                }
+                OnlineNotice::TakenBack { plies } => {
+                    self.note(format!("the server took the game back to ply {plies}"))
+                }
+                _ => Ok(()),
+            },
             StreamKind::Engine(_) | StreamKind::Link(_) => Ok(()),
         }
     }

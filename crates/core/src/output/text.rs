@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use super::notation::Notation;
 use crate::evidence::{Evidence, timed};
-use crate::stream::{EngineMove, StreamEvent, StreamKind};
+use crate::stream::{EngineMove, OnlineNotice, StreamEvent, StreamKind};
 
 /// One line describing `event` for a person watching the game, without a line ending; a ruling
 /// has a second line with its evidence (`  evidence: 1400 released on e1 ...`).
@@ -28,6 +28,48 @@ pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
         StreamKind::Link(state) => format!("board {}", state.as_str()),
         StreamKind::Engine(choice) => render_engine(choice, notation),
         StreamKind::Execution(execution) => execution.message.clone(),
+        StreamKind::Online(notice) => render_online(notice, notation),
+    }
+}
+
+/// What the server of an online game said or did, in words.
+fn render_online(notice: &OnlineNotice, notation: Notation) -> String {
+    match notice {
+        OnlineNotice::Move {
+            color,
+            san,
+            chess_move,
+            ..
+        } => {
+            let written = notation.write(san, *chess_move);
+            format!(
+                "{} plays {written}: carry it out on the board",
+                color_name(*color)
+            )
+        }
+        OnlineNotice::Refused { uci, message } => {
+            format!("the server refused {uci} ({message}): take it back on the board")
+        }
+        OnlineNotice::TakenBack { plies } => {
+            format!("the server took the game back to ply {plies}: set the board to it")
+        }
+        OnlineNotice::DrawOffer { color } => format!("{} offers a draw", color_name(*color)),
+        OnlineNotice::TakebackProposal { color } => {
+            format!("{} proposes a takeback", color_name(*color))
+        }
+        OnlineNotice::OpponentGone { gone: false, .. } => "the opponent is back".to_owned(),
+        OnlineNotice::OpponentGone {
+            gone: true,
+            claim_in_s,
+        } => match claim_in_s {
+            Some(0) => "the opponent left the game: the win may be claimed".to_owned(),
+            Some(s) => format!("the opponent left the game: the win may be claimed in {s} s"),
+            None => "the opponent left the game".to_owned(),
+        },
+        OnlineNotice::Chat { user, text } => format!("chat: {user}: {text}"),
+        OnlineNotice::Failed { request, message } => {
+            format!("the server did not take the {request} request: {message}")
+        }
     }
 }
 

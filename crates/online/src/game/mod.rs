@@ -1,0 +1,623 @@
+//! A game on the board against an opponent on a server (`touchmove online`), sans-IO: between
+//! the interpreter's decisions (what the board shows) and the server's game (what stands).
+//!
+//! The server's game is the game. The player's move, once the interpreter decides it, stands
+//! and is sent, once; a move the server refuses is taken back and said, and the board must show
+//! the server's position again before anything more is sent. A move the server has and the
+//! board does not (the opponent's, or one of the player's made elsewhere) is shown for the
+//! player to carry out, and stands once the board shows it; another move is reported, as
+//! `touchmove play` reports a wrong execution of an engine's move. Moves the server takes back
+//! (a takeback both sides agreed to) are taken back. The result is the server's; the
+//! interpreter's rulings are reported for the record and bind no one.
+//!
+//! Fed the interpreter's decisions ([`OnlineGame::handle_decision`]), the server's states
+//! ([`OnlineGame::handle_state`]) and what became of each request
+//! ([`OnlineGame::handle_answer`]); what comes out ([`OnlineGame::poll_event`]) is the record,
+//! the requests to send, what to show on the board and the server's clock.
+
+use std::collections::VecDeque;
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move, Position, Square};
+
+use crate::lichess::request::Request;
+use crate::lichess::wire::GameState;
+use touchmove_boards::live::Feedback;
+use touchmove_core::clock::ClockReading;
+use touchmove_core::event::{ClockTimes, EventKind, GameEvent, GameResult};
+use touchmove_core::sensor::Millis;
+use touchmove_core::stream::{Execution, OnlineNotice, StreamEvent, StreamKind};
+
+/// What the online game has to say or do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OnlineEvent {
+    /// A line of the game's record (moves that stand, takebacks, the server's moves and
+    /// notices, wrong executions, the result).
+    Decision(StreamEvent),
+    /// Send this request to the server.
+    Send(Request),
+    /// Show this on the board (the server's move to carry out).
+    Show(Feedback),
+    /// The server's clock as of this time: for the interpreter (the moves' times) and the
+    /// board's clock.
+    Clock(Millis, ClockReading),
+}
+
+/// What became of a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The server took it.
+    Taken,
+    /// The server refused it, saying why.
+    Refused(String),
+    /// Nobody knows: the connection failed before the answer (the server may have taken it).
+    Unknown,
+}
+
+/// The player's move as sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Sent {
+    m: Move,
+    /// Whether the answer was lost: the server's next state says whether it was taken.
+    unknown: bool,
+}
+
+/// A game played on the board against the server's opponent.
+#[derive(Debug, Clone)]
+pub struct OnlineGame {
+    /// The account's side.
+    me: Color,
+    /// The position the board's game (the interpreter's) starts from.
+    start: Chess,
+    /// The server's moves from `start`, as it last stated them.
+    server: Vec<Move>,
+    /// The moves that stand: the server's as far as the board has caught up with them, then
+    /// the player's move sent and not yet the server's.
+    record: Vec<Move>,
+    /// The position after `record`.
+    position: Chess,
+    /// The interpreter's moves, each with its event.
+    seen: Vec<GameEvent>,
+    /// The player's move sent and not yet in the server's game.
+    sent: Option<Sent>,
+    /// A move the server refused, while the board still shows it.
+    refused: Option<Move>,
+    /// The moves the server took back, while the board may still show them.
+    dropped: Vec<Move>,
+    /// What was last reported of the board (said once until the board changes).
+    reported: Option<Vec<Move>>,
+    /// The server's move last shown.
+    shown: Option<Move>,
+    /// The draw offers and takeback proposals last stated, each side's.
+    offers: ByColor<(bool, bool)>,
+    /// The server ended the game.
+    over: bool,
+    out: VecDeque<OnlineEvent>,
+}
+
+impl OnlineGame {
+    /// A game in which the account plays `me`, the board's game starting from `start`.
+    pub fn new(start: Chess, me: Color) -> OnlineGame {
+        OnlineGame {
+            me,
+            position: start.clone(),
+            start,
+            server: Vec::new(),
+            record: Vec::new(),
+            seen: Vec::new(),
+            sent: None,
+            refused: None,
+            dropped: Vec::new(),
+            reported: None,
+            shown: None,
+            offers: ByColor::new_with(|_| (false, false)),
+            over: false,
+            out: VecDeque::new(),
+        }
+    }
+
+    /// The account's side.
+    pub fn me(&self) -> Color {
+        self.me
+    }
+
+    /// The moves that stand.
+    pub fn moves(&self) -> &[Move] {
+        &self.record
+    }
+
+    /// The server's moves, as it last stated them.
+    pub fn server_moves(&self) -> &[Move] {
+        &self.server
+    }
+
+    /// The position after the moves that stand.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    /// Whether the server has ended the game.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The next thing to do or say.
+    pub fn poll_event(&mut self) -> Option<OnlineEvent> {
+        self.out.pop_front()
+    }
+
+    /// A decision of the interpreter, at the board.
+    pub fn handle_decision(&mut self, event: &GameEvent) {
+        match &event.kind {
+            EventKind::Move(played) => {
+                self.seen.truncate(before(played.ply));
+                self.seen.push(event.clone());
+                self.reconcile(event.t);
+            }
+            EventKind::Takeback { ply } => {
+                self.seen.truncate(before(*ply));
+                self.reconcile(event.t);
+            }
+            EventKind::Result(result) => self.board_result(result),
+            // A new game set up on the board is not the server's: the server says when games
+            // begin.
+            EventKind::Game { .. } | EventKind::Setup { .. } => {}
+            _ => self.pass(event.clone()),
+        }
+    }
+
+    /// The server's state of the game at `t` (the first line of its stream, and each after a
+    /// move, an offer or the end).
+    pub fn handle_state(&mut self, t: Millis, state: &GameState) {
+        let Some(server) = self.read_moves(state) else {
+            self.notice(
+                t,
+                OnlineNotice::Failed {
+                    request: "state".to_owned(),
+                    message: format!("the server's moves `{}` are not a game", state.moves),
+                },
+            );
+            return;
+        };
+        self.server = server;
+        let running = state.is_going_on().then(|| self.server_position().turn());
+        let times = ClockTimes {
+            white: state.wtime,
+            black: state.btime,
+        };
+        self.out
+            .push_back(OnlineEvent::Clock(t, ClockReading::new(times, running)));
+        self.settle_sent();
+        self.offers_changed(t, state);
+        self.reconcile(t);
+        if !state.is_going_on() && !self.over {
+            self.over = true;
+            self.ended(t, state);
+        }
+    }
+
+    /// What became of `request`, sent earlier, at `t`.
+    pub fn handle_answer(&mut self, t: Millis, request: &Request, answer: Answer) {
+        match (request, answer) {
+            (Request::Move(_), Answer::Taken) => {}
+            (Request::Move(uci), Answer::Refused(message)) => {
+                let Some(sent) = self.sent.take() else {
+                    return;
+                };
+                self.refused = Some(sent.m);
+                self.notice(
+                    t,
+                    OnlineNotice::Refused {
+                        uci: uci.to_string(),
+                        message,
+                    },
+                );
+                self.reconcile(t);
+            }
+            (Request::Move(_), Answer::Unknown) => {
+                if let Some(sent) = self.sent.as_mut() {
+                    sent.unknown = true;
+                }
+            }
+            (_, Answer::Taken) => {}
+            (other, Answer::Refused(message)) => self.notice(
+                t,
+                OnlineNotice::Failed {
+                    request: other.name(),
+                    message,
+                },
+            ),
+            (other, Answer::Unknown) => self.notice(
+                t,
+                OnlineNotice::Failed {
+                    request: other.name(),
+                    message: "no answer from the server".to_owned(),
+                },
+            ),
+        }
+    }
+
+    /// The player asks for `request` (a key, the page's button, the result gesture).
+    pub fn request(&mut self, request: Request) {
+        if !self.over {
+            self.out.push_back(OnlineEvent::Send(request));
+        }
+    }
+
+    /// The server's moves, read from `start` (`None`: one is not legal where it stands).
+    fn read_moves(&self, state: &GameState) -> Option<Vec<Move>> {
+        let mut position = self.start.clone();
+        let mut moves = Vec::new();
+        for text in state.uci_moves() {
+            let m = UciMove::from_ascii(text.as_bytes())
+                .ok()?
+                .to_move(&position)
+                .ok()?;
+            position.play_unchecked(m);
+            moves.push(m);
+        }
+        Some(moves)
+    }
+
+    /// The position after the server's moves.
+    fn server_position(&self) -> Chess {
+        let mut position = self.start.clone();
+        for &m in &self.server {
+            position.play_unchecked(m);
+        }
+        position
+    }
+
+    /// The move sent is in the server's game now, or (its answer lost) it is not and the
+    /// server waits for it: then it is sent again.
+    fn settle_sent(&mut self) {
+        let Some(sent) = self.sent else {
+            return;
+        };
+        let index = self.record.len().saturating_sub(1);
+        if self.server.len() > index && self.server.get(index) == Some(&sent.m) {
+            self.sent = None;
+        } else if sent.unknown && self.server.len() == index {
+            self.sent = Some(Sent {
+                m: sent.m,
+                unknown: false,
+            });
+            self.out
+                .push_back(OnlineEvent::Send(Request::Move(UciMove::from_standard(
+                    sent.m,
+                ))));
+        }
+    }
+
+    /// Relates the record to the server's game, then the board to the record.
+    fn reconcile(&mut self, t: Millis) {
+        self.follow_server(t);
+        let board: Vec<Move> = self.seen.iter().filter_map(chess_move).collect();
+        let n = self.record.len();
+        if board == self.record {
+            self.reported = None;
+            self.refused = None;
+            self.dropped.clear();
+            self.show_next(t);
+        } else if board.len() == n + 1 && board.starts_with(&self.record) {
+            let Some(event) = self.seen.last().cloned() else {
+                return;
+            };
+            let Some(shown) = chess_move(&event) else {
+                return;
+            };
+            self.board_moved(t, shown, event, board);
+        } else {
+            self.report(t, board);
+        }
+    }
+
+    /// Takes back the moves of the record the server no longer has (but the player's move
+    /// sent, while the server has not stated it yet).
+    fn follow_server(&mut self, t: Millis) {
+        let common = self
+            .record
+            .iter()
+            .zip(&self.server)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let awaiting_sent = self.sent.is_some_and(|sent| {
+            common == self.server.len()
+                && self.record.len() == common + 1
+                && self.record.last() == Some(&sent.m)
+        });
+        if common == self.record.len() || awaiting_sent {
+            return;
+        }
+        let refused = self.refused.is_some() && self.record.len() == common + 1;
+        if !refused {
+            self.notice(
+                t,
+                OnlineNotice::TakenBack {
+                    plies: ply_number(common),
+                },
+            );
+            self.dropped = self.record.get(common..).unwrap_or_default().to_vec();
+        }
+        self.take_back(t, common);
+    }
+
+    /// The board shows the record and one move more: `shown`, decided as `event`.
+    fn board_moved(&mut self, t: Millis, shown: Move, event: GameEvent, board: Vec<Move>) {
+        let n = self.record.len();
+        match self.server.get(n) {
+            Some(&expected) if expected == shown => self.accept(t, shown, event),
+            Some(_) => self.report(t, board),
+            None => {
+                let mine = self.position.turn() == self.me;
+                if mine && self.sent.is_none() && !self.over && self.refused != Some(shown) {
+                    self.accept(t, shown, event);
+                    self.sent = Some(Sent {
+                        m: shown,
+                        unknown: false,
+                    });
+                    self.out
+                        .push_back(OnlineEvent::Send(Request::Move(UciMove::from_standard(
+                            shown,
+                        ))));
+                } else {
+                    self.report(t, board);
+                }
+            }
+        }
+    }
+
+    /// `shown`, decided as `event`, stands.
+    fn accept(&mut self, t: Millis, shown: Move, event: GameEvent) {
+        self.record.push(shown);
+        self.position.play_unchecked(shown);
+        self.reported = None;
+        self.refused = None;
+        self.pass(event);
+        self.show_next(t);
+    }
+
+    /// The server's next move, once, when the board shows the record and the server has more.
+    fn show_next(&mut self, t: Millis) {
+        let Some(&next) = self.server.get(self.record.len()) else {
+            return;
+        };
+        if self.shown == Some(next) {
+            return;
+        }
+        self.shown = Some(next);
+        let san = SanPlus::from_move(self.position.clone(), next).to_string();
+        let (from, to) = squares(next);
+        self.notice(
+            t,
+            OnlineNotice::Move {
+                color: self.position.turn(),
+                san: san.clone(),
+                uci: UciMove::from_standard(next).to_string(),
+                chess_move: next,
+            },
+        );
+        self.out.push_back(OnlineEvent::Show(Feedback::Show {
+            from,
+            to,
+            text: san,
+        }));
+    }
+
+    /// The moves after the `plies`th are taken back.
+    fn take_back(&mut self, t: Millis, plies: usize) {
+        for ply in (plies + 1..=self.record.len()).rev() {
+            self.pass(GameEvent {
+                t,
+                kind: EventKind::Takeback {
+                    ply: ply_number(ply),
+                },
+            });
+        }
+        self.record.truncate(plies);
+        let mut position = self.start.clone();
+        for &m in &self.record {
+            position.play_unchecked(m);
+        }
+        self.position = position;
+        self.shown = None;
+        self.reported = None;
+        if self.sent.is_some_and(|sent| !self.record.contains(&sent.m)) {
+            self.sent = None;
+        }
+    }
+
+    /// The board shows other moves than the record: said once, with what to do.
+    fn report(&mut self, t: Millis, board: Vec<Move>) {
+        if self.reported.as_ref() == Some(&board) {
+            return;
+        }
+        let n = self.record.len();
+        let common = board
+            .iter()
+            .zip(&self.record)
+            .take_while(|(a, b)| a == b)
+            .count();
+        // The move to carry out: the record's next when the board is behind it, else the
+        // server's next.
+        let expected = if common < n {
+            self.record.get(common).copied()
+        } else {
+            self.server.get(n).copied()
+        };
+        let at = if common < n {
+            self.position_after(common)
+        } else {
+            self.position.clone()
+        };
+        let played = (common == n && board.len() == n + 1)
+            .then(|| board.last().copied())
+            .flatten();
+        let san = |m: Move| SanPlus::from_move(at.clone(), m).to_string();
+        let expected_san = expected.map(san);
+        let played_san = played.map(san);
+        let message = match (&expected_san, &played_san) {
+            (Some(expected), Some(played)) => format!("carry out {expected}, not {played}"),
+            (Some(expected), None) => format!("carry out {expected}"),
+            (None, Some(text)) if self.refused.is_some() && self.refused == played => {
+                format!("take {text} back: the server refused it")
+            }
+            (None, Some(text)) if self.dropped.first().copied() == played => {
+                format!("take {text} back: the server took it back")
+            }
+            (None, Some(played)) if self.sent.is_some() || self.over => {
+                format!("{played} is not taken: the server's game is as it was")
+            }
+            (None, Some(played)) => format!("wait for the opponent's move: {played} is not taken"),
+            (None, None) => "set the board to the game".to_owned(),
+        };
+        let expected_squares = expected
+            .map(|m| {
+                let (from, to) = squares(m);
+                vec![from, to]
+            })
+            .unwrap_or_default();
+        self.reported = Some(board);
+        self.out.push_back(OnlineEvent::Decision(StreamEvent {
+            t,
+            kind: StreamKind::Execution(Execution {
+                expected: expected_san.clone(),
+                played: played_san,
+                squares: expected_squares,
+                message,
+            }),
+        }));
+        if let (Some(m), Some(text)) = (expected, expected_san) {
+            let (from, to) = squares(m);
+            self.out
+                .push_back(OnlineEvent::Show(Feedback::Show { from, to, text }));
+        }
+    }
+
+    /// The position after the record's first `plies` moves.
+    fn position_after(&self, plies: usize) -> Chess {
+        let mut position = self.start.clone();
+        for &m in self.record.iter().take(plies) {
+            position.play_unchecked(m);
+        }
+        position
+    }
+
+    /// A result the interpreter decided at the board: the server's game decides results, so
+    /// only the result gesture counts, as a request: a win for the player claims it (the
+    /// opponent gone), a loss resigns, a draw offers one.
+    fn board_result(&mut self, result: &GameResult) {
+        if result.reason != "gesture" {
+            return;
+        }
+        let request = match result.outcome {
+            KnownOutcome::Draw => Request::Draw(true),
+            KnownOutcome::Decisive { winner } if winner == self.me => Request::ClaimVictory,
+            KnownOutcome::Decisive { .. } => Request::Resign,
+        };
+        self.request(request);
+    }
+
+    /// Says each offer the server states that it did not state before.
+    fn offers_changed(&mut self, t: Millis, state: &GameState) {
+        for color in Color::ALL {
+            let now = (state.offers_draw(color), state.proposes_takeback(color));
+            let before = std::mem::replace(self.offers.get_mut(color), now);
+            if now.0 && !before.0 {
+                self.notice(t, OnlineNotice::DrawOffer { color });
+            }
+            if now.1 && !before.1 {
+                self.notice(t, OnlineNotice::TakebackProposal { color });
+            }
+        }
+    }
+
+    /// The server ended the game: its result, if it has one.
+    fn ended(&mut self, t: Millis, state: &GameState) {
+        let outcome = match state.winner_side() {
+            Some(winner) => Some(KnownOutcome::Decisive { winner }),
+            None if DRAWN.contains(&state.status.as_str()) => Some(KnownOutcome::Draw),
+            None => None,
+        };
+        match outcome {
+            Some(outcome) => self.pass(GameEvent {
+                t,
+                kind: EventKind::Result(GameResult {
+                    result: outcome.as_str().to_owned(),
+                    reason: reason(&state.status).to_owned(),
+                    rule: None,
+                    outcome,
+                }),
+            }),
+            None => self.notice(
+                t,
+                OnlineNotice::Failed {
+                    request: "game".to_owned(),
+                    message: format!(
+                        "the server ended the game without a result ({})",
+                        state.status
+                    ),
+                },
+            ),
+        }
+    }
+
+    fn notice(&mut self, t: Millis, notice: OnlineNotice) {
+        self.out.push_back(OnlineEvent::Decision(StreamEvent {
+            t,
+            kind: StreamKind::Online(notice),
+        }));
+    }
+
+    fn pass(&mut self, event: GameEvent) {
+        self.out.push_back(OnlineEvent::Decision(event.into()));
+    }
+}
+
+/// The statuses of a game the server ended drawn.
+const DRAWN: [&str; 4] = ["draw", "stalemate", "insufficientMaterialClaim", "timeout"];
+
+/// The reason of a result, in the words of the other results, from the server's status.
+fn reason(status: &str) -> &str {
+    match status {
+        "mate" => "checkmate",
+        "resign" => "resignation",
+        "stalemate" => "stalemate",
+        "outoftime" => "flag",
+        "timeout" => "opponent left",
+        "draw" => "draw agreed or claimed",
+        "insufficientMaterialClaim" => "insufficient material",
+        other => other,
+    }
+}
+
+/// The moves before ply `ply` (from 1).
+fn before(ply: u32) -> usize {
+    usize::try_from(ply.saturating_sub(1)).unwrap_or(usize::MAX)
+}
+
+/// Ply `index` + 1... as a ply number: the number of plies `index` counts.
+fn ply_number(plies: usize) -> u32 {
+    u32::try_from(plies).unwrap_or(u32::MAX)
+}
+
+/// The move of a move event.
+fn chess_move(event: &GameEvent) -> Option<Move> {
+    match &event.kind {
+        EventKind::Move(played) => Some(played.chess_move),
+        _ => None,
+    }
+}
+
+/// The squares a move's piece leaves and reaches (a castling king's).
+fn squares(m: Move) -> (Square, Square) {
+    match UciMove::from_standard(m) {
+        UciMove::Normal { from, to, .. } => (from, to),
+        UciMove::Put { to, .. } => (to, to),
+        UciMove::Null => (Square::A1, Square::A1),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+use super::*;
+use touchmove_core::event::MoveEvent;
+use touchmove_core::rules::Game;
+
+/// The interpreter's side of the tests: a game on the board, its move events as the
+/// interpreter makes them.
+struct Board {
+    game: Game,
+}
+
+impl Board {
+    fn new() -> Board {
+        Board {
+            game: Game::new(Chess::default()),
+        }
+    }
+
+    fn play(&mut self, t: Millis, uci: &str) -> GameEvent {
+        let m = UciMove::from_ascii(uci.as_bytes())
+            .expect("uci")
+            .to_move(self.game.position())
+            .expect("legal");
+        let played: MoveEvent = self.game.play(m).into_event(false, None);
+        GameEvent {
+            t,
+            kind: EventKind::Move(played),
+        }
+    }
+
+    fn take_back(&mut self, t: Millis) -> GameEvent {
+        let ply = self.game.take_back().expect("a move to take back");
+        GameEvent {
+            t,
+            kind: EventKind::Takeback { ply },
+        }
+    }
+}
+
+fn state(moves: &str, status: &str) -> GameState {
+    serde_json::from_value(serde_json::json!({
+        "type": "gameState", "moves": moves, "wtime": 300_000, "btime": 290_000,
+        "winc": 0, "binc": 0, "status": status,
+    }))
+    .expect("a state")
+}
+
+fn drain(game: &mut OnlineGame) -> Vec<OnlineEvent> {
+    std::iter::from_fn(|| game.poll_event()).collect()
+}
+
+fn sent(events: &[OnlineEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            OnlineEvent::Send(request) => Some(request.name()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The record's lines: moves by SAN, takebacks, notices and executions by their `what`.
+fn said(events: &[OnlineEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            OnlineEvent::Decision(d) => Some(match &d.kind {
+                StreamKind::Game(EventKind::Move(m)) => format!("move {}", m.san),
+                StreamKind::Game(EventKind::Takeback { ply }) => format!("takeback {ply}"),
+                StreamKind::Game(EventKind::Result(r)) => {
+                    format!("result {} {}", r.result, r.reason)
+                }
+                StreamKind::Execution(x) => format!("execution: {}", x.message),
+                StreamKind::Online(OnlineNotice::Move { san, .. }) => format!("server {san}"),
+                StreamKind::Online(notice) => format!("notice {notice:?}"),
+                other => format!("{other:?}"),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_player_s_move_is_sent_once_and_the_opponent_s_shown_then_carried_out() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_state(0, &state("", "started"));
+    let start = drain(&mut game);
+    assert!(
+        matches!(start.first(), Some(OnlineEvent::Clock(0, reading)) if reading.running == Some(Color::White))
+    );
+    game.handle_decision(&board.play(1000, "e2e4"));
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["move e4"]);
+    assert_eq!(sent(&out), ["move e2e4"]);
+    // The server states the move, then the reply: the reply is shown.
+    game.handle_state(1100, &state("e2e4", "started"));
+    assert!(said(&drain(&mut game)).is_empty());
+    game.handle_state(3000, &state("e2e4 e7e5", "started"));
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["server e5"]);
+    assert!(out.contains(&OnlineEvent::Show(Feedback::Show {
+        from: Square::E7,
+        to: Square::E5,
+        text: "e5".to_owned(),
+    })));
+    assert!(sent(&out).is_empty());
+    // Carried out on the board: it stands, and nothing is sent for it.
+    game.handle_decision(&board.play(4000, "e7e5"));
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["move e5"]);
+    assert!(sent(&out).is_empty());
+    assert_eq!(game.moves().len(), 2);
+}
+
+#[test]
+fn a_wrong_execution_is_reported_and_the_right_one_taken() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_decision(&board.play(1000, "e2e4"));
+    game.handle_state(1100, &state("e2e4 e7e5", "started"));
+    drain(&mut game);
+    game.handle_decision(&board.play(2000, "e7e6"));
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["execution: carry out e5, not e6"]);
+    game.handle_decision(&board.take_back(2500));
+    game.handle_decision(&board.play(3000, "e7e5"));
+    assert_eq!(said(&drain(&mut game)), ["move e5"]);
+}
+
+#[test]
+fn a_refused_move_is_taken_back_and_not_sent_again_until_the_board_is_put_back() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_state(0, &state("", "started"));
+    drain(&mut game);
+    game.handle_decision(&board.play(1000, "e2e4"));
+    let out = drain(&mut game);
+    let Some(OnlineEvent::Send(request)) = out.iter().find(|e| matches!(e, OnlineEvent::Send(_)))
+    else {
+        panic!("sent")
+    };
+    let request = request.clone();
+    game.handle_answer(1200, &request, Answer::Refused("Not your turn".to_owned()));
+    let out = drain(&mut game);
+    assert_eq!(
+        said(&out),
+        [
+            "notice Refused { uci: \"e2e4\", message: \"Not your turn\" }",
+            "takeback 1",
+            "execution: take e4 back: the server refused it",
+        ]
+    );
+    assert!(sent(&out).is_empty());
+    // Another report of the same board says nothing more; the board put back clears it.
+    game.handle_state(1300, &state("", "started"));
+    assert!(said(&drain(&mut game)).is_empty());
+    game.handle_decision(&board.take_back(2000));
+    assert!(said(&drain(&mut game)).is_empty());
+    game.handle_decision(&board.play(3000, "d2d4"));
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["move d4"]);
+    assert_eq!(sent(&out), ["move d2d4"]);
+}
+
+#[test]
+fn a_move_whose_answer_was_lost_is_sent_again_only_if_the_server_lacks_it() {
+    let e4 = Request::Move(UciMove::from_ascii(b"e2e4").expect("uci"));
+    // The server has it: nothing is sent again.
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_decision(&board.play(1000, "e2e4"));
+    drain(&mut game);
+    game.handle_answer(1100, &e4, Answer::Unknown);
+    game.handle_state(5000, &state("e2e4", "started"));
+    assert!(sent(&drain(&mut game)).is_empty());
+    // The server lacks it: sent again, once.
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_decision(&board.play(1000, "e2e4"));
+    drain(&mut game);
+    game.handle_answer(1100, &e4, Answer::Unknown);
+    game.handle_state(5000, &state("", "started"));
+    assert_eq!(sent(&drain(&mut game)), ["move e2e4"]);
+    game.handle_state(5100, &state("", "started"));
+    assert!(sent(&drain(&mut game)).is_empty());
+}
+
+#[test]
+fn the_server_s_takeback_takes_the_record_back_and_the_board_must_follow() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_decision(&board.play(1000, "e2e4"));
+    game.handle_state(1100, &state("e2e4 e7e5", "started"));
+    game.handle_decision(&board.play(2000, "e7e5"));
+    drain(&mut game);
+    game.handle_state(3000, &state("e2e4", "started"));
+    let out = drain(&mut game);
+    assert_eq!(
+        said(&out),
+        [
+            "notice TakenBack { plies: 1 }",
+            "takeback 2",
+            "execution: take e5 back: the server took it back",
+        ]
+    );
+    game.handle_decision(&board.take_back(4000));
+    assert!(said(&drain(&mut game)).is_empty());
+}
+
+#[test]
+fn the_player_s_move_waits_for_the_opponent_s_and_rulings_pass() {
+    let mut game = OnlineGame::new(Chess::default(), Color::Black);
+    let mut board = Board::new();
+    game.handle_state(0, &state("", "started"));
+    drain(&mut game);
+    // White's move made on the board before the server has it: not taken.
+    game.handle_decision(&board.play(1000, "e2e4"));
+    let out = drain(&mut game);
+    assert_eq!(
+        said(&out),
+        ["execution: wait for the opponent's move: e4 is not taken"]
+    );
+    assert!(sent(&out).is_empty());
+    // The server's move is that one: it stands.
+    game.handle_state(2000, &state("e2e4", "started"));
+    assert_eq!(said(&drain(&mut game)), ["move e4"]);
+}
+
+#[test]
+fn the_server_s_result_ends_the_game_and_the_board_s_own_does_not() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let checkmate = GameEvent {
+        t: 10,
+        kind: EventKind::Result(GameResult {
+            result: "1-0".to_owned(),
+            reason: "checkmate".to_owned(),
+            rule: None,
+            outcome: KnownOutcome::Decisive {
+                winner: Color::White,
+            },
+        }),
+    };
+    game.handle_decision(&checkmate);
+    assert!(drain(&mut game).is_empty());
+    let mut resigned = state("", "resign");
+    resigned.winner = Some("black".to_owned());
+    game.handle_state(20, &resigned);
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["result 0-1 resignation"]);
+    assert!(
+        matches!(out.first(), Some(OnlineEvent::Clock(20, reading)) if reading.running.is_none())
+    );
+    assert!(game.is_over());
+    game.handle_state(30, &resigned);
+    assert!(said(&drain(&mut game)).is_empty());
+}
+
+#[test]
+fn the_result_gesture_asks_the_server() {
+    for (winner, expected) in [
+        (Some(Color::White), "claim-victory"),
+        (Some(Color::Black), "resign"),
+        (None, "draw"),
+    ] {
+        let mut game = OnlineGame::new(Chess::default(), Color::White);
+        let outcome = winner.map_or(KnownOutcome::Draw, |winner| KnownOutcome::Decisive {
+            winner,
+        });
+        game.handle_decision(&GameEvent {
+            t: 5,
+            kind: EventKind::Result(GameResult {
+                result: outcome.as_str().to_owned(),
+                reason: "gesture".to_owned(),
+                rule: None,
+                outcome,
+            }),
+        });
+        assert_eq!(sent(&drain(&mut game)), [expected]);
+    }
+}
+
+#[test]
+fn offers_are_said_once() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut offer = state("", "started");
+    offer.bdraw = true;
+    game.handle_state(1, &offer);
+    game.handle_state(2, &offer);
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["notice DrawOffer { color: Black }"]);
+}

@@ -1,0 +1,20 @@
+//! touchmove's online play on the physical board (`touchmove online`), sans-IO: the messages
+//! of the Lichess Board API and the game between the interpreter's decisions and the server's.
+//!
+//! Nothing here opens a connection: the `touchmove` package's driver streams the server's
+//! lines in and sends the requests this crate asks for.
+
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
+
+pub mod game;
+pub mod lichess;
+
+pub use game::{Answer, OnlineEvent, OnlineGame};

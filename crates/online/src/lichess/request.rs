@@ -1,0 +1,101 @@
+//! The requests of the Board API a game at the board makes, as method, path and form body:
+//! the driver sends them, this says what they are.
+
+use shakmaty::uci::UciMove;
+
+/// A request about a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Play a move (`POST /api/board/game/{id}/move/{uci}`).
+    Move(UciMove),
+    /// Offer or accept a draw (`true`), or decline the opponent's offer (`false`).
+    Draw(bool),
+    /// Propose or accept a takeback (`true`), or decline the opponent's (`false`).
+    Takeback(bool),
+    /// Resign.
+    Resign,
+    /// Abort the game (before each side has moved).
+    Abort,
+    /// Claim the win: the opponent has left.
+    ClaimVictory,
+}
+
+impl Request {
+    /// The path of the request for game `game_id` (every one is a `POST` without a body).
+    pub fn path(&self, game_id: &str) -> String {
+        let what = match self {
+            Request::Move(uci) => format!("move/{uci}"),
+            Request::Draw(yes) => format!("draw/{}", yes_no(*yes)),
+            Request::Takeback(yes) => format!("takeback/{}", yes_no(*yes)),
+            Request::Resign => "resign".to_owned(),
+            Request::Abort => "abort".to_owned(),
+            Request::ClaimVictory => "claim-victory".to_owned(),
+        };
+        format!("/api/board/game/{game_id}/{what}")
+    }
+
+    /// Its name in words (`move e2e4`, `draw`...).
+    pub fn name(&self) -> String {
+        match self {
+            Request::Move(uci) => format!("move {uci}"),
+            Request::Draw(true) => "draw".to_owned(),
+            Request::Draw(false) => "draw decline".to_owned(),
+            Request::Takeback(true) => "takeback".to_owned(),
+            Request::Takeback(false) => "takeback decline".to_owned(),
+            Request::Resign => "resign".to_owned(),
+            Request::Abort => "abort".to_owned(),
+            Request::ClaimVictory => "claim-victory".to_owned(),
+        }
+    }
+}
+
+fn yes_no(yes: bool) -> &'static str {
+    if yes { "yes" } else { "no" }
+}
+
+/// The path that accepts challenge `id` (`POST`).
+pub fn accept_challenge(id: &str) -> String {
+    format!("/api/challenge/{id}/accept")
+}
+
+/// The path that declines challenge `id` (`POST`).
+pub fn decline_challenge(id: &str) -> String {
+    format!("/api/challenge/{id}/decline")
+}
+
+/// The path of the stream of game `id` (`GET`, ndjson).
+pub fn game_stream(id: &str) -> String {
+    format!("/api/board/game/stream/{id}")
+}
+
+/// The path of the account's incoming events (`GET`, ndjson).
+pub const EVENT_STREAM: &str = "/api/stream/event";
+
+/// The path of a seek (`POST`, form `time`, `increment`, `rated`, `color`; the response is a
+/// stream to keep open while the seek stands).
+pub const SEEK: &str = "/api/board/seek";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_the_published_ones() {
+        let e4 = UciMove::from_ascii(b"e2e4").expect("uci");
+        assert_eq!(
+            Request::Move(e4).path("5IrD6Gzz"),
+            "/api/board/game/5IrD6Gzz/move/e2e4"
+        );
+        assert_eq!(Request::Draw(true).path("x"), "/api/board/game/x/draw/yes");
+        assert_eq!(
+            Request::Takeback(false).path("x"),
+            "/api/board/game/x/takeback/no"
+        );
+        assert_eq!(
+            Request::ClaimVictory.path("x"),
+            "/api/board/game/x/claim-victory"
+        );
+        assert_eq!(game_stream("x"), "/api/board/game/stream/x");
+        assert_eq!(accept_challenge("c1"), "/api/challenge/c1/accept");
+    }
+}
