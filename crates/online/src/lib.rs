@@ -16,5 +16,7 @@
 
 pub mod game;
 pub mod lichess;
+pub mod replay;
 
 pub use game::{Answer, OnlineEvent, OnlineGame};
+pub use replay::OnlineReplay;

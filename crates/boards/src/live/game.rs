@@ -215,6 +215,11 @@ impl LiveGame {
                         // it was at that time (as live, where the note was taken between two
                         // reports).
                         HostNote::EngineMove { .. } => self.handle_timeout(t),
+                        // The server's lines and answers are the online game's; the game
+                        // itself is where it was at that time, as for an engine's choice.
+                        HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {
+                            self.handle_timeout(t)
+                        }
                     }
                     note = Some((t, taken));
                     false

@@ -95,6 +95,12 @@ pub enum LineError {
         /// The text found.
         text: String,
     },
+    /// The `@online` value is not a server, a game and a side.
+    #[error("bad `@online` value `{text}`: expected `<server> <game> white|black`")]
+    BadOnline {
+        /// The text found.
+        text: String,
+    },
     /// The `@start` FEN does not parse.
     #[error("`@start` FEN `{fen}` does not parse: {source}")]
     BadFen {

@@ -22,6 +22,10 @@ pub struct LogHeader {
     /// The side an engine played (`@engine white|black`, written by `touchmove play`): its
     /// moves were carried out for it, and its choices are the log's `#engine-move` notes.
     pub engine: Option<Color>,
+    /// The online game the board played (`@online <server> <game> white|black`, written by
+    /// `touchmove online`): the opponent's moves were carried out for them, and the server's
+    /// lines and answers are the log's `#server-line` and `#server-answer` notes.
+    pub online: Option<OnlineSeat>,
     /// The slide window the recording session decided with (`@slide-ms`), when it said.
     pub slide_ms: Option<Millis>,
     /// The bounce window the recording session decided with (`@bounce-ms`), when it said.
@@ -40,6 +44,7 @@ impl LogHeader {
             board: Some(board.to_owned()),
             report_horizon_ms: None,
             engine: None,
+            online: None,
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
@@ -74,13 +79,21 @@ impl LogHeader {
     /// header states it, else the scan period of the board its `@board` names (`board_scan`,
     /// from a registry of protocols the core does not know), else as `config` has it; and the
     /// side an engine played, as `touchmove play` ran it (its moves carried out for it), earns
-    /// no rulings. `Replay` and an embedder replaying a log by hand decide with the same.
+    /// no rulings, nor does an online opponent, whose moves the player carried out; and online,
+    /// where the server decides results, no number of illegal moves loses the game. `Replay`
+    /// and an embedder replaying a log by hand decide with the same.
     pub fn config(&self, config: Config, given: Timing, board_scan: Option<Millis>) -> Config {
         let board = Timing {
             scan_ms: board_scan,
             ..Timing::default()
         };
-        resolve(config, given, self.timing(), board).with_exempt(self.engine.or(config.exempt))
+        let opponent = self.online.as_ref().map(|seat| !seat.side);
+        let mut config = resolve(config, given, self.timing(), board)
+            .with_exempt(self.engine.or(opponent).or(config.exempt));
+        if self.online.is_some() {
+            config.illegal_limit = u32::MAX;
+        }
+        config
     }
 
     /// The same header, stating the timing settings `timing` states (see
@@ -96,6 +109,12 @@ impl LogHeader {
     /// The same header, stating that an engine played `side`.
     pub fn with_engine(mut self, side: Color) -> LogHeader {
         self.engine = Some(side);
+        self
+    }
+
+    /// The same header, stating the online game the board played.
+    pub fn with_online(mut self, seat: OnlineSeat) -> LogHeader {
+        self.online = Some(seat);
         self
     }
 
@@ -116,6 +135,44 @@ impl LogHeader {
                 .map_err(Box::new),
             None => Ok(Chess::default()),
         }
+    }
+}
+
+/// An online game as the board played it: the server, the game, the player's side (`@online
+/// lichess 5IrD6Gzz white`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnlineSeat {
+    /// The server, one word (`lichess`).
+    pub server: String,
+    /// The game's id on the server.
+    pub game: String,
+    /// The side the board's player played.
+    pub side: Color,
+}
+
+impl std::fmt::Display for OnlineSeat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = crate::event::color_name(self.side);
+        write!(f, "{} {} {side}", self.server, self.game)
+    }
+}
+
+impl std::str::FromStr for OnlineSeat {
+    type Err = ();
+
+    /// `<server> <game> white|black`, three words.
+    fn from_str(text: &str) -> Result<OnlineSeat, ()> {
+        let mut words = text.split(' ').filter(|word| !word.is_empty());
+        let (Some(server), Some(game), Some(side), None) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            return Err(());
+        };
+        Ok(OnlineSeat {
+            server: server.to_owned(),
+            game: game.to_owned(),
+            side: side.parse().map_err(|_| ())?,
+        })
     }
 }
 
@@ -144,6 +201,19 @@ mod tests {
             resolve(Config::default(), NONE, header.timing(), NONE),
             config
         );
+    }
+
+    #[test]
+    fn an_online_opponent_earns_no_rulings_and_illegal_moves_lose_nothing() {
+        let header = LogHeader::default().with_online(OnlineSeat {
+            server: "lichess".to_owned(),
+            game: "5IrD6Gzz".to_owned(),
+            side: Color::White,
+        });
+        let config = header.config(Config::default(), NONE, None);
+        assert_eq!(config.exempt, Some(Color::Black));
+        assert_eq!(config.illegal_limit, u32::MAX);
+        assert_eq!(Config::default().illegal_limit, 2);
     }
 
     #[test]
@@ -187,6 +257,7 @@ mod tests {
             board: None,
             report_horizon_ms: None,
             engine: None,
+            online: None,
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,

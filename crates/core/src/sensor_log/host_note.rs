@@ -1,6 +1,6 @@
 //! What the host knew and no sensor reports, in the sensor log, written as comment lines: the
-//! choices of the engine of a game against it (`touchmove play`), and a player's resignation
-//! declared at the host.
+//! choices of the engine of a game against it (`touchmove play`), a player's resignation
+//! declared at the host, and what the server of an online game said (`touchmove online`).
 //!
 //! Version 1 of the format has no record for them, but a replay needs them to decide what the
 //! live session decided (the engine's move stands only as the engine chose it; a resigned game
@@ -11,14 +11,20 @@
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves>]
 //! #engine-gone <t>
 //! #resign <t> <white|black>
+//! #server-line <t> <line>
+//! #server-answer <t> <request> <answer>
 //! ```
 //!
 //! `<uci>` is the move the engine chose (castling as the king's move, `e1g1`), at `<t>` (ms of
 //! the log); the score is the engine's last before it moved, from its own side.
 //! `#engine-gone` says the engine could no longer play: the game went on between two players.
 //! The side the engine plays is the header's `@engine white|black`. `#resign` says that side
-//! resigned. A comment that starts with one of these words but does not have this form stays
-//! an ordinary comment.
+//! resigned. `#server-line` is a line of an online game's stream as the server sent it (one
+//! JSON object, which has no line break), taken at `<t>`; `#server-answer` what the server
+//! answered, at `<t>`, to `<request>` (one word: the request's path after the game's, as
+//! `move/e2e4`): `taken`, `unknown` (no answer came) or `refused` and the server's reason.
+//! A comment that starts with one of these words but does not have this form stays an
+//! ordinary comment.
 
 use shakmaty::Color;
 use shakmaty::uci::UciMove;
@@ -34,6 +40,12 @@ const ENGINE_GONE: &str = "#engine-gone";
 
 /// The word that starts a resignation.
 const RESIGN: &str = "#resign";
+
+/// The word that starts a line of an online game's server.
+const SERVER_LINE: &str = "#server-line";
+
+/// The word that starts the server's answer to a request.
+const SERVER_ANSWER: &str = "#server-answer";
 
 /// What the host knew at a time, as the sensor log keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,6 +63,15 @@ pub enum HostNote {
     EngineGone,
     /// This side resigned.
     Resigned(Color),
+    /// A line of an online game's stream, as the server sent it.
+    ServerLine(String),
+    /// The server's answer to a request of an online game.
+    ServerAnswer {
+        /// The request, one word (`move/e2e4`, `draw/yes`, `resign`...).
+        request: String,
+        /// `taken`, `unknown`, or `refused` and the server's reason.
+        answer: String,
+    },
 }
 
 /// The comment line (without its line ending) for `note`, made at `t`.
@@ -70,7 +91,17 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
         }
         HostNote::EngineGone => format!("{ENGINE_GONE} {t}"),
         HostNote::Resigned(color) => format!("{RESIGN} {t} {}", color_name(*color)),
+        HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", one_line(line)),
+        HostNote::ServerAnswer { request, answer } => {
+            format!("{SERVER_ANSWER} {t} {request} {}", one_line(answer))
+        }
     }
+}
+
+/// `text` on one line: any line break becomes a space (a server's JSON line has none; a
+/// reason might).
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
 }
 
 /// The time and the note of a host's comment line; `None` for any other line.
@@ -83,6 +114,18 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         .ok()
         .filter(|t| *t <= super::fields::MAX_TIME_MS)?;
     let note = match keyword {
+        SERVER_LINE => HostNote::ServerLine(rest_after(line, 2)?.to_owned()),
+        SERVER_ANSWER => {
+            let request = fields.next()?;
+            let answer = rest_after(line, 3)?;
+            return Some((
+                t,
+                HostNote::ServerAnswer {
+                    request: request.to_owned(),
+                    answer: answer.to_owned(),
+                },
+            ));
+        }
         ENGINE_GONE => HostNote::EngineGone,
         RESIGN => HostNote::Resigned(fields.next()?.parse().ok()?),
         ENGINE_MOVE => {
@@ -101,7 +144,21 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         }
         _ => return None,
     };
-    fields.next().is_none().then_some((t, note))
+    let whole = matches!(note, HostNote::ServerLine(_)) || fields.next().is_none();
+    whole.then_some((t, note))
+}
+
+/// What follows the first `words` words of `line` (separated by single spaces), if it is not
+/// empty.
+fn rest_after(line: &str, words: usize) -> Option<&str> {
+    let mut rest = line;
+    for _ in 0..words {
+        rest = rest.trim_start_matches(' ');
+        let end = rest.find(' ')?;
+        rest = rest.get(end..)?;
+    }
+    let rest = rest.trim_start_matches(' ');
+    (!rest.is_empty()).then_some(rest)
 }
 
 #[cfg(test)]
@@ -130,6 +187,26 @@ mod tests {
             (chose("a7a8n", None, None), "#engine-move 4200 a7a8n"),
             (HostNote::EngineGone, "#engine-gone 4200"),
             (HostNote::Resigned(Color::White), "#resign 4200 white"),
+            (
+                HostNote::ServerLine(
+                    r#"{"type":"chatLine","username":"a b","text":"gg"}"#.to_owned(),
+                ),
+                r#"#server-line 4200 {"type":"chatLine","username":"a b","text":"gg"}"#,
+            ),
+            (
+                HostNote::ServerAnswer {
+                    request: "move/e2e4".to_owned(),
+                    answer: "refused Not your turn".to_owned(),
+                },
+                "#server-answer 4200 move/e2e4 refused Not your turn",
+            ),
+            (
+                HostNote::ServerAnswer {
+                    request: "resign".to_owned(),
+                    answer: "taken".to_owned(),
+                },
+                "#server-answer 4200 resign taken",
+            ),
         ];
         for (note, line) in cases {
             assert_eq!(format_host_note(4200, &note), line);
@@ -152,6 +229,10 @@ mod tests {
             "#resign 1",
             "#resign 1 grey",
             "#resign 1 white now",
+            "#server-line 1",
+            "#server-line 1 ",
+            "#server-answer 1 move/e2e4",
+            "#server-lines 1 {}",
         ] {
             assert_eq!(parse_host_note(line), None, "{line}");
         }

@@ -15,6 +15,7 @@ pub(super) struct MetadataCollector {
     board_line: Option<usize>,
     horizon_line: Option<usize>,
     engine_line: Option<usize>,
+    online_line: Option<usize>,
     slide_line: Option<usize>,
     scan_line: Option<usize>,
     bounce_line: Option<usize>,
@@ -74,6 +75,15 @@ impl MetadataCollector {
                 })?;
                 self.header.engine = Some(side);
                 self.engine_line = Some(line);
+                Ok(())
+            }
+            "online" => {
+                check_once(key, self.online_line, value)?;
+                let seat = value.parse().map_err(|()| LineError::BadOnline {
+                    text: value.to_owned(),
+                })?;
+                self.header.online = Some(seat);
+                self.online_line = Some(line);
                 Ok(())
             }
             _ => Ok(()),

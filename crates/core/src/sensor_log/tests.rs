@@ -94,6 +94,11 @@ fn header() -> impl Strategy<Value = LogHeader> {
                 board,
                 report_horizon_ms,
                 engine,
+                online: engine.map(|side| crate::sensor_log::OnlineSeat {
+                    server: "lichess".to_owned(),
+                    game: "5IrD6Gzz".to_owned(),
+                    side: !side,
+                }),
                 slide_ms: windows.map(|(slide, _)| slide),
                 bounce_ms: windows.map(|(_, bounce)| bounce),
                 scan_ms: windows.map(|(slide, _)| slide / 2),

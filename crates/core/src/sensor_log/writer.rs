@@ -186,6 +186,9 @@ impl<W: Write> LogWriter<W> {
         if let Some(side) = header.engine {
             writeln!(self.out, "@engine {}", crate::event::color_name(side))?;
         }
+        if let Some(seat) = &header.online {
+            writeln!(self.out, "@online {seat}")?;
+        }
         self.flush_if_asked()
     }
 
@@ -301,6 +304,7 @@ mod tests {
             board: Some("dgt e-board".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            online: None,
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
@@ -369,6 +373,7 @@ mod tests {
                 board: Some(text.to_owned()),
                 report_horizon_ms: None,
                 engine: None,
+                online: None,
                 slide_ms: None,
                 bounce_ms: None,
                 scan_ms: None,
@@ -390,6 +395,7 @@ mod tests {
             board: None,
             report_horizon_ms: None,
             engine: None,
+            online: None,
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,

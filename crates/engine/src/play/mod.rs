@@ -247,7 +247,8 @@ impl EngineGame {
                 self.handle_engine_move(t, chosen, score_from_fields(*score_cp, *mate));
             }
             HostNote::EngineGone => self.engine_gone(t),
-            HostNote::Resigned(_) => {}
+            // A resignation is the interpreter's; an online server's notes are no engine's.
+            HostNote::Resigned(_) | HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {}
         }
     }
 

@@ -22,7 +22,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move, Position, Square};
 
 use crate::lichess::request::Request;
-use crate::lichess::wire::GameState;
+use crate::lichess::wire::{GameMessage, GameState};
 use touchmove_boards::live::Feedback;
 use touchmove_core::clock::ClockReading;
 use touchmove_core::event::{ClockTimes, EventKind, GameEvent, GameResult};
@@ -53,6 +53,28 @@ pub enum Answer {
     Refused(String),
     /// Nobody knows: the connection failed before the answer (the server may have taken it).
     Unknown,
+}
+
+impl Answer {
+    /// The answer in the words of a recording's `#server-answer`: `taken`, `unknown`,
+    /// `refused <reason>`.
+    pub fn words(&self) -> String {
+        match self {
+            Answer::Taken => "taken".to_owned(),
+            Answer::Unknown => "unknown".to_owned(),
+            Answer::Refused(reason) => format!("refused {reason}"),
+        }
+    }
+
+    /// The answer [`Answer::words`] says, if it says one.
+    pub fn from_words(words: &str) -> Option<Answer> {
+        match words.split_once(' ').unwrap_or((words, "")) {
+            ("taken", "") => Some(Answer::Taken),
+            ("unknown", "") => Some(Answer::Unknown),
+            ("refused", reason) => Some(Answer::Refused(reason.to_owned())),
+            _ => None,
+        }
+    }
 }
 
 /// The player's move as sent.
@@ -164,6 +186,36 @@ impl OnlineGame {
             // begin.
             EventKind::Game { .. } | EventKind::Setup { .. } => {}
             _ => self.pass(event.clone()),
+        }
+    }
+
+    /// A line of the game's stream, taken at `t`: the whole game and its states go to
+    /// [`OnlineGame::handle_state`]; a chat line and the opponent's leaving are said.
+    pub fn handle_message(&mut self, t: Millis, message: &GameMessage) {
+        match message {
+            GameMessage::GameFull(full) => self.handle_state(t, &full.state),
+            GameMessage::GameState(state) => self.handle_state(t, state),
+            GameMessage::ChatLine(line) => self.notice(
+                t,
+                OnlineNotice::Chat {
+                    user: line.username.clone(),
+                    text: line.text.clone(),
+                },
+            ),
+            GameMessage::OpponentGone(gone) => {
+                let claim_in_s = gone
+                    .claim_win_in_seconds
+                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .map(|s| s.ceil().min(f64::from(u32::MAX)) as u32);
+                self.notice(
+                    t,
+                    OnlineNotice::OpponentGone {
+                        gone: gone.gone,
+                        claim_in_s,
+                    },
+                );
+            }
+            GameMessage::Other => {}
         }
     }
 

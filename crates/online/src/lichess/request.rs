@@ -23,15 +23,39 @@ pub enum Request {
 impl Request {
     /// The path of the request for game `game_id` (every one is a `POST` without a body).
     pub fn path(&self, game_id: &str) -> String {
-        let what = match self {
+        format!("/api/board/game/{game_id}/{}", self.word())
+    }
+
+    /// The request as one word: its path after the game's (`move/e2e4`, `draw/yes`,
+    /// `resign`), as a recording's `#server-answer` names it.
+    pub fn word(&self) -> String {
+        match self {
             Request::Move(uci) => format!("move/{uci}"),
             Request::Draw(yes) => format!("draw/{}", yes_no(*yes)),
             Request::Takeback(yes) => format!("takeback/{}", yes_no(*yes)),
             Request::Resign => "resign".to_owned(),
             Request::Abort => "abort".to_owned(),
             Request::ClaimVictory => "claim-victory".to_owned(),
+        }
+    }
+
+    /// The request [`Request::word`] names, if it names one.
+    pub fn from_word(word: &str) -> Option<Request> {
+        let (what, argument) = word.split_once('/').unwrap_or((word, ""));
+        let yes = || match argument {
+            "yes" => Some(true),
+            "no" => Some(false),
+            _ => None,
         };
-        format!("/api/board/game/{game_id}/{what}")
+        Some(match (what, argument) {
+            ("move", uci) => Request::Move(UciMove::from_ascii(uci.as_bytes()).ok()?),
+            ("draw", _) => Request::Draw(yes()?),
+            ("takeback", _) => Request::Takeback(yes()?),
+            ("resign", "") => Request::Resign,
+            ("abort", "") => Request::Abort,
+            ("claim-victory", "") => Request::ClaimVictory,
+            _ => return None,
+        })
     }
 
     /// Its name in words (`move e2e4`, `draw`...).
@@ -97,5 +121,24 @@ mod tests {
         );
         assert_eq!(game_stream("x"), "/api/board/game/stream/x");
         assert_eq!(accept_challenge("c1"), "/api/challenge/c1/accept");
+    }
+
+    #[test]
+    fn a_request_s_word_names_it() {
+        let e4 = UciMove::from_ascii(b"e7e8q").expect("uci");
+        for request in [
+            Request::Move(e4),
+            Request::Draw(true),
+            Request::Draw(false),
+            Request::Takeback(true),
+            Request::Resign,
+            Request::Abort,
+            Request::ClaimVictory,
+        ] {
+            assert_eq!(Request::from_word(&request.word()), Some(request));
+        }
+        for word in ["move/e9e4", "draw/maybe", "resign/now", "castle", ""] {
+            assert_eq!(Request::from_word(word), None, "{word}");
+        }
     }
 }

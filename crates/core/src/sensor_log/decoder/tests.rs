@@ -82,6 +82,7 @@ fn the_contract_example_reads_to_its_events() {
             board: Some("hall-v1 demo".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            online: None,
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
@@ -135,6 +136,7 @@ fn a_log_without_events_yields_its_header_at_the_end() {
             board: Some("x".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            online: None,
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
@@ -176,6 +178,7 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
             board: Some("Brett ♞ über".to_owned()),
             report_horizon_ms: None,
             engine: None,
+            online: None,
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
@@ -624,6 +627,22 @@ mod host_notes {
         assert_eq!(
             error.to_string(),
             "line 2: bad `@engine` value `grey`: expected `white` or `black`"
+        );
+    }
+
+    #[test]
+    fn an_online_game_reads_back_and_a_bad_one_is_an_error_naming_it() {
+        let log = read_log("touchmove-log 1\n@online lichess 5IrD6Gzz black\n0 lift e2\n")
+            .expect("a log");
+        let seat = log.header.online.expect("@online");
+        assert_eq!(
+            (seat.server.as_str(), seat.game.as_str(), seat.side),
+            ("lichess", "5IrD6Gzz", shakmaty::Color::Black)
+        );
+        let error = first_error(b"touchmove-log 1\n@online lichess black\n0 lift e2\n");
+        assert_eq!(
+            error.to_string(),
+            "line 2: bad `@online` value `lichess black`: expected `<server> <game> white|black`"
         );
     }
 }
