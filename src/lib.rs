@@ -21,6 +21,8 @@
 //!   [`LiveGame`] drives the interpreter for a live board. `examples/custom_protocol.rs` adds a
 //!   protocol of one's own.
 //! - [`touchmove_engine`]: a UCI engine's session and the game against it ([`play`]).
+//! - [`touchmove_online`] ([`online`]): the Lichess Board API's messages and the game between
+//!   the board and the server.
 //! - [`touchmove_spectators`]: the [`watched`] board a page shows, the [`livechess`] API and the
 //!   Lichess [`broadcast`] pushes.
 //! - Here: [`runner`], the loop around a board's session and its game, and [`engine_runner`],
@@ -38,6 +40,7 @@ pub use touchmove_core::{
 
 pub use touchmove_boards::{chesslink, dgt, hall, live, registry};
 pub use touchmove_engine::{self as engine, play};
+pub use touchmove_online as online;
 pub use touchmove_spectators::{broadcast, livechess, watched};
 
 pub use event::{EventKind, GameEvent, MoveEvent};

@@ -146,6 +146,10 @@ pub enum Control {
     /// ([`LiveGame::resign`]) and the sink is told ([`Happened::Resigned`], for the recording).
     /// Nothing happens before the game has started.
     Resign(Color),
+    /// A clock's reading that does not come from the board (an online game's server's clock,
+    /// `touchmove online`): the game takes it now as it takes the board's clock's, and the
+    /// sink is told ([`Happened::ClockReading`], for the recording).
+    ClockReading(ClockReading),
     /// From now on this side (`None`: no side) is exempt from rulings ([`LiveGame::set_exempt`];
     /// an engine that can no longer play leaves its side to a person); what is due by now is
     /// decided first, then the sink is told ([`Happened::Exempted`], for the recording).
@@ -589,6 +593,17 @@ fn apply_control<S: BoardSession, K: Sink>(
             game.resign(now, color);
         }
         Control::Resign(_) => {}
+        Control::ClockReading(reading) => {
+            game.handle_clock_reading(now, &reading);
+            tell(
+                sink,
+                Happened::ClockReading {
+                    t: now,
+                    reading: &reading,
+                    game,
+                },
+            )?;
+        }
         Control::Flip(turned) if turned == *flipped => {}
         Control::Flip(turned) => {
             *flipped = turned;

@@ -24,6 +24,7 @@ mod lichess_push;
 mod link_faults;
 mod live_runner;
 mod livechess;
+mod online;
 mod play;
 mod properties;
 mod robustness;

@@ -45,7 +45,40 @@ pub enum Command {
     /// See the whole path with no hardware: an emulated board (DGT unless --board) plays a real
     /// game and is watched live.
     Demo(DemoArgs),
+    /// Play your Lichess games on the board (the Board API): your moves are sent as the board
+    /// shows them, your opponent's are shown on the board to be carried out.
+    Online(OnlineArgs),
 }
+
+/// `touchmove online`.
+#[derive(Debug, Args)]
+#[command(after_help = ONLINE_HELP)]
+pub struct OnlineArgs {
+    /// The Lichess server.
+    #[arg(long, value_name = "URL", default_value = "https://lichess.org")]
+    pub lichess_url: String,
+    /// Read the token (scope board:play) from this file instead of LICHESS_TOKEN.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Stop after this many games (default: game after game until stopped with Ctrl-C).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// The board, its outputs and the game's options, as for `watch`.
+    #[command(flatten)]
+    pub board: WatchArgs,
+}
+
+/// What `touchmove online` does, for `--help`.
+const ONLINE_HELP: &str = "\
+The token is read from LICHESS_TOKEN (or --token-file) and never printed. The account's games
+are played one after another, games already going on first: open a game on lichess.org (a
+challenge, a seek) and it comes to the board. Your moves are the board's: each is sent as soon
+as it is decided, and only then; a move the server refuses is said and taken back on the board.
+Your opponent's move is printed and shown on the board (a DGT 3000 clock's display, a Hall or
+ChessLink board's lights) and must be carried out there: another move is reported and the game
+waits. The server's clock is the game's. The result is the server's; Article 4 rulings are
+reported for the record and bind no one. --record keeps what the server said in the log
+(`@online`, `#server-line`, `#server-answer`): `replay` decides what the session decided.";
 
 /// `touchmove play`.
 #[derive(Debug, Args)]

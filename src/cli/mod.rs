@@ -5,6 +5,7 @@ mod demo;
 mod demo_games;
 mod emulate;
 mod emulator_pty;
+mod online;
 mod output;
 mod output_paths;
 mod pgn_file;
@@ -47,6 +48,7 @@ pub fn run() -> ExitCode {
         Command::Emulate(args) => emulate::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Online(args) => online::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

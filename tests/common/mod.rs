@@ -8,6 +8,7 @@ pub mod dgt_board;
 pub mod emulator;
 pub mod engine;
 pub mod http;
+pub mod lichess;
 pub mod live;
 pub mod serving;
 pub mod tools;

@@ -2,6 +2,7 @@
 //! logs (a whole round) are replayed in one process, each its own session, on as many threads
 //! as cores (`round.rs`), their output in the order given.
 
+mod recorded;
 mod round;
 
 use std::fs::File;
@@ -13,7 +14,6 @@ use anyhow::{Context, Result, bail};
 use shakmaty::Chess;
 
 use touchmove::output::pgn::PgnTags;
-use touchmove::play::EngineReplay;
 use touchmove::replay::Replay;
 use touchmove::sensor_log::{LogReader, LogRecord, ReadError};
 use touchmove::stream::StreamEvent;
@@ -22,6 +22,7 @@ use super::args::ReplayArgs;
 use super::output::EventPrinter;
 use super::output_paths::{Existing, check_output};
 use super::pgn_file::{PgnFileError, PgnStream};
+use recorded::Recorded;
 
 /// Runs `touchmove replay`.
 pub fn run(args: &ReplayArgs) -> Result<()> {
@@ -71,8 +72,9 @@ fn replay_log(
     pgn: &mut impl PgnSink,
 ) -> Result<()> {
     let source = open(path)?;
-    // A game against an engine (`@engine`) replays through the engine game, as it was played.
-    let mut replay = EngineReplay::new(
+    // A game against an engine (`@engine`) replays through the engine game, an online game
+    // (`@online`) through the online game, as they were played.
+    let mut replay = Recorded::new(
         Replay::new(args.interpreter.config())
             .with_report_horizon(args.interpreter.report_horizon_ms)
             .with_windows(args.interpreter.slide_ms, args.interpreter.bounce_ms)
@@ -168,7 +170,7 @@ impl Pgn<'_> {
 /// Feeds every record of the log to the replay; stops at the first malformed line, after
 /// everything decided before it has been printed. `started` is set once the header was read.
 fn feed(
-    replay: &mut EngineReplay,
+    replay: &mut Recorded,
     reader: LogReader<Box<dyn Read>>,
     printer: &mut EventPrinter<impl Write>,
     pgn: &mut impl PgnSink,

@@ -1,0 +1,486 @@
+//! `touchmove online`: the account's Lichess games played on the board through the Board API.
+//! The board is watched as `watch` watches it; the library's `online::OnlineGame` stands
+//! between the interpreter's decisions and the server's game. The server's stream is read, and
+//! its requests sent one at a time, by tasks of their own that hand what the server said to the
+//! runner (`Control::Wake`), which takes it at its place among the board's reports: everything
+//! runs on one thread.
+//!
+//! Here: the games one after another, and a game's setting up; `client.rs` the server over
+//! HTTPS; `state.rs` the game's state and the runner's sink.
+
+mod client;
+mod state;
+
+use std::cell::RefCell;
+use std::collections::{HashSet, VecDeque};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color};
+use tokio::sync::{Notify, mpsc};
+use tokio::task::LocalSet;
+
+use touchmove::live::{LiveGame, SessionOptions};
+use touchmove::online::OnlineGame;
+use touchmove::online::lichess::ndjson::Line;
+use touchmove::online::lichess::request::{EVENT_STREAM, Request, game_stream};
+use touchmove::online::lichess::wire::{GameFull, GameMessage, IncomingEvent, Player};
+use touchmove::online::{Answer, lichess::wire::ApiError};
+use touchmove::output::pgn::PgnTags;
+use touchmove::runner::{self, Control, Parts, RunnerConfig};
+use touchmove::sensor_log::{LogHeader, OnlineSeat};
+use touchmove::timing::Timing;
+
+use super::args::OnlineArgs;
+use super::recording::Recording;
+use super::serial::SerialConnector;
+use super::watch_sink::WatchSink;
+use client::{Lichess, Lines, StreamFailure};
+use state::{Heard, OnlineSink, OnlineState};
+
+/// The longest wait before a stream is opened again.
+const BACKOFF_MAX: Duration = Duration::from_secs(30);
+
+/// How long a request refused with 429 waits, unless the server says: the API asks for a
+/// full minute.
+const RATE_LIMITED: Duration = Duration::from_secs(60);
+
+/// Runs `touchmove online`.
+pub fn run(args: &OnlineArgs) -> Result<()> {
+    let token = token(args.token_file.as_deref())?;
+    let lichess = Lichess::new(&args.lichess_url, &token)?;
+    let runtime = super::session::runtime()?;
+    let local = LocalSet::new();
+    local.block_on(&runtime, games(args, lichess))
+}
+
+/// The account's token: `--token-file`'s, else `LICHESS_TOKEN`'s; never printed.
+fn token(file: Option<&Path>) -> Result<String> {
+    let token = match file {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("--token-file {}", path.display()))?,
+        None => std::env::var("LICHESS_TOKEN").unwrap_or_default(),
+    };
+    let token = token.trim().to_owned();
+    if token.is_empty() {
+        bail!(
+            "no token: set LICHESS_TOKEN (or give --token-file) to a Lichess token with the \
+             board:play scope (https://lichess.org/account/oauth/token)"
+        );
+    }
+    Ok(token)
+}
+
+/// A game to play: its id and the account's side.
+struct Seat {
+    id: String,
+    side: Color,
+}
+
+/// Plays the account's games one after another until stopped (or `--games` are played).
+async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
+    let mut played = HashSet::new();
+    loop {
+        let seat = tokio::select! {
+            seat = next_game(&lichess, &played) => seat?,
+            _ = tokio::signal::ctrl_c() => return Ok(()),
+        };
+        played.insert(seat.id.clone());
+        let stopped = play(args, &lichess, &seat, played.len()).await?;
+        let enough = args
+            .games
+            .is_some_and(|games| played.len() >= usize::try_from(games).unwrap_or(usize::MAX));
+        if stopped || enough {
+            return Ok(());
+        }
+    }
+}
+
+/// The next game of the account not played yet, from its event stream (games already going on
+/// come first, as the stream sends them).
+async fn next_game(lichess: &Lichess, played: &HashSet<String>) -> Result<Seat> {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        match lichess.stream(EVENT_STREAM).await {
+            Ok(mut lines) => {
+                backoff = Duration::from_secs(1);
+                while let Some(line) = lines.next().await {
+                    let Line::Text(text) = line else { continue };
+                    let Ok(IncomingEvent::GameStart { game }) = serde_json::from_str(&text) else {
+                        continue;
+                    };
+                    if played.contains(&game.game_id) {
+                        continue;
+                    }
+                    if !game.board_compatible() {
+                        eprintln!(
+                            "touchmove: game {} cannot be played with the Board API (its speed); \
+                             it is left alone",
+                            game.game_id
+                        );
+                        continue;
+                    }
+                    if let Some(side) = game.side() {
+                        return Ok(Seat {
+                            id: game.game_id,
+                            side,
+                        });
+                    }
+                }
+            }
+            Err(StreamFailure::Unauthorized(why)) => {
+                bail!("the server refuses the token (401): {why}")
+            }
+            Err(StreamFailure::Passing(why)) => eprintln!("touchmove: lichess: {why}"),
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(BACKOFF_MAX);
+    }
+}
+
+/// Opens game `id`'s stream and reads its first line, the whole game.
+async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFull)> {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        match lichess.stream(&game_stream(id)).await {
+            Ok(mut lines) => {
+                while let Some(line) = lines.next().await {
+                    let Line::Text(text) = line else { continue };
+                    if let Ok(GameMessage::GameFull(full)) = serde_json::from_str(&text) {
+                        return Ok((lines, text, *full));
+                    }
+                }
+            }
+            Err(StreamFailure::Unauthorized(why)) => {
+                bail!("the server refuses the token (401): {why}")
+            }
+            Err(StreamFailure::Passing(why)) => eprintln!("touchmove: lichess: {why}"),
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(BACKOFF_MAX);
+    }
+}
+
+/// Plays game `seat` on the board, the `number`th of the session; whether the session was
+/// stopped (Ctrl-C) rather than the game ended.
+async fn play(args: &OnlineArgs, lichess: &Lichess, seat: &Seat, number: usize) -> Result<bool> {
+    let (lines, first, full) = open_game(lichess, &seat.id).await?;
+    let start = start_position(&full.initial_fen)?;
+    let opponent = if seat.side == Color::White {
+        &full.black
+    } else {
+        &full.white
+    };
+    eprintln!(
+        "touchmove: game {} on {}: you play {} against {}",
+        seat.id,
+        lichess_host(&args.lichess_url),
+        color_name(seat.side),
+        player_name(opponent)
+    );
+    let board = &args.board;
+    let protocol = touchmove::registry::find(&board.protocol)
+        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
+    let options = SessionOptions::new().white_side(board.white_on_clock);
+    let mut session = (protocol.new_session)(&options);
+    let mut connector = SerialConnector::new(board.port.clone(), protocol);
+    let header = LogHeader::new(&start, &format!("{} via touchmove online", protocol.name))
+        .with_online(OnlineSeat {
+            server: "lichess".to_owned(),
+            game: seat.id.clone(),
+            side: seat.side,
+        });
+    // Decided as a replay of the recording decides: the opponent's side earns no rulings and
+    // no number of illegal moves loses (the header's settings).
+    let interpreter = header.config(
+        board.interpreter.live_config(None, protocol),
+        Timing::default(),
+        None,
+    );
+    let header = header.with_timing(Timing::of_config(&interpreter));
+    let mut game = LiveGame::new(start.clone(), interpreter);
+    let recording = match &board.record {
+        Some(path) => {
+            let path = game_log(path, number);
+            Some(
+                Recording::create(&path, header)
+                    .with_context(|| format!("--record {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    let tags = PgnTags {
+        white: Some(player_name(&full.white)),
+        black: Some(player_name(&full.black)),
+        time_control: full
+            .clock
+            .map(|clock| format!("{}+{}", clock.initial / 1000, clock.increment / 1000)),
+        ..PgnTags::default()
+    };
+    let out = WatchSink::new(
+        io::stdout().lock(),
+        board.json,
+        recording,
+        board.pgn.as_deref(),
+        &start,
+        tags,
+    )
+    .with_notation(board.notation);
+    let (controls, mut control_receiver) = mpsc::unbounded_channel();
+    let (requests, request_receiver) = mpsc::unbounded_channel();
+    let over = Rc::new(Notify::new());
+    let reopen = Rc::new(Notify::new());
+    let mut heard = VecDeque::new();
+    if let Ok(message) = serde_json::from_str(&first) {
+        heard.push_back(Heard::Line {
+            raw: first,
+            message,
+        });
+    }
+    let state = Rc::new(RefCell::new(OnlineState {
+        out,
+        game: OnlineGame::new(start, seat.side),
+        controls,
+        requests,
+        heard,
+        started: false,
+        over: Rc::clone(&over),
+        ended: false,
+    }));
+    let reader = tokio::task::spawn_local(read_game(
+        lichess.clone(),
+        seat.id.clone(),
+        lines,
+        Rc::clone(&state),
+        Rc::clone(&reopen),
+    ));
+    let poster = tokio::task::spawn_local(send_requests(
+        lichess.clone(),
+        seat.id.clone(),
+        request_receiver,
+        Rc::clone(&state),
+        Rc::clone(&reopen),
+    ));
+    let _ = state.borrow().controls.send(Control::Wake);
+    let mut sink = OnlineSink(Rc::clone(&state));
+    let config = RunnerConfig {
+        give_up_after: board.give_up_after.map(Duration::from_secs_f64),
+        ..RunnerConfig::default()
+    };
+    let stopped = Rc::new(std::cell::Cell::new(false));
+    let shutdown = {
+        let stopped = Rc::clone(&stopped);
+        async move {
+            tokio::select! {
+                interrupted = tokio::signal::ctrl_c() => {
+                    if interrupted.is_ok() {
+                        stopped.set(true);
+                    } else {
+                        std::future::pending::<()>().await;
+                    }
+                }
+                () = over.notified() => {}
+            }
+        }
+    };
+    let parts = Parts {
+        session: &mut session,
+        game: &mut game,
+        sink: &mut sink,
+        controls: Some(&mut control_receiver),
+    };
+    let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
+    drop(sink);
+    reader.abort();
+    poster.abort();
+    let _ = reader.await;
+    let _ = poster.await;
+    let state = Rc::into_inner(state)
+        .context("the game's state is still shared")?
+        .into_inner();
+    let finished = state.out.finish();
+    super::session::session_outcome(watched, finished)?;
+    Ok(stopped.get())
+}
+
+/// Reads the game's stream, handing each line to the runner; a cut stream (or one told to,
+/// after a request whose answer was lost) is opened again, and its first line, the whole game,
+/// reconciles the game with what the server has.
+async fn read_game(
+    lichess: Lichess,
+    id: String,
+    mut lines: Lines,
+    state: Rc<RefCell<OnlineState>>,
+    reopen: Rc<Notify>,
+) {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        loop {
+            let line = tokio::select! {
+                line = lines.next() => line,
+                () = reopen.notified() => None,
+            };
+            let Some(line) = line else { break };
+            let Line::Text(raw) = line else { continue };
+            let Ok(message) = serde_json::from_str::<GameMessage>(&raw) else {
+                continue;
+            };
+            let mut state = state.borrow_mut();
+            state.heard.push_back(Heard::Line { raw, message });
+            let _ = state.controls.send(Control::Wake);
+        }
+        if state.borrow().game.is_over() {
+            return;
+        }
+        loop {
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(BACKOFF_MAX);
+            match lichess.stream(&game_stream(&id)).await {
+                Ok(opened) => {
+                    lines = opened;
+                    backoff = Duration::from_secs(1);
+                    break;
+                }
+                Err(StreamFailure::Unauthorized(why) | StreamFailure::Passing(why)) => {
+                    eprintln!("touchmove: lichess: the game's stream: {why}");
+                }
+            }
+        }
+    }
+}
+
+/// Sends the game's requests one at a time: a 429 waits the minute the API asks and is sent
+/// again; a request whose answer was lost (the network, a 5xx) is said to the game as such, and
+/// the stream is opened again, whose first line says what the server has.
+async fn send_requests(
+    lichess: Lichess,
+    id: String,
+    mut requests: mpsc::UnboundedReceiver<Request>,
+    state: Rc<RefCell<OnlineState>>,
+    reopen: Rc<Notify>,
+) {
+    while let Some(request) = requests.recv().await {
+        let path = request.path(&id);
+        let answer = loop {
+            match lichess.post(&path).await {
+                Ok(reply) if (200..300).contains(&reply.status) => break Answer::Taken,
+                Ok(reply) if reply.status == 429 => {
+                    let wait = reply
+                        .retry_after
+                        .map_or(RATE_LIMITED, Duration::from_secs)
+                        .max(RATE_LIMITED);
+                    eprintln!(
+                        "touchmove: lichess: too many requests (429): the {} request waits {} s",
+                        request.name(),
+                        wait.as_secs()
+                    );
+                    tokio::time::sleep(wait).await;
+                }
+                Ok(reply) if (400..500).contains(&reply.status) => {
+                    let why = serde_json::from_str::<ApiError>(&reply.body)
+                        .map(|error| error.error)
+                        .unwrap_or_else(|_| format!("{} {}", reply.status, reply.body.trim()));
+                    break Answer::Refused(why);
+                }
+                Ok(reply) => {
+                    eprintln!(
+                        "touchmove: lichess: the {} request: {} from the server",
+                        request.name(),
+                        reply.status
+                    );
+                    break Answer::Unknown;
+                }
+                Err(why) => {
+                    eprintln!("touchmove: lichess: the {} request: {why}", request.name());
+                    break Answer::Unknown;
+                }
+            }
+        };
+        let lost = answer == Answer::Unknown;
+        {
+            let mut state = state.borrow_mut();
+            state.heard.push_back(Heard::Answer { request, answer });
+            let _ = state.controls.send(Control::Wake);
+        }
+        if lost {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            reopen.notify_one();
+        }
+    }
+}
+
+/// The game's starting position: `startpos` or a FEN.
+fn start_position(initial_fen: &str) -> Result<Chess> {
+    if initial_fen == "startpos" {
+        return Ok(Chess::default());
+    }
+    let fen: Fen = initial_fen
+        .parse()
+        .with_context(|| format!("the game's initial FEN `{initial_fen}` does not read"))?;
+    fen.into_position(CastlingMode::Standard)
+        .with_context(|| format!("the game's initial FEN `{initial_fen}` is no position"))
+}
+
+/// The log of the session's `number`th game: `--record`'s path for the first, the game's
+/// number before its extension for the others (`game.log`, `game-2.log`).
+fn game_log(path: &Path, number: usize) -> PathBuf {
+    if number <= 1 {
+        return path.to_owned();
+    }
+    let stem = path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(extension) => format!("{stem}-{number}.{}", extension.to_string_lossy()),
+        None => format!("{stem}-{number}"),
+    };
+    path.with_file_name(name)
+}
+
+/// A player's name for the terminal and the PGN: the account's name, or Lichess's AI.
+fn player_name(player: &Player) -> String {
+    match (&player.name, player.ai_level) {
+        (Some(name), _) => name.clone(),
+        (None, Some(level)) => format!("Lichess AI level {level}"),
+        (None, None) => "?".to_owned(),
+    }
+}
+
+/// The server's host, as the first line names it.
+fn lichess_host(url: &str) -> &str {
+    url.split("://").nth(1).unwrap_or(url).trim_end_matches('/')
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn later_games_are_recorded_beside_the_first() {
+        let path = Path::new("/tmp/x/game.log");
+        assert_eq!(game_log(path, 1), path);
+        assert_eq!(game_log(path, 2), Path::new("/tmp/x/game-2.log"));
+        assert_eq!(game_log(Path::new("g"), 3), Path::new("g-3"));
+    }
+
+    #[test]
+    fn the_start_is_startpos_or_a_fen() {
+        assert_eq!(start_position("startpos").ok(), Some(Chess::default()));
+        assert!(start_position("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+        assert!(
+            start_position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").is_ok()
+        );
+    }
+}

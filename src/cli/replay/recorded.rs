@@ -1,0 +1,53 @@
+//! A log replayed as it was played: through the engine game when it records a game against an
+//! engine (`@engine`), through the online game when it records an online game (`@online`), as
+//! any other log otherwise. Which one, its header says.
+
+use touchmove::interpreter::Config;
+use touchmove::online::OnlineReplay;
+use touchmove::play::EngineReplay;
+use touchmove::replay::Replay;
+use touchmove::sensor_log::LogRecord;
+use touchmove::stream::StreamEvent;
+
+/// A log's replay, chosen by its header.
+pub(super) enum Recorded {
+    /// The header is not read yet.
+    Pending(Replay),
+    /// Any log but an online game's (a game against an engine replays through it).
+    Engine(EngineReplay),
+    /// An online game's.
+    Online(OnlineReplay),
+}
+
+impl Recorded {
+    /// A replay through `replay` (its interpreter's settings), chosen once the header is read.
+    pub(super) fn new(replay: Replay) -> Recorded {
+        Recorded::Pending(replay)
+    }
+
+    /// Takes one record, passing every event decided so far to `sink`.
+    pub(super) fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {
+        if let (Recorded::Pending(replay), LogRecord::Header(header)) = (&mut *self, &record) {
+            let replay = std::mem::replace(replay, Replay::new(Config::default()));
+            *self = if header.online.is_some() {
+                Recorded::Online(OnlineReplay::new(replay))
+            } else {
+                Recorded::Engine(EngineReplay::new(replay))
+            };
+        }
+        match self {
+            Recorded::Pending(replay) => replay.record(record, &mut |event| sink(event.into())),
+            Recorded::Engine(replay) => replay.record(record, sink),
+            Recorded::Online(replay) => replay.record(record, sink),
+        }
+    }
+
+    /// End of the log: decides what is pending.
+    pub(super) fn finish(&mut self, sink: &mut impl FnMut(StreamEvent)) {
+        match self {
+            Recorded::Pending(replay) => replay.finish(&mut |event| sink(event.into())),
+            Recorded::Engine(replay) => replay.finish(sink),
+            Recorded::Online(replay) => replay.finish(sink),
+        }
+    }
+}

@@ -1,0 +1,476 @@
+//! A stand-in for the Lichess Board API, written from its published OpenAPI description
+//! (lichess-org/api, `doc/specs`): `GET /api/stream/event` and `GET /api/board/game/stream/{id}`
+//! as ndjson with empty keep-alive lines, `POST /api/board/game/{id}/move/{uci}` and the other
+//! game requests, a bearer token checked (401 otherwise). One game, the account's side given;
+//! the opponent plays its moves from a script after a delay; clocks run in real time with the
+//! increment. Faults on demand: the game stream cut after a number of lines, a request answered
+//! 429 or 500. Every request is kept, with its answer's status.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, Position};
+use tokio::sync::mpsc;
+
+/// The token the stand-in takes.
+pub const TOKEN: &str = "lip_touchmoveOnlineTest0123456789";
+
+/// The game's id.
+pub const GAME: &str = "tmGame01";
+
+/// How often an empty line is sent on a stream.
+const KEEP_ALIVE: Duration = Duration::from_millis(500);
+
+/// What the stand-in does.
+#[derive(Debug, Clone)]
+pub struct Script {
+    /// The account's side.
+    pub player: Color,
+    /// The whole game, in UCI: the account's moves are expected, the opponent's played.
+    pub moves: Vec<String>,
+    /// How long the opponent takes to reply.
+    pub reply: Duration,
+    /// The clock: initial and increment, in ms.
+    pub clock: (u64, u64),
+    /// The first game stream is cut after this many lines (keep-alives not counted).
+    pub cut_stream_after: Option<usize>,
+    /// The move requests answered 429 (numbered from 0 among move requests).
+    pub rate_limit_moves: Vec<usize>,
+    /// The move requests answered 500 without being taken.
+    pub fail_moves: Vec<usize>,
+}
+
+/// A request the stand-in received.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    pub at: Instant,
+    pub authorization: Option<String>,
+}
+
+struct Game {
+    script: Script,
+    moves: Vec<String>,
+    position: Chess,
+    status: &'static str,
+    times: [u64; 2],
+    since: Instant,
+    game_streams: Vec<mpsc::UnboundedSender<String>>,
+    streams_opened: usize,
+    move_requests: usize,
+    received: Vec<Received>,
+}
+
+#[derive(Clone)]
+struct Shared(Arc<Mutex<Game>>);
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Game> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The running stand-in.
+pub struct StandIn {
+    pub url: String,
+    shared: Shared,
+}
+
+impl StandIn {
+    /// Starts the stand-in on a free port of the loopback address, served by a thread of its
+    /// own.
+    pub fn start(script: Script) -> StandIn {
+        let (initial, _) = script.clock;
+        let shared = Shared(Arc::new(Mutex::new(Game {
+            script,
+            moves: Vec::new(),
+            position: Chess::default(),
+            status: "started",
+            times: [initial, initial],
+            since: Instant::now(),
+            game_streams: Vec::new(),
+            streams_opened: 0,
+            move_requests: 0,
+            received: Vec::new(),
+        })));
+        let app = Router::new()
+            .route("/api/stream/event", get(event_stream))
+            .route("/api/board/game/stream/{id}", get(game_stream))
+            .route("/api/board/game/{id}/move/{uci}", post(make_move))
+            .route("/api/board/game/{id}/{action}", post(game_action))
+            .with_state(shared.clone());
+        let (address, told) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("a port");
+                let _ = address.send(listener.local_addr().expect("an address"));
+                let _ = axum::serve(listener, app).await;
+            });
+        });
+        let url = format!("http://{}", told.recv().expect("the stand-in's address"));
+        // The opponent moves first when the account plays Black.
+        {
+            let mut game = shared.lock();
+            opponent_moves(&mut game, &shared);
+        }
+        StandIn { url, shared }
+    }
+
+    /// The server's moves.
+    pub fn moves(&self) -> Vec<String> {
+        self.shared.lock().moves.clone()
+    }
+
+    /// Every request received, in order.
+    pub fn received(&self) -> Vec<Received> {
+        self.shared.lock().received.clone()
+    }
+
+    /// The game's status.
+    pub fn status(&self) -> &'static str {
+        self.shared.lock().status
+    }
+}
+
+fn authorized(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+}
+
+fn refused_token() -> Response {
+    (
+        StatusCode::UNAUTHORIZED,
+        axum::Json(json!({"error": "No such token"})),
+    )
+        .into_response()
+}
+
+fn keep(game: &mut Game, method: &str, path: String, status: u16, headers: &HeaderMap) {
+    game.received.push(Received {
+        method: method.to_owned(),
+        path,
+        status,
+        at: Instant::now(),
+        authorization: authorized(headers),
+    });
+}
+
+fn token_ok(headers: &HeaderMap) -> bool {
+    authorized(headers).as_deref() == Some(&format!("Bearer {TOKEN}"))
+}
+
+/// An ndjson stream of `first` lines, then what `rx` sends, with keep-alives; it ends when
+/// `rx` does.
+fn ndjson(first: Vec<String>, rx: mpsc::UnboundedReceiver<String>) -> Response {
+    let state = (VecDeque::from(first), rx, tokio::time::interval(KEEP_ALIVE));
+    let stream = futures_util::stream::unfold(state, |(mut first, mut rx, mut tick)| async move {
+        if let Some(line) = first.pop_front() {
+            return Some((
+                Ok::<_, Infallible>(Bytes::from(line + "\n")),
+                (first, rx, tick),
+            ));
+        }
+        tokio::select! {
+            line = rx.recv() => line.map(|line| (Ok(Bytes::from(line + "\n")), (first, rx, tick))),
+            _ = tick.tick() => Some((Ok(Bytes::from_static(b"\n")), (first, rx, tick))),
+        }
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .body(Body::from_stream(stream))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+async fn event_stream(State(shared): State<Shared>, headers: HeaderMap) -> Response {
+    let mut game = shared.lock();
+    if !token_ok(&headers) {
+        keep(
+            &mut game,
+            "GET",
+            "/api/stream/event".to_owned(),
+            401,
+            &headers,
+        );
+        return refused_token();
+    }
+    keep(
+        &mut game,
+        "GET",
+        "/api/stream/event".to_owned(),
+        200,
+        &headers,
+    );
+    let side = if game.script.player == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    let start = json!({"type": "gameStart", "game": {
+        "fullId": format!("{GAME}abcd"), "gameId": GAME, "id": GAME, "color": side,
+        "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "source": "friend", "status": {"id": 20, "name": "started"},
+        "variant": {"key": "standard", "name": "Standard"}, "speed": "rapid", "perf": "rapid",
+        "rated": false, "hasMoved": false, "isMyTurn": true, "secondsLeft": 600,
+        "opponent": {"id": "mary", "username": "Mary", "rating": 1500},
+        "compat": {"bot": false, "board": true}}});
+    let first = if game.status == "started" {
+        vec![start.to_string()]
+    } else {
+        Vec::new()
+    };
+    // The stream stays open (keep-alives) for the session's life.
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::mem::forget(tx);
+    ndjson(first, rx)
+}
+
+async fn game_stream(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let mut game = shared.lock();
+    let path = format!("/api/board/game/stream/{id}");
+    if !token_ok(&headers) {
+        keep(&mut game, "GET", path, 401, &headers);
+        return refused_token();
+    }
+    if id != GAME {
+        keep(&mut game, "GET", path, 404, &headers);
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"error": "Not found"})),
+        )
+            .into_response();
+    }
+    keep(&mut game, "GET", path, 200, &headers);
+    game.streams_opened += 1;
+    let (initial, increment) = game.script.clock;
+    let (white, black) = if game.script.player == Color::White {
+        (
+            json!({"id": "player", "name": "Player", "rating": 1500}),
+            json!({"id": "mary", "name": "Mary", "rating": 1500}),
+        )
+    } else {
+        (
+            json!({"id": "mary", "name": "Mary", "rating": 1500}),
+            json!({"id": "player", "name": "Player", "rating": 1500}),
+        )
+    };
+    let full = json!({
+        "type": "gameFull", "id": GAME, "variant": {"key": "standard", "name": "Standard"},
+        "clock": {"initial": initial, "increment": increment}, "speed": "rapid",
+        "perf": {"name": "Rapid"}, "rated": false, "createdAt": 1_700_000_000_000u64,
+        "white": white, "black": black, "initialFen": "startpos",
+        "state": state(&game),
+    });
+    let (tx, rx) = mpsc::unbounded_channel();
+    let cut = (game.streams_opened == 1)
+        .then_some(game.script.cut_stream_after)
+        .flatten();
+    if game.status == "started" {
+        // A stream cut after `cut` lines: the sender counts them.
+        if let Some(cut) = cut {
+            let (inner_tx, mut inner_rx) = mpsc::unbounded_channel::<String>();
+            let mut left = cut.saturating_sub(1);
+            tokio::spawn(async move {
+                while let Some(line) = inner_rx.recv().await {
+                    if left == 0 {
+                        return;
+                    }
+                    left -= 1;
+                    if tx.send(line).is_err() {
+                        return;
+                    }
+                }
+            });
+            game.game_streams.push(inner_tx);
+        } else {
+            game.game_streams.push(tx);
+        }
+    }
+    ndjson(vec![full.to_string()], rx)
+}
+
+/// The game's state line.
+fn state(game: &Game) -> Value {
+    let [wtime, btime] = clock_now(game);
+    let (_, increment) = game.script.clock;
+    let mut state = json!({
+        "type": "gameState", "moves": game.moves.join(" "), "wtime": wtime, "btime": btime,
+        "winc": increment, "binc": increment, "status": game.status,
+    });
+    if game.status != "started" && game.status != "draw" {
+        state["winner"] = json!(if game.position.turn() == Color::White {
+            "black"
+        } else {
+            "white"
+        });
+    }
+    state
+}
+
+/// Both times now, the side to move's counted down since its turn began.
+fn clock_now(game: &Game) -> [u64; 2] {
+    let mut times = game.times;
+    if game.status == "started" && !game.moves.is_empty() {
+        let mover = usize::from(game.position.turn() == Color::Black);
+        let spent = u64::try_from(game.since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        times[mover] = times[mover].saturating_sub(spent);
+    }
+    times
+}
+
+/// Plays `uci` in the game: the clock of its side stopped with the increment, the state sent.
+fn play(game: &mut Game, uci: &str) -> Result<(), String> {
+    let m = UciMove::from_ascii(uci.as_bytes())
+        .map_err(|_| format!("Invalid UCI {uci}"))?
+        .to_move(&game.position)
+        .map_err(|_| format!("Illegal move {uci}"))?;
+    let mover = usize::from(game.position.turn() == Color::Black);
+    if !game.moves.is_empty() {
+        game.times = clock_now(game);
+        let (_, increment) = game.script.clock;
+        game.times[mover] = game.times[mover].saturating_add(increment);
+    }
+    game.position.play_unchecked(m);
+    game.moves.push(uci.to_owned());
+    game.since = Instant::now();
+    if game.moves.len() >= game.script.moves.len() {
+        game.status = "draw";
+    }
+    broadcast(game);
+    Ok(())
+}
+
+fn broadcast(game: &mut Game) {
+    let line = state(game).to_string();
+    game.game_streams.retain(|tx| tx.send(line.clone()).is_ok());
+    if game.status != "started" {
+        game.game_streams.clear();
+    }
+}
+
+/// The opponent's scripted reply, after the script's delay, if it is the opponent's turn.
+fn opponent_moves(game: &mut Game, shared: &Shared) {
+    if game.status != "started" || game.position.turn() == game.script.player {
+        return;
+    }
+    let Some(next) = game.script.moves.get(game.moves.len()).cloned() else {
+        return;
+    };
+    let reply = game.script.reply;
+    let shared = shared.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(reply);
+        let mut game = shared.lock();
+        if game.moves.len() < game.script.moves.len() && game.position.turn() != game.script.player
+        {
+            let _ = play(&mut game, &next);
+        }
+    });
+}
+
+async fn make_move(
+    State(shared): State<Shared>,
+    Path((id, uci)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let mut game = shared.lock();
+    let path = format!("/api/board/game/{id}/move/{uci}");
+    if !token_ok(&headers) {
+        keep(&mut game, "POST", path, 401, &headers);
+        return refused_token();
+    }
+    let number = game.move_requests;
+    game.move_requests += 1;
+    if game.script.rate_limit_moves.contains(&number) {
+        keep(&mut game, "POST", path, 429, &headers);
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            axum::Json(json!({"error": "Too many requests"})),
+        )
+            .into_response();
+    }
+    if game.script.fail_moves.contains(&number) {
+        keep(&mut game, "POST", path, 500, &headers);
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    }
+    let refused = |game: &mut Game, why: String, headers: &HeaderMap| {
+        keep(
+            game,
+            "POST",
+            format!("/api/board/game/{id}/move/{uci}"),
+            400,
+            headers,
+        );
+        (StatusCode::BAD_REQUEST, axum::Json(json!({"error": why}))).into_response()
+    };
+    if id != GAME || game.status != "started" {
+        return refused(&mut game, "No such game in progress".to_owned(), &headers);
+    }
+    if game.position.turn() != game.script.player {
+        return refused(
+            &mut game,
+            "Not your turn, or game already over".to_owned(),
+            &headers,
+        );
+    }
+    if let Err(why) = play(&mut game, &uci) {
+        return refused(&mut game, why, &headers);
+    }
+    keep(&mut game, "POST", path, 200, &headers);
+    opponent_moves(&mut game, &shared);
+    axum::Json(json!({"ok": true})).into_response()
+}
+
+async fn game_action(
+    State(shared): State<Shared>,
+    Path((id, action)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let mut game = shared.lock();
+    let path = format!("/api/board/game/{id}/{action}");
+    if !token_ok(&headers) {
+        keep(&mut game, "POST", path, 401, &headers);
+        return refused_token();
+    }
+    match action.as_str() {
+        "resign" if game.status == "started" => {
+            game.status = "resign";
+            broadcast(&mut game);
+            keep(&mut game, "POST", path, 200, &headers);
+            axum::Json(json!({"ok": true})).into_response()
+        }
+        _ => {
+            keep(&mut game, "POST", path, 400, &headers);
+            (
+                StatusCode::BAD_REQUEST,
+                axum::Json(json!({"error": "Not possible"})),
+            )
+                .into_response()
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! `touchmove online` end to end: a local stand-in for the Lichess Board API (written from its
+//! published description, `common::lichess`), an emulated board on a real pseudo-terminal
+//! whose hands play White from a script and carry out Black's moves as the host shows them
+//! (`emulate --follow black`), and the stand-in's scripted opponent playing Black's moves of
+//! the same game. Checked: the server's game is the game, each move sent once, the opponent's
+//! moves announced and carried out as shown, the token in no output, and the recording replays
+//! to what the session decided.
+
+use crate::common;
+
+use std::process::Stdio;
+
+use serde_json::Value;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, Position};
+
+use common::emulator::emulate_with;
+use common::lichess::{GAME, Script, StandIn, TOKEN};
+use common::watching::source_game;
+
+/// The plies played.
+const PLIES: usize = 30;
+
+/// The first `PLIES` plies of a real game (Kasparov - Deep Blue, 1997, game 1), in SAN and UCI.
+fn game() -> (Vec<String>, Vec<String>) {
+    let sans: Vec<String> = source_game("corpus/kasparov-deep-blue-1997.pgn", 1)
+        .into_iter()
+        .take(PLIES)
+        .collect();
+    let mut position = Chess::default();
+    let ucis = sans
+        .iter()
+        .map(|san| {
+            let m = san
+                .parse::<SanPlus>()
+                .expect("a SAN")
+                .san
+                .to_move(&position)
+                .expect("legal");
+            position.play_unchecked(m);
+            UciMove::from_standard(m).to_string()
+        })
+        .collect();
+    (sans, ucis)
+}
+
+/// What `online` made of the game on an emulated `board`.
+struct Played {
+    events: Vec<Value>,
+    stdout: String,
+    stderr: String,
+    emulator: String,
+    replayed: Vec<Value>,
+}
+
+/// Plays the game on an emulated `board` against the stand-in.
+fn play_on(board: &str, standin: &StandIn, sans: &[String]) -> Played {
+    let dir = std::env::temp_dir().join(format!("touchmove-online-{board}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let script = dir.join("game.pgn");
+    let movetext: Vec<String> = sans
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
+    std::fs::write(
+        &script,
+        format!("[Event \"online\"]\n\n{} *\n", movetext.join(" ")),
+    )
+    .expect("written");
+    let emulator_log = dir.join("emulator.log");
+    let emulated = emulate_with(
+        board,
+        &[
+            "-v",
+            "--pgn",
+            script.to_str().expect("a path"),
+            "--follow",
+            "black",
+            "--speed",
+            "5",
+        ],
+        Stdio::from(std::fs::File::create(&emulator_log).expect("a log")),
+    );
+    let log = dir.join("game.log");
+    let _ = std::fs::remove_file(&log);
+    let output = common::bin()
+        .env("LICHESS_TOKEN", TOKEN)
+        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
+        .args(["--protocol", board, "--port", &emulated.port, "--json"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10", "-vvv"])
+        .args(["--record", log.to_str().expect("a path")])
+        .output()
+        .expect("online runs");
+    drop(emulated);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    let replayed = common::watching::replay_with(&log, &[]);
+    let played = Played {
+        events: common::json_lines(&output.stdout),
+        stdout,
+        stderr,
+        emulator: std::fs::read_to_string(&emulator_log).expect("the emulator's log"),
+        replayed,
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    played
+}
+
+#[test]
+fn a_game_against_the_stand_in_on_a_dgt_board() {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        player: Color::White,
+        moves: ucis.clone(),
+        reply: std::time::Duration::from_millis(300),
+        clock: (600_000, 2_000),
+        cut_stream_after: None,
+        rate_limit_moves: Vec::new(),
+        fail_moves: Vec::new(),
+    });
+    let played = play_on("dgt", &standin, &sans);
+    let (events, stderr) = (&played.events, &played.stderr);
+    // The server's game is the game, and the board's record is the same.
+    assert_eq!(standin.moves(), ucis, "{stderr}");
+    assert_eq!(
+        common::recorded_games(events),
+        vec![sans.clone()],
+        "{stderr}"
+    );
+    // Each of White's moves sent once and taken; nothing else sent.
+    let posts: Vec<(String, u16)> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .map(|r| (r.path, r.status))
+        .collect();
+    let expected: Vec<(String, u16)> = ucis
+        .iter()
+        .step_by(2)
+        .map(|uci| (format!("/api/board/game/{GAME}/move/{uci}"), 200))
+        .collect();
+    assert_eq!(posts, expected, "{stderr}");
+    // Each of Black's moves announced, and carried out by the hands as the board showed it.
+    let announced: Vec<&str> = events
+        .iter()
+        .filter(|e| e["kind"] == "online" && e["what"] == "move")
+        .filter_map(|e| e["san"].as_str())
+        .collect();
+    let black: Vec<&str> = sans.iter().skip(1).step_by(2).map(String::as_str).collect();
+    assert_eq!(announced, black, "{stderr}");
+    let followed: Vec<&str> = played
+        .emulator
+        .lines()
+        .filter_map(|line| line.split("the hands carry out ").nth(1))
+        .filter_map(|rest| rest.strip_suffix(", as shown"))
+        .collect();
+    assert_eq!(followed, black, "{}", played.emulator);
+    assert!(
+        events.iter().all(|e| e["kind"] != "execution"),
+        "{events:?}"
+    );
+    // The server's result.
+    let result = events
+        .iter()
+        .find(|e| e["kind"] == "result")
+        .expect("a result");
+    assert_eq!(result["result"], "1/2-1/2");
+    // The token is in no output.
+    for text in [&played.stdout, stderr] {
+        assert!(!text.contains(TOKEN), "the token was printed");
+    }
+    // Live equals replay: the recording (the server's lines and answers in it) replays to
+    // every decision the session made; the link's state is the live session's.
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed: Vec<&Value> = played.replayed.iter().collect();
+    assert_eq!(replayed, decided, "{stderr}");
+}
