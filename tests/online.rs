@@ -109,41 +109,55 @@ fn play_on(board: &str, standin: &StandIn, sans: &[String]) -> Played {
     played
 }
 
-#[test]
-fn a_game_against_the_stand_in_on_a_dgt_board() {
-    let (sans, ucis) = game();
-    let standin = StandIn::start(Script {
+/// The stand-in's script for the game: the account plays White, the opponent replies after
+/// 300 ms, 10 minutes and 2 s a move.
+fn script(ucis: &[String]) -> Script {
+    Script {
         player: Color::White,
-        moves: ucis.clone(),
+        moves: ucis.to_vec(),
         reply: std::time::Duration::from_millis(300),
         clock: (600_000, 2_000),
         cut_stream_after: None,
         rate_limit_moves: Vec::new(),
         fail_moves: Vec::new(),
-    });
-    let played = play_on("dgt", &standin, &sans);
+    }
+}
+
+/// The checks every game gets: the server's game and the board's record are the game, White's
+/// moves taken once each in order (`faults`: the requests answered otherwise, by their number
+/// among the move requests), Black's announced and carried out as shown, the server's result,
+/// the token in no output, the recording replaying to the session's decisions.
+fn check_game(
+    standin: &StandIn,
+    played: &Played,
+    sans: &[String],
+    ucis: &[String],
+    faults: &[(usize, u16)],
+) {
     let (events, stderr) = (&played.events, &played.stderr);
-    // The server's game is the game, and the board's record is the same.
     assert_eq!(standin.moves(), ucis, "{stderr}");
     assert_eq!(
         common::recorded_games(events),
-        vec![sans.clone()],
+        vec![sans.to_vec()],
         "{stderr}"
     );
-    // Each of White's moves sent once and taken; nothing else sent.
     let posts: Vec<(String, u16)> = standin
         .received()
         .into_iter()
         .filter(|r| r.method == "POST")
         .map(|r| (r.path, r.status))
         .collect();
-    let expected: Vec<(String, u16)> = ucis
+    let mut expected: Vec<(String, u16)> = ucis
         .iter()
         .step_by(2)
         .map(|uci| (format!("/api/board/game/{GAME}/move/{uci}"), 200))
         .collect();
+    // A request answered otherwise comes before the same move's, taken.
+    for &(number, status) in faults.iter().rev() {
+        let again = expected.get(number).cloned().expect("a faulty request");
+        expected.insert(number, (again.0, status));
+    }
     assert_eq!(posts, expected, "{stderr}");
-    // Each of Black's moves announced, and carried out by the hands as the board showed it.
     let announced: Vec<&str> = events
         .iter()
         .filter(|e| e["kind"] == "online" && e["what"] == "move")
@@ -162,13 +176,11 @@ fn a_game_against_the_stand_in_on_a_dgt_board() {
         events.iter().all(|e| e["kind"] != "execution"),
         "{events:?}"
     );
-    // The server's result.
     let result = events
         .iter()
         .find(|e| e["kind"] == "result")
         .expect("a result");
     assert_eq!(result["result"], "1/2-1/2");
-    // The token is in no output.
     for text in [&played.stdout, stderr] {
         assert!(!text.contains(TOKEN), "the token was printed");
     }
@@ -177,4 +189,44 @@ fn a_game_against_the_stand_in_on_a_dgt_board() {
     let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
     let replayed: Vec<&Value> = played.replayed.iter().collect();
     assert_eq!(replayed, decided, "{stderr}");
+}
+
+#[test]
+fn a_game_against_the_stand_in_on_a_dgt_board() {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(script(&ucis));
+    let played = play_on("dgt", &standin, &sans);
+    check_game(&standin, &played, &sans, &ucis, &[]);
+}
+
+#[test]
+fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_board() {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        cut_stream_after: Some(8),
+        rate_limit_moves: vec![3],
+        fail_moves: vec![6],
+        ..script(&ucis)
+    });
+    let played = play_on("hall", &standin, &sans);
+    // The 429 is the fourth move request, sent again once; the 500 the seventh request, not
+    // taken by the server, sent again once the stream said so.
+    check_game(&standin, &played, &sans, &ucis, &[(3, 429), (5, 500)]);
+    let streams = standin
+        .received()
+        .iter()
+        .filter(|r| r.path == format!("/api/board/game/stream/{GAME}"))
+        .count();
+    assert!(
+        streams >= 3,
+        "the cut stream and the lost answer open the stream again: {streams}"
+    );
+}
+
+#[test]
+fn a_game_against_the_stand_in_on_a_chesslink_board() {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(script(&ucis));
+    let played = play_on("chesslink", &standin, &sans);
+    check_game(&standin, &played, &sans, &ucis, &[]);
 }

@@ -408,8 +408,11 @@ async fn make_move(
     game.move_requests += 1;
     if game.script.rate_limit_moves.contains(&number) {
         keep(&mut game, "POST", path, 429, &headers);
+        // Retry-After says how long: the client follows it (the API asks for a minute when it
+        // says nothing).
         return (
             StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, "2")],
             axum::Json(json!({"error": "Too many requests"})),
         )
             .into_response();

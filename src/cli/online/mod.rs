@@ -45,8 +45,8 @@ use state::{Heard, OnlineSink, OnlineState};
 /// The longest wait before a stream is opened again.
 const BACKOFF_MAX: Duration = Duration::from_secs(30);
 
-/// How long a request refused with 429 waits, unless the server says: the API asks for a
-/// full minute.
+/// How long a request refused with 429 waits when the server does not say (`Retry-After`):
+/// the API asks for a full minute.
 const RATE_LIMITED: Duration = Duration::from_secs(60);
 
 /// Runs `touchmove online`.
@@ -353,8 +353,8 @@ async fn read_game(
     }
 }
 
-/// Sends the game's requests one at a time: a 429 waits the minute the API asks and is sent
-/// again; a request whose answer was lost (the network, a 5xx) is said to the game as such, and
+/// Sends the game's requests one at a time: a 429 waits as long as the server says (the
+/// minute the API asks, when it does not) and is sent again; a request whose answer was lost (the network, a 5xx) is said to the game as such, and
 /// the stream is opened again, whose first line says what the server has.
 async fn send_requests(
     lichess: Lichess,
@@ -369,10 +369,7 @@ async fn send_requests(
             match lichess.post(&path).await {
                 Ok(reply) if (200..300).contains(&reply.status) => break Answer::Taken,
                 Ok(reply) if reply.status == 429 => {
-                    let wait = reply
-                        .retry_after
-                        .map_or(RATE_LIMITED, Duration::from_secs)
-                        .max(RATE_LIMITED);
+                    let wait = reply.retry_after.map_or(RATE_LIMITED, Duration::from_secs);
                     eprintln!(
                         "touchmove: lichess: too many requests (429): the {} request waits {} s",
                         request.name(),
