@@ -54,8 +54,9 @@ struct Played {
     replayed: Vec<Value>,
 }
 
-/// Plays the game on an emulated `board` against the stand-in.
-fn play_on(board: &str, standin: &StandIn, sans: &[String]) -> Played {
+/// Plays the game on an emulated `board` (its emulator given `faults` too) against the
+/// stand-in.
+fn play_on(board: &str, faults: &[&str], standin: &StandIn, sans: &[String]) -> Played {
     let dir = std::env::temp_dir().join(format!("touchmove-online-{board}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("game.pgn");
@@ -70,17 +71,19 @@ fn play_on(board: &str, standin: &StandIn, sans: &[String]) -> Played {
     )
     .expect("written");
     let emulator_log = dir.join("emulator.log");
+    let mut emulate_args = vec![
+        "-v",
+        "--pgn",
+        script.to_str().expect("a path"),
+        "--follow",
+        "black",
+        "--speed",
+        "5",
+    ];
+    emulate_args.extend_from_slice(faults);
     let emulated = emulate_with(
         board,
-        &[
-            "-v",
-            "--pgn",
-            script.to_str().expect("a path"),
-            "--follow",
-            "black",
-            "--speed",
-            "5",
-        ],
+        &emulate_args,
         Stdio::from(std::fs::File::create(&emulator_log).expect("a log")),
     );
     let log = dir.join("game.log");
@@ -191,16 +194,19 @@ fn check_game(
     assert_eq!(replayed, decided, "{stderr}");
 }
 
-#[test]
-fn a_game_against_the_stand_in_on_a_dgt_board() {
-    let (sans, ucis) = game();
-    let standin = StandIn::start(script(&ucis));
-    let played = play_on("dgt", &standin, &sans);
-    check_game(&standin, &played, &sans, &ucis, &[]);
+/// The board was lost in the game and came back.
+fn assert_unplugged(played: &Played) {
+    let states: Vec<&str> = played
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "link")
+        .filter_map(|e| e["state"].as_str())
+        .collect();
+    assert_eq!(states, ["lost", "back"], "{}", played.stderr);
 }
 
 #[test]
-fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_board() {
+fn a_cut_stream_a_429_a_500_and_a_10_s_unplug_lose_nothing_and_send_nothing_twice_on_a_dgt_board() {
     let (sans, ucis) = game();
     let standin = StandIn::start(Script {
         cut_stream_after: Some(8),
@@ -208,7 +214,9 @@ fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_bo
         fail_moves: vec![6],
         ..script(&ucis)
     });
-    let played = play_on("hall", &standin, &sans);
+    // The board unplugged for 10 s (the emulator's time) in the middle of the game.
+    let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
+    let played = play_on("dgt", &unplug, &standin, &sans);
     // The 429 is the fourth move request, sent again once; the 500 the seventh request, not
     // taken by the server, sent again once the stream said so.
     check_game(&standin, &played, &sans, &ucis, &[(3, 429), (5, 500)]);
@@ -221,12 +229,31 @@ fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_bo
         streams >= 3,
         "the cut stream and the lost answer open the stream again: {streams}"
     );
+    assert_unplugged(&played);
 }
 
 #[test]
-fn a_game_against_the_stand_in_on_a_chesslink_board() {
+fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_board() {
     let (sans, ucis) = game();
-    let standin = StandIn::start(script(&ucis));
-    let played = play_on("chesslink", &standin, &sans);
+    let standin = StandIn::start(Script {
+        cut_stream_after: Some(12),
+        rate_limit_moves: vec![2],
+        fail_moves: vec![8],
+        ..script(&ucis)
+    });
+    let played = play_on("hall", &[], &standin, &sans);
+    check_game(&standin, &played, &sans, &ucis, &[(2, 429), (7, 500)]);
+}
+
+#[test]
+fn a_10_s_unplug_and_a_cut_stream_on_a_chesslink_board() {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        cut_stream_after: Some(10),
+        ..script(&ucis)
+    });
+    let unplug = ["--unplug-at", "30000", "--unplug-for", "10000"];
+    let played = play_on("chesslink", &unplug, &standin, &sans);
     check_game(&standin, &played, &sans, &ucis, &[]);
+    assert_unplugged(&played);
 }
