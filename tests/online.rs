@@ -55,8 +55,15 @@ struct Played {
 }
 
 /// Plays the game on an emulated `board` (its emulator given `faults` too) against the
-/// stand-in.
-fn play_on(board: &str, faults: &[&str], standin: &StandIn, sans: &[String]) -> Played {
+/// stand-in; with `kill_after`, the session is killed (SIGKILL) once that many moves stand and
+/// started again with `--resume`: what is returned is the resumed session's.
+fn play_on(
+    board: &str,
+    faults: &[&str],
+    kill_after: Option<usize>,
+    standin: &StandIn,
+    sans: &[String],
+) -> Played {
     let dir = std::env::temp_dir().join(format!("touchmove-online-{board}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("game.pgn");
@@ -88,14 +95,42 @@ fn play_on(board: &str, faults: &[&str], standin: &StandIn, sans: &[String]) -> 
     );
     let log = dir.join("game.log");
     let _ = std::fs::remove_file(&log);
-    let output = common::bin()
-        .env("LICHESS_TOKEN", TOKEN)
-        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
-        .args(["--protocol", board, "--port", &emulated.port, "--json"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10", "-vvv"])
-        .args(["--record", log.to_str().expect("a path")])
-        .output()
-        .expect("online runs");
+    let online = |extra: &[&str]| {
+        let mut command = common::bin();
+        command
+            .env("LICHESS_TOKEN", TOKEN)
+            .args(["online", "--lichess-url", &standin.url, "--games", "1"])
+            .args(["--protocol", board, "--port", &emulated.port, "--json"])
+            .args(["--slide-ms", "50", "--bounce-ms", "10", "-vvv"])
+            .args(["--record", log.to_str().expect("a path")])
+            .args(extra)
+            .stdin(Stdio::null());
+        command
+    };
+    if let Some(moves) = kill_after {
+        use std::io::{BufRead, BufReader};
+        let mut first = online(&[])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("online runs");
+        let stdout = first.stdout.take().expect("stdout");
+        let seen = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .filter(|line| line.contains(r#""kind":"move""#))
+            .take(moves)
+            .count();
+        assert_eq!(seen, moves, "the first session decided too little");
+        first.kill().expect("killed");
+        first.wait().expect("reaped");
+    }
+    let resume: &[&str] = if kill_after.is_some() {
+        &["--resume"]
+    } else {
+        &[]
+    };
+    let output = online(resume).output().expect("online runs");
     drop(emulated);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -206,7 +241,8 @@ fn assert_unplugged(played: &Played) {
 }
 
 #[test]
-fn a_cut_stream_a_429_a_500_and_a_10_s_unplug_lose_nothing_and_send_nothing_twice_on_a_dgt_board() {
+fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_lose_nothing_and_send_nothing_twice_on_a_dgt_board()
+ {
     let (sans, ucis) = game();
     let standin = StandIn::start(Script {
         cut_stream_after: Some(8),
@@ -216,7 +252,7 @@ fn a_cut_stream_a_429_a_500_and_a_10_s_unplug_lose_nothing_and_send_nothing_twic
     });
     // The board unplugged for 10 s (the emulator's time) in the middle of the game.
     let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
-    let played = play_on("dgt", &unplug, &standin, &sans);
+    let played = play_on("dgt", &unplug, Some(11), &standin, &sans);
     // The 429 is the fourth move request, sent again once; the 500 the seventh request, not
     // taken by the server, sent again once the stream said so.
     check_game(&standin, &played, &sans, &ucis, &[(3, 429), (5, 500)]);
@@ -230,10 +266,12 @@ fn a_cut_stream_a_429_a_500_and_a_10_s_unplug_lose_nothing_and_send_nothing_twic
         "the cut stream and the lost answer open the stream again: {streams}"
     );
     assert_unplugged(&played);
+    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
 }
 
 #[test]
 fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_board() {
+    // The Hall emulator cannot be unplugged: its link's faults are hall_runner's.
     let (sans, ucis) = game();
     let standin = StandIn::start(Script {
         cut_stream_after: Some(12),
@@ -241,19 +279,22 @@ fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_bo
         fail_moves: vec![8],
         ..script(&ucis)
     });
-    let played = play_on("hall", &[], &standin, &sans);
+    let played = play_on("hall", &[], None, &standin, &sans);
     check_game(&standin, &played, &sans, &ucis, &[(2, 429), (7, 500)]);
 }
 
 #[test]
-fn a_10_s_unplug_and_a_cut_stream_on_a_chesslink_board() {
+fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
     let (sans, ucis) = game();
     let standin = StandIn::start(Script {
         cut_stream_after: Some(10),
+        rate_limit_moves: vec![4],
+        fail_moves: vec![1],
         ..script(&ucis)
     });
-    let unplug = ["--unplug-at", "30000", "--unplug-for", "10000"];
-    let played = play_on("chesslink", &unplug, &standin, &sans);
-    check_game(&standin, &played, &sans, &ucis, &[]);
+    let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
+    let played = play_on("chesslink", &unplug, Some(13), &standin, &sans);
+    check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
     assert_unplugged(&played);
+    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
 }

@@ -9,6 +9,7 @@
 //! HTTPS; `state.rs` the game's state and the runner's sink.
 
 mod client;
+mod resumed;
 mod state;
 
 use std::cell::RefCell;
@@ -37,6 +38,7 @@ use touchmove::timing::Timing;
 
 use super::args::OnlineArgs;
 use super::recording::Recording;
+use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 use client::{Lichess, Lines, StreamFailure};
@@ -81,16 +83,39 @@ struct Seat {
     side: Color,
 }
 
-/// Plays the account's games one after another until stopped (or `--games` are played).
+/// Plays the account's games one after another until stopped (or `--games` are played): with
+/// `--resume`, the recorded game first.
 async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
     let mut played = HashSet::new();
+    let mut resumed = match (&args.board.record, args.board.resume) {
+        (Some(path), true) => Resumed::read_or_clear(path)?,
+        _ => None,
+    };
     loop {
-        let seat = tokio::select! {
-            seat = next_game(&lichess, &played) => seat?,
-            _ = tokio::signal::ctrl_c() => return Ok(()),
+        let recorded = resumed
+            .as_ref()
+            .and_then(|resumed| resumed.log.header.online.clone());
+        let seat = match recorded {
+            Some(seat) => Seat {
+                id: seat.game,
+                side: seat.side,
+            },
+            None => tokio::select! {
+                seat = next_game(&lichess, &played) => seat?,
+                _ = tokio::signal::ctrl_c() => return Ok(()),
+            },
         };
+        if resumed
+            .as_ref()
+            .is_some_and(|r| r.log.header.online.is_none())
+        {
+            bail!(
+                "--resume: the recording has no `@online` line: it is not an online game (resume \
+                 it with `touchmove watch --resume`)"
+            );
+        }
         played.insert(seat.id.clone());
-        let stopped = play(args, &lichess, &seat, played.len()).await?;
+        let stopped = play(args, &lichess, &seat, played.len(), resumed.take()).await?;
         let enough = args
             .games
             .is_some_and(|games| played.len() >= usize::try_from(games).unwrap_or(usize::MAX));
@@ -165,9 +190,16 @@ async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFu
     }
 }
 
-/// Plays game `seat` on the board, the `number`th of the session; whether the session was
-/// stopped (Ctrl-C) rather than the game ended.
-async fn play(args: &OnlineArgs, lichess: &Lichess, seat: &Seat, number: usize) -> Result<bool> {
+/// Plays game `seat` on the board, the `number`th of the session, going on with its recording
+/// `resumed` if there is one; whether the session was stopped (Ctrl-C) rather than the game
+/// ended.
+async fn play(
+    args: &OnlineArgs,
+    lichess: &Lichess,
+    seat: &Seat,
+    number: usize,
+    resumed: Option<Resumed>,
+) -> Result<bool> {
     let (lines, first, full) = open_game(lichess, &seat.id).await?;
     let start = start_position(&full.initial_fen)?;
     let opponent = if seat.side == Color::White {
@@ -195,23 +227,28 @@ async fn play(args: &OnlineArgs, lichess: &Lichess, seat: &Seat, number: usize) 
             side: seat.side,
         });
     // Decided as a replay of the recording decides: the opponent's side earns no rulings and
-    // no number of illegal moves loses (the header's settings).
+    // no number of illegal moves loses (the header's settings); a resumed game as recorded.
+    let recorded = resumed.as_ref().map(|resumed| &resumed.log.header);
     let interpreter = header.config(
-        board.interpreter.live_config(None, protocol),
+        board.interpreter.live_config(recorded, protocol),
         Timing::default(),
         None,
     );
     let header = header.with_timing(Timing::of_config(&interpreter));
     let mut game = LiveGame::new(start.clone(), interpreter);
-    let recording = match &board.record {
-        Some(path) => {
+    let recording = match (&board.record, &resumed) {
+        (Some(path), Some(resumed)) => Some(
+            Recording::resume(path, resumed.written, resumed.last_t)
+                .with_context(|| format!("--record {}", path.display()))?,
+        ),
+        (Some(path), None) => {
             let path = game_log(path, number);
             Some(
                 Recording::create(&path, header)
                     .with_context(|| format!("--record {}", path.display()))?,
             )
         }
-        None => None,
+        (None, _) => None,
     };
     let tags = PgnTags {
         white: Some(player_name(&full.white)),
@@ -234,23 +271,32 @@ async fn play(args: &OnlineArgs, lichess: &Lichess, seat: &Seat, number: usize) 
     let (requests, request_receiver) = mpsc::unbounded_channel();
     let over = Rc::new(Notify::new());
     let reopen = Rc::new(Notify::new());
-    let mut heard = VecDeque::new();
-    if let Ok(message) = serde_json::from_str(&first) {
-        heard.push_back(Heard::Line {
-            raw: first,
-            message,
-        });
-    }
     let state = Rc::new(RefCell::new(OnlineState {
         out,
         game: OnlineGame::new(start, seat.side),
         controls,
         requests,
-        heard,
+        heard: VecDeque::new(),
         started: false,
         over: Rc::clone(&over),
         ended: false,
+        replaying: false,
     }));
+    let mut sink = OnlineSink(Rc::clone(&state));
+    let start_at = match &resumed {
+        Some(resumed) => {
+            resumed::resume(resumed, &mut game, &mut session, &mut sink)?;
+            resumed.resume_at
+        }
+        None => 0,
+    };
+    // The stream's first line, the whole game, taken once the board's game is where it was.
+    if let Ok(message) = serde_json::from_str(&first) {
+        state.borrow_mut().heard.push_back(Heard::Line {
+            raw: first,
+            message,
+        });
+    }
     let reader = tokio::task::spawn_local(read_game(
         lichess.clone(),
         seat.id.clone(),
@@ -266,9 +312,9 @@ async fn play(args: &OnlineArgs, lichess: &Lichess, seat: &Seat, number: usize) 
         Rc::clone(&reopen),
     ));
     let _ = state.borrow().controls.send(Control::Wake);
-    let mut sink = OnlineSink(Rc::clone(&state));
     let config = RunnerConfig {
         give_up_after: board.give_up_after.map(Duration::from_secs_f64),
+        start_at,
         ..RunnerConfig::default()
     };
     let stopped = Rc::new(std::cell::Cell::new(false));

@@ -43,6 +43,8 @@ pub(super) struct OnlineState {
     pub(super) over: Rc<Notify>,
     /// The server's end was seen.
     pub(super) ended: bool,
+    /// A resumed game's recorded part is being read back: nothing is sent, shown or set.
+    pub(super) replaying: bool,
 }
 
 /// How long the server's last move (the move that ended the game) may wait to be carried out
@@ -53,7 +55,7 @@ impl OnlineState {
     /// Takes, at `now` (session time), what the server said: each line and answer is recorded,
     /// so that a replay of the log decides what this session decides, then taken by the game.
     fn take_heard(&mut self, now: Millis) -> io::Result<()> {
-        if !self.started {
+        if !self.started || self.replaying {
             return Ok(());
         }
         while let Some(heard) = self.heard.pop_front() {
@@ -84,6 +86,10 @@ impl OnlineState {
                     let position = self.game.position().clone();
                     self.out.write_decision(&decision, Some(&position))?;
                 }
+                // Read back, the recording holds what they did (the clock's readings among its
+                // records).
+                OnlineEvent::Send(_) | OnlineEvent::Show(_) | OnlineEvent::Clock(..)
+                    if self.replaying => {}
                 OnlineEvent::Send(request) => {
                     let _ = self.requests.send(request);
                 }
@@ -95,7 +101,7 @@ impl OnlineState {
                 }
             }
         }
-        if self.game.is_over() {
+        if self.game.is_over() && !self.replaying {
             if self.game.moves() == self.game.server_moves() {
                 self.over.notify_one();
             } else if !std::mem::replace(&mut self.ended, true) {

@@ -290,6 +290,18 @@ impl OnlineGame {
         }
     }
 
+    /// The game, rebuilt from its recording, goes on with a new connection: a move sent and
+    /// not yet seen in the server's game may or may not have been taken (the server's next
+    /// state says, and it is sent again only if not), and the server's next move, if the board
+    /// has not carried it out, is shown again.
+    pub fn resumed(&mut self) {
+        if let Some(sent) = self.sent.as_mut() {
+            sent.unknown = true;
+        }
+        self.shown = None;
+        self.reported = None;
+    }
+
     /// The player asks for `request` (a key, the page's button, the result gesture).
     pub fn request(&mut self, request: Request) {
         if !self.over {

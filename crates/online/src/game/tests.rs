@@ -280,6 +280,41 @@ fn the_result_gesture_asks_the_server() {
 }
 
 #[test]
+fn a_resumed_game_sends_its_last_move_again_only_if_the_server_lacks_it_and_shows_the_reply_again()
+{
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_decision(&board.play(1000, "e2e4"));
+    game.handle_state(1100, &state("e2e4 e7e5", "started"));
+    drain(&mut game);
+    game.handle_decision(&board.play(2000, "e7e5"));
+    game.handle_decision(&board.play(3000, "g1f3"));
+    game.handle_state(3100, &state("e2e4 e7e5 g1f3 b8c6", "started"));
+    drain(&mut game);
+    // The session stops before the board carried Nc6 out; resumed, the server's game is as it
+    // was: Nc6 is shown again, nothing is sent.
+    let mut again = game.clone();
+    again.resumed();
+    again.handle_state(9000, &state("e2e4 e7e5 g1f3 b8c6", "started"));
+    let out = drain(&mut again);
+    assert_eq!(said(&out), ["server Nc6"]);
+    assert!(sent(&out).is_empty());
+    // Stopped right after deciding Bc4 (sent or not, nobody knows): sent again only if the
+    // server lacks it.
+    game.handle_decision(&board.play(4000, "b8c6"));
+    game.handle_decision(&board.play(5000, "f1c4"));
+    drain(&mut game);
+    let mut lacking = game.clone();
+    lacking.resumed();
+    lacking.handle_state(9000, &state("e2e4 e7e5 g1f3 b8c6", "started"));
+    assert_eq!(sent(&drain(&mut lacking)), ["move f1c4"]);
+    let mut taken = game.clone();
+    taken.resumed();
+    taken.handle_state(9000, &state("e2e4 e7e5 g1f3 b8c6 f1c4", "started"));
+    assert!(sent(&drain(&mut taken)).is_empty());
+}
+
+#[test]
 fn offers_are_said_once() {
     let mut game = OnlineGame::new(Chess::default(), Color::White);
     let mut offer = state("", "started");

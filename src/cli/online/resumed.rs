@@ -1,0 +1,65 @@
+//! `online --resume`: the recorded part of an online game read back.
+
+use anyhow::{Context, Result};
+
+use touchmove::live::LiveGame;
+use touchmove::online::replay::take_note;
+use touchmove::runner::{Happened, Sink};
+
+use super::super::resume::Resumed;
+use super::state::OnlineSink;
+
+/// The recorded part of a resumed game, through the board's game and the online game (the
+/// server's lines and answers at their place, nothing sent, shown or set meanwhile); then the
+/// game goes on with a new connection, whose first line says what the server has.
+pub(super) fn resume(
+    resumed: &Resumed,
+    game: &mut LiveGame,
+    session: &mut dyn touchmove::live::BoardSession,
+    sink: &mut OnlineSink,
+) -> Result<()> {
+    sink.0.borrow_mut().replaying = true;
+    let mut failed = None;
+    let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
+        if let Err(error) = pass_decisions(game, sink) {
+            failed.get_or_insert(error);
+        }
+        let mut state = sink.0.borrow_mut();
+        take_note(&mut state.game, t, note);
+        if let Err(error) = state.drain() {
+            failed.get_or_insert(anyhow::Error::from(error));
+        }
+    });
+    pass_decisions(game, sink)?;
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    if let Some(point) = point {
+        session.resume(&point);
+    }
+    let mut state = sink.0.borrow_mut();
+    state.started = game.started();
+    state.replaying = false;
+    state.game.resumed();
+    state
+        .drain()
+        .context("cannot pass on the recorded game's decisions")?;
+    eprintln!(
+        "touchmove: resumed: {} reports read back, {} plies stand; the recording goes on",
+        resumed.log.events.len(),
+        state.game.moves().len()
+    );
+    Ok(())
+}
+
+/// What the board's game decided, into the online game (as the runner passes it).
+fn pass_decisions(game: &mut LiveGame, sink: &mut OnlineSink) -> Result<()> {
+    while let Some(event) = game.poll_event() {
+        sink.take(Happened::Live {
+            event: &event,
+            game,
+        })
+        .context("cannot pass on the recorded game's decisions")?;
+    }
+    Ok(())
+}
