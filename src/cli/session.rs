@@ -30,6 +30,14 @@ pub fn session_outcome(
     }
 }
 
+/// A side's name as the first lines say it (`White`, `Black`).
+pub fn side_name(color: shakmaty::Color) -> &'static str {
+    match color {
+        shakmaty::Color::White => "White",
+        shakmaty::Color::Black => "Black",
+    }
+}
+
 /// The first line on standard output.
 pub fn announce(line: &str) -> anyhow::Result<()> {
     use std::io::Write;

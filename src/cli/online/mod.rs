@@ -211,7 +211,7 @@ async fn play(
         "touchmove: game {} on {}: you play {} against {}",
         seat.id,
         lichess_host(&args.lichess_url),
-        color_name(seat.side),
+        super::session::side_name(seat.side),
         player_name(opponent)
     );
     let board = &args.board;
@@ -497,13 +497,6 @@ fn player_name(player: &Player) -> String {
 /// The server's host, as the first line names it.
 fn lichess_host(url: &str) -> &str {
     url.split("://").nth(1).unwrap_or(url).trim_end_matches('/')
-}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
 }
 
 #[cfg(test)]

@@ -130,8 +130,8 @@ async fn play(
     let name = engine_ready(&mut reports).await?;
     eprintln!(
         "touchmove: {name} plays {}; you play {} (type `resign` and Enter to resign)",
-        color_name(engine),
-        color_name(!engine)
+        super::session::side_name(engine),
+        super::session::side_name(!engine)
     );
     let board = &args.board;
     let protocol = touchmove::registry::find(&board.protocol)
@@ -321,13 +321,6 @@ async fn engine_ready(reports: &mut mpsc::UnboundedReceiver<EngineReport>) -> Re
     ready
         .await
         .map_err(|_| anyhow::anyhow!("--engine: not ready within {} s", ENGINE_START.as_secs()))?
-}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
 }
 
 #[cfg(test)]

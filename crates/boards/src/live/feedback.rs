@@ -141,6 +141,16 @@ impl FeedbackWriter {
 }
 
 /// The squares a move's piece leaves and reaches (a castling king's two-square move).
+/// The squares a move's piece leaves and reaches (a castling king's), to show a move to carry
+/// out (an engine's, an online opponent's); a drop shows its square twice.
+pub fn move_squares(m: shakmaty::Move) -> (Square, Square) {
+    match UciMove::from_standard(m) {
+        UciMove::Normal { from, to, .. } => (from, to),
+        UciMove::Put { to, .. } => (to, to),
+        UciMove::Null => (Square::A1, Square::A1),
+    }
+}
+
 fn squares(chess_move: shakmaty::Move) -> Option<(Square, Square)> {
     match UciMove::from_standard(chess_move) {
         UciMove::Normal { from, to, .. } => Some((from, to)),

@@ -16,7 +16,7 @@ mod protocol;
 
 pub use board_view::board_diagram;
 pub use event::LiveEvent;
-pub use feedback::Feedback;
+pub use feedback::{Feedback, move_squares};
 pub use game::{LiveGame, ResumePoint};
 pub use link::{BoardSession, LinkEvent};
 pub use liveness::{Liveness, Silence};

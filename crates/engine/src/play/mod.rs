@@ -18,10 +18,10 @@ use std::collections::VecDeque;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Move, Position, Square};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::{Score, score_fields, score_from_fields};
-use touchmove_boards::live::Feedback;
+use touchmove_boards::live::{Feedback, move_squares};
 use touchmove_core::event::{EventKind, GameEvent};
 use touchmove_core::sensor::Millis;
 use touchmove_core::sensor_log::HostNote;
@@ -49,7 +49,7 @@ pub enum PlayEvent {
 /// ```
 /// use shakmaty::uci::UciMove;
 /// use shakmaty::{Chess, Color, Square};
-/// use touchmove_boards::live::Feedback;
+/// use touchmove_boards::live::{Feedback, move_squares};
 /// use touchmove_engine::play::{EngineGame, PlayEvent};
 /// use touchmove_core::stream::StreamKind;
 /// use touchmove_core::{Config, EventKind, Interpreter, SensorEvent, SensorKind};
@@ -210,7 +210,7 @@ impl EngineGame {
         self.expected = Some(chosen);
         let san = SanPlus::from_move(self.position.clone(), chosen).to_string();
         let uci = UciMove::from_standard(chosen).to_string();
-        let (from, to) = squares(chosen);
+        let (from, to) = move_squares(chosen);
         self.out.push_back(PlayEvent::Show(Feedback::Show {
             from,
             to,
@@ -334,7 +334,7 @@ impl EngineGame {
         let engine_squares = self
             .expected
             .map(|m| {
-                let (from, to) = squares(m);
+                let (from, to) = move_squares(m);
                 vec![from, to]
             })
             .unwrap_or_default();
@@ -349,7 +349,7 @@ impl EngineGame {
         }));
         // The board showed the wrong move as made: it shows the engine's again.
         if let (Some(m), Some(text)) = (self.expected, expected) {
-            let (from, to) = squares(m);
+            let (from, to) = move_squares(m);
             self.out
                 .push_back(PlayEvent::Show(Feedback::Show { from, to, text }));
         }
@@ -362,7 +362,7 @@ impl EngineGame {
         match self.expected {
             Some(m) if self.engine_to_move() => {
                 let text = SanPlus::from_move(self.position.clone(), m).to_string();
-                let (from, to) = squares(m);
+                let (from, to) = move_squares(m);
                 self.out
                     .push_back(PlayEvent::Show(Feedback::Show { from, to, text }));
             }
@@ -391,14 +391,5 @@ fn chess_move(event: &GameEvent) -> Option<Move> {
     match &event.kind {
         EventKind::Move(played) => Some(played.chess_move),
         _ => None,
-    }
-}
-
-/// The squares a move's piece leaves and reaches (a castling king's).
-fn squares(m: Move) -> (Square, Square) {
-    match UciMove::from_standard(m) {
-        UciMove::Normal { from, to, .. } => (from, to),
-        UciMove::Put { to, .. } => (to, to),
-        UciMove::Null => (Square::A1, Square::A1),
     }
 }

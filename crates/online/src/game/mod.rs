@@ -19,11 +19,11 @@ use std::collections::VecDeque;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move, Position, Square};
+use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move, Position};
 
 use crate::lichess::request::Request;
 use crate::lichess::wire::{GameMessage, GameState};
-use touchmove_boards::live::Feedback;
+use touchmove_boards::live::{Feedback, move_squares};
 use touchmove_core::clock::ClockReading;
 use touchmove_core::event::{ClockTimes, EventKind, GameEvent, GameResult};
 use touchmove_core::sensor::Millis;
@@ -452,7 +452,7 @@ impl OnlineGame {
         }
         self.shown = Some(next);
         let san = SanPlus::from_move(self.position.clone(), next).to_string();
-        let (from, to) = squares(next);
+        let (from, to) = move_squares(next);
         self.notice(
             t,
             OnlineNotice::Move {
@@ -538,7 +538,7 @@ impl OnlineGame {
         };
         let expected_squares = expected
             .map(|m| {
-                let (from, to) = squares(m);
+                let (from, to) = move_squares(m);
                 vec![from, to]
             })
             .unwrap_or_default();
@@ -553,7 +553,7 @@ impl OnlineGame {
             }),
         }));
         if let (Some(m), Some(text)) = (expected, expected_san) {
-            let (from, to) = squares(m);
+            let (from, to) = move_squares(m);
             self.out
                 .push_back(OnlineEvent::Show(Feedback::Show { from, to, text }));
         }
@@ -671,15 +671,6 @@ fn chess_move(event: &GameEvent) -> Option<Move> {
     match &event.kind {
         EventKind::Move(played) => Some(played.chess_move),
         _ => None,
-    }
-}
-
-/// The squares a move's piece leaves and reaches (a castling king's).
-fn squares(m: Move) -> (Square, Square) {
-    match UciMove::from_standard(m) {
-        UciMove::Normal { from, to, .. } => (from, to),
-        UciMove::Put { to, .. } => (to, to),
-        UciMove::Null => (Square::A1, Square::A1),
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use shakmaty::Square;
 use touchmove_core::event::MoveEvent;
 use touchmove_core::rules::Game;
 
