@@ -447,6 +447,7 @@ where
             return Ok(LinkEnd::Gone);
         }
         while let Some(bytes) = link.session.poll_transmit() {
+            tracing::trace!(bytes = %HexBytes(&bytes), "host → board");
             if let Err(error) = port.write_all(&bytes).await {
                 tracing::debug!(%error, "write to the board failed");
                 return Ok(LinkEnd::Gone);
@@ -460,7 +461,9 @@ where
                 Ok(0) => return Ok(LinkEnd::Gone),
                 Ok(n) => {
                     let now = link.clock.now();
-                    link.session.handle_bytes(now, buffer.get(..n).unwrap_or_default());
+                    let bytes = buffer.get(..n).unwrap_or_default();
+                    tracing::trace!(now, bytes = %HexBytes(bytes), "board → host");
+                    link.session.handle_bytes(now, bytes);
                 }
                 Err(error) => {
                     tracing::debug!(%error, "read from the board failed");
@@ -671,5 +674,18 @@ fn earliest(a: Option<Millis>, b: Option<Millis>) -> Option<Millis> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
+    }
+}
+
+/// Bytes written as hex for the diagnostics (`-vvv`).
+struct HexBytes<'a>(&'a [u8]);
+
+impl std::fmt::Display for HexBytes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, byte) in self.0.iter().enumerate() {
+            let gap = if i == 0 { "" } else { " " };
+            write!(f, "{gap}{byte:02x}")?;
+        }
+        Ok(())
     }
 }

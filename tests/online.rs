@@ -109,9 +109,10 @@ fn play_on(
     };
     if let Some(moves) = kill_after {
         use std::io::{BufRead, BufReader};
+        let first_stderr = dir.join("first.stderr");
         let mut first = online(&[])
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&first_stderr).expect("a file"))
             .spawn()
             .expect("online runs");
         let stdout = first.stdout.take().expect("stdout");
@@ -121,7 +122,12 @@ fn play_on(
             .filter(|line| line.contains(r#""kind":"move""#))
             .take(moves)
             .count();
-        assert_eq!(seen, moves, "the first session decided too little");
+        assert_eq!(
+            seen,
+            moves,
+            "the first session decided too little: {}",
+            std::fs::read_to_string(&first_stderr).unwrap_or_default()
+        );
         first.kill().expect("killed");
         first.wait().expect("reaped");
     }
@@ -130,9 +136,15 @@ fn play_on(
     } else {
         &[]
     };
-    let output = online(resume).output().expect("online runs");
+    // Its diagnostics go to a file, to be read even when the test is stopped by hand.
+    let stderr_file = dir.join("online.stderr");
+    let output = online(resume)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&stderr_file).expect("a file"))
+        .output()
+        .expect("online runs");
     drop(emulated);
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = std::fs::read_to_string(&stderr_file).expect("its diagnostics");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "{stderr}");
     let replayed = common::watching::replay_with(&log, &[]);
@@ -270,8 +282,7 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_lose_nothing_and_send_nothi
 }
 
 #[test]
-fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_board() {
-    // The Hall emulator cannot be unplugged: its link's faults are hall_runner's.
+fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_hall_board() {
     let (sans, ucis) = game();
     let standin = StandIn::start(Script {
         cut_stream_after: Some(12),
@@ -279,8 +290,11 @@ fn a_cut_stream_a_429_and_a_500_lose_nothing_and_send_nothing_twice_on_a_hall_bo
         fail_moves: vec![8],
         ..script(&ucis)
     });
-    let played = play_on("hall", &[], None, &standin, &sans);
+    let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
+    let played = play_on("hall", &unplug, Some(9), &standin, &sans);
     check_game(&standin, &played, &sans, &ucis, &[(2, 429), (7, 500)]);
+    assert_unplugged(&played);
+    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Chess, Color, Position};
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Square};
 
 use touchmove_core::clock::{ClockReading, TimeControl};
 use touchmove_core::event::{EventKind, GameEvent};
@@ -23,6 +23,9 @@ pub struct ResumePoint {
     /// The last report of the clock plugged into the board, if the recording has one (a
     /// session can tell from it which side of the clock is White's).
     pub clock: Option<ClockReading>,
+    /// The from and to squares of the last move standing, if one does (a castling king's):
+    /// a board with lights shows them again.
+    pub last_move: Option<(Square, Square)>,
 }
 
 /// Whether `seen` shows the pieces of `expected`: the same occupied squares, and each piece
@@ -243,11 +246,12 @@ impl LiveGame {
         }
         // The board is told where the game stands by `BoardSession::resume`, not move by move.
         self.feedback.clear();
-        let to_move = self.interpreter.as_ref()?.game().turn();
+        let game = self.interpreter.as_ref()?.game();
         Some(ResumePoint {
-            to_move,
+            to_move: game.turn(),
             pressed,
             clock,
+            last_move: game.last_move().map(super::move_squares),
         })
     }
 

@@ -38,7 +38,9 @@ use super::wire::{
     AUTO_REPORTS_ON_CHANGE_DEBOUNCED, BoardReply, Decoded, E2ROM_AUTO_REPORTS, FrameDecoder,
     HostCommand, ReplyDecoder, board_order, encode_command,
 };
-use crate::live::{BoardSession, Feedback, LinkEvent, Liveness, SessionOptions, Silence};
+use crate::live::{
+    BoardSession, Feedback, LinkEvent, Liveness, ResumePoint, SessionOptions, Silence,
+};
 use leds::Leds;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
@@ -354,6 +356,13 @@ impl BoardSession for ChessLinkSession {
         });
         self.ask_status(now);
         self.show();
+    }
+
+    /// The last move's squares are lit once the link opens.
+    fn resume(&mut self, point: &ResumePoint) {
+        if let Some((from, to)) = point.last_move {
+            self.leds.last_move(&[from, to]);
+        }
     }
 
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {

@@ -497,6 +497,7 @@ mod tests {
         let mut link = DgtLink::default();
         let times = touchmove_core::event::ClockTimes { white, black };
         link.resume(&ResumePoint {
+            last_move: None,
             to_move,
             pressed: true,
             clock: Some(ClockReading::new(times, Some(to_move))),
@@ -586,6 +587,7 @@ mod tests {
         )
         .with_white_side(Some(ClockSide::Right));
         link.resume(&ResumePoint {
+            last_move: None,
             to_move: Color::White,
             pressed: true,
             clock: Some(recorded),

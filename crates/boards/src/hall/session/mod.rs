@@ -31,7 +31,9 @@ use touchmove_firmware_protocol::{
     Hello, LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
 };
 
-use crate::live::{BoardSession, Feedback, LinkEvent, Liveness, SessionOptions, Silence};
+use crate::live::{
+    BoardSession, Feedback, LinkEvent, Liveness, ResumePoint, SessionOptions, Silence,
+};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// How long the board may say nothing before the link counts as lost (the specification's
@@ -180,7 +182,6 @@ impl HallSession {
         self.ack(seq);
         self.last_seq = Some(seq);
         self.hello = Some(hello);
-        self.leds = Leds::default();
         self.events
             .push_back(LinkEvent::Identified(describe(&hello)));
         if hello.protocol_version != PROTOCOL_VERSION {
@@ -193,6 +194,17 @@ impl HallSession {
             return;
         }
         self.request_snapshot(now);
+        self.relight();
+    }
+
+    /// A reset board's LEDs are dark (or were just turned off): what this host shows is lit.
+    fn relight(&mut self) {
+        let Leds {
+            last_move,
+            blinking,
+        } = self.leds;
+        self.set_leds(last_move & !blinking, LedPattern::On);
+        self.set_leds(blinking, LedPattern::Blink);
     }
 
     /// A board frame other than HELLO.
@@ -256,9 +268,12 @@ impl HallSession {
             .map(|at| at.saturating_add(SNAPSHOT_RETRY_MS))
     }
 
-    /// Sets the LEDs of `mask` to `pattern`, if the board has LEDs and there is a square.
+    /// Sets the LEDs of `mask` to `pattern`, if there is a square and the board may have LEDs:
+    /// until a HELLO says (a board already on when the host started sends none), they are
+    /// sent, since a board without LEDs ignores them.
     fn set_leds(&mut self, mask: u64, pattern: LedPattern) {
-        if mask != 0 && self.capabilities().leds {
+        let leds = self.hello.is_none_or(|hello| hello.capabilities.leds);
+        if mask != 0 && leds {
             self.send(Message::SetLeds(SetLeds { mask, pattern }));
         }
     }
@@ -310,6 +325,10 @@ impl BoardSession for HallSession {
         self.connected = true;
         self.liveness.opened(now);
         self.request_snapshot(now);
+        // What the LEDs show is unknown (a host before this one may have lit them): all go
+        // dark, then what this host shows is lit again.
+        self.set_leds(u64::MAX, LedPattern::Off);
+        self.relight();
     }
 
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
@@ -330,6 +349,13 @@ impl BoardSession for HallSession {
         }
         if self.retry_at().is_some_and(|at| at <= now) {
             self.request_snapshot(now);
+        }
+    }
+
+    /// The last move's squares are lit once the link opens.
+    fn resume(&mut self, point: &ResumePoint) {
+        if let Some((from, to)) = point.last_move {
+            self.leds.last_move = Bitboard::from_iter([from, to]).0;
         }
     }
 

@@ -8,7 +8,7 @@ use touchmove_firmware_protocol::{
 };
 
 use super::{HallSession, SILENCE_MS, SNAPSHOT_RETRY_MS};
-use crate::live::{BoardSession, Feedback, LinkEvent};
+use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint};
 use touchmove_core::sensor::{BoardSnapshot, SensorKind};
 
 /// The wire bytes of `message` numbered `seq`.
@@ -169,7 +169,31 @@ fn the_host_numbers_its_frames() {
             Decoded::Corrupt(_) => None,
         })
         .collect();
-    assert_eq!(seqs, [0, 1, 2]);
+    // REQUEST_SNAPSHOT and SET_LEDS (all off) on connecting, ACK and REQUEST_SNAPSHOT for the
+    // HELLO.
+    assert_eq!(seqs, [0, 1, 2, 3]);
+}
+
+#[test]
+fn connecting_turns_off_what_an_earlier_host_lit_and_lights_again_what_this_one_shows() {
+    let mut session = HallSession::new();
+    session.connect(0);
+    assert_eq!(
+        sent(&mut session),
+        [Message::RequestSnapshot, leds(u64::MAX, LedPattern::Off)]
+    );
+    session.handle_feedback(100, &e4());
+    sent(&mut session);
+    // The link lost and opened again.
+    session.connect(5000);
+    assert_eq!(
+        sent(&mut session),
+        [
+            Message::RequestSnapshot,
+            leds(u64::MAX, LedPattern::Off),
+            leds(1 << 12 | 1 << 28, LedPattern::On),
+        ]
+    );
 }
 
 #[test]
@@ -538,4 +562,66 @@ fn a_board_without_leds_is_sent_none() {
         },
     );
     assert_eq!(sent(&mut session), []);
+}
+
+#[test]
+fn a_board_already_on_when_the_host_started_is_shown_moves_before_any_hello() {
+    // No HELLO: the board was on before the host (a restarted host, a resumed game).
+    let mut session = HallSession::new();
+    session.connect(0);
+    session.handle_bytes(10, &wire(7, start_occupancy()));
+    sent(&mut session);
+    session.handle_feedback(100, &e4());
+    assert_eq!(
+        sent(&mut session),
+        [leds(1 << 12 | 1 << 28, LedPattern::On)]
+    );
+}
+
+#[test]
+fn a_board_that_resets_is_shown_again_what_its_leds_showed() {
+    let capabilities = Capabilities {
+        leds: true,
+        ..Capabilities::default()
+    };
+    let mut session = started(capabilities);
+    session.handle_feedback(100, &e4());
+    let mismatch = Feedback::Mismatch {
+        squares: vec![Square::D2],
+    };
+    session.handle_feedback(200, &mismatch);
+    sent(&mut session);
+    // Unplugged and plugged in: HELLO again, its LEDs dark.
+    session.handle_bytes(300, &wire(0, hello(capabilities)));
+    let (e2, e4_bit, d2) = (1u64 << 12, 1u64 << 28, 1u64 << 11);
+    assert_eq!(
+        sent(&mut session),
+        [
+            Message::Ack { seq: 0 },
+            Message::RequestSnapshot,
+            leds(e2 | e4_bit, LedPattern::On),
+            leds(d2, LedPattern::Blink),
+        ]
+    );
+}
+
+#[test]
+fn a_resumed_game_s_last_move_is_lit_once_the_link_opens() {
+    let mut session = HallSession::new();
+    session.resume(&ResumePoint {
+        to_move: Color::Black,
+        pressed: false,
+        clock: None,
+        last_move: Some((Square::E2, Square::E4)),
+    });
+    assert_eq!(sent(&mut session), [], "nothing before the link opens");
+    session.connect(0);
+    assert_eq!(
+        sent(&mut session),
+        [
+            Message::RequestSnapshot,
+            leds(u64::MAX, LedPattern::Off),
+            leds(1 << 12 | 1 << 28, LedPattern::On),
+        ]
+    );
 }

@@ -10,7 +10,9 @@
 //! The board is occupancy-only, with LEDs and buttons. At power-up it sends a lone 0x00, HELLO
 //! and SNAPSHOT; then every square change of its [`Script`] goes out as a CHANGE, every
 //! button press as a BUTTON, and a HEARTBEAT when it has sent no frame for 1000 ms. It answers
-//! REQUEST_SNAPSHOT with its current occupancy and remembers SET_LEDS.
+//! REQUEST_SNAPSHOT with its current occupancy and remembers SET_LEDS. Unplugged, it reads and
+//! sends nothing while the hands play on; plugged in again it powers up as at the start (0x00,
+//! HELLO, SNAPSHOT, its LEDs dark, its sequence numbers from 0x00).
 
 mod options;
 mod script;
@@ -31,7 +33,9 @@ pub use script::{Change, Script, ScriptEvent, apply};
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
-use crate::emulation::{EmulatedBoard, Notice, Playing, Scheduled, ScriptPlayer, ScriptStart};
+use crate::emulation::{
+    EmulatedBoard, Notice, Playing, Scheduled, ScriptPlayer, ScriptStart, Unplug,
+};
 use touchmove_core::sensor::Millis;
 
 /// How long the board stays silent before it sends a HEARTBEAT, in ms.
@@ -52,16 +56,20 @@ pub struct EmulatorConfig {
     pub drop_every: Option<NonZeroU32>,
     /// The board id HELLO announces.
     pub board_id: [u8; 8],
+    /// An unplugging, if any.
+    pub unplug: Option<Unplug>,
 }
 
 impl EmulatorConfig {
-    /// `script` at normal speed, starting at once, on a clean line that loses nothing.
+    /// `script` at normal speed, starting at once, on a clean line that loses nothing, never
+    /// unplugged.
     pub fn new(script: Script) -> EmulatorConfig {
         EmulatorConfig {
             script,
             playing: Playing::default(),
             drop_every: None,
             board_id: DEFAULT_BOARD_ID,
+            unplug: None,
         }
     }
 }
@@ -105,6 +113,7 @@ impl Leds {
 /// The timers, in the order they fire when due at the same time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
+    Plug,
     Script,
     Heartbeat,
     Noise,
@@ -126,6 +135,9 @@ pub struct HallBoardEmulator {
     noise: Option<Noise>,
     /// Hands that carry out one side's moves as the lit squares show them.
     follower: Option<Follower>,
+    board_id: [u8; 8],
+    unplug: Option<Unplug>,
+    plugged: bool,
 }
 
 impl HallBoardEmulator {
@@ -149,8 +161,11 @@ impl HallBoardEmulator {
                 .noise
                 .and_then(|rate| Noise::new(rate, config.playing.seed, 0)),
             follower: None,
+            board_id: config.board_id,
+            unplug: config.unplug,
+            plugged: true,
         };
-        emulator.power_up(config.board_id, config.playing.start);
+        emulator.power_up(0, config.playing.start);
         emulator
     }
 
@@ -189,10 +204,11 @@ impl HallBoardEmulator {
         self.leds
     }
 
-    fn power_up(&mut self, board_id: [u8; 8], start: ScriptStart) {
+    /// Powered up at `now`: HELLO and SNAPSHOT go out, the script starts with `start`.
+    fn power_up(&mut self, now: Millis, start: ScriptStart) {
         let hello = Hello {
             protocol_version: PROTOCOL_VERSION,
-            board_id,
+            board_id: self.board_id,
             firmware: FirmwareVersion {
                 major: 0x00,
                 minor: 0x01,
@@ -204,18 +220,47 @@ impl HallBoardEmulator {
                 buttons: true,
             },
         };
-        self.send_frame(0, Message::Hello(hello));
-        self.send_snapshot(0);
+        self.send_frame(now, Message::Hello(hello));
+        self.send_snapshot(now);
         if start == ScriptStart::AtOnce {
-            self.start_script(0);
+            self.start_script(now);
+        }
+    }
+
+    /// When the board is next unplugged or plugged in again, if it will be.
+    fn plug_due(&self) -> Option<Millis> {
+        let unplug = self.unplug?;
+        Some(if self.plugged {
+            unplug.at
+        } else {
+            unplug.at.saturating_add(unplug.duration)
+        })
+    }
+
+    /// Unplugged at `now`, or plugged in again: then it powers up as new, its LEDs dark.
+    fn toggle_plug(&mut self, now: Millis) {
+        if self.plugged {
+            self.plugged = false;
+            self.out.clear();
+            self.notices.push_back(Notice::Unplugged);
+        } else {
+            self.plugged = true;
+            self.unplug = None;
+            self.seq = 0x00;
+            self.leds = Leds::default();
+            self.decoder = Decoder::new();
+            self.out.push_back(vec![0x00]);
+            self.notices.push_back(Notice::Replugged);
+            self.power_up(now, ScriptStart::OnHost);
         }
     }
 
     fn next_timer(&self) -> Option<(Millis, Timer)> {
-        let heartbeat = self.last_frame + HEARTBEAT_AFTER;
+        let heartbeat = Some(self.last_frame + HEARTBEAT_AFTER).filter(|_| self.plugged);
         [
+            (self.plug_due(), Timer::Plug),
             (self.script.due(), Timer::Script),
-            (Some(heartbeat), Timer::Heartbeat),
+            (heartbeat, Timer::Heartbeat),
             (self.noise.as_ref().map(Noise::next), Timer::Noise),
         ]
         .into_iter()
@@ -225,6 +270,7 @@ impl HallBoardEmulator {
 
     fn fire(&mut self, due: Millis, timer: Timer) {
         match timer {
+            Timer::Plug => self.toggle_plug(due),
             Timer::Script => self.next_script_event(due),
             Timer::Heartbeat => self.send_frame(
                 due,
@@ -235,7 +281,9 @@ impl HallBoardEmulator {
             Timer::Noise => {
                 if let Some(mut burst) = self.noise.as_mut().map(Noise::burst) {
                     burst.push(0x00);
-                    self.out.push_back(burst);
+                    if self.plugged {
+                        self.out.push_back(burst);
+                    }
                 }
             }
         }
@@ -267,6 +315,9 @@ impl HallBoardEmulator {
 
     /// A CHANGE, unless it is one of those lost on the line.
     fn send_change(&mut self, now: Millis, square: Square, action: Action) {
+        if !self.plugged {
+            return;
+        }
         self.changes += 1;
         let change = Message::Change(ChangeFrame {
             square,
@@ -293,8 +344,11 @@ impl HallBoardEmulator {
         self.send_frame(now, Message::Snapshot(snapshot));
     }
 
-    /// Encodes and queues a frame with the next sequence number.
+    /// Encodes and queues a frame with the next sequence number (unplugged, nothing goes out).
     fn send_frame(&mut self, now: Millis, message: Message) {
+        if !self.plugged {
+            return;
+        }
         let frame = Frame {
             seq: self.next_seq(now),
             message,
@@ -348,9 +402,13 @@ impl Scheduled for ScriptEvent {
 }
 
 impl EmulatedBoard for HallBoardEmulator {
-    /// Takes bytes from the host at `now` (after everything due before it).
+    /// Takes bytes from the host at `now` (after everything due before it); unplugged, it reads
+    /// nothing.
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
         self.handle_timeout(now);
+        if !self.plugged {
+            return;
+        }
         for &byte in bytes {
             match self.decoder.push_byte(byte) {
                 Some(Decoded::Frame(frame)) => self.host_frame(now, frame),

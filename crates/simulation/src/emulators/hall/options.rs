@@ -6,9 +6,8 @@ use crate::emulation::{BoardOption, EmulatorError, EmulatorOptions, FromOptions,
 use super::{EmulatorConfig, HallBoardEmulator, Script};
 
 /// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
-/// tell pieces apart), no unplugging emulated.
-const LACKING: [BoardOption; 4] = [
-    BoardOption::Unplug,
+/// tell pieces apart).
+const LACKING: [BoardOption; 3] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
@@ -21,7 +20,9 @@ a 0x00, HELLO (occupancy only, LEDs, buttons) and SNAPSHOT; then each lift and p
 as a CHANGE, clock presses, adjustments and promotion choices as BUTTONs, and a HEARTBEAT after a
 second without frames. It answers REQUEST_SNAPSHOT with its occupancy and remembers SET_LEDS. The
 script starts when the host sends its first frame, unless --no-wait. Noise bursts end with a 0x00,
-so each costs no frame but is a corrupt report; --drop-every N loses every Nth CHANGE.";
+so each costs no frame but is a corrupt report; --drop-every N loses every Nth CHANGE. While
+unplugged (--unplug-at, --unplug-for) the board reads and sends nothing as the hands play on;
+plugged in again it powers up as at the start: 0x00, HELLO, SNAPSHOT, its LEDs dark.";
 
 impl FromOptions for HallBoardEmulator {
     /// A board playing `options`; a board that cannot identify pieces ignores a log's letters.
@@ -32,6 +33,7 @@ impl FromOptions for HallBoardEmulator {
         let mut config = EmulatorConfig::new(script);
         config.playing = Playing::of(options);
         config.drop_every = options.drop_every;
+        config.unplug = options.unplug;
         let emulator = HallBoardEmulator::new(config);
         Ok(match follower {
             Some((follower, _)) => emulator.with_follower(follower),

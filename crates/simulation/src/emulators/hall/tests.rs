@@ -282,3 +282,62 @@ fn the_protocol_s_probe_recognises_the_emulated_board_by_its_hello_and_not_befor
     // The power-up delimiter alone says nothing.
     assert_eq!((probe.recognise)(&bytes[..1]), None);
 }
+
+#[test]
+fn unplugged_it_hears_and_says_nothing_and_plugged_in_again_it_powers_up_with_the_board_now() {
+    let mut config = EmulatorConfig::new(script());
+    config.unplug = Some(Unplug {
+        at: 800,
+        duration: 1000,
+    });
+    let mut emulator = HallBoardEmulator::new(config);
+    drain(&mut emulator);
+    let set = host(Message::SetLeds(SetLeds {
+        mask: 0xff,
+        pattern: LedPattern::On,
+    }));
+    emulator.handle_bytes(10, &set);
+    emulator.handle_bytes(1000, &set);
+    emulator.handle_bytes(1000, &host(Message::RequestSnapshot));
+    // Unplugged at 800 ms: the lift at 900 and the place at 1500 go unsent, the host's frames
+    // at 1000 unread, no heartbeat.
+    emulator.handle_timeout(1799);
+    assert_eq!(drain(&mut emulator), Vec::<Vec<u8>>::new());
+    assert_eq!(emulator.leds().on, 0xff, "the LEDs of before");
+    // Plugged in at 1800 ms: a delimiter, HELLO and SNAPSHOT numbered from 0x00 again, the
+    // occupancy the hands left (e2 empty, e4 full); the button of 1600 ms is gone with the rest.
+    emulator.handle_timeout(1800);
+    let sent = drain(&mut emulator);
+    assert_eq!(sent.first(), Some(&vec![0x00]));
+    let frames: Vec<Frame> = sent
+        .concat()
+        .iter()
+        .scan(Decoder::new(), |decoder, &byte| {
+            Some(decoder.push_byte(byte))
+        })
+        .flatten()
+        .map(|item| match item {
+            Decoded::Frame(frame) => frame,
+            Decoded::Corrupt(corrupt) => panic!("corrupt frame sent: {corrupt:?}"),
+        })
+        .collect();
+    assert_eq!(frames.len(), 2, "{frames:?}");
+    assert!(matches!(frames[0].message, Message::Hello(_)));
+    assert_eq!(frames[0].seq, 0x00);
+    assert_eq!(
+        frames[1],
+        Frame {
+            seq: 0x01,
+            message: Message::Snapshot(Snapshot {
+                occupancy: (START & !(1 << 0x0c)) | 1 << 0x1c,
+                pieces: None,
+            }),
+        }
+    );
+    assert_eq!(emulator.leds(), Leds::default(), "dark after the power-up");
+    let notices: Vec<Notice> = std::iter::from_fn(|| emulator.poll_notice()).collect();
+    assert!(notices.contains(&Notice::Unplugged) && notices.contains(&Notice::Replugged));
+    // Heard again: the next host frame is read.
+    emulator.handle_bytes(1900, &set);
+    assert_eq!(emulator.leds().on, 0xff);
+}
