@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use tokio::sync::{Notify, mpsc};
 
-use touchmove::live::{LiveEvent, LiveGame};
+use touchmove::live::{Feedback, LiveEvent, LiveGame};
 use touchmove::online::lichess::request::Request;
 use touchmove::online::lichess::wire::GameMessage;
 use touchmove::online::{Answer, OnlineEvent, OnlineGame};
@@ -97,6 +97,12 @@ impl OnlineState {
                     let _ = self.controls.send(Control::Feedback(feedback));
                 }
                 OnlineEvent::Clock(_, reading) => {
+                    // A board with a clock the host sets (a DGT 3000) shows the server's times.
+                    let times = Feedback::Times {
+                        times: reading.times,
+                        running: reading.running,
+                    };
+                    let _ = self.controls.send(Control::Feedback(times));
                     let _ = self.controls.send(Control::ClockReading(reading));
                 }
             }

@@ -9,7 +9,7 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, KnownOutcome, Square};
 
-use touchmove_core::event::{EventKind, GameEvent};
+use touchmove_core::event::{ClockTimes, EventKind, GameEvent};
 use touchmove_core::sensor::Millis;
 
 use super::event::LiveEvent;
@@ -62,6 +62,15 @@ pub enum Feedback {
         to: Square,
         /// The move in SAN.
         text: String,
+    },
+    /// The game's clock is kept elsewhere (an online game's server) and stands at `times` now,
+    /// `running`'s time running (`None`: stopped): a board whose clock the host sets puts them
+    /// on it.
+    Times {
+        /// Each side's time left now, in ms.
+        times: ClockTimes,
+        /// The side whose time runs.
+        running: Option<Color>,
     },
     /// The game ended (a display shows [`KnownOutcome::as_str`]: `1-0`, `0-1`, `1/2-1/2`).
     Ended {

@@ -65,6 +65,7 @@ pub fn turned_feedback(feedback: Feedback) -> Feedback {
         | Feedback::TakenBack { .. }
         | Feedback::Resynced
         | Feedback::TimeAdded { .. }
+        | Feedback::Times { .. }
         | Feedback::Ended { .. }) => other,
     }
 }

@@ -9,6 +9,7 @@ use shakmaty::Color;
 
 use crate::dgt::wire::command::{ClockCommand, ClockRun, ClockSetting};
 use touchmove_core::clock::{Bonus, ChessClock, ClockSide, TimeControl};
+use touchmove_core::event::ClockTimes;
 use touchmove_core::sensor::Millis;
 
 /// The host's model of a clock it set.
@@ -65,23 +66,28 @@ impl HostClock {
 
     /// The set-and-run command for the model's times at `now`, the running side running.
     fn set_and_run(&self, now: Millis) -> ClockCommand {
-        let white = setting(self.clock.remaining(Color::White, now));
-        let black = setting(self.clock.remaining(Color::Black, now));
-        let (left, right) = match self.white {
-            ClockSide::Left => (white, black),
-            ClockSide::Right => (black, white),
+        let times = ClockTimes {
+            white: self.clock.remaining(Color::White, now),
+            black: self.clock.remaining(Color::Black, now),
         };
-        let run = match self
-            .clock
-            .running()
-            .map(|color| ClockSide::of(color, self.white))
-        {
-            None => ClockRun::Neither,
-            Some(ClockSide::Left) => ClockRun::Left,
-            Some(ClockSide::Right) => ClockRun::Right,
-        };
-        ClockCommand::SetAndRun { left, right, run }
+        set_and_run(times, self.clock.running(), self.white)
     }
+}
+
+/// The set-and-run command that puts `times` on the clock (White's on `white`), `running`'s
+/// time running (`None`: stopped).
+pub fn set_and_run(times: ClockTimes, running: Option<Color>, white: ClockSide) -> ClockCommand {
+    let (white_time, black_time) = (setting(times.white), setting(times.black));
+    let (left, right) = match white {
+        ClockSide::Left => (white_time, black_time),
+        ClockSide::Right => (black_time, white_time),
+    };
+    let run = match running.map(|color| ClockSide::of(color, white)) {
+        None => ClockRun::Neither,
+        Some(ClockSide::Left) => ClockRun::Left,
+        Some(ClockSide::Right) => ClockRun::Right,
+    };
+    ClockCommand::SetAndRun { left, right, run }
 }
 
 /// Whether a clock set by command would miss time the time control adds at a press.

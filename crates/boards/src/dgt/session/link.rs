@@ -6,6 +6,7 @@ use shakmaty::Color;
 
 use super::{DgtSession, SessionConfig, SessionEvent};
 use crate::dgt::session::clock_sides::{ClockSides, sides_from_times};
+use crate::dgt::session::followed_clock::FollowedClock;
 use crate::dgt::session::host_clock::HostClock;
 use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::command::{ClockCommand, ClockText};
@@ -48,6 +49,8 @@ pub struct DgtLink {
     resumed: Option<Resumed>,
     /// The clock's display shows a move to carry out (`Feedback::Show`) until the next move.
     showing: bool,
+    /// A clock kept elsewhere (an online game's server), put on the clock at its instant.
+    followed: FollowedClock,
     /// The session's events not yet polled, each with the time of the input that brought it
     /// (the time of a clock press).
     events: VecDeque<(Millis, SessionEvent)>,
@@ -65,6 +68,7 @@ impl DgtLink {
             moved_since_press: false,
             resumed: None,
             showing: false,
+            followed: FollowedClock::default(),
             events: VecDeque::new(),
         }
     }
@@ -267,8 +271,15 @@ impl DgtLink {
                     self.session.send_clock(now, command);
                 }
             }
+            Feedback::Times { times, running } => {
+                let command = self
+                    .followed
+                    .follow(now, *times, *running, self.sides.white());
+                self.session.send_clock(now, command);
+            }
             Feedback::Ended { outcome } => {
                 self.host_clock = None;
+                self.followed.stop();
                 let text = ClockText::new(outcome.as_str());
                 self.session
                     .send_clock(now, ClockCommand::Display { text, beep: true });
@@ -306,12 +317,18 @@ impl BoardSession for DgtLink {
     }
 
     fn handle_timeout(&mut self, now: Millis) {
+        if let Some(command) = self.followed.due(now) {
+            self.session.send_clock(now, command);
+        }
         self.session.handle_timeout(now);
         self.take_session_events(now);
     }
 
     fn poll_timeout(&self) -> Option<Millis> {
-        self.session.poll_timeout()
+        match (self.session.poll_timeout(), self.followed.poll_timeout()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn poll_transmit(&mut self) -> Option<Vec<u8>> {
@@ -481,6 +498,34 @@ mod tests {
             sent(&mut link),
             set_and_run((4, 56), (7, 0), ClockRun::Left)
         );
+    }
+
+    #[test]
+    fn a_server_s_clock_is_set_at_once_rounded_up_and_exactly_at_its_next_whole_second() {
+        let mut link = DgtLink::default();
+        link.connect(0);
+        sent(&mut link);
+        // The server: White 5:01.300 running, Black 4:59.800.
+        let times = touchmove_core::event::ClockTimes {
+            white: 301_300,
+            black: 299_800,
+        };
+        let state = Feedback::Times {
+            times,
+            running: Some(Color::White),
+        };
+        link.handle_feedback(1_000, &state);
+        // White's time on the left until the clock says otherwise: 5:02 and 5:00 as shown.
+        assert_eq!(sent(&mut link), set_and_run((5, 2), (5, 0), ClockRun::Left));
+        link.handle_bytes(1_010, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
+        // At 1.3 s White has 5:01.000: set exactly then (the session's own checks aside).
+        let exact = set_and_run((5, 1), (5, 0), ClockRun::Left);
+        assert!(link.poll_timeout().is_some_and(|at| at <= 1_300));
+        link.handle_timeout(1_299);
+        let before = sent(&mut link);
+        assert!(!before.ends_with(&exact), "{before:02x?}");
+        link.handle_timeout(1_300);
+        assert!(sent(&mut link).ends_with(&exact));
     }
 
     #[test]

@@ -29,6 +29,7 @@
 mod clock_press;
 mod clock_queue;
 pub mod clock_sides;
+pub mod followed_clock;
 pub mod host_clock;
 pub mod link;
 pub mod orientation;
