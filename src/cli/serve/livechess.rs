@@ -415,10 +415,10 @@ async fn follow(board: Arc<BoardHandle>, feed: i64, out: Outgoing) {
     loop {
         changes.mark_unchanged();
         let now = unix_ms();
-        if let Some(event) = said.update(&view(&board), now)
-            && !out.send(Message::Text(feed_message(feed, &event, now).into()))
-        {
-            return;
+        for event in said.update(&view(&board), now) {
+            if !out.send(Message::Text(feed_message(feed, &event, now).into())) {
+                return;
+            }
         }
         if changes.changed().await.is_err() {
             return;

@@ -193,14 +193,15 @@ fn subscribe(id: i64, param: Value) -> Result<Call, CallError> {
             feed: excerpt(&feed),
         });
     }
-    let serialnr = inner
-        .param
-        .get("serialnr")
-        .and_then(Value::as_str)
-        .ok_or(missing(id, "subscribe", "the board's serialnr"))?;
+    // A serial number as a string, or as a number (DGT LiveChess takes both).
+    let serialnr = match inner.param.get("serialnr") {
+        Some(Value::String(serialnr)) => serialnr.clone(),
+        Some(Value::Number(serialnr)) => serialnr.to_string(),
+        _ => return Err(missing(id, "subscribe", "the board's serialnr")),
+    };
     Ok(Call::Subscribe {
         feed: inner.id.ok_or(missing(id, "subscribe", "the feed's id"))?,
-        serialnr: serialnr.to_owned(),
+        serialnr,
     })
 }
 
@@ -235,6 +236,18 @@ fn method(id: i64, param: Value) -> Result<Call, CallError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_serial_number_may_be_a_number() {
+        let call = r#"{"call":"subscribe","id":2,"param":{"feed":"eboardevent","id":1,"param":{"serialnr":23946}}}"#;
+        assert_eq!(
+            parse_call(call).map(|request| request.call),
+            Ok(Call::Subscribe {
+                feed: 1,
+                serialnr: "23946".to_owned(),
+            })
+        );
+    }
 
     #[test]
     fn a_text_that_is_no_call_is_refused_quoting_little_of_it() {

@@ -11,17 +11,20 @@ pub struct EboardEvent {
     pub serialnr: String,
     /// Whether the board is read turned round.
     pub flipped: bool,
-    /// The pieces on the board (FEN piece placement); left out when unchanged.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub board: Option<String>,
+    /// The pieces on the board (FEN piece placement), in every message as DGT LiveChess sends
+    /// it.
+    pub board: String,
     /// The clock; left out when unchanged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockInfo>,
-    /// The position the game's moves start from (FEN).
-    pub start: String,
-    /// Every move of the game that stands, from `start`, as touchmove decided it (one message
-    /// may carry several new ones).
-    pub san: Vec<String>,
+    /// The position the game's moves start from (FEN); said with `san`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// Every move of the game that stands, from `start`, as touchmove decided it; left out
+    /// when unchanged, and one new move a message (a client that reads the last SAN of each
+    /// message, as some do, sees every move once).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub san: Option<Vec<String>>,
     /// Whether the board shows the game's position.
     #[serde(rename = "match")]
     pub matches: bool,
@@ -50,9 +53,10 @@ impl Feed {
         Feed::default()
     }
 
-    /// The message for the board as `view` shows it at `now` (ms since the Unix epoch), if
-    /// anything changed since the last: `board` and `clock` are left out when they did not.
-    pub fn update(&mut self, view: &BoardView, now: u64) -> Option<EboardEvent> {
+    /// The messages for the board as `view` shows it at `now` (ms since the Unix epoch), if
+    /// anything changed since the last: none when nothing did; the clock only when it changed;
+    /// `start` and `san` only when the moves changed, and one message for each move added.
+    pub fn update(&mut self, view: &BoardView, now: u64) -> Vec<EboardEvent> {
         let summary = &view.summary;
         let clock = summary
             .clock
@@ -67,26 +71,42 @@ impl Feed {
             matches: summary.differs.is_empty(),
         };
         let before = self.said.replace(said.clone());
-        let board_changed = before.as_ref().is_none_or(|b| b.board != said.board);
         let clock_changed = before
             .as_ref()
             .is_none_or(|b| !same_clock(b.clock.as_ref(), said.clock.as_ref()));
+        let moves_changed = before
+            .as_ref()
+            .is_none_or(|b| (&b.start, &b.san) != (&said.start, &said.san));
         let rest_changed = before.as_ref().is_none_or(|b| {
-            (b.flipped, &b.start, &b.san, b.matches)
-                != (said.flipped, &said.start, &said.san, said.matches)
+            (b.flipped, &b.board, b.matches) != (said.flipped, &said.board, said.matches)
         });
-        if !(board_changed || clock_changed || rest_changed) {
-            return None;
+        if !(clock_changed || moves_changed || rest_changed) {
+            return Vec::new();
         }
-        Some(EboardEvent {
+        let message = |clock: Option<ClockInfo>, san: Option<Vec<String>>| EboardEvent {
             serialnr: summary.name.clone(),
             flipped: said.flipped,
-            board: board_changed.then_some(said.board),
-            clock: if clock_changed { said.clock } else { None },
-            start: said.start,
-            san: said.san,
+            board: said.board.clone(),
+            clock,
+            start: san.as_ref().map(|_| said.start.clone()),
+            san,
             matches: said.matches,
-        })
+        };
+        let clock = if clock_changed { said.clock } else { None };
+        if !moves_changed {
+            return vec![message(clock, None)];
+        }
+        // The moves said one at a time when the game only grew; all at once otherwise (the
+        // first message, a takeback, a new game).
+        let grown_from = before
+            .as_ref()
+            .filter(|b| b.start == said.start && said.san.starts_with(&b.san))
+            .map_or(said.san.len(), |b| b.san.len() + 1);
+        (grown_from..=said.san.len())
+            .map(|length| said.san.get(..length).unwrap_or_default().to_vec())
+            .enumerate()
+            .map(|(i, san)| message(if i == 0 { clock } else { None }, Some(san)))
+            .collect()
     }
 }
 
@@ -112,7 +132,7 @@ mod tests {
     }
 
     #[test]
-    fn the_first_message_says_everything_and_the_next_only_what_changed() {
+    fn the_first_message_says_everything_and_the_next_only_what_changed_one_move_each() {
         let mut feed = Feed::new();
         let mut view = view();
         view.summary.clock = Some(ClockState {
@@ -122,11 +142,9 @@ mod tests {
             t: 0,
         });
         let first = feed.update(&view, 1000);
-        let first = first.as_ref();
-        assert_eq!(
-            first.and_then(|m| m.board.as_deref()),
-            Some("8/8/8/8/8/8/8/8")
-        );
+        assert_eq!(first.len(), 1);
+        let first = first.first();
+        assert_eq!(first.map(|m| m.board.as_str()), Some("8/8/8/8/8/8/8/8"));
         assert_eq!(
             first.and_then(|m| m.clock),
             Some(ClockInfo {
@@ -136,25 +154,47 @@ mod tests {
                 time: 1000
             })
         );
+        assert_eq!(first.and_then(|m| m.san.clone()), Some(Vec::new()));
         // Nothing changed: nothing to say (the clock read later shows the same seconds).
-        assert_eq!(feed.update(&view, 1400), None);
-        // Two moves at once: one message carries both, the unchanged board and clock left out.
+        assert_eq!(feed.update(&view, 1400), []);
+        // Two moves at once: two messages, one move more each, the board in both, the
+        // unchanged clock in neither.
         view.sans = vec!["e4".to_owned(), "e5".to_owned()];
         let next = feed.update(&view, 1500);
-        assert_eq!(next.as_ref().map(|m| m.san.len()), Some(2));
-        assert_eq!(next.as_ref().and_then(|m| m.board.as_ref()), None);
-        assert_eq!(next.as_ref().and_then(|m| m.clock), None);
-        let json = serde_json::to_value(next).unwrap_or_default();
-        assert!(
-            json.get("board").is_none() && json.get("clock").is_none(),
-            "{json}"
+        let sans: Vec<Option<Vec<String>>> = next.iter().map(|m| m.san.clone()).collect();
+        assert_eq!(
+            sans,
+            [
+                Some(vec!["e4".to_owned()]),
+                Some(vec!["e4".to_owned(), "e5".to_owned()])
+            ]
         );
+        let json = serde_json::to_value(next.first()).unwrap_or_default();
+        assert!(json.get("clock").is_none(), "{json}");
+        assert_eq!(json["board"], "8/8/8/8/8/8/8/8", "{json}");
         assert_eq!(json["match"], false);
-        // The clock's second changes: the clock is said.
+        // The clock's second changes: the clock is said, and the board, not the moves.
         if let Some(clock) = view.summary.clock.as_mut() {
             clock.white = 299_000;
         }
-        let clock = feed.update(&view, 2000).and_then(|m| m.clock);
-        assert_eq!(clock.map(|c| c.white), Some(299));
+        let tick = feed.update(&view, 2000);
+        assert_eq!(
+            tick.first().and_then(|m| m.clock).map(|c| c.white),
+            Some(299)
+        );
+        let json = serde_json::to_value(tick.first()).unwrap_or_default();
+        assert!(
+            json.get("san").is_none() && json.get("start").is_none(),
+            "{json}"
+        );
+        assert_eq!(json["board"], "8/8/8/8/8/8/8/8", "{json}");
+        // A takeback: the shorter list at once.
+        view.sans = vec!["e4".to_owned()];
+        let back = feed.update(&view, 2100);
+        assert_eq!(back.len(), 1);
+        assert_eq!(
+            back.first().and_then(|m| m.san.clone()),
+            Some(vec!["e4".to_owned()])
+        );
     }
 }
