@@ -85,6 +85,9 @@ pub struct LiveGame {
     out: VecDeque<LiveEvent>,
     writer: FeedbackWriter,
     feedback: VecDeque<Feedback>,
+    /// While a set-up game waits for its position: whether the board has shown anything but
+    /// the standard start since (then the standard start, shown again, is a new game from it).
+    left_standard: Option<bool>,
 }
 
 impl LiveGame {
@@ -99,6 +102,7 @@ impl LiveGame {
             interpreter: None,
             out: VecDeque::new(),
             feedback: VecDeque::new(),
+            left_standard: None,
         }
     }
 
@@ -139,10 +143,24 @@ impl LiveGame {
     }
 
     /// Starts the game at `t` if the board shows its starting position; returns whether it did.
+    /// A set-up game whose position the board has not shown gives way to a new game from the
+    /// standard start when the board comes to show it (the players set up the pieces for a
+    /// game of their own, as DGT LiveChess follows it).
     fn start_if_shown(&mut self, t: Millis) -> bool {
         if !shows(&self.seen, self.start.board()) {
+            let standard = Chess::default();
+            let at_standard = shows(&self.seen, standard.board());
+            match self.left_standard.as_mut() {
+                Some(left) if !at_standard => *left = true,
+                Some(true) => {
+                    self.set_up(t, standard);
+                    return true;
+                }
+                _ => {}
+            }
             return false;
         }
+        self.left_standard = None;
         let mut interpreter = Interpreter::new(self.start.clone(), self.config);
         if let Some(time_control) = &self.time_control {
             interpreter = interpreter.with_time_control(time_control.clone());
@@ -165,7 +183,9 @@ impl LiveGame {
         self.finish();
         self.interpreter = None;
         self.writer = FeedbackWriter::new(start.turn());
+        let standard = start == Chess::default();
         self.start = start;
+        self.left_standard = (!standard).then(|| !shows(&self.seen, Chess::default().board()));
         self.say(LiveEvent::SetUp { t: now });
         self.start_if_shown(now);
     }
@@ -415,6 +435,52 @@ mod tests {
         game.set_up(2000, e4);
         assert_eq!(game.poll_event(), Some(LiveEvent::SetUp { t: 2000 }));
         assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 2000 }));
+    }
+
+    #[test]
+    fn a_set_up_position_never_shown_gives_way_to_a_new_game_from_the_standard_start() {
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(&Board::new()));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        // Set up from a position the board will never show (an empty board but the kings).
+        let kings: Chess = shakmaty::fen::Fen::from_ascii(b"4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+            .ok()
+            .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok())
+            .unwrap_or_default();
+        game.set_up(500, kings);
+        assert_eq!(game.poll_event(), Some(LiveEvent::SetUp { t: 500 }));
+        // The board still shows the standard start: the set-up game waits.
+        game.handle_sensor(&snapshot(&Board::new()));
+        assert_eq!(
+            game.poll_event(),
+            Some(LiveEvent::Waiting {
+                seen: game.seen().clone()
+            })
+        );
+        assert!(!game.started());
+        // The players set the pieces up again: a knight off, then back.
+        let pawn = Some(shakmaty::Color::White.knight());
+        for (t, kind) in [
+            (
+                900,
+                SensorKind::Lift {
+                    square: Square::G1,
+                    piece: pawn,
+                },
+            ),
+            (
+                1000,
+                SensorKind::Place {
+                    square: Square::G1,
+                    piece: pawn,
+                },
+            ),
+        ] {
+            game.handle_sensor(&SensorEvent::new(t, kind));
+        }
+        assert_eq!(game.poll_event(), Some(LiveEvent::SetUp { t: 1000 }));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 1000 }));
+        assert_eq!(game.start(), &Chess::default());
     }
 
     #[test]
