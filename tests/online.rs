@@ -312,3 +312,70 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
 }
+
+#[test]
+fn resign_typed_at_the_terminal_resigns_the_game_on_the_server() {
+    use std::io::{BufRead, BufReader, Write};
+    let (sans, ucis) = game();
+    let standin = StandIn::start(script(&ucis));
+    let dir = std::env::temp_dir().join(format!("touchmove-online-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let pgn = dir.join("game.pgn");
+    let movetext: Vec<String> = sans
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
+    std::fs::write(&pgn, format!("{} *\n", movetext.join(" "))).expect("written");
+    let pgn_arg = pgn.to_str().expect("a path");
+    let emulate_args = ["--pgn", pgn_arg, "--follow", "black", "--speed", "5"];
+    let emulated = emulate_with("dgt", &emulate_args, Stdio::null());
+    let log = dir.join("game.log");
+    let mut online = common::bin()
+        .env("LICHESS_TOKEN", TOKEN)
+        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
+        .args(["--protocol", "dgt", "--port", &emulated.port, "--json"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--record", log.to_str().expect("a path")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("online runs");
+    let mut keyboard = online.stdin.take().expect("stdin");
+    let stdout = BufReader::new(online.stdout.take().expect("stdout"));
+    let mut lines = Vec::new();
+    for line in stdout.lines().map_while(Result::ok) {
+        let event: Value = serde_json::from_str(&line).unwrap_or_default();
+        // Four plies stand: the player types `resign`.
+        if event["kind"] == "move" && event["ply"] == 4 {
+            keyboard.write_all(b"resign\n").expect("typed");
+        }
+        lines.push(event);
+    }
+    let output = online.wait_with_output().expect("online ends");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    drop(emulated);
+    let posts: Vec<String> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.status == 200)
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(
+        posts.last().map(String::as_str),
+        Some(format!("/api/board/game/{GAME}/resign").as_str()),
+        "{stderr}"
+    );
+    let result = lines
+        .iter()
+        .find(|e| e["kind"] == "result")
+        .expect("a result");
+    assert_eq!(result["result"], "0-1", "White resigned: {stderr}");
+    // The recording replays to the same decisions.
+    let decided: Vec<&Value> = lines.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = common::watching::replay_with(&log, &[]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -24,6 +24,7 @@ mod start;
 mod style;
 mod tee_sink;
 mod token;
+mod typed;
 mod watch;
 mod watch_sink;
 mod web;

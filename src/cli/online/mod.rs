@@ -6,9 +6,10 @@
 //! runs on one thread.
 //!
 //! Here: the games one after another, and a game's setting up; `client.rs` the server over
-//! HTTPS; `state.rs` the game's state and the runner's sink.
+//! HTTPS; `state.rs` the game's state and the runner's sink; `keys.rs` the requests typed.
 
 mod client;
+mod keys;
 mod resumed;
 mod state;
 
@@ -77,6 +78,30 @@ fn token(file: Option<&Path>) -> Result<String> {
     Ok(token)
 }
 
+/// What the player types, shared by the games one after another.
+type Typed = Rc<tokio::sync::Mutex<mpsc::UnboundedReceiver<Request>>>;
+
+/// The game `play` plays: its seat, its number in the session, what the player types.
+struct Game<'a> {
+    seat: &'a Seat,
+    number: usize,
+    typed: &'a Typed,
+}
+
+/// Hands what the player types to the online game, which sends it (nothing once the game is
+/// over).
+async fn take_typed(typed: Typed, state: Rc<RefCell<OnlineState>>) {
+    let mut typed = typed.lock().await;
+    while let Some(request) = typed.recv().await {
+        let mut state = state.borrow_mut();
+        eprintln!("touchmove: {} asked of the server", request.name());
+        state.game.request(request);
+        if let Err(error) = state.drain() {
+            tracing::debug!(%error, "cannot pass on what was typed");
+        }
+    }
+}
+
 /// A game to play: its id and the account's side.
 struct Seat {
     id: String,
@@ -87,6 +112,10 @@ struct Seat {
 /// `--resume`, the recorded game first.
 async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
     let mut played = HashSet::new();
+    // What the player types, for every game (one reader of the terminal).
+    let (typed_requests, typed) = mpsc::unbounded_channel();
+    keys::read_keys(typed_requests);
+    let typed: Typed = Rc::new(tokio::sync::Mutex::new(typed));
     let mut resumed = match (&args.board.record, args.board.resume) {
         (Some(path), true) => Resumed::read_or_clear(path)?,
         _ => None,
@@ -115,7 +144,12 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
             );
         }
         played.insert(seat.id.clone());
-        let stopped = play(args, &lichess, &seat, played.len(), resumed.take()).await?;
+        let game = Game {
+            seat: &seat,
+            number: played.len(),
+            typed: &typed,
+        };
+        let stopped = play(args, &lichess, game, resumed.take()).await?;
         let enough = args
             .games
             .is_some_and(|games| played.len() >= usize::try_from(games).unwrap_or(usize::MAX));
@@ -196,10 +230,14 @@ async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFu
 async fn play(
     args: &OnlineArgs,
     lichess: &Lichess,
-    seat: &Seat,
-    number: usize,
+    game: Game<'_>,
     resumed: Option<Resumed>,
 ) -> Result<bool> {
+    let Game {
+        seat,
+        number,
+        typed,
+    } = game;
     let (lines, first, full) = open_game(lichess, &seat.id).await?;
     let start = start_position(&full.initial_fen)?;
     let opponent = if seat.side == Color::White {
@@ -311,6 +349,7 @@ async fn play(
         Rc::clone(&state),
         Rc::clone(&reopen),
     ));
+    let keys = tokio::task::spawn_local(take_typed(Rc::clone(typed), Rc::clone(&state)));
     let _ = state.borrow().controls.send(Control::Wake);
     let config = RunnerConfig {
         give_up_after: board.give_up_after.map(Duration::from_secs_f64),
@@ -343,8 +382,10 @@ async fn play(
     drop(sink);
     reader.abort();
     poster.abort();
+    keys.abort();
     let _ = reader.await;
     let _ = poster.await;
+    let _ = keys.await;
     let state = Rc::into_inner(state)
         .context("the game's state is still shared")?
         .into_inner();

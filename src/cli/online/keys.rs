@@ -1,0 +1,62 @@
+//! What the player types at the terminal during an online game: the requests of the Board API
+//! that are no move.
+
+use tokio::sync::mpsc;
+
+use touchmove::online::lichess::request::Request;
+
+use super::super::typed::read_typed;
+
+/// What typing does, said when a line is not understood.
+const TYPED: &str = "`draw` (offer or accept), `draw no`, `takeback` (propose or accept), \
+                     `takeback no`, `resign`, `abort`, `claim` (the opponent has left)";
+
+/// The request a typed line asks for, if it names one.
+pub(super) fn typed_request(line: &str) -> Option<Request> {
+    Some(
+        match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["draw"] | ["draw", "yes"] => Request::Draw(true),
+            ["draw", "no"] => Request::Draw(false),
+            ["takeback"] | ["takeback", "yes"] => Request::Takeback(true),
+            ["takeback", "no"] => Request::Takeback(false),
+            ["resign"] => Request::Resign,
+            ["abort"] => Request::Abort,
+            ["claim"] | ["claim-victory"] => Request::ClaimVictory,
+            _ => return None,
+        },
+    )
+}
+
+/// Reads what the player types and hands each request on to `requests`.
+pub(super) fn read_keys(requests: mpsc::UnboundedSender<Request>) {
+    read_typed(TYPED, move |line| match typed_request(line) {
+        Some(request) => requests.send(request).is_ok(),
+        None => {
+            eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
+            true
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_request_has_its_words() {
+        let cases = [
+            ("draw", Some(Request::Draw(true))),
+            ("draw no", Some(Request::Draw(false))),
+            ("takeback", Some(Request::Takeback(true))),
+            ("takeback  no", Some(Request::Takeback(false))),
+            ("resign", Some(Request::Resign)),
+            ("abort", Some(Request::Abort)),
+            ("claim", Some(Request::ClaimVictory)),
+            ("e2e4", None),
+            ("draw maybe", None),
+        ];
+        for (line, request) in cases {
+            assert_eq!(typed_request(line), request, "{line}");
+        }
+    }
+}
