@@ -133,13 +133,24 @@ fn placement(position: &Chess) -> String {
 
 #[test]
 fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round() {
-    let (emulated, boards) = three_boards();
+    let (emulated, _) = three_boards();
     let record = std::env::temp_dir().join(format!("touchmove-livechess-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&record);
+    std::fs::create_dir_all(&record).expect("a folder");
     let record_arg = record.display().to_string();
+    // The boards are plugged in once the client has set them up: serve is given where they will
+    // be, which is nothing yet.
+    let plugs: Vec<std::path::PathBuf> =
+        (0..3).map(|n| record.join(format!("board-{n}"))).collect();
+    let [north, hall, chesslink] = [0, 1, 2].map(|n| plugs[n].display().to_string());
+    let specs = [
+        format!("north={north}"),
+        format!("hall:{hall}"),
+        format!("chesslink:{chesslink}"),
+    ];
     let mut args = vec!["--livechess", "127.0.0.1:0", "--record-dir", &record_arg];
-    for board in &boards {
-        args.extend(["--board", board.as_str()]);
+    for spec in &specs {
+        args.extend(["--board", spec.as_str()]);
     }
     args.extend(SCALED_WINDOWS);
     let served = serve(&args);
@@ -147,7 +158,7 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
     let played = source_game("games/coverage.pgn", 1);
     let end = after(&played);
 
-    // Subscribed to every board, as a broadcaster's tool is, before or during the games.
+    // Subscribed to every board, as Lichess's page and lichess-dgt-boards are.
     let mut client = Client::connect(&livechess);
     let names = ["north", "2", "3"];
     for (feed, name) in (1..).zip(names) {
@@ -156,6 +167,26 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
         assert_eq!(answer["response"], "call", "{answer}");
         assert_eq!(answer["param"], Value::Null, "{answer}");
         assert!(answer["time"].as_u64().is_some(), "{answer}");
+        // Before a client sets the board up, DGT LiveChess says the board and no moves.
+        let first = client.feed_until(feed, |_| true);
+        let param = &first.last().expect("a message")["param"];
+        assert!(param["board"].is_string(), "{param}");
+        for field in ["san", "start", "match"] {
+            assert!(
+                param.get(field).is_none(),
+                "{field} before a setup: {param}"
+            );
+        }
+    }
+    // Each board set up for a game from the standard start, then plugged in: the games.
+    let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for feed in 1..=3 {
+        let setup = json!({"id": feed, "method": "setup", "param": {"fen": standard}});
+        let answer = client.call("call", setup);
+        assert_eq!(answer["response"], "call", "{answer}");
+    }
+    for (plug, board) in plugs.iter().zip(&emulated) {
+        std::os::unix::fs::symlink(&board.port, plug).expect("plugged in");
     }
 
     // Each feed, read as Lichess reads it: every SAN not seen yet is a new move.
@@ -213,11 +244,11 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
         .filter_map(|b| b["serialnr"].as_str())
         .collect();
     assert_eq!(serials, names);
-    for (eboard, board) in listed.iter().zip(&emulated) {
+    for (eboard, board) in listed.iter().zip([&north, &hall, &chesslink]) {
         assert_eq!(eboard["state"], "ACTIVE", "{eboard}");
         assert_eq!(eboard["board"], placement(&end).as_str(), "{eboard}");
         assert_eq!(eboard["flipped"], false, "{eboard}");
-        assert_eq!(eboard["source"], board.port.as_str(), "{eboard}");
+        assert_eq!(eboard["source"], board.as_str(), "{eboard}");
         assert!(eboard.get("battery").is_some() && eboard.get("clock").is_some());
     }
     let (status, body) = get(&livechess, "/api/v1.0/eboards");
@@ -243,11 +274,13 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
     assert_eq!(last["match"], true, "{last}");
     let (_, summaries) = get(&served.address, "/api/boards");
     let summaries: Vec<Value> = serde_json::from_str(&summaries).expect("JSON");
-    assert_eq!(summaries[0]["game"], 2, "{}", summaries[0]);
+    // Game 1 never started (the boards were not there), game 2 was set up and played, and
+    // this is game 3.
+    assert_eq!(summaries[0]["game"], 3, "{}", summaries[0]);
     assert_eq!(summaries[0]["started"], true, "{}", summaries[0]);
     let (_, pgn) = get(&served.address, "/boards/north.pgn");
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
-    let log = std::fs::read_to_string(record.join("north-game2.log")).expect("game 2's log");
+    let log = std::fs::read_to_string(record.join("north-game3.log")).expect("game 3's log");
     assert!(log.contains(&format!("@start {fen}")), "{log}");
 
     // `flip` on board 3's feed (a ChessLink board: it tells the pieces apart): the board is

@@ -100,7 +100,11 @@ fn unix_ms() -> u64 {
 /// A board's view now.
 fn view(board: &BoardHandle) -> BoardView {
     let summary = board.summary();
-    BoardView::of(&board.lock(), summary)
+    let set_up = board.set_up_by_a_tool(summary.game);
+    BoardView {
+        set_up,
+        ..BoardView::of(&board.lock(), summary)
+    }
 }
 
 /// Every board, in board order.

@@ -53,6 +53,9 @@ pub struct BoardHandle {
     published: AtomicU64,
     /// When the board was last set up by a spectator's tool.
     last_set_up: Mutex<Option<Instant>>,
+    /// The number of the first game a spectator's tool set up (LiveChess's `setup`), once one
+    /// did: LiveChess says a game's moves only from then on.
+    set_up_game: Mutex<Option<u32>>,
 }
 
 impl BoardHandle {
@@ -70,6 +73,7 @@ impl BoardHandle {
             changes: watch::Sender::new(0),
             published: AtomicU64::new(0),
             last_set_up: Mutex::new(None),
+            set_up_game: Mutex::new(None),
         }
     }
 
@@ -88,7 +92,21 @@ impl BoardHandle {
             }
         }
         *last = Some(now);
+        let next = self.lock().summary().game.saturating_add(1);
+        self.set_up_game
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get_or_insert(next);
         Ok(())
+    }
+
+    /// Whether the game `game` (its number) was set up by a spectator's tool, or comes after
+    /// one that was.
+    pub fn set_up_by_a_tool(&self, game: u32) -> bool {
+        self.set_up_game
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_some_and(|first| game >= first)
     }
 
     /// Asks the board's runner for `control`; false if the runner is gone.

@@ -14,6 +14,9 @@ pub struct BoardView {
     pub placement: String,
     /// The current game's moves that stand, in SAN.
     pub sans: Vec<String>,
+    /// Whether the game was set up by a client (`setup`): DGT LiveChess says the moves
+    /// (`start`, `san`, `match`) of such a game only.
+    pub set_up: bool,
 }
 
 impl BoardView {
@@ -23,6 +26,7 @@ impl BoardView {
             summary,
             placement: watched.named_board().board_fen().to_string(),
             sans: watched.sans(),
+            set_up: false,
         }
     }
 }

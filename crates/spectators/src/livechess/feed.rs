@@ -25,9 +25,9 @@ pub struct EboardEvent {
     /// message, as some do, sees every move once).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub san: Option<Vec<String>>,
-    /// Whether the board shows the game's position.
-    #[serde(rename = "match")]
-    pub matches: bool,
+    /// Whether the board shows the game's position; said with `san`.
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub matches: Option<bool>,
 }
 
 /// What a feed last said.
@@ -36,6 +36,13 @@ struct Said {
     flipped: bool,
     board: String,
     clock: Option<ClockInfo>,
+    /// The game's part, for a game a client set up only.
+    game: Option<SaidGame>,
+}
+
+/// What a feed last said of a game a client set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SaidGame {
     start: String,
     san: Vec<String>,
     matches: bool,
@@ -55,7 +62,8 @@ impl Feed {
 
     /// The messages for the board as `view` shows it at `now` (ms since the Unix epoch), if
     /// anything changed since the last: none when nothing did; the clock only when it changed;
-    /// `start` and `san` only when the moves changed, and one message for each move added.
+    /// for a game a client set up, `match`, and `start` and `san` when the moves changed, one
+    /// message for each move added.
     pub fn update(&mut self, view: &BoardView, now: u64) -> Vec<EboardEvent> {
         let summary = &view.summary;
         let clock = summary
@@ -66,19 +74,23 @@ impl Feed {
             flipped: summary.flipped,
             board: view.placement.clone(),
             clock,
-            start: summary.start.clone(),
-            san: view.sans.clone(),
-            matches: summary.differs.is_empty(),
+            game: view.set_up.then(|| SaidGame {
+                start: summary.start.clone(),
+                san: view.sans.clone(),
+                matches: summary.differs.is_empty(),
+            }),
         };
         let before = self.said.replace(said.clone());
         let clock_changed = before
             .as_ref()
             .is_none_or(|b| !same_clock(b.clock.as_ref(), said.clock.as_ref()));
-        let moves_changed = before
-            .as_ref()
-            .is_none_or(|b| (&b.start, &b.san) != (&said.start, &said.san));
+        let before_game = before.as_ref().and_then(|b| b.game.as_ref());
+        let moves_changed = said.game.as_ref().is_some_and(|game| {
+            before_game.is_none_or(|b| (&b.start, &b.san) != (&game.start, &game.san))
+        });
         let rest_changed = before.as_ref().is_none_or(|b| {
-            (b.flipped, &b.board, b.matches) != (said.flipped, &said.board, said.matches)
+            (b.flipped, &b.board) != (said.flipped, &said.board)
+                || b.game.as_ref().map(|g| g.matches) != said.game.as_ref().map(|g| g.matches)
         });
         if !(clock_changed || moves_changed || rest_changed) {
             return Vec::new();
@@ -88,22 +100,24 @@ impl Feed {
             flipped: said.flipped,
             board: said.board.clone(),
             clock,
-            start: san.as_ref().map(|_| said.start.clone()),
+            start: san
+                .as_ref()
+                .and(said.game.as_ref())
+                .map(|game| game.start.clone()),
             san,
-            matches: said.matches,
+            matches: said.game.as_ref().map(|game| game.matches),
         };
         let clock = if clock_changed { said.clock } else { None };
-        if !moves_changed {
+        let Some(game) = said.game.as_ref().filter(|_| moves_changed) else {
             return vec![message(clock, None)];
-        }
+        };
         // The moves said one at a time when the game only grew; all at once otherwise (the
         // first message, a takeback, a new game).
-        let grown_from = before
-            .as_ref()
-            .filter(|b| b.start == said.start && said.san.starts_with(&b.san))
-            .map_or(said.san.len(), |b| b.san.len() + 1);
-        (grown_from..=said.san.len())
-            .map(|length| said.san.get(..length).unwrap_or_default().to_vec())
+        let grown_from = before_game
+            .filter(|b| b.start == game.start && game.san.starts_with(&b.san))
+            .map_or(game.san.len(), |b| b.san.len() + 1);
+        (grown_from..=game.san.len())
+            .map(|length| game.san.get(..length).unwrap_or_default().to_vec())
             .enumerate()
             .map(|(i, san)| message(if i == 0 { clock } else { None }, Some(san)))
             .collect()
@@ -135,6 +149,7 @@ mod tests {
     fn the_first_message_says_everything_and_the_next_only_what_changed_one_move_each() {
         let mut feed = Feed::new();
         let mut view = view();
+        view.set_up = true;
         view.summary.clock = Some(ClockState {
             white: 300_000,
             black: 299_500,
@@ -173,6 +188,7 @@ mod tests {
         assert!(json.get("clock").is_none(), "{json}");
         assert_eq!(json["board"], "8/8/8/8/8/8/8/8", "{json}");
         assert_eq!(json["match"], false);
+        assert_eq!(json["start"], view.summary.start.as_str());
         // The clock's second changes: the clock is said, and the board, not the moves.
         if let Some(clock) = view.summary.clock.as_mut() {
             clock.white = 299_000;
@@ -196,5 +212,31 @@ mod tests {
             back.first().and_then(|m| m.san.clone()),
             Some(vec!["e4".to_owned()])
         );
+    }
+
+    #[test]
+    fn before_a_client_sets_the_game_up_the_moves_are_not_said() {
+        let mut feed = Feed::new();
+        let mut view = view();
+        view.sans = vec!["e4".to_owned()];
+        let first = feed.update(&view, 1000);
+        let json = serde_json::to_value(&first).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!([{"serialnr": "7", "flipped": false, "board": "8/8/8/8/8/8/8/8"}])
+        );
+        view.sans.push("e5".to_owned());
+        assert_eq!(
+            feed.update(&view, 1100),
+            [],
+            "nothing a client is told changed"
+        );
+        // Set up: the game's moves from then on, all at once the first time.
+        view.set_up = true;
+        view.sans = Vec::new();
+        let set_up = feed.update(&view, 1200);
+        assert_eq!(set_up.len(), 1);
+        assert_eq!(set_up.first().and_then(|m| m.san.clone()), Some(Vec::new()));
+        assert_eq!(set_up.first().and_then(|m| m.matches), Some(false));
     }
 }
