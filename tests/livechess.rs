@@ -35,8 +35,21 @@ struct Client {
 
 impl Client {
     fn connect(address: &str) -> Client {
-        let (socket, _) =
-            tungstenite::connect(format!("ws://{address}/api/v1.0")).expect("a WebSocket");
+        Client::connect_from(address, None)
+    }
+
+    /// A client whose WebSocket is opened by a page of `origin` (`None`: a native client).
+    fn connect_from(address: &str, origin: Option<&str>) -> Client {
+        use tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{address}/api/v1.0")
+            .into_client_request()
+            .expect("a request");
+        if let Some(origin) = origin {
+            request
+                .headers_mut()
+                .insert("Origin", origin.parse().expect("an origin"));
+        }
+        let (socket, _) = tungstenite::connect(request).expect("a WebSocket");
         if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
             stream
                 .set_read_timeout(Some(Duration::from_millis(200)))
@@ -343,4 +356,123 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
     assert_eq!(garbage["response"], "error", "{garbage}");
     drop(emulated);
     let _ = std::fs::remove_dir_all(&record);
+}
+
+/// How a LiveChess client takes the moves of a feed message, as its own code does.
+#[derive(Clone, Copy, Debug)]
+enum Reading {
+    /// Lichess's DGT page (lila `ui/dgt/src/play.ts`): a message's `san` equal to the last
+    /// taken is a duplicate; otherwise the SANs beyond the last taken list are new.
+    Lila,
+    /// lichess-dgt-boards (`board-manager.js`): the last SAN of every message that has `san`
+    /// is played on a board of its own.
+    LastSan,
+}
+
+/// The moves a client reading `messages` as `reading` says takes, and the SANs it could not
+/// play on its own board (a phantom or a repeated move).
+fn taken_moves(messages: &[Value], reading: Reading) -> (Vec<String>, Vec<String>) {
+    let mut board = Chess::default();
+    let (mut taken, mut refused) = (Vec::new(), Vec::new());
+    let mut last: Option<Vec<String>> = None;
+    for message in messages {
+        let Some(san) = message["param"]["san"].as_array() else {
+            continue;
+        };
+        let san: Vec<String> = san
+            .iter()
+            .filter_map(|s| s.as_str().map(str::to_owned))
+            .collect();
+        let new: Vec<String> = match reading {
+            Reading::LastSan => san.last().cloned().into_iter().collect(),
+            Reading::Lila if san.is_empty() || last.as_ref() == Some(&san) => Vec::new(),
+            Reading::Lila => {
+                let before = last.as_ref().map_or(san.len().saturating_sub(1), Vec::len);
+                san.iter().skip(before).cloned().collect()
+            }
+        };
+        if matches!(reading, Reading::Lila) && !san.is_empty() {
+            last = Some(san.clone());
+        }
+        for text in new {
+            let played = text
+                .parse::<San>()
+                .ok()
+                .and_then(|parsed| parsed.to_move(&board).ok());
+            match played {
+                Some(m) => {
+                    board.play_unchecked(m);
+                    taken.push(text);
+                }
+                None => refused.push(text),
+            }
+        }
+    }
+    (taken, refused)
+}
+
+#[test]
+fn lila_s_and_lichess_dgt_boards_call_sequences_take_every_move_once() {
+    let played = source_game("games/coverage.pgn", 1);
+    let game = [
+        "--pgn",
+        "fixtures/games/coverage.pgn",
+        "--speed",
+        "20",
+        "--grace-ms",
+        "600000",
+    ];
+    let emulated = [
+        common::emulator::emulate_board("dgt", &game),
+        common::emulator::emulate_board("hall", &game),
+    ];
+    let dir = tempfile::tempdir().expect("a folder");
+    let plugs: Vec<String> = (0..2)
+        .map(|n| dir.path().join(format!("board-{n}")).display().to_string())
+        .collect();
+    let specs = [
+        format!("lila={}", plugs[0]),
+        format!("node=hall:{}", plugs[1]),
+    ];
+    let mut args = vec!["--livechess", "127.0.0.1:0"];
+    for spec in &specs {
+        args.extend(["--board", spec.as_str()]);
+    }
+    args.extend(SCALED_WINDOWS);
+    let served = serve(&args);
+    let livechess = served.livechess_address();
+    let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // Lichess's page, from its origin, and the Node bridge (no origin): `eboards`, a board
+    // found by its serialnr, `subscribe`, `setup` from the standard start.
+    let mut clients = [
+        (
+            Client::connect_from(&livechess, Some("https://lichess.org")),
+            Reading::Lila,
+            0,
+        ),
+        (Client::connect(&livechess), Reading::LastSan, 1),
+    ];
+    for (client, _, index) in &mut clients {
+        let boards = client.call("eboards", Value::Null);
+        let serialnr = boards["param"][*index]["serialnr"].clone();
+        let subscribe = json!({"feed": "eboardevent", "id": 1, "param": {"serialnr": serialnr}});
+        assert_eq!(client.call("subscribe", subscribe)["response"], "call");
+        let setup = json!({"id": 1, "method": "setup", "param": {"fen": standard}});
+        assert_eq!(client.call("call", setup)["response"], "call");
+    }
+    for (plug, board) in plugs.iter().zip(&emulated) {
+        std::os::unix::fs::symlink(&board.port, plug).expect("plugged in");
+    }
+    for (client, reading, _) in &mut clients {
+        let messages = client.feed_until(1, |param| {
+            param["san"].as_array().map(Vec::len) == Some(played.len())
+        });
+        let (taken, refused) = taken_moves(&messages, *reading);
+        assert_eq!(taken, played, "{reading:?}: every move once, in order");
+        assert_eq!(
+            refused,
+            Vec::<String>::new(),
+            "{reading:?}: no phantom move"
+        );
+    }
 }
