@@ -92,6 +92,7 @@ fn play(number: usize, moves: &[shakmaty::Move]) -> Played {
         cut_stream_after: None,
         rate_limit_moves: Vec::new(),
         fail_moves: Vec::new(),
+        announce: lichess::Announce::AtOnce,
     });
     let dir = std::env::temp_dir().join(format!(
         "touchmove-online-bench-{}-{number}",

@@ -16,7 +16,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
 use common::emulator::emulate_with;
-use common::lichess::{GAME, Script, StandIn, TOKEN};
+use common::lichess::{Announce, CHALLENGE, GAME, Script, StandIn, TOKEN};
 use common::watching::source_game;
 
 /// The plies played.
@@ -63,8 +63,15 @@ fn play_on(
     kill_after: Option<usize>,
     standin: &StandIn,
     sans: &[String],
+    online_args: &[&str],
 ) -> Played {
-    let dir = std::env::temp_dir().join(format!("touchmove-online-{board}-{}", std::process::id()));
+    // A folder of its own: several games on one protocol run side by side.
+    static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let number = GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "touchmove-online-{board}-{}-{number}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("game.pgn");
     let movetext: Vec<String> = sans
@@ -103,6 +110,7 @@ fn play_on(
             .args(["--protocol", board, "--port", &emulated.port, "--json"])
             .args(["--slide-ms", "50", "--bounce-ms", "10", "-vvv"])
             .args(["--record", log.to_str().expect("a path")])
+            .args(online_args)
             .args(extra)
             .stdin(Stdio::null());
         command
@@ -170,6 +178,7 @@ fn script(ucis: &[String]) -> Script {
         cut_stream_after: None,
         rate_limit_moves: Vec::new(),
         fail_moves: Vec::new(),
+        announce: Announce::AtOnce,
     }
 }
 
@@ -194,7 +203,7 @@ fn check_game(
     let posts: Vec<(String, u16)> = standin
         .received()
         .into_iter()
-        .filter(|r| r.method == "POST")
+        .filter(|r| r.method == "POST" && r.path.starts_with("/api/board/game/"))
         .map(|r| (r.path, r.status))
         .collect();
     let mut expected: Vec<(String, u16)> = ucis
@@ -264,7 +273,7 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_lose_nothing_and_send_nothi
     });
     // The board unplugged for 10 s (the emulator's time) in the middle of the game.
     let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
-    let played = play_on("dgt", &unplug, Some(11), &standin, &sans);
+    let played = play_on("dgt", &unplug, Some(11), &standin, &sans, &[]);
     // The 429 is the fourth move request, sent again once; the 500 the seventh request, not
     // taken by the server, sent again once the stream said so.
     check_game(&standin, &played, &sans, &ucis, &[(3, 429), (5, 500)]);
@@ -291,7 +300,7 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_hall_board() {
         ..script(&ucis)
     });
     let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
-    let played = play_on("hall", &unplug, Some(9), &standin, &sans);
+    let played = play_on("hall", &unplug, Some(9), &standin, &sans, &[]);
     check_game(&standin, &played, &sans, &ucis, &[(2, 429), (7, 500)]);
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
@@ -307,7 +316,7 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
         ..script(&ucis)
     });
     let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
-    let played = play_on("chesslink", &unplug, Some(13), &standin, &sans);
+    let played = play_on("chesslink", &unplug, Some(13), &standin, &sans, &[]);
     check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
@@ -378,4 +387,50 @@ fn resign_typed_at_the_terminal_resigns_the_game_on_the_server() {
     let replayed = common::watching::replay_with(&log, &[]);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_challenge_from_the_user_named_by_accept_is_accepted_and_played() {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        announce: Announce::Challenge("mary"),
+        ..script(&ucis)
+    });
+    let played = play_on("dgt", &[], None, &standin, &sans, &["--accept", "Mary"]);
+    check_game(&standin, &played, &sans, &ucis, &[]);
+    let accepts: Vec<(String, u16)> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.path.starts_with("/api/challenge/"))
+        .map(|r| (r.path, r.status))
+        .collect();
+    assert_eq!(
+        accepts,
+        [(format!("/api/challenge/{CHALLENGE}/accept"), 200)],
+        "{}",
+        played.stderr
+    );
+}
+
+#[test]
+fn a_seek_is_posted_with_its_time_control_and_its_game_played() {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        announce: Announce::Seek,
+        ..script(&ucis)
+    });
+    let seek = ["--seek", "10+2", "--rated", "--color", "white"];
+    let played = play_on("dgt", &[], None, &standin, &sans, &seek);
+    check_game(&standin, &played, &sans, &ucis, &[]);
+    let seeks: Vec<String> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.starts_with("/api/board/seek"))
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(seeks.len(), 1, "one seek: {seeks:?}");
+    let form = seeks[0].split_once('?').map(|(_, form)| form).unwrap_or("");
+    for field in ["time=10", "increment=2", "rated=true", "color=white"] {
+        assert!(form.split('&').any(|f| f == field), "{field} in {form}");
+    }
 }

@@ -63,16 +63,77 @@ pub struct OnlineArgs {
     /// Stop after this many games (default: game after game until stopped with Ctrl-C).
     #[arg(long, value_name = "N")]
     pub games: Option<u32>,
+    /// Seek a game of MIN minutes and INC seconds a move whenever none is going on (the seek
+    /// stays open until a game starts, as the API requires).
+    #[arg(long, value_name = "MIN+INC", value_parser = parse_seek)]
+    pub seek: Option<Seek>,
+    /// The sought game is rated.
+    #[arg(long, requires = "seek")]
+    pub rated: bool,
+    /// The colour sought.
+    #[arg(long, value_enum, requires = "seek", default_value = "random")]
+    pub color: SeekColor,
+    /// Accept the challenges of this user (`any`: of anyone); others are left alone.
+    #[arg(long, value_name = "USER|any")]
+    pub accept: Option<String>,
     /// The board, its outputs and the game's options, as for `watch`.
     #[command(flatten)]
     pub board: WatchArgs,
+}
+
+/// A seek's time control: minutes and seconds of increment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seek {
+    /// The minutes each side starts with.
+    pub minutes: u32,
+    /// The seconds added at each move.
+    pub increment: u32,
+}
+
+/// `MIN+INC`, such as `10+5`.
+fn parse_seek(text: &str) -> Result<Seek, String> {
+    let (minutes, increment) = text
+        .split_once('+')
+        .ok_or_else(|| format!("`{text}`: give MIN+INC, such as 10+5"))?;
+    let number = |part: &str, what: &str| {
+        part.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{text}`: {what} `{part}` is not a whole number"))
+    };
+    Ok(Seek {
+        minutes: number(minutes, "the minutes")?,
+        increment: number(increment, "the increment")?,
+    })
+}
+
+/// The colour a seek asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeekColor {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Either, as the server draws it.
+    Random,
+}
+
+impl SeekColor {
+    /// The name the API takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeekColor::White => "white",
+            SeekColor::Black => "black",
+            SeekColor::Random => "random",
+        }
+    }
 }
 
 /// What `touchmove online` does, for `--help`.
 const ONLINE_HELP: &str = "\
 The token is read from LICHESS_TOKEN (or --token-file) and never printed. The account's games
 are played one after another, games already going on first: open a game on lichess.org (a
-challenge, a seek) and it comes to the board. Your moves are the board's: each is sent as soon
+challenge, a seek), or let --accept and --seek find one, and it comes to the board. Type
+`draw`, `takeback`, `resign`, `abort` or `claim` (and Enter) to ask them of the server. Your moves are the board's: each is sent as soon
 as it is decided, and only then; a move the server refuses is said and taken back on the board.
 Your opponent's move is printed and shown on the board (a DGT 3000 clock's display, a Hall or
 ChessLink board's lights) and must be carried out there: another move is reported and the game

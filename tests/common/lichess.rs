@@ -1,7 +1,9 @@
 //! A stand-in for the Lichess Board API, written from its published OpenAPI description
 //! (lichess-org/api, `doc/specs`): `GET /api/stream/event` and `GET /api/board/game/stream/{id}`
 //! as ndjson with empty keep-alive lines, `POST /api/board/game/{id}/move/{uci}` and the other
-//! game requests, a bearer token checked (401 otherwise). One game, the account's side given;
+//! game requests, a bearer token checked (401 otherwise); the game announced at once, or after
+//! a challenge accepted (`POST /api/challenge/{id}/accept`) or a seek (`POST /api/board/seek`,
+//! a stream kept open until the game starts). One game, the account's side given;
 //! the opponent plays its moves from a script after a delay; clocks run in real time with the
 //! increment. Faults on demand: the game stream cut after a number of lines, a request answered
 //! 429 or 500. Every request is kept, with its answer's status.
@@ -48,7 +50,23 @@ pub struct Script {
     pub rate_limit_moves: Vec<usize>,
     /// The move requests answered 500 without being taken.
     pub fail_moves: Vec<usize>,
+    /// How the game comes about.
+    pub announce: Announce,
 }
+
+/// How the game comes about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Announce {
+    /// It is going on from the start.
+    AtOnce,
+    /// A challenge from this user (its id): the game starts once it is accepted.
+    Challenge(&'static str),
+    /// The game starts once the account seeks one.
+    Seek,
+}
+
+/// The challenge's id.
+pub const CHALLENGE: &str = "tmChal01";
 
 /// A request the stand-in received.
 #[derive(Debug, Clone)]
@@ -68,6 +86,13 @@ struct Game {
     times: [u64; 2],
     since: Instant,
     game_streams: Vec<mpsc::UnboundedSender<String>>,
+    /// The `gameStart` line of the game.
+    game_start: Option<String>,
+    /// The event streams open, and whether the game has been announced on them.
+    event_streams: Vec<mpsc::UnboundedSender<String>>,
+    announced: bool,
+    /// The seeks open: closed when the game starts.
+    seeks: Vec<mpsc::UnboundedSender<String>>,
     streams_opened: usize,
     move_requests: usize,
     received: Vec<Received>,
@@ -95,6 +120,7 @@ impl StandIn {
     /// own.
     pub fn start(script: Script) -> StandIn {
         let (initial, _) = script.clock;
+        let announced = script.announce == Announce::AtOnce;
         let shared = Shared(Arc::new(Mutex::new(Game {
             script,
             moves: Vec::new(),
@@ -103,6 +129,10 @@ impl StandIn {
             times: [initial, initial],
             since: Instant::now(),
             game_streams: Vec::new(),
+            game_start: None,
+            event_streams: Vec::new(),
+            announced,
+            seeks: Vec::new(),
             streams_opened: 0,
             move_requests: 0,
             received: Vec::new(),
@@ -111,6 +141,8 @@ impl StandIn {
             .route("/api/stream/event", get(event_stream))
             .route("/api/board/game/stream/{id}", get(game_stream))
             .route("/api/board/game/{id}/move/{uci}", post(make_move))
+            .route("/api/challenge/{id}/accept", post(accept))
+            .route("/api/board/seek", post(seek))
             .route("/api/board/game/{id}/{action}", post(game_action))
             .with_state(shared.clone());
         let (address, told) = std::sync::mpsc::channel();
@@ -235,15 +267,83 @@ async fn event_stream(State(shared): State<Shared>, headers: HeaderMap) -> Respo
         "rated": false, "hasMoved": false, "isMyTurn": true, "secondsLeft": 600,
         "opponent": {"id": "mary", "username": "Mary", "rating": 1500},
         "compat": {"bot": false, "board": true}}});
-    let first = if game.status == "started" {
-        vec![start.to_string()]
-    } else {
-        Vec::new()
+    let first = match (&game.script.announce, game.announced) {
+        _ if game.status != "started" => Vec::new(),
+        (_, true) => vec![start.to_string()],
+        (Announce::Challenge(by), false) => vec![
+            json!({"type": "challenge", "challenge": {
+            "id": CHALLENGE, "url": format!("https://lichess.org/{CHALLENGE}"),
+            "status": "created", "direction": "in",
+            "challenger": {"id": by, "name": by, "rating": 1500},
+            "destUser": {"id": "player", "name": "Player", "rating": 1500},
+            "variant": {"key": "standard", "name": "Standard", "short": "Std"},
+            "rated": false, "speed": "rapid",
+            "timeControl": {"type": "clock", "limit": 600, "increment": 2, "show": "10+2"},
+            "color": "black", "finalColor": "black", "perf": {"name": "Rapid"}}})
+            .to_string(),
+        ],
+        (_, false) => Vec::new(),
     };
-    // The stream stays open (keep-alives) for the session's life.
+    // The stream stays open (keep-alives) for the session's life; the game is announced on it
+    // when it starts.
     let (tx, rx) = mpsc::unbounded_channel();
-    std::mem::forget(tx);
+    game.event_streams.push(tx);
+    game.game_start = Some(start.to_string());
     ndjson(first, rx)
+}
+
+/// The game starts: announced on every event stream, the seeks closed.
+fn announce(game: &mut Game) {
+    game.announced = true;
+    game.since = Instant::now();
+    game.seeks.clear();
+    if let Some(start) = game.game_start.clone() {
+        game.event_streams
+            .retain(|tx| tx.send(start.clone()).is_ok());
+    }
+}
+
+async fn accept(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let mut game = shared.lock();
+    let path = format!("/api/challenge/{id}/accept");
+    let expected = matches!(game.script.announce, Announce::Challenge(_)) && !game.announced;
+    if !token_ok(&headers) {
+        keep(&mut game, "POST", path, 401, &headers);
+        return refused_token();
+    }
+    if id != CHALLENGE || !expected {
+        keep(&mut game, "POST", path, 404, &headers);
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"error": "Not found"})),
+        )
+            .into_response();
+    }
+    keep(&mut game, "POST", path, 200, &headers);
+    announce(&mut game);
+    axum::Json(json!({"ok": true})).into_response()
+}
+
+/// `POST /api/board/seek`: the form kept as the request's path (`/api/board/seek?FORM`); the
+/// answer a stream kept open until the game starts.
+async fn seek(State(shared): State<Shared>, headers: HeaderMap, body: String) -> Response {
+    let mut game = shared.lock();
+    let path = format!("/api/board/seek?{body}");
+    if !token_ok(&headers) {
+        keep(&mut game, "POST", path, 401, &headers);
+        return refused_token();
+    }
+    keep(&mut game, "POST", path, 200, &headers);
+    let (tx, rx) = mpsc::unbounded_channel();
+    game.seeks.push(tx);
+    if game.script.announce == Announce::Seek && !game.announced {
+        announce(&mut game);
+    }
+    ndjson(Vec::new(), rx)
 }
 
 async fn game_stream(

@@ -78,9 +78,27 @@ impl Lichess {
 
     /// Opens the ndjson stream at `path` (`GET`).
     pub async fn stream(&self, path: &str) -> Result<Lines, StreamFailure> {
-        let response = self
-            .http
-            .get(format!("{}{path}", self.base))
+        self.open(path, self.http.get(format!("{}{path}", self.base)))
+            .await
+    }
+
+    /// Opens the ndjson stream that `POST path` with `form` answers (a seek).
+    pub async fn stream_post(
+        &self,
+        path: &str,
+        form: &[(&str, String)],
+    ) -> Result<Lines, StreamFailure> {
+        let request = self.http.post(format!("{}{path}", self.base)).form(form);
+        self.open(path, request).await
+    }
+
+    /// Sends `request` for the ndjson stream at `path`.
+    async fn open(
+        &self,
+        path: &str,
+        request: reqwest::RequestBuilder,
+    ) -> Result<Lines, StreamFailure> {
+        let response = request
             .header(AUTHORIZATION, self.authorization.clone())
             .send()
             .await

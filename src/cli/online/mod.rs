@@ -6,9 +6,11 @@
 //! runs on one thread.
 //!
 //! Here: the games one after another, and a game's setting up; `client.rs` the server over
-//! HTTPS; `state.rs` the game's state and the runner's sink; `keys.rs` the requests typed.
+//! HTTPS; `state.rs` the game's state and the runner's sink; `keys.rs` the requests typed;
+//! `finding.rs` the challenges accepted and the seek.
 
 mod client;
+mod finding;
 mod keys;
 mod resumed;
 mod state;
@@ -130,7 +132,7 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
                 side: seat.side,
             },
             None => tokio::select! {
-                seat = next_game(&lichess, &played) => seat?,
+                seat = next_game(args, &lichess, &played) => seat?,
                 _ = tokio::signal::ctrl_c() => return Ok(()),
             },
         };
@@ -160,17 +162,34 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
 }
 
 /// The next game of the account not played yet, from its event stream (games already going on
-/// come first, as the stream sends them).
-async fn next_game(lichess: &Lichess, played: &HashSet<String>) -> Result<Seat> {
+/// come first, as the stream sends them). Challenges are accepted as `--accept` says; with
+/// `--seek`, a seek is posted once the stream has said what is going on (its first keep-alive)
+/// and kept open until a game starts.
+async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String>) -> Result<Seat> {
     let mut backoff = Duration::from_secs(1);
+    let mut seeking: Option<finding::Seeking> = None;
     loop {
         match lichess.stream(EVENT_STREAM).await {
             Ok(mut lines) => {
                 backoff = Duration::from_secs(1);
                 while let Some(line) = lines.next().await {
-                    let Line::Text(text) = line else { continue };
-                    let Ok(IncomingEvent::GameStart { game }) = serde_json::from_str(&text) else {
-                        continue;
+                    let text = match line {
+                        Line::Text(text) => text,
+                        Line::KeepAlive => {
+                            if seeking.is_none() {
+                                seeking = finding::Seeking::start(args, lichess);
+                            }
+                            continue;
+                        }
+                        Line::Unreadable(_) => continue,
+                    };
+                    let game = match serde_json::from_str(&text) {
+                        Ok(IncomingEvent::GameStart { game }) => game,
+                        Ok(IncomingEvent::Challenge { challenge }) => {
+                            finding::answer_challenge(args, lichess, &challenge).await;
+                            continue;
+                        }
+                        _ => continue,
                     };
                     if played.contains(&game.game_id) {
                         continue;
