@@ -19,7 +19,7 @@ use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
 use common::http::get;
-use common::serving::{serve, three_boards};
+use common::serving::{COVERAGE_GAME, serve, three_boards};
 use common::watching::source_game;
 
 /// The game is played twenty times faster than the simulated hands, so the interpreter's
@@ -414,17 +414,9 @@ fn taken_moves(messages: &[Value], reading: Reading) -> (Vec<String>, Vec<String
 #[test]
 fn lila_s_and_lichess_dgt_boards_call_sequences_take_every_move_once() {
     let played = source_game("games/coverage.pgn", 1);
-    let game = [
-        "--pgn",
-        "fixtures/games/coverage.pgn",
-        "--speed",
-        "20",
-        "--grace-ms",
-        "600000",
-    ];
     let emulated = [
-        common::emulator::emulate_board("dgt", &game),
-        common::emulator::emulate_board("hall", &game),
+        common::emulator::emulate_board("dgt", &COVERAGE_GAME),
+        common::emulator::emulate_board("hall", &COVERAGE_GAME),
     ];
     let dir = tempfile::tempdir().expect("a folder");
     let plugs: Vec<String> = (0..2)

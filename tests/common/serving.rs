@@ -94,22 +94,25 @@ pub fn start(mut command: Command) -> Serve {
     }
 }
 
+/// The emulator's arguments for the game of `fixtures/games/coverage.pgn`, played twenty times
+/// faster than the simulated hands, the emulator kept for ten minutes after it.
+pub const COVERAGE_GAME: [&str; 6] = [
+    "--pgn",
+    "fixtures/games/coverage.pgn",
+    "--speed",
+    "20",
+    "--grace-ms",
+    "600000",
+];
+
 /// Three boards of three protocols (DGT, Hall, ChessLink) emulated as processes, each playing
 /// the coverage game 20 times faster than hands and staying on after it, as real boards do;
 /// with their `--board` specs (`north=PORT`, `hall:PORT`, `chesslink:PORT`).
 pub fn three_boards() -> (Vec<Emulator>, Vec<String>) {
-    let game = [
-        "--pgn",
-        "fixtures/games/coverage.pgn",
-        "--speed",
-        "20",
-        "--grace-ms",
-        "600000",
-    ];
     let boards = vec![
-        emulate_board("dgt", &game),
-        emulate_board("hall", &game),
-        emulate_board("chesslink", &game),
+        emulate_board("dgt", &COVERAGE_GAME),
+        emulate_board("hall", &COVERAGE_GAME),
+        emulate_board("chesslink", &COVERAGE_GAME),
     ];
     let specs = vec![
         format!("north={}", boards[0].port),

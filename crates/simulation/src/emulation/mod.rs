@@ -7,6 +7,7 @@ pub(crate) mod follow;
 mod from_options;
 pub(crate) mod noise;
 mod options;
+pub(crate) mod plug;
 mod protocol_script;
 mod script_error;
 mod script_player;

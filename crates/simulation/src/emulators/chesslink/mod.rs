@@ -25,6 +25,7 @@ pub use script::{Change, Script};
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
+use crate::emulation::plug::Plug;
 use crate::emulation::{
     EmulatedBoard, Notice, Playing, ProtocolScript, ScriptPlayer, ScriptStart, Unplug,
 };
@@ -89,8 +90,7 @@ pub struct ChessLinkBoardEmulator {
     reset_until: Option<Millis>,
     /// The LED patterns the host set (slot time, patterns), if any.
     leds: Option<(u8, Box<[u8; LED_COUNT]>)>,
-    unplug: Option<Unplug>,
-    plugged: bool,
+    plug: Plug,
     noise: Option<Noise>,
     out: VecDeque<Vec<u8>>,
     notices: VecDeque<Notice>,
@@ -168,8 +168,7 @@ impl ChessLinkBoardEmulator {
             reset_until: None,
             leds: None,
             follower: None,
-            unplug: config.unplug,
-            plugged: true,
+            plug: Plug::new(config.unplug),
             noise: config
                 .playing
                 .noise
@@ -208,30 +207,16 @@ impl ChessLinkBoardEmulator {
         }
     }
 
-    fn plug_due(&self) -> Option<Millis> {
-        let unplug = self.unplug?;
-        Some(if self.plugged {
-            unplug.at
-        } else {
-            unplug.at.saturating_add(unplug.duration)
-        })
-    }
-
     fn toggle_plug(&mut self, at: Millis) {
-        if self.plugged {
-            self.plugged = false;
-            self.out.clear();
-            self.notices.push_back(Notice::Unplugged);
-        } else {
+        if self.plug.toggle(&mut self.notices) {
             // Powered up again: the status and LEDs are cleared, the E2ROM kept.
-            self.unplug = None;
-            self.plugged = true;
             self.reported = None;
             self.last_scan = None;
             self.leds = None;
             self.decoder = FrameDecoder::commands();
             self.next_scan = at;
-            self.notices.push_back(Notice::Replugged);
+        } else {
+            self.out.clear();
         }
     }
 
@@ -244,7 +229,7 @@ impl ChessLinkBoardEmulator {
         let scan_units = self.e2rom_at(E2ROM_SCAN_TIME);
         let scan_units = if scan_units < 15 { 20 } else { scan_units };
         self.next_scan = at.saturating_add(self.scaled(u32::from(scan_units).saturating_mul(2048)));
-        if !self.plugged || self.resetting(at) {
+        if !self.plug.plugged() || self.resetting(at) {
             return;
         }
         let same = match &self.last_scan {
@@ -280,7 +265,7 @@ impl ChessLinkBoardEmulator {
     }
 
     fn send(&mut self, reply: &BoardReply) {
-        if self.plugged {
+        if self.plug.plugged() {
             self.out.push_back(encode_reply(reply));
         }
     }
@@ -290,7 +275,7 @@ impl ChessLinkBoardEmulator {
             return;
         };
         let burst = noise.burst();
-        if self.plugged {
+        if self.plug.plugged() {
             self.out.push_back(burst);
         }
     }
@@ -351,7 +336,7 @@ impl EmulatedBoard for ChessLinkBoardEmulator {
     /// Takes bytes from the host at `now` (nothing is read while unplugged or resetting).
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
         self.handle_timeout(now);
-        if !self.plugged || self.resetting(now) {
+        if !self.plug.plugged() || self.resetting(now) {
             return;
         }
         self.decoder.push(bytes);
@@ -375,7 +360,7 @@ impl EmulatedBoard for ChessLinkBoardEmulator {
         loop {
             let due = [
                 self.script.due().map(|at| (at, 0)),
-                self.plug_due().map(|at| (at, 1)),
+                self.plug.due().map(|at| (at, 1)),
                 Some((self.next_scan, 2)),
                 self.noise.as_ref().map(|noise| (noise.next(), 3)),
             ]
@@ -400,7 +385,7 @@ impl EmulatedBoard for ChessLinkBoardEmulator {
         [
             Some(self.next_scan),
             self.script.due(),
-            self.plug_due(),
+            self.plug.due(),
             self.noise.as_ref().map(Noise::next),
         ]
         .into_iter()

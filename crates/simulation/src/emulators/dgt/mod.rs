@@ -32,8 +32,9 @@ pub use script::Script;
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
+use crate::emulation::plug::Plug;
 use crate::emulation::{
-    ClockSide, EmulatedBoard, Notice, ProtocolScript, Scheduled, ScriptPlayer, ScriptStart, Unplug,
+    ClockSide, EmulatedBoard, Notice, ProtocolScript, Scheduled, ScriptPlayer, ScriptStart,
 };
 use clock::EmulatedClock;
 use touchmove_boards::dgt::wire::command::{
@@ -77,7 +78,7 @@ enum Timer {
 pub struct DgtBoardEmulator {
     rotated: bool,
     identity: BoardIdentity,
-    unplug: Option<Unplug>,
+    plug: Plug,
     script: ScriptPlayer<ScriptEvent>,
     board: Board,
     clock: EmulatedClock,
@@ -85,7 +86,6 @@ pub struct DgtBoardEmulator {
     clock_setting: (ClockConfig, shakmaty::Color),
     mode: Mode,
     bus_mode: bool,
-    plugged: bool,
     decoder: ReceivedCommandDecoder,
     out: VecDeque<Vec<u8>>,
     notices: VecDeque<Notice>,
@@ -102,7 +102,7 @@ impl DgtBoardEmulator {
         let mut emulator = DgtBoardEmulator {
             rotated: config.rotated,
             identity: config.identity,
-            unplug: config.unplug,
+            plug: Plug::new(config.unplug),
             board: config.script.start.clone(),
             clock: EmulatedClock::new(config.clock, config.script.first_to_move),
             clock_setting: (config.clock, config.script.first_to_move),
@@ -110,7 +110,6 @@ impl DgtBoardEmulator {
                 .with_lap(config.script.lap),
             mode: Mode::Idle,
             bus_mode: true,
-            plugged: true,
             decoder: ReceivedCommandDecoder::new(),
             out: VecDeque::new(),
             notices: VecDeque::new(),
@@ -167,12 +166,12 @@ impl DgtBoardEmulator {
 
     /// Whether the board is plugged in (not inside its unplugged stretch).
     pub fn is_plugged(&self) -> bool {
-        self.plugged
+        self.plug.plugged()
     }
 
     fn next_timer(&self) -> Option<(Millis, Timer)> {
         [
-            (self.unplug_due(), Timer::Unplug),
+            (self.plug.due(), Timer::Unplug),
             (self.script.due(), Timer::Script),
             (self.tick, Timer::Tick),
             (self.periodic, Timer::Periodic),
@@ -181,15 +180,6 @@ impl DgtBoardEmulator {
         .into_iter()
         .filter_map(|(due, timer)| Some((due?, timer)))
         .min()
-    }
-
-    fn unplug_due(&self) -> Option<Millis> {
-        let unplug = self.unplug?;
-        Some(if self.plugged {
-            unplug.at
-        } else {
-            unplug.at.saturating_add(unplug.duration)
-        })
     }
 
     fn fire(&mut self, due: Millis, timer: Timer) {
@@ -213,15 +203,10 @@ impl DgtBoardEmulator {
     }
 
     fn toggle_plug(&mut self, now: Millis) {
-        if self.plugged {
-            self.plugged = false;
-            self.out.clear();
-            self.notices.push_back(Notice::Unplugged);
-        } else {
-            self.plugged = true;
-            self.unplug = None;
+        if self.plug.toggle(&mut self.notices) {
             self.bus_mode = true;
-            self.notices.push_back(Notice::Replugged);
+        } else {
+            self.out.clear();
         }
         self.decoder.reset();
         self.set_mode(now, Mode::Idle);
@@ -287,7 +272,7 @@ impl DgtBoardEmulator {
     }
 
     fn send(&mut self, bytes: Vec<u8>) {
-        if self.plugged {
+        if self.plug.plugged() {
             self.out.push_back(bytes);
         }
     }
@@ -405,7 +390,7 @@ impl EmulatedBoard for DgtBoardEmulator {
     /// they are lost.
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
         self.handle_timeout(now);
-        if !self.plugged {
+        if !self.plug.plugged() {
             return;
         }
         for command in self.decoder.feed_all(bytes) {

@@ -3,6 +3,7 @@
 use shakmaty::{Board, Chess, Color, Piece, Square};
 
 use super::*;
+use crate::emulation::Unplug;
 use touchmove_core::sensor::Millis;
 
 const VERSION: u8 = 0x4d;

@@ -33,6 +33,7 @@ pub use script::{Change, Script, ScriptEvent, apply};
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
+use crate::emulation::plug::Plug;
 use crate::emulation::{
     EmulatedBoard, Notice, Playing, Scheduled, ScriptPlayer, ScriptStart, Unplug,
 };
@@ -136,8 +137,7 @@ pub struct HallBoardEmulator {
     /// Hands that carry out one side's moves as the lit squares show them.
     follower: Option<Follower>,
     board_id: [u8; 8],
-    unplug: Option<Unplug>,
-    plugged: bool,
+    plug: Plug,
 }
 
 impl HallBoardEmulator {
@@ -162,8 +162,7 @@ impl HallBoardEmulator {
                 .and_then(|rate| Noise::new(rate, config.playing.seed, 0)),
             follower: None,
             board_id: config.board_id,
-            unplug: config.unplug,
-            plugged: true,
+            plug: Plug::new(config.unplug),
         };
         emulator.power_up(0, config.playing.start);
         emulator
@@ -227,38 +226,23 @@ impl HallBoardEmulator {
         }
     }
 
-    /// When the board is next unplugged or plugged in again, if it will be.
-    fn plug_due(&self) -> Option<Millis> {
-        let unplug = self.unplug?;
-        Some(if self.plugged {
-            unplug.at
-        } else {
-            unplug.at.saturating_add(unplug.duration)
-        })
-    }
-
     /// Unplugged at `now`, or plugged in again: then it powers up as new, its LEDs dark.
     fn toggle_plug(&mut self, now: Millis) {
-        if self.plugged {
-            self.plugged = false;
-            self.out.clear();
-            self.notices.push_back(Notice::Unplugged);
-        } else {
-            self.plugged = true;
-            self.unplug = None;
+        if self.plug.toggle(&mut self.notices) {
             self.seq = 0x00;
             self.leds = Leds::default();
             self.decoder = Decoder::new();
             self.out.push_back(vec![0x00]);
-            self.notices.push_back(Notice::Replugged);
             self.power_up(now, ScriptStart::OnHost);
+        } else {
+            self.out.clear();
         }
     }
 
     fn next_timer(&self) -> Option<(Millis, Timer)> {
-        let heartbeat = Some(self.last_frame + HEARTBEAT_AFTER).filter(|_| self.plugged);
+        let heartbeat = Some(self.last_frame + HEARTBEAT_AFTER).filter(|_| self.plug.plugged());
         [
-            (self.plug_due(), Timer::Plug),
+            (self.plug.due(), Timer::Plug),
             (self.script.due(), Timer::Script),
             (heartbeat, Timer::Heartbeat),
             (self.noise.as_ref().map(Noise::next), Timer::Noise),
@@ -281,7 +265,7 @@ impl HallBoardEmulator {
             Timer::Noise => {
                 if let Some(mut burst) = self.noise.as_mut().map(Noise::burst) {
                     burst.push(0x00);
-                    if self.plugged {
+                    if self.plug.plugged() {
                         self.out.push_back(burst);
                     }
                 }
@@ -315,7 +299,7 @@ impl HallBoardEmulator {
 
     /// A CHANGE, unless it is one of those lost on the line.
     fn send_change(&mut self, now: Millis, square: Square, action: Action) {
-        if !self.plugged {
+        if !self.plug.plugged() {
             return;
         }
         self.changes += 1;
@@ -346,7 +330,7 @@ impl HallBoardEmulator {
 
     /// Encodes and queues a frame with the next sequence number (unplugged, nothing goes out).
     fn send_frame(&mut self, now: Millis, message: Message) {
-        if !self.plugged {
+        if !self.plug.plugged() {
             return;
         }
         let frame = Frame {
@@ -406,7 +390,7 @@ impl EmulatedBoard for HallBoardEmulator {
     /// nothing.
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
         self.handle_timeout(now);
-        if !self.plugged {
+        if !self.plug.plugged() {
             return;
         }
         for &byte in bytes {
