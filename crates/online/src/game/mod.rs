@@ -103,6 +103,10 @@ pub struct OnlineGame {
     seen: Vec<GameEvent>,
     /// The player's move sent and not yet in the server's game.
     sent: Option<Sent>,
+    /// Resumed, and the new stream's first line not yet taken: the server's game is known as
+    /// the recording left it, and a move the player makes meanwhile (the move a killed session
+    /// may have sent already) waits for it, to be sent only if the server lacks it.
+    stale: bool,
     /// A move the server refused, while the board still shows it.
     refused: Option<Move>,
     /// The moves the server took back, while the board may still show them.
@@ -126,6 +130,7 @@ impl OnlineGame {
             position: start.clone(),
             start,
             server: Vec::new(),
+            stale: false,
             record: Vec::new(),
             seen: Vec::new(),
             sent: None,
@@ -233,6 +238,7 @@ impl OnlineGame {
             return;
         };
         self.server = server;
+        self.stale = false;
         let running = state.is_going_on().then(|| self.server_position().turn());
         let times = ClockTimes {
             white: state.wtime,
@@ -298,6 +304,7 @@ impl OnlineGame {
         if let Some(sent) = self.sent.as_mut() {
             sent.unknown = true;
         }
+        self.stale = true;
         self.shown = None;
         self.reported = None;
     }
@@ -417,14 +424,17 @@ impl OnlineGame {
                 let mine = self.position.turn() == self.me;
                 if mine && self.sent.is_none() && !self.over && self.refused != Some(shown) {
                     self.accept(t, shown, event);
+                    // Resumed before the server's state came: whether it has the move is not
+                    // known yet (the state settles it).
                     self.sent = Some(Sent {
                         m: shown,
-                        unknown: false,
+                        unknown: self.stale,
                     });
-                    self.out
-                        .push_back(OnlineEvent::Send(Request::Move(UciMove::from_standard(
-                            shown,
-                        ))));
+                    if !self.stale {
+                        self.out.push_back(OnlineEvent::Send(Request::Move(
+                            UciMove::from_standard(shown),
+                        )));
+                    }
                 } else {
                     self.report(t, board);
                 }

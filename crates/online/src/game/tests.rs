@@ -316,6 +316,33 @@ fn a_resumed_game_sends_its_last_move_again_only_if_the_server_lacks_it_and_show
 }
 
 #[test]
+fn a_move_made_after_a_resume_waits_for_the_server_s_state_before_it_is_sent() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_decision(&board.play(1000, "e2e4"));
+    game.handle_state(1100, &state("e2e4 e7e5", "started"));
+    game.handle_decision(&board.play(2000, "e7e5"));
+    drain(&mut game);
+    // Killed as Nf3 was decided (and maybe sent); resumed, the board decides it again before
+    // the new stream's first line.
+    game.resumed();
+    let nf3 = board.play(3000, "g1f3");
+    let mut taken = game.clone();
+    taken.handle_decision(&nf3);
+    assert!(
+        sent(&drain(&mut taken)).is_empty(),
+        "nothing before the state"
+    );
+    taken.handle_state(3100, &state("e2e4 e7e5 g1f3", "started"));
+    assert!(sent(&drain(&mut taken)).is_empty(), "the server has it");
+    let mut lacking = game.clone();
+    lacking.handle_decision(&nf3);
+    assert!(sent(&drain(&mut lacking)).is_empty());
+    lacking.handle_state(3100, &state("e2e4 e7e5", "started"));
+    assert_eq!(sent(&drain(&mut lacking)), ["move g1f3"]);
+}
+
+#[test]
 fn offers_are_said_once() {
     let mut game = OnlineGame::new(Chess::default(), Color::White);
     let mut offer = state("", "started");
