@@ -100,16 +100,7 @@ fn play(number: usize, moves: &[shakmaty::Move]) -> Played {
     ));
     std::fs::create_dir_all(&dir).expect("a directory");
     let pgn = dir.join("game.pgn");
-    let movetext: Vec<String> = sans
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect();
-    std::fs::write(
-        &pgn,
-        format!("[Event \"bench\"]\n\n{} *\n", movetext.join(" ")),
-    )
-    .expect("written");
+    std::fs::write(&pgn, lichess::script_pgn("bench", &sans)).expect("written");
     let (mut emulator, port) = emulate(&pgn);
     let log = dir.join("game.log");
     let mut online = Command::new(env!("CARGO_BIN_EXE_touchmove"))

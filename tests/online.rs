@@ -16,7 +16,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
 use common::emulator::emulate_with;
-use common::lichess::{Announce, CHALLENGE, GAME, Script, StandIn, TOKEN};
+use common::lichess::{Announce, CHALLENGE, GAME, Script, StandIn, TOKEN, script_pgn};
 use common::watching::source_game;
 
 /// The plies played.
@@ -74,16 +74,7 @@ fn play_on(
     ));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("game.pgn");
-    let movetext: Vec<String> = sans
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect();
-    std::fs::write(
-        &script,
-        format!("[Event \"online\"]\n\n{} *\n", movetext.join(" ")),
-    )
-    .expect("written");
+    std::fs::write(&script, script_pgn("online", sans)).expect("written");
     let emulator_log = dir.join("emulator.log");
     let mut emulate_args = vec![
         "-v",
@@ -330,12 +321,7 @@ fn resign_typed_at_the_terminal_resigns_the_game_on_the_server() {
     let dir = std::env::temp_dir().join(format!("touchmove-online-keys-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
     let pgn = dir.join("game.pgn");
-    let movetext: Vec<String> = sans
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect();
-    std::fs::write(&pgn, format!("{} *\n", movetext.join(" "))).expect("written");
+    std::fs::write(&pgn, script_pgn("online", &sans)).expect("written");
     let pgn_arg = pgn.to_str().expect("a path");
     let emulate_args = ["--pgn", pgn_arg, "--follow", "black", "--speed", "5"];
     let emulated = emulate_with("dgt", &emulate_args, Stdio::null());

@@ -184,6 +184,17 @@ impl StandIn {
     }
 }
 
+/// The script's game as a PGN file, for the emulated board's hands (`emulate --pgn`): `sans`
+/// numbered in pairs, under an `Event` tag.
+pub fn script_pgn(event: &str, sans: &[String]) -> String {
+    let movetext: Vec<String> = sans
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
+    format!("[Event \"{event}\"]\n\n{} *\n", movetext.join(" "))
+}
+
 fn authorized(headers: &HeaderMap) -> Option<String> {
     headers
         .get(header::AUTHORIZATION)
