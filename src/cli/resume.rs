@@ -101,24 +101,37 @@ impl Resumed {
         who: &str,
     ) -> Result<()> {
         let point = game.replay_recording(self.log.records());
-        while let Some(event) = game.poll_event() {
-            sink.take(Happened::Live {
-                event: &event,
-                game,
-            })
-            .context("cannot pass on the recorded game's decisions")?;
-        }
+        pass_decisions(game, sink)?;
         if let Some(point) = point {
             session.resume(&point);
         }
-        eprintln!(
-            "touchmove: {who}resumed: {} reports read back, {} plies; the recording goes on",
-            self.log.events.len(),
+        self.say_read_back(
+            who,
             game.interpreter()
-                .map_or(0, |interpreter| interpreter.game().plies())
+                .map_or(0, |interpreter| interpreter.game().plies()),
         );
         Ok(())
     }
+
+    /// Says on standard error, after `who`, how much was read back and how many plies stand.
+    pub fn say_read_back(&self, who: &str, plies: usize) {
+        eprintln!(
+            "touchmove: {who}resumed: {} reports read back, {plies} plies stand; the recording goes on",
+            self.log.events.len(),
+        );
+    }
+}
+
+/// What the board's game decided, into `sink` (as the runner passes it).
+pub(super) fn pass_decisions(game: &mut LiveGame, sink: &mut impl Sink) -> Result<()> {
+    while let Some(event) = game.poll_event() {
+        sink.take(Happened::Live {
+            event: &event,
+            game,
+        })
+        .context("cannot pass on the recorded game's decisions")?;
+    }
+    Ok(())
 }
 
 /// The outputs checked (a resumed recording and its PGN may exist, others must be new or

@@ -4,9 +4,8 @@ use anyhow::{Context, Result};
 
 use touchmove::live::LiveGame;
 use touchmove::online::replay::take_note;
-use touchmove::runner::{Happened, Sink};
 
-use super::super::resume::Resumed;
+use super::super::resume::{Resumed, pass_decisions};
 use super::state::OnlineSink;
 
 /// The recorded part of a resumed game, through the board's game and the online game (the
@@ -44,22 +43,6 @@ pub(super) fn resume(
     state
         .drain()
         .context("cannot pass on the recorded game's decisions")?;
-    eprintln!(
-        "touchmove: resumed: {} reports read back, {} plies stand; the recording goes on",
-        resumed.log.events.len(),
-        state.game.moves().len()
-    );
-    Ok(())
-}
-
-/// What the board's game decided, into the online game (as the runner passes it).
-fn pass_decisions(game: &mut LiveGame, sink: &mut OnlineSink) -> Result<()> {
-    while let Some(event) = game.poll_event() {
-        sink.take(Happened::Live {
-            event: &event,
-            game,
-        })
-        .context("cannot pass on the recorded game's decisions")?;
-    }
+    resumed.say_read_back("", state.game.moves().len());
     Ok(())
 }

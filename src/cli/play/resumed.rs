@@ -3,9 +3,8 @@
 use anyhow::{Context, Result};
 
 use touchmove::live::LiveGame;
-use touchmove::runner::{Happened, Sink};
 
-use super::super::resume::Resumed;
+use super::super::resume::{Resumed, pass_decisions};
 use super::state::PlaySink;
 
 /// The recorded part of a resumed game, through the board's game and the game against the
@@ -41,22 +40,6 @@ pub(super) fn resume(
     state
         .drain()
         .context("cannot pass on the recorded game's decisions")?;
-    eprintln!(
-        "touchmove: resumed: {} reports read back, {} plies stand; the recording goes on",
-        resumed.log.events.len(),
-        state.game.moves().len()
-    );
-    Ok(())
-}
-
-/// What the board's game decided, into the game against the engine (as the runner passes it).
-fn pass_decisions(game: &mut LiveGame, sink: &mut PlaySink) -> Result<()> {
-    while let Some(event) = game.poll_event() {
-        sink.take(Happened::Live {
-            event: &event,
-            game,
-        })
-        .context("cannot pass on the recorded game's decisions")?;
-    }
+    resumed.say_read_back("", state.game.moves().len());
     Ok(())
 }
