@@ -84,16 +84,7 @@ fn play(number: usize, moves: &[shakmaty::Move]) -> Played {
         ucis.push(UciMove::from_standard(m).to_string());
         position.play_unchecked(m);
     }
-    let standin = StandIn::start(Script {
-        player: Color::White,
-        moves: ucis.clone(),
-        reply: Duration::from_millis(300),
-        clock: (600_000, 2_000),
-        cut_stream_after: None,
-        rate_limit_moves: Vec::new(),
-        fail_moves: Vec::new(),
-        announce: lichess::Announce::AtOnce,
-    });
+    let standin = StandIn::start(Script::new(Color::White, &ucis));
     let dir = std::env::temp_dir().join(format!(
         "touchmove-online-bench-{}-{number}",
         std::process::id()

@@ -161,16 +161,7 @@ fn play_on(
 /// The stand-in's script for the game: the account plays White, the opponent replies after
 /// 300 ms, 10 minutes and 2 s a move.
 fn script(ucis: &[String]) -> Script {
-    Script {
-        player: Color::White,
-        moves: ucis.to_vec(),
-        reply: std::time::Duration::from_millis(300),
-        clock: (600_000, 2_000),
-        cut_stream_after: None,
-        rate_limit_moves: Vec::new(),
-        fail_moves: Vec::new(),
-        announce: Announce::AtOnce,
-    }
+    Script::new(Color::White, ucis)
 }
 
 /// The checks every game gets: the server's game and the board's record are the game, White's
@@ -419,4 +410,261 @@ fn a_seek_is_posted_with_its_time_control_and_its_game_played() {
     for field in ["time=10", "increment=2", "rated=true", "color=white"] {
         assert!(form.split('&').any(|f| f == field), "{field} in {form}");
     }
+}
+
+/// The seconds a clock's text (`9:58`, `1:02:03`) shows.
+fn shown_seconds(text: &str) -> Option<u64> {
+    text.split(':').try_fold(0u64, |seconds, part| {
+        Some(seconds * 60 + part.parse::<u64>().ok()?)
+    })
+}
+
+#[test]
+fn the_page_shows_the_game_and_the_server_s_clock_and_its_buttons_ask_the_server() {
+    use std::time::Duration;
+    // Eight plies; with the eighth the opponent offers a draw, then thinks on and on.
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        offer_draw_at: Some(8),
+        silent_after: Some(8),
+        accepts_draw: true,
+        ..script(&ucis)
+    });
+    let dir = std::env::temp_dir().join(format!("touchmove-online-page-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, script_pgn("online", &sans[..8])).expect("written");
+    let pgn_arg = pgn.to_str().expect("a path");
+    let emulate_args = [
+        "--pgn",
+        pgn_arg,
+        "--follow",
+        "black",
+        "--speed",
+        "5",
+        "--grace-ms",
+        "600000",
+    ];
+    let emulated = emulate_with("dgt", &emulate_args, Stdio::null());
+    let log = dir.join("game.log");
+    let mut online = common::bin()
+        .env("LICHESS_TOKEN", TOKEN)
+        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
+        .args(["--protocol", "dgt", "--port", &emulated.port, "--json"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--record", log.to_str().expect("a path")])
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("online runs");
+    let said = common::child::lines_of(online.stderr.take().expect("stderr"));
+    let mut stderr = Vec::new();
+    let url = loop {
+        let line = said
+            .recv_timeout(Duration::from_secs(60))
+            .expect("online says where its page is");
+        if let Some(url) = line.split("the game's page is at ").nth(1) {
+            break url.to_owned();
+        }
+        stderr.push(line);
+    };
+    let events = common::child::lines_of(online.stdout.take().expect("stdout"));
+    let address = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .expect("host:port")
+        .to_owned();
+    let browser = common::browser::Browser::start(1280, 800);
+    browser.open(&url);
+    let within = Duration::from_secs(90);
+    // The eight plies, the opponent's last carried out, and its draw offer to answer.
+    let moves = browser.text_when("#moves", within, |text| {
+        text.split_whitespace().count() == 8
+    });
+    assert_eq!(moves.split_whitespace().collect::<Vec<_>>(), sans[..8]);
+    let offer = browser.text_when("#online-offer-text", within, |text| !text.is_empty());
+    assert_eq!(offer, "Mary offers a draw");
+    let game = browser.text_when("#online-game", within, |text| !text.is_empty());
+    let server = standin.url.trim_start_matches("http://");
+    assert_eq!(game, format!("{server} · game {GAME}"));
+    assert_eq!(
+        browser.text_when("#black-name", within, |text| text == "Mary"),
+        "Mary"
+    );
+    // The page's clock is the server's: White's time runs, as the stand-in counts it.
+    let page_white = browser.text_when("#white-clock", within, |text| !text.is_empty());
+    let [server_white, _] = standin.clock();
+    let page_seconds = shown_seconds(&page_white).expect("a clock's text");
+    let server_seconds = server_white.div_ceil(1000);
+    assert!(
+        page_seconds.abs_diff(server_seconds) <= 1,
+        "the page shows {page_white}, the server has {server_white} ms"
+    );
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&dir).join("online-offer.png"));
+    }
+    let posted = |path: &str| {
+        standin
+            .received()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path == format!("/api/board/game/{GAME}/{path}"))
+            .map(|r| r.status)
+            .collect::<Vec<u16>>()
+    };
+    // Declined: the offer leaves the page.
+    browser.click("#offer-decline");
+    let offer = browser.text_when("#online-offer", within, |text| text.is_empty());
+    assert_eq!(offer, "");
+    assert_eq!(posted("draw/no"), [200]);
+    // A takeback proposed, which the opponent declines.
+    browser.click("#ask-takeback");
+    let note = browser.text_when("#online-note", within, |text| text.contains("asked"));
+    assert_eq!(note, "Propose takeback: asked of the server");
+    assert_eq!(
+        browser.text_when("#ask-takeback", within, |text| text == "Propose takeback"),
+        "Propose takeback"
+    );
+    assert_eq!(posted("takeback/yes"), [200]);
+    // Another site's page may not ask; nobody asks for a move.
+    let (status, _) = common::http::request(
+        &address,
+        "POST /api/boards/1/online/resign",
+        &format!("Host: {address}\r\nOrigin: http://evil.example\r\n"),
+    );
+    assert_eq!(status, 403);
+    let (status, body) = common::http::request(
+        &address,
+        "POST /api/boards/1/online/move/e2e4",
+        &format!("Host: {address}\r\n"),
+    );
+    assert_eq!(
+        (status, body.trim()),
+        (400, "moves are made on the board, not asked for")
+    );
+    assert!(posted("resign").is_empty());
+    // Resigning waits for a second click; a draw offered is accepted and ends the game.
+    browser.click("#ask-resign");
+    assert_eq!(
+        browser.text_when("#ask-resign", within, |text| text == "Confirm: resign"),
+        "Confirm: resign"
+    );
+    browser.click("#ask-draw");
+    let result = browser.text_when("#result", within, |text| !text.is_empty());
+    assert_eq!(result, "1/2-1/2 · draw agreed or claimed");
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&dir).join("online-drawn.png"));
+    }
+    assert_eq!(posted("draw/yes"), [200]);
+    assert!(posted("resign").is_empty(), "one click does not resign");
+    drop(browser);
+    let status = online.wait().expect("online ends");
+    // Both streams end with the process.
+    stderr.extend(said.iter());
+    let stderr = stderr.join("\n");
+    assert!(status.success(), "{stderr}");
+    drop(emulated);
+    let lines: Vec<Value> = events
+        .iter()
+        .map(|line| serde_json::from_str(&line).expect("JSON"))
+        .collect();
+    assert_eq!(
+        common::recorded_games(&lines),
+        vec![sans[..8].to_vec()],
+        "{stderr}"
+    );
+    assert!(!stderr.contains(TOKEN), "the token was printed");
+    // The recording replays to the same decisions, the draw included.
+    let decided: Vec<&Value> = lines.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = common::watching::replay_with(&log, &[]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_result_gesture_asks_the_server_kings_on_dark_squares_resign_white_s_game() {
+    // 1. e4 e6 at the board; then both kings on dark centre squares (d4, e5): 0-1, which for
+    // the player of White is a resignation, asked of the server.
+    let ucis: Vec<String> = ["e2e4", "e7e6", "d2d4", "d7d5"]
+        .iter()
+        .map(|uci| (*uci).to_owned())
+        .collect();
+    let standin = StandIn::start(script(&ucis));
+    let dir = std::env::temp_dir().join(format!("touchmove-online-gesture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let hands = dir.join("hands.log");
+    std::fs::write(
+        &hands,
+        "touchmove-log 1\n1000 lift e2 P\n1300 place e4 P\n\
+         3000 lift e7 p\n3300 place e6 p\n\
+         5000 lift e1 K\n5300 place d4 K\n5600 lift e8 k\n5900 place e5 k\n",
+    )
+    .expect("written");
+    let emulated = emulate_with(
+        "dgt",
+        &[
+            "--log",
+            hands.to_str().expect("a path"),
+            "--grace-ms",
+            "60000",
+        ],
+        Stdio::null(),
+    );
+    let log = dir.join("game.log");
+    let output = common::bin()
+        .env("LICHESS_TOKEN", TOKEN)
+        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
+        .args(["--protocol", "dgt", "--port", &emulated.port, "--json"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--record", log.to_str().expect("a path")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("online runs");
+    drop(emulated);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    let posts: Vec<(String, u16)> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .map(|r| (r.path, r.status))
+        .collect();
+    assert_eq!(
+        posts,
+        [
+            (format!("/api/board/game/{GAME}/move/e2e4"), 200),
+            (format!("/api/board/game/{GAME}/resign"), 200),
+        ],
+        "{stderr}"
+    );
+    let events = common::json_lines(&output.stdout);
+    assert_eq!(
+        common::recorded_games(&events),
+        vec![vec!["e4".to_owned(), "e6".to_owned()]],
+        "{stderr}"
+    );
+    // One result, the server's; the kings' walk is no move, ruling or illegal move.
+    let results: Vec<(&Value, &Value)> = events
+        .iter()
+        .filter(|e| e["kind"] == "result")
+        .map(|e| (&e["result"], &e["reason"]))
+        .collect();
+    assert_eq!(
+        results,
+        [(&"0-1".into(), &"resignation".into())],
+        "{stderr}"
+    );
+    assert!(
+        events.iter().all(|e| !matches!(
+            e["kind"].as_str(),
+            Some("illegal" | "violation" | "execution")
+        )),
+        "{events:?}"
+    );
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = common::watching::replay_with(&log, &[]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

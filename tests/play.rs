@@ -451,20 +451,6 @@ fn then(moves: &[Move], san: &str) -> Move {
         .unwrap_or_else(|| panic!("{san} after {moves:?}"))
 }
 
-/// Lines of a child's output, as they come.
-fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
-    use std::io::{BufRead, BufReader};
-    let (sent, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(output).lines().map_while(Result::ok) {
-            if sent.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    lines
-}
-
 #[test]
 fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_and_a_resignation() {
     use std::time::Duration;
@@ -517,7 +503,7 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
         .spawn()
         .expect("play starts");
     // With --json the page's address is said on standard error.
-    let said = lines_of(play.stderr.take().expect("stderr"));
+    let said = common::child::lines_of(play.stderr.take().expect("stderr"));
     let address = loop {
         let line = said
             .recv_timeout(Duration::from_secs(60))
@@ -526,7 +512,7 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
             break url.to_owned();
         }
     };
-    let events = lines_of(play.stdout.take().expect("stdout"));
+    let events = common::child::lines_of(play.stdout.take().expect("stdout"));
     let browser = common::browser::Browser::start(1280, 800);
     browser.open(&address);
     let within = Duration::from_secs(60);

@@ -76,6 +76,12 @@ pub struct OnlineArgs {
     /// Accept the challenges of this user (`any`: of anyone); others are left alone.
     #[arg(long, value_name = "USER|any")]
     pub accept: Option<String>,
+    /// Also show the game on a live page served at ADDR (the page `serve` shows a board on,
+    /// with the opponent's move to carry out, the server's clock, and buttons for draws,
+    /// takebacks, resigning, aborting and claiming the win; a free port if that one is taken).
+    /// Its address is the first line on standard output (on standard error with --json).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
     /// The board, its outputs and the game's options, as for `watch`.
     #[command(flatten)]
     pub board: WatchArgs,
@@ -133,8 +139,9 @@ const ONLINE_HELP: &str = "\
 The token is read from LICHESS_TOKEN (or --token-file) and never printed. The account's games
 are played one after another, games already going on first: open a game on lichess.org (a
 challenge, a seek), or let --accept and --seek find one, and it comes to the board. Type
-`draw`, `takeback`, `resign`, `abort` or `claim` (and Enter) to ask them of the server. Your moves are the board's: each is sent as soon
-as it is decided, and only then; a move the server refuses is said and taken back on the board.
+`draw`, `takeback`, `resign`, `abort` or `claim` (and Enter) to ask them of the server, or use
+the buttons of the page --listen serves. Your moves are the board's: each is sent as soon as it
+is decided, and only then; a move the server refuses is said and taken back on the board.
 Your opponent's move is printed and shown on the board (a DGT 3000 clock's display, a Hall or
 ChessLink board's lights) and must be carried out there: another move is reported and the game
 waits. The server's clock is the game's. The result is the server's; Article 4 rulings are

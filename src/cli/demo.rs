@@ -94,7 +94,7 @@ async fn demo(
     let port = format!("the emulated {} board", protocol.name);
     let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default())
         .with_pairings(pairings);
-    let page = web::serve_one(args.listen, watched, Notation::San).await?;
+    let page = web::serve_one(args.listen, watched, Notation::San, None).await?;
     // JSON lines alone on standard output with --json.
     let address = format!("http://{}/board/1", page.address);
     if args.json {

@@ -111,6 +111,16 @@ impl Browser {
         })
     }
 
+    /// Clicks the first element `css` selects, as a person would (it must be shown).
+    pub fn click(&self, css: &str) {
+        self.runtime
+            .block_on(async {
+                let element = self.client().find(Locator::Css(css)).await?;
+                element.click().await
+            })
+            .unwrap_or_else(|error| panic!("cannot click {css}: {error}"));
+    }
+
     /// What the script `js` returns in the page (its body is a function's: `return ...`).
     pub fn eval(&self, js: &str) -> serde_json::Value {
         self.runtime

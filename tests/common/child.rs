@@ -54,3 +54,16 @@ pub fn interrupt(child: &Child) {
     let sent = unsafe { libc::kill(pid, libc::SIGINT) };
     assert_eq!(sent, 0, "cannot interrupt process {pid}");
 }
+
+/// The lines `output` gives (a child's standard output or error), as a thread reads them.
+pub fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    let (sent, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines().map_while(Result::ok) {
+            if sent.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}

@@ -52,6 +52,33 @@ pub struct Script {
     pub fail_moves: Vec<usize>,
     /// How the game comes about.
     pub announce: Announce,
+    /// The opponent offers a draw with the move that makes this many plies (the offer stands
+    /// until the account answers it or moves).
+    pub offer_draw_at: Option<usize>,
+    /// The opponent makes no move once this many plies stand (it thinks on and on).
+    pub silent_after: Option<usize>,
+    /// The opponent accepts the account's draw offer at once (else leaves it standing).
+    pub accepts_draw: bool,
+}
+
+impl Script {
+    /// The account plays `player` in the game `moves` (UCI); the opponent replies after 300 ms,
+    /// 10 minutes and 2 s a move, the game going on at once, without faults or offers.
+    pub fn new(player: Color, moves: &[String]) -> Script {
+        Script {
+            player,
+            moves: moves.to_vec(),
+            reply: Duration::from_millis(300),
+            clock: (600_000, 2_000),
+            cut_stream_after: None,
+            rate_limit_moves: Vec::new(),
+            fail_moves: Vec::new(),
+            announce: Announce::AtOnce,
+            offer_draw_at: None,
+            silent_after: None,
+            accepts_draw: false,
+        }
+    }
 }
 
 /// How the game comes about.
@@ -96,6 +123,9 @@ struct Game {
     streams_opened: usize,
     move_requests: usize,
     received: Vec<Received>,
+    /// Each side's draw offer and takeback proposal standing (White's first).
+    draw_offers: [bool; 2],
+    takeback_proposals: [bool; 2],
 }
 
 #[derive(Clone)]
@@ -136,6 +166,8 @@ impl StandIn {
             streams_opened: 0,
             move_requests: 0,
             received: Vec::new(),
+            draw_offers: [false; 2],
+            takeback_proposals: [false; 2],
         })));
         let app = Router::new()
             .route("/api/stream/event", get(event_stream))
@@ -144,6 +176,7 @@ impl StandIn {
             .route("/api/challenge/{id}/accept", post(accept))
             .route("/api/board/seek", post(seek))
             .route("/api/board/game/{id}/{action}", post(game_action))
+            .route("/api/board/game/{id}/{action}/{answer}", post(game_answer))
             .with_state(shared.clone());
         let (address, told) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -181,6 +214,11 @@ impl StandIn {
     /// The game's status.
     pub fn status(&self) -> &'static str {
         self.shared.lock().status
+    }
+
+    /// Both times left now (White's first, in ms), the side to move's counted down.
+    pub fn clock(&self) -> [u64; 2] {
+        clock_now(&self.shared.lock())
     }
 }
 
@@ -432,12 +470,20 @@ fn state(game: &Game) -> Value {
     let mut state = json!({
         "type": "gameState", "moves": game.moves.join(" "), "wtime": wtime, "btime": btime,
         "winc": increment, "binc": increment, "status": game.status,
+        "wdraw": game.draw_offers[0], "bdraw": game.draw_offers[1],
+        "wtakeback": game.takeback_proposals[0], "btakeback": game.takeback_proposals[1],
     });
-    if game.status != "started" && game.status != "draw" {
-        state["winner"] = json!(if game.position.turn() == Color::White {
-            "black"
-        } else {
+    // Only the account resigns here; a game ended otherwise is lost by the side to move.
+    let winner = match game.status {
+        "started" | "draw" | "aborted" => None,
+        "resign" => Some(game.script.player.other()),
+        _ => Some(game.position.turn().other()),
+    };
+    if let Some(winner) = winner {
+        state["winner"] = json!(if winner == Color::White {
             "white"
+        } else {
+            "black"
         });
     }
     state
@@ -469,6 +515,14 @@ fn play(game: &mut Game, uci: &str) -> Result<(), String> {
     game.position.play_unchecked(m);
     game.moves.push(uci.to_owned());
     game.since = Instant::now();
+    // A move answers the offers standing; the opponent may make one with it.
+    game.draw_offers = [false; 2];
+    game.takeback_proposals = [false; 2];
+    if mover != side_index(game.script.player)
+        && game.script.offer_draw_at == Some(game.moves.len())
+    {
+        game.draw_offers[mover] = true;
+    }
     if game.moves.len() >= game.script.moves.len() {
         game.status = "draw";
     }
@@ -484,9 +538,21 @@ fn broadcast(game: &mut Game) {
     }
 }
 
+/// A side's index in the pairs of offers (White's first).
+fn side_index(color: Color) -> usize {
+    usize::from(color == Color::Black)
+}
+
 /// The opponent's scripted reply, after the script's delay, if it is the opponent's turn.
 fn opponent_moves(game: &mut Game, shared: &Shared) {
     if game.status != "started" || game.position.turn() == game.script.player {
+        return;
+    }
+    if game
+        .script
+        .silent_after
+        .is_some_and(|plies| game.moves.len() >= plies)
+    {
         return;
     }
     let Some(next) = game.script.moves.get(game.moves.len()).cloned() else {
@@ -571,9 +637,17 @@ async fn game_action(
         keep(&mut game, "POST", path, 401, &headers);
         return refused_token();
     }
+    let moved = game.moves.len();
     match action.as_str() {
         "resign" if game.status == "started" => {
+            // The account resigned: the opponent wins, whoever is to move.
             game.status = "resign";
+            broadcast(&mut game);
+            keep(&mut game, "POST", path, 200, &headers);
+            axum::Json(json!({"ok": true})).into_response()
+        }
+        "abort" if game.status == "started" && moved < 2 => {
+            game.status = "aborted";
             broadcast(&mut game);
             keep(&mut game, "POST", path, 200, &headers);
             axum::Json(json!({"ok": true})).into_response()
@@ -587,4 +661,67 @@ async fn game_action(
                 .into_response()
         }
     }
+}
+
+/// `POST /api/board/game/{id}/draw/{yes|no}` and `.../takeback/{yes|no}`: the account offers
+/// or accepts (`yes`), or declines the opponent's (`no`). The opponent accepts a draw offer if
+/// the script says so, and declines every takeback after its reply delay.
+async fn game_answer(
+    State(shared): State<Shared>,
+    Path((id, action, answer)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let mut game = shared.lock();
+    let path = format!("/api/board/game/{id}/{action}/{answer}");
+    if !token_ok(&headers) {
+        keep(&mut game, "POST", path, 401, &headers);
+        return refused_token();
+    }
+    let me = side_index(game.script.player);
+    let opponent = 1 - me;
+    let yes = match answer.as_str() {
+        "yes" => true,
+        "no" => false,
+        _ => {
+            keep(&mut game, "POST", path, 400, &headers);
+            return (
+                StatusCode::BAD_REQUEST,
+                axum::Json(json!({"error": "yes or no"})),
+            )
+                .into_response();
+        }
+    };
+    if id != GAME || game.status != "started" || !matches!(action.as_str(), "draw" | "takeback") {
+        keep(&mut game, "POST", path, 400, &headers);
+        return (
+            StatusCode::BAD_REQUEST,
+            axum::Json(json!({"error": "Not possible"})),
+        )
+            .into_response();
+    }
+    match (action.as_str(), yes) {
+        ("draw", true) if game.draw_offers[opponent] || game.script.accepts_draw => {
+            game.draw_offers = [false; 2];
+            game.status = "draw";
+        }
+        ("draw", true) => game.draw_offers[me] = true,
+        ("draw", false) => game.draw_offers[opponent] = false,
+        ("takeback", true) => {
+            game.takeback_proposals[me] = true;
+            let reply = game.script.reply;
+            let shared = shared.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(reply);
+                let mut game = shared.lock();
+                if game.status == "started" && game.takeback_proposals[me] {
+                    game.takeback_proposals[me] = false;
+                    broadcast(&mut game);
+                }
+            });
+        }
+        _ => game.takeback_proposals[opponent] = false,
+    }
+    broadcast(&mut game);
+    keep(&mut game, "POST", path, 200, &headers);
+    axum::Json(json!({"ok": true})).into_response()
 }

@@ -15,6 +15,8 @@ use touchmove_core::stream::{StreamEvent, StreamKind};
 
 use touchmove_boards::live::{LiveEvent, LiveGame};
 
+pub use crate::online::OnlineStatus;
+
 /// Whether a watched board is heard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -108,6 +110,9 @@ pub struct BoardSummary {
     pub flipped: bool,
     /// The position the current game starts from (FEN).
     pub start: String,
+    /// The online game played on the board (`touchmove online`), if it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub online: Option<OnlineStatus>,
 }
 
 /// The turn in progress, for a page (`GET /api/boards`): squares as names.
@@ -158,6 +163,8 @@ pub struct WatchedBoard {
     /// result), oldest first, at most [`FINISHED_KEPT`]; kept only when asked for
     /// ([`WatchedBoard::keeping_finished_games`]).
     finished: Option<Vec<String>>,
+    /// The online game played on the board, if it is one.
+    online: Option<OnlineStatus>,
 }
 
 /// How many finished games a board keeps (a Lichess broadcast push holds at most 100 games in
@@ -203,6 +210,7 @@ impl WatchedBoard {
             pairings: Vec::new(),
             first_game: 1,
             finished: None,
+            online: None,
         }
     }
 
@@ -227,6 +235,43 @@ impl WatchedBoard {
         self.game = self.first_game;
         self.set_players();
         self.clear_game(start);
+    }
+
+    /// Game `number` begins from `start` between `players`, as a session that plays one game
+    /// after another says (`touchmove online`): the game before it is done with. Returns the
+    /// event that tells the board's stream (a page starts the game afresh).
+    pub fn begin_game(
+        &mut self,
+        t: Millis,
+        number: u32,
+        start: Chess,
+        players: Players,
+    ) -> StreamEvent {
+        self.first_game = number.max(1);
+        self.game = self.first_game;
+        self.tags.white.clone_from(&players.white);
+        self.tags.black.clone_from(&players.black);
+        self.players = players;
+        self.clear_game(start.clone());
+        self.started = false;
+        self.clock = None;
+        self.online = None;
+        let kind = if start == Chess::default() {
+            EventKind::Game { number: self.game }
+        } else {
+            EventKind::Setup {
+                number: self.game,
+                fen: Fen::from_position(&start, EnPassantMode::Legal),
+            }
+        };
+        let event = StreamEvent::from(GameEvent { t, kind });
+        self.events.push(event.clone());
+        event
+    }
+
+    /// The online game played on the board, as it stands now (`None`: none).
+    pub fn set_online(&mut self, online: Option<OnlineStatus>) {
+        self.online = online;
     }
 
     /// The board whose game `n` is played by `pairings[n - 1]` (round them again once all have
@@ -469,6 +514,7 @@ impl WatchedBoard {
             differs: self.differs().into_iter().map(|s| s.to_string()).collect(),
             flipped: self.flipped,
             start: Fen::from_position(&self.start, EnPassantMode::Legal).to_string(),
+            online: self.online.clone(),
         }
     }
 
@@ -512,8 +558,9 @@ impl WatchedBoard {
         self.read_turn(game);
     }
 
-    /// The turn in progress, read from the game.
-    fn read_turn(&mut self, game: &LiveGame) {
+    /// The turn in progress, read from the game (after a report, or a decision that a record
+    /// beside the live game takes: the page's turn must not show a touch the move ended).
+    pub fn read_turn(&mut self, game: &LiveGame) {
         self.turn = game.interpreter().map(|interpreter| {
             let view = interpreter.turn_view();
             let name = |square: shakmaty::Square| square.to_string();
@@ -611,6 +658,52 @@ mod tests {
         let json = serde_json::to_value(watched.summary()).unwrap_or_default();
         assert_eq!(json["link"], "lost");
         assert_eq!(json["result"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_game_begun_by_the_session_starts_afresh_with_its_players() {
+        let mut watched = e4_watched();
+        watched.set_online(Some(OnlineStatus {
+            server: "lichess.org".to_owned(),
+            game: "g1".to_owned(),
+            side: Color::White,
+            draw_offer: None,
+            takeback_proposal: None,
+            opponent_gone: false,
+            over: true,
+        }));
+        let players = Players {
+            white: Some("Anna".to_owned()),
+            black: Some("Ben".to_owned()),
+        };
+        let event = watched.begin_game(9000, 2, Chess::default(), players.clone());
+        assert_eq!(event.game(), Some(&EventKind::Game { number: 2 }));
+        let summary = watched.summary();
+        assert_eq!((summary.game, summary.ply, summary.started), (2, 0, false));
+        assert_eq!(summary.players, players);
+        assert_eq!(summary.last_move, None);
+        assert_eq!(summary.online, None);
+        assert_eq!(watched.events(), [event]);
+        assert!(
+            watched.pgn().contains("[Black \"Ben\"]"),
+            "{}",
+            watched.pgn()
+        );
+        // A game from another position is a set-up, its FEN said.
+        let after_e4: Chess = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+            .parse::<Fen>()
+            .ok()
+            .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok())
+            .unwrap_or_default();
+        let event = watched.begin_game(9500, 3, after_e4, players);
+        assert!(
+            matches!(event.game(), Some(EventKind::Setup { number: 3, .. })),
+            "{event:?}"
+        );
+        assert_eq!(
+            watched.summary().start,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
     }
 
     /// Plays `1. e4` on `watched` through a live game, then sets a new game up at `t`.

@@ -38,12 +38,14 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::runner::{self, Control, Parts, RunnerConfig};
 use touchmove::sensor_log::{LogHeader, OnlineSeat};
 use touchmove::timing::Timing;
+use touchmove::watched::{Players, WatchedBoard};
 
 use super::args::OnlineArgs;
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
+use super::web::PageSink;
 use client::{Lichess, Lines, StreamFailure};
 use state::{Heard, OnlineSink, OnlineState};
 
@@ -90,10 +92,17 @@ struct Game<'a> {
     typed: &'a Typed,
 }
 
-/// Hands what the player types to the online game, which sends it (nothing once the game is
-/// over).
+/// Hands what the player types (or asks on the page) to the online game, which sends it
+/// (nothing once the game is over).
 async fn take_typed(typed: Typed, state: Rc<RefCell<OnlineState>>) {
     let mut typed = typed.lock().await;
+    // Asked while no game was going on: not for this one.
+    while let Ok(request) = typed.try_recv() {
+        eprintln!(
+            "touchmove: {} was asked while no game was going on: not sent",
+            request.name()
+        );
+    }
     while let Some(request) = typed.recv().await {
         let mut state = state.borrow_mut();
         eprintln!("touchmove: {} asked of the server", request.name());
@@ -116,6 +125,11 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
     let mut played = HashSet::new();
     // What the player types, for every game (one reader of the terminal).
     let (typed_requests, typed) = mpsc::unbounded_channel();
+    // The page's buttons ask as the keys do.
+    let mut page = match args.listen {
+        Some(listen) => Some(page(listen, args, typed_requests.clone()).await?),
+        None => None,
+    };
     keys::read_keys(typed_requests);
     let typed: Typed = Rc::new(tokio::sync::Mutex::new(typed));
     let mut resumed = match (&args.board.record, args.board.resume) {
@@ -151,7 +165,7 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
             number: played.len(),
             typed: &typed,
         };
-        let stopped = play(args, &lichess, game, resumed.take()).await?;
+        let stopped = play(args, &lichess, game, resumed.take(), &mut page).await?;
         let enough = args
             .games
             .is_some_and(|games| played.len() >= usize::try_from(games).unwrap_or(usize::MAX));
@@ -220,6 +234,38 @@ async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String
     }
 }
 
+/// The session's live page at `listen`, its buttons asking through `requests`, its address
+/// said (first on standard output, or on standard error with `--json`): the sink that keeps
+/// it, for one game after another.
+async fn page(
+    listen: std::net::SocketAddr,
+    args: &OnlineArgs,
+    requests: mpsc::UnboundedSender<Request>,
+) -> Result<PageSink> {
+    let board = &args.board;
+    let protocol = touchmove::registry::find(&board.protocol)
+        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
+    let port = board.port.as_ref().map_or_else(
+        || "the first board found".to_owned(),
+        |p| p.display().to_string(),
+    );
+    let watched = WatchedBoard::new(
+        "1",
+        protocol.name,
+        &port,
+        Chess::default(),
+        PgnTags::default(),
+    );
+    let page = super::web::serve_one(listen, watched, board.notation, Some(requests)).await?;
+    let address = format!("http://{}/board/1", page.address);
+    if board.json {
+        eprintln!("touchmove: the game's page is at {address}");
+    } else {
+        super::session::announce(&format!("serve: {address}"))?;
+    }
+    Ok(page.sink)
+}
+
 /// Opens game `id`'s stream and reads its first line, the whole game.
 async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFull)> {
     let mut backoff = Duration::from_secs(1);
@@ -251,6 +297,7 @@ async fn play(
     lichess: &Lichess,
     game: Game<'_>,
     resumed: Option<Resumed>,
+    page: &mut Option<PageSink>,
 ) -> Result<bool> {
     let Game {
         seat,
@@ -321,7 +368,7 @@ async fn play(
         recording,
         board.pgn.as_deref(),
         &start,
-        tags,
+        tags.clone(),
     )
     .with_notation(board.notation);
     let (controls, mut control_receiver) = mpsc::unbounded_channel();
@@ -330,7 +377,7 @@ async fn play(
     let reopen = Rc::new(Notify::new());
     let state = Rc::new(RefCell::new(OnlineState {
         out,
-        game: OnlineGame::new(start, seat.side),
+        game: OnlineGame::new(start.clone(), seat.side),
         controls,
         requests,
         heard: VecDeque::new(),
@@ -338,15 +385,23 @@ async fn play(
         over: Rc::clone(&over),
         ended: false,
         replaying: false,
+        page: None,
+        seat: (lichess_host(&args.lichess_url).to_owned(), seat.id.clone()),
     }));
     let mut sink = OnlineSink(Rc::clone(&state));
-    let start_at = match &resumed {
-        Some(resumed) => {
-            resumed::resume(resumed, &mut game, &mut session, &mut sink)?;
-            resumed.resume_at
-        }
-        None => 0,
-    };
+    let start_at = resumed.as_ref().map_or(0, |resumed| resumed.resume_at);
+    if let Some(mut page) = page.take() {
+        let players = Players {
+            white: tags.white.clone(),
+            black: tags.black.clone(),
+        };
+        let number = u32::try_from(number).unwrap_or(u32::MAX);
+        page.begin_game(number, start, players, start_at);
+        state.borrow_mut().page = Some(page);
+    }
+    if let Some(resumed) = &resumed {
+        resumed::resume(resumed, &mut game, &mut session, &mut sink)?;
+    }
     // The stream's first line, the whole game, taken once the board's game is where it was.
     if let Ok(message) = serde_json::from_str(&first) {
         state.borrow_mut().heard.push_back(Heard::Line {
@@ -405,9 +460,10 @@ async fn play(
     let _ = reader.await;
     let _ = poster.await;
     let _ = keys.await;
-    let state = Rc::into_inner(state)
+    let mut state = Rc::into_inner(state)
         .context("the game's state is still shared")?
         .into_inner();
+    *page = state.page.take();
     let finished = state.out.finish();
     super::session::session_outcome(watched, finished)?;
     Ok(stopped.get())

@@ -15,8 +15,10 @@ use touchmove::online::{Answer, OnlineEvent, OnlineGame};
 use touchmove::runner::{Control, Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
+use touchmove::watched::OnlineStatus;
 
 use super::super::watch_sink::WatchSink;
+use super::super::web::PageSink;
 
 /// What the server said, until the runner wakes the sink to take it.
 #[derive(Debug)]
@@ -45,6 +47,10 @@ pub(super) struct OnlineState {
     pub(super) ended: bool,
     /// A resumed game's recorded part is being read back: nothing is sent, shown or set.
     pub(super) replaying: bool,
+    /// The live page, with `--listen`.
+    pub(super) page: Option<PageSink>,
+    /// The server's host and the game's id, for the page.
+    pub(super) seat: (String, String),
 }
 
 /// How long the server's last move (the move that ended the game) may wait to be carried out
@@ -85,6 +91,9 @@ impl OnlineState {
                 OnlineEvent::Decision(decision) => {
                     let position = self.game.position().clone();
                     self.out.write_decision(&decision, Some(&position))?;
+                    if let Some(page) = self.page.as_mut() {
+                        page.decided(&decision, &position, self.game.moves().len());
+                    }
                 }
                 // Read back, the recording holds what they did (the clock's readings among its
                 // records).
@@ -107,6 +116,10 @@ impl OnlineState {
                 }
             }
         }
+        let status = self.page_status();
+        if let Some(page) = self.page.as_mut() {
+            page.set_online(Some(status));
+        }
         if self.game.is_over() && !self.replaying {
             if self.game.moves() == self.game.server_moves() {
                 self.over.notify_one();
@@ -122,6 +135,30 @@ impl OnlineState {
     }
 }
 
+impl OnlineState {
+    /// What the page shows of the game: the offers standing, the opponent's absence.
+    fn page_status(&self) -> OnlineStatus {
+        let (server, game) = &self.seat;
+        OnlineStatus {
+            server: server.clone(),
+            game: game.clone(),
+            side: self.game.me(),
+            draw_offer: self.game.draw_offered_by(),
+            takeback_proposal: self.game.takeback_proposed_by(),
+            opponent_gone: self.game.opponent_gone(),
+            over: self.game.is_over(),
+        }
+    }
+
+    /// The board's reports and its link: to the page, then as `watch` has them.
+    fn board_said(&mut self, happened: Happened<'_>) -> io::Result<()> {
+        if let Some(page) = self.page.as_mut() {
+            page.take(happened)?;
+        }
+        self.out.take(happened)
+    }
+}
+
 /// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
 /// the online game.
 pub(super) struct OnlineSink(pub(super) Rc<RefCell<OnlineState>>);
@@ -132,14 +169,15 @@ impl Sink for OnlineSink {
             Happened::Live { event, game } => self.live(event, game),
             Happened::Woken { t } => self.0.borrow_mut().take_heard(t),
             Happened::Resigned { .. } | Happened::Exempted { .. } => Ok(()),
-            Happened::Notice(_)
-            | Happened::Sensor { .. }
+            // Said once, on the terminal.
+            Happened::Notice(_) => self.0.borrow_mut().out.take(happened),
+            Happened::Sensor { .. }
             | Happened::ClockReading { .. }
             | Happened::Link { .. }
             | Happened::Connected { .. }
             | Happened::Unreachable { .. }
             | Happened::Timeout { .. }
-            | Happened::Flipped { .. } => self.0.borrow_mut().out.take(happened),
+            | Happened::Flipped { .. } => self.0.borrow_mut().board_said(happened),
         }
     }
 }
@@ -147,16 +185,20 @@ impl Sink for OnlineSink {
 impl OnlineSink {
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
         let mut state = self.0.borrow_mut();
+        let happened = Happened::Live { event, game };
         match event {
-            LiveEvent::Decision(decision) => state.game.handle_decision(decision),
+            LiveEvent::Decision(decision) => {
+                state.game.handle_decision(decision);
+                if let Some(page) = state.page.as_mut() {
+                    page.turn_changed(game);
+                }
+            }
             LiveEvent::Started { t } => {
-                state.out.take(Happened::Live { event, game })?;
+                state.board_said(happened)?;
                 state.started = true;
                 state.take_heard(*t)?;
             }
-            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => {
-                state.out.take(Happened::Live { event, game })?;
-            }
+            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.board_said(happened)?,
         }
         state.drain()
     }

@@ -242,6 +242,9 @@ async fn play(
         }
         None => 0,
     };
+    if let Some(page) = state.borrow().page.as_ref() {
+        page.session_starts(start_at);
+    }
     let config = RunnerConfig {
         give_up_after: board.give_up_after.map(Duration::from_secs_f64),
         start_at,
@@ -287,7 +290,7 @@ async fn page(
         |p| p.display().to_string(),
     );
     let watched = WatchedBoard::new("1", protocol, &port, start.clone(), tags.clone());
-    let page = super::web::serve_one(listen, watched, board.notation).await?;
+    let page = super::web::serve_one(listen, watched, board.notation, None).await?;
     let address = format!("http://{}/board/1", page.address);
     // JSON lines alone on standard output with --json.
     if board.json {

@@ -187,9 +187,12 @@ impl PlaySink {
         }
         // The page sees the game's start and what the game against the engine decides, never
         // the interpreter's decisions themselves.
-        if let (Some(page), false) = (state.page.as_mut(), matches!(event, LiveEvent::Decision(_)))
-        {
-            page.take(happened)?;
+        if let Some(page) = state.page.as_mut() {
+            if matches!(event, LiveEvent::Decision(_)) {
+                page.turn_changed(game);
+            } else {
+                page.take(happened)?;
+            }
         }
         state.drain()
     }

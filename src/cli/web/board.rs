@@ -8,6 +8,7 @@ use std::time::Instant;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use touchmove::broadcast::{PushStatus, Pusher};
+use touchmove::online::lichess::request::Request;
 use touchmove::stream::StreamEvent;
 
 use super::stats::StreamStats;
@@ -40,8 +41,9 @@ pub struct BoardHandle {
     pub name: String,
     state: Mutex<WatchedBoard>,
     events: broadcast::Sender<Published>,
-    /// When the board's runner started: its session time 0.
-    epoch: Instant,
+    /// The instant of the board's session time 0 (when its runner started, less the time a
+    /// resumed session goes on from).
+    epoch: Mutex<Instant>,
     /// What spectators' tools ask of the board, to its runner.
     controls: mpsc::UnboundedSender<Control>,
     /// The runner's end of `controls`, until the runner takes it.
@@ -67,7 +69,7 @@ impl BoardHandle {
             name: board.name().to_owned(),
             state: Mutex::new(board),
             events,
-            epoch: Instant::now(),
+            epoch: Mutex::new(Instant::now()),
             controls,
             control_receiver: Mutex::new(Some(control_receiver)),
             changes: watch::Sender::new(0),
@@ -135,7 +137,24 @@ impl BoardHandle {
 
     /// Milliseconds of the board's session time now.
     pub fn now(&self) -> Millis {
-        Millis::try_from(self.epoch.elapsed().as_millis()).unwrap_or(Millis::MAX)
+        let epoch = *self
+            .epoch
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Millis::try_from(epoch.elapsed().as_millis()).unwrap_or(Millis::MAX)
+    }
+
+    /// The board's runner starts now, its session time at `start_at` (0, or where a resumed
+    /// session goes on from): the times it reports are counted from here.
+    pub fn session_starts(&self, start_at: Millis) {
+        let now = Instant::now();
+        let epoch = now
+            .checked_sub(std::time::Duration::from_millis(start_at))
+            .unwrap_or(now);
+        *self
+            .epoch
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = epoch;
     }
 
     /// The board's state, locked (a poisoned lock is taken as it is: the state is only ever
@@ -192,12 +211,22 @@ pub struct Overview {
     pub pushes: OnceLock<Arc<Mutex<Pusher>>>,
     /// How the board pages write moves (`--notation`).
     pub notation: Notation,
+    /// Where the board page's buttons send the player's requests of an online game
+    /// (`touchmove online --listen`); `None`: no board plays one.
+    pub requests: Option<mpsc::UnboundedSender<Request>>,
 }
 
 impl Overview {
     /// The same overview, its board pages writing moves in `notation`.
     pub fn with_notation(mut self, notation: Notation) -> Overview {
         self.notation = notation;
+        self
+    }
+
+    /// The same overview, the board page's buttons sending the player's requests of an
+    /// online game to `requests`.
+    pub fn with_requests(mut self, requests: mpsc::UnboundedSender<Request>) -> Overview {
+        self.requests = Some(requests);
         self
     }
 
@@ -208,6 +237,7 @@ impl Overview {
             stats: StreamStats::default(),
             pushes: OnceLock::new(),
             notation: Notation::San,
+            requests: None,
         }
     }
 

@@ -1,11 +1,12 @@
-//! One board's page, served on its own (`touchmove play`, `touchmove demo`): the same pages and
+//! One board's page, served on its own (`touchmove play`, `online`, `demo`): the same pages and
 //! guards as `serve`'s, for a single board.
 
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
+use touchmove::online::lichess::request::Request;
 use touchmove::output::notation::Notation;
 use touchmove::watched::WatchedBoard;
 
@@ -24,11 +25,13 @@ pub struct OnePage {
 
 /// Serves the pages of the one board `board` at `listen` (or, if that address is taken, at a
 /// free port) until the runtime ends, under serve's access rules (with no `--allow-origin` or
-/// token: read-only from other machines).
+/// token: read-only from other machines). With `requests`, the board plays an online game and
+/// its page's buttons send the player's requests there.
 pub async fn serve_one(
     listen: std::net::SocketAddr,
     board: WatchedBoard,
     notation: Notation,
+    requests: Option<mpsc::UnboundedSender<Request>>,
 ) -> Result<OnePage> {
     let listener = match server::bind(listen) {
         Ok(listener) => listener,
@@ -40,7 +43,11 @@ pub async fn serve_one(
     };
     let address = listener.local_addr().context("the listening address")?;
     let handle = Arc::new(BoardHandle::new(board));
-    let overview = Arc::new(Overview::new(vec![Arc::clone(&handle)]).with_notation(notation));
+    let mut overview = Overview::new(vec![Arc::clone(&handle)]).with_notation(notation);
+    if let Some(requests) = requests {
+        overview = overview.with_requests(requests);
+    }
+    let overview = Arc::new(overview);
     let app = server::guarded(
         routes::router(overview),
         Access::new(address, Arc::new(Allowed::default())),

@@ -43,7 +43,12 @@ pub fn router(overview: Arc<Overview>) -> Router {
         .route("/api/stats/reset", post(reset_stats))
         .route("/games.pgn", get(games_pgn))
         .route("/boards/{file}", get(board_pgn))
-        .with_state(overview)
+        .with_state(Arc::clone(&overview))
+        .route(
+            "/api/boards/{name}/online/{*request}",
+            post(super::requests::online_request),
+        )
+        .with_state((overview, Arc::new(super::requests::Paced::default())))
 }
 
 /// `/board/NAME`: the board page (it reads its board's name from its address).

@@ -12,6 +12,7 @@ use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
 use touchmove::stream::StreamEvent;
+use touchmove::watched::{OnlineStatus, Players};
 
 use super::board::BoardHandle;
 use super::records::GameRecords;
@@ -72,6 +73,41 @@ impl PageSink {
         let event = state.decided(decision, position, ply);
         // Published under the lock, as the runner's decisions are.
         self.handle.publish(event, self.origin);
+        drop(state);
+        self.handle.changed();
+    }
+
+    /// The interpreter decided something that a record beside the live game takes (`play`,
+    /// `online`): the turn in progress is read again from `game`.
+    pub fn turn_changed(&mut self, game: &LiveGame) {
+        self.handle.lock().read_turn(game);
+        self.handle.changed();
+    }
+
+    /// The board's runner starts now, its session time at `start_at`: the page counts the
+    /// clock from the times it reports.
+    pub fn session_starts(&self, start_at: Millis) {
+        self.handle.session_starts(start_at);
+    }
+
+    /// Game `number` begins from `start` between `players` (`touchmove online`: the session's
+    /// next game), its runner's session time starting at `start_at`: the page starts afresh.
+    pub fn begin_game(&mut self, number: u32, start: Chess, players: Players, start_at: Millis) {
+        self.session_starts(start_at);
+        let mut state = self.handle.lock();
+        let event = state.begin_game(start_at, number, start, players);
+        self.handle.publish(event, Instant::now());
+        drop(state);
+        self.handle.changed();
+    }
+
+    /// The online game played on the board, as it stands now.
+    pub fn set_online(&mut self, online: Option<OnlineStatus>) {
+        let mut state = self.handle.lock();
+        if state.summary().online == online {
+            return;
+        }
+        state.set_online(online);
         drop(state);
         self.handle.changed();
     }

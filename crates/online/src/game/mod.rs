@@ -117,6 +117,8 @@ pub struct OnlineGame {
     shown: Option<Move>,
     /// The draw offers and takeback proposals last stated, each side's.
     offers: ByColor<(bool, bool)>,
+    /// The opponent has left the game (the server said so, and not yet that they came back).
+    opponent_gone: bool,
     /// The server ended the game.
     over: bool,
     out: VecDeque<OnlineEvent>,
@@ -139,6 +141,7 @@ impl OnlineGame {
             reported: None,
             shown: None,
             offers: ByColor::new_with(|_| (false, false)),
+            opponent_gone: false,
             over: false,
             out: VecDeque::new(),
         }
@@ -167,6 +170,26 @@ impl OnlineGame {
     /// Whether the server has ended the game.
     pub fn is_over(&self) -> bool {
         self.over
+    }
+
+    /// The side whose draw offer stands, as the server last stated it.
+    pub fn draw_offered_by(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&color| self.offers.get(color).0)
+    }
+
+    /// The side whose takeback proposal stands, as the server last stated it.
+    pub fn takeback_proposed_by(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&color| self.offers.get(color).1)
+    }
+
+    /// Whether the opponent has left the game (the server said so, and not yet that they came
+    /// back): the player may claim the win once the server allows it.
+    pub fn opponent_gone(&self) -> bool {
+        self.opponent_gone && !self.over
     }
 
     /// The next thing to do or say.
@@ -208,6 +231,7 @@ impl OnlineGame {
                 },
             ),
             GameMessage::OpponentGone(gone) => {
+                self.opponent_gone = gone.gone;
                 let claim_in_s = gone
                     .claim_win_in_seconds
                     .filter(|s| s.is_finite() && *s >= 0.0)

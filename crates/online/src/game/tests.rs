@@ -352,3 +352,31 @@ fn offers_are_said_once() {
     let out = drain(&mut game);
     assert_eq!(said(&out), ["notice DrawOffer { color: Black }"]);
 }
+
+#[test]
+fn the_standing_offers_and_the_opponent_s_absence_are_known_until_they_end() {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut offer = state("e2e4", "started");
+    offer.bdraw = true;
+    offer.wtakeback = true;
+    game.handle_state(1, &offer);
+    assert_eq!(game.draw_offered_by(), Some(Color::Black));
+    assert_eq!(game.takeback_proposed_by(), Some(Color::White));
+    game.handle_state(2, &state("e2e4 e7e5", "started"));
+    assert_eq!(game.draw_offered_by(), None);
+    assert_eq!(game.takeback_proposed_by(), None);
+    let gone = |gone: bool| {
+        serde_json::from_value::<GameMessage>(serde_json::json!({
+            "type": "opponentGone", "gone": gone, "claimWinInSeconds": 10,
+        }))
+        .expect("a message")
+    };
+    assert!(!game.opponent_gone());
+    game.handle_message(3, &gone(true));
+    assert!(game.opponent_gone());
+    game.handle_message(4, &gone(false));
+    assert!(!game.opponent_gone());
+    game.handle_message(5, &gone(true));
+    game.handle_state(6, &state("e2e4 e7e5", "timeout"));
+    assert!(!game.opponent_gone(), "the game is over: nothing to claim");
+}

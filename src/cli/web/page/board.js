@@ -1,7 +1,9 @@
 // One board large: the game as it is decided, from the board's event stream, and its clock
 // and turn from its summary. When serve stops answering (the stream fails, or the summary has
 // not come for OFFLINE_AFTER ms), the page says "offline" within seconds, its clocks stop
-// where they stood, and it reconnects by itself when serve answers again.
+// where they stood, and it reconnects by itself when serve answers again. In an online game
+// (`touchmove online --listen`, the summary's `online`), a panel: the opponent's offer to
+// answer, and buttons that ask the server (`POST /api/boards/NAME/online/REQUEST`).
 "use strict";
 
 // How long without a summary before the page says it is offline, how long one request may
@@ -24,6 +26,11 @@ let result = null;
 let engine = null;
 let summary = null;
 let fetchedAt = Date.now();
+// In an online game (`touchmove online --listen`): the last thing the server or the page's
+// request said ({ text, bad }), and until when the resign button waits for its confirmation.
+let onlineNote = null;
+let resignArmedUntil = 0;
+const RESIGN_CONFIRM = 4000;
 
 document.getElementById("title").textContent = "Board " + name;
 document.title = "touchmove · board " + name;
@@ -34,6 +41,7 @@ function reset() {
   marked = [];
   result = null;
   engine = null;
+  onlineNote = null;
 }
 
 // The engine's score as a player reads it, from the engine's side: +0.31, -1.50, #3, #-2.
@@ -65,7 +73,11 @@ function take(event) {
       engine = { san: event.san, uci: event.uci, score: scoreText(event), pending: true, wrong: null };
       break;
     case "execution":
-      if (engine) engine.wrong = event.message;
+      if (engine && engine.pending) engine.wrong = event.message;
+      else onlineNote = { text: event.message, bad: true };
+      break;
+    case "online":
+      takeOnline(event);
       break;
     case "violation":
       rulings.push({ article: event.rule, text: event.message, ply: moves.length });
@@ -85,6 +97,35 @@ function take(event) {
     case "game":
     case "setup":
       reset();
+      break;
+    default:
+      break;
+  }
+}
+
+// What the server of an online game said: its move to carry out is shown as an engine's is.
+function takeOnline(event) {
+  switch (event.what) {
+    case "move":
+      engine = { san: event.san, uci: event.uci, score: "", pending: true, wrong: null, color: event.color };
+      break;
+    case "refused":
+      onlineNote = { text: `the server refused ${event.uci}: ${event.message}`, bad: true };
+      break;
+    case "failed":
+      onlineNote = { text: `${event.request}: ${event.message}`, bad: true };
+      break;
+    case "taken-back":
+      engine = null;
+      onlineNote = { text: `taken back on the server: ${event.plies} plies stand`, bad: false };
+      break;
+    case "opponent-gone": {
+      const claim = event.claim_in_s ? `: you may claim the win in ${event.claim_in_s} s` : "";
+      onlineNote = { text: event.gone ? "your opponent left the game" + claim : "your opponent is back", bad: false };
+      break;
+    }
+    case "chat":
+      onlineNote = { text: `${event.user}: ${event.text}`, bad: false };
       break;
     default:
       break;
@@ -193,9 +234,12 @@ function renderEngine() {
   box.hidden = !engine;
   if (!engine) return;
   document.getElementById("engine-move").textContent = written(engine);
+  const online = summary && summary.online;
+  const label = !engine.color ? "Engine" : online && engine.color === online.side ? "Yours, from " + online.server : "Opponent";
+  document.getElementById("engine-label").textContent = label;
   const score = document.getElementById("engine-score");
   score.textContent = engine.score;
-  score.title = "the engine's evaluation, from its own side";
+  score.title = engine.color ? "" : "the engine's evaluation, from its own side";
   const note = document.getElementById("engine-note");
   note.textContent = engine.wrong || (engine.pending ? "carry it out on the board" : "played");
   box.classList.toggle("pending", engine.pending && !engine.wrong);
@@ -245,7 +289,79 @@ function renderSummary() {
     text = "waiting for the starting position";
   }
   document.getElementById("turn").textContent = text;
+  renderOnline();
 }
+
+// An online game's panel: the game, the opponent's offer to answer, the player's buttons.
+function renderOnline() {
+  const online = summary && summary.online;
+  const box = document.getElementById("online");
+  box.hidden = !online;
+  if (!online) return;
+  document.getElementById("online-game").textContent = `${online.server} · game ${online.game}`;
+  document.getElementById("online-side").textContent = "you play " + online.side;
+  const opponent = online.side === "white" ? "black" : "white";
+  const going = !online.over && !result && !summary.result;
+  const offered = going && online.draw_offer === opponent ? "draw" : going && online.takeback_proposal === opponent ? "takeback" : null;
+  const row = document.getElementById("online-offer");
+  row.hidden = !offered;
+  if (offered) {
+    const who = summary.players[opponent] || "Your opponent";
+    document.getElementById("online-offer-text").textContent =
+      offered === "draw" ? `${who} offers a draw` : `${who} proposes a takeback`;
+    const accept = document.getElementById("offer-accept");
+    accept.textContent = offered === "draw" ? "Accept draw" : "Accept takeback";
+    accept.dataset.ask = offered + "/yes";
+    const decline = document.getElementById("offer-decline");
+    decline.textContent = "Decline";
+    decline.dataset.ask = offered + "/no";
+  }
+  const button = (id, shown, disabled, text) => {
+    const element = document.getElementById(id);
+    element.hidden = !shown;
+    element.disabled = !!disabled;
+    if (text) element.textContent = text;
+  };
+  const mine = (color) => color === online.side;
+  button("ask-draw", going && offered !== "draw", mine(online.draw_offer), mine(online.draw_offer) ? "Draw offered" : "Offer draw");
+  button("ask-takeback", going && offered !== "takeback", mine(online.takeback_proposal) || summary.ply === 0,
+    mine(online.takeback_proposal) ? "Takeback proposed" : "Propose takeback");
+  button("ask-abort", going && summary.ply < 2, false);
+  button("ask-claim", going && online.opponent_gone, false);
+  const armed = Date.now() < resignArmedUntil;
+  button("ask-resign", going, false, armed ? "Confirm: resign" : "Resign");
+  document.getElementById("ask-resign").classList.toggle("armed", armed);
+  const note = document.getElementById("online-note");
+  note.textContent = onlineNote ? onlineNote.text : "";
+  note.classList.toggle("bad", !!onlineNote && onlineNote.bad);
+}
+
+// Asks the server of the online game for `word` (the Board API's: draw/yes, resign...).
+async function ask(word, what) {
+  try {
+    const response = await fetch("/api/boards/" + encodeURIComponent(name) + "/online/" + word, { method: "POST" });
+    onlineNote = response.ok
+      ? { text: what + ": asked of the server", bad: false }
+      : { text: (await response.text()).trim(), bad: true };
+  } catch (error) {
+    onlineNote = { text: "touchmove does not answer", bad: true };
+  }
+  renderOnline();
+}
+
+// A button of the online panel: resigning takes a second click within RESIGN_CONFIRM ms.
+document.addEventListener("click", (click) => {
+  const button = click.target.closest("button.ask");
+  if (!button || !button.dataset.ask || button.disabled) return;
+  const word = button.dataset.ask;
+  if (word === "resign" && Date.now() >= resignArmedUntil) {
+    resignArmedUntil = Date.now() + RESIGN_CONFIRM;
+    renderOnline();
+    return;
+  }
+  resignArmedUntil = 0;
+  ask(word, button.textContent);
+});
 
 function renderAll() {
   renderEngine();
