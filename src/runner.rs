@@ -150,6 +150,11 @@ pub enum Control {
     /// `touchmove online`): the game takes it now as it takes the board's clock's, and the
     /// sink is told ([`Happened::ClockReading`], for the recording).
     ClockReading(ClockReading),
+    /// The player chose this promotion piece at the host (a key, a page's button), as a
+    /// board's promotion button would: the game takes it as the board's `promote` report, and
+    /// the sink is told ([`Happened::Sensor`], for the recording). Nothing before the game
+    /// has started.
+    Promote(shakmaty::Role),
     /// From now on this side (`None`: no side) is exempt from rulings ([`LiveGame::set_exempt`];
     /// an engine that can no longer play leaves its side to a person); what is due by now is
     /// decided first, then the sink is told ([`Happened::Exempted`], for the recording).
@@ -596,6 +601,18 @@ fn apply_control<S: BoardSession, K: Sink>(
             game.resign(now, color);
         }
         Control::Resign(_) => {}
+        Control::Promote(role) if game.started() => {
+            let event = SensorEvent::new(now, crate::sensor::SensorKind::Promote(role));
+            game.handle_sensor(&event);
+            tell(
+                sink,
+                Happened::Sensor {
+                    event: &event,
+                    game,
+                },
+            )?;
+        }
+        Control::Promote(_) => {}
         Control::ClockReading(reading) => {
             game.handle_clock_reading(now, &reading);
             tell(

@@ -668,3 +668,107 @@ fn the_result_gesture_asks_the_server_kings_on_dark_squares_resign_white_s_game(
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_promotion_the_board_cannot_identify_waits_for_the_piece_typed_and_is_never_a_silent_queen() {
+    use std::io::Write;
+    // On a Hall board (occupancy only) the pawn is set down on e8 with no button pressed: nothing
+    // is sent until the player types the knight; the reply is carried out long after.
+    let standin = StandIn::start(Script {
+        initial_fen: Some("8/4P1k1/8/8/8/8/P7/4K3 w - - 0 1"),
+        ..script(&["e7e8n".to_owned(), "g7g6".to_owned()])
+    });
+    let dir = std::env::temp_dir().join(format!("touchmove-online-promote-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let hands = dir.join("hands.log");
+    std::fs::write(
+        &hands,
+        "touchmove-log 1\n@start 8/4P1k1/8/8/8/8/P7/4K3 w - - 0 1\n\
+         1000 lift e7\n1300 place e8\n15000 lift g7\n15300 place g6\n",
+    )
+    .expect("written");
+    let emulated = emulate_with(
+        "hall",
+        &[
+            "--log",
+            hands.to_str().expect("a path"),
+            "--grace-ms",
+            "60000",
+        ],
+        Stdio::null(),
+    );
+    let log = dir.join("game.log");
+    let mut online = common::bin()
+        .env("LICHESS_TOKEN", TOKEN)
+        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
+        .args(["--protocol", "hall", "--port", &emulated.port, "--json"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--record", log.to_str().expect("a path")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("online runs");
+    let mut keyboard = online.stdin.take().expect("stdin");
+    let said = common::child::lines_of(online.stderr.take().expect("stderr"));
+    let events = common::child::lines_of(online.stdout.take().expect("stdout"));
+    let mut stderr = Vec::new();
+    loop {
+        let line = said
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no promotion asked for: {stderr:?}"));
+        let asked = line.contains("e7-e8 promotes: choose the piece");
+        stderr.push(line);
+        if asked {
+            break;
+        }
+    }
+    // Asked, nothing was sent yet.
+    let sent_before: Vec<String> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .map(|r| r.path)
+        .collect();
+    assert!(sent_before.is_empty(), "{sent_before:?}");
+    keyboard.write_all(b"promote n\n").expect("typed");
+    let status = online.wait().expect("online ends");
+    stderr.extend(said.iter());
+    let stderr = stderr.join("\n");
+    assert!(status.success(), "{stderr}");
+    drop(emulated);
+    let posts: Vec<(String, u16)> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .map(|r| (r.path, r.status))
+        .collect();
+    assert_eq!(
+        posts,
+        [(format!("/api/board/game/{GAME}/move/e7e8n"), 200)],
+        "{stderr}"
+    );
+    let lines: Vec<Value> = events
+        .iter()
+        .map(|line| serde_json::from_str(&line).expect("JSON"))
+        .collect();
+    assert_eq!(
+        common::recorded_games(&lines),
+        vec![vec!["e8=N+".to_owned(), "Kg6".to_owned()]],
+        "{stderr}"
+    );
+    assert!(
+        lines.iter().all(|e| e["promotion_default"].is_null()),
+        "{lines:?}"
+    );
+    // The choice is in the recording as the board's button would be: the replay decides the same.
+    let recorded = std::fs::read_to_string(&log).expect("the recording");
+    assert!(
+        recorded.lines().any(|l| l.ends_with(" promote n")),
+        "{recorded}"
+    );
+    let decided: Vec<&Value> = lines.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = common::watching::replay_with(&log, &[]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

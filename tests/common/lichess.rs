@@ -59,6 +59,8 @@ pub struct Script {
     pub silent_after: Option<usize>,
     /// The opponent accepts the account's draw offer at once (else leaves it standing).
     pub accepts_draw: bool,
+    /// The position the game starts from (FEN; `None`: the standard start).
+    pub initial_fen: Option<&'static str>,
 }
 
 impl Script {
@@ -77,6 +79,7 @@ impl Script {
             offer_draw_at: None,
             silent_after: None,
             accepts_draw: false,
+            initial_fen: None,
         }
     }
 }
@@ -149,12 +152,18 @@ impl StandIn {
     /// Starts the stand-in on a free port of the loopback address, served by a thread of its
     /// own.
     pub fn start(script: Script) -> StandIn {
+        let position = script.initial_fen.map_or_else(Chess::default, |fen| {
+            fen.parse::<shakmaty::fen::Fen>()
+                .expect("a FEN")
+                .into_position(shakmaty::CastlingMode::Standard)
+                .expect("a position")
+        });
         let (initial, _) = script.clock;
         let announced = script.announce == Announce::AtOnce;
         let shared = Shared(Arc::new(Mutex::new(Game {
             script,
             moves: Vec::new(),
-            position: Chess::default(),
+            position,
             status: "started",
             times: [initial, initial],
             since: Instant::now(),
@@ -432,7 +441,8 @@ async fn game_stream(
         "type": "gameFull", "id": GAME, "variant": {"key": "standard", "name": "Standard"},
         "clock": {"initial": initial, "increment": increment}, "speed": "rapid",
         "perf": {"name": "Rapid"}, "rated": false, "createdAt": 1_700_000_000_000u64,
-        "white": white, "black": black, "initialFen": "startpos",
+        "white": white, "black": black,
+        "initialFen": game.script.initial_fen.unwrap_or("startpos"),
         "state": state(&game),
     });
     let (tx, rx) = mpsc::unbounded_channel();

@@ -8,6 +8,7 @@ use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position};
 
 use touchmove_core::clock::ClockReading;
 use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState};
+use touchmove_core::interpreter::PendingDecision;
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
 use touchmove_core::sensor_log::format_placement;
@@ -126,6 +127,10 @@ pub struct TurnSummary {
     pub must_move: Option<String>,
     /// The opponent's piece that must be captured (FIDE 4.3.2), when rulings are made.
     pub must_capture: Option<String>,
+    /// The square of a promotion waiting for the player's choice of piece (the board cannot
+    /// identify it, and the game takes no piece nobody chose: an online game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<String>,
 }
 
 /// One board as spectators follow it.
@@ -577,6 +582,12 @@ impl WatchedBoard {
                     .collect(),
                 must_move: view.must_move.map(name),
                 must_capture: view.must_capture.map(name),
+                promotion: match view.pending {
+                    Some(PendingDecision::PromotionChoice { chess_move }) => {
+                        Some(name(chess_move.to()))
+                    }
+                    _ => None,
+                },
             }
         });
     }

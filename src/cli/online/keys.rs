@@ -1,20 +1,23 @@
 //! What the player types at the terminal during an online game: the requests of the Board API
-//! that are no move.
+//! that are no move, and the piece of a promotion the board cannot identify.
 
 use tokio::sync::mpsc;
 
 use touchmove::online::lichess::request::Request;
 
 use super::super::typed::read_typed;
+use super::super::web::requests::{Asked, promotion_piece};
 
 /// What typing does, said when a line is not understood.
 const TYPED: &str = "`draw` (offer or accept), `draw no`, `takeback` (propose or accept), \
-                     `takeback no`, `resign`, `abort`, `claim` (the opponent has left)";
+                     `takeback no`, `resign`, `abort`, `claim` (the opponent has left), \
+                     `promote q|r|b|n` (a promotion's piece)";
 
-/// The request a typed line asks for, if it names one.
-pub(super) fn typed_request(line: &str) -> Option<Request> {
-    Some(
+/// What a typed line asks for, if it names something.
+pub(super) fn typed_request(line: &str) -> Option<Asked> {
+    Some(Asked::Server(
         match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["promote", letter] => return promotion_piece(letter).map(Asked::Promotion),
             ["draw"] | ["draw", "yes"] => Request::Draw(true),
             ["draw", "no"] => Request::Draw(false),
             ["takeback"] | ["takeback", "yes"] => Request::Takeback(true),
@@ -24,11 +27,11 @@ pub(super) fn typed_request(line: &str) -> Option<Request> {
             ["claim"] | ["claim-victory"] => Request::ClaimVictory,
             _ => return None,
         },
-    )
+    ))
 }
 
 /// Reads what the player types and hands each request on to `requests`.
-pub(super) fn read_keys(requests: mpsc::UnboundedSender<Request>) {
+pub(super) fn read_keys(requests: mpsc::UnboundedSender<Asked>) {
     read_typed(TYPED, move |line| match typed_request(line) {
         Some(request) => requests.send(request).is_ok(),
         None => {
@@ -56,7 +59,10 @@ mod tests {
             ("draw maybe", None),
         ];
         for (line, request) in cases {
-            assert_eq!(typed_request(line), request, "{line}");
+            assert_eq!(typed_request(line), request.map(Asked::Server), "{line}");
         }
+        let knight = Some(Asked::Promotion(shakmaty::Role::Knight));
+        assert_eq!(typed_request("promote n"), knight);
+        assert_eq!(typed_request("promote k"), None);
     }
 }

@@ -46,6 +46,7 @@ use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 use super::web::PageSink;
+use super::web::requests::Asked;
 use client::{Lichess, Lines, StreamFailure};
 use state::{Heard, OnlineSink, OnlineState};
 
@@ -83,7 +84,7 @@ fn token(file: Option<&Path>) -> Result<String> {
 }
 
 /// What the player types, shared by the games one after another.
-type Typed = Rc<tokio::sync::Mutex<mpsc::UnboundedReceiver<Request>>>;
+type Typed = Rc<tokio::sync::Mutex<mpsc::UnboundedReceiver<Asked>>>;
 
 /// The game `play` plays: its seat, its number in the session, what the player types.
 struct Game<'a> {
@@ -103,10 +104,25 @@ async fn take_typed(typed: Typed, state: Rc<RefCell<OnlineState>>) {
             request.name()
         );
     }
-    while let Some(request) = typed.recv().await {
+    while let Some(asked) = typed.recv().await {
         let mut state = state.borrow_mut();
-        eprintln!("touchmove: {} asked of the server", request.name());
-        state.game.request(request);
+        match asked {
+            Asked::Server(request) => {
+                eprintln!("touchmove: {} asked of the server", request.name());
+                state.game.request(request);
+            }
+            // The board's game takes it as a board's promotion button (and records it so).
+            Asked::Promotion(role) if state.promotion.is_some() => {
+                eprintln!("touchmove: {} chosen", asked.name());
+                let _ = state.controls.send(Control::Promote(role));
+            }
+            Asked::Promotion(_) => {
+                eprintln!(
+                    "touchmove: {}: no promotion waits for its piece",
+                    asked.name()
+                );
+            }
+        }
         if let Err(error) = state.drain() {
             tracing::debug!(%error, "cannot pass on what was typed");
         }
@@ -240,7 +256,7 @@ async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String
 async fn page(
     listen: std::net::SocketAddr,
     args: &OnlineArgs,
-    requests: mpsc::UnboundedSender<Request>,
+    requests: mpsc::UnboundedSender<Asked>,
 ) -> Result<PageSink> {
     let board = &args.board;
     let protocol = touchmove::registry::find(&board.protocol)
@@ -386,6 +402,7 @@ async fn play(
         ended: false,
         replaying: false,
         page: None,
+        promotion: None,
         seat: (lichess_host(&args.lichess_url).to_owned(), seat.id.clone()),
     }));
     let mut sink = OnlineSink(Rc::clone(&state));

@@ -8,7 +8,9 @@ use std::rc::Rc;
 
 use tokio::sync::{Notify, mpsc};
 
-use touchmove::live::{Feedback, LiveEvent, LiveGame};
+use shakmaty::Move;
+use touchmove::interpreter::PendingDecision;
+use touchmove::live::{Feedback, LiveEvent, LiveGame, move_squares};
 use touchmove::online::lichess::request::Request;
 use touchmove::online::lichess::wire::GameMessage;
 use touchmove::online::{Answer, OnlineEvent, OnlineGame};
@@ -51,6 +53,8 @@ pub(super) struct OnlineState {
     pub(super) page: Option<PageSink>,
     /// The server's host and the game's id, for the page.
     pub(super) seat: (String, String),
+    /// The promotion waiting for the player's choice of piece (the board cannot identify it).
+    pub(super) promotion: Option<Move>,
 }
 
 /// How long the server's last move (the move that ended the game) may wait to be carried out
@@ -150,6 +154,34 @@ impl OnlineState {
         }
     }
 
+    /// Whether the board's game now waits for a promotion's piece: said once, with what to do,
+    /// and the move lit on the board.
+    fn watch_promotion(&mut self, game: &LiveGame) {
+        let awaited =
+            game.interpreter()
+                .and_then(|interpreter| match interpreter.turn_view().pending {
+                    Some(PendingDecision::PromotionChoice { chess_move }) => Some(chess_move),
+                    _ => None,
+                });
+        if std::mem::replace(&mut self.promotion, awaited) == awaited || self.replaying {
+            return;
+        }
+        let Some(m) = awaited else {
+            return;
+        };
+        let (from, to) = move_squares(m);
+        eprintln!(
+            "touchmove: {from}-{to} promotes: choose the piece (the board's Q, R, B or N button, \
+             `promote q|r|b|n` typed, or the page): nothing is sent until then"
+        );
+        let show = Feedback::Show {
+            from,
+            to,
+            text: format!("{to}=? QRBN"),
+        };
+        let _ = self.controls.send(Control::Feedback(show));
+    }
+
     /// The board's reports and its link: to the page, then as `watch` has them.
     fn board_said(&mut self, happened: Happened<'_>) -> io::Result<()> {
         if let Some(page) = self.page.as_mut() {
@@ -171,8 +203,13 @@ impl Sink for OnlineSink {
             Happened::Resigned { .. } | Happened::Exempted { .. } => Ok(()),
             // Said once, on the terminal.
             Happened::Notice(_) => self.0.borrow_mut().out.take(happened),
-            Happened::Sensor { .. }
-            | Happened::ClockReading { .. }
+            Happened::Sensor { game, .. } => {
+                let mut state = self.0.borrow_mut();
+                state.board_said(happened)?;
+                state.watch_promotion(game);
+                Ok(())
+            }
+            Happened::ClockReading { .. }
             | Happened::Link { .. }
             | Happened::Connected { .. }
             | Happened::Unreachable { .. }
@@ -200,6 +237,7 @@ impl OnlineSink {
             }
             LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.board_said(happened)?,
         }
+        state.watch_promotion(game);
         state.drain()
     }
 }

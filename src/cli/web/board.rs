@@ -8,9 +8,9 @@ use std::time::Instant;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use touchmove::broadcast::{PushStatus, Pusher};
-use touchmove::online::lichess::request::Request;
 use touchmove::stream::StreamEvent;
 
+use super::requests::Asked;
 use super::stats::StreamStats;
 use touchmove::output::notation::Notation;
 use touchmove::runner::Control;
@@ -213,7 +213,7 @@ pub struct Overview {
     pub notation: Notation,
     /// Where the board page's buttons send the player's requests of an online game
     /// (`touchmove online --listen`); `None`: no board plays one.
-    pub requests: Option<mpsc::UnboundedSender<Request>>,
+    pub requests: Option<mpsc::UnboundedSender<Asked>>,
 }
 
 impl Overview {
@@ -225,7 +225,7 @@ impl Overview {
 
     /// The same overview, the board page's buttons sending the player's requests of an
     /// online game to `requests`.
-    pub fn with_requests(mut self, requests: mpsc::UnboundedSender<Request>) -> Overview {
+    pub fn with_requests(mut self, requests: mpsc::UnboundedSender<Asked>) -> Overview {
         self.requests = Some(requests);
         self
     }

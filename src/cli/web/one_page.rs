@@ -6,12 +6,12 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tokio::sync::{mpsc, watch};
 
-use touchmove::online::lichess::request::Request;
 use touchmove::output::notation::Notation;
 use touchmove::watched::WatchedBoard;
 
 use super::access::{Access, Allowed};
 use super::board::{BoardHandle, Overview};
+use super::requests::Asked;
 use super::sink::PageSink;
 use super::{routes, server};
 
@@ -31,7 +31,7 @@ pub async fn serve_one(
     listen: std::net::SocketAddr,
     board: WatchedBoard,
     notation: Notation,
-    requests: Option<mpsc::UnboundedSender<Request>>,
+    requests: Option<mpsc::UnboundedSender<Asked>>,
 ) -> Result<OnePage> {
     let listener = match server::bind(listen) {
         Ok(listener) => listener,

@@ -1,6 +1,6 @@
 //! `POST /api/boards/NAME/online/REQUEST`: the board page's buttons in an online game
 //! (`touchmove online --listen`): the player asks the server for a draw, a takeback, to resign,
-//! abort or claim the win. The access guard has already checked who asks (only the operator
+//! abort or claim the win, or chooses the piece of a promotion the board cannot identify. The access guard has already checked who asks (only the operator
 //! changes a game); here, what is asked, and how often.
 
 use std::sync::{Arc, Mutex};
@@ -11,6 +11,7 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use shakmaty::Role;
 use touchmove::online::lichess::request::Request;
 use touchmove::output::excerpt::excerpt;
 
@@ -23,8 +24,48 @@ pub const REQUEST_BURST: u32 = 4;
 /// The time after which one more request may be made, up to [`REQUEST_BURST`].
 pub const REQUEST_EVERY: Duration = Duration::from_millis(500);
 
-/// The requests the page may make, in the Board API's words.
-const WORDS: &str = "draw/yes, draw/no, takeback/yes, takeback/no, resign, abort, claim-victory";
+/// The requests the page may make: the Board API's words, and a promotion's piece.
+const WORDS: &str = "draw/yes, draw/no, takeback/yes, takeback/no, resign, abort, claim-victory, \
+                     promote/q, promote/r, promote/b, promote/n";
+
+/// What the player asks at the host in an online game (a key, the page's button).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asked {
+    /// A request of the server.
+    Server(Request),
+    /// The piece of the promotion waiting for it (the board cannot identify it), as a board's
+    /// promotion button would choose it.
+    Promotion(Role),
+}
+
+impl Asked {
+    /// What was asked, in words (`draw`, `promotion to a knight`).
+    pub fn name(&self) -> String {
+        match self {
+            Asked::Server(request) => request.name(),
+            Asked::Promotion(role) => format!("promotion to a {role:?}").to_lowercase(),
+        }
+    }
+
+    /// What was asked as the page's address says it (`draw/yes`, `promote/n`).
+    pub fn word(&self) -> String {
+        match self {
+            Asked::Server(request) => request.word(),
+            Asked::Promotion(role) => format!("promote/{}", role.char()),
+        }
+    }
+}
+
+/// The promotion piece a letter (`q`, `r`, `b`, `n`) names.
+pub fn promotion_piece(letter: &str) -> Option<Role> {
+    match letter {
+        "q" => Some(Role::Queen),
+        "r" => Some(Role::Rook),
+        "b" => Some(Role::Bishop),
+        "n" => Some(Role::Knight),
+        _ => None,
+    }
+}
 
 /// The requests the page may still make (a bucket of [`REQUEST_BURST`], one more each
 /// [`REQUEST_EVERY`]), as of when it was last counted.
@@ -65,17 +106,22 @@ impl Paced {
 }
 
 /// What the page's request asks for, or why it is refused.
-fn asked(word: &str) -> Result<Request, String> {
+fn asked(word: &str) -> Result<Asked, String> {
+    if let Some(letter) = word.strip_prefix("promote/")
+        && let Some(role) = promotion_piece(letter)
+    {
+        return Ok(Asked::Promotion(role));
+    }
     match Request::from_word(word) {
         Some(Request::Move(_)) => Err("moves are made on the board, not asked for".to_owned()),
-        Some(request) => Ok(request),
+        Some(request) => Ok(Asked::Server(request)),
         None => Err(format!("`{}` is no request: ask {WORDS}", excerpt(word))),
     }
 }
 
 /// Hands the player's request to the online session; answered `202` with what was asked
 /// (`{"asked": "draw/yes"}`): the server's answer comes on the board's stream (an `online`
-/// event, and the game's events).
+/// event, and the game's events), a promotion's piece in the move decided.
 pub async fn online_request(
     State((overview, paced)): State<(Arc<Overview>, Arc<Paced>)>,
     Path((name, word)): Path<(String, String)>,
@@ -141,6 +187,12 @@ mod tests {
         ] {
             assert_eq!(asked(word).map(|r| r.word()), Ok(word.to_owned()));
         }
+        assert_eq!(asked("promote/n"), Ok(Asked::Promotion(Role::Knight)));
+        assert_eq!(
+            asked("promote/q").map(|a| a.word()),
+            Ok("promote/q".to_owned())
+        );
+        assert!(asked("promote/k").is_err());
         assert!(asked("move/e2e4").is_err_and(|why| why.contains("on the board")));
         assert!(asked("draw/maybe").is_err_and(|why| why.contains("no request")));
     }

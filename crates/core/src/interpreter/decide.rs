@@ -122,9 +122,15 @@ impl Interpreter {
             .from()
             .is_some_and(|from| can_grow(m, legal.touching(from)));
         if grows || unsensed_promotion || press_held {
+            // A promotion to a piece nobody chose waits for the choice, however long.
+            let deadline = if self.awaits_choice_for(m) {
+                Millis::MAX
+            } else {
+                t.saturating_add(self.config.rest_ms())
+            };
             self.phase = Phase::Pending {
                 what: Pending::Move { m, correction },
-                deadline: t.saturating_add(self.config.rest_ms()),
+                deadline,
             };
         } else {
             self.decide_move(t, m, correction);
@@ -172,8 +178,27 @@ impl Interpreter {
         is_king && towards_rook && from.file().distance(to.file()) == 2 && !castling_legal
     }
 
-    /// A deadline, a clock press or the opponent decided what was pending.
+    /// Whether `m` is a promotion the board cannot identify the piece of, for which no choice
+    /// was entered, and the choice is awaited ([`crate::Config::promotion_choice_awaited`]).
+    fn awaits_choice_for(&self, m: Move) -> bool {
+        self.config.promotion_choice_awaited
+            && self.turn.promotion.is_none()
+            && matches!(m, Move::Normal { promotion: Some(_), to, .. }
+                if self.sensed.board.identified_at(to).is_none())
+    }
+
+    /// Whether the pending move is a promotion awaiting the player's choice of piece.
+    pub(super) fn awaits_promotion_choice(&self) -> bool {
+        matches!(self.phase, Phase::Pending { what: Pending::Move { m, .. }, .. }
+            if self.awaits_choice_for(m))
+    }
+
+    /// A deadline, a clock press or the opponent decided what was pending (a promotion
+    /// awaiting its piece waits on: only the choice decides it).
     pub(super) fn decide_pending(&mut self, t: Millis) {
+        if self.awaits_promotion_choice() {
+            return;
+        }
         match self.phase {
             Phase::Pending {
                 what: Pending::Move { m, correction },

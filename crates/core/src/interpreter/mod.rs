@@ -75,6 +75,11 @@ pub struct Config {
     /// no Article 4 rulings, and its completed illegal moves are neither counted nor penalised
     /// (they are still reported, with the count as it stands, for the caller to deal with).
     pub exempt: Option<Color>,
+    /// Whether a promotion whose piece the board cannot identify (an occupancy board) waits
+    /// for the player's choice (a `promote` report: the board's button, or one entered at the
+    /// host) instead of becoming a queen once the move comes to rest: a game whose moves cannot
+    /// be changed once sent (an online game) never promotes to a piece nobody chose.
+    pub promotion_choice_awaited: bool,
 }
 
 impl Default for Config {
@@ -87,6 +92,7 @@ impl Default for Config {
             illegal_limit: 2,
             report_horizon_ms: 0,
             exempt: None,
+            promotion_choice_awaited: false,
         }
     }
 }
@@ -139,6 +145,14 @@ impl Config {
     #[must_use]
     pub fn with_exempt(mut self, side: Option<Color>) -> Config {
         self.exempt = side;
+        self
+    }
+
+    /// With an unidentified promotion piece awaiting the player's choice (see
+    /// [`Config::promotion_choice_awaited`]).
+    #[must_use]
+    pub fn awaiting_promotion_choice(mut self) -> Config {
+        self.promotion_choice_awaited = true;
         self
     }
 
@@ -344,7 +358,11 @@ impl Interpreter {
             }
             SensorKind::Promote(role) => {
                 self.release_held();
+                let awaited = self.awaits_promotion_choice();
                 self.turn.promotion = Some(role);
+                if awaited {
+                    self.decide_pending(t);
+                }
             }
             SensorKind::Snapshot(ref snapshot) => {
                 self.release_held();
@@ -396,6 +414,8 @@ impl Interpreter {
     pub fn poll_timeout(&self) -> Option<Millis> {
         let held = self.held_until();
         let phase = match self.phase {
+            // Only the player's choice decides a promotion awaiting its piece.
+            Phase::Pending { .. } if self.awaits_promotion_choice() => None,
             Phase::Pending { deadline, .. } => Some(deadline),
             Phase::Unexplained { report_at } => report_at,
             _ => None,

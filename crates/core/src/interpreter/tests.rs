@@ -192,3 +192,52 @@ fn an_exempt_side_earns_no_article_4_ruling() {
     let out = run(Chess::default(), exempt, script);
     assert_eq!(rulings(&out), [(Rule::TouchOwn, Square::G1)], "{out:?}");
 }
+
+#[test]
+fn an_unidentified_promotion_awaits_the_choice_when_asked_to_and_is_a_queen_otherwise() {
+    let start = position("8/4P1k1/8/8/8/8/P7/4K3 w - - 0 1");
+    let script = "0 lift e7\n700 place e8\n60000 promote n\n61000 lift g7\n61300 place h7";
+    // By default the queen is taken once the move has rested (and marked as assumed).
+    let out = run(start.clone(), Config::default(), script);
+    assert_eq!(sans(&out).first(), Some(&(950, "e8=Q".to_owned())));
+    let defaulted = out
+        .iter()
+        .any(|e| matches!(&e.kind, EventKind::Move(m) if m.promotion_default));
+    assert!(defaulted, "{out:?}");
+    // Awaited: nothing is decided until the knight is chosen, a minute later; then e8=N, and
+    // the reply after it.
+    let config = Config::default().awaiting_promotion_choice();
+    let mut interpreter = Interpreter::new(start.clone(), config);
+    for event in read_events("0 lift e7\n700 place e8") {
+        interpreter.handle_event(&event);
+    }
+    interpreter.handle_timeout(59_000);
+    assert!(interpreter.poll_event().is_none(), "nothing is decided");
+    assert_eq!(interpreter.poll_timeout(), None, "no deadline falls");
+    let e8q = interpreter
+        .game()
+        .position()
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to() == Square::E8 && m.promotion() == Some(shakmaty::Role::Queen));
+    assert_eq!(
+        interpreter.turn_view().pending,
+        e8q.map(|chess_move| PendingDecision::PromotionChoice { chess_move })
+    );
+    let out = run(start, config, script);
+    assert_eq!(
+        sans(&out),
+        vec![(60000, "e8=N+".to_owned()), (61300, "Kh7".to_owned())]
+    );
+    assert!(
+        out.iter()
+            .all(|e| !matches!(&e.kind, EventKind::Move(m) if m.promotion_default))
+    );
+}
+
+/// The sensor events of `script` (sensor log event lines).
+fn read_events(script: &str) -> Vec<crate::sensor::SensorEvent> {
+    crate::sensor_log::read_log(&format!("touchmove-log 1\n{script}\n"))
+        .expect("a valid script")
+        .events
+}

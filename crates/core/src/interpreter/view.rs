@@ -84,6 +84,13 @@ pub enum PendingDecision {
         /// When it is decided at the latest.
         deadline: Millis,
     },
+    /// This promotion, once the player has chosen its piece (the board cannot identify it,
+    /// and the choice is awaited: [`crate::Config::promotion_choice_awaited`]); `chess_move`
+    /// promotes to a queen until then.
+    PromotionChoice {
+        /// The move the board shows.
+        chess_move: Move,
+    },
     /// A takeback of this many plies.
     Takeback {
         /// How many plies back the board stands.
@@ -147,7 +154,7 @@ impl Interpreter {
             touched,
             must_move,
             must_capture,
-            pending: pending_of(self.phase),
+            pending: pending_of(self),
         }
     }
 }
@@ -163,11 +170,14 @@ fn state_of(phase: Phase) -> TurnState {
     }
 }
 
-fn pending_of(phase: Phase) -> Option<PendingDecision> {
-    let Phase::Pending { what, deadline } = phase else {
+fn pending_of(interpreter: &Interpreter) -> Option<PendingDecision> {
+    let Phase::Pending { what, deadline } = interpreter.phase else {
         return None;
     };
     Some(match what {
+        Pending::Move { m, .. } if interpreter.awaits_promotion_choice() => {
+            PendingDecision::PromotionChoice { chess_move: m }
+        }
         Pending::Move { m, correction } => PendingDecision::Move {
             chess_move: m,
             correction,

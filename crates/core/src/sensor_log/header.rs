@@ -92,6 +92,8 @@ impl LogHeader {
             .with_exempt(self.engine.or(opponent).or(config.exempt));
         if self.online.is_some() {
             config.illegal_limit = u32::MAX;
+            // A move sent to the server stands: a promotion is never to a piece nobody chose.
+            config = config.awaiting_promotion_choice();
         }
         config
     }

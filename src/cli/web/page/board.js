@@ -283,6 +283,8 @@ function renderSummary() {
     text = `touched ${turn.must_move}: it must move`;
   } else if (turn && turn.must_capture) {
     text = `touched ${turn.must_capture}: it must be captured`;
+  } else if (turn && turn.promotion) {
+    text = `promotion on ${turn.promotion}: choose its piece`;
   } else if (turn && turn.in_hand.length > 0) {
     text = "in hand: " + turn.in_hand.join(", ");
   } else if (!summary.started) {
@@ -316,6 +318,12 @@ function renderOnline() {
     decline.textContent = "Decline";
     decline.dataset.ask = offered + "/no";
   }
+  // A promotion the board cannot identify waits for its piece.
+  const promotion = going && summary.turn && summary.turn.promotion;
+  document.getElementById("online-promotion").hidden = !promotion;
+  if (promotion) {
+    document.getElementById("online-promotion-text").textContent = `Promote on ${promotion} to`;
+  }
   const button = (id, shown, disabled, text) => {
     const element = document.getElementById(id);
     element.hidden = !shown;
@@ -340,8 +348,9 @@ function renderOnline() {
 async function ask(word, what) {
   try {
     const response = await fetch("/api/boards/" + encodeURIComponent(name) + "/online/" + word, { method: "POST" });
+    const done = word.startsWith("promote/") ? "the promotion's piece is chosen" : what + ": asked of the server";
     onlineNote = response.ok
-      ? { text: what + ": asked of the server", bad: false }
+      ? { text: done, bad: false }
       : { text: (await response.text()).trim(), bad: true };
   } catch (error) {
     onlineNote = { text: "touchmove does not answer", bad: true };
