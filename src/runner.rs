@@ -62,6 +62,12 @@ pub enum Happened<'a> {
     },
     /// A diagnostic about the link (for standard error).
     Notice(&'a str),
+    /// The board said its serial number (once it was identified, after the notice that says
+    /// what it is).
+    Serial {
+        /// The serial number.
+        serial: &'a str,
+    },
     /// The port called `name` was opened at `t` (a notice `connected to NAME` says it too).
     Connected {
         /// When.
@@ -531,7 +537,13 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                     )?;
                 }
                 LinkEvent::Gone => return Ok(true),
-                LinkEvent::Identified(what) | LinkEvent::Notice(what) => {
+                LinkEvent::Identified { what, serial } => {
+                    tell(self.sink, Happened::Notice(&what))?;
+                    if let Some(serial) = serial {
+                        tell(self.sink, Happened::Serial { serial: &serial })?;
+                    }
+                }
+                LinkEvent::Notice(what) => {
                     tell(self.sink, Happened::Notice(&what))?;
                 }
                 LinkEvent::Lost | LinkEvent::Back => {}

@@ -167,7 +167,9 @@ fn every_board_frame_becomes_its_report() {
         let reports = sensor_reports(&events);
         match kind {
             "HELLO" => assert!(
-                events.iter().any(|e| matches!(e, LinkEvent::Identified(_))),
+                events
+                    .iter()
+                    .any(|e| matches!(e, LinkEvent::Identified { .. })),
                 "{}: {events:?}",
                 vector.name
             ),

@@ -79,8 +79,9 @@ impl Client {
         }
     }
 
-    /// Sends `text` and returns the response to call `id` (feed messages meanwhile are kept).
-    fn send_for(&mut self, text: String, id: Option<i64>) -> Value {
+    /// Sends `text` and returns the response to call `id` (`null`: a call whose id cannot be
+    /// read; feed messages meanwhile are kept).
+    fn send_for(&mut self, text: String, id: Value) -> Value {
         self.socket.send(Message::Text(text.into())).expect("sent");
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
@@ -88,19 +89,24 @@ impl Client {
             if message["response"] == "feed" {
                 let feed = message["id"].as_i64().expect("a feed id");
                 self.feeds.entry(feed).or_default().push_back(message);
-            } else if message["id"].as_i64() == id {
+            } else if message["id"] == id {
                 return message;
             }
         }
-        panic!("no response to call {id:?}");
+        panic!("no response to call {id}");
     }
 
     /// Call `name` with `param`: its response.
     fn call(&mut self, name: &str, param: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
+        self.call_with_id(json!(id), name, param)
+    }
+
+    /// Call `name` with `param`, its id `id` (a number or a string): its response.
+    fn call_with_id(&mut self, id: Value, name: &str, param: Value) -> Value {
         let text = json!({"call": name, "id": id, "param": param}).to_string();
-        self.send_for(text, Some(id))
+        self.send_for(text, id)
     }
 
     /// Feed `feed`'s messages until one satisfies `done` (returned with those before it).
@@ -256,7 +262,30 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
         .iter()
         .filter_map(|b| b["serialnr"].as_str())
         .collect();
-    assert_eq!(serials, names);
+    // Each board by its serial number once it has said one, as DGT LiveChess lists it: the
+    // emulated DGT board's SERIALNR (31415), the Hall board's id ("TMHALL01" in hex); a
+    // ChessLink board says none, and keeps its name.
+    let hall_id: String = b"TMHALL01".iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(serials, ["31415", hall_id.as_str(), "3"]);
+    // A client configured with the serial finds the board by it (a number, as some send it),
+    // and is answered by the id it gave (a string id too); `sources` names the ports.
+    let mut by_serial = Client::connect(&livechess);
+    let param = json!({"feed": "eboardevent", "id": 5, "param": {"serialnr": 31415}});
+    let answer = by_serial.call("subscribe", param);
+    assert_eq!(answer["response"], "call", "{answer}");
+    let first = by_serial.feed_until(5, |_| true);
+    let said = &first.last().expect("a message")["param"];
+    assert_eq!(said["board"], placement(&end).as_str(), "{said}");
+    assert_eq!(said["serialnr"], "31415", "{said}");
+    let sources = by_serial.call_with_id(json!("sources-1"), "sources", Value::Null);
+    assert_eq!(sources["id"], "sources-1", "{sources}");
+    let devices: Vec<&str> = sources["param"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|source| source["device"].as_str())
+        .collect();
+    assert_eq!(devices, [north.as_str(), hall.as_str(), chesslink.as_str()]);
     for (eboard, board) in listed.iter().zip([&north, &hall, &chesslink]) {
         assert_eq!(eboard["state"], "ACTIVE", "{eboard}");
         assert_eq!(eboard["board"], placement(&end).as_str(), "{eboard}");
@@ -343,8 +372,8 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
             "no feed 8 is subscribed",
         ),
         (
-            client.call("sources", Value::Null),
-            "unknown call `sources`",
+            client.call("shutdown", Value::Null),
+            "unknown call `shutdown`",
         ),
     ];
     for (answer, message) in &refused {
@@ -352,7 +381,7 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
         let said = answer["param"]["message"].as_str().unwrap_or_default();
         assert!(said.starts_with(message), "{answer}");
     }
-    let garbage = client.send_for("{not json".to_owned(), None);
+    let garbage = client.send_for("{not json".to_owned(), Value::Null);
     assert_eq!(garbage["response"], "error", "{garbage}");
     drop(emulated);
     let _ = std::fs::remove_dir_all(&record);

@@ -395,7 +395,7 @@ impl Watcher {
                     }
                 }
                 LinkEvent::Gone => self.link.connect(now),
-                LinkEvent::Identified(_)
+                LinkEvent::Identified { .. }
                 | LinkEvent::Notice(_)
                 | LinkEvent::Lost
                 | LinkEvent::Back => {}

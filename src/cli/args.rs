@@ -502,6 +502,9 @@ pub struct EmulatedBoardArgs {
     /// Lose every Nth change report on the line (a sequence gap the host must notice).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub drop_every: Option<u32>,
+    /// The serial number the DGT board says (SERIALNR, up to five digits; its own: 31415).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..100_000))]
+    pub serial: Option<u32>,
 }
 
 /// What an emulated board plays and how: the options every `touchmove emulate` board shares.

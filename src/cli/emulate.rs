@@ -55,6 +55,7 @@ fn options(args: &EmulateArgs, script: ScriptSource) -> EmulatorOptions {
         .zip(board.unplug_for)
         .map(|(at, duration)| Unplug { at, duration });
     options.drop_every = board.drop_every.and_then(NonZeroU32::new);
+    options.serial = board.serial;
     options.follow = played.follow.map(|side| match side {
         Side::White => Color::White,
         Side::Black => Color::Black,

@@ -181,6 +181,7 @@ impl<W: Write> Sink for WatchSink<W> {
             // The terminal says nothing more of the port than the notices do; a flip, an
             // exemption, a resignation or a wake are the caller's to record.
             Happened::Connected { .. }
+            | Happened::Serial { .. }
             | Happened::Unreachable { .. }
             | Happened::Timeout { .. }
             | Happened::Flipped { .. }

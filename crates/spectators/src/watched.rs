@@ -114,6 +114,9 @@ pub struct BoardSummary {
     /// The online game played on the board (`touchmove online`), if it is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub online: Option<OnlineStatus>,
+    /// The board's serial number, once the board has said it (a DGT board's, a Hall board's
+    /// id; a ChessLink board says none).
+    pub serial: Option<String>,
 }
 
 /// The turn in progress, for a page (`GET /api/boards`): squares as names.
@@ -170,6 +173,8 @@ pub struct WatchedBoard {
     finished: Option<Vec<String>>,
     /// The online game played on the board, if it is one.
     online: Option<OnlineStatus>,
+    /// The board's serial number, once said.
+    serial: Option<String>,
 }
 
 /// How many finished games a board keeps (a Lichess broadcast push holds at most 100 games in
@@ -216,6 +221,7 @@ impl WatchedBoard {
             first_game: 1,
             finished: None,
             online: None,
+            serial: None,
         }
     }
 
@@ -272,6 +278,11 @@ impl WatchedBoard {
         let event = StreamEvent::from(GameEvent { t, kind });
         self.events.push(event.clone());
         event
+    }
+
+    /// The board said its serial number.
+    pub fn set_serial(&mut self, serial: &str) {
+        self.serial = Some(serial.to_owned());
     }
 
     /// The online game played on the board, as it stands now (`None`: none).
@@ -520,6 +531,7 @@ impl WatchedBoard {
             flipped: self.flipped,
             start: Fen::from_position(&self.start, EnPassantMode::Legal).to_string(),
             online: self.online.clone(),
+            serial: self.serial.clone(),
         }
     }
 

@@ -212,6 +212,7 @@ impl Sink for OnlineSink {
             Happened::ClockReading { .. }
             | Happened::Link { .. }
             | Happened::Connected { .. }
+            | Happened::Serial { .. }
             | Happened::Unreachable { .. }
             | Happened::Timeout { .. }
             | Happened::Flipped { .. } => self.0.borrow_mut().board_said(happened),

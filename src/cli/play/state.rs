@@ -160,6 +160,7 @@ impl Sink for PlaySink {
             | Happened::ClockReading { .. }
             | Happened::Link { .. }
             | Happened::Connected { .. }
+            | Happened::Serial { .. }
             | Happened::Unreachable { .. }
             | Happened::Timeout { .. }
             | Happened::Flipped { .. } => {

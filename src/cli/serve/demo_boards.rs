@@ -39,6 +39,8 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         options.start = ScriptStart::OnHost;
         options.speed = args.demo_speed;
         options.seed = u64::try_from(i).unwrap_or(0);
+        // Each demo board its own serial number (board 1's 27001...), as boards in a hall have.
+        options.serial = u32::try_from(first + i + 1).ok().map(|n| 27_000 + n);
         options.time_control = args.interpreter.time_control.clone();
         let board = (emulator.new)(&options).context("cannot play a demo game")?;
         let (board_end, host_end) =

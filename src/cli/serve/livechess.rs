@@ -31,7 +31,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use touchmove::livechess::{
-    BoardView, Call, Eboard, Feed, Request, call_response, error_response, feed_message, parse_call,
+    BoardView, Call, CallId, Eboard, Feed, Request, Source, call_response, error_response,
+    feed_message, parse_call,
 };
 use touchmove::output::excerpt::excerpt;
 use touchmove::runner::Control;
@@ -300,6 +301,9 @@ struct Client {
     may_change: Result<(), String>,
 }
 
+/// A call refused: its id (when it could be read) and why.
+type Refused = (Option<CallId>, String);
+
 impl Client {
     fn send(&self, text: String) {
         self.out.send(Message::Text(text.into()));
@@ -313,16 +317,21 @@ impl Client {
         };
         if let Err((id, message)) = answer {
             tracing::debug!(?id, %message, "livechess call refused");
-            self.send(error_response(id, &message, unix_ms()));
+            self.send(error_response(id.as_ref(), &message, unix_ms()));
         }
     }
 
-    fn answer(&mut self, request: Request) -> Result<(), (Option<i64>, String)> {
+    fn answer(&mut self, request: Request) -> Result<(), Refused> {
         let id = request.id;
-        let refuse = |message: String| (Some(id), message);
+        let refuse = |message: String| (Some(id.clone()), message);
         match request.call {
             Call::Eboards => {
-                self.send(call_response(id, &all_eboards(&self.overview), unix_ms()));
+                self.send(call_response(&id, &all_eboards(&self.overview), unix_ms()));
+                return Ok(());
+            }
+            Call::Sources => {
+                let sources = Source::of(&all_eboards(&self.overview));
+                self.send(call_response(&id, &sources, unix_ms()));
                 return Ok(());
             }
             Call::Subscribe { feed, serialnr } => {
@@ -335,12 +344,13 @@ impl Client {
                         "a connection may have at most {most} feeds"
                     )));
                 }
-                let board = self.overview.board(&serialnr).ok_or_else(|| {
+                let board = self.overview.eboard(&serialnr).ok_or_else(|| {
                     refuse(format!("no eboard has serialnr {}", excerpt(&serialnr)))
                 })?;
                 // The answer goes before the feed's first message.
-                self.send(call_response(id, &(), unix_ms()));
-                let task = tokio::spawn(follow(Arc::clone(&board), feed, self.out.clone()));
+                self.send(call_response(&id, &(), unix_ms()));
+                let follow = follow(Arc::clone(&board), feed, serialnr, self.out.clone());
+                let task = tokio::spawn(follow);
                 self.feeds.insert(feed, Subscription { board, task });
                 return Ok(());
             }
@@ -353,7 +363,7 @@ impl Client {
             }
             Call::Setup { feed, fen } => {
                 self.may_change.clone().map_err(refuse)?;
-                let board = self.board_of(id, feed)?;
+                let board = self.board_of(&id, feed)?;
                 let start = position(&fen).map_err(refuse)?;
                 board.try_set_up().map_err(|wait| {
                     refuse(format!(
@@ -363,37 +373,32 @@ impl Client {
                         wait.as_millis().max(1)
                     ))
                 })?;
-                self.control(id, &board, Control::SetUp(start))?;
+                self.control(&id, &board, Control::SetUp(start))?;
             }
             Call::Flip { feed, flipped } => {
                 self.may_change.clone().map_err(refuse)?;
-                let board = self.board_of(id, feed)?;
+                let board = self.board_of(&id, feed)?;
                 let flipped = flipped.unwrap_or_else(|| !board.lock().summary().flipped);
-                self.control(id, &board, Control::Flip(flipped))?;
+                self.control(&id, &board, Control::Flip(flipped))?;
             }
         }
-        self.send(call_response(id, &(), unix_ms()));
+        self.send(call_response(&id, &(), unix_ms()));
         Ok(())
     }
 
-    fn board_of(&self, id: i64, feed: i64) -> Result<Arc<BoardHandle>, (Option<i64>, String)> {
+    fn board_of(&self, id: &CallId, feed: i64) -> Result<Arc<BoardHandle>, Refused> {
         self.feeds
             .get(&feed)
             .map(|subscription| Arc::clone(&subscription.board))
-            .ok_or_else(|| (Some(id), format!("no feed {feed} is subscribed")))
+            .ok_or_else(|| (Some(id.clone()), format!("no feed {feed} is subscribed")))
     }
 
-    fn control(
-        &self,
-        id: i64,
-        board: &BoardHandle,
-        control: Control,
-    ) -> Result<(), (Option<i64>, String)> {
+    fn control(&self, id: &CallId, board: &BoardHandle, control: Control) -> Result<(), Refused> {
         if board.control(control) {
             Ok(())
         } else {
             Err((
-                Some(id),
+                Some(id.clone()),
                 format!("eboard {} is no longer watched", board.name),
             ))
         }
@@ -413,9 +418,9 @@ fn position(fen: &str) -> Result<Chess, String> {
 /// Sends feed `feed`'s messages: the board as it stands now, then at each of its changes
 /// (changes that come while a message is being made are taken together). Ends when the client
 /// is gone or has fallen behind.
-async fn follow(board: Arc<BoardHandle>, feed: i64, out: Outgoing) {
+async fn follow(board: Arc<BoardHandle>, feed: i64, serialnr: String, out: Outgoing) {
     let mut changes = board.changes();
-    let mut said = Feed::new();
+    let mut said = Feed::new(&serialnr);
     loop {
         changes.mark_unchanged();
         let now = unix_ms();

@@ -12,6 +12,7 @@ use touchmove::stream::StreamEvent;
 
 use super::requests::Asked;
 use super::stats::StreamStats;
+use touchmove::livechess::is_named;
 use touchmove::output::notation::Notation;
 use touchmove::runner::Control;
 use touchmove::sensor::Millis;
@@ -277,5 +278,13 @@ impl Overview {
     /// The board called `name`.
     pub fn board(&self, name: &str) -> Option<Arc<BoardHandle>> {
         self.read().iter().find(|board| board.name == name).cloned()
+    }
+
+    /// The board a LiveChess client asks for by `serialnr`: its serial number, or its name.
+    pub fn eboard(&self, serialnr: &str) -> Option<Arc<BoardHandle>> {
+        self.read()
+            .iter()
+            .find(|board| is_named(&board.lock().summary(), serialnr))
+            .cloned()
     }
 }

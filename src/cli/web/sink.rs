@@ -129,6 +129,11 @@ impl Sink for PageSink {
                 Ok(())
             }
             Happened::Connected { t, name } => self.connected(t, name),
+            Happened::Serial { serial } => {
+                self.handle.lock().set_serial(serial);
+                self.handle.changed();
+                Ok(())
+            }
             Happened::Unreachable { t, why } => self.unreachable(t, why),
             Happened::Timeout { due } => {
                 self.origin = due;

@@ -8,8 +8,15 @@ use touchmove_core::sensor::{Millis, SensorKind};
 /// What a board link reports, whatever its protocol.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkEvent {
-    /// The board answered and said what it is.
-    Identified(String),
+    /// The board answered and said what it is: `what`, in words, and its serial number when
+    /// the protocol gives one (a DGT board's, a Hall board's id), by which tools that know
+    /// the board find it (LiveChess's `serialnr`).
+    Identified {
+        /// What the board is, in words.
+        what: String,
+        /// The board's serial number, if known.
+        serial: Option<String>,
+    },
     /// A sensor report, stamped by the runner with the time it arrived.
     Sensor(SensorKind),
     /// A report of the clock plugged into the board, stamped likewise.

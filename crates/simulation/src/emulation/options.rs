@@ -132,6 +132,10 @@ pub struct EmulatorOptions {
     /// clock's text, the lit squares) instead of as the game script says; the script's other
     /// moves are read again in the game as played. Only with a [`ScriptSource::Game`].
     pub follow: Option<shakmaty::Color>,
+    /// The serial number a DGT board says (its SERIALNR, five digits: `n` modulo 100000),
+    /// when not the emulator's own (31415): boards emulated side by side tell themselves
+    /// apart by it, as LiveChess's clients find a board.
+    pub serial: Option<u32>,
 }
 
 impl EmulatorOptions {
@@ -151,6 +155,7 @@ impl EmulatorOptions {
             drop_every: None,
             thinking_ms: None,
             follow: None,
+            serial: None,
         }
     }
 
@@ -251,6 +256,8 @@ pub enum BoardOption {
     TimeControl,
     /// [`EmulatorOptions::drop_every`].
     DropEvery,
+    /// [`EmulatorOptions::serial`].
+    Serial,
 }
 
 impl BoardOption {
@@ -262,6 +269,7 @@ impl BoardOption {
             BoardOption::WhiteOnClock => options.white_on_clock != ClockSide::Left,
             BoardOption::TimeControl => options.time_control.is_some(),
             BoardOption::DropEvery => options.drop_every.is_some(),
+            BoardOption::Serial => options.serial.is_some(),
         }
     }
 
@@ -273,6 +281,7 @@ impl BoardOption {
             BoardOption::WhiteOnClock => "--white-on-clock",
             BoardOption::TimeControl => "--time-control",
             BoardOption::DropEvery => "--drop-every",
+            BoardOption::Serial => "--serial",
         }
     }
 }

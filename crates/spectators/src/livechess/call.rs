@@ -12,6 +12,8 @@ use touchmove_core::output::excerpt::excerpt;
 pub enum Call {
     /// `eboards`: every board.
     Eboards,
+    /// `sources`: the devices the boards are on.
+    Sources,
     /// `subscribe` to the `eboardevent` feed `feed` of board `serialnr`.
     Subscribe {
         /// The feed's id, chosen by the client.
@@ -41,11 +43,68 @@ pub enum Call {
     },
 }
 
+/// A call's id as the client gave it, a number or a string of at most [`ID_CHARS`] characters
+/// (DGT LiveChess takes both): its answer repeats it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum CallId {
+    /// A number.
+    Number(i64),
+    /// A string.
+    Text(String),
+}
+
+/// The longest string id taken (it is repeated in the answer).
+pub const ID_CHARS: usize = 64;
+
+impl<'de> Deserialize<'de> for CallId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<CallId, D::Error> {
+        deserializer.deserialize_any(CallIdVisitor)
+    }
+}
+
+/// Reads a [`CallId`]: a whole number that fits an `i64`, or a short string.
+struct CallIdVisitor;
+
+impl serde::de::Visitor<'_> for CallIdVisitor {
+    type Value = CallId;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "a whole number or a string of at most {ID_CHARS} characters"
+        )
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<CallId, E> {
+        Ok(CallId::Number(n))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<CallId, E> {
+        i64::try_from(n)
+            .map(CallId::Number)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<CallId, E> {
+        if text.chars().count() > ID_CHARS {
+            return Err(E::invalid_value(serde::de::Unexpected::Str(text), &self));
+        }
+        Ok(CallId::Text(text.to_owned()))
+    }
+}
+
+impl From<i64> for CallId {
+    fn from(id: i64) -> CallId {
+        CallId::Number(id)
+    }
+}
+
 /// One call: its id and what it asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     /// The call's id, repeated in its answer.
-    pub id: i64,
+    pub id: CallId,
     /// What it asks.
     pub call: Call,
 }
@@ -59,7 +118,7 @@ pub enum CallError {
     #[error("not a call: {}", excerpt(&.source.to_string()))]
     NotACall {
         /// The call's id, if it could be read.
-        id: Option<i64>,
+        id: Option<CallId>,
         /// What was wrong.
         source: JsonFault,
     },
@@ -67,7 +126,7 @@ pub enum CallError {
     #[error("unknown call `{name}`")]
     UnknownCall {
         /// The call's id.
-        id: i64,
+        id: CallId,
         /// The name.
         name: String,
     },
@@ -75,7 +134,7 @@ pub enum CallError {
     #[error("unknown feed `{feed}`: only eboardevent is served")]
     UnknownFeed {
         /// The call's id.
-        id: i64,
+        id: CallId,
         /// The feed asked for.
         feed: String,
     },
@@ -83,7 +142,7 @@ pub enum CallError {
     #[error("unknown method `{method}`")]
     UnknownMethod {
         /// The call's id.
-        id: i64,
+        id: CallId,
         /// The method.
         method: String,
     },
@@ -91,7 +150,7 @@ pub enum CallError {
     #[error("`{call}` needs {what}")]
     Missing {
         /// The call's id.
-        id: i64,
+        id: CallId,
         /// The call or method.
         call: &'static str,
         /// What it lacks.
@@ -101,13 +160,13 @@ pub enum CallError {
 
 impl CallError {
     /// The id of the call refused, if known.
-    pub fn id(&self) -> Option<i64> {
+    pub fn id(&self) -> Option<CallId> {
         match self {
-            CallError::NotACall { id, .. } => *id,
+            CallError::NotACall { id, .. } => id.clone(),
             CallError::UnknownCall { id, .. }
             | CallError::UnknownFeed { id, .. }
             | CallError::UnknownMethod { id, .. }
-            | CallError::Missing { id, .. } => Some(*id),
+            | CallError::Missing { id, .. } => Some(id.clone()),
         }
     }
 }
@@ -130,7 +189,7 @@ impl Eq for JsonFault {}
 #[derive(Deserialize)]
 struct Envelope {
     call: String,
-    id: i64,
+    id: CallId,
     #[serde(default)]
     param: Value,
 }
@@ -151,21 +210,20 @@ pub fn parse_call(text: &str) -> Result<Request, CallError> {
     let envelope: Envelope = serde_json::from_str(text).map_err(|error| CallError::NotACall {
         id: serde_json::from_str::<Value>(text)
             .ok()
-            .and_then(|value| value.get("id").and_then(Value::as_i64)),
+            .and_then(|value| serde_json::from_value(value.get("id")?.clone()).ok()),
         source: JsonFault(Arc::new(error)),
     })?;
     let id = envelope.id;
     let call = match envelope.call.as_str() {
         "eboards" => Call::Eboards,
-        "subscribe" => subscribe(id, envelope.param)?,
+        "sources" => Call::Sources,
+        "subscribe" => subscribe(&id, envelope.param)?,
         "unsubscribe" => Call::Unsubscribe {
-            feed: inner(id, envelope.param, "unsubscribe")?.id.ok_or(missing(
-                id,
-                "unsubscribe",
-                "the feed's id",
-            ))?,
+            feed: inner(&id, envelope.param, "unsubscribe")?
+                .id
+                .ok_or(missing(&id, "unsubscribe", "the feed's id"))?,
         },
-        "call" => method(id, envelope.param)?,
+        "call" => method(&id, envelope.param)?,
         _ => {
             return Err(CallError::UnknownCall {
                 id,
@@ -176,20 +234,24 @@ pub fn parse_call(text: &str) -> Result<Request, CallError> {
     Ok(Request { id, call })
 }
 
-fn missing(id: i64, call: &'static str, what: &'static str) -> CallError {
-    CallError::Missing { id, call, what }
+fn missing(id: &CallId, call: &'static str, what: &'static str) -> CallError {
+    CallError::Missing {
+        id: id.clone(),
+        call,
+        what,
+    }
 }
 
-fn inner(id: i64, param: Value, call: &'static str) -> Result<Inner, CallError> {
+fn inner(id: &CallId, param: Value, call: &'static str) -> Result<Inner, CallError> {
     serde_json::from_value(param).map_err(|_| missing(id, call, "a parameter object"))
 }
 
-fn subscribe(id: i64, param: Value) -> Result<Call, CallError> {
+fn subscribe(id: &CallId, param: Value) -> Result<Call, CallError> {
     let inner = inner(id, param, "subscribe")?;
     let feed = inner.feed.unwrap_or_default();
     if feed != "eboardevent" {
         return Err(CallError::UnknownFeed {
-            id,
+            id: id.clone(),
             feed: excerpt(&feed),
         });
     }
@@ -205,7 +267,7 @@ fn subscribe(id: i64, param: Value) -> Result<Call, CallError> {
     })
 }
 
-fn method(id: i64, param: Value) -> Result<Call, CallError> {
+fn method(id: &CallId, param: Value) -> Result<Call, CallError> {
     let inner = inner(id, param, "call")?;
     let feed = inner.id.ok_or(missing(id, "call", "the feed's id"))?;
     let method = inner.method.unwrap_or_default();
@@ -227,7 +289,7 @@ fn method(id: i64, param: Value) -> Result<Call, CallError> {
         }),
         "unsubscribe" => Ok(Call::Unsubscribe { feed }),
         _ => Err(CallError::UnknownMethod {
-            id,
+            id: id.clone(),
             method: excerpt(&method),
         }),
     }
@@ -259,7 +321,7 @@ mod tests {
         assert!(matches!(error, CallError::NotACall { id: None, .. }));
         let message = error.to_string();
         assert!(
-            message.starts_with("not a call: invalid type: string"),
+            message.starts_with("not a call: invalid value: string"),
             "{message}"
         );
         assert!(message.chars().count() < 100, "{message}");
@@ -275,9 +337,19 @@ mod tests {
         assert_eq!(
             eboards,
             Ok(Request {
-                id: 1,
+                id: CallId::Number(1),
                 call: Call::Eboards
             })
+        );
+        assert_eq!(
+            parse_call(r#"{"call":"sources","id":2}"#).map(|request| request.call),
+            Ok(Call::Sources)
+        );
+        // A string id, as DGT LiveChess takes it, is answered with the same string.
+        let named = parse_call(r#"{"call":"eboards","id":"boards-1"}"#);
+        assert_eq!(
+            named.map(|request| request.id),
+            Ok(CallId::Text("boards-1".to_owned()))
         );
         let subscribe = r#"{"call":"subscribe","id":42,"param":{"feed":"eboardevent","id":7,
             "param":{"serialnr":"7425"}}}"#;
@@ -318,9 +390,9 @@ mod tests {
         let cases = [
             ("not json", None, "not a call"),
             (
-                r#"{"call":"sources","id":3}"#,
+                r#"{"call":"shutdown","id":3}"#,
                 Some(3),
-                "unknown call `sources`",
+                "unknown call `shutdown`",
             ),
             (
                 r#"{"call":"subscribe","id":4,"param":{"feed":"sourceevent","id":1}}"#,
@@ -342,10 +414,11 @@ mod tests {
                 Some(7),
                 "`setup` needs a fen",
             ),
-            (r#"{"call":"eboards","id":"x"}"#, None, "not a call"),
+            (r#"{"call":"eboards","id":[1]}"#, None, "not a call"),
         ];
         for (text, id, message) in cases {
             let error = parse_call(text).err();
+            let id = id.map(CallId::Number);
             assert_eq!(error.as_ref().and_then(CallError::id), id, "{text}");
             let said = error.map(|error| error.to_string()).unwrap_or_default();
             assert!(said.starts_with(message), "{text}: {said}");

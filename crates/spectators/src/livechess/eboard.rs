@@ -61,10 +61,30 @@ impl ClockInfo {
     }
 }
 
+/// One device of the `sources` call: a port a board is on (an eboard's `source` names it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// The port.
+    pub device: String,
+}
+
+impl Source {
+    /// The devices of `eboards`, each once, in board order (a board not opened yet has none).
+    pub fn of(eboards: &[Eboard]) -> Vec<Source> {
+        let mut sources: Vec<Source> = Vec::new();
+        for device in eboards.iter().filter_map(|eboard| eboard.source.clone()) {
+            if sources.iter().all(|source| source.device != device) {
+                sources.push(Source { device });
+            }
+        }
+        sources
+    }
+}
+
 /// One board of `GET /api/v1.0/eboards` and of the `eboards` call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Eboard {
-    /// The board's serial number: touchmove's name for it.
+    /// The board's serial number, once the board has said it (else touchmove's name for it).
     pub serialnr: String,
     /// The port it is on (`null` until it has been opened).
     pub source: Option<String>,
@@ -97,7 +117,7 @@ impl Eboard {
             )),
         };
         Eboard {
-            serialnr: summary.name.clone(),
+            serialnr: serialnr(summary),
             source: heard.then(|| summary.port.clone()),
             state: match summary.link {
                 Link::Connected => Some("ACTIVE"),
@@ -114,4 +134,18 @@ impl Eboard {
                 .map(|clock| ClockInfo::new(clock, now)),
         }
     }
+}
+/// A board's `serialnr`: its serial number once the board has said it, as LiveChess gives
+/// it (clients configured with a board's serial find it), else its name in serve.
+pub fn serialnr(summary: &BoardSummary) -> String {
+    summary
+        .serial
+        .clone()
+        .unwrap_or_else(|| summary.name.clone())
+}
+
+/// Whether `serialnr`, as a client asks for a board, names the board of `summary`: its serial
+/// number, or its name in serve.
+pub fn is_named(summary: &BoardSummary, serialnr: &str) -> bool {
+    summary.name == serialnr || summary.serial.as_deref() == Some(serialnr)
 }

@@ -49,15 +49,21 @@ struct SaidGame {
 }
 
 /// One subscription's feed: it says what changed, the first message everything.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Feed {
     said: Option<Said>,
+    /// The serial number the client subscribed by (the board's serial, or its name), said in
+    /// every message: the client always reads the board by the name it asked for.
+    serialnr: String,
 }
 
 impl Feed {
-    /// A feed that has said nothing yet.
-    pub fn new() -> Feed {
-        Feed::default()
+    /// A feed of the board a client subscribed to as `serialnr`, that has said nothing yet.
+    pub fn new(serialnr: &str) -> Feed {
+        Feed {
+            said: None,
+            serialnr: serialnr.to_owned(),
+        }
     }
 
     /// The messages for the board as `view` shows it at `now` (ms since the Unix epoch), if
@@ -96,7 +102,7 @@ impl Feed {
             return Vec::new();
         }
         let message = |clock: Option<ClockInfo>, san: Option<Vec<String>>| EboardEvent {
-            serialnr: summary.name.clone(),
+            serialnr: self.serialnr.clone(),
             flipped: said.flipped,
             board: said.board.clone(),
             clock,
@@ -147,7 +153,7 @@ mod tests {
 
     #[test]
     fn the_first_message_says_everything_and_the_next_only_what_changed_one_move_each() {
-        let mut feed = Feed::new();
+        let mut feed = Feed::new("7");
         let mut view = view();
         view.set_up = true;
         view.summary.clock = Some(ClockState {
@@ -216,7 +222,7 @@ mod tests {
 
     #[test]
     fn before_a_client_sets_the_game_up_the_moves_are_not_said() {
-        let mut feed = Feed::new();
+        let mut feed = Feed::new("7");
         let mut view = view();
         view.sans = vec!["e4".to_owned()];
         let first = feed.update(&view, 1000);

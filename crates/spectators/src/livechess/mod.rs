@@ -5,10 +5,10 @@
 //! The protocol, as clients of LiveChess use it (Lichess's DGT board page, broadcasters'
 //! tools, herohde/livechess-go):
 //!
-//! - a call is `{"call": NAME, "id": N, "param": ...}`; its answer is `{"response": "call",
-//!   "id": N, "param": ..., "time": MS}`, or `{"response": "error", "id": N, "param":
-//!   {"message": ...}, "time": MS}`;
-//! - `eboards` answers the boards ([`Eboard`]);
+//! - a call is `{"call": NAME, "id": N, "param": ...}` (`N` a number or a string, [`CallId`]);
+//!   its answer is `{"response": "call", "id": N, "param": ..., "time": MS}`, or
+//!   `{"response": "error", "id": N, "param": {"message": ...}, "time": MS}`;
+//! - `eboards` answers the boards ([`Eboard`]), `sources` the devices they are on ([`Source`]);
 //! - `subscribe` with `{"feed": "eboardevent", "id": F, "param": {"serialnr": S}}` answers
 //!   `null`, then sends `{"response": "feed", "id": F, "param": EVENT, "time": MS}` at every
 //!   change of board `S` ([`EboardEvent`], made by a [`Feed`]);
@@ -24,7 +24,7 @@ mod eboard;
 mod envelope;
 mod feed;
 
-pub use call::{Call, CallError, Request, parse_call};
-pub use eboard::{BoardView, ClockInfo, Eboard};
+pub use call::{Call, CallError, CallId, Request, parse_call};
+pub use eboard::{BoardView, ClockInfo, Eboard, Source, is_named, serialnr};
 pub use envelope::{call_response, error_response, feed_message};
 pub use feed::{EboardEvent, Feed};

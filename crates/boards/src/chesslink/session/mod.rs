@@ -85,7 +85,7 @@ pub const QUIET_MS: Millis = 50;
 /// session.handle_bytes(10, &encode_reply(&BoardReply::Version(1, 2)));
 /// session.handle_bytes(20, &encode_reply(&BoardReply::Status(Board::default())));
 /// let events: Vec<LinkEvent> = std::iter::from_fn(|| session.poll_event()).collect();
-/// assert!(matches!(events[0], LinkEvent::Identified(_)));
+/// assert!(matches!(events[0], LinkEvent::Identified { .. }));
 /// assert!(matches!(events[1], LinkEvent::Sensor(SensorKind::Snapshot(_))));
 /// // A pawn leaves e2: the board's next report says so, and the session makes it a lift.
 /// let mut lifted = Board::default();
@@ -195,8 +195,10 @@ impl ChessLinkSession {
                 self.status(now, board, answer);
             }
             BoardReply::Version(high, low) => {
-                self.events
-                    .push_back(LinkEvent::Identified(describe(high, low)));
+                self.events.push_back(LinkEvent::Identified {
+                    what: describe(high, low),
+                    serial: None,
+                });
             }
             BoardReply::Written { address, value } => {
                 if address == E2ROM_AUTO_REPORTS && value != AUTO_REPORTS_ON_CHANGE_DEBOUNCED {

@@ -77,9 +77,10 @@ fn connecting_asks_the_version_sets_change_reports_and_asks_the_status() {
     session.handle_bytes(5, &encode_reply(&BoardReply::Version(0x01, 0x0a)));
     assert_eq!(
         events(&mut session),
-        [LinkEvent::Identified(
-            "Millennium ChessLink board, firmware 01.0A".to_owned()
-        )]
+        [LinkEvent::Identified {
+            what: "Millennium ChessLink board, firmware 01.0A".to_owned(),
+            serial: None,
+        }]
     );
 }
 

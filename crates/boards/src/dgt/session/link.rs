@@ -125,11 +125,14 @@ impl DgtLink {
     fn translate(&self, event: SessionEvent) -> Option<LinkEvent> {
         match event {
             SessionEvent::Identified { version, serial } => {
-                let serial = serial.map(|s| format!(", serial {s}")).unwrap_or_default();
-                Some(LinkEvent::Identified(format!(
-                    "DGT board, version {}.{:02}{serial}",
-                    version.0, version.1
-                )))
+                let said = serial
+                    .as_ref()
+                    .map(|s| format!(", serial {s}"))
+                    .unwrap_or_default();
+                Some(LinkEvent::Identified {
+                    what: format!("DGT board, version {}.{:02}{said}", version.0, version.1),
+                    serial,
+                })
             }
             SessionEvent::Sensor(kind) => Some(LinkEvent::Sensor(kind)),
             SessionEvent::Gone => Some(LinkEvent::Gone),

@@ -182,8 +182,10 @@ impl HallSession {
         self.ack(seq);
         self.last_seq = Some(seq);
         self.hello = Some(hello);
-        self.events
-            .push_back(LinkEvent::Identified(describe(&hello)));
+        self.events.push_back(LinkEvent::Identified {
+            what: describe(&hello),
+            serial: Some(board_id(&hello)),
+        });
         if hello.protocol_version != PROTOCOL_VERSION {
             self.unsupported = true;
             self.events.push_back(LinkEvent::Notice(format!(
@@ -386,12 +388,17 @@ impl BoardSession for HallSession {
 }
 
 /// The line that identifies a board: its id, firmware and what it can do.
-pub(crate) fn describe(hello: &Hello) -> String {
-    let id: String = hello
+/// The board's id, in hex: its serial number.
+fn board_id(hello: &Hello) -> String {
+    hello
         .board_id
         .iter()
         .map(|byte| format!("{byte:02x}"))
-        .collect();
+        .collect()
+}
+
+pub(crate) fn describe(hello: &Hello) -> String {
+    let id = board_id(hello);
     let caps = hello.capabilities;
     let can: Vec<&str> = [
         (caps.piece_identity, "identifies pieces"),

@@ -132,10 +132,12 @@ fn the_test_vectors_in_hex_make_hello_snapshot_and_a_move() {
     assert_eq!(
         events(&mut session),
         [
-            LinkEvent::Identified(
-                "Hall-sensor board 0011223344556677, firmware 1.2.3, protocol 1: occupancy only"
-                    .to_owned()
-            ),
+            LinkEvent::Identified {
+                what:
+                    "Hall-sensor board 0011223344556677, firmware 1.2.3, protocol 1: occupancy only"
+                        .to_owned(),
+                serial: Some("0011223344556677".to_owned()),
+            },
             LinkEvent::Sensor(SensorKind::Snapshot(start)),
             lift(Square::E2),
             place(Square::E4),
@@ -510,7 +512,7 @@ fn a_board_speaking_another_version_is_not_read() {
     session.handle_bytes(20, &wire(1, start_occupancy()));
     let events = events(&mut session);
     assert!(
-        matches!(events.as_slice(), [LinkEvent::Identified(_), LinkEvent::Notice(text)]
+        matches!(events.as_slice(), [LinkEvent::Identified { .. }, LinkEvent::Notice(text)]
         if text.contains("version 2")),
         "{events:?}"
     );

@@ -28,6 +28,9 @@ impl FromOptions for DgtBoardEmulator {
         config.rotated = options.rotated;
         config.unplug = options.unplug;
         config.clock.white = options.white_on_clock;
+        if let Some(serial) = options.serial {
+            config.identity.serial = five_digits(serial);
+        }
         if let Some(TimeControl::Timed(schedule)) = &options.time_control {
             let first = schedule.period(0);
             config.clock.initial_ms = Millis::from(first.seconds).saturating_mul(1000);
@@ -40,5 +43,29 @@ impl FromOptions for DgtBoardEmulator {
             Some((follower, _)) => emulator.with_follower(follower),
             None => emulator,
         })
+    }
+}
+
+/// The five ASCII digits of `n` modulo 100000 (a SERIALNR).
+fn five_digits(n: u32) -> [u8; 5] {
+    let mut digits = [b'0'; 5];
+    let mut rest = n % 100_000;
+    for digit in digits.iter_mut().rev() {
+        // A digit is below 10: it fits in a byte.
+        *digit = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+        rest /= 10;
+    }
+    digits
+}
+
+#[cfg(test)]
+mod serial_tests {
+    use super::five_digits;
+
+    #[test]
+    fn a_serial_is_five_digits() {
+        assert_eq!(&five_digits(27_001), b"27001");
+        assert_eq!(&five_digits(42), b"00042");
+        assert_eq!(&five_digits(1_234_567), b"34567");
     }
 }

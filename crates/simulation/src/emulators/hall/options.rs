@@ -7,10 +7,11 @@ use super::{EmulatorConfig, HallBoardEmulator, Script};
 
 /// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
 /// tell pieces apart).
-const LACKING: [BoardOption; 3] = [
+const LACKING: [BoardOption; 4] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
+    BoardOption::Serial,
 ];
 
 /// What the emulated board does, for `emulate --help`.
