@@ -4,7 +4,9 @@
 //! clock as it is. The clock shows whole seconds rounded up, so each state of the server's clock
 //! is set twice: at once, each time rounded up (the clock shows what the server's clock would,
 //! and the right side runs), and again at the instant the running side's time is a whole number
-//! of seconds, exact from then on. Sans-IO: the time is passed in, the commands come out.
+//! of seconds, exact from then on. A clock that was out of reach (the board unplugged, or not
+//! heard) while the game's clock ran on is set again once it is back, to the times as they
+//! stand then. Sans-IO: the time is passed in, the commands come out.
 
 use shakmaty::Color;
 
@@ -15,11 +17,13 @@ use touchmove_core::sensor::Millis;
 use super::host_clock::set_and_run;
 use crate::dgt::wire::command::ClockCommand;
 
-/// The setting of the clock waiting for its instant.
+/// The setting of the clock waiting for its instant, and the state last followed.
 #[derive(Debug, Clone, Default)]
 pub struct FollowedClock {
     /// When to send it, and the command.
     pending: Option<(Millis, ClockCommand)>,
+    /// The game's clock as last followed: when, its times, the side running, White's side.
+    last: Option<(Millis, ClockTimes, Option<Color>, ClockSide)>,
 }
 
 impl FollowedClock {
@@ -33,6 +37,7 @@ impl FollowedClock {
         running: Option<Color>,
         white: ClockSide,
     ) -> ClockCommand {
+        self.last = Some((now, times, running, white));
         self.pending = running.map(|color| {
             let time = times.get(color);
             let wait = time % 1000;
@@ -47,9 +52,26 @@ impl FollowedClock {
         set_and_run(times, running, white)
     }
 
+    /// The clock is within reach again at `now` (the board plugged in again, or heard again):
+    /// the command that sets it to the game's clock as it stands now (the running side's time
+    /// counted down since it was last followed), if one is followed. The commands sent while
+    /// the clock was out of reach carried times that ran on meanwhile.
+    pub fn again(&mut self, now: Millis) -> Option<ClockCommand> {
+        let (at, mut times, running, white) = self.last?;
+        if let Some(color) = running {
+            let ran = now.saturating_sub(at);
+            match color {
+                Color::White => times.white = times.white.saturating_sub(ran),
+                Color::Black => times.black = times.black.saturating_sub(ran),
+            }
+        }
+        Some(self.follow(now, times, running, white))
+    }
+
     /// Nothing more is to be set (the game is over).
     pub fn stop(&mut self) {
         self.pending = None;
+        self.last = None;
     }
 
     /// When the waiting setting is due, if one waits.
@@ -137,5 +159,36 @@ mod tests {
         let _ = clock.follow(200, times, Some(Color::White), ClockSide::Right);
         clock.stop();
         assert_eq!(clock.due(10_000), None);
+        assert_eq!(clock.again(10_000), None, "a game over sets nothing again");
+    }
+
+    #[test]
+    fn a_clock_back_in_reach_is_set_to_the_times_as_they_stand() {
+        let mut clock = FollowedClock::default();
+        assert_eq!(clock.again(5_000), None, "nothing followed yet");
+        // White 60.5 s running at 1 s; the board unplugged, back at 11 s: White has 50.5 s.
+        let times = ClockTimes {
+            white: 60_500,
+            black: 30_000,
+        };
+        let _ = clock.follow(1_000, times, Some(Color::White), ClockSide::Left);
+        assert_eq!(
+            clock.again(11_000),
+            Some(ClockCommand::SetAndRun {
+                left: setting(0, 51),
+                right: setting(0, 30),
+                run: ClockRun::Left,
+            })
+        );
+        // Exact at 11.5 s, when White has 50 s.
+        assert_eq!(clock.poll_timeout(), Some(11_500));
+        assert_eq!(
+            clock.due(11_500),
+            Some(ClockCommand::SetAndRun {
+                left: setting(0, 50),
+                right: setting(0, 30),
+                run: ClockRun::Left,
+            })
+        );
     }
 }

@@ -102,6 +102,14 @@ impl DgtLink {
         self.session.send_clock(now, command);
     }
 
+    /// The clock is within reach again at `now`: a clock that follows the game's (an online
+    /// game's server) is set to it as it stands now.
+    fn follow_again(&mut self, now: Millis) {
+        if let Some(command) = self.followed.again(now) {
+            self.session.send_clock(now, command);
+        }
+    }
+
     /// Takes the events the session has, brought by input at `now`.
     fn take_session_events(&mut self, now: Millis) {
         while let Some(event) = self.session.poll_event() {
@@ -311,6 +319,7 @@ impl Default for DgtLink {
 impl BoardSession for DgtLink {
     fn connect(&mut self, now: Millis) {
         self.session.connect(now);
+        self.follow_again(now);
         self.take_session_events(now);
     }
 
@@ -374,6 +383,7 @@ impl BoardSession for DgtLink {
                     self.clock_pressed(self.sides.color_of(side), at);
                 }
                 SessionEvent::Rotated => self.sides.board_turned(true),
+                SessionEvent::Back => self.follow_again(at),
                 SessionEvent::ClockTimes(report) => self.sides_from_resumed_clock(at, &report),
                 SessionEvent::Sensor(SensorKind::Snapshot(_)) => {
                     if let Some(resumed) = self.resumed.as_mut() {
@@ -529,6 +539,34 @@ mod tests {
         assert!(!before.ends_with(&exact), "{before:02x?}");
         link.handle_timeout(1_300);
         assert!(sent(&mut link).ends_with(&exact));
+    }
+
+    #[test]
+    fn a_server_s_clock_is_set_again_as_it_stands_when_the_board_is_plugged_in_again() {
+        let mut link = DgtLink::default();
+        link.connect(0);
+        sent(&mut link);
+        // The server: White 5:01.000 running, Black 5:00.000, at 1 s.
+        let state = Feedback::Times {
+            times: touchmove_core::event::ClockTimes {
+                white: 301_000,
+                black: 300_000,
+            },
+            running: Some(Color::White),
+        };
+        link.handle_feedback(1_000, &state);
+        link.handle_bytes(1_010, &crate::dgt::wire::message::encode::bwtime_ack(0x0a));
+        sent(&mut link);
+        // Unplugged; plugged in again at 11.5 s: White's time ran 10.5 s on the server's
+        // clock: 4:50.500, shown 4:51, then 4:50 exactly at 12 s.
+        link.connect(11_500);
+        let again = sent(&mut link);
+        let shown = set_and_run((4, 51), (5, 0), ClockRun::Left);
+        assert!(
+            again.windows(shown.len()).any(|w| w == shown.as_slice()),
+            "{again:02x?}"
+        );
+        assert!(link.poll_timeout().is_some_and(|at| at <= 12_000));
     }
 
     #[test]
