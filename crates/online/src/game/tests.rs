@@ -380,3 +380,28 @@ fn the_standing_offers_and_the_opponent_s_absence_are_known_until_they_end() {
     game.handle_state(6, &state("e2e4 e7e5", "timeout"));
     assert!(!game.opponent_gone(), "the game is over: nothing to claim");
 }
+
+#[test]
+fn the_opponent_s_mating_move_is_announced_and_shown_like_any_other() {
+    // Fool's mate, the player White: 1. f3 e5 2. g4 Qh4#.
+    let mut board = Board::new();
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    for (t, mine, theirs, moves) in [(100, "f2f3", "e7e5", "f2f3 e7e5"), (300, "g2g4", "", "")] {
+        game.handle_decision(&board.play(t, mine));
+        if !theirs.is_empty() {
+            game.handle_state(t + 50, &state(moves, "started"));
+            game.handle_decision(&board.play(t + 100, theirs));
+        }
+    }
+    drain(&mut game);
+    let mut mated = state("f2f3 e7e5 g2g4 d8h4", "mate");
+    mated.winner = Some("black".to_owned());
+    game.handle_state(400, &mated);
+    let out = drain(&mut game);
+    assert_eq!(said(&out), ["server Qh4#", "result 0-1 checkmate"]);
+    let shown = out.iter().any(|e| {
+        matches!(e, OnlineEvent::Show(Feedback::Show { from, to, text })
+            if (*from, *to, text.as_str()) == (Square::D8, Square::H4, "Qh4#"))
+    });
+    assert!(shown, "{out:?}");
+}
