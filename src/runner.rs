@@ -615,14 +615,7 @@ fn apply_control<S: BoardSession, K: Sink>(
         Control::Resign(_) => {}
         Control::Promote(role) if game.started() => {
             let event = SensorEvent::new(now, crate::sensor::SensorKind::Promote(role));
-            game.handle_sensor(&event);
-            tell(
-                sink,
-                Happened::Sensor {
-                    event: &event,
-                    game,
-                },
-            )?;
+            take_entered(&event, game, sink)?;
         }
         Control::Promote(_) => {}
         Control::ClockReading(reading) => {
@@ -649,17 +642,22 @@ fn apply_control<S: BoardSession, K: Sink>(
             // The board as the game saw it, read the other way round.
             let seen = turned_snapshot(game.seen());
             let event = SensorEvent::new(now, crate::sensor::SensorKind::Snapshot(seen));
-            game.handle_sensor(&event);
-            tell(
-                sink,
-                Happened::Sensor {
-                    event: &event,
-                    game,
-                },
-            )?;
+            take_entered(&event, game, sink)?;
         }
     }
     drain(game, session, sink, clock, *flipped)
+}
+
+/// A report made at the host rather than by the board (a promotion's piece chosen, the board
+/// read the other way round): the game takes it as the board's, and the sink is told, so that
+/// the recording holds it where the game took it.
+fn take_entered<K: Sink>(
+    event: &SensorEvent,
+    game: &mut LiveGame,
+    sink: &mut K,
+) -> Result<(), RunnerError> {
+    game.handle_sensor(event);
+    tell(sink, Happened::Sensor { event, game })
 }
 
 /// The next control, when there is a receiver to take one from (never, otherwise).

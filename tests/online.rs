@@ -54,6 +54,41 @@ struct Played {
     replayed: Vec<Value>,
 }
 
+/// `touchmove online` against `standin` for one game on the emulated `board` at `port`, its
+/// decisions as JSON lines, recorded at `log`, with the short windows the emulated hands use.
+fn online_command(
+    standin: &StandIn,
+    board: &str,
+    port: &str,
+    log: &std::path::Path,
+) -> std::process::Command {
+    let mut command = common::bin();
+    command
+        .env("LICHESS_TOKEN", TOKEN)
+        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
+        .args(["--protocol", board, "--port", port, "--json"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--record", log.to_str().expect("a path")]);
+    command
+}
+
+/// An emulated `board` whose hands play the sensor log `script` (written in `dir`), answering
+/// a minute after it: the board, and where the session is to record in `dir`.
+fn scripted_board(
+    dir: &std::path::Path,
+    board: &str,
+    script: &str,
+) -> (common::emulator::Emulator, std::path::PathBuf) {
+    let hands = dir.join("hands.log");
+    std::fs::write(&hands, script).expect("written");
+    let hands = hands.to_str().expect("a path");
+    let args = ["--log", hands, "--grace-ms", "60000"];
+    (
+        emulate_with(board, &args, Stdio::null()),
+        dir.join("game.log"),
+    )
+}
+
 /// Plays the game on an emulated `board` (its emulator given `faults` too) against the
 /// stand-in; with `kill_after`, the session is killed (SIGKILL) once that many moves stand and
 /// started again with `--resume`: what is returned is the resumed session's.
@@ -94,13 +129,9 @@ fn play_on(
     let log = dir.join("game.log");
     let _ = std::fs::remove_file(&log);
     let online = |extra: &[&str]| {
-        let mut command = common::bin();
+        let mut command = online_command(standin, board, &emulated.port, &log);
         command
-            .env("LICHESS_TOKEN", TOKEN)
-            .args(["online", "--lichess-url", &standin.url, "--games", "1"])
-            .args(["--protocol", board, "--port", &emulated.port, "--json"])
-            .args(["--slide-ms", "50", "--bounce-ms", "10", "-vvv"])
-            .args(["--record", log.to_str().expect("a path")])
+            .arg("-vvv")
             .args(online_args)
             .args(extra)
             .stdin(Stdio::null());
@@ -232,6 +263,14 @@ fn check_game(
     assert_eq!(replayed, decided, "{stderr}");
 }
 
+/// Live equals replay: the recording at `log` (the server's lines and answers in it) replays to
+/// every decision of the session's `events`; the link's state is the live session's alone.
+fn assert_replays_to(log: &std::path::Path, events: &[Value], stderr: &str) {
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let replayed = common::watching::replay_with(log, &[]);
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+}
+
 /// The board was lost in the game and came back.
 fn assert_unplugged(played: &Played) {
     let states: Vec<&str> = played
@@ -317,12 +356,7 @@ fn resign_typed_at_the_terminal_resigns_the_game_on_the_server() {
     let emulate_args = ["--pgn", pgn_arg, "--follow", "black", "--speed", "5"];
     let emulated = emulate_with("dgt", &emulate_args, Stdio::null());
     let log = dir.join("game.log");
-    let mut online = common::bin()
-        .env("LICHESS_TOKEN", TOKEN)
-        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
-        .args(["--protocol", "dgt", "--port", &emulated.port, "--json"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
-        .args(["--record", log.to_str().expect("a path")])
+    let mut online = online_command(&standin, "dgt", &emulated.port, &log)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -360,9 +394,7 @@ fn resign_typed_at_the_terminal_resigns_the_game_on_the_server() {
         .expect("a result");
     assert_eq!(result["result"], "0-1", "White resigned: {stderr}");
     // The recording replays to the same decisions.
-    let decided: Vec<&Value> = lines.iter().filter(|e| e["kind"] != "link").collect();
-    let replayed = common::watching::replay_with(&log, &[]);
-    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    assert_replays_to(&log, &lines, &stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -447,12 +479,7 @@ fn the_page_shows_the_game_and_the_server_s_clock_and_its_buttons_ask_the_server
     ];
     let emulated = emulate_with("dgt", &emulate_args, Stdio::null());
     let log = dir.join("game.log");
-    let mut online = common::bin()
-        .env("LICHESS_TOKEN", TOKEN)
-        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
-        .args(["--protocol", "dgt", "--port", &emulated.port, "--json"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
-        .args(["--record", log.to_str().expect("a path")])
+    let mut online = online_command(&standin, "dgt", &emulated.port, &log)
         .args(["--listen", "127.0.0.1:0"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -577,9 +604,7 @@ fn the_page_shows_the_game_and_the_server_s_clock_and_its_buttons_ask_the_server
     );
     assert!(!stderr.contains(TOKEN), "the token was printed");
     // The recording replays to the same decisions, the draw included.
-    let decided: Vec<&Value> = lines.iter().filter(|e| e["kind"] != "link").collect();
-    let replayed = common::watching::replay_with(&log, &[]);
-    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    assert_replays_to(&log, &lines, &stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -594,43 +619,21 @@ fn the_result_gesture_asks_the_server_kings_on_dark_squares_resign_white_s_game(
     let standin = StandIn::start(script(&ucis));
     let dir = std::env::temp_dir().join(format!("touchmove-online-gesture-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
-    let hands = dir.join("hands.log");
-    std::fs::write(
-        &hands,
+    let (emulated, log) = scripted_board(
+        &dir,
+        "dgt",
         "touchmove-log 1\n1000 lift e2 P\n1300 place e4 P\n\
          3000 lift e7 p\n3300 place e6 p\n\
          5000 lift e1 K\n5300 place d4 K\n5600 lift e8 k\n5900 place e5 k\n",
-    )
-    .expect("written");
-    let emulated = emulate_with(
-        "dgt",
-        &[
-            "--log",
-            hands.to_str().expect("a path"),
-            "--grace-ms",
-            "60000",
-        ],
-        Stdio::null(),
     );
-    let log = dir.join("game.log");
-    let output = common::bin()
-        .env("LICHESS_TOKEN", TOKEN)
-        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
-        .args(["--protocol", "dgt", "--port", &emulated.port, "--json"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
-        .args(["--record", log.to_str().expect("a path")])
+    let output = online_command(&standin, "dgt", &emulated.port, &log)
         .stdin(Stdio::null())
         .output()
         .expect("online runs");
     drop(emulated);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stderr}");
-    let posts: Vec<(String, u16)> = standin
-        .received()
-        .into_iter()
-        .filter(|r| r.method == "POST")
-        .map(|r| (r.path, r.status))
-        .collect();
+    let posts = standin.posts();
     assert_eq!(
         posts,
         [
@@ -663,9 +666,7 @@ fn the_result_gesture_asks_the_server_kings_on_dark_squares_resign_white_s_game(
         )),
         "{events:?}"
     );
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
-    let replayed = common::watching::replay_with(&log, &[]);
-    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    assert_replays_to(&log, &events, &stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -680,30 +681,13 @@ fn a_promotion_the_board_cannot_identify_waits_for_the_piece_typed_and_is_never_
     });
     let dir = std::env::temp_dir().join(format!("touchmove-online-promote-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
-    let hands = dir.join("hands.log");
-    std::fs::write(
-        &hands,
+    let (emulated, log) = scripted_board(
+        &dir,
+        "hall",
         "touchmove-log 1\n@start 8/4P1k1/8/8/8/8/P7/4K3 w - - 0 1\n\
          1000 lift e7\n1300 place e8\n15000 lift g7\n15300 place g6\n",
-    )
-    .expect("written");
-    let emulated = emulate_with(
-        "hall",
-        &[
-            "--log",
-            hands.to_str().expect("a path"),
-            "--grace-ms",
-            "60000",
-        ],
-        Stdio::null(),
     );
-    let log = dir.join("game.log");
-    let mut online = common::bin()
-        .env("LICHESS_TOKEN", TOKEN)
-        .args(["online", "--lichess-url", &standin.url, "--games", "1"])
-        .args(["--protocol", "hall", "--port", &emulated.port, "--json"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
-        .args(["--record", log.to_str().expect("a path")])
+    let mut online = online_command(&standin, "hall", &emulated.port, &log)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -737,12 +721,7 @@ fn a_promotion_the_board_cannot_identify_waits_for_the_piece_typed_and_is_never_
     let stderr = stderr.join("\n");
     assert!(status.success(), "{stderr}");
     drop(emulated);
-    let posts: Vec<(String, u16)> = standin
-        .received()
-        .into_iter()
-        .filter(|r| r.method == "POST")
-        .map(|r| (r.path, r.status))
-        .collect();
+    let posts = standin.posts();
     assert_eq!(
         posts,
         [(format!("/api/board/game/{GAME}/move/e7e8n"), 200)],
@@ -767,8 +746,6 @@ fn a_promotion_the_board_cannot_identify_waits_for_the_piece_typed_and_is_never_
         recorded.lines().any(|l| l.ends_with(" promote n")),
         "{recorded}"
     );
-    let decided: Vec<&Value> = lines.iter().filter(|e| e["kind"] != "link").collect();
-    let replayed = common::watching::replay_with(&log, &[]);
-    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
+    assert_replays_to(&log, &lines, &stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -220,6 +220,15 @@ impl StandIn {
         self.shared.lock().received.clone()
     }
 
+    /// Every `POST` received, in order: its path and the status it was answered with.
+    pub fn posts(&self) -> Vec<(String, u16)> {
+        self.received()
+            .into_iter()
+            .filter(|r| r.method == "POST")
+            .map(|r| (r.path, r.status))
+            .collect()
+    }
+
     /// The game's status.
     pub fn status(&self) -> &'static str {
         self.shared.lock().status

@@ -38,7 +38,7 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::runner::{self, Control, Parts, RunnerConfig};
 use touchmove::sensor_log::{LogHeader, OnlineSeat};
 use touchmove::timing::Timing;
-use touchmove::watched::{Players, WatchedBoard};
+use touchmove::watched::Players;
 
 use super::args::OnlineArgs;
 use super::recording::Recording;
@@ -143,7 +143,21 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
     let (typed_requests, typed) = mpsc::unbounded_channel();
     // The page's buttons ask as the keys do.
     let mut page = match args.listen {
-        Some(listen) => Some(page(listen, args, typed_requests.clone()).await?),
+        Some(listen) => {
+            let protocol = touchmove::registry::find(&args.board.protocol).with_context(|| {
+                format!("no board protocol is called `{}`", args.board.protocol)
+            })?;
+            let start = (Chess::default(), PgnTags::default());
+            let requests = Some(typed_requests.clone());
+            let page = super::web::one_page::game_page(
+                listen,
+                protocol.name,
+                &args.board,
+                start,
+                requests,
+            );
+            Some(page.await?)
+        }
         None => None,
     };
     keys::read_keys(typed_requests);
@@ -248,38 +262,6 @@ async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(BACKOFF_MAX);
     }
-}
-
-/// The session's live page at `listen`, its buttons asking through `requests`, its address
-/// said (first on standard output, or on standard error with `--json`): the sink that keeps
-/// it, for one game after another.
-async fn page(
-    listen: std::net::SocketAddr,
-    args: &OnlineArgs,
-    requests: mpsc::UnboundedSender<Asked>,
-) -> Result<PageSink> {
-    let board = &args.board;
-    let protocol = touchmove::registry::find(&board.protocol)
-        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
-    let port = board.port.as_ref().map_or_else(
-        || "the first board found".to_owned(),
-        |p| p.display().to_string(),
-    );
-    let watched = WatchedBoard::new(
-        "1",
-        protocol.name,
-        &port,
-        Chess::default(),
-        PgnTags::default(),
-    );
-    let page = super::web::serve_one(listen, watched, board.notation, Some(requests)).await?;
-    let address = format!("http://{}/board/1", page.address);
-    if board.json {
-        eprintln!("touchmove: the game's page is at {address}");
-    } else {
-        super::session::announce(&format!("serve: {address}"))?;
-    }
-    Ok(page.sink)
 }
 
 /// Opens game `id`'s stream and reads its first line, the whole game.

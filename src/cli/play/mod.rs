@@ -32,14 +32,12 @@ use touchmove::play::EngineGame;
 use touchmove::runner::{self, Control, Parts, RunnerConfig};
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
-use touchmove::watched::WatchedBoard;
 
-use super::args::{PlayArgs, PlaySide, WatchArgs};
+use super::args::{PlayArgs, PlaySide};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
-use super::web::PageSink;
 use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};
 use resumed::resume;
@@ -185,7 +183,10 @@ async fn play(
         ..PgnTags::default()
     };
     let page = match args.listen {
-        Some(listen) => Some(page(listen, protocol.name, &board.port, &start, &tags, board).await?),
+        Some(listen) => {
+            let start = (start.clone(), tags.clone());
+            Some(super::web::one_page::game_page(listen, protocol.name, board, start, None).await?)
+        }
         None => None,
     };
     let out = WatchSink::new(
@@ -273,32 +274,6 @@ async fn play(
     // What was decided is written whether the board was given up on or not.
     let finished = state.out.finish();
     super::session::session_outcome(watched, finished)
-}
-
-/// The game's live page at `listen`, its address said (first on standard output, or on
-/// standard error with `--json`): the sink that keeps it.
-async fn page(
-    listen: std::net::SocketAddr,
-    protocol: &'static str,
-    port: &Option<std::path::PathBuf>,
-    start: &Chess,
-    tags: &PgnTags,
-    board: &WatchArgs,
-) -> Result<PageSink> {
-    let port = port.as_ref().map_or_else(
-        || "the first board found".to_owned(),
-        |p| p.display().to_string(),
-    );
-    let watched = WatchedBoard::new("1", protocol, &port, start.clone(), tags.clone());
-    let page = super::web::serve_one(listen, watched, board.notation, None).await?;
-    let address = format!("http://{}/board/1", page.address);
-    // JSON lines alone on standard output with --json.
-    if board.json {
-        eprintln!("touchmove: the game's page is at {address}");
-    } else {
-        super::session::announce(&format!("serve: {address}"))?;
-    }
-    Ok(page.sink)
 }
 
 /// Waits for the engine's handshake: its name, or why it cannot play.

@@ -6,9 +6,12 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tokio::sync::{mpsc, watch};
 
+use shakmaty::Chess;
 use touchmove::output::notation::Notation;
+use touchmove::output::pgn::PgnTags;
 use touchmove::watched::WatchedBoard;
 
+use super::super::args::WatchArgs;
 use super::access::{Access, Allowed};
 use super::board::{BoardHandle, Overview};
 use super::requests::Asked;
@@ -63,4 +66,32 @@ pub async fn serve_one(
         sink: PageSink::new(handle, None, None),
         address,
     })
+}
+
+/// The page of a game played at one board (`play`, `online`): board 1 of a page served at
+/// `listen`, watched on `board`'s port with `protocol`, from `start` between `tags`' players;
+/// its address said (first on standard output, or on standard error with `--json`). With
+/// `requests`, its buttons ask the online game's server.
+pub async fn game_page(
+    listen: std::net::SocketAddr,
+    protocol: &'static str,
+    board: &WatchArgs,
+    start: (Chess, PgnTags),
+    requests: Option<mpsc::UnboundedSender<Asked>>,
+) -> Result<PageSink> {
+    let port = board.port.as_ref().map_or_else(
+        || "the first board found".to_owned(),
+        |p| p.display().to_string(),
+    );
+    let (start, tags) = start;
+    let watched = WatchedBoard::new("1", protocol, &port, start, tags);
+    let page = serve_one(listen, watched, board.notation, requests).await?;
+    let address = format!("http://{}/board/1", page.address);
+    // JSON lines alone on standard output with --json.
+    if board.json {
+        eprintln!("touchmove: the game's page is at {address}");
+    } else {
+        super::super::session::announce(&format!("serve: {address}"))?;
+    }
+    Ok(page.sink)
 }
