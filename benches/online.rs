@@ -182,10 +182,16 @@ impl ServerClock {
     }
 }
 
+/// How long after a server's state a clock report may still be the clock's own, the host's
+/// setting of the state on its way (a command and its answer on the line).
+const SETTING_MS: f64 = 100.0;
+
 /// The clock's offsets from the server's in a session's recording, in ms: at each report of the
 /// clock whose running side's display changed, that side's time less the server's. A report
 /// made at the very instant (the same ms) a state arrived is weighed against the state before:
-/// the clock cannot have been told yet.
+/// the clock cannot have been told yet. So is a report made within [`SETTING_MS`] of a state
+/// that still runs the side the state before ran: the host's setting was on its way (the clock
+/// reports what it shows, and the setting crosses the report on the line).
 fn clock_offsets(recording: &str) -> Vec<f64> {
     // The server's last two states.
     let (mut before, mut last): (Option<ServerClock>, Option<ServerClock>) = (None, None);
@@ -204,11 +210,13 @@ fn clock_offsets(recording: &str) -> Vec<f64> {
             if last.is_some_and(|s| s.white == white && s.black == black) {
                 continue;
             }
-            let server = if last.is_some_and(|s| s.t < t) {
-                last
-            } else {
-                before
-            };
+            let not_yet_set = last.is_some_and(|s| {
+                t <= s.t
+                    || (t <= s.t + SETTING_MS
+                        && s.running != running
+                        && before.is_some_and(|b| b.running == running))
+            });
+            let server = if not_yet_set { before } else { last };
             let Some(color) = running else {
                 shown = None;
                 continue;
