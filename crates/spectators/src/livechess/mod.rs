@@ -24,7 +24,7 @@ mod eboard;
 mod envelope;
 mod feed;
 
-pub use call::{Call, CallError, CallId, Request, parse_call};
+pub use call::{Call, CallError, CallId, ID_CHARS, Request, parse_call};
 pub use eboard::{BoardView, ClockInfo, Eboard, Source, is_named, serialnr};
 pub use envelope::{call_response, error_response, feed_message};
 pub use feed::{EboardEvent, Feed};
