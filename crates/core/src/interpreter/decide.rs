@@ -43,6 +43,12 @@ impl Interpreter {
             }
             Relation::Next(m) => self.candidate(t, m, false),
             Relation::Correction(m) => self.candidate(t, m, true),
+            // Unseen (a full report, or while catching up), a board that forward play also
+            // explains may be moves that came back to an earlier position: neither is taken,
+            // and the game waits for the board to say more.
+            Relation::Earlier(_) if self.unseen() && self.forward_play_explains() => {
+                self.phase = Phase::Unexplained { quiet_at: None };
+            }
             Relation::Earlier(plies) => {
                 self.phase = Phase::Pending {
                     what: Pending::Takeback { plies },
@@ -62,6 +68,19 @@ impl Interpreter {
                 }
             }
         }
+    }
+
+    /// Whether what the board shows was not seen change by change: a full report, or changes
+    /// while catching up on moves made unseen.
+    fn unseen(&self) -> bool {
+        self.sync.catching_up() || self.sensed.reading == Reading::Snapshot
+    }
+
+    /// Whether a legal sequence of up to [`super::catch_up::MAX_PLIES`] plies from the game's
+    /// position also leads to what the board shows.
+    fn forward_play_explains(&self) -> bool {
+        super::catch_up::catch_up(self.game.position(), &self.sensed.board)
+            != super::catch_up::CatchUp::Nothing
     }
 
     /// Decides the move the board left, `left`, at `t`: the touches made since it was left are
@@ -157,9 +176,9 @@ impl Interpreter {
         } else if self.in_progress() {
             self.phase = Phase::InHand;
         } else {
-            let report_at =
-                (!self.sync.mismatch_reported()).then_some(t.saturating_add(self.config.slide_ms));
-            self.phase = Phase::Unexplained { report_at };
+            // Weighed once the board has rested for the slide window.
+            let quiet_at = Some(t.saturating_add(self.config.slide_ms));
+            self.phase = Phase::Unexplained { quiet_at };
         }
     }
 
@@ -438,7 +457,7 @@ impl Interpreter {
     pub(super) fn report_mismatch(&mut self, t: Millis) {
         let squares = self.differences_from_nearest();
         self.sync.report_mismatch();
-        self.phase = Phase::Unexplained { report_at: None };
+        self.phase = Phase::Unexplained { quiet_at: None };
         self.emit(t, EventKind::Mismatch { squares });
     }
 

@@ -129,7 +129,7 @@ impl Interpreter {
     /// How many plies back the position is that the board shows, if it is an earlier one. One
     /// of the mover's pieces set on an illegal square may recreate a position of a repetition
     /// several plies back: that is an illegal placement, not a takeback of several plies.
-    fn matching_earlier(&self) -> Option<usize> {
+    pub(super) fn matching_earlier(&self) -> Option<usize> {
         // Taking the last move back means lifting the piece it moved; without that evidence an
         // occupancy-only board may only look like an earlier position (a promotion's new piece
         // set down on a square the last move emptied).

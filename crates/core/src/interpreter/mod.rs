@@ -188,8 +188,10 @@ enum Phase {
         to: Square,
         completed: bool,
     },
-    /// The board matches nothing expected; reported when it has been quiet for the window.
-    Unexplained { report_at: Option<Millis> },
+    /// The board matches nothing expected; weighed when it has been quiet for the window
+    /// (`quiet_at`): moves made unseen are caught up if one sequence explains it, else the
+    /// mismatch is reported (once).
+    Unexplained { quiet_at: Option<Millis> },
     /// The game is over; waiting for the starting position for a new game.
     Closed,
 }
@@ -417,7 +419,7 @@ impl Interpreter {
             // Only the player's choice decides a promotion awaiting its piece.
             Phase::Pending { .. } if self.awaits_promotion_choice() => None,
             Phase::Pending { deadline, .. } => Some(deadline),
-            Phase::Unexplained { report_at } => report_at,
+            Phase::Unexplained { quiet_at } => quiet_at,
             _ => None,
         };
         // A lift made before the window closed is either a real lift (which changes the board
@@ -498,7 +500,7 @@ impl Interpreter {
     fn phase_timeout(&mut self, due: Millis) {
         match self.phase {
             Phase::Pending { .. } => self.decide_pending(due),
-            Phase::Unexplained { report_at: Some(_) } => self.report_mismatch(due),
+            Phase::Unexplained { quiet_at: Some(_) } => self.board_quiet(due),
             _ => {}
         }
     }
@@ -742,6 +744,19 @@ impl Interpreter {
         }
     }
 
+    /// The board has rested for the slide window at `t` on a position nothing expected
+    /// explains: moves the board did not show one by one (a scan that caught two plies at
+    /// once, hands quicker than the sensor) are caught up if exactly one shortest sequence
+    /// leads there ([`Interpreter::catch_up`]); else the mismatch is reported, once, and the
+    /// board is weighed again at its next rest.
+    fn board_quiet(&mut self, t: Millis) {
+        self.phase = Phase::Unexplained { quiet_at: None };
+        self.catch_up(t);
+        if matches!(self.phase, Phase::Unexplained { .. }) && !self.sync.mismatch_reported() {
+            self.report_mismatch(t);
+        }
+    }
+
     /// The board, fully reported, matches nothing expected: moves may have been made while
     /// nobody was listening. If exactly one shortest legal sequence (up to
     /// [`catch_up::MAX_PLIES`] plies) leads to it, its moves are played, marked as
@@ -752,6 +767,10 @@ impl Interpreter {
     /// off last), not the piece in hand counted as captured. After a piece set down, only if
     /// its last move set a piece there (the order seen is kept).
     pub(super) fn catch_up(&mut self, t: Millis) {
+        // A board that also shows an earlier position may be a takeback: neither is taken.
+        if self.matching_earlier().is_some() {
+            return;
+        }
         let catch_up::CatchUp::One(moves) =
             catch_up::catch_up(self.game.position(), &self.sensed.board)
         else {
@@ -760,10 +779,13 @@ impl Interpreter {
         let last = moves.last().copied();
         let keeps_the_order = match self.sensed.last_seen {
             None => true,
-            // The piece lifted last is in hand, unless the last move captured it.
-            Some(SeenChange::Lift(square)) => {
-                last.and_then(geometry::capture_square) == Some(square)
-            }
+            // The piece lifted last is in hand, unless the last move captured it, or moved it
+            // away (its arrival seen first: one scan's changes come in square order).
+            Some(SeenChange::Lift(square)) => last.is_some_and(|m| {
+                geometry::capture_square(m) == Some(square)
+                    || geometry::occupancy_delta(m).contains(square)
+                        && !geometry::landing_squares(m).contains(square)
+            }),
             // After a piece seen set down, the move that set it there was the last one made.
             Some(SeenChange::Place(square)) => {
                 last.is_some_and(|m| geometry::landing_squares(m).contains(square))

@@ -241,3 +241,36 @@ fn read_events(script: &str) -> Vec<crate::sensor::SensorEvent> {
         .expect("a valid script")
         .events
 }
+
+#[test]
+fn a_full_report_that_forward_play_also_explains_is_no_takeback() {
+    // 1. Nf3 Nf6 seen; unplugged, 2. Ng1 Ng8 are played, and the full report shows the start
+    // position again: an earlier position, and two plies forward. It is not taken back (before,
+    // it was: two takebacks, and 3. e4 recorded as the game's first move). Then e2-e4 is seen:
+    // Ng1 Ng8 e4 and e4 Ng8 Ng1 both lead there, so the order of the unseen moves cannot be
+    // known; the game says the mismatch and waits.
+    let out = run(
+        Chess::default(),
+        Config::default(),
+        "@board identifying
+         0 lift g1 N
+         300 place f3 N
+         1000 lift g8 n
+         1300 place f6 n
+         5000 snapshot rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR
+         7000 lift e2 P
+         7300 place e4 P",
+    );
+    assert!(
+        out.iter()
+            .all(|e| !matches!(e.kind, EventKind::Takeback { .. })),
+        "{out:?}"
+    );
+    let played: Vec<String> = sans(&out).into_iter().map(|(_, san)| san).collect();
+    assert_eq!(played, ["Nf3", "Nf6"], "{out:?}");
+    assert!(
+        out.iter()
+            .any(|e| matches!(e.kind, EventKind::Mismatch { .. })),
+        "{out:?}"
+    );
+}
