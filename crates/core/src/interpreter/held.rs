@@ -118,13 +118,16 @@ impl Interpreter {
     }
 
     /// The opponent's lifts held from the instant `t` of a piece of the mover's set down
-    /// (`piece`), taken out to go after it: the scan reported both in its own square order,
-    /// and the mover's piece arriving shows the mover's hand still at work (a slide going on
-    /// past a square it was seen resting on), so the press does not complete the move before
-    /// it. Each with how clear it is whose hand lifted it (clear once the mover has pressed).
+    /// (`piece`, on `square`), taken out to go after it: the scan reported both in its own
+    /// square order, and the mover's piece arriving shows the mover's hand still at work (a
+    /// slide going on past a square it was seen resting on), so the press does not complete
+    /// the move before it. Each with how clear it is whose hand lifted it (clear once the
+    /// mover has pressed). A lift of `square` itself stays before the arrival: it is the
+    /// captured piece, which left before the capturing one could come.
     pub(super) fn replies_before_arrival(
         &mut self,
         t: Millis,
+        square: Square,
         piece: Option<Piece>,
     ) -> Vec<(HeldLift, Seen)> {
         let mover = self.game.turn();
@@ -132,11 +135,10 @@ impl Interpreter {
         if !arrives || self.config.report_horizon_ms == 0 {
             return Vec::new();
         }
-        let (replies, own): (Vec<HeldLift>, Vec<HeldLift>) = self
-            .held
-            .lifts
-            .iter()
-            .partition(|lift| lift.t == t && self.lifted_color(lift) == Some(!mover));
+        let (replies, own): (Vec<HeldLift>, Vec<HeldLift>) =
+            self.held.lifts.iter().partition(|lift| {
+                lift.t == t && lift.square != square && self.lifted_color(lift) == Some(!mover)
+            });
         if replies.is_empty() {
             return Vec::new();
         }

@@ -341,7 +341,7 @@ impl Interpreter {
                     diagnostic!(t, %square, "bounce ignored");
                     self.held.lifts.remove(index);
                 } else {
-                    let replies = self.replies_before_arrival(t, piece);
+                    let replies = self.replies_before_arrival(t, square, piece);
                     self.release_held();
                     self.place(t, square, piece);
                     self.placed_for_held_press();
