@@ -72,6 +72,16 @@ fn online_command(
     command
 }
 
+/// `command` running, its standard input, output and error piped to the test.
+fn spawn_piped(mut command: std::process::Command) -> std::process::Child {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("online runs")
+}
+
 /// An emulated `board` whose hands play the sensor log `script` (written in `dir`), answering
 /// a minute after it: the board, and where the session is to record in `dir`.
 fn scripted_board(
@@ -356,12 +366,7 @@ fn resign_typed_at_the_terminal_resigns_the_game_on_the_server() {
     let emulate_args = ["--pgn", pgn_arg, "--follow", "black", "--speed", "5"];
     let emulated = emulate_with("dgt", &emulate_args, Stdio::null());
     let log = dir.join("game.log");
-    let mut online = online_command(&standin, "dgt", &emulated.port, &log)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("online runs");
+    let mut online = spawn_piped(online_command(&standin, "dgt", &emulated.port, &log));
     let mut keyboard = online.stdin.take().expect("stdin");
     let stdout = BufReader::new(online.stdout.take().expect("stdout"));
     let mut lines = Vec::new();
@@ -687,12 +692,7 @@ fn a_promotion_the_board_cannot_identify_waits_for_the_piece_typed_and_is_never_
         "touchmove-log 1\n@start 8/4P1k1/8/8/8/8/P7/4K3 w - - 0 1\n\
          1000 lift e7\n1300 place e8\n15000 lift g7\n15300 place g6\n",
     );
-    let mut online = online_command(&standin, "hall", &emulated.port, &log)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("online runs");
+    let mut online = spawn_piped(online_command(&standin, "hall", &emulated.port, &log));
     let mut keyboard = online.stdin.take().expect("stdin");
     let said = common::child::lines_of(online.stderr.take().expect("stderr"));
     let events = common::child::lines_of(online.stdout.take().expect("stdout"));

@@ -285,9 +285,14 @@ impl WatchedBoard {
         self.serial = Some(serial.to_owned());
     }
 
-    /// The online game played on the board, as it stands now (`None`: none).
-    pub fn set_online(&mut self, online: Option<OnlineStatus>) {
+    /// The online game played on the board, as it stands now (`None`: none); whether that
+    /// changed anything.
+    pub fn set_online(&mut self, online: Option<OnlineStatus>) -> bool {
+        if self.online == online {
+            return false;
+        }
         self.online = online;
+        true
     }
 
     /// The board whose game `n` is played by `pairings[n - 1]` (round them again once all have

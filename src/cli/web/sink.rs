@@ -103,13 +103,10 @@ impl PageSink {
 
     /// The online game played on the board, as it stands now.
     pub fn set_online(&mut self, online: Option<OnlineStatus>) {
-        let mut state = self.handle.lock();
-        if state.summary().online == online {
-            return;
+        let changed = self.handle.lock().set_online(online);
+        if changed {
+            self.handle.changed();
         }
-        state.set_online(online);
-        drop(state);
-        self.handle.changed();
     }
 
     fn say(&self, text: &str) {

@@ -59,6 +59,18 @@ fn sent(events: &[OnlineEvent]) -> Vec<String> {
         .collect()
 }
 
+/// The game of the player of White after 1. e4 e5, both stated by the server and carried out on
+/// the board, its output taken.
+fn after_e4_e5() -> (OnlineGame, Board) {
+    let mut game = OnlineGame::new(Chess::default(), Color::White);
+    let mut board = Board::new();
+    game.handle_decision(&board.play(1000, "e2e4"));
+    game.handle_state(1100, &state("e2e4 e7e5", "started"));
+    game.handle_decision(&board.play(2000, "e7e5"));
+    drain(&mut game);
+    (game, board)
+}
+
 /// The record's lines: moves by SAN, takebacks, notices and executions by their `what`.
 fn said(events: &[OnlineEvent]) -> Vec<String> {
     events
@@ -188,12 +200,7 @@ fn a_move_whose_answer_was_lost_is_sent_again_only_if_the_server_lacks_it() {
 
 #[test]
 fn the_server_s_takeback_takes_the_record_back_and_the_board_must_follow() {
-    let mut game = OnlineGame::new(Chess::default(), Color::White);
-    let mut board = Board::new();
-    game.handle_decision(&board.play(1000, "e2e4"));
-    game.handle_state(1100, &state("e2e4 e7e5", "started"));
-    game.handle_decision(&board.play(2000, "e7e5"));
-    drain(&mut game);
+    let (mut game, mut board) = after_e4_e5();
     game.handle_state(3000, &state("e2e4", "started"));
     let out = drain(&mut game);
     assert_eq!(
@@ -317,12 +324,7 @@ fn a_resumed_game_sends_its_last_move_again_only_if_the_server_lacks_it_and_show
 
 #[test]
 fn a_move_made_after_a_resume_waits_for_the_server_s_state_before_it_is_sent() {
-    let mut game = OnlineGame::new(Chess::default(), Color::White);
-    let mut board = Board::new();
-    game.handle_decision(&board.play(1000, "e2e4"));
-    game.handle_state(1100, &state("e2e4 e7e5", "started"));
-    game.handle_decision(&board.play(2000, "e7e5"));
-    drain(&mut game);
+    let (mut game, mut board) = after_e4_e5();
     // Killed as Nf3 was decided (and maybe sent); resumed, the board decides it again before
     // the new stream's first line.
     game.resumed();
