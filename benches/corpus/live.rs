@@ -5,12 +5,14 @@
 //! recorded is then replayed, as `watch --record` then `replay` would: live and replay must
 //! agree.
 
-use touchmove::event::{EventKind, GameEvent};
+use shakmaty::{ByColor, Color};
+use touchmove::clock::ClockReading;
+use touchmove::event::{ClockTimes, EventKind, GameEvent};
 use touchmove::interpreter::Config;
 use touchmove::live::{BoardSession, LinkEvent, LiveEvent, LiveGame};
 use touchmove::live::{Protocol, SessionOptions};
 use touchmove::replay::Replay;
-use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::sensor::{Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::SensorLog;
 use touchmove::sensor_log::{LogHeader, LogRecord};
 use touchmove_simulation::emulation::{EmulatedBoard, ProtocolScript, ScriptStart, Unplug};
@@ -119,6 +121,11 @@ pub struct LiveRow {
     /// Games left waiting: the session ended with the board matching nothing (after an outage,
     /// no single shortest sequence of up to 4 plies explained it, so the game waited).
     pub waiting: usize,
+    /// Moves whose times were checked against the clock (rows whose presses all reach the host:
+    /// no outage), and how many differ from what the clock showed after their press by more than
+    /// its display's second.
+    pub times_checked: usize,
+    pub times_off: usize,
     /// The first games not reproduced exactly, for the report.
     pub inexact: Vec<String>,
     /// The first games with a false or a missed ruling, for the report.
@@ -163,6 +170,11 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
         row.breaches_expected += verdict.earned_rulings;
         row.breaches_found += verdict.earned_rulings - verdict.missed_rulings.len();
         row.waiting += usize::from(left_waiting(&session.decisions));
+        if style.hands.clock && style.unplug_ms.is_none() && style.killed_ms.is_none() {
+            let (checked, off) = times_against_the_clock(&session.recorded, &session.decisions);
+            row.times_checked += checked;
+            row.times_off += off;
+        }
         row.reconstructed += session
             .decisions
             .iter()
@@ -170,6 +182,72 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
             .count();
     }
     row
+}
+
+/// The times each recorded move ends with (its `move`, then its `clock` events), against the
+/// clock's first report after its mover's press that shows the opponent's side running: how
+/// many moves were checked, and how many differ by more than the display's second. The n-th
+/// press of a side completes that side's n-th move (the hands press once a move).
+fn times_against_the_clock(recorded: &[LogRecord], decisions: &[GameEvent]) -> (usize, usize) {
+    let mut moves: Vec<(Color, Option<ClockTimes>)> = Vec::new();
+    for decision in decisions {
+        match &decision.kind {
+            EventKind::Move(m) => moves.push((m.color, m.clock)),
+            EventKind::Clock { ply, clock, .. } => {
+                if let Some(times) = moves.get_mut((*ply as usize).wrapping_sub(1)) {
+                    times.1 = Some(*clock);
+                }
+            }
+            EventKind::Takeback { ply } => moves.truncate((*ply as usize).saturating_sub(1)),
+            _ => {}
+        }
+    }
+    let mut after_presses: ByColor<Vec<Option<ClockTimes>>> = ByColor::new_with(|_| Vec::new());
+    let mut awaiting: ByColor<bool> = ByColor::new_with(|_| false);
+    let mut last_reading: Option<(Millis, ClockReading)> = None;
+    for record in recorded {
+        match record {
+            LogRecord::Event(SensorEvent {
+                kind: SensorKind::Clock(color),
+                t,
+            }) => {
+                // The clock's report of the press may come in its instant, before it.
+                let reported = last_reading
+                    .filter(|(at, reading)| at == t && reading.running == Some(!*color))
+                    .map(|(_, reading)| reading.times);
+                after_presses.get_mut(*color).push(reported);
+                *awaiting.get_mut(*color) = reported.is_none();
+            }
+            LogRecord::ClockReading { reading, t } => {
+                last_reading = Some((*t, *reading));
+                for color in [Color::White, Color::Black] {
+                    let shows = reading.running == Some(!color);
+                    if *awaiting.get(color) && shows {
+                        *awaiting.get_mut(color) = false;
+                        if let Some(last) = after_presses.get_mut(color).last_mut() {
+                            *last = Some(reading.times);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut made = ByColor::new_with(|_| 0usize);
+    let (mut checked, mut off) = (0, 0);
+    for (color, times) in moves {
+        let nth = *made.get(color);
+        *made.get_mut(color) += 1;
+        let Some(Some(shown)) = after_presses.get(color).get(nth) else {
+            continue;
+        };
+        checked += 1;
+        let near = |a: u64, b: u64| a.abs_diff(b) <= 1_000;
+        let agrees =
+            times.is_some_and(|t| near(t.white, shown.white) && near(t.black, shown.black));
+        off += usize::from(!agrees);
+    }
+    (checked, off)
 }
 
 /// Whether the last word on the board was a mismatch (no resync nor move since).
@@ -194,6 +272,8 @@ struct Session {
     decisions: Vec<GameEvent>,
     /// What replaying the session's recording decided.
     replayed: Vec<GameEvent>,
+    /// What the session recorded.
+    recorded: Vec<LogRecord>,
 }
 
 /// Time the session goes on after the script's last event (the board idle, checks going on).
@@ -228,6 +308,8 @@ fn emulated_board(
     config.playing.seed = seed;
     // Time enough for any corpus game: no flag falls in these rows.
     config.clock.initial_ms = 10 * 3_600_000;
+    // The clock adds an increment at each press, which a move's times must show.
+    config.clock.increment_ms = 2_000;
     config.unplug = unplug;
     Some(Box::new(DgtBoardEmulator::new(config)))
 }
@@ -320,6 +402,7 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
         expected_rulings: simulated.expected_rulings,
         decisions: watcher.decisions,
         replayed,
+        recorded: watcher.recorded,
     })
 }
 

@@ -170,7 +170,7 @@ fn live_table(games: &[(String, PgnGame)]) {
         "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, debounced reports, no clock) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
-        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>6}",
+        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>14} {:>6}",
         "row",
         "games",
         "exact",
@@ -180,6 +180,7 @@ fn live_table(games: &[(String, PgnGame)]) {
         "lost",
         "rebuilt",
         "waiting",
+        "times off",
         "secs"
     );
     let mut notes = Vec::new();
@@ -187,7 +188,7 @@ fn live_table(games: &[(String, PgnGame)]) {
         let began = Instant::now();
         let row = live::run(games, &style);
         println!(
-            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>6.1}",
+            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>14} {:>6.1}",
             style.name,
             row.games,
             row.exact,
@@ -197,6 +198,11 @@ fn live_table(games: &[(String, PgnGame)]) {
             row.lost,
             row.reconstructed,
             row.waiting,
+            if row.times_checked == 0 {
+                "-".to_owned()
+            } else {
+                format!("{}/{}", row.times_off, row.times_checked)
+            },
             began.elapsed().as_secs_f64()
         );
         note_games(&mut notes, style.name, &row.inexact, &row.misruled);
@@ -225,7 +231,13 @@ fn live_table(games: &[(String, PgnGame)]) {
     println!(
         "  but clean, messy and 60 s of the DGT board; the ChessLink rows have no clock (moves decided by"
     );
-    println!("  the slide window or the reply).");
+    println!(
+        "  the slide window or the reply); times off = moves whose times (the `move`, then its"
+    );
+    println!(
+        "  `clock` events) differ by over a second from the DGT clock's first report after the press"
+    );
+    println!("  (the clock adds 2 s a press), of the moves checked (rows without an outage).");
     for note in notes {
         println!("{note}");
     }

@@ -84,6 +84,18 @@ pub enum EventKind {
         /// The number of the game on this board, from 1.
         number: u32,
     },
+    /// The times a physical clock showed once the press that completed move `ply` was made,
+    /// the increment included: they replace the `clock` the move was decided with (a move
+    /// decided before its press carries the times of that instant).
+    Clock {
+        /// The ply (1-based) whose times these are.
+        ply: u32,
+        /// The side that moved and pressed.
+        #[serde(serialize_with = "ser_display")]
+        color: Color,
+        /// Each player's remaining time after the press.
+        clock: ClockTimes,
+    },
     /// A new game was set up on the same board (by a spectator's tool: LiveChess's `setup`):
     /// it starts from `fen` once the board shows it (live sessions only: a recording starts
     /// from its `@start`).

@@ -8,6 +8,7 @@ use super::evidence::Completion;
 use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
+use super::move_times::TimesDue;
 use super::trace::Touch;
 use super::turn::{LeftCandidate, Turn};
 use super::{Interpreter, Pending, Phase};
@@ -260,6 +261,8 @@ impl Interpreter {
         let clock = self.clock.as_ref().map(|clock| clock.times(t));
         let mut event = played.into_event(promotion_default, clock);
         event.reconstructed = how == Decided::Reconstructed;
+        // A clock may report for the first time after the decision: the move waits all the same.
+        self.times_due = (!event.reconstructed).then(|| TimesDue::new(event.ply, mover, clock));
         self.emit(t, EventKind::Move(event));
         if self.config.strict && self.config.exempt != Some(mover) {
             for breach in breaches {

@@ -27,6 +27,38 @@ enum Driver {
     Reports,
 }
 
+/// How many of a reporting clock's last reports are kept, to give the times of an instant
+/// decided late (a press held for the board's reports is weighed with its own time).
+const REPORTS_KEPT: usize = 4;
+
+/// A reporting clock's times as the game took them from one report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Reported {
+    /// When the report came.
+    at: Millis,
+    /// Both times as taken (the display's rounding undone).
+    times: ClockTimes,
+    /// The side running.
+    running: Option<Color>,
+}
+
+impl Reported {
+    /// The times `elapsed` ms after the report.
+    fn times_after(&self, elapsed: Millis) -> ClockTimes {
+        let count = |color: Color, ms: Millis| {
+            if self.running == Some(color) {
+                ms.saturating_sub(elapsed)
+            } else {
+                ms
+            }
+        };
+        ClockTimes {
+            white: count(Color::White, self.times.white),
+            black: count(Color::Black, self.times.black),
+        }
+    }
+}
+
 /// The clock of the game being interpreted.
 #[derive(Debug, Clone)]
 pub struct GameClock {
@@ -40,6 +72,8 @@ pub struct GameClock {
     /// switch, with its mover and when it was decided. A first press by that mover after the
     /// decision is when the physical clock really switched.
     before_switch: Option<(ChessClock, Color, Millis)>,
+    /// A reporting clock's last reports, the latest last.
+    reported: [Option<Reported>; REPORTS_KEPT],
 }
 
 impl GameClock {
@@ -53,6 +87,7 @@ impl GameClock {
             driver: Driver::Moves,
             shown_flags: None,
             before_switch: None,
+            reported: [None; REPORTS_KEPT],
         }
     }
 
@@ -114,6 +149,14 @@ impl GameClock {
         self.driver = Driver::Reports;
         self.before_switch = None;
         self.clock.sync(times, reading.running, t);
+        self.reported.rotate_left(1);
+        if let Some(latest) = self.reported.last_mut() {
+            *latest = Some(Reported {
+                at: t,
+                times,
+                running: reading.running,
+            });
+        }
         let shown = self
             .shown_flags
             .replace(reading.flags)
@@ -152,12 +195,58 @@ impl GameClock {
         }
     }
 
-    /// Both players' remaining time at `t`.
+    /// Both players' remaining time at `t`. On a reporting clock, an instant before its last
+    /// report counts from the last report before it (a press weighed late, with its own time,
+    /// is not given the times of a later press).
     pub fn times(&self, t: Millis) -> ClockTimes {
+        if let Some(then) = self.report_in_force(t) {
+            return then.times_after(t.saturating_sub(then.at));
+        }
         ClockTimes {
             white: self.clock.remaining(Color::White, t),
             black: self.clock.remaining(Color::Black, t),
         }
+    }
+
+    /// Whether the times at `t` already show `mover`'s press: a clock switched by presses
+    /// switched at it; a reporting clock once a report shows the opponent's side running.
+    pub fn shows_press_of(&self, mover: Color, t: Millis) -> bool {
+        match self.driver {
+            Driver::Reports => {
+                let running = match self.report_in_force(t) {
+                    Some(then) => then.running,
+                    None => self.clock.running(),
+                };
+                running == Some(!mover)
+            }
+            Driver::Presses => true,
+            Driver::Moves => false,
+        }
+    }
+
+    /// Whether a reporting clock reported `color`'s side running after `from` and up to `to`.
+    pub fn ran_between(&self, color: Color, from: Millis, to: Millis) -> bool {
+        self.driver == Driver::Reports
+            && self
+                .reported
+                .iter()
+                .flatten()
+                .any(|then| then.at > from && then.at <= to && then.running == Some(color))
+    }
+
+    /// On a reporting clock, for an instant `t` before its last report, the last report before
+    /// it (a press held for the board's reports is weighed with its own time, after later
+    /// reports have come).
+    fn report_in_force(&self, t: Millis) -> Option<&Reported> {
+        let latest = self.reported.iter().flatten().last()?;
+        if self.driver != Driver::Reports || latest.at <= t {
+            return None;
+        }
+        self.reported
+            .iter()
+            .flatten()
+            .rev()
+            .find(|then| then.at <= t)
     }
 
     /// When the running side's flag falls, if a side is running.
@@ -217,6 +306,45 @@ mod tests {
         // Cleared (the clock set again), then shown: now it counts.
         assert_eq!(clock.follow(&reading(1_000), 200), None);
         assert_eq!(clock.follow(&fallen, 1_200), Some(Color::Black));
+    }
+
+    #[test]
+    fn an_instant_before_the_last_report_has_the_times_of_the_report_in_force_then() {
+        let mut clock = GameClock::new(TimeControl::Unknown, Color::White, 0);
+        let white_runs = ClockReading::new(
+            ClockTimes {
+                white: 60_000,
+                black: 60_000,
+            },
+            Some(Color::White),
+        );
+        clock.follow(&white_runs, 1_000);
+        // White pressed at 3_000: the clock shows 58_000 + 2_000 and Black running.
+        clock.follow(&reading(60_000), 3_000);
+        // Black pressed at 4_500, the report comes at once.
+        let black_pressed = ClockReading::new(
+            ClockTimes {
+                white: 60_000,
+                black: 60_500,
+            },
+            Some(Color::White),
+        );
+        clock.follow(&black_pressed, 4_500);
+        // A press weighed late with its own time, 3_500: Black had run 500 ms since 3_000.
+        assert_eq!(
+            clock.times(3_500),
+            ClockTimes {
+                white: 60_000,
+                black: 59_500
+            }
+        );
+        assert!(clock.shows_press_of(Color::White, 3_500));
+        assert!(!clock.shows_press_of(Color::White, 4_500));
+        // White's side ran again after 3_500 (Black's press), not between 3_000 and 4_000.
+        assert!(clock.ran_between(Color::White, 3_500, 5_000));
+        assert!(!clock.ran_between(Color::White, 3_000, 4_000));
+        // At or after the last report, the model counts on: White runs from 60_000.
+        assert_eq!(clock.times(5_000).white, 59_500);
     }
 
     #[test]

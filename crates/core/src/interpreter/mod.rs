@@ -25,6 +25,7 @@ mod judge;
 mod legal;
 mod matching;
 mod motions;
+mod move_times;
 mod sync;
 mod trace;
 mod turn;
@@ -44,6 +45,7 @@ use game_clock::GameClock;
 use geometry::can_capture;
 use gesture::GestureWatch;
 use held::{Held, HeldLift};
+use move_times::TimesDue;
 use sync::Sync;
 use trace::Trace;
 use turn::Turn;
@@ -251,6 +253,8 @@ pub struct Interpreter {
     clock: Option<GameClock>,
     /// Where the input stands (the first input starts the clock).
     input: Input,
+    /// The last decided move, while its times wait for its mover's press on a clock.
+    times_due: Option<TimesDue>,
     /// The decisions made, in order, until they are polled.
     decisions: Decisions,
     /// A result gesture that may be under way: decisions are held back meanwhile.
@@ -283,6 +287,7 @@ impl Interpreter {
             sync: Sync::InStep,
             clock: None,
             input: Input::Awaited,
+            times_due: None,
             decisions: Decisions::default(),
             gesture: None,
         }
@@ -390,6 +395,7 @@ impl Interpreter {
             .clock
             .get_or_insert_with(|| GameClock::new(crate::clock::TimeControl::Unknown, turn, t));
         let fallen = clock.follow(reading, t);
+        self.times_shown(t);
         if let Some(loser) = fallen.filter(|_| self.phase != Phase::Closed) {
             self.end_on_flag(t, loser);
         }
@@ -631,10 +637,17 @@ impl Interpreter {
             && !self.turn.trace.has_binding_touch_of(self.game.turn()))
     }
 
+    /// `color` pressed the clock at `t`: what the press decides, then the last move's times
+    /// follow the press.
+    fn clock(&mut self, t: Millis, color: Color) {
+        self.weigh_press(t, color);
+        self.times_pressed(t, color);
+    }
+
     /// `color` pressed the clock: the rulings of the press, and the clock follows it. A press
     /// that completes the mover's pending move is taken by the clock first, so that the move
     /// carries the times the clock shows once it is completed (the increment included).
-    fn clock(&mut self, t: Millis, color: Color) {
+    fn weigh_press(&mut self, t: Millis, color: Color) {
         if self.phase == Phase::Closed {
             return;
         }
@@ -865,6 +878,7 @@ impl Interpreter {
                 },
             );
             self.game = Game::new(Chess::default());
+            self.times_due = None;
             self.clock = self
                 .clock
                 .as_ref()

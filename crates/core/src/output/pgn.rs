@@ -86,9 +86,15 @@ impl PgnRecorder {
                     )?;
                 }
                 match played.clock {
-                    Some(clock) => self.note(clk_comment(played.color, clock)),
+                    Some(clock) => {
+                        let clk = clk_comment(played.color, clock);
+                        self.current.set_clock(played.ply, clk)
+                    }
                     None => Ok(()),
                 }
+            }
+            EventKind::Clock { ply, color, clock } => {
+                self.current.set_clock(*ply, clk_comment(*color, *clock))
             }
             EventKind::Takeback { ply } => self.current.take_back(*ply),
             EventKind::Result(result) => self.finish(result),

@@ -97,6 +97,11 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             format!("board mismatch at {}", squares.join(" "))
         }
         EventKind::Resync => "board matches again (resync)".to_owned(),
+        EventKind::Clock { ply, clock, .. } => format!(
+            "clock after the press of ply {ply}: white {}, black {}",
+            clk(clock.white),
+            clk(clock.black)
+        ),
         EventKind::Game { number } => format!("new game {number}"),
         EventKind::Setup { number, fen } => format!("new game {number} set up from {fen}"),
     }

@@ -65,6 +65,10 @@ function take(event) {
         engine.wrong = null;
       }
       break;
+    case "clock":
+      // The times the clock showed after the move's press replace those of its decision.
+      if (moves[event.ply - 1]) moves[event.ply - 1].clock = event.clock;
+      break;
     case "takeback":
       moves.length = Math.max(0, event.ply - 1);
       engine = null;

@@ -44,6 +44,14 @@ pub enum RecordError {
         /// The last ply recorded.
         last_ply: u32,
     },
+    /// A move's clock times for a ply that is not the last one recorded.
+    #[error("clock times of ply {ply}, but the last recorded ply is {last_ply}")]
+    TimesNotOfTheLastPly {
+        /// The ply the times are for.
+        ply: u32,
+        /// The last ply recorded.
+        last_ply: u32,
+    },
     /// A result that is not `1-0`, `0-1` or `1/2-1/2`.
     #[error("unknown result `{result}`: expected 1-0, 0-1 or 1/2-1/2")]
     UnknownResult {

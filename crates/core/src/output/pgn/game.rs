@@ -9,10 +9,12 @@ use super::movetext::{MovetextItem, Numbering, movetext_lines};
 use super::tags::{PgnTags, push_tag};
 use crate::event::MoveEvent;
 
-/// A recorded move, with the position before it so that it can be taken back.
+/// A recorded move, with the position before it so that it can be taken back, and where its
+/// `[%clk]` comment stands, once it has one.
 #[derive(Debug, Clone)]
 struct RecordedMove {
     before: Chess,
+    clk: Option<usize>,
 }
 
 /// One game of the recording.
@@ -68,7 +70,7 @@ impl GameRecord {
             })?;
         let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
         self.items.push(MovetextItem::Move(san.to_string()));
-        self.moves.push(RecordedMove { before });
+        self.moves.push(RecordedMove { before, clk: None });
         Ok(())
     }
 
@@ -89,6 +91,27 @@ impl GameRecord {
             self.items.pop();
         }
         self.items.pop();
+        Ok(())
+    }
+
+    /// Sets the `[%clk]` comment of ply `ply`, the last move: its first is recorded at the
+    /// current point of the game, a later one (the times after the move's press) replaces it.
+    pub(super) fn set_clock(&mut self, ply: u32, clk: String) -> Result<(), RecordError> {
+        let last_ply = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
+        if ply != last_ply {
+            return Err(RecordError::TimesNotOfTheLastPly { ply, last_ply });
+        }
+        let at = self.items.len();
+        let Some(last) = self.moves.last_mut() else {
+            return Err(RecordError::TimesNotOfTheLastPly { ply, last_ply });
+        };
+        match last.clk.and_then(|index| self.items.get_mut(index)) {
+            Some(item) => *item = MovetextItem::Comment(clk),
+            None => {
+                last.clk = Some(at);
+                self.items.push(MovetextItem::Comment(clk));
+            }
+        }
         Ok(())
     }
 

@@ -9,7 +9,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Position, Square};
 
 use super::*;
-use crate::event::{ClaimReason, GameResult, IllegalMove, MoveEvent, Rule, Violation};
+use crate::event::{ClaimReason, ClockTimes, GameResult, IllegalMove, MoveEvent, Rule, Violation};
 
 // ----- building events -----
 
@@ -287,6 +287,58 @@ fn a_takeback_removes_the_last_move_and_the_comments_after_it() {
     let games = reread(&pgn);
     assert_eq!(games[0].sans, ["e4", "e5", "Nc3", "Nc6"]);
     replay(&games[0]);
+}
+
+/// A move event with `clock` times.
+fn timed(ply: u32, color: Color, san: &str, white: u64, black: u64) -> GameEvent {
+    let mut timed = mv(ply, color, san);
+    if let EventKind::Move(played) = &mut timed.kind {
+        played.clock = Some(ClockTimes { white, black });
+    }
+    timed
+}
+
+/// The clock's times after the press of `ply`.
+fn pressed(ply: u32, color: Color, white: u64, black: u64) -> GameEvent {
+    event(EventKind::Clock {
+        ply,
+        color,
+        clock: ClockTimes { white, black },
+    })
+}
+
+#[test]
+fn the_clock_after_a_move_s_press_replaces_its_times_and_gives_one_to_a_move_without() {
+    let mut recorder = standard();
+    record_all(
+        &mut recorder,
+        &[
+            // e4 decided with 4:58 left; the press and its increment leave 5:02.
+            timed(1, Color::White, "e4", 298_700, 300_000),
+            violation(Rule::ReleasedPieceMoved, Color::White, Square::E4, "moved"),
+            pressed(1, Color::White, 302_000, 300_000),
+            // e5 decided before any clock; the press gives it its first times.
+            mv(2, Color::Black, "e5"),
+            pressed(2, Color::Black, 302_000, 301_000),
+        ],
+    );
+    let pgn = recorder.to_pgn_string();
+    assert_eq!(
+        pgn,
+        format!(
+            "{DEFAULT_ROSTER_UNFINISHED}\n1. e4 {{[%clk 0:05:02]}} {{4.7 white e4: moved}} 1... e5 \
+             {{[%clk 0:05:01]}} *\n"
+        )
+    );
+    // Only the last move's times can follow a press.
+    let refused = recorder.record(&pressed(1, Color::White, 1, 1));
+    assert!(matches!(
+        refused,
+        Err(RecordError::TimesNotOfTheLastPly {
+            ply: 1,
+            last_ply: 2
+        })
+    ));
 }
 
 #[test]
