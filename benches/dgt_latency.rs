@@ -6,7 +6,9 @@
 //! This program plays the board: it answers the handshake and the keep-alives, then makes each
 //! move of real games as the field updates a DGT board sends (departure and arrival in one scan;
 //! a capture as the arrival over the victim). Moves that could still grow (a pawn step, a slider
-//! whose line goes on) wait for the slide window by design; they are reported apart.
+//! whose line goes on) wait for the slide window by design; they are reported apart, and so is
+//! the time to their `pending` line, which says them the moment they are seen (what a page or a
+//! clock's display shows first).
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -36,13 +38,19 @@ fn main() {
         .collect();
     let mut at_once = Vec::new();
     let mut windowed = Vec::new();
+    let mut pending = Vec::new();
     for game in &games {
-        let (fast, slow) = play(&game.start, &game.moves);
-        at_once.extend(fast);
-        windowed.extend(slow);
+        let played = play(&game.start, &game.moves);
+        at_once.extend(played.fast);
+        windowed.extend(played.slow);
+        pending.extend(played.pending);
     }
     report("moves that cannot be extended", &mut at_once);
     report("moves that wait for the slide window", &mut windowed);
+    report(
+        "the same moves said pending (a pending line before the move)",
+        &mut pending,
+    );
 }
 
 fn report(what: &str, samples: &mut [Duration]) {
@@ -93,9 +101,19 @@ fn spawn_watch(port: &str) -> Watch {
     Watch { child, lines }
 }
 
+/// The latencies of one game's moves.
+struct Played {
+    /// Moves decided at once.
+    fast: Vec<Duration>,
+    /// Moves that wait for the window, to their `move` line.
+    slow: Vec<Duration>,
+    /// The same, to their `pending` line, where one came.
+    pending: Vec<Duration>,
+}
+
 /// Plays one game on a fresh pty and watch process; returns the latencies of the moves decided
 /// at once and of those that wait for the window.
-fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
+fn play(start: &Chess, moves: &[Move]) -> Played {
     let (mut board, host) = TTYPort::pair().expect("a pty pair");
     board
         .set_timeout(Duration::from_millis(1))
@@ -106,6 +124,7 @@ fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
     serve_until_updates(&mut board, position.board());
     let mut fast = Vec::new();
     let mut slow = Vec::new();
+    let mut pending = Vec::new();
     for (index, &m) in moves.iter().enumerate() {
         let waits = could_go_further(&position, m) || m.is_promotion();
         let bytes = field_updates(&position, m);
@@ -114,10 +133,11 @@ fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
         let sent = Instant::now();
         let mut after = position.clone();
         after.play_unchecked(m);
-        let decided = wait_for_ply(&mut board, &watch, index + 1, after.board());
+        let (said, decided) = wait_for_ply(&mut board, &watch, index + 1, after.board());
         let latency = decided.saturating_duration_since(sent);
         if waits {
-            slow.push(latency)
+            slow.push(latency);
+            pending.extend(said.map(|said| said.saturating_duration_since(sent)));
         } else {
             fast.push(latency)
         }
@@ -126,7 +146,11 @@ fn play(start: &Chess, moves: &[Move]) -> (Vec<Duration>, Vec<Duration>) {
             break;
         }
     }
-    (fast, slow)
+    Played {
+        fast,
+        slow,
+        pending,
+    }
 }
 
 /// Answers the handshake until the host asks for updates.
@@ -164,15 +188,28 @@ fn read_commands(board: &mut TTYPort) -> Vec<u8> {
 }
 
 /// Waits for watch's `move` line of `ply`, answering keep-alives meanwhile (a request for the
-/// board's dump with `shown`, what the board now shows).
-fn wait_for_ply(board: &mut TTYPort, watch: &Watch, ply: usize, shown: &Board) -> Instant {
+/// board's dump with `shown`, what the board now shows); returns when its first `pending` line
+/// came, if one did, and when the move came.
+fn wait_for_ply(
+    board: &mut TTYPort,
+    watch: &Watch,
+    ply: usize,
+    shown: &Board,
+) -> (Option<Instant>, Instant) {
     let deadline = Instant::now() + Duration::from_secs(10);
+    let mut pending = None;
     loop {
         assert!(Instant::now() < deadline, "ply {ply} was never decided");
         while let Ok((at, line)) = watch.lines.try_recv() {
             let event: serde_json::Value = serde_json::from_str(&line).expect("JSON");
-            if event["kind"] == "move" && event["ply"] == ply {
-                return at;
+            if event["ply"] != ply {
+                continue;
+            }
+            if event["kind"] == "pending" && event["san"].is_string() {
+                pending.get_or_insert(at);
+            }
+            if event["kind"] == "move" {
+                return (pending, at);
             }
         }
         for command in read_commands(board) {

@@ -84,6 +84,10 @@ pub enum EventKind {
         /// The number of the game on this board, from 1.
         number: u32,
     },
+    /// A move the board shows that waits to be decided (it could still grow: the slide window,
+    /// the press or the reply decides it), said the moment it is seen; the `move` that follows
+    /// for the same ply decides it. Without a move, nothing is pending any more.
+    Pending(PendingMove),
     /// The times a physical clock showed once the press that completed move `ply` was made,
     /// the increment included: they replace the `clock` the move was decided with (a move
     /// decided before its press carries the times of that instant).
@@ -160,6 +164,22 @@ pub struct MoveEvent {
     /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
     #[serde(skip)]
     pub chess_move: Move,
+}
+
+/// A move shown and not yet decided, or the word that none is pending any more.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PendingMove {
+    /// The ply the move would be, from 1.
+    pub ply: u32,
+    /// The side moving.
+    #[serde(serialize_with = "ser_display")]
+    pub color: Color,
+    /// The move in SAN, `None` when nothing is pending any more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub san: Option<String>,
+    /// The move in UCI notation, `None` when nothing is pending any more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uci: Option<String>,
 }
 
 /// Each player's remaining time, in milliseconds.

@@ -63,6 +63,13 @@ pub enum Feedback {
         /// The move in SAN.
         text: String,
     },
+    /// The player's move the board shows while it waits to be decided (a `play` or `online`
+    /// game, whose host has the clock's display): a display shows `text` without a beep until
+    /// the move is decided; `None`, nothing is pending any more (the display is given back).
+    Pending {
+        /// The move in SAN, or `None`.
+        text: Option<String>,
+    },
     /// The game's clock is kept elsewhere (an online game's server) and stands at `times` now,
     /// `running`'s time running (`None`: stopped): a board whose clock the host sets puts them
     /// on it.

@@ -66,6 +66,7 @@ pub fn turned_feedback(feedback: Feedback) -> Feedback {
         | Feedback::Resynced
         | Feedback::TimeAdded { .. }
         | Feedback::Times { .. }
+        | Feedback::Pending { .. }
         | Feedback::Ended { .. }) => other,
     }
 }

@@ -264,6 +264,8 @@ impl Interpreter {
         // A clock may report for the first time after the decision: the move waits all the same.
         self.times_due = (!event.reconstructed).then(|| TimesDue::new(event.ply, mover, clock));
         self.emit(t, EventKind::Move(event));
+        // The move decides what was pending: nothing is said to take it back.
+        self.pending_said = None;
         if self.config.strict && self.config.exempt != Some(mover) {
             for breach in breaches {
                 self.emit_violation(t, mover, breach, m);

@@ -26,6 +26,7 @@ mod legal;
 mod matching;
 mod motions;
 mod move_times;
+mod pending_move;
 mod sync;
 mod trace;
 mod turn;
@@ -255,6 +256,8 @@ pub struct Interpreter {
     input: Input,
     /// The last decided move, while its times wait for its mover's press on a clock.
     times_due: Option<TimesDue>,
+    /// The pending move last said (`pending`), until it is decided or unsaid.
+    pending_said: Option<Move>,
     /// The decisions made, in order, until they are polled.
     decisions: Decisions,
     /// A result gesture that may be under way: decisions are held back meanwhile.
@@ -288,6 +291,7 @@ impl Interpreter {
             clock: None,
             input: Input::Awaited,
             times_due: None,
+            pending_said: None,
             decisions: Decisions::default(),
             gesture: None,
         }
@@ -380,6 +384,7 @@ impl Interpreter {
         if let Some((reply, seen)) = reply_after {
             self.release_reply(reply, t, seen);
         }
+        self.say_pending(t);
         self.review_gesture(t);
     }
 
@@ -399,6 +404,7 @@ impl Interpreter {
         if let Some(loser) = fallen.filter(|_| self.phase != Phase::Closed) {
             self.end_on_flag(t, loser);
         }
+        self.say_pending(t);
     }
 
     /// The first input, at `t`, starts the clock: the game starts with the log (a recording
@@ -465,6 +471,7 @@ impl Interpreter {
             } else {
                 self.phase_timeout(due);
             }
+            self.say_pending(due);
             self.review_gesture(due);
         }
     }
@@ -857,6 +864,7 @@ impl Interpreter {
         });
         self.announce_ending_or_claims(t);
         self.phase = Phase::Closed;
+        self.say_pending(t);
     }
 
     /// `loser`'s flag fell at `t`: the game ends (6.9).

@@ -212,7 +212,16 @@ fn an_unidentified_promotion_awaits_the_choice_when_asked_to_and_is_a_queen_othe
         interpreter.handle_event(&event);
     }
     interpreter.handle_timeout(59_000);
-    assert!(interpreter.poll_event().is_none(), "nothing is decided");
+    // Nothing is decided: the move is only said pending, as a queen until the choice.
+    let said: Vec<GameEvent> = std::iter::from_fn(|| interpreter.poll_event()).collect();
+    let pending: Vec<Option<&str>> = said
+        .iter()
+        .map(|e| match &e.kind {
+            EventKind::Pending(p) => p.san.as_deref(),
+            _ => Some("a decision"),
+        })
+        .collect();
+    assert_eq!(pending, [Some("e8=Q")], "{said:?}");
     assert_eq!(interpreter.poll_timeout(), None, "no deadline falls");
     let e8q = interpreter
         .game()

@@ -93,6 +93,8 @@ impl PgnRecorder {
                     None => Ok(()),
                 }
             }
+            // What is pending is not yet the record.
+            EventKind::Pending(_) => Ok(()),
             EventKind::Clock { ply, color, clock } => {
                 self.current.set_clock(*ply, clk_comment(*color, *clock))
             }

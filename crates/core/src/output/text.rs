@@ -97,6 +97,10 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             format!("board mismatch at {}", squares.join(" "))
         }
         EventKind::Resync => "board matches again (resync)".to_owned(),
+        EventKind::Pending(pending) => match &pending.san {
+            Some(san) => format!("ply {} pending: {san}", pending.ply),
+            None => format!("ply {}: nothing pending", pending.ply),
+        },
         EventKind::Clock { ply, clock, .. } => format!(
             "clock after the press of ply {ply}: white {}, black {}",
             clk(clock.white),

@@ -188,6 +188,14 @@ impl EngineGame {
                 self.pass(event.clone());
                 self.ask_if_engine_to_move();
             }
+            // The player's move, shown while it waits to be decided; the engine's is shown
+            // already.
+            EventKind::Pending(pending) if pending.color != self.engine && !self.over => {
+                let text = pending.san.clone();
+                self.out
+                    .push_back(PlayEvent::Show(Feedback::Pending { text }));
+                self.pass(event.clone());
+            }
             EventKind::Violation(violation) if violation.color == self.engine && !self.gone => {}
             EventKind::Illegal(illegal) if illegal.color == self.engine && !self.gone => {
                 self.report(event.t, None);

@@ -94,11 +94,17 @@ impl Table {
                 PlayEvent::Show(Feedback::Show { from, to, text }) => {
                     format!("show {text} {from}{to}")
                 }
+                PlayEvent::Show(Feedback::Pending { text }) => {
+                    format!("show pending {}", text.unwrap_or_default())
+                }
                 PlayEvent::Show(other) => format!("show {other:?}"),
                 PlayEvent::Decision(decision) => match decision.kind {
                     StreamKind::Game(EventKind::Move(played)) => format!("move {}", played.san),
                     StreamKind::Engine(choice) => format!("engine {}", choice.san),
                     StreamKind::Game(EventKind::Takeback { ply }) => format!("takeback {ply}"),
+                    StreamKind::Game(EventKind::Pending(pending)) => {
+                        format!("pending {}", pending.san.unwrap_or_default())
+                    }
                     StreamKind::Execution(Execution {
                         message, squares, ..
                     }) => {
@@ -130,6 +136,35 @@ fn the_engine_is_asked_after_the_human_s_move_and_its_move_carried_out() {
     table.slide(Square::G1, Square::F3);
     assert_eq!(table.said(), ["move Nf3", "ask"]);
     assert_eq!(table.play.moves().len(), 3);
+}
+
+#[test]
+fn the_human_s_move_that_could_still_grow_is_shown_pending_the_engine_s_is_not() {
+    let mut table = Table::new();
+    table.slide(Square::E2, Square::E4);
+    table.engine("e7e5");
+    table.slide(Square::E7, Square::E5);
+    table.said();
+    // The bishop could go on to b5 or a6: shown at once, decided when the window closes.
+    table.slide(Square::F1, Square::C4);
+    assert_eq!(
+        table.said(),
+        ["show pending Bc4", "pending Bc4", "move Bc4", "ask"]
+    );
+    // The engine's queen move carried out waits the same, but its move is shown already.
+    table.engine("d8h4");
+    table.said();
+    table.slide(Square::D8, Square::G5);
+    // Said pending, but not shown: the clock shows Qh4, which is shown again once the wrong
+    // move stands.
+    assert_eq!(
+        table.said(),
+        [
+            "pending Qg5",
+            "execution carry out Qh4, not Qg5 [d8 h4]",
+            "show Qh4 d8h4"
+        ]
+    );
 }
 
 #[test]

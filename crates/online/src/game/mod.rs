@@ -210,6 +210,14 @@ impl OnlineGame {
                 self.reconcile(event.t);
             }
             EventKind::Result(result) => self.board_result(result),
+            // The player's move, shown while it waits to be decided; the server's is shown
+            // already.
+            EventKind::Pending(pending) if pending.color == self.me && !self.over => {
+                let text = pending.san.clone();
+                self.out
+                    .push_back(OnlineEvent::Show(Feedback::Pending { text }));
+                self.pass(event.clone());
+            }
             // A new game set up on the board is not the server's: the server says when games
             // begin.
             EventKind::Game { .. } | EventKind::Setup { .. } => {}

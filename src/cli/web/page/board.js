@@ -18,6 +18,8 @@ let streamDownSince = Date.now();
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const boardElement = document.getElementById("board");
 let moves = [];
+// The move the board shows while it waits to be decided (a `pending` event), until decided.
+let pending = null;
 let rulings = [];
 let marked = [];
 let result = null;
@@ -37,6 +39,7 @@ document.title = "touchmove · board " + name;
 
 function reset() {
   moves = [];
+  pending = null;
   rulings = [];
   marked = [];
   result = null;
@@ -56,7 +59,11 @@ function scoreText(event) {
 
 function take(event) {
   switch (event.kind) {
+    case "pending":
+      pending = event.san ? event : null;
+      break;
     case "move":
+      pending = null;
       moves.length = event.ply - 1;
       moves.push(event);
       marked = [];
@@ -70,6 +77,7 @@ function take(event) {
       if (moves[event.ply - 1]) moves[event.ply - 1].clock = event.clock;
       break;
     case "takeback":
+      pending = null;
       moves.length = Math.max(0, event.ply - 1);
       engine = null;
       break;
@@ -170,15 +178,20 @@ function written(move) {
 function renderMoves() {
   const list = document.getElementById("moves");
   list.textContent = "";
-  for (let i = 0; i < moves.length; i += 2) {
+  const shown = pending && pending.ply === moves.length + 1 ? moves.concat([pending]) : moves;
+  for (let i = 0; i < shown.length; i += 2) {
     const item = document.createElement("li");
-    for (const move of [moves[i], moves[i + 1]]) {
+    for (const move of [shown[i], shown[i + 1]]) {
       if (!move) continue;
       const span = document.createElement("span");
       span.textContent = written(move);
       if (move.reconstructed) {
         span.className = "rebuilt";
         span.title = "made while the board was not heard, reconstructed";
+      }
+      if (move.kind === "pending") {
+        span.className = "pending";
+        span.title = "on the board, deciding (the piece may still go on)";
       }
       if (item.childNodes.length > 0) item.appendChild(document.createTextNode(" "));
       item.appendChild(span);

@@ -265,6 +265,16 @@ impl DgtLink {
                 self.session
                     .send_clock(now, ClockCommand::Display { text, beep: true });
             }
+            Feedback::Pending { text: Some(text) } => {
+                self.showing = true;
+                let text = ClockText::new(text);
+                self.session
+                    .send_clock(now, ClockCommand::Display { text, beep: false });
+            }
+            Feedback::Pending { text: None } if self.showing => {
+                self.showing = false;
+                self.session.send_clock(now, ClockCommand::EndDisplay);
+            }
             Feedback::Moved { by, .. } => {
                 if std::mem::replace(&mut self.showing, false) {
                     self.session.send_clock(now, ClockCommand::EndDisplay);
@@ -448,6 +458,30 @@ mod tests {
         link.connect(0);
         sent(&mut link);
         link
+    }
+
+    #[test]
+    fn a_pending_move_is_shown_on_the_clock_without_a_beep() {
+        let mut link = DgtLink::default();
+        link.connect(0);
+        sent(&mut link);
+        link.handle_feedback(0, &started());
+        sent(&mut link);
+        // Nothing shown: nothing to give back.
+        link.handle_feedback(100, &Feedback::Pending { text: None });
+        assert!(sent(&mut link).is_empty());
+        let pending = Feedback::Pending {
+            text: Some("Bc4".to_owned()),
+        };
+        link.handle_feedback(200, &pending);
+        let text = ClockText::new("Bc4");
+        assert_eq!(
+            sent(&mut link),
+            encode(&HostCommand::Clock(ClockCommand::Display {
+                text,
+                beep: false
+            }))
+        );
     }
 
     #[test]
