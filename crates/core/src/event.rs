@@ -199,6 +199,15 @@ impl ClockTimes {
             Color::Black => self.black,
         }
     }
+
+    /// The same times with `color`'s set to `ms`.
+    #[must_use]
+    pub fn with(self, color: Color, ms: u64) -> ClockTimes {
+        match color {
+            Color::White => ClockTimes { white: ms, ..self },
+            Color::Black => ClockTimes { black: ms, ..self },
+        }
+    }
 }
 
 /// An Article 4 breach.

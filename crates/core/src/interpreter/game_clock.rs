@@ -45,16 +45,11 @@ struct Reported {
 impl Reported {
     /// The times `elapsed` ms after the report.
     fn times_after(&self, elapsed: Millis) -> ClockTimes {
-        let count = |color: Color, ms: Millis| {
-            if self.running == Some(color) {
-                ms.saturating_sub(elapsed)
-            } else {
-                ms
-            }
-        };
-        ClockTimes {
-            white: count(Color::White, self.times.white),
-            black: count(Color::Black, self.times.black),
+        match self.running {
+            Some(color) => self
+                .times
+                .with(color, self.times.get(color).saturating_sub(elapsed)),
+            None => self.times,
         }
     }
 }
@@ -311,25 +306,15 @@ mod tests {
     #[test]
     fn an_instant_before_the_last_report_has_the_times_of_the_report_in_force_then() {
         let mut clock = GameClock::new(TimeControl::Unknown, Color::White, 0);
-        let white_runs = ClockReading::new(
-            ClockTimes {
-                white: 60_000,
-                black: 60_000,
-            },
-            Some(Color::White),
-        );
-        clock.follow(&white_runs, 1_000);
+        let white_runs = |black: Millis| ClockReading {
+            running: Some(Color::White),
+            ..reading(black)
+        };
+        clock.follow(&white_runs(60_000), 1_000);
         // White pressed at 3_000: the clock shows 58_000 + 2_000 and Black running.
         clock.follow(&reading(60_000), 3_000);
         // Black pressed at 4_500, the report comes at once.
-        let black_pressed = ClockReading::new(
-            ClockTimes {
-                white: 60_000,
-                black: 60_500,
-            },
-            Some(Color::White),
-        );
-        clock.follow(&black_pressed, 4_500);
+        clock.follow(&white_runs(60_500), 4_500);
         // A press weighed late with its own time, 3_500: Black had run 500 ms since 3_000.
         assert_eq!(
             clock.times(3_500),

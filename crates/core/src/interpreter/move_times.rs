@@ -42,7 +42,7 @@ impl TimesDue {
     /// nothing changed.
     fn update(&mut self, now: ClockTimes) -> Option<ClockTimes> {
         let times = match self.shown {
-            Some(shown) if self.after_press => with_time(shown, self.mover, now.get(self.mover)),
+            Some(shown) if self.after_press => shown.with(self.mover, now.get(self.mover)),
             _ => now,
         };
         self.after_press = true;
@@ -50,14 +50,6 @@ impl TimesDue {
             self.shown = Some(times);
             times
         })
-    }
-}
-
-/// `times` with `color`'s time set to `ms`.
-fn with_time(times: ClockTimes, color: Color, ms: Millis) -> ClockTimes {
-    match color {
-        Color::White => ClockTimes { white: ms, ..times },
-        Color::Black => ClockTimes { black: ms, ..times },
     }
 }
 
