@@ -15,6 +15,7 @@ use touchmove::replay::Replay;
 use touchmove::sensor::{Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::SensorLog;
 use touchmove::sensor_log::{LogHeader, LogRecord};
+use touchmove::timing::{Timing, resolve};
 use touchmove_simulation::emulation::{EmulatedBoard, ProtocolScript, ScriptStart, Unplug};
 use touchmove_simulation::emulators::chesslink::{
     ChessLinkBoardEmulator, EmulatorConfig as LinkConfig,
@@ -333,7 +334,13 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     });
     let mut kill = style.killed_ms.map(|down| (fault_at, down));
     let mut board = emulated_board(style, game, &simulated.events, seed, unplug)?;
-    let interpreter = Config::default().with_report_horizon_ms(style.protocol.report_horizon_ms);
+    // As `watch` decides on this protocol's board: its report horizon and its scan period.
+    let interpreter = resolve(
+        Config::default(),
+        Timing::default(),
+        Timing::default(),
+        style.protocol.timing(),
+    );
     let mut watcher = Watcher::new(style.protocol, game, interpreter, Vec::new());
     let mut now: Millis = 0;
     watcher.link.connect(now);
@@ -397,7 +404,7 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     }
     watcher.game.finish();
     watcher.drain(now);
-    let replayed = replay(game, &watcher.recorded, interpreter.report_horizon_ms);
+    let replayed = replay(game, &watcher.recorded, &interpreter);
     Some(Session {
         expected_rulings: simulated.expected_rulings,
         decisions: watcher.decisions,
@@ -501,9 +508,10 @@ impl Watcher {
     }
 }
 
-/// The decisions of replaying `recorded`, as `replay` reads a `watch --record` log.
-fn replay(game: &PgnGame, recorded: &[LogRecord], horizon: Millis) -> Vec<GameEvent> {
-    let header = LogHeader::new(&game.start, "live bench").with_report_horizon(horizon);
+/// The decisions of replaying `recorded`, as `replay` reads a `watch --record` log (whose
+/// header states the timing the session decided with).
+fn replay(game: &PgnGame, recorded: &[LogRecord], config: &Config) -> Vec<GameEvent> {
+    let header = LogHeader::new(&game.start, "live bench").with_timing(Timing::of_config(config));
     let mut replay = Replay::new(Config::default());
     let mut out = Vec::new();
     replay.record(LogRecord::Header(Box::new(header)), &mut |event| {
