@@ -167,7 +167,7 @@ fn note_games(notes: &mut Vec<String>, row: &str, inexact: &[String], misruled: 
 fn live_table(games: &[(String, PgnGame)]) {
     println!();
     println!(
-        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, debounced reports, no clock) and the protocol's real host session and live game, in process on simulated time"
+        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
         "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>14} {:>6}",

@@ -12,10 +12,10 @@ pub mod wire;
 
 pub use session::ChessLinkSession;
 
-/// The ChessLink protocol, found by its answer to `V`. The report horizon is three default
-/// scans (40.96 ms each: the scan that sees a change and a 2-scan debounce of the automatic
-/// reports) and a margin; the board has no clock, so no press is weighed with it. Its scan
-/// period, 40.96 ms, is rounded up.
+/// The ChessLink protocol, found by its answer to `V`. The report horizon is the scan that
+/// sees a change (40.96 ms), the session's hold before a square's change is taken
+/// ([`session::HOLD_MS`]), the status asked for then (18 ms on the line) and a margin; the board
+/// has no clock, so no press is weighed with it. Its scan period, 40.96 ms, is rounded up.
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "chesslink",
     summary: "a Millennium ChessLink board (eONE, Exclusive, Performance; 38400 baud 7O1)",

@@ -4,20 +4,21 @@
 //! What the session does:
 //!
 //! - on [`connect`](BoardSession::connect) it asks the board's version (reported as
-//!   [`LinkEvent::Identified`]), sets the automatic reports to "on any change, after a 2-scan
-//!   debounce" (E2ROM address 02; the setting is the board's own and survives a power cycle),
-//!   and asks for the status (reports at every changing scan, the other choice, split one
-//!   hand's motion over scans in whichever order the scan met them, which misleads the
-//!   interpreter far more often than the debounce's delays, measured in the corpus bench);
+//!   [`LinkEvent::Identified`]), sets the scan time to the default 40.96 ms and the automatic
+//!   reports to "at the scan that sees any change" (E2ROM addresses 01 and 02; the settings are
+//!   the board's own and survive a power cycle), and asks for the status;
 //! - the first status after connecting, or after the board was unresponsive, is a full report
 //!   ([`SensorKind::Snapshot`]: the interpreter compares it with the game), and so is one that
-//!   differs from the last in more than [`MOVE_SQUARES`] squares (no hand changes that many
-//!   between two scans: the board was away); every other status is compared with the one
-//!   before, and each square that changed is a lift of the piece that left it and a placement
-//!   of the piece that came (lifts first: one report has no order);
-//! - a status answering the host's `S` shows the board as last scanned, not debounced: a change
-//!   it alone shows (a sensor flickering at that instant) is taken only once the board's own
-//!   report or a second look [`CONFIRM_MS`] later shows it too;
+//!   differs from the reading before in more than [`MOVE_SQUARES`] squares (no hand changes
+//!   that many between two scans: the board was away);
+//! - otherwise each square is debounced on its own: its new reading is taken
+//!   once a reading [`HOLD_MS`] after the first that showed it still shows it (the board is
+//!   asked for its status then, if nothing came meanwhile), and the squares taken together are
+//!   lifts of the pieces that left them, then placements of the pieces that came (one reading
+//!   has no order). A flicker or a knock that comes back is never taken, and no square's change
+//!   waits for another's. The board's own debounce (the whole board reading the same for two
+//!   scans) held every change back while anything on the board moved, so that a piece sliding
+//!   on looked as if it had rested (measured in the corpus bench's ChessLink rows);
 //! - characters that make no frame (line noise, a bad block parity, a frame cut short) are a
 //!   notice, and the status is asked for at once: a lost report is never waited for;
 //! - a board that has sent nothing for [`POLL_MS`] is asked for its status (a board at rest
@@ -26,6 +27,7 @@
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the last move's squares and
 //!   blinks the squares of a mismatch (a square's four corner LEDs).
 
+mod debounce;
 mod leds;
 #[cfg(test)]
 mod tests;
@@ -35,12 +37,14 @@ use std::collections::VecDeque;
 use shakmaty::Board;
 
 use super::wire::{
-    AUTO_REPORTS_ON_CHANGE_DEBOUNCED, BoardReply, Decoded, E2ROM_AUTO_REPORTS, FrameDecoder,
-    HostCommand, ReplyDecoder, board_order, encode_command,
+    AUTO_REPORTS_ON_CHANGE, BoardReply, DEFAULT_SCAN_TIME, Decoded, E2ROM_AUTO_REPORTS,
+    E2ROM_SCAN_TIME, FrameDecoder, HostCommand, ReplyDecoder, board_order, encode_command,
 };
 use crate::live::{
     BoardSession, Feedback, LinkEvent, Liveness, ResumePoint, SessionOptions, Silence,
 };
+use debounce::Debounce;
+pub use debounce::HOLD_MS;
 use leds::Leds;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
@@ -53,10 +57,6 @@ pub const ANSWER_MS: Millis = 500;
 
 /// How long the board may send no frame before the link counts as lost.
 pub const SILENCE_MS: Millis = 3000;
-
-/// How long after an answer to `S` showing a change the board is looked at again to confirm it
-/// (more than the 2-scan debounce of the board's own reports, 82 ms).
-pub const CONFIRM_MS: Millis = 100;
 
 /// The most squares one move changes (castling: four).
 pub const MOVE_SQUARES: usize = 4;
@@ -107,27 +107,19 @@ pub struct ChessLinkSession {
     liveness: Liveness,
     /// When the last bytes arrived.
     last_bytes: Millis,
-    /// How many answers to `S` are still to come.
-    answers_owed: u32,
-    /// A status only an answer to `S` showed, waiting to be confirmed.
-    unconfirmed: Option<Unconfirmed>,
-    /// The board's last status, as reported; `None` when the next is a full report.
+    /// The board as taken (what the events said); `None` when the next status is a full
+    /// report.
     board: Option<Board>,
+    /// The last status read, as the board sent it.
+    reading: Option<Board>,
+    /// The squares whose change is not taken yet.
+    debounce: Debounce,
     /// What the LEDs are to show.
     leds: Leds,
     /// Bytes waiting to be written to the board.
     transmit: VecDeque<Vec<u8>>,
     /// Events waiting to be polled.
     events: VecDeque<LinkEvent>,
-}
-
-/// A change only an answer to `S` showed.
-#[derive(Debug, Clone)]
-struct Unconfirmed {
-    /// The board as the answer showed it.
-    board: Board,
-    /// When to look again (`None`: asked again, the answer awaited).
-    look_again_at: Option<Millis>,
 }
 
 impl Default for ChessLinkSession {
@@ -144,9 +136,9 @@ impl ChessLinkSession {
             connected: false,
             liveness: Liveness::new(0),
             last_bytes: 0,
-            answers_owed: 0,
-            unconfirmed: None,
             board: None,
+            reading: None,
+            debounce: Debounce::default(),
             leds: Leds::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
@@ -161,7 +153,7 @@ impl ChessLinkSession {
     /// Asks for the status at `now`.
     fn ask_status(&mut self, now: Millis) {
         self.liveness.asked_again(now);
-        self.answers_owed = self.answers_owed.saturating_add(1);
+        self.debounce.asked();
         self.send(&HostCommand::Status);
     }
 
@@ -183,71 +175,70 @@ impl ChessLinkSession {
         if self.liveness.heard(now) {
             // What happened meanwhile is read from the next status as a whole.
             self.board = None;
+            self.reading = None;
             self.events.push_back(LinkEvent::Back);
         }
     }
 
     fn reply(&mut self, now: Millis, reply: BoardReply) {
         match reply {
-            BoardReply::Status(board) => {
-                let answer = self.answers_owed > 0;
-                self.answers_owed = self.answers_owed.saturating_sub(1);
-                self.status(now, board, answer);
-            }
+            BoardReply::Status(board) => self.status(now, board),
             BoardReply::Version(high, low) => {
                 self.events.push_back(LinkEvent::Identified {
                     what: describe(high, low),
                     serial: None,
                 });
             }
-            BoardReply::Written { address, value } => {
-                if address == E2ROM_AUTO_REPORTS && value != AUTO_REPORTS_ON_CHANGE_DEBOUNCED {
-                    self.events.push_back(LinkEvent::Notice(format!(
-                        "the board set its automatic reports to {value:#04x}, not {:#04x}",
-                        AUTO_REPORTS_ON_CHANGE_DEBOUNCED
-                    )));
-                }
-            }
+            BoardReply::Written { address, value } => self.written(address, value),
             BoardReply::Leds | BoardReply::LedsOff | BoardReply::Read { .. } => {}
         }
     }
 
-    /// A status (`answer`: the answer to an `S`): a full report, the changes since the last
-    /// one, or a change to confirm.
-    fn status(&mut self, now: Millis, board: Board, answer: bool) {
-        let confirmed = self
-            .unconfirmed
-            .take()
-            .is_some_and(|unconfirmed| unconfirmed.board == board);
-        if let Some(known) = &self.board {
-            if *known == board {
-                return;
-            }
-            if answer && !confirmed {
-                self.unconfirmed = Some(Unconfirmed {
-                    board,
-                    look_again_at: Some(now.saturating_add(CONFIRM_MS)),
-                });
-                return;
-            }
+    /// The board confirms a setting written; one it set otherwise than asked is said.
+    fn written(&mut self, address: u8, value: u8) {
+        let asked = match address {
+            E2ROM_AUTO_REPORTS => AUTO_REPORTS_ON_CHANGE,
+            E2ROM_SCAN_TIME => DEFAULT_SCAN_TIME,
+            _ => return,
+        };
+        if value != asked {
+            self.events.push_back(LinkEvent::Notice(format!(
+                "the board set its E2ROM address {address:#04x} to {value:#04x}, not {asked:#04x}"
+            )));
         }
-        let Some(previous) = self.board.replace(board.clone()) else {
-            let snapshot = BoardSnapshot::identified(&board);
-            self.events
-                .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
+    }
+
+    /// A status read at `now`: a full report, or the squares whose change is now taken.
+    fn status(&mut self, now: Millis, reading: Board) {
+        let previous = self.reading.replace(reading.clone());
+        let Some(taken) = self.board.clone() else {
+            self.take_whole(reading);
             return;
         };
-        let changed: Vec<_> = board_order()
-            .filter(|&square| previous.piece_at(square) != board.piece_at(square))
-            .collect();
-        if changed.len() > MOVE_SQUARES {
-            let snapshot = BoardSnapshot::identified(&board);
-            self.events
-                .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
+        let jumped = previous.is_some_and(|previous| {
+            board_order()
+                .filter(|&square| previous.piece_at(square) != reading.piece_at(square))
+                .count()
+                > MOVE_SQUARES
+        });
+        if jumped {
+            self.take_whole(reading);
             return;
         }
+        let changed = self.debounce.read(now, &taken, &reading);
+        if changed.is_empty() {
+            return;
+        }
+        let mut board = taken.clone();
         for &square in &changed {
-            if let Some(piece) = previous.piece_at(square) {
+            board.discard_piece_at(square);
+            if let Some(piece) = reading.piece_at(square) {
+                board.set_piece_at(square, piece);
+            }
+        }
+        self.board = Some(board.clone());
+        for &square in &changed {
+            if let Some(piece) = taken.piece_at(square) {
                 let lift = SensorKind::Lift {
                     square,
                     piece: Some(piece),
@@ -264,6 +255,15 @@ impl ChessLinkSession {
                 self.events.push_back(LinkEvent::Sensor(place));
             }
         }
+    }
+
+    /// `reading` taken whole: a full report, every square's change forgotten.
+    fn take_whole(&mut self, reading: Board) {
+        self.debounce.clear();
+        let snapshot = BoardSnapshot::identified(&reading);
+        self.board = Some(reading);
+        self.events
+            .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
     }
 
     /// Characters that made no frame: said, and the status asked for so that a report lost
@@ -285,12 +285,9 @@ impl ChessLinkSession {
         }
     }
 
-    /// When a change only an answer showed is looked at again.
-    fn confirm_at(&self) -> Option<Millis> {
-        self.unconfirmed
-            .as_ref()
-            .filter(|_| self.connected)
-            .and_then(|unconfirmed| unconfirmed.look_again_at)
+    /// When the board is read again for a change seen once.
+    fn read_again_at(&self) -> Option<Millis> {
+        self.debounce.read_again_at().filter(|_| self.connected)
     }
 
     /// When a frame begun and not ended counts as cut.
@@ -347,14 +344,18 @@ impl BoardSession for ChessLinkSession {
         self.liveness.opened(now);
         self.last_bytes = now;
         self.board = None;
-        self.answers_owed = 0;
-        self.unconfirmed = None;
+        self.reading = None;
+        self.debounce.clear();
         self.transmit.clear();
         self.leds.forget_shown();
         self.send(&HostCommand::Version);
         self.send(&HostCommand::Write {
+            address: E2ROM_SCAN_TIME,
+            value: DEFAULT_SCAN_TIME,
+        });
+        self.send(&HostCommand::Write {
             address: E2ROM_AUTO_REPORTS,
-            value: AUTO_REPORTS_ON_CHANGE_DEBOUNCED,
+            value: AUTO_REPORTS_ON_CHANGE,
         });
         self.ask_status(now);
         self.show();
@@ -388,12 +389,8 @@ impl BoardSession for ChessLinkSession {
             self.liveness.report_lost();
             self.events.push_back(LinkEvent::Lost);
         }
-        let confirm = self.confirm_at().is_some_and(|at| at <= now);
-        if let Some(unconfirmed) = self.unconfirmed.as_mut().filter(|_| confirm) {
-            // Looked at once more: the answer decides (the change is taken if it shows it).
-            unconfirmed.look_again_at = None;
-        }
-        if confirm || self.ask_at().is_some_and(|at| at <= now) {
+        let read_again = self.read_again_at().is_some_and(|at| at <= now);
+        if read_again || self.ask_at().is_some_and(|at| at <= now) {
             self.ask_status(now);
         }
     }
@@ -404,7 +401,7 @@ impl BoardSession for ChessLinkSession {
             self.silence_at(),
             self.unresponsive_at(),
             self.ask_at(),
-            self.confirm_at(),
+            self.read_again_at(),
         ]
         .into_iter()
         .flatten()

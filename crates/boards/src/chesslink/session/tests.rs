@@ -64,12 +64,15 @@ fn snapshot(board: &Board) -> LinkEvent {
 fn connecting_asks_the_version_sets_change_reports_and_asks_the_status() {
     let mut session = ChessLinkSession::new();
     session.connect(0);
-    // W 02 04: 0x57 ^ 0x30 ^ 0x32 ^ 0x30 ^ 0x34 = 0x51. Nothing is lit: X (0x58).
+    // W 01 14 (the scan time, 20 units): 0x57 ^ 0x30 ^ 0x31 ^ 0x31 ^ 0x34 = 0x53. W 02 03
+    // (reports at the scan that sees a change): 0x57 ^ 0x30 ^ 0x32 ^ 0x30 ^ 0x33 = 0x56.
+    // Nothing is lit: X (0x58).
     assert_eq!(
         sent(&mut session),
         [
             b"V56".to_vec(),
-            b"W020451".to_vec(),
+            b"W011453".to_vec(),
+            b"W020356".to_vec(),
             b"S53".to_vec(),
             b"X58".to_vec()
         ]
@@ -90,8 +93,14 @@ fn the_first_status_is_a_full_report_and_later_ones_are_lifts_and_places() {
     let start = Board::new();
     session.handle_bytes(10, &status(&start));
     assert_eq!(events(&mut session), [snapshot(&start)]);
+    // 1. e4 in one scan: seen at 500, read again at the hold, taken then.
     let e4 = moved(&start, Square::E2, Square::E4);
     session.handle_bytes(500, &status(&e4));
+    assert_eq!(events(&mut session), []);
+    assert_eq!(session.poll_timeout(), Some(500 + HOLD_MS));
+    session.handle_timeout(500 + HOLD_MS);
+    assert_eq!(sent(&mut session), [b"S53".to_vec()]);
+    session.handle_bytes(570, &status(&e4));
     assert_eq!(
         events(&mut session),
         [
@@ -99,19 +108,84 @@ fn the_first_status_is_a_full_report_and_later_ones_are_lifts_and_places() {
             place(Square::E4, pawn(Color::White))
         ]
     );
-    // 1... d5 2. exd5 reported in one status: both lifts (board order: d5 before e4), then
-    // the placement.
+    // 1... d5 2. exd5 taken in one reading: both lifts (board order: d5 before e4), then the
+    // placement. The board's own reports come at the scans that see the changes.
     let d5 = moved(&e4, Square::D7, Square::D5);
     session.handle_bytes(900, &status(&d5));
+    session.handle_bytes(1000, &status(&d5));
     events(&mut session);
     let exd5 = moved(&d5, Square::E4, Square::D5);
     session.handle_bytes(1300, &status(&exd5));
+    session.handle_bytes(1360, &status(&exd5));
     assert_eq!(
         events(&mut session),
         [
             lift(Square::D5, pawn(Color::Black)),
             lift(Square::E4, pawn(Color::White)),
             place(Square::D5, pawn(Color::White))
+        ]
+    );
+}
+
+#[test]
+fn a_square_s_change_waits_for_no_other_square() {
+    let mut session = connected();
+    let start = Board::new();
+    session.handle_bytes(10, &status(&start));
+    events(&mut session);
+    // A knight slides through f3 on its way from g1 to h3, while a pawn on a7 is knocked at
+    // every scan (the board's own debounce would have reported nothing until a7 settled).
+    let lifted = moved(&start, Square::G1, Square::F3);
+    let knocked = |board: &Board| {
+        let mut knocked = board.clone();
+        knocked.discard_piece_at(Square::A7);
+        knocked
+    };
+    session.handle_bytes(100, &status(&knocked(&lifted)));
+    session.handle_bytes(141, &status(&lifted));
+    session.handle_bytes(182, &status(&knocked(&lifted)));
+    // The knight seen on f3 at 100 and still at 182: taken, the pawn's knock is not.
+    assert_eq!(
+        events(&mut session),
+        [
+            lift(
+                Square::G1,
+                Piece {
+                    color: Color::White,
+                    role: Role::Knight
+                }
+            ),
+            place(
+                Square::F3,
+                Piece {
+                    color: Color::White,
+                    role: Role::Knight
+                }
+            )
+        ]
+    );
+    // It leaves f3 for h3: seen at 223, taken at the next reading a hold later.
+    let h3 = moved(&start, Square::G1, Square::H3);
+    session.handle_bytes(223, &status(&h3));
+    session.handle_bytes(264, &status(&knocked(&h3)));
+    session.handle_bytes(305, &status(&h3));
+    assert_eq!(
+        events(&mut session),
+        [
+            lift(
+                Square::F3,
+                Piece {
+                    color: Color::White,
+                    role: Role::Knight
+                }
+            ),
+            place(
+                Square::H3,
+                Piece {
+                    color: Color::White,
+                    role: Role::Knight
+                }
+            )
         ]
     );
 }
@@ -290,41 +364,30 @@ fn asked_again() -> (ChessLinkSession, Board) {
 }
 
 #[test]
-fn a_flicker_only_an_answer_shows_is_not_taken() {
+fn a_flicker_an_answer_shows_is_not_taken() {
     let (mut session, start) = asked_again();
     let mut flicker = start.clone();
     flicker.discard_piece_at(Square::G1);
     session.handle_bytes(520, &status(&flicker));
     assert_eq!(events(&mut session), []);
-    assert_eq!(session.poll_timeout(), Some(520 + CONFIRM_MS));
-    // Looked at again: the knight is there.
-    session.handle_timeout(520 + CONFIRM_MS);
+    assert_eq!(session.poll_timeout(), Some(520 + HOLD_MS));
+    // Read again: the knight is there.
+    session.handle_timeout(520 + HOLD_MS);
     assert_eq!(sent(&mut session), [b"S53".to_vec()]);
-    session.handle_bytes(630, &status(&start));
+    session.handle_bytes(590, &status(&start));
     assert_eq!(events(&mut session), []);
+    assert_eq!(session.poll_timeout(), Some(590 + POLL_MS));
 }
 
 #[test]
-fn a_change_an_answer_shows_is_taken_once_confirmed() {
+fn a_change_an_answer_shows_is_taken_once_read_again() {
     let (mut session, start) = asked_again();
     let mut lifted = start.clone();
     lifted.discard_piece_at(Square::E2);
     session.handle_bytes(520, &status(&lifted));
     assert_eq!(events(&mut session), []);
-    session.handle_timeout(520 + CONFIRM_MS);
+    session.handle_timeout(520 + HOLD_MS);
     sent(&mut session);
-    session.handle_bytes(630, &status(&lifted));
+    session.handle_bytes(590, &status(&lifted));
     assert_eq!(events(&mut session), [lift(Square::E2, pawn(Color::White))]);
-}
-
-#[test]
-fn the_board_s_own_report_confirms_what_an_answer_showed() {
-    let (mut session, start) = asked_again();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(Square::E2);
-    session.handle_bytes(520, &status(&lifted));
-    // The board's debounced report of the same lift, unasked, 60 ms later.
-    session.handle_bytes(580, &status(&lifted));
-    assert_eq!(events(&mut session), [lift(Square::E2, pawn(Color::White))]);
-    assert_eq!(session.poll_timeout(), Some(580 + POLL_MS));
 }

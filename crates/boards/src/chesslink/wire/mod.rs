@@ -97,6 +97,9 @@ pub const E2ROM_AUTO_REPORTS: u8 = 0x02;
 /// The E2ROM address of the scan time (units of 2.048 ms; 20 by default).
 pub const E2ROM_SCAN_TIME: u8 = 0x01;
 
+/// The default scan time: 20 units of 2.048 ms, 40.96 ms.
+pub const DEFAULT_SCAN_TIME: u8 = 0x14;
+
 /// Automatic reports value: a status report at the scan that sees any change (no debounce).
 pub const AUTO_REPORTS_ON_CHANGE: u8 = 0b011;
 
