@@ -2,7 +2,7 @@
 //! running): the legal move sequences that lead from the game's position to what the board
 //! shows.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::board::PhysicalBoard;
 
@@ -26,11 +26,25 @@ pub(super) enum CatchUp {
 
 /// The shortest legal move sequences from `position` after which the board shows what `board`
 /// shows, if exactly one is the shortest and no shorter one leaves the board showing a move
-/// under way.
-pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard) -> CatchUp {
+/// under way. With `last_mover` (a clock press said who completed the last move), only the
+/// sequences whose last ply is that side's count.
+pub(super) fn catch_up(
+    position: &Chess,
+    board: &PhysicalBoard,
+    last_mover: Option<Color>,
+) -> CatchUp {
     let mut path = Vec::with_capacity(MAX_PLIES);
     let mut under_way = false;
     for plies in 1..=MAX_PLIES {
+        // The side to move makes the odd plies.
+        let mover = if plies % 2 == 1 {
+            position.turn()
+        } else {
+            !position.turn()
+        };
+        if last_mover.is_some_and(|last| last != mover) {
+            continue;
+        }
         let mut found = Found::default();
         search(position, board, plies, &mut path, &mut found);
         match found.exact.len() {
@@ -129,7 +143,7 @@ mod tests {
     fn two_plies_on_an_identifying_board_are_found() {
         let start = Chess::default();
         let board = PhysicalBoard::identified(after(&start, &["g1f3", "e7e6"]).board());
-        assert_eq!(ucis(catch_up(&start, &board)), ["g1f3", "e7e6"]);
+        assert_eq!(ucis(catch_up(&start, &board, None)), ["g1f3", "e7e6"]);
     }
 
     #[test]
@@ -138,7 +152,7 @@ mod tests {
         // Castling needs f1 cleared first, the bishop needs d7 cleared first: one order only.
         let moves = ["f1c4", "d7d6", "e1g1", "c8g4"];
         let board = PhysicalBoard::identified(after(&start, &moves).board());
-        assert_eq!(ucis(catch_up(&start, &board)), moves);
+        assert_eq!(ucis(catch_up(&start, &board, None)), moves);
     }
 
     #[test]
@@ -146,7 +160,31 @@ mod tests {
         // 1. Nf3 Nf6 2. Nc3 and 1. Nc3 Nf6 2. Nf3 leave the same board.
         let start = Chess::default();
         let board = PhysicalBoard::identified(after(&start, &["g1f3", "g8f6", "b1c3"]).board());
-        assert_eq!(catch_up(&start, &board), CatchUp::Several);
+        assert_eq!(catch_up(&start, &board, None), CatchUp::Several);
+    }
+
+    #[test]
+    fn a_press_says_who_moved_last() {
+        // From a simulated corpus game (twic1599_1000k.pgn game 819), unplugged 60 s: after
+        // 24. Qg2 the hands played 24... Qa5 25. b4 Qxb4 26. Rb1. Three plies lead there too,
+        // 24... Qxb2 25. Rb1 Qb4, with Black the last to move; a press by White says White was.
+        let start = position("8/p4pk1/1q2r1p1/3p3p/3P4/2P4P/PP3PQ1/4R1K1 b - - 1 24");
+        let played = after(&start, &["b6a5", "b2b4", "a5b4", "e1b1"]);
+        let board = PhysicalBoard::identified(played.board());
+        assert_eq!(
+            ucis(catch_up(&start, &board, None)),
+            ["b6b2", "e1b1", "b2b4"]
+        );
+        assert_eq!(
+            ucis(catch_up(&start, &board, Some(Color::Black))),
+            ["b6b2", "e1b1", "b2b4"]
+        );
+        // Four plies with White last: Black's queen reaches b4 by a5, b5 or c5 (and Rb1 may
+        // come first), so which was played cannot be known.
+        assert_eq!(
+            catch_up(&start, &board, Some(Color::White)),
+            CatchUp::Several
+        );
     }
 
     #[test]
@@ -165,7 +203,7 @@ mod tests {
             board.differences(captured.board()).is_empty(),
             "the longer sequence fits"
         );
-        assert_eq!(catch_up(&start, &board), CatchUp::UnderWay);
+        assert_eq!(catch_up(&start, &board, None), CatchUp::UnderWay);
     }
 
     #[test]
@@ -179,7 +217,7 @@ mod tests {
         let five = after(&start, &["e2e4", "g8f6", "e4e5", "f6g8", "e5e6"]);
         assert_eq!(five.board(), &board);
         assert_eq!(
-            catch_up(&start, &PhysicalBoard::identified(&board)),
+            catch_up(&start, &PhysicalBoard::identified(&board), None),
             CatchUp::Nothing
         );
     }
@@ -189,8 +227,8 @@ mod tests {
         let start = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
         let promoted = after(&start, &["e7e8n"]);
         let occupancy = PhysicalBoard::unidentified(promoted.board());
-        assert_eq!(catch_up(&start, &occupancy), CatchUp::Several);
+        assert_eq!(catch_up(&start, &occupancy, None), CatchUp::Several);
         let identified = PhysicalBoard::identified(promoted.board());
-        assert_eq!(ucis(catch_up(&start, &identified)), ["e7e8n"]);
+        assert_eq!(ucis(catch_up(&start, &identified, None)), ["e7e8n"]);
     }
 }

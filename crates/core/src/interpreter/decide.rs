@@ -80,7 +80,7 @@ impl Interpreter {
     /// Whether a legal sequence of up to [`super::catch_up::MAX_PLIES`] plies from the game's
     /// position also leads to what the board shows.
     fn forward_play_explains(&self) -> bool {
-        super::catch_up::catch_up(self.game.position(), &self.sensed.board)
+        super::catch_up::catch_up(self.game.position(), &self.sensed.board, None)
             != super::catch_up::CatchUp::Nothing
     }
 
@@ -254,6 +254,14 @@ impl Interpreter {
             Decided::Reconstructed => Vec::new(),
         };
         let mover = self.game.turn();
+        if how == Decided::Reconstructed || !self.turn.trace.all_seen() {
+            // Caught up, or read partly from a full report or a board that matched nothing:
+            // the board's word alone.
+            self.guess.reconstructed();
+        } else {
+            // A move seen made by the side the record has to move shows the record right.
+            self.guess.confirmed();
+        }
         let played = self.game.play(m);
         if let Some(clock) = self.clock.as_mut() {
             clock.move_decided(mover, t);
@@ -343,6 +351,7 @@ impl Interpreter {
             square: landing_square(last),
         });
         if let Some(ply) = self.game.take_back() {
+            self.guess.taken_back();
             self.emit(t, EventKind::Takeback { ply });
         }
         self.turn.legal = previous.legal;
@@ -362,6 +371,7 @@ impl Interpreter {
     fn decide_takeback(&mut self, t: Millis, plies: usize) {
         for _ in 0..plies {
             if let Some(ply) = self.game.take_back() {
+                self.guess.taken_back();
                 self.emit(t, EventKind::Takeback { ply });
             }
         }

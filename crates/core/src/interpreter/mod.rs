@@ -20,6 +20,7 @@ mod evidence;
 mod game_clock;
 mod geometry;
 mod gesture;
+mod guess;
 mod held;
 mod judge;
 mod legal;
@@ -45,6 +46,7 @@ use decisions::Decisions;
 use game_clock::GameClock;
 use geometry::can_capture;
 use gesture::GestureWatch;
+use guess::Guess;
 use held::{Held, HeldLift};
 use move_times::TimesDue;
 use sync::Sync;
@@ -250,6 +252,8 @@ pub struct Interpreter {
     touches_before_event: usize,
     /// Whether the record follows the board.
     sync: Sync,
+    /// What the record holds on the board's word alone (moves caught up, whose turn it is).
+    guess: Guess,
     /// The game's clock, with a time control or once a physical clock reports.
     clock: Option<GameClock>,
     /// Where the input stands (the first input starts the clock).
@@ -288,6 +292,7 @@ impl Interpreter {
             held: Held::default(),
             touches_before_event: 0,
             sync: Sync::InStep,
+            guess: Guess::default(),
             clock: None,
             input: Input::Awaited,
             times_due: None,
@@ -658,6 +663,7 @@ impl Interpreter {
         if self.phase == Phase::Closed {
             return;
         }
+        self.guess.pressed(color, t);
         let completes_move = color == self.game.turn()
             && matches!(
                 self.phase,
@@ -699,9 +705,18 @@ impl Interpreter {
     }
 
     /// What a press means to the game: it completes the mover's pending move or illegal
-    /// placement; a press with no move is an illegal move (7.5.3).
+    /// placement; a press with no move is an illegal move (7.5.3), unless whose turn it was is
+    /// a guess ([`Interpreter::press_against_guess`]).
     fn clock_ruling(&mut self, t: Millis, color: Color) {
+        if matches!(self.phase, Phase::Unexplained { .. }) {
+            // The board matches nothing: what the press completes cannot be known, nor who
+            // moved last.
+            self.guess.press_unweighed();
+            return;
+        }
         if color != self.game.turn() {
+            // The side that moved last pressed: the record's turn is right.
+            self.guess.confirmed();
             if let Phase::Pending {
                 what: Pending::Move {
                     correction: true, ..
@@ -720,9 +735,34 @@ impl Interpreter {
                 to,
                 completed: false,
             } => self.complete_illegal(t, Some((from, to)), evidence::Completion::Press),
-            // The board matches nothing: what the press completes cannot be known.
-            Phase::Unexplained { .. } => {}
+            _ if self.guess.turn => self.press_against_guess(t, color),
             _ => self.complete_illegal(t, None, evidence::Completion::Press),
+        }
+    }
+
+    /// `color`, to move as far as the record guessed, pressed with no move seen: the guess was
+    /// wrong, not the player (the board showed `color`'s move already made and it was caught up
+    /// as the opponent's, or turns went by unseen). The plies caught up are taken back and the
+    /// board is caught up again with `color`'s move last; if no single shortest sequence leads
+    /// there, the board matches nothing and the game waits for it to say more.
+    fn press_against_guess(&mut self, t: Millis, color: Color) {
+        for _ in 0..self.guess.plies {
+            if let Some(ply) = self.game.take_back() {
+                self.emit(t, EventKind::Takeback { ply });
+            }
+        }
+        self.guess.plies = 0;
+        self.start_turn(None);
+        self.phase = Phase::Unexplained { quiet_at: None };
+        self.sync.catch_up();
+        self.catch_up_with(t, Some(color));
+        if matches!(self.phase, Phase::Unexplained { .. }) {
+            if !self.sync.mismatch_reported() {
+                self.report_mismatch(t);
+            }
+        } else {
+            // Caught up with the presser's move last: the press shows it right.
+            self.guess.confirmed();
         }
     }
 
@@ -786,13 +826,23 @@ impl Interpreter {
     /// taken then only if its last move captured what was lifted (an en passant victim taken
     /// off last), not the piece in hand counted as captured. After a piece set down, only if
     /// its last move set a piece there (the order seen is kept).
+    ///
+    /// A press made since the board's last change says who completed the move it shows: only
+    /// sequences whose last ply is that side's are looked at.
     pub(super) fn catch_up(&mut self, t: Millis) {
+        let last_mover = self.guess.last_mover(self.sensed.changed_at);
+        self.catch_up_with(t, last_mover);
+    }
+
+    /// Catches up as [`Interpreter::catch_up`] does, with the sequence's last ply `last_mover`'s
+    /// when given.
+    fn catch_up_with(&mut self, t: Millis, last_mover: Option<Color>) {
         // A board that also shows an earlier position may be a takeback: neither is taken.
         if self.matching_earlier().is_some() {
             return;
         }
         let catch_up::CatchUp::One(moves) =
-            catch_up::catch_up(self.game.position(), &self.sensed.board)
+            catch_up::catch_up(self.game.position(), &self.sensed.board, last_mover)
         else {
             return;
         };
@@ -815,7 +865,9 @@ impl Interpreter {
             return;
         }
         for m in moves {
+            // Nobody saw the turn: correcting its move later earns no ruling (4.7).
             self.turn.trace = Trace::new(self.game.position().board(), self.game.turn());
+            self.turn.trace.mark_unseen();
             self.play_decided(t, m, decide::Decided::Reconstructed);
             if self.phase == Phase::Closed {
                 return;
@@ -886,6 +938,7 @@ impl Interpreter {
                 },
             );
             self.game = Game::new(Chess::default());
+            self.guess = Guess::default();
             self.times_due = None;
             self.clock = self
                 .clock

@@ -1,0 +1,87 @@
+//! What the record holds on the board's word alone: after an outage or a mismatch, the moves
+//! caught up from what the board showed, and whose turn it is, are guesses until a press or a
+//! move seen made shows them right. No ruling is made from a guess: a press that contradicts
+//! it (the side the guess has to move pressing with no move seen) is evidence that the guess
+//! was wrong, not an illegal move.
+
+use shakmaty::Color;
+
+use crate::sensor::Millis;
+
+/// The guesses the record holds, and the last press that says who moved last.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Guess {
+    /// The plies at the end of the record that were caught up from the board and that no press
+    /// has shown right since.
+    pub(super) plies: usize,
+    /// Whether the side to move is a guess: moves were caught up, or presses went by while the
+    /// board matched nothing, and no press or seen move has shown who is to move since.
+    pub(super) turn: bool,
+    /// The last press weighed: who pressed, and when.
+    pub(super) last_press: Option<(Color, Millis)>,
+}
+
+impl Guess {
+    /// A move was caught up from the board.
+    pub(super) fn reconstructed(&mut self) {
+        self.plies = self.plies.saturating_add(1);
+        self.turn = true;
+    }
+
+    /// A press went by while the board matched nothing: who moved last is not known.
+    pub(super) fn press_unweighed(&mut self) {
+        self.turn = true;
+    }
+
+    /// The last ply was taken back.
+    pub(super) fn taken_back(&mut self) {
+        self.plies = self.plies.saturating_sub(1);
+    }
+
+    /// A press by the side that moved last, or a move seen made, shows the record right.
+    pub(super) fn confirmed(&mut self) {
+        self.plies = 0;
+        self.turn = false;
+    }
+
+    /// `color` pressed at `t`.
+    pub(super) fn pressed(&mut self, color: Color, t: Millis) {
+        self.last_press = Some((color, t));
+    }
+
+    /// Who completed the move the board shows, when a press since its last change at
+    /// `changed_at` says so.
+    pub(super) fn last_mover(&self, changed_at: Millis) -> Option<Color> {
+        self.last_press
+            .filter(|&(_, at)| at >= changed_at)
+            .map(|(color, _)| color)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caught_up_plies_are_guesses_until_confirmed() {
+        let mut guess = Guess::default();
+        guess.reconstructed();
+        guess.reconstructed();
+        guess.taken_back();
+        assert_eq!((guess.plies, guess.turn), (1, true));
+        guess.confirmed();
+        assert_eq!((guess.plies, guess.turn), (0, false));
+        guess.press_unweighed();
+        assert!(guess.turn);
+    }
+
+    #[test]
+    fn only_a_press_after_the_board_s_last_change_says_who_moved_last() {
+        let mut guess = Guess::default();
+        assert_eq!(guess.last_mover(0), None);
+        guess.pressed(Color::Black, 1_000);
+        assert_eq!(guess.last_mover(900), Some(Color::Black));
+        assert_eq!(guess.last_mover(1_000), Some(Color::Black));
+        assert_eq!(guess.last_mover(1_001), None);
+    }
+}
