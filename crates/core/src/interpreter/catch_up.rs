@@ -2,7 +2,7 @@
 //! running): the legal move sequences that lead from the game's position to what the board
 //! shows.
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{CastlingSide, Chess, Color, Move, Position, Square};
 
 use super::board::PhysicalBoard;
 
@@ -78,6 +78,23 @@ fn shows_under_way(position: &Chess, board: &PhysicalBoard) -> bool {
         && (missing & !expected.by_color(position.turn())).is_empty()
 }
 
+/// Whether `board` shows `position`, reached by `path`, with its last move a castling whose
+/// rook has not moved yet (the king set down on its square first, as 4.4.2 asks).
+fn shows_castling_under_way(position: &Chess, board: &PhysicalBoard, path: &[Move]) -> bool {
+    let Some(&Move::Castle { king, rook }) = path.last() else {
+        return false;
+    };
+    let side = CastlingSide::from_king_side(rook > king);
+    let mut rook_at_home = position.board().clone();
+    let Some(piece) =
+        rook_at_home.remove_piece_at(Square::from_coords(side.rook_to_file(), king.rank()))
+    else {
+        return false;
+    };
+    rook_at_home.set_piece_at(rook, piece);
+    board.differences(&rook_at_home).is_empty()
+}
+
 /// The most squares `plies` plies can change: three a ply (a capture, en passant), one more
 /// for each castling (a king and a rook, four squares), of which a sequence has at most two.
 fn reach(plies: usize) -> usize {
@@ -96,7 +113,9 @@ fn search(
     let Some(left) = plies.checked_sub(1) else {
         if differences == 0 {
             found.exact.push(path.clone());
-        } else if !found.under_way && shows_under_way(position, board) {
+        } else if !found.under_way
+            && (shows_under_way(position, board) || shows_castling_under_way(position, board, path))
+        {
             found.under_way = true;
         }
         return;
@@ -204,6 +223,30 @@ mod tests {
             "the longer sequence fits"
         );
         assert_eq!(catch_up(&start, &board, None), CatchUp::UnderWay);
+    }
+
+    #[test]
+    fn a_castling_with_its_rook_still_home_is_under_way() {
+        // From a simulated corpus game (chessjs-benchmark.pgn game 8) on a Hall board unplugged
+        // 3 s: after 9. Nc3 the hands played 9... Ne7 10. O-O, and the board came back with the
+        // king set down on g1 and the rook still on h1. Four plies, 9... Qe7 10. Kf1 Ngf6
+        // 11. Kg1, fill and empty the same squares of an occupancy board; the castling under
+        // way is shorter, so nothing is played until the rook moves.
+        let start =
+            position("r3k1nr/1ppn1ppp/p2p1q2/2b1p3/2P1P3/P1NP1Q1P/1P2BPP1/R1B1K2R b KQkq - 0 9");
+        let mut board = after(&start, &["g8e7", "e1g1"]).board().clone();
+        let rook = board.remove_piece_at(Square::F1).expect("the castled rook");
+        board.set_piece_at(Square::H1, rook);
+        let occupancy = PhysicalBoard::unidentified(&board);
+        let four = after(&start, &["f6e7", "e1f1", "g8f6", "f1g1"]);
+        assert!(
+            occupancy.differences(four.board()).is_empty(),
+            "the longer sequence fits"
+        );
+        assert_eq!(catch_up(&start, &occupancy, None), CatchUp::UnderWay);
+        // Once the rook is on f1, the castling is the one shortest sequence.
+        let castled = PhysicalBoard::unidentified(after(&start, &["g8e7", "e1g1"]).board());
+        assert_eq!(ucis(catch_up(&start, &castled, None)), ["g8e7", "e1g1"]);
     }
 
     #[test]

@@ -15,7 +15,8 @@ pub(super) struct Guess {
     /// has shown right since.
     pub(super) plies: usize,
     /// Whether the side to move is a guess: moves were caught up, or presses went by while the
-    /// board matched nothing, and no press or seen move has shown who is to move since.
+    /// board matched nothing or was away, and no press or seen move has shown who is to move
+    /// since.
     pub(super) turn: bool,
     /// The last press weighed: who pressed, and when.
     pub(super) last_press: Option<(Color, Millis)>,
@@ -28,8 +29,9 @@ impl Guess {
         self.turn = true;
     }
 
-    /// A press went by while the board matched nothing: who moved last is not known.
-    pub(super) fn press_unweighed(&mut self) {
+    /// Presses may have gone by unweighed (the board matched nothing, or was away and came
+    /// back changed): who moved last is not known.
+    pub(super) fn turn_unknown(&mut self) {
         self.turn = true;
     }
 
@@ -71,7 +73,7 @@ mod tests {
         assert_eq!((guess.plies, guess.turn), (1, true));
         guess.confirmed();
         assert_eq!((guess.plies, guess.turn), (0, false));
-        guess.press_unweighed();
+        guess.turn_unknown();
         assert!(guess.turn);
     }
 

@@ -711,20 +711,25 @@ impl Interpreter {
         if matches!(self.phase, Phase::Unexplained { .. }) {
             // The board matches nothing: what the press completes cannot be known, nor who
             // moved last.
-            self.guess.press_unweighed();
+            self.guess.turn_unknown();
             return;
         }
         if color != self.game.turn() {
-            // The side that moved last pressed: the record's turn is right.
-            self.guess.confirmed();
-            if let Phase::Pending {
-                what: Pending::Move {
-                    correction: true, ..
-                },
-                ..
-            } = self.phase
-            {
-                self.decide_pending(t);
+            match self.phase {
+                Phase::Pending {
+                    what:
+                        Pending::Move {
+                            correction: true, ..
+                        },
+                    ..
+                } => self.decide_pending(t),
+                // The side that moved last pressed, the board at rest on the record's position:
+                // the record's turn is right.
+                Phase::AtRest => self.guess.confirmed(),
+                // The board shows more than the record, and whose turn it is is a guess: the
+                // press says the presser moved last.
+                _ if self.guess.turn => self.press_against_guess(t, color),
+                _ => {}
             }
             return;
         }
@@ -740,11 +745,13 @@ impl Interpreter {
         }
     }
 
-    /// `color`, to move as far as the record guessed, pressed with no move seen: the guess was
-    /// wrong, not the player (the board showed `color`'s move already made and it was caught up
-    /// as the opponent's, or turns went by unseen). The plies caught up are taken back and the
-    /// board is caught up again with `color`'s move last; if no single shortest sequence leads
-    /// there, the board matches nothing and the game waits for it to say more.
+    /// `color` pressed while whose turn it is is a guess, and the record has no move of
+    /// `color`'s for the press to complete (to move as far as the record guessed, no move seen;
+    /// or not to move, the board showing more than the record): the guess was wrong, not the
+    /// player (the board showed `color`'s move already made and it was caught up as the
+    /// opponent's, or turns went by unseen). The plies caught up are taken back and the board is
+    /// caught up again with `color`'s move last; if no single shortest sequence leads there, the
+    /// board matches nothing and the game waits for it to say more.
     fn press_against_guess(&mut self, t: Millis, color: Color) {
         for _ in 0..self.guess.plies {
             if let Some(ply) = self.game.take_back() {
@@ -772,6 +779,9 @@ impl Interpreter {
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
         self.sensed.last_seen = None;
         self.sensed.reading = Reading::Snapshot;
+        // A move under way when the board was last heard may have been completed unseen (a
+        // capture changes no square's occupancy), and its press missed.
+        let mut changed = !matches!(self.phase, Phase::AtRest | Phase::Closed);
         for square in self.sensed.board.occupied() {
             let gone = !snapshot.occupied.contains(square);
             let named = snapshot.pieces.piece_at(square);
@@ -782,13 +792,20 @@ impl Interpreter {
                     .is_some_and(|known| known != p)
             });
             if gone || replaced {
+                changed = true;
                 self.lift(t, square, Seen::Snapshot);
             } else if let Some(piece) = named {
                 self.sensed.board.identify(square, piece);
             }
         }
         for square in snapshot.occupied & !self.sensed.board.occupied() {
+            changed = true;
             self.place(t, square, snapshot.pieces.piece_at(square));
+        }
+        if changed {
+            // Changes went by unseen, and presses with them, perhaps: who moved last is not
+            // known.
+            self.guess.turn_unknown();
         }
         if self.phase != Phase::Closed {
             self.reassess(t);
