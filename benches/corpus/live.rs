@@ -1,11 +1,11 @@
 //! Live rows: each corpus game played by an emulated board (a DGT board with its DGT clock, a
-//! ChessLink board) and watched through the protocol's real host session (from the registry)
-//! and live game, both sans-IO, wired together in this process on simulated time (bytes cross
-//! at once; the board scans, reports and restarts as the emulator does). What the session
-//! recorded is then replayed, as `watch --record` then `replay` would: live and replay must
-//! agree.
+//! ChessLink board, a Hall board) and watched through the protocol's real host session (from
+//! the registry) and live game, both sans-IO, wired together in this process on simulated time
+//! (bytes cross at once; the board scans, reports and restarts as the emulator does). What the
+//! session recorded is then replayed, as `watch --record` then `replay` would: live and replay
+//! must agree.
 
-use shakmaty::{ByColor, Color};
+use shakmaty::{ByColor, Color, Position};
 use touchmove::clock::ClockReading;
 use touchmove::event::{ClockTimes, EventKind, GameEvent};
 use touchmove::interpreter::Config;
@@ -21,6 +21,9 @@ use touchmove_simulation::emulators::chesslink::{
     ChessLinkBoardEmulator, EmulatorConfig as LinkConfig,
 };
 use touchmove_simulation::emulators::dgt::{DgtBoardEmulator, EmulatorConfig, Script};
+use touchmove_simulation::emulators::hall::{
+    EmulatorConfig as HallConfig, HallBoardEmulator, Script as HallScript,
+};
 use touchmove_simulation::fidelity::compare;
 use touchmove_simulation::pgn_games::PgnGame;
 use touchmove_simulation::simulate::{BoardKind, ExpectedRuling, HandStyle, simulate};
@@ -79,6 +82,18 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
     };
+    // A Hall board senses occupancy only; its clock buttons are pressed as the hands press a
+    // clock, and no clock reports times.
+    let hall = |name, hands: HandStyle, unplug_ms| LiveStyle {
+        name,
+        protocol: &touchmove::hall::PROTOCOL,
+        hands: HandStyle {
+            scans: false,
+            ..hands
+        },
+        unplug_ms,
+        killed_ms: None,
+    };
     vec![
         row("live clean", &clean, None),
         row("live blitz presses", &blitz, None),
@@ -99,6 +114,13 @@ pub fn styles() -> Vec<LiveStyle> {
             None,
         ),
         chesslink("chesslink unplug 3 s", clean.clone(), Some(3_000)),
+        hall("hall clean", HandStyle::clean(BoardKind::Occupancy), None),
+        hall("hall messy", HandStyle::messy(BoardKind::Occupancy), None),
+        hall(
+            "hall unplug 3 s",
+            HandStyle::clean(BoardKind::Occupancy),
+            Some(3_000),
+        ),
     ]
 }
 
@@ -171,7 +193,8 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
         row.breaches_expected += verdict.earned_rulings;
         row.breaches_found += verdict.earned_rulings - verdict.missed_rulings.len();
         row.waiting += usize::from(left_waiting(&session.decisions));
-        if style.hands.clock && style.unplug_ms.is_none() && style.killed_ms.is_none() {
+        let reports_times = style.protocol.name == touchmove::dgt::PROTOCOL.name;
+        if reports_times && style.unplug_ms.is_none() && style.killed_ms.is_none() {
             let (checked, off) = times_against_the_clock(&session.recorded, &session.decisions);
             row.times_checked += checked;
             row.times_off += off;
@@ -289,6 +312,14 @@ fn emulated_board(
     seed: u64,
     unplug: Option<Unplug>,
 ) -> Option<Box<dyn EmulatedBoard>> {
+    if style.protocol.name == touchmove::hall::PROTOCOL.name {
+        let script = HallScript::from_occupancy(game.start.board().occupied(), events);
+        let mut config = HallConfig::new(script);
+        config.playing.start = ScriptStart::OnHost;
+        config.playing.seed = seed;
+        config.unplug = unplug;
+        return Some(Box::new(HallBoardEmulator::new(config)));
+    }
     if style.protocol.name == touchmove::chesslink::PROTOCOL.name {
         let log = SensorLog {
             header: LogHeader::new(&game.start, "live bench"),
@@ -321,7 +352,11 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     // as the hands simulator models it; a ChessLink board's emulator scans by itself.
     let dgt = style.protocol.name == touchmove::dgt::PROTOCOL.name;
     let hands = HandStyle {
-        board: BoardKind::Identifying,
+        board: if style.protocol.name == touchmove::hall::PROTOCOL.name {
+            BoardKind::Occupancy
+        } else {
+            BoardKind::Identifying
+        },
         scans: dgt,
         ..style.hands.clone()
     };

@@ -2,7 +2,8 @@
 //! simulated under each hand style and replayed through the interpreter and the baseline; then
 //! speed and memory. Prints one report; `BENCHMARKS.md` holds a run of it.
 //!
-//! `cargo bench --bench corpus -- --games N` uses the first N games only.
+//! `cargo bench --bench corpus -- --games N` uses the first N games only;
+//! `-- --live NAME` runs only the live rows whose name holds NAME (and nothing else).
 
 mod fidelity;
 mod live;
@@ -53,6 +54,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let only_live = args
+        .iter()
+        .position(|a| a == "--live")
+        .and_then(|i| args.get(i + 1));
+    if let Some(name) = only_live {
+        let (games, unreadable) = load(&pgns, limit);
+        println!(
+            "corpus: {} games ({unreadable} unreadable games skipped)",
+            games.len()
+        );
+        live_table(&games, name);
+        return ExitCode::SUCCESS;
+    }
     // First, while this process is still small: a child's peak RSS (ru_maxrss) cannot read
     // below its parent's resident size when it was spawned.
     let floor_kib = memory::status_kib("VmHWM");
@@ -65,7 +79,7 @@ fn main() -> ExitCode {
     );
     let config = Config::default();
     fidelity_table(&games, &config);
-    live_table(&games);
+    live_table(&games, "");
     speed_and_memory(&games, config);
     match process {
         Ok(run) => {
@@ -164,10 +178,11 @@ fn note_games(notes: &mut Vec<String>, row: &str, inexact: &[String], misruled: 
     );
 }
 
-fn live_table(games: &[(String, PgnGame)]) {
+/// The live rows whose name holds `name` (every row for "").
+fn live_table(games: &[(String, PgnGame)], name: &str) {
     println!();
     println!(
-        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock) and the protocol's real host session and live game, in process on simulated time"
+        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock; Hall: occupancy, each change, clock buttons) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
         "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>14} {:>6}",
@@ -184,7 +199,10 @@ fn live_table(games: &[(String, PgnGame)]) {
         "secs"
     );
     let mut notes = Vec::new();
-    for style in live::styles() {
+    for style in live::styles()
+        .into_iter()
+        .filter(|style| style.name.contains(name))
+    {
         let began = Instant::now();
         let row = live::run(games, &style);
         println!(
@@ -226,18 +244,21 @@ fn live_table(games: &[(String, PgnGame)]) {
         "  report and wait); unplugs: once a game, the port open, the board back idle; blitz hands"
     );
     println!(
-        "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in every row"
+        "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in the DGT"
     );
     println!(
-        "  but clean, messy and 60 s of the DGT board; the ChessLink rows have no clock (moves decided by"
+        "  rows blitz presses, unplugged 0.3, 3 and 10 s and killed; the ChessLink rows have no clock"
     );
     println!(
-        "  the slide window or the reply); times off = moves whose times (the `move`, then its"
+        "  (moves decided by the slide window or the reply); the Hall rows' hands press its clock"
     );
     println!(
-        "  `clock` events) differ by over a second from the DGT clock's first report after the press"
+        "  buttons, which report no times; times off = moves whose times (the `move`, then its `clock`"
     );
-    println!("  (the clock adds 2 s a press), of the moves checked (rows without an outage).");
+    println!(
+        "  events) differ by over a second from the DGT clock's first report after the press (the clock"
+    );
+    println!("  adds 2 s a press), of the moves checked (DGT rows without an outage).");
     for note in notes {
         println!("{note}");
     }
