@@ -42,6 +42,13 @@ fn pawn(color: Color) -> Piece {
     }
 }
 
+fn knight() -> Piece {
+    Piece {
+        color: Color::White,
+        role: Role::Knight,
+    }
+}
+
 fn lift(square: Square, piece: Piece) -> LinkEvent {
     LinkEvent::Sensor(SensorKind::Lift {
         square,
@@ -147,22 +154,7 @@ fn a_square_s_change_waits_for_no_other_square() {
     // The knight seen on f3 at 100 and still at 182: taken, the pawn's knock is not.
     assert_eq!(
         events(&mut session),
-        [
-            lift(
-                Square::G1,
-                Piece {
-                    color: Color::White,
-                    role: Role::Knight
-                }
-            ),
-            place(
-                Square::F3,
-                Piece {
-                    color: Color::White,
-                    role: Role::Knight
-                }
-            )
-        ]
+        [lift(Square::G1, knight()), place(Square::F3, knight())]
     );
     // It leaves f3 for h3: seen at 223, taken at the next reading a hold later.
     let h3 = moved(&start, Square::G1, Square::H3);
@@ -171,22 +163,7 @@ fn a_square_s_change_waits_for_no_other_square() {
     session.handle_bytes(305, &status(&h3));
     assert_eq!(
         events(&mut session),
-        [
-            lift(
-                Square::F3,
-                Piece {
-                    color: Color::White,
-                    role: Role::Knight
-                }
-            ),
-            place(
-                Square::H3,
-                Piece {
-                    color: Color::White,
-                    role: Role::Knight
-                }
-            )
-        ]
+        [lift(Square::F3, knight()), place(Square::H3, knight())]
     );
 }
 
