@@ -1,14 +1,15 @@
 //! Reports held back before they are taken in: a lift for the bounce window, an opponent's
-//! lift for the rest of its instant (a scan's changes come in the board's own order), a clock
-//! press for the report horizon (a scanning board reports a move after the lever).
+//! lift or placement for the rest of its instant (a scan's changes come in the board's own
+//! order: the mover's go first), a clock press for the report horizon (a scanning board reports
+//! a move after the lever).
 
 use shakmaty::{Color, Piece, Position, Square};
 
 use super::{Interpreter, Pending, Phase, Seen};
 use crate::sensor::{Millis, SensorKind};
 
-/// The reports held back: lifts for the bounce window, an opponent's lift to the end of its
-/// instant, a clock press for the report horizon.
+/// The reports held back: lifts for the bounce window, an opponent's lift or placement to the
+/// end of its instant, a clock press for the report horizon.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Held {
     /// Lifts held for the bounce window (those of one instant together).
@@ -16,6 +17,9 @@ pub(super) struct Held {
     /// An opponent's lift reported while the mover's piece was in hand, held to see what else
     /// was reported at the same instant (see [`Interpreter::reply_lift`]).
     pub(super) reply: Option<HeldLift>,
+    /// An opponent's piece reported set down while the mover's piece was in hand, held to the
+    /// end of its instant (see [`Interpreter::reply_arrival`]).
+    pub(super) reply_place: Option<HeldLift>,
     /// A clock press waiting for the reports that may still be on their way.
     pub(super) press: Option<HeldPress>,
 }
@@ -25,6 +29,7 @@ impl Held {
     pub(super) fn clear(&mut self) {
         self.lifts.clear();
         self.reply = None;
+        self.reply_place = None;
         self.press = None;
     }
 
@@ -98,6 +103,44 @@ impl Interpreter {
         };
         let expected = self.game.position().board().by_color(!color);
         (expected & !self.sensed.board.occupied()).any()
+    }
+
+    /// Whether `kind` is a piece of the opponent's reported set down while the mover's piece is
+    /// in hand, on a board with a report horizon: one scan can show the whole reply, its arrival
+    /// first in the board's square order, with the arrival of the move it answers. Such a
+    /// placement is held to the end of its instant, so that the mover's arrival and the reply's
+    /// lift come before it (a hand lifts before it sets down).
+    pub(super) fn reply_arrival(&self, kind: &SensorKind) -> bool {
+        let SensorKind::Place { piece, .. } = kind else {
+            return false;
+        };
+        // While the record is behind the board (catching up), whose move the board shows is not
+        // known: the reports are taken in their order.
+        if self.config.report_horizon_ms == 0
+            || self.held.reply_place.is_some()
+            || self.sync.catching_up()
+            || matches!(self.phase, Phase::Unexplained { .. })
+        {
+            return false;
+        }
+        let mover = self.game.turn();
+        if piece.is_none_or(|piece| piece.color == mover) {
+            return false;
+        }
+        let expected = self.game.position().board().by_color(mover);
+        (expected & !self.sensed.board.occupied()).any()
+    }
+
+    /// When the instant of the held reply placement is over.
+    pub(super) fn reply_place_due(&self) -> Option<Millis> {
+        self.held.reply_place.map(|place| place.t.saturating_add(1))
+    }
+
+    /// Takes in the held reply placement, if any, with its own time.
+    pub(super) fn release_reply_place(&mut self) {
+        if let Some(place) = self.held.reply_place.take() {
+            self.set_down(place.t, place.square, place.piece);
+        }
     }
 
     /// The colour of the piece `lift` took off the board, when known.

@@ -334,9 +334,20 @@ impl Interpreter {
                     .press
                     .is_some_and(|press| Some(press.color) != replier);
                 reply_after = Some((reply, if pressed { Seen::Hand } else { Seen::Unordered }));
+            } else if reply.t == t && self.reply_arrival(&event.kind) {
+                // The reply's own arrival in the same scan: both wait for the rest of it.
+                self.held.reply = Some(reply);
             } else {
                 self.release_reply(reply, t, Seen::Hand);
             }
+        }
+        if !matches!(
+            event.kind,
+            SensorKind::Lift { .. } | SensorKind::Place { .. }
+        ) {
+            // What else its instant reported is in: the held reply placement goes first, after
+            // the reply's lift.
+            self.release_reply_place();
         }
         match event.kind {
             SensorKind::Lift { square, piece } => {
@@ -354,14 +365,10 @@ impl Interpreter {
                 if let Some(index) = bounce {
                     diagnostic!(t, %square, "bounce ignored");
                     self.held.lifts.remove(index);
+                } else if self.reply_arrival(&event.kind) {
+                    self.held.reply_place = Some(HeldLift { t, square, piece });
                 } else {
-                    let replies = self.replies_before_arrival(t, square, piece);
-                    self.release_held();
-                    self.place(t, square, piece);
-                    self.placed_for_held_press();
-                    for (reply, seen) in replies {
-                        self.release_reply(reply, t, seen);
-                    }
+                    self.set_down(t, square, piece);
                 }
             }
             SensorKind::Adjust => {
@@ -449,6 +456,7 @@ impl Interpreter {
             .filter(|due| self.held.press.is_none_or(|p| p.t >= *due));
         [
             self.reply_due(),
+            self.reply_place_due(),
             self.press_due(),
             phase,
             flag,
@@ -469,6 +477,8 @@ impl Interpreter {
                 if let Some(reply) = self.held.reply.take() {
                     self.release_reply(reply, due, Seen::Hand);
                 }
+            } else if self.reply_place_due() == Some(due) {
+                self.release_reply_place();
             } else if self.press_due() == Some(due) {
                 self.press_horizon_passed();
             } else if self.flag_due() == Some(due) {
@@ -478,6 +488,18 @@ impl Interpreter {
             }
             self.say_pending(due);
             self.review_gesture(due);
+        }
+    }
+
+    /// A piece reported set down at `t` on `square`, taken in: the opponent's lifts held from
+    /// its instant go after it when it is the mover's arrival.
+    fn set_down(&mut self, t: Millis, square: Square, piece: Option<Piece>) {
+        let replies = self.replies_before_arrival(t, square, piece);
+        self.release_held();
+        self.place(t, square, piece);
+        self.placed_for_held_press();
+        for (reply, seen) in replies {
+            self.release_reply(reply, t, seen);
         }
     }
 
