@@ -87,10 +87,17 @@ pub const QUIET_MS: Millis = 50;
 /// let events: Vec<LinkEvent> = std::iter::from_fn(|| session.poll_event()).collect();
 /// assert!(matches!(events[0], LinkEvent::Identified { .. }));
 /// assert!(matches!(events[1], LinkEvent::Sensor(SensorKind::Snapshot(_))));
-/// // A pawn leaves e2: the board's next report says so, and the session makes it a lift.
+/// // A pawn leaves e2: the board's next report says so. The session reads the board again a
+/// // hold later, and the square still empty, makes it a lift.
 /// let mut lifted = Board::default();
 /// lifted.discard_piece_at(Square::E2);
-/// session.handle_bytes(500, &encode_reply(&BoardReply::Status(lifted)));
+/// session.handle_bytes(500, &encode_reply(&BoardReply::Status(lifted.clone())));
+/// assert_eq!(session.poll_event(), None, "one reading is not enough");
+/// let again = session.poll_timeout().expect("a second look is due");
+/// session.handle_timeout(again);
+/// let asked: Vec<Vec<u8>> = std::iter::from_fn(|| session.poll_transmit()).collect();
+/// assert_eq!(asked, [b"S53".to_vec()], "the status is asked for");
+/// session.handle_bytes(again + 20, &encode_reply(&BoardReply::Status(lifted)));
 /// let lift = std::iter::from_fn(|| session.poll_event())
 ///     .find(|event| matches!(event, LinkEvent::Sensor(SensorKind::Lift { .. })));
 /// assert!(matches!(lift, Some(LinkEvent::Sensor(SensorKind::Lift { square: Square::E2, .. }))));
