@@ -19,7 +19,7 @@ pub(super) struct Held {
     pub(super) reply: Option<HeldLift>,
     /// An opponent's piece reported set down while the mover's piece was in hand, held to the
     /// end of its instant (see [`Interpreter::reply_arrival`]).
-    pub(super) reply_place: Option<HeldLift>,
+    pub(super) reply_place: Option<HeldPlace>,
     /// A clock press waiting for the reports that may still be on their way.
     pub(super) press: Option<HeldPress>,
 }
@@ -46,6 +46,14 @@ impl Held {
 /// together: their order is unclear).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct HeldLift {
+    pub(super) t: Millis,
+    pub(super) square: Square,
+    pub(super) piece: Option<Piece>,
+}
+
+/// An opponent's piece set down, held to the end of its instant.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct HeldPlace {
     pub(super) t: Millis,
     pub(super) square: Square,
     pub(super) piece: Option<Piece>,

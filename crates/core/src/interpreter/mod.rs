@@ -47,7 +47,7 @@ use game_clock::GameClock;
 use geometry::can_capture;
 use gesture::GestureWatch;
 use guess::Guess;
-use held::{Held, HeldLift};
+use held::{Held, HeldLift, HeldPlace};
 use move_times::TimesDue;
 use sync::Sync;
 use trace::Trace;
@@ -366,7 +366,7 @@ impl Interpreter {
                     diagnostic!(t, %square, "bounce ignored");
                     self.held.lifts.remove(index);
                 } else if self.reply_arrival(&event.kind) {
-                    self.held.reply_place = Some(HeldLift { t, square, piece });
+                    self.held.reply_place = Some(HeldPlace { t, square, piece });
                 } else {
                     self.set_down(t, square, piece);
                 }

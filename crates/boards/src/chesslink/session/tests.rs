@@ -26,6 +26,15 @@ fn connected() -> ChessLinkSession {
     session
 }
 
+/// A session connected at 0 that has read the start position (its full report taken) at 10.
+fn reading_the_start() -> (ChessLinkSession, Board) {
+    let mut session = connected();
+    let start = Board::new();
+    session.handle_bytes(10, &status(&start));
+    events(&mut session);
+    (session, start)
+}
+
 /// `board` with `from`'s piece moved to `to`.
 fn moved(board: &Board, from: Square, to: Square) -> Board {
     let mut after = board.clone();
@@ -136,10 +145,7 @@ fn the_first_status_is_a_full_report_and_later_ones_are_lifts_and_places() {
 
 #[test]
 fn a_square_s_change_waits_for_no_other_square() {
-    let mut session = connected();
-    let start = Board::new();
-    session.handle_bytes(10, &status(&start));
-    events(&mut session);
+    let (mut session, start) = reading_the_start();
     // A knight slides through f3 on its way from g1 to h3, while a pawn on a7 is knocked at
     // every scan (the board's own debounce would have reported nothing until a7 settled).
     let lifted = moved(&start, Square::G1, Square::F3);
@@ -169,10 +175,7 @@ fn a_square_s_change_waits_for_no_other_square() {
 
 #[test]
 fn a_status_no_hand_could_make_between_two_scans_is_a_full_report() {
-    let mut session = connected();
-    let start = Board::new();
-    session.handle_bytes(10, &status(&start));
-    events(&mut session);
+    let (mut session, start) = reading_the_start();
     // 1. e4 e5 2. Nf3: six squares changed.
     let later = moved(
         &moved(
@@ -247,10 +250,7 @@ fn a_silent_board_is_asked_then_unresponsive_then_silent() {
 
 #[test]
 fn a_board_answering_again_is_read_whole() {
-    let mut session = connected();
-    let start = Board::new();
-    session.handle_bytes(10, &status(&start));
-    events(&mut session);
+    let (mut session, start) = reading_the_start();
     session.handle_timeout(510);
     session.handle_timeout(1010);
     assert_eq!(events(&mut session), [LinkEvent::Lost]);
@@ -331,10 +331,7 @@ fn the_last_move_is_lit_and_a_mismatch_blinks_until_the_resync() {
 /// A session that has read the start position and, the board quiet for half a second, asked
 /// for its status again at 510.
 fn asked_again() -> (ChessLinkSession, Board) {
-    let mut session = connected();
-    let start = Board::new();
-    session.handle_bytes(10, &status(&start));
-    events(&mut session);
+    let (mut session, start) = reading_the_start();
     session.handle_timeout(10 + POLL_MS);
     assert_eq!(sent(&mut session), [b"S53".to_vec()]);
     (session, start)
