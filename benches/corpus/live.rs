@@ -26,7 +26,10 @@ use touchmove_simulation::emulators::hall::{
 };
 use touchmove_simulation::fidelity::compare;
 use touchmove_simulation::pgn_games::PgnGame;
-use touchmove_simulation::simulate::{BoardKind, ExpectedRuling, HandStyle, simulate};
+use touchmove_simulation::resolvable::{Sensed, Waiting, resolvable};
+use touchmove_simulation::simulate::{
+    BoardKind, ExpectedRuling, HandStyle, SimulatedGame, simulate,
+};
 
 /// A live row's hands and faults.
 pub struct LiveStyle {
@@ -139,11 +142,20 @@ pub struct LiveRow {
     pub breaches_found: usize,
     /// Plies of the source games missing from the records (from the first that differs).
     pub lost: usize,
+    /// Games whose record departs from the game: a ply recorded that was not the one played
+    /// there (moves that came back to a position unseen, caught up as the shorter sequence).
+    pub astray: usize,
     /// Moves played as reconstructed (made while the board was not heard).
     pub reconstructed: usize,
     /// Games left waiting: the session ended with the board matching nothing (after an outage,
     /// no single shortest sequence of up to 4 plies explained it, so the game waited).
     pub waiting: usize,
+    /// Of those whose record is the game's beginning, the games a later position the board
+    /// rested on would have resolved (the plies played since the record were the one shortest
+    /// sequence of up to 4 plies to it): none should be.
+    pub waiting_resolvable: usize,
+    /// The first of them, for the report.
+    pub resolvable: Vec<String>,
     /// Moves whose times were checked against the clock (rows whose presses all reach the host:
     /// no outage), and how many differ from what the clock showed after their press by more than
     /// its display's second.
@@ -177,6 +189,7 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
             .take_while(|(a, b)| a == b)
             .count();
         row.lost += verdict.expected.len().saturating_sub(agreed);
+        row.astray += usize::from(agreed < verdict.recorded.len());
         if verdict.exact() {
             row.exact += 1;
         } else if row.inexact.len() < 5 {
@@ -192,7 +205,34 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
         }
         row.breaches_expected += verdict.earned_rulings;
         row.breaches_found += verdict.earned_rulings - verdict.missed_rulings.len();
-        row.waiting += usize::from(left_waiting(&session.decisions));
+        if let Some(since) = left_waiting(&session.decisions) {
+            row.waiting += 1;
+            let prefix = agreed == verdict.recorded.len();
+            let waiting = Waiting {
+                start: &game.start,
+                moves: &game.moves,
+                move_ends: &session.simulated.move_ends,
+                events: &session.simulated.events,
+                recorded: agreed,
+                since,
+                quiet_ms: session.quiet_ms,
+                sensed: if style.protocol.name == touchmove::hall::PROTOCOL.name {
+                    Sensed::Occupancy
+                } else {
+                    Sensed::Pieces
+                },
+            };
+            let resolved_at = resolvable(&waiting).filter(|_| prefix);
+            if let Some(ply) = resolved_at {
+                row.waiting_resolvable += 1;
+                if row.resolvable.len() < 5 {
+                    row.resolvable.push(format!(
+                        "{file} game {} seed {seed} (recorded {agreed} plies, resolved after ply {ply})",
+                        game.number
+                    ));
+                }
+            }
+        }
         let reports_times = style.protocol.name == touchmove::dgt::PROTOCOL.name;
         if reports_times && style.unplug_ms.is_none() && style.killed_ms.is_none() {
             let (checked, off) = times_against_the_clock(&session.recorded, &session.decisions);
@@ -274,8 +314,9 @@ fn times_against_the_clock(recorded: &[LogRecord], decisions: &[GameEvent]) -> (
     (checked, off)
 }
 
-/// Whether the last word on the board was a mismatch (no resync nor move since).
-fn left_waiting(decisions: &[GameEvent]) -> bool {
+/// When the game began waiting, if the last word on the board was a mismatch (no resync nor
+/// move since).
+fn left_waiting(decisions: &[GameEvent]) -> Option<Millis> {
     decisions
         .iter()
         .rev()
@@ -285,13 +326,18 @@ fn left_waiting(decisions: &[GameEvent]) -> bool {
                 EventKind::Mismatch { .. } | EventKind::Resync | EventKind::Move(_)
             )
         })
-        .is_some_and(|d| matches!(d.kind, EventKind::Mismatch { .. }))
+        .filter(|d| matches!(d.kind, EventKind::Mismatch { .. }))
+        .map(|d| d.t)
 }
 
 /// One live session's outcome.
 struct Session {
     /// The rulings the simulated hands earned.
     expected_rulings: Vec<ExpectedRuling>,
+    /// What the hands did (their events, where each ply ended).
+    simulated: SimulatedGame,
+    /// How long the board must rest to be quiet for the interpreter.
+    quiet_ms: Millis,
     /// What the live game decided.
     decisions: Vec<GameEvent>,
     /// What replaying the session's recording decided.
@@ -441,7 +487,9 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     watcher.drain(now);
     let replayed = replay(game, &watcher.recorded, &interpreter);
     Some(Session {
-        expected_rulings: simulated.expected_rulings,
+        expected_rulings: simulated.expected_rulings.clone(),
+        simulated,
+        quiet_ms: interpreter.rest_ms(),
         decisions: watcher.decisions,
         replayed,
         recorded: watcher.recorded,

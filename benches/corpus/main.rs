@@ -185,7 +185,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock; Hall: occupancy, each change, clock buttons) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
-        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>14} {:>6}",
+        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>6} {:>8} {:>8} {:>14} {:>6}",
         "row",
         "games",
         "exact",
@@ -193,6 +193,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         "false",
         "breaches",
         "lost",
+        "astray",
         "rebuilt",
         "waiting",
         "times off",
@@ -206,7 +207,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         let began = Instant::now();
         let row = live::run(games, &style);
         println!(
-            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>8} {:>8} {:>14} {:>6.1}",
+            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>6} {:>8} {:>8} {:>14} {:>6.1}",
             style.name,
             row.games,
             row.exact,
@@ -214,8 +215,9 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
             row.false_rulings,
             format!("{}/{}", row.breaches_found, row.breaches_expected),
             row.lost,
+            row.astray,
             row.reconstructed,
-            row.waiting,
+            format!("{}/{}", row.waiting, row.waiting_resolvable),
             if row.times_checked == 0 {
                 "-".to_owned()
             } else {
@@ -224,6 +226,12 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
             began.elapsed().as_secs_f64()
         );
         note_games(&mut notes, style.name, &row.inexact, &row.misruled);
+        notes.extend(row.resolvable.iter().map(|game| {
+            format!(
+                "left waiting under {} though a later position resolved it: {game}",
+                style.name
+            )
+        }));
     }
     println!(
         "columns: exact = SAN equal to the source game; =replay = live decisions equal to the replay of"
@@ -235,14 +243,27 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         "  found/expected (messy: rook-first castling); lost = plies of the source games missing from the"
     );
     println!(
-        "  records; rebuilt = moves made while the board was unplugged, reconstructed; waiting = games"
+        "  records; astray = records with a ply the game did not have there (moves that came back to a"
     );
     println!(
-        "  left waiting on a board that no single shortest sequence of up to 4 plies explains (the rule:"
+        "  position unseen, caught up as the shorter sequence); rebuilt = moves made while the board was"
     );
     println!(
-        "  report and wait); unplugs: once a game, the port open, the board back idle; blitz hands"
+        "  unplugged, reconstructed; waiting = games left waiting on a board that no single shortest"
     );
+    println!(
+        "  sequence of up to 4 plies explains (the rule: report and wait) / of them, those a later"
+    );
+    println!(
+        "  position the board rested on (quiet) resolved: the plies played since the record were the one"
+    );
+    println!(
+        "  shortest sequence of up to 4 plies to it, none shorter leaving a move under way (worked out"
+    );
+    println!(
+        "  from the source game, not by the interpreter); unplugs: once a game, the port open, the board"
+    );
+    println!("  back idle; blitz hands");
     println!(
         "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in the DGT"
     );

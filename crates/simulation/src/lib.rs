@@ -19,11 +19,13 @@
 //!   its options, a script played at a speed, line noise), and [`emulators`]: one per protocol
 //!   of `touchmove_boards`, speaking its bytes.
 //! - [`fidelity`] and [`baseline`]: how close a record comes to the game the hands played, and
-//!   the position-guessing host touchmove is measured against.
+//!   the position-guessing host touchmove is measured against; [`resolvable`]: whether a game
+//!   left waiting could have been caught up from a later position the board rested on.
 
 pub mod baseline;
 pub mod emulation;
 pub mod emulators;
 pub mod fidelity;
 pub mod pgn_games;
+pub mod resolvable;
 pub mod simulate;

@@ -129,8 +129,8 @@ impl Sensed {
 /// A change seen as it happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum SeenChange {
-    /// A piece left this square.
-    Lift(Square),
+    /// A piece left this square (the piece, where the board named it).
+    Lift(Square, Option<Piece>),
     /// A piece was set down on this square.
     Place(Square),
 }

@@ -4,7 +4,8 @@
 
 use shakmaty::{CastlingSide, Chess, Color, Move, Position, Square};
 
-use super::board::PhysicalBoard;
+use super::board::{PhysicalBoard, SeenChange};
+use super::geometry;
 
 /// The longest sequence of plies looked for.
 pub(super) const MAX_PLIES: usize = 4;
@@ -25,8 +26,8 @@ pub(super) enum CatchUp {
 }
 
 /// The shortest legal move sequences from `position` after which the board shows what `board`
-/// shows, if exactly one is the shortest and no shorter one leaves the board showing a move
-/// under way. With `last_mover` (a clock press said who completed the last move), only the
+/// shows, if exactly one is the shortest and no shorter one (none at all included) leaves the
+/// board showing a move under way. With `last_mover` (a clock press said who completed the last move), only the
 /// sequences whose last ply is that side's count.
 pub(super) fn catch_up(
     position: &Chess,
@@ -34,7 +35,11 @@ pub(super) fn catch_up(
     last_mover: Option<Color>,
 ) -> CatchUp {
     let mut path = Vec::with_capacity(MAX_PLIES);
-    let mut under_way = false;
+    // The board may show the position itself with a move under way, its victim perhaps taken
+    // off first: then no move was made unseen (unless the side to move pressed since: its move
+    // is complete).
+    let mut under_way = last_mover.is_none_or(|last| last != position.turn())
+        && shows_under_way(position, board, Victim::MayBeOff);
     for plies in 1..=MAX_PLIES {
         // The side to move makes the odd plies.
         let mover = if plies % 2 == 1 {
@@ -58,6 +63,35 @@ pub(super) fn catch_up(
     CatchUp::Nothing
 }
 
+/// Whether `moves`, caught up from `position`, keep the order of the last change seen,
+/// `last_seen`. The piece lifted last is in hand, unless the last move captured it or moved it
+/// away (its arrival seen first: one scan's changes come in square order), and then it was that
+/// piece where the board named it. After a piece seen set down, the move that set it there was
+/// the last one made.
+pub(super) fn keeps_the_order(
+    position: &Chess,
+    moves: &[Move],
+    last_seen: Option<SeenChange>,
+) -> bool {
+    let Some((&last, made_before)) = moves.split_last() else {
+        return false;
+    };
+    match last_seen {
+        None => true,
+        Some(SeenChange::Lift(square, piece)) => {
+            let left = geometry::capture_square(last) == Some(square)
+                || geometry::occupancy_delta(last).contains(square)
+                    && !geometry::landing_squares(last).contains(square);
+            let mut before = position.clone();
+            for &m in made_before {
+                before.play_unchecked(m);
+            }
+            left && piece.is_none_or(|piece| before.board().piece_at(square) == Some(piece))
+        }
+        Some(SeenChange::Place(square)) => geometry::landing_squares(last).contains(square),
+    }
+}
+
 /// What a search of one length found.
 #[derive(Debug, Default)]
 struct Found {
@@ -67,15 +101,37 @@ struct Found {
     under_way: bool,
 }
 
-/// Whether `board` shows `position` with some of the side to move's pieces lifted, nothing else
-/// differing.
-fn shows_under_way(position: &Chess, board: &PhysicalBoard) -> bool {
+/// Whether a capture's victim taken off the board first counts as a move under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Victim {
+    /// Only the mover's pieces may be off the board.
+    OnBoard,
+    /// One piece that a lifted piece can capture may be off too (the hands were seen going
+    /// from the position itself; after unseen moves, it would make too many sequences look
+    /// under way).
+    MayBeOff,
+}
+
+/// Whether `board` shows `position` with a move under way: some of the side to move's pieces
+/// lifted, and with `victim` perhaps the one piece a lifted piece can capture taken off, nothing
+/// else differing.
+fn shows_under_way(position: &Chess, board: &PhysicalBoard, victim: Victim) -> bool {
     let expected = position.board();
     let missing = expected.occupied() & !board.occupied();
-    let differences = board.differences(expected);
-    missing.any()
-        && (differences & !missing).is_empty()
-        && (missing & !expected.by_color(position.turn())).is_empty()
+    let lifted = missing & expected.by_color(position.turn());
+    if lifted.is_empty() || !(board.differences(expected) & !missing).is_empty() {
+        return false;
+    }
+    let victims = missing & !lifted;
+    if victims.is_empty() {
+        return true;
+    }
+    victim == Victim::MayBeOff
+        && !victims.more_than_one()
+        && position.legal_moves().iter().any(|&m| {
+            m.from().is_some_and(|from| lifted.contains(from))
+                && geometry::capture_square(m).is_some_and(|square| victims.contains(square))
+        })
 }
 
 /// Whether `board` shows `position`, reached by `path`, with its last move a castling whose
@@ -114,7 +170,8 @@ fn search(
         if differences == 0 {
             found.exact.push(path.clone());
         } else if !found.under_way
-            && (shows_under_way(position, board) || shows_castling_under_way(position, board, path))
+            && (shows_under_way(position, board, Victim::OnBoard)
+                || shows_castling_under_way(position, board, path))
         {
             found.under_way = true;
         }

@@ -31,6 +31,18 @@ impl Interpreter {
     /// Looks at the board after a change at `t` and decides what it can.
     pub(super) fn reassess(&mut self, t: Millis) {
         let relation = self.relate();
+        // Unseen (a full report, or while catching up), a board that forward play also explains
+        // may be moves that came back to an earlier position, or went on from it: no takeback
+        // nor correction is taken, the board is not taken to match, and it is weighed again once
+        // it has rested (caught up if one sequence leads there, else a mismatch).
+        if matches!(relation, Relation::Correction(_) | Relation::Earlier(_))
+            && self.unseen()
+            && self.forward_play_explains()
+        {
+            let quiet_at = Some(t.saturating_add(self.config.slide_ms));
+            self.phase = Phase::Unexplained { quiet_at };
+            return;
+        }
         if relation != Relation::Unmatched && self.sync.matched() {
             self.emit(t, EventKind::Resync);
             // While the board matched nothing, its touches meant nothing certain.
@@ -44,12 +56,6 @@ impl Interpreter {
             }
             Relation::Next(m) => self.candidate(t, m, false),
             Relation::Correction(m) => self.candidate(t, m, true),
-            // Unseen (a full report, or while catching up), a board that forward play also
-            // explains may be moves that came back to an earlier position: neither is taken,
-            // and the game waits for the board to say more.
-            Relation::Earlier(_) if self.unseen() && self.forward_play_explains() => {
-                self.phase = Phase::Unexplained { quiet_at: None };
-            }
             Relation::Earlier(plies) => {
                 self.phase = Phase::Pending {
                     what: Pending::Takeback { plies },
@@ -175,7 +181,12 @@ impl Interpreter {
                 completed,
             };
         } else if self.in_progress() {
-            self.phase = Phase::InHand;
+            // Pieces missing from a board not seen change by change may have been captured
+            // unseen: weighed once it has rested.
+            let quiet_at = self
+                .unseen()
+                .then(|| t.saturating_add(self.config.slide_ms));
+            self.phase = Phase::InHand { quiet_at };
         } else {
             // Weighed once the board has rested for the slide window.
             let quiet_at = Some(t.saturating_add(self.config.slide_ms));

@@ -214,7 +214,7 @@ impl Interpreter {
     /// The held press's horizon passed: it is weighed, unless the presser's piece is still in
     /// hand (then it waits for the piece to be reported set down).
     pub(super) fn press_horizon_passed(&mut self) {
-        let in_hand = self.phase == Phase::InHand;
+        let in_hand = matches!(self.phase, Phase::InHand { .. });
         match self.held.press.as_mut() {
             Some(press) if in_hand && press.color == self.game.turn() => press.until_placed = true,
             _ => self.weigh_held_press(),

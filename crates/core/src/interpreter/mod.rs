@@ -183,8 +183,10 @@ enum Pending {
 enum Phase {
     /// The board shows the current position.
     AtRest,
-    /// Pieces are off the board (in hand); nothing else differs.
-    InHand,
+    /// Pieces are off the board (in hand); nothing else differs. While moves made unseen are
+    /// looked for, the board is also weighed when it has been quiet for the window
+    /// (`quiet_at`): a piece missing may have been captured unseen.
+    InHand { quiet_at: Option<Millis> },
     /// A decision waits for the slide window, the clock or the opponent.
     Pending { what: Pending, deadline: Millis },
     /// One of the mover's pieces stands on a square no legal move reaches.
@@ -443,7 +445,7 @@ impl Interpreter {
             // Only the player's choice decides a promotion awaiting its piece.
             Phase::Pending { .. } if self.awaits_promotion_choice() => None,
             Phase::Pending { deadline, .. } => Some(deadline),
-            Phase::Unexplained { quiet_at } => quiet_at,
+            Phase::Unexplained { quiet_at } | Phase::InHand { quiet_at } => quiet_at,
             _ => None,
         };
         // A lift made before the window closed is either a real lift (which changes the board
@@ -541,6 +543,7 @@ impl Interpreter {
         match self.phase {
             Phase::Pending { .. } => self.decide_pending(due),
             Phase::Unexplained { quiet_at: Some(_) } => self.board_quiet(due),
+            Phase::InHand { quiet_at: Some(_) } => self.in_hand_quiet(due),
             _ => {}
         }
     }
@@ -563,10 +566,11 @@ impl Interpreter {
         self.touches_before_event = self.turn.trace.touches().len();
         // A full report says what left the board, not which hand touched what first.
         let touch = seen != Seen::Snapshot && !by_opponent && self.lift_is_a_touch(square);
+        let piece = self.sensed.board.identified_at(square);
         self.sensed.board.lift(square);
         self.sensed.motions.lift_at(square, t);
         self.turn.trace.lift(square, t, touch);
-        self.sensed.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square));
+        self.sensed.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square, piece));
         match seen {
             Seen::Snapshot => self.turn.trace.mark_unseen(),
             Seen::Unordered => self.turn.trace.excuse(square),
@@ -835,12 +839,23 @@ impl Interpreter {
         self.sensed.reading = Reading::Changes;
         // Until the board matches again, every change is looked at for moves made while nobody
         // was listening (a move may still be under way when the snapshot came).
-        if matches!(self.phase, Phase::Unexplained { .. } | Phase::InHand) {
+        if matches!(self.phase, Phase::Unexplained { .. } | Phase::InHand { .. }) {
             self.sync.catch_up();
         }
         if matches!(self.phase, Phase::Unexplained { .. }) {
             self.catch_up(t);
         }
+    }
+
+    /// The board, missing pieces after a full report or while moves made unseen are looked
+    /// for, has rested for the slide window at `t`: the pieces may be in hand, or may have been
+    /// captured in moves nobody saw. Those moves are caught up if exactly one shortest sequence
+    /// leads to what the board shows and no shorter one leaves pieces in hand
+    /// ([`Interpreter::catch_up`]); otherwise the pieces are taken to be in hand, as before
+    /// (no mismatch: a player may hold a piece as long as they like).
+    fn in_hand_quiet(&mut self, t: Millis) {
+        self.phase = Phase::InHand { quiet_at: None };
+        self.catch_up(t);
     }
 
     /// The board has rested for the slide window at `t` on a position nothing expected
@@ -885,22 +900,7 @@ impl Interpreter {
         else {
             return;
         };
-        let last = moves.last().copied();
-        let keeps_the_order = match self.sensed.last_seen {
-            None => true,
-            // The piece lifted last is in hand, unless the last move captured it, or moved it
-            // away (its arrival seen first: one scan's changes come in square order).
-            Some(SeenChange::Lift(square)) => last.is_some_and(|m| {
-                geometry::capture_square(m) == Some(square)
-                    || geometry::occupancy_delta(m).contains(square)
-                        && !geometry::landing_squares(m).contains(square)
-            }),
-            // After a piece seen set down, the move that set it there was the last one made.
-            Some(SeenChange::Place(square)) => {
-                last.is_some_and(|m| geometry::landing_squares(m).contains(square))
-            }
-        };
-        if !keeps_the_order {
+        if !catch_up::keeps_the_order(self.game.position(), &moves, self.sensed.last_seen) {
             return;
         }
         for m in moves {

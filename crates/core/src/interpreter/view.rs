@@ -162,7 +162,7 @@ impl Interpreter {
 fn state_of(phase: Phase) -> TurnState {
     match phase {
         Phase::AtRest => TurnState::AtRest,
-        Phase::InHand => TurnState::InHand,
+        Phase::InHand { .. } => TurnState::InHand,
         Phase::Pending { .. } => TurnState::Pending,
         Phase::Displaced { from, to, .. } => TurnState::Displaced { from, to },
         Phase::Unexplained { .. } => TurnState::Unexplained,
