@@ -205,8 +205,11 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
         }
         row.breaches_expected += verdict.earned_rulings;
         row.breaches_found += verdict.earned_rulings - verdict.missed_rulings.len();
-        if let Some(since) = left_waiting(&session.decisions) {
+        if left_waiting(&session.decisions) {
             row.waiting += 1;
+            // The board may have rested on a resolving position any time after the record's
+            // last step, once it was heard again.
+            let since = last_step(&session.decisions).max(session.heard_from);
             let prefix = agreed == verdict.recorded.len();
             let waiting = Waiting {
                 start: &game.start,
@@ -314,9 +317,8 @@ fn times_against_the_clock(recorded: &[LogRecord], decisions: &[GameEvent]) -> (
     (checked, off)
 }
 
-/// When the game began waiting, if the last word on the board was a mismatch (no resync nor
-/// move since).
-fn left_waiting(decisions: &[GameEvent]) -> Option<Millis> {
+/// Whether the last word on the board was a mismatch (no resync nor move since).
+fn left_waiting(decisions: &[GameEvent]) -> bool {
     decisions
         .iter()
         .rev()
@@ -326,8 +328,21 @@ fn left_waiting(decisions: &[GameEvent]) -> Option<Millis> {
                 EventKind::Mismatch { .. } | EventKind::Resync | EventKind::Move(_)
             )
         })
-        .filter(|d| matches!(d.kind, EventKind::Mismatch { .. }))
-        .map(|d| d.t)
+        .is_some_and(|d| matches!(d.kind, EventKind::Mismatch { .. }))
+}
+
+/// When the record last followed the board: its last move, resync or takeback.
+fn last_step(decisions: &[GameEvent]) -> Millis {
+    decisions
+        .iter()
+        .rev()
+        .find(|d| {
+            matches!(
+                d.kind,
+                EventKind::Resync | EventKind::Move(_) | EventKind::Takeback { .. }
+            )
+        })
+        .map_or(0, |d| d.t)
 }
 
 /// One live session's outcome.
@@ -338,6 +353,8 @@ struct Session {
     simulated: SimulatedGame,
     /// How long the board must rest to be quiet for the interpreter.
     quiet_ms: Millis,
+    /// When the host first heard the board after the outage (0 without one).
+    heard_from: Millis,
     /// What the live game decided.
     decisions: Vec<GameEvent>,
     /// What replaying the session's recording decided.
@@ -490,10 +507,25 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
         expected_rulings: simulated.expected_rulings.clone(),
         simulated,
         quiet_ms: interpreter.rest_ms(),
+        heard_from: style.unplug_ms.or(style.killed_ms).map_or(0, |down| {
+            heard_after(&watcher.recorded, fault_at.saturating_add(down))
+        }),
         decisions: watcher.decisions,
         replayed,
         recorded: watcher.recorded,
     })
+}
+
+/// When the host first heard the board at or after `back` (the outage's end): the report it
+/// then read (the end of the recording if none came).
+fn heard_after(recorded: &[LogRecord], back: Millis) -> Millis {
+    recorded
+        .iter()
+        .find_map(|record| match record {
+            LogRecord::Event(event) if event.t >= back => Some(event.t),
+            _ => None,
+        })
+        .unwrap_or(Millis::MAX)
 }
 
 /// The host side: the session, the live game, what it recorded and decided.

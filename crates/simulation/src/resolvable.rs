@@ -49,7 +49,8 @@ pub struct Waiting<'a> {
     pub events: &'a [SensorEvent],
     /// How many plies the record holds (a prefix of `moves`).
     pub recorded: usize,
-    /// When the game began waiting (its last mismatch).
+    /// From when the board could show a resolving position: the record's last step, or when
+    /// the board was heard again after an outage if later.
     pub since: Millis,
     /// How long the board must rest to be quiet.
     pub quiet_ms: Millis,
@@ -57,7 +58,7 @@ pub struct Waiting<'a> {
     pub sensed: Sensed,
 }
 
-/// The first ply (from 1) after which the board rested, quiet, after the game began waiting,
+/// The first ply (from 1) after which the board rested, quiet, after `since`,
 /// on a position within reach of exactly one shortest sequence of at most 4 plies
 /// from the record's position: the game should not have been left waiting.
 pub fn resolvable(game: &Waiting) -> Option<usize> {
