@@ -317,32 +317,31 @@ fn times_against_the_clock(recorded: &[LogRecord], decisions: &[GameEvent]) -> (
     (checked, off)
 }
 
+/// The last of `decisions` whose kind `wanted` accepts.
+fn last_of(decisions: &[GameEvent], wanted: impl Fn(&EventKind) -> bool) -> Option<&GameEvent> {
+    decisions.iter().rev().find(|d| wanted(&d.kind))
+}
+
 /// Whether the last word on the board was a mismatch (no resync nor move since).
 fn left_waiting(decisions: &[GameEvent]) -> bool {
-    decisions
-        .iter()
-        .rev()
-        .find(|d| {
-            matches!(
-                d.kind,
-                EventKind::Mismatch { .. } | EventKind::Resync | EventKind::Move(_)
-            )
-        })
-        .is_some_and(|d| matches!(d.kind, EventKind::Mismatch { .. }))
+    last_of(decisions, |kind| {
+        matches!(
+            kind,
+            EventKind::Mismatch { .. } | EventKind::Resync | EventKind::Move(_)
+        )
+    })
+    .is_some_and(|d| matches!(d.kind, EventKind::Mismatch { .. }))
 }
 
 /// When the record last followed the board: its last move, resync or takeback.
 fn last_step(decisions: &[GameEvent]) -> Millis {
-    decisions
-        .iter()
-        .rev()
-        .find(|d| {
-            matches!(
-                d.kind,
-                EventKind::Resync | EventKind::Move(_) | EventKind::Takeback { .. }
-            )
-        })
-        .map_or(0, |d| d.t)
+    last_of(decisions, |kind| {
+        matches!(
+            kind,
+            EventKind::Resync | EventKind::Move(_) | EventKind::Takeback { .. }
+        )
+    })
+    .map_or(0, |d| d.t)
 }
 
 /// One live session's outcome.

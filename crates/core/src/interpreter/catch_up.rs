@@ -26,9 +26,9 @@ pub(super) enum CatchUp {
 }
 
 /// The shortest legal move sequences from `position` after which the board shows what `board`
-/// shows, if exactly one is the shortest and no shorter one (none at all included) leaves the
-/// board showing a move under way. With `last_mover` (a clock press said who completed the last move), only the
-/// sequences whose last ply is that side's count.
+/// shows, if exactly one is the shortest and no shorter one (the empty one included: `position`
+/// itself) leaves the board showing a move under way. With `last_mover` (a clock press said who
+/// completed the last move), only the sequences whose last ply is that side's count.
 pub(super) fn catch_up(
     position: &Chess,
     board: &PhysicalBoard,
