@@ -26,10 +26,8 @@ use touchmove_simulation::emulators::hall::{
 };
 use touchmove_simulation::fidelity::compare;
 use touchmove_simulation::pgn_games::PgnGame;
-use touchmove_simulation::resolvable::{Sensed, Waiting, resolvable};
-use touchmove_simulation::simulate::{
-    BoardKind, ExpectedRuling, HandStyle, SimulatedGame, simulate,
-};
+use touchmove_simulation::resolvable::{Waiting, resolvable};
+use touchmove_simulation::simulate::{BoardKind, HandStyle, SimulatedGame, simulate};
 
 /// A live row's hands and faults.
 pub struct LiveStyle {
@@ -178,7 +176,7 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
         let verdict = compare(
             &game.start,
             &game.moves,
-            &session.expected_rulings,
+            &session.simulated.expected_rulings,
             &session.decisions,
             &Config::default(),
         );
@@ -219,11 +217,7 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
                 recorded: agreed,
                 since,
                 quiet_ms: session.quiet_ms,
-                sensed: if style.protocol.name == touchmove::hall::PROTOCOL.name {
-                    Sensed::Occupancy
-                } else {
-                    Sensed::Pieces
-                },
+                board: board_kind(style),
             };
             let resolved_at = resolvable(&waiting).filter(|_| prefix);
             if let Some(ply) = resolved_at {
@@ -346,9 +340,7 @@ fn last_step(decisions: &[GameEvent]) -> Millis {
 
 /// One live session's outcome.
 struct Session {
-    /// The rulings the simulated hands earned.
-    expected_rulings: Vec<ExpectedRuling>,
-    /// What the hands did (their events, where each ply ended).
+    /// What the hands did (their events, where each ply ended, the rulings they earned).
     simulated: SimulatedGame,
     /// How long the board must rest to be quiet for the interpreter.
     quiet_ms: Millis,
@@ -408,17 +400,22 @@ fn emulated_board(
     Some(Box::new(DgtBoardEmulator::new(config)))
 }
 
+/// What `style`'s board senses: a Hall board occupancy, the others each piece.
+fn board_kind(style: &LiveStyle) -> BoardKind {
+    if style.protocol.name == touchmove::hall::PROTOCOL.name {
+        BoardKind::Occupancy
+    } else {
+        BoardKind::Identifying
+    }
+}
+
 /// Plays `game` on the emulated board and watches it; `None` when it cannot be emulated.
 fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     // As the emulators play a game, keeping the rulings the hands earn: a DGT board scans
     // as the hands simulator models it; a ChessLink board's emulator scans by itself.
     let dgt = style.protocol.name == touchmove::dgt::PROTOCOL.name;
     let hands = HandStyle {
-        board: if style.protocol.name == touchmove::hall::PROTOCOL.name {
-            BoardKind::Occupancy
-        } else {
-            BoardKind::Identifying
-        },
+        board: board_kind(style),
         scans: dgt,
         ..style.hands.clone()
     };
@@ -503,7 +500,6 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     watcher.drain(now);
     let replayed = replay(game, &watcher.recorded, &interpreter);
     Some(Session {
-        expected_rulings: simulated.expected_rulings.clone(),
         simulated,
         quiet_ms: interpreter.rest_ms(),
         heard_from: style.unplug_ms.or(style.killed_ms).map_or(0, |down| {

@@ -4,7 +4,7 @@
 //! from the source game, apart from the interpreter: the search below is the rule as written,
 //! not the interpreter's code.
 
-use crate::simulate::MoveEnd;
+use crate::simulate::{BoardKind, MoveEnd};
 use shakmaty::{Bitboard, Board, Chess, Move, Position};
 use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
 
@@ -14,27 +14,16 @@ const MAX_PLIES: usize = 4;
 /// The most squares one ply changes (a castling: king and rook, from and to).
 const SQUARES_A_PLY: usize = 4;
 
-/// What a board senses of a position.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Sensed {
-    /// Each piece, by colour and kind.
-    Pieces,
-    /// Only which squares are occupied.
-    Occupancy,
-}
-
-impl Sensed {
-    /// How many squares `a` and `b` differ on, as this board senses them.
-    fn differences(self, a: &Board, b: &Board) -> usize {
-        let squares: Bitboard = match self {
-            Sensed::Occupancy => a.occupied() ^ b.occupied(),
-            Sensed::Pieces => (a.occupied() | b.occupied())
-                .into_iter()
-                .filter(|&square| a.piece_at(square) != b.piece_at(square))
-                .collect(),
-        };
-        squares.count()
-    }
+/// How many squares `a` and `b` differ on, as `board` senses them.
+fn differences(board: BoardKind, a: &Board, b: &Board) -> usize {
+    let squares: Bitboard = match board {
+        BoardKind::Occupancy => a.occupied() ^ b.occupied(),
+        BoardKind::Identifying => (a.occupied() | b.occupied())
+            .into_iter()
+            .filter(|&square| a.piece_at(square) != b.piece_at(square))
+            .collect(),
+    };
+    squares.count()
 }
 
 /// One game's facts for the check.
@@ -55,7 +44,7 @@ pub struct Waiting<'a> {
     /// How long the board must rest to be quiet.
     pub quiet_ms: Millis,
     /// What the board senses.
-    pub sensed: Sensed,
+    pub board: BoardKind,
 }
 
 /// The first ply (from 1) after which the board rested, quiet, after `since`,
@@ -77,7 +66,7 @@ pub fn resolvable(game: &Waiting) -> Option<usize> {
             .iter()
             .rev()
             .skip(1)
-            .any(|board| game.sensed.differences(board, position.board()) == 0);
+            .any(|board| differences(game.board, board, position.board()) == 0);
         if taken_back || !rested_quiet(game, ply) {
             continue;
         }
@@ -85,7 +74,7 @@ pub fn resolvable(game: &Waiting) -> Option<usize> {
         // sequence; a shorter one that leaves the same board would be a false record, which the
         // board's own evidence (a change seen on the way) may rightly refuse.
         let played = ply.saturating_add(1).saturating_sub(game.recorded);
-        if one_shortest_sequence(&record, position.board(), game.sensed) == Some(played) {
+        if one_shortest_sequence(&record, position.board(), game.board) == Some(played) {
             return Some(ply.saturating_add(1));
         }
     }
@@ -111,21 +100,18 @@ fn rested_quiet(game: &Waiting, ply: usize) -> bool {
     let next_change = game.events.iter().find(|event| {
         event.t > end.t && !matches!(event.kind, SensorKind::Clock(_) | SensorKind::Snapshot(_))
     });
-    match next_change {
-        None => true,
-        Some(next) if ply + 1 < game.moves.len() => next.t.saturating_sub(from) >= game.quiet_ms,
-        Some(_) => true,
-    }
+    let last = ply.saturating_add(1) == game.moves.len();
+    last || next_change.is_none_or(|next| next.t.saturating_sub(from) >= game.quiet_ms)
 }
 
 /// The length of the one legal sequence that is the shortest of at most [`MAX_PLIES`] plies
 /// from `record` to a position the board senses as `target`, if exactly one is and no shorter
 /// one leaves the board showing a move under way (the side to move's pieces in hand).
-fn one_shortest_sequence(record: &Chess, target: &Board, sensed: Sensed) -> Option<usize> {
+fn one_shortest_sequence(record: &Chess, target: &Board, board: BoardKind) -> Option<usize> {
     let mut under_way = false;
     for plies in 0..=MAX_PLIES {
         let mut found = Found::default();
-        search(record, target, sensed, plies, &mut found);
+        search(record, target, board, plies, &mut found);
         match found.exact {
             0 => {}
             1 if !under_way => return Some(plies),
@@ -146,13 +132,13 @@ struct Found {
 }
 
 /// Looks at every legal sequence of exactly `plies` plies from `position`.
-fn search(position: &Chess, target: &Board, sensed: Sensed, plies: usize, found: &mut Found) {
-    let differences = sensed.differences(position.board(), target);
+fn search(position: &Chess, target: &Board, board: BoardKind, plies: usize, found: &mut Found) {
+    let differences = differences(board, position.board(), target);
     let Some(left) = plies.checked_sub(1) else {
         if differences == 0 {
             found.exact = found.exact.saturating_add(1);
         } else {
-            found.under_way |= in_hand(position, target, sensed);
+            found.under_way |= in_hand(position, target, board);
         }
         return;
     };
@@ -162,7 +148,7 @@ fn search(position: &Chess, target: &Board, sensed: Sensed, plies: usize, found:
     for m in position.legal_moves() {
         let mut next = position.clone();
         next.play_unchecked(m);
-        search(&next, target, sensed, left, found);
+        search(&next, target, board, left, found);
         if found.exact > 1 {
             return;
         }
@@ -170,15 +156,15 @@ fn search(position: &Chess, target: &Board, sensed: Sensed, plies: usize, found:
 }
 
 /// Whether `target` is `position` with some of the side to move's pieces off the board.
-fn in_hand(position: &Chess, target: &Board, sensed: Sensed) -> bool {
-    let board = position.board();
-    let missing = board.occupied() & !target.occupied();
-    let mut rest = board.clone();
+fn in_hand(position: &Chess, target: &Board, board: BoardKind) -> bool {
+    let pieces = position.board();
+    let missing = pieces.occupied() & !target.occupied();
+    let mut rest = pieces.clone();
     for square in missing {
         rest.discard_piece_at(square);
     }
-    (missing & !board.by_color(position.turn())).is_empty()
-        && sensed.differences(&rest, target) == 0
+    (missing & !pieces.by_color(position.turn())).is_empty()
+        && differences(board, &rest, target) == 0
 }
 
 #[cfg(test)]
@@ -202,7 +188,7 @@ mod tests {
         // 1. e4 e5 2. Bc4: the bishop needs e4 played first, and Black's one move comes between.
         let target = after(&["e2e4", "e7e5", "f1c4"]);
         assert_eq!(
-            one_shortest_sequence(&Chess::default(), target.board(), Sensed::Pieces),
+            one_shortest_sequence(&Chess::default(), target.board(), BoardKind::Identifying),
             Some(3)
         );
     }
@@ -211,7 +197,7 @@ mod tests {
     fn moves_in_either_order_are_not_one() {
         let target = after(&["g1f3", "g8f6", "b1c3"]);
         assert_eq!(
-            one_shortest_sequence(&Chess::default(), target.board(), Sensed::Pieces),
+            one_shortest_sequence(&Chess::default(), target.board(), BoardKind::Identifying),
             None
         );
     }
@@ -220,7 +206,7 @@ mod tests {
     fn five_plies_are_out_of_reach() {
         let target = after(&["e2e4", "g8f6", "e4e5", "f6g8", "e5e6"]);
         assert_eq!(
-            one_shortest_sequence(&Chess::default(), target.board(), Sensed::Pieces),
+            one_shortest_sequence(&Chess::default(), target.board(), BoardKind::Identifying),
             None
         );
     }
@@ -239,11 +225,11 @@ mod tests {
             .expect("legal");
         let promoted = start.clone().play(m).expect("legal");
         assert_eq!(
-            one_shortest_sequence(&start, promoted.board(), Sensed::Pieces),
+            one_shortest_sequence(&start, promoted.board(), BoardKind::Identifying),
             Some(1)
         );
         assert_eq!(
-            one_shortest_sequence(&start, promoted.board(), Sensed::Occupancy),
+            one_shortest_sequence(&start, promoted.board(), BoardKind::Occupancy),
             None
         );
     }

@@ -215,6 +215,17 @@ mod tests {
         }
     }
 
+    /// Asserts that `longer`, played from `start`, leaves what `board` shows, and yet the
+    /// catch-up takes the board for a move under way.
+    fn assert_under_way(start: &Chess, board: &PhysicalBoard, longer: &[&str]) {
+        let played = after(start, longer);
+        assert!(
+            board.differences(played.board()).is_empty(),
+            "the longer sequence fits"
+        );
+        assert_eq!(catch_up(start, board, None), CatchUp::UnderWay);
+    }
+
     #[test]
     fn two_plies_on_an_identifying_board_are_found() {
         let start = Chess::default();
@@ -274,12 +285,7 @@ mod tests {
         let mut board = played.board().clone();
         board.discard_piece_at(shakmaty::Square::H3);
         let board = PhysicalBoard::identified(&board);
-        let captured = after(&start, &["h7h6", "h3g4", "f6g4", "a7e3"]);
-        assert!(
-            board.differences(captured.board()).is_empty(),
-            "the longer sequence fits"
-        );
-        assert_eq!(catch_up(&start, &board, None), CatchUp::UnderWay);
+        assert_under_way(&start, &board, &["h7h6", "h3g4", "f6g4", "a7e3"]);
     }
 
     #[test]
@@ -295,12 +301,7 @@ mod tests {
         let rook = board.remove_piece_at(Square::F1).expect("the castled rook");
         board.set_piece_at(Square::H1, rook);
         let occupancy = PhysicalBoard::unidentified(&board);
-        let four = after(&start, &["f6e7", "e1f1", "g8f6", "f1g1"]);
-        assert!(
-            occupancy.differences(four.board()).is_empty(),
-            "the longer sequence fits"
-        );
-        assert_eq!(catch_up(&start, &occupancy, None), CatchUp::UnderWay);
+        assert_under_way(&start, &occupancy, &["f6e7", "e1f1", "g8f6", "f1g1"]);
         // Once the rook is on f1, the castling is the one shortest sequence.
         let castled = PhysicalBoard::unidentified(after(&start, &["g8e7", "e1g1"]).board());
         assert_eq!(ucis(catch_up(&start, &castled, None)), ["g8e7", "e1g1"]);
