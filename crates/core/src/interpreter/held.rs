@@ -109,7 +109,12 @@ impl Interpreter {
         let Some(color) = self.lifted_color(lift) else {
             return false;
         };
-        let expected = self.game.position().board().by_color(!color);
+        self.in_hand_of(!color)
+    }
+
+    /// Whether a piece of `color`'s that the record has on the board is off it (in hand).
+    fn in_hand_of(&self, color: Color) -> bool {
+        let expected = self.game.position().board().by_color(color);
         (expected & !self.sensed.board.occupied()).any()
     }
 
@@ -135,8 +140,7 @@ impl Interpreter {
         if piece.is_none_or(|piece| piece.color == mover) {
             return false;
         }
-        let expected = self.game.position().board().by_color(mover);
-        (expected & !self.sensed.board.occupied()).any()
+        self.in_hand_of(mover)
     }
 
     /// When the instant of the held reply placement is over.
