@@ -25,15 +25,24 @@ pub(super) enum CatchUp {
     UnderWay,
 }
 
+/// What is known of the sequence besides the board it leads to.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Bounds {
+    /// The side whose ply is the last (a clock press said who completed the last move).
+    pub(super) last_mover: Option<Color>,
+    /// The square the first ply's piece left (the piece seen in hand when the board went
+    /// unheard; a rook-first castling counts).
+    pub(super) first_from: Option<Square>,
+}
+
 /// The shortest legal move sequences from `position` after which the board shows what `board`
 /// shows, if exactly one is the shortest and no shorter one (the empty one included: `position`
-/// itself) leaves the board showing a move under way. With `last_mover` (a clock press said who
-/// completed the last move), only the sequences whose last ply is that side's count.
-pub(super) fn catch_up(
-    position: &Chess,
-    board: &PhysicalBoard,
-    last_mover: Option<Color>,
-) -> CatchUp {
+/// itself) leaves the board showing a move under way. Only the sequences within `bounds` count.
+pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard, bounds: Bounds) -> CatchUp {
+    let Bounds {
+        last_mover,
+        first_from,
+    } = bounds;
     let mut path = Vec::with_capacity(MAX_PLIES);
     // The board may show the position itself with a move under way, its victim perhaps taken
     // off first: then no move was made unseen (unless the side to move pressed since: its move
@@ -51,7 +60,7 @@ pub(super) fn catch_up(
             continue;
         }
         let mut found = Found::default();
-        search(position, board, plies, &mut path, &mut found);
+        search(position, board, plies, first_from, &mut path, &mut found);
         match found.exact.len() {
             0 => {}
             _ if under_way => return CatchUp::UnderWay,
@@ -90,6 +99,11 @@ pub(super) fn keeps_the_order(
         }
         Some(SeenChange::Place(square)) => geometry::landing_squares(last).contains(square),
     }
+}
+
+/// Whether `m` moves the piece on `from` (the king or the rook of a castling).
+fn leaves(m: Move, from: Square) -> bool {
+    m.from() == Some(from) || matches!(m, Move::Castle { rook, .. } if rook == from)
 }
 
 /// What a search of one length found.
@@ -157,11 +171,13 @@ fn reach(plies: usize) -> usize {
     plies.saturating_mul(3).saturating_add(plies.min(2))
 }
 
-/// Depth-first search of the sequences of exactly `plies` plies; stops at the second found.
+/// Depth-first search of the sequences of exactly `plies` plies, the first leaving
+/// `first_from` when given; stops at the second found.
 fn search(
     position: &Chess,
     board: &PhysicalBoard,
     plies: usize,
+    first_from: Option<Square>,
     path: &mut Vec<Move>,
     found: &mut Found,
 ) {
@@ -184,10 +200,13 @@ fn search(
         if found.exact.len() > 1 {
             return;
         }
+        if first_from.is_some_and(|from| !leaves(m, from)) {
+            continue;
+        }
         let mut next = position.clone();
         next.play_unchecked(m);
         path.push(m);
-        search(&next, board, left, path, found);
+        search(&next, board, left, None, path, found);
         path.pop();
     }
 }
@@ -203,6 +222,14 @@ mod tests {
             let m = uci_move(&position, uci);
             position.play(m).expect("a legal move")
         })
+    }
+
+    /// Bounds with the last ply `color`'s.
+    fn last(color: Color) -> Bounds {
+        Bounds {
+            last_mover: Some(color),
+            first_from: None,
+        }
     }
 
     fn ucis(found: CatchUp) -> Vec<String> {
@@ -223,14 +250,17 @@ mod tests {
             board.differences(played.board()).is_empty(),
             "the longer sequence fits"
         );
-        assert_eq!(catch_up(start, board, None), CatchUp::UnderWay);
+        assert_eq!(catch_up(start, board, Bounds::default()), CatchUp::UnderWay);
     }
 
     #[test]
     fn two_plies_on_an_identifying_board_are_found() {
         let start = Chess::default();
         let board = PhysicalBoard::identified(after(&start, &["g1f3", "e7e6"]).board());
-        assert_eq!(ucis(catch_up(&start, &board, None)), ["g1f3", "e7e6"]);
+        assert_eq!(
+            ucis(catch_up(&start, &board, Bounds::default())),
+            ["g1f3", "e7e6"]
+        );
     }
 
     #[test]
@@ -239,7 +269,7 @@ mod tests {
         // Castling needs f1 cleared first, the bishop needs d7 cleared first: one order only.
         let moves = ["f1c4", "d7d6", "e1g1", "c8g4"];
         let board = PhysicalBoard::identified(after(&start, &moves).board());
-        assert_eq!(ucis(catch_up(&start, &board, None)), moves);
+        assert_eq!(ucis(catch_up(&start, &board, Bounds::default())), moves);
     }
 
     #[test]
@@ -247,7 +277,31 @@ mod tests {
         // 1. Nf3 Nf6 2. Nc3 and 1. Nc3 Nf6 2. Nf3 leave the same board.
         let start = Chess::default();
         let board = PhysicalBoard::identified(after(&start, &["g1f3", "g8f6", "b1c3"]).board());
-        assert_eq!(catch_up(&start, &board, None), CatchUp::Several);
+        assert_eq!(
+            catch_up(&start, &board, Bounds::default()),
+            CatchUp::Several
+        );
+    }
+
+    #[test]
+    fn the_piece_seen_in_hand_moved_first() {
+        // From a simulated corpus game (dortmund.pgn game 9), unplugged 0.3 s with the black
+        // king in hand: 29... Kd6 30. Nc2 Na5 and 29... Na5 30. Nc2 Kd6 leave the same board;
+        // the king was lifted first.
+        let start = position("8/1n2kp1p/p7/Pp1p4/2pP1P2/2P1NP2/6PP/4K3 b - - 4 29");
+        let board = PhysicalBoard::identified(after(&start, &["e7d6", "e3c2", "b7a5"]).board());
+        assert_eq!(
+            catch_up(&start, &board, Bounds::default()),
+            CatchUp::Several
+        );
+        let king_first = Bounds {
+            last_mover: None,
+            first_from: Some(Square::E7),
+        };
+        assert_eq!(
+            ucis(catch_up(&start, &board, king_first)),
+            ["e7d6", "e3c2", "b7a5"]
+        );
     }
 
     #[test]
@@ -259,17 +313,17 @@ mod tests {
         let played = after(&start, &["b6a5", "b2b4", "a5b4", "e1b1"]);
         let board = PhysicalBoard::identified(played.board());
         assert_eq!(
-            ucis(catch_up(&start, &board, None)),
+            ucis(catch_up(&start, &board, Bounds::default())),
             ["b6b2", "e1b1", "b2b4"]
         );
         assert_eq!(
-            ucis(catch_up(&start, &board, Some(Color::Black))),
+            ucis(catch_up(&start, &board, last(Color::Black))),
             ["b6b2", "e1b1", "b2b4"]
         );
         // Four plies with White last: Black's queen reaches b4 by a5, b5 or c5 (and Rb1 may
         // come first), so which was played cannot be known.
         assert_eq!(
-            catch_up(&start, &board, Some(Color::White)),
+            catch_up(&start, &board, last(Color::White)),
             CatchUp::Several
         );
     }
@@ -304,7 +358,10 @@ mod tests {
         assert_under_way(&start, &occupancy, &["f6e7", "e1f1", "g8f6", "f1g1"]);
         // Once the rook is on f1, the castling is the one shortest sequence.
         let castled = PhysicalBoard::unidentified(after(&start, &["g8e7", "e1g1"]).board());
-        assert_eq!(ucis(catch_up(&start, &castled, None)), ["g8e7", "e1g1"]);
+        assert_eq!(
+            ucis(catch_up(&start, &castled, Bounds::default())),
+            ["g8e7", "e1g1"]
+        );
     }
 
     #[test]
@@ -318,7 +375,11 @@ mod tests {
         let five = after(&start, &["e2e4", "g8f6", "e4e5", "f6g8", "e5e6"]);
         assert_eq!(five.board(), &board);
         assert_eq!(
-            catch_up(&start, &PhysicalBoard::identified(&board), None),
+            catch_up(
+                &start,
+                &PhysicalBoard::identified(&board),
+                Bounds::default()
+            ),
             CatchUp::Nothing
         );
     }
@@ -328,8 +389,14 @@ mod tests {
         let start = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
         let promoted = after(&start, &["e7e8n"]);
         let occupancy = PhysicalBoard::unidentified(promoted.board());
-        assert_eq!(catch_up(&start, &occupancy, None), CatchUp::Several);
+        assert_eq!(
+            catch_up(&start, &occupancy, Bounds::default()),
+            CatchUp::Several
+        );
         let identified = PhysicalBoard::identified(promoted.board());
-        assert_eq!(ucis(catch_up(&start, &identified, None)), ["e7e8n"]);
+        assert_eq!(
+            ucis(catch_up(&start, &identified, Bounds::default())),
+            ["e7e8n"]
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Turning what the board shows into decisions: moves, corrections, takebacks, illegal moves,
 //! mismatches, and the rulings that go with them.
 
-use shakmaty::{Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Color, Move, Position, Role, Square};
 
 use super::board::Reading;
 use super::evidence::Completion;
@@ -86,7 +86,7 @@ impl Interpreter {
     /// Whether a legal sequence of up to [`super::catch_up::MAX_PLIES`] plies from the game's
     /// position also leads to what the board shows.
     fn forward_play_explains(&self) -> bool {
-        super::catch_up::catch_up(self.game.position(), &self.sensed.board, None)
+        super::catch_up::catch_up(self.game.position(), &self.sensed.board, Default::default())
             != super::catch_up::CatchUp::Nothing
     }
 
@@ -357,9 +357,20 @@ impl Interpreter {
             return Vec::new();
         };
         let seen = previous.trace.all_seen() && self.turn.trace.all_seen();
-        let breach = castled_after_rook(previous.trace.touches(), m, true).unwrap_or(Breach {
-            rule: Rule::ReleasedPieceMoved,
-            square: landing_square(last),
+        // The released piece moved on only if its square was left since: a correction that
+        // leaves it alone reads the last move's arrival otherwise (on a board that does not
+        // identify pieces, a piece knocked and put back beside a piece in hand looks like a
+        // capture by it).
+        let landing = landing_square(last);
+        let moved_on = self
+            .turn
+            .trace
+            .lifted_any_of(Bitboard::from_square(landing));
+        let breach = castled_after_rook(previous.trace.touches(), m, true).or_else(|| {
+            moved_on.then_some(Breach {
+                rule: Rule::ReleasedPieceMoved,
+                square: landing,
+            })
         });
         if let Some(ply) = self.game.take_back() {
             self.guess.taken_back();
@@ -375,7 +386,7 @@ impl Interpreter {
         }
         self.turn.start_seq = previous.start_seq;
         // A turn part of which was not seen earns no ruling, nor does its correction.
-        if seen { vec![breach] } else { Vec::new() }
+        breach.filter(|_| seen).into_iter().collect()
     }
 
     /// Takes back `plies` plies: the board shows an earlier position.

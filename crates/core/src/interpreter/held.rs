@@ -5,6 +5,7 @@
 
 use shakmaty::{Color, Piece, Position, Square};
 
+use super::geometry::capture_square;
 use super::{Interpreter, Pending, Phase, Seen};
 use crate::sensor::{Millis, SensorKind};
 
@@ -22,6 +23,10 @@ pub(super) struct Held {
     pub(super) reply_place: Option<HeldPlace>,
     /// A clock press waiting for the reports that may still be on their way.
     pub(super) press: Option<HeldPress>,
+    /// The other side's press made while `press` waited with its presser's piece in hand: it
+    /// goes after `press` (presses are weighed in order, and weighing `press` before the
+    /// arrival on its way would take a move made for no move).
+    pub(super) next_press: Option<HeldPress>,
 }
 
 impl Held {
@@ -31,6 +36,7 @@ impl Held {
         self.reply = None;
         self.reply_place = None;
         self.press = None;
+        self.next_press = None;
     }
 
     /// Whether a report held back was made before `deadline`: a lift made before a window
@@ -236,6 +242,14 @@ impl Interpreter {
     /// been decided already (nothing of theirs is still to come), else held until the horizon
     /// passes (a press already held is weighed first: presses are weighed in order).
     pub(super) fn press(&mut self, t: Millis, color: Color) {
+        if self.waits_behind_held_press(color) {
+            self.held.next_press = Some(HeldPress {
+                t,
+                color,
+                until_placed: false,
+            });
+            return;
+        }
         // Weighing the press already held may complete its move: whose turn it is comes after.
         self.weigh_held_press();
         if self.config.report_horizon_ms == 0 || color != self.game.turn() {
@@ -249,10 +263,26 @@ impl Interpreter {
         });
     }
 
-    /// Weighs the held press, if any, with its own time.
+    /// Whether a press by `color` waits behind the held press: that one is the other side's,
+    /// made with its piece in hand, and within its horizon the report of where the piece went
+    /// may still be on its way (blitz hands: the reply made and pressed within one scan). Past
+    /// the horizon, the other side's press is what completes the held one's move.
+    fn waits_behind_held_press(&self, color: Color) -> bool {
+        self.held.next_press.is_none()
+            && matches!(self.phase, Phase::InHand { .. })
+            && self.held.press.is_some_and(|press| {
+                press.color != color && press.color == self.game.turn() && !press.until_placed
+            })
+    }
+
+    /// Weighs the held press, if any, with its own time, then takes in the press that waited
+    /// behind it.
     pub(super) fn weigh_held_press(&mut self) {
         if let Some(press) = self.held.press.take() {
             self.clock(press.t, press.color);
+        }
+        if let Some(next) = self.held.next_press.take() {
+            self.press(next.t, next.color);
         }
     }
 
@@ -268,6 +298,26 @@ impl Interpreter {
         self.held.reply.map(|lift| lift.t.saturating_add(1))
     }
 
+    /// The square of the victim the mover's piece, set down where only a capture elsewhere
+    /// makes a legal move of it (en passant), still waits to have taken away.
+    fn owed_victim(&self) -> Option<Square> {
+        let Phase::Displaced {
+            from,
+            to,
+            completed: false,
+        } = self.phase
+        else {
+            return None;
+        };
+        self.turn
+            .legal
+            .moves()
+            .iter()
+            .find(|m| m.from() == Some(from) && m.to() == to)
+            .and_then(|m| capture_square(*m))
+            .filter(|victim| *victim != to)
+    }
+
     /// When the held lifts stop being possible bounces.
     pub(super) fn held_until(&self) -> Option<Millis> {
         self.held
@@ -277,7 +327,9 @@ impl Interpreter {
     }
 
     /// Takes in the held lifts. Lifts reported at the same instant have no known order: the
-    /// mover's own pieces count as lifted first (as FIDE 4.3.3 counts an unclear order).
+    /// mover's own pieces count as lifted first (as FIDE 4.3.3 counts an unclear order), and so
+    /// does the victim the mover's move still owes (a pawn set down behind an en passant victim:
+    /// the scan that shows the victim taken away may show the reply's first lift too).
     ///
     /// Once the mover has pressed with their move shown, a lift of the opponent's among them is
     /// the reply, and so are the others (the mover's hand is done; the opponent lifts the
@@ -299,8 +351,10 @@ impl Interpreter {
             self.weigh_held_press();
         }
         let mover = self.game.turn();
+        let owed = self.owed_victim();
         held.sort_by_key(|h| {
-            self.turn.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover)
+            Some(h.square) != owed
+                && self.turn.trace.origin_piece(h.square).map(|p| p.color) == Some(!mover)
         });
         for lift in held.drain(..) {
             self.lift(lift.t, lift.square, Seen::Hand);

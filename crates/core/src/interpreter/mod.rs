@@ -326,7 +326,8 @@ impl Interpreter {
         self.handle_timeout(t);
         // A held reply lift goes after a piece of the mover's set down elsewhere at the same
         // instant (the two were seen in one scan, in the board's order); before anything else.
-        // Whose hand lifted it is clear only if the other side has pressed: their hand is done.
+        // Whose hand lifted it is clear only if the other side has pressed (the press held, or
+        // weighed since the board last changed): their hand is done.
         let mut reply_after = None;
         if let Some(reply) = self.held.reply.take() {
             if reply.t == t && self.arrives_before(&event.kind, &reply) {
@@ -334,7 +335,9 @@ impl Interpreter {
                 let pressed = self
                     .held
                     .press
-                    .is_some_and(|press| Some(press.color) != replier);
+                    .map(|press| press.color)
+                    .or_else(|| self.guess.last_mover(self.sensed.changed_at))
+                    .is_some_and(|color| Some(color) != replier);
                 reply_after = Some((reply, if pressed { Seen::Hand } else { Seen::Unordered }));
             } else if reply.t == t && self.reply_arrival(&event.kind) {
                 // The reply's own arrival in the same scan: both wait for the rest of it.
@@ -803,6 +806,9 @@ impl Interpreter {
     /// lifts, then places. A piece identified where the board had an unidentified one is just
     /// named, not moved.
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
+        if self.turn.held_unheard.is_none() {
+            self.turn.held_unheard = self.seen_in_hand();
+        }
         self.sensed.last_seen = None;
         self.sensed.reading = Reading::Snapshot;
         // A move under way when the board was last heard may have been completed unseen (a
@@ -888,16 +894,43 @@ impl Interpreter {
         self.catch_up_with(t, last_mover);
     }
 
+    /// The one piece of the side to move in hand, seen lifted by hand in this turn (its changes
+    /// all seen one by one, the board otherwise showing the record's position), if exactly one
+    /// is.
+    fn seen_in_hand(&self) -> Option<Square> {
+        let in_step = self.sync == Sync::InStep && matches!(self.phase, Phase::InHand { .. });
+        if !in_step || self.sensed.reading != Reading::Changes || !self.turn.trace.all_seen() {
+            return None;
+        }
+        let position = self.game.position();
+        let in_hand = position.board().by_color(position.turn()) & !self.sensed.board.occupied();
+        in_hand.single_square().filter(|square| {
+            self.turn
+                .trace
+                .lifted_any_of(shakmaty::Bitboard::from_square(*square))
+        })
+    }
+
     /// Catches up as [`Interpreter::catch_up`] does, with the sequence's last ply `last_mover`'s
-    /// when given.
+    /// when given, and its first the move of the piece seen in hand before a full report, while
+    /// its square stays empty.
     fn catch_up_with(&mut self, t: Millis, last_mover: Option<Color>) {
         // A board that also shows an earlier position may be a takeback: neither is taken.
         if self.matching_earlier().is_some() {
             return;
         }
-        let catch_up::CatchUp::One(moves) =
-            catch_up::catch_up(self.game.position(), &self.sensed.board, last_mover)
-        else {
+        let first_from = self
+            .turn
+            .held_unheard
+            .filter(|square| !self.sensed.board.occupied().contains(*square));
+        let catch_up::CatchUp::One(moves) = catch_up::catch_up(
+            self.game.position(),
+            &self.sensed.board,
+            catch_up::Bounds {
+                last_mover,
+                first_from,
+            },
+        ) else {
             return;
         };
         if !catch_up::keeps_the_order(self.game.position(), &moves, self.sensed.last_seen) {
