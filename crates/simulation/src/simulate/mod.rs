@@ -105,12 +105,14 @@ pub fn simulate(
     let mut pos = start.clone();
     let mut illegal_done = shakmaty::ByColor::new_with(|_| false);
     let mut marks = Vec::with_capacity(moves.len());
+    // Where the last move's pieces landed, and when its hand was done.
+    let mut landed: Option<(Bitboard, Millis)> = None;
     for (index, &m) in moves.iter().enumerate() {
         check_legal(&pos, m, index + 1)?;
         rec.begin_move(index + 1, involved(&pos, m));
         let color = pos.turn();
         let breach = breach::choose(&mut rec, &pos, m, !*illegal_done.get(color));
-        think(&mut rec, index == 0);
+        think(&mut rec, index == 0, takes_landed(m, landed));
         let detour = match breach {
             Some(Breach::TouchOwn(square)) => {
                 breach::touch_put_back(&mut rec, &pos, m, color, square);
@@ -125,6 +127,7 @@ pub fn simulate(
             None => None,
         };
         motion::play(&mut rec, &pos, m, detour);
+        landed = Some((landing(m, color), rec.now()));
         let last = rec.last_index().unwrap_or_default();
         let clock = press_clock(&mut rec, color);
         marks.push(EndMark {
@@ -179,11 +182,16 @@ fn check_legal(pos: &Chess, m: Move, ply: usize) -> Result<(), SimulateError> {
 
 /// The thinking time before a move (never under 300 ms), or in blitz, one reply in four, a
 /// quick reply: the first lift 50–250 ms after the opponent's press, often within the scan that
-/// reports the opponent's move (the press has completed that move).
-fn think(rec: &mut Recorder<'_>, first: bool) {
+/// reports the opponent's move (the press has completed that move). A quick reply that takes the
+/// piece the opponent just set down waits until `seen_at`: a hand cannot take a piece before its
+/// player has seen it land.
+fn think(rec: &mut Recorder<'_>, first: bool, seen_at: Option<Millis>) {
     let style = rec.style();
     if !first && style.blitz_presses && style.clock && rec.chance(QUICK_REPLY_CHANCE) {
         rec.wait(50, 250);
+        if let Some(seen_at) = seen_at {
+            rec.wait_until(seen_at);
+        }
         return;
     }
     // The previous move must be decided (its slide window closed) before this one starts; scans
@@ -200,6 +208,29 @@ fn think(rec: &mut Recorder<'_>, first: bool) {
 /// How often a blitz reply starts at once.
 const QUICK_REPLY_CHANCE: f64 = 0.25;
 
+/// The least time from a piece set down to the opponent's hand taking it: seeing it land and
+/// reaching it takes a human at least this long (more than a scanning board's longest period,
+/// so a scan shows the piece first).
+const REACTION_MS: Millis = 300;
+
+/// When the hand making `m` may first take a piece the last move set down: `landed` says where
+/// that move's pieces landed and when its hand was done. `None` when `m` takes none of them.
+fn takes_landed(m: Move, landed: Option<(Bitboard, Millis)>) -> Option<Millis> {
+    let (squares, done) = landed?;
+    let victim = match m {
+        Move::EnPassant { from, to } => Some(Square::from_coords(to.file(), from.rank())),
+        Move::Normal {
+            capture: Some(_),
+            to,
+            ..
+        } => Some(to),
+        _ => None,
+    }?;
+    squares
+        .contains(victim)
+        .then_some(done.saturating_add(REACTION_MS))
+}
+
 /// The mover presses the clock 100–600 ms after the move's last event (0–200 ms in blitz),
 /// when clocks are on; returns the index of the press among the recorded events.
 fn press_clock(rec: &mut Recorder<'_>, color: Color) -> Option<usize> {
@@ -213,6 +244,16 @@ fn press_clock(rec: &mut Recorder<'_>, color: Color) -> Option<usize> {
     }
     rec.clock(color);
     rec.last_index()
+}
+
+/// The squares `m`'s pieces (of `color`) stand on once it is made.
+fn landing(m: Move, color: Color) -> Bitboard {
+    match (m, m.castling_side()) {
+        (Move::Castle { .. }, Some(side)) => {
+            Bitboard::from_square(side.king_to(color)) | Bitboard::from_square(side.rook_to(color))
+        }
+        _ => Bitboard::from_square(m.to()),
+    }
 }
 
 /// Every square the move's pieces leave, cross or reach.

@@ -29,7 +29,7 @@ pub(super) fn play(rec: &mut Recorder<'_>, pos: &Chess, m: Move, detour: Option<
         } => capture(rec, from, to, protected),
         Move::Normal { from, to, .. } => quiet(rec, from, to, detour, protected),
         Move::EnPassant { from, to } => en_passant(rec, from, to, protected),
-        Move::Castle { king, rook } => castling::play(rec, pos.turn(), king, rook),
+        Move::Castle { king, rook } => castling::play(rec, pos, king, rook),
         Move::Put { .. } => {}
     }
 }

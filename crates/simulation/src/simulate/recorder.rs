@@ -106,6 +106,16 @@ impl<'s> Recorder<'s> {
         self.pick(&all)
     }
 
+    /// The time now, in ms since the log start.
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    /// Lets time pass until `t`, if it is later than now.
+    pub fn wait_until(&mut self, t: Millis) {
+        self.now = self.now.max(t);
+    }
+
     /// Lets `lo..=hi` ms pass; a sensor bounce may happen meanwhile.
     pub fn wait(&mut self, lo: Millis, hi: Millis) {
         let pause = self.ms(lo, hi);

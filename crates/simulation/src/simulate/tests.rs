@@ -454,3 +454,114 @@ fn without_a_clock_no_move_waits_on_one() {
         assert!(sim.move_ends.windows(2).all(|w| w[0].t < w[1].t));
     }
 }
+
+/// Simulates `uci` moves from `fen`.
+fn simulate_uci(fen: &str, uci: &[&str], style: &HandStyle, seed: u64) -> SimulatedGame {
+    let setup: shakmaty::fen::Fen = fen.parse().expect("valid FEN");
+    let start: Chess = setup
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("playable position");
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for text in uci {
+        let m = text
+            .parse::<shakmaty::uci::UciMove>()
+            .expect("valid UCI")
+            .to_move(&pos)
+            .expect("legal move");
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    simulate(&start, &moves, style, seed).expect("simulates")
+}
+
+#[test]
+fn rook_first_castling_is_not_chosen_where_the_rook_move_alone_ends_the_game() {
+    // Rf1 alone is checkmate here (and so is O-O).
+    let mut style = HandStyle::clean(BoardKind::Identifying);
+    style.rook_first_castling = true;
+    for seed in 0..40 {
+        let sim = simulate_uci(
+            "4rkr1/4p1p1/8/8/8/8/8/4K2R w K - 0 1",
+            &["e1g1"],
+            &style,
+            seed,
+        );
+        assert!(sim.expected_rulings.is_empty(), "seed {seed}");
+        let first = sim.events.first().map(|e| e.kind.clone());
+        assert!(
+            matches!(
+                first,
+                Some(SensorKind::Lift {
+                    square: Square::E1,
+                    ..
+                })
+            ),
+            "seed {seed}: {first:?}"
+        );
+    }
+    // Where the rook's move alone does not end the game, rook first still happens.
+    let rook_first = (0..40).any(|seed| {
+        let sim = simulate_uci(
+            "4rk2/4p1p1/8/8/8/8/8/4K2R w K - 0 1",
+            &["e1g1"],
+            &style,
+            seed,
+        );
+        !sim.expected_rulings.is_empty()
+    });
+    assert!(rook_first, "rook-first castling never chosen");
+}
+
+/// The time from the place of a piece on `square` to the first lift after the clock press that
+/// follows it.
+fn reply_gap(events: &[SensorEvent], square: Square) -> Option<Millis> {
+    let placed = events
+        .iter()
+        .position(|e| matches!(e.kind, SensorKind::Place { square: s, .. } if s == square))?;
+    let rest = events.get(placed..)?;
+    let press = rest
+        .iter()
+        .position(|e| matches!(e.kind, SensorKind::Clock(_)))?;
+    let reply = rest
+        .get(press..)?
+        .iter()
+        .find(|e| matches!(e.kind, SensorKind::Lift { .. }))?;
+    Some(reply.t - events.get(placed)?.t)
+}
+
+#[test]
+fn a_quick_reply_takes_the_piece_just_moved_only_once_it_was_seen_landing() {
+    let mut style = HandStyle::clean(BoardKind::Identifying);
+    style.clock = true;
+    style.blitz_presses = true;
+    // An en passant and a recapture, each taking the piece the last move set down.
+    let games: [(&str, &[&str], Square); 2] = [
+        (
+            "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+            &["d7d5", "e5d6"],
+            Square::D5,
+        ),
+        (
+            "4k3/8/4p3/3p4/8/2N5/8/4K3 w - - 0 1",
+            &["c3d5", "e6d5"],
+            Square::D5,
+        ),
+    ];
+    for (fen, uci, square) in games {
+        let gaps: Vec<Millis> = (0..200)
+            .filter_map(|seed| reply_gap(&simulate_uci(fen, uci, &style, seed).events, square))
+            .collect();
+        assert_eq!(gaps.len(), 200, "{fen}");
+        let least = gaps.iter().min().copied().unwrap_or_default();
+        assert!(
+            least >= REACTION_MS,
+            "{fen}: a reply {least} ms after the landing"
+        );
+        // Quick replies happened: a thought-out reply starts at least 300 ms after the press.
+        assert!(
+            least < REACTION_MS + 300,
+            "{fen}: no quick reply ({least} ms)"
+        );
+    }
+}
