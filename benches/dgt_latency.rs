@@ -10,17 +10,20 @@
 //! the time to their `pending` line, which says them the moment they are seen (what a page or a
 //! clock's display shows first).
 
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serialport::{SerialPort, TTYPort};
-use shakmaty::{Bitboard, Board, Chess, Move, Position, Square};
-use touchmove::dgt::wire::protocol::{code_from_piece, index_from_square};
+use shakmaty::{Board, Chess, Move, Position};
 use touchmove_simulation::pgn_games::read_games;
 use touchmove_simulation::simulate::footprint::could_go_further;
+
+#[path = "shared/dgt_board.rs"]
+mod dgt_board;
+
+use dgt_board::DgtBoard;
 
 /// The games played: the first eight of the chess.js benchmark file.
 const GAMES: &str = "fixtures/corpus/chessjs-benchmark.pgn";
@@ -114,22 +117,16 @@ struct Played {
 /// Plays one game on a fresh pty and watch process; returns the latencies of the moves decided
 /// at once and of those that wait for the window.
 fn play(start: &Chess, moves: &[Move]) -> Played {
-    let (mut board, host) = TTYPort::pair().expect("a pty pair");
-    board
-        .set_timeout(Duration::from_millis(1))
-        .expect("a timeout");
-    let name = host.name().expect("a pty name");
+    let (mut board, _host, name) = DgtBoard::pair();
     let watch = spawn_watch(&name);
     let mut position = start.clone();
-    serve_until_updates(&mut board, position.board());
+    board.serve_until_updates(position.board());
     let mut fast = Vec::new();
     let mut slow = Vec::new();
     let mut pending = Vec::new();
     for (index, &m) in moves.iter().enumerate() {
         let waits = could_go_further(&position, m) || m.is_promotion();
-        let bytes = field_updates(&position, m);
-        board.write_all(&bytes).expect("written");
-        board.flush().expect("flushed");
+        board.play(&position, m);
         let sent = Instant::now();
         let mut after = position.clone();
         after.play_unchecked(m);
@@ -153,45 +150,11 @@ fn play(start: &Chess, moves: &[Move]) -> Played {
     }
 }
 
-/// Answers the handshake until the host asks for updates.
-fn serve_until_updates(board: &mut TTYPort, position: &Board) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        assert!(Instant::now() < deadline, "no handshake");
-        for command in read_commands(board) {
-            if answer(board, command, position) {
-                return;
-            }
-        }
-    }
-}
-
-/// Answers one host command; true when it is the request for updates.
-fn answer(board: &mut TTYPort, command: u8, position: &Board) -> bool {
-    let reply = match command {
-        0x4d => vec![0x93, 0x00, 0x05, 0x01, 0x02],
-        0x45 => vec![0x91, 0x00, 0x08, b'1', b'2', b'3', b'4', b'5'],
-        0x42 => dump(position),
-        _ => Vec::new(),
-    };
-    board.write_all(&reply).expect("written");
-    command == 0x4b
-}
-
-fn read_commands(board: &mut TTYPort) -> Vec<u8> {
-    let mut buffer = [0u8; 64];
-    match board.read(&mut buffer) {
-        Ok(n) => buffer[..n].to_vec(),
-        Err(error) if error.kind() == ErrorKind::TimedOut => Vec::new(),
-        Err(error) => panic!("reading the pty: {error}"),
-    }
-}
-
 /// Waits for watch's `move` line of `ply`, answering keep-alives meanwhile (a request for the
 /// board's dump with `shown`, what the board now shows); returns when its first `pending` line
 /// came, if one did, and when the move came.
 fn wait_for_ply(
-    board: &mut TTYPort,
+    board: &mut DgtBoard,
     watch: &Watch,
     ply: usize,
     shown: &Board,
@@ -212,40 +175,6 @@ fn wait_for_ply(
                 return (pending, at);
             }
         }
-        for command in read_commands(board) {
-            answer(board, command, shown);
-        }
+        board.answer_host(shown);
     }
-}
-
-fn dump(board: &Board) -> Vec<u8> {
-    let mut codes = [0u8; 64];
-    for square in Square::ALL {
-        codes[usize::from(index_from_square(square))] = code_from_piece(board.piece_at(square));
-    }
-    let mut bytes = vec![0x86, 0x00, 0x43];
-    bytes.extend_from_slice(&codes);
-    bytes
-}
-
-/// The field updates a board sends for `m`: every square whose content changes, departures
-/// first (a capture shows only as the arrival over the victim).
-fn field_updates(position: &Chess, m: Move) -> Vec<u8> {
-    let before = position.board();
-    let mut after = position.clone();
-    after.play_unchecked(m);
-    let after = after.board();
-    let changed: Bitboard = Square::ALL
-        .into_iter()
-        .filter(|&sq| before.piece_at(sq) != after.piece_at(sq))
-        .collect();
-    let (emptied, filled): (Vec<Square>, Vec<Square>) = changed
-        .into_iter()
-        .partition(|&sq| after.piece_at(sq).is_none());
-    let mut bytes = Vec::new();
-    for square in emptied.into_iter().chain(filled) {
-        bytes.extend_from_slice(&[0x8e, 0x00, 0x05, index_from_square(square)]);
-        bytes.push(code_from_piece(after.piece_at(square)));
-    }
-    bytes
 }

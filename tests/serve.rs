@@ -506,6 +506,56 @@ fn the_page_follows_a_game_as_it_is_played() {
     }
 }
 
+/// Keeps, in the page, every move its list shows as pending (the span's ply and text): a
+/// `MutationObserver` sees each one however briefly it stood.
+const WATCH_PENDING: &str = "window.pendingSeen = []; \
+     new MutationObserver((records) => { for (const record of records) { \
+       for (const node of record.addedNodes) { if (node.nodeType !== 1) continue; \
+         for (const span of [node, ...node.querySelectorAll('span')]) { \
+           if (span.classList.contains('pending')) \
+             window.pendingSeen.push([Number(span.dataset.ply), span.textContent]); } } } }) \
+       .observe(document.getElementById('moves'), { childList: true, subtree: true }); \
+     return true;";
+
+#[test]
+fn the_page_shows_a_move_pending_the_moment_it_is_seen() {
+    // A demo board (a DGT board: a move that could still grow waits for the window and a scan,
+    // or the press) at human speed.
+    let served = serve(&["--demo", "1", "--demo-thinking", "1200-2000"]);
+    let browser = Browser::start(1600, 1000);
+    browser.open(&format!("http://{}/board/1", served.address));
+    browser.text_when("#link", Duration::from_secs(30), |text| {
+        text != "connecting"
+    });
+    assert_eq!(browser.eval(WATCH_PENDING), Value::Bool(true));
+    let game = source_game("corpus/demo.pgn", 1);
+    let plies = 10u64;
+    let summaries = wait_for_plies(&served.address, plies);
+    assert!(
+        summaries.iter().all(|b| b["ply"].as_u64() >= Some(plies)),
+        "the game did not go on: {summaries:?}"
+    );
+    // Every move shown pending, once the list has it as a move, is the move the game made at
+    // that ply; and some were shown pending.
+    browser.text_when("#moves", Duration::from_secs(30), |text| {
+        text.split_whitespace().count() as u64 >= plies
+    });
+    let seen: Vec<(usize, String)> =
+        serde_json::from_value(browser.eval("return window.pendingSeen;")).expect("pairs");
+    let decided: Vec<(usize, String)> = seen
+        .into_iter()
+        .filter(|(ply, _)| *ply as u64 <= plies)
+        .collect();
+    assert!(!decided.is_empty(), "no move was shown pending");
+    for (ply, san) in &decided {
+        assert_eq!(
+            game.get(ply - 1),
+            Some(san),
+            "ply {ply} shown pending as {san}"
+        );
+    }
+}
+
 #[test]
 fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
     let emulator = emulate_board(

@@ -181,10 +181,11 @@ function renderMoves() {
   const shown = pending && pending.ply === moves.length + 1 ? moves.concat([pending]) : moves;
   for (let i = 0; i < shown.length; i += 2) {
     const item = document.createElement("li");
-    for (const move of [shown[i], shown[i + 1]]) {
+    for (const [k, move] of [shown[i], shown[i + 1]].entries()) {
       if (!move) continue;
       const span = document.createElement("span");
       span.textContent = written(move);
+      span.dataset.ply = String(i + k + 1);
       if (move.reconstructed) {
         span.className = "rebuilt";
         span.title = "made while the board was not heard, reconstructed";
