@@ -347,8 +347,10 @@ fn the_demo_plays_game_after_game_saying_each_result_until_ctrl_c() {
     let (status, page) = get(&address, "/board/1");
     assert_eq!(status, 200);
     assert!(page.contains("board.js"), "{page}");
-    // The page's stream carries the demo's first game (Vlasova – Kvachko, mate in 53 plies)
-    // to its result, then the board set up again for the second game and its first move.
+    // The page's stream carries the demo's game in progress from its start (the first,
+    // Vlasova – Kvachko, mate in 53 plies, unless a loaded machine connected later) to its
+    // result, then the board set up again for the next game and its first move. One board
+    // plays the demo's first eight games in turn.
     let new_game = std::cell::Cell::new(false);
     let events = sse_until(
         &address,
@@ -361,18 +363,26 @@ fn the_demo_plays_game_after_game_saying_each_result_until_ctrl_c() {
             new_game.get() && event["kind"] == "move"
         },
     );
-    let games = [
-        source_game("corpus/demo.pgn", 1),
-        source_game("corpus/demo.pgn", 2),
-    ];
-    assert_eq!(
-        common::recorded_games(&events),
-        vec![games[0].clone(), games[1][..1].to_vec()]
-    );
+    let games: Vec<Vec<String>> = (1..=8)
+        .map(|number| source_game("corpus/demo.pgn", number))
+        .collect();
+    let recorded = common::recorded_games(&events);
+    let current = games
+        .iter()
+        .position(|game| recorded.first() == Some(game))
+        .unwrap_or_else(|| panic!("not a whole demo game: {recorded:?}"));
+    let next = &games[(current + 1) % games.len()];
+    assert_eq!(recorded, vec![games[current].clone(), next[..1].to_vec()]);
+    // Every demo game ends in mate, given by the side that made the last move.
+    let winner = if games[current].len() % 2 == 1 {
+        "1-0"
+    } else {
+        "0-1"
+    };
     let result = events.iter().find(|event| event["kind"] == "result");
     assert_eq!(
         result.map(|event| (&event["result"], &event["reason"])),
-        Some((&Value::from("1-0"), &Value::from("checkmate")))
+        Some((&Value::from(winner), &Value::from("checkmate")))
     );
     // Still served after the game it started with; Ctrl-C ends it cleanly.
     let (status, _) = get(&address, "/api/boards");
@@ -382,7 +392,8 @@ fn the_demo_plays_game_after_game_saying_each_result_until_ctrl_c() {
     assert!(status.success(), "{status}");
     let terminal = terminal.join().expect("the terminal's output");
     assert!(
-        terminal.contains("result 1-0 (checkmate, 5.1.1)") && terminal.contains("new game 2"),
+        terminal.contains(&format!("result {winner} (checkmate, 5.1.1)"))
+            && terminal.contains("new game 2"),
         "{terminal}"
     );
 }
