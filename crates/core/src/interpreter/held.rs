@@ -240,7 +240,9 @@ impl Interpreter {
 
     /// A press at `t`: weighed at once without a report horizon, or when the presser's move has
     /// been decided already (nothing of theirs is still to come), else held until the horizon
-    /// passes (a press already held is weighed first: presses are weighed in order).
+    /// passes (a press already held is weighed first: presses are weighed in order; the other
+    /// side's press waits behind one still within its horizon with the presser's piece in hand,
+    /// see [`Interpreter::waits_behind_held_press`]).
     pub(super) fn press(&mut self, t: Millis, color: Color) {
         if self.waits_behind_held_press(color) {
             self.held.next_press = Some(HeldPress {

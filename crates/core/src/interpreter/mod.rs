@@ -35,7 +35,7 @@ mod view;
 
 pub use view::{PendingDecision, TouchedPiece, TurnState, TurnView};
 
-use shakmaty::{Chess, Color, Move, Piece, Position, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Square};
 
 use crate::clock::ClockReading;
 use crate::event::{EventKind, GameEvent};
@@ -806,8 +806,8 @@ impl Interpreter {
     /// lifts, then places. A piece identified where the board had an unidentified one is just
     /// named, not moved.
     fn snapshot(&mut self, t: Millis, snapshot: &BoardSnapshot) {
-        if self.turn.held_unheard.is_none() {
-            self.turn.held_unheard = self.seen_in_hand();
+        if self.turn.seen_in_hand.is_none() {
+            self.turn.seen_in_hand = self.piece_seen_in_hand();
         }
         self.sensed.last_seen = None;
         self.sensed.reading = Reading::Snapshot;
@@ -897,7 +897,7 @@ impl Interpreter {
     /// The one piece of the side to move in hand, seen lifted by hand in this turn (its changes
     /// all seen one by one, the board otherwise showing the record's position), if exactly one
     /// is.
-    fn seen_in_hand(&self) -> Option<Square> {
+    fn piece_seen_in_hand(&self) -> Option<Square> {
         let in_step = self.sync == Sync::InStep && matches!(self.phase, Phase::InHand { .. });
         if !in_step || self.sensed.reading != Reading::Changes || !self.turn.trace.all_seen() {
             return None;
@@ -907,7 +907,7 @@ impl Interpreter {
         in_hand.single_square().filter(|square| {
             self.turn
                 .trace
-                .lifted_any_of(shakmaty::Bitboard::from_square(*square))
+                .lifted_any_of(Bitboard::from_square(*square))
         })
     }
 
@@ -921,7 +921,7 @@ impl Interpreter {
         }
         let first_from = self
             .turn
-            .held_unheard
+            .seen_in_hand
             .filter(|square| !self.sensed.board.occupied().contains(*square));
         let catch_up::CatchUp::One(moves) = catch_up::catch_up(
             self.game.position(),

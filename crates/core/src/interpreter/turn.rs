@@ -28,7 +28,7 @@ pub(super) struct Turn {
     /// The square of the one piece of the side to move seen lifted in the turn and still in
     /// hand when the board was next heard by a full report: moves made unseen since began
     /// with that piece's (a touched piece must be moved, 4.3.1).
-    pub(super) held_unheard: Option<Square>,
+    pub(super) seen_in_hand: Option<Square>,
 }
 
 /// A pending move the board left before it was decided, remembered in case the opponent's
@@ -51,7 +51,7 @@ impl Turn {
             promotion: None,
             completed_illegal: None,
             left_candidate: None,
-            held_unheard: None,
+            seen_in_hand: None,
         }
     }
 
@@ -65,6 +65,6 @@ impl Turn {
         self.promotion = None;
         self.completed_illegal = None;
         self.left_candidate = None;
-        self.held_unheard = None;
+        self.seen_in_hand = None;
     }
 }
