@@ -85,15 +85,21 @@ pub fn styles() -> Vec<LiveStyle> {
     };
     // A Hall board senses occupancy only; its clock buttons are pressed as the hands press a
     // clock, and no clock reports times.
+    let hall_hands = |hands: HandStyle| HandStyle {
+        scans: false,
+        ..hands
+    };
     let hall = |name, hands: HandStyle, unplug_ms| LiveStyle {
         name,
         protocol: &touchmove::hall::PROTOCOL,
-        hands: HandStyle {
-            scans: false,
-            ..hands
-        },
+        hands: hall_hands(hands),
         unplug_ms,
         killed_ms: None,
+    };
+    let hall_clean = HandStyle::clean(BoardKind::Occupancy);
+    let hall_blitz = HandStyle {
+        blitz_presses: true,
+        ..hall_clean.clone()
     };
     vec![
         row("live clean", &clean, None),
@@ -115,13 +121,19 @@ pub fn styles() -> Vec<LiveStyle> {
             None,
         ),
         chesslink("chesslink unplug 3 s", clean.clone(), Some(3_000)),
-        hall("hall clean", HandStyle::clean(BoardKind::Occupancy), None),
+        hall("hall clean", hall_clean.clone(), None),
+        hall("hall blitz presses", hall_blitz.clone(), None),
         hall("hall messy", HandStyle::messy(BoardKind::Occupancy), None),
-        hall(
-            "hall unplug 3 s",
-            HandStyle::clean(BoardKind::Occupancy),
-            Some(3_000),
-        ),
+        hall("hall unplug 3 s", hall_clean.clone(), Some(3_000)),
+        hall("hall unplug 10 s", hall_blitz.clone(), Some(10_000)),
+        hall("hall unplug 60 s", hall_clean.clone(), Some(60_000)),
+        LiveStyle {
+            name: "hall killed, resumed",
+            protocol: &touchmove::hall::PROTOCOL,
+            hands: hall_hands(hall_blitz),
+            unplug_ms: None,
+            killed_ms: Some(2_000),
+        },
     ]
 }
 

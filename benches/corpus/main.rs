@@ -268,7 +268,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in the DGT"
     );
     println!(
-        "  rows blitz presses, unplugged 0.3, 3 and 10 s and killed; the ChessLink rows have no clock"
+        "  and Hall rows blitz presses, unplugged 0.3 (DGT), 3 (DGT) and 10 s and killed; the ChessLink rows have no clock"
     );
     println!(
         "  (moves decided by the slide window or the reply); the Hall rows' hands press its clock"
