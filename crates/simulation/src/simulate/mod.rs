@@ -217,15 +217,7 @@ const REACTION_MS: Millis = 300;
 /// that move's pieces landed and when its hand was done. `None` when `m` takes none of them.
 fn takes_landed(m: Move, landed: Option<(Bitboard, Millis)>) -> Option<Millis> {
     let (squares, done) = landed?;
-    let victim = match m {
-        Move::EnPassant { from, to } => Some(Square::from_coords(to.file(), from.rank())),
-        Move::Normal {
-            capture: Some(_),
-            to,
-            ..
-        } => Some(to),
-        _ => None,
-    }?;
+    let victim = footprint::victim(m)?;
     squares
         .contains(victim)
         .then_some(done.saturating_add(REACTION_MS))
