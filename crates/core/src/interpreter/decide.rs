@@ -407,6 +407,10 @@ impl Interpreter {
         displaced: Option<(Square, Square)>,
         completion: Completion,
     ) {
+        if self.guess.pieces && self.phase != Phase::AtRest {
+            self.doubt_the_pieces(t);
+            return;
+        }
         let mover = self.game.turn();
         let exempt = self.config.exempt == Some(mover);
         let count = if exempt {
@@ -487,6 +491,18 @@ impl Interpreter {
         let claims: Vec<_> = self.game.new_claims().collect();
         for reason in claims {
             self.emit(t, EventKind::Claimable { reason });
+        }
+    }
+
+    /// A move was completed that the record's pieces could not make, while which piece stands
+    /// where is a guess ([`Guess::pieces`](super::guess::Guess)): the record is more likely
+    /// wrong than the player, so the board matches nothing (the mismatch is reported, once) and
+    /// no ruling is made. Who moved last is not known either.
+    fn doubt_the_pieces(&mut self, t: Millis) {
+        self.guess.turn_unknown();
+        self.phase = Phase::Unexplained { quiet_at: None };
+        if !self.sync.mismatch_reported() {
+            self.report_mismatch(t);
         }
     }
 

@@ -3,6 +3,11 @@
 //! move seen made shows them right. No ruling is made from a guess: a press that contradicts
 //! it (the side the guess has to move pressing with no move seen) is evidence that the guess
 //! was wrong, not an illegal move.
+//!
+//! On a board that names no piece, the board coming back from a time unheard says where
+//! pieces stand, not which: a queen and a rook may have changed places unseen. From then on
+//! which piece stands where is a guess for the rest of the game, and a move the record's pieces
+//! could not make is evidence against the guess, not an illegal move.
 
 use shakmaty::Color;
 
@@ -20,6 +25,10 @@ pub(super) struct Guess {
     pub(super) turn: bool,
     /// The last press weighed: who pressed, and when.
     pub(super) last_press: Option<(Color, Millis)>,
+    /// Whether which piece stands where is a guess: the board names no piece and was heard
+    /// again after a time unheard (a full report once the game had begun). It stays a guess
+    /// to the game's end: no later move can show it right.
+    pub(super) pieces: bool,
 }
 
 impl Guess {
@@ -33,6 +42,12 @@ impl Guess {
     /// back changed): who moved last is not known.
     pub(super) fn turn_unknown(&mut self) {
         self.turn = true;
+    }
+
+    /// A board that names no piece came back from a time unheard: which piece stands where
+    /// is not known.
+    pub(super) fn pieces_unknown(&mut self) {
+        self.pieces = true;
     }
 
     /// The last ply was taken back.
@@ -75,6 +90,16 @@ mod tests {
         assert_eq!((guess.plies, guess.turn), (0, false));
         guess.turn_unknown();
         assert!(guess.turn);
+    }
+
+    #[test]
+    fn which_piece_stands_where_stays_a_guess_once_it_is() {
+        let mut guess = Guess::default();
+        assert!(!guess.pieces);
+        guess.pieces_unknown();
+        guess.confirmed();
+        guess.pressed(Color::White, 1_000);
+        assert!(guess.pieces, "no press or move seen names a piece");
     }
 
     #[test]

@@ -839,6 +839,11 @@ impl Interpreter {
             // known.
             self.guess.turn_unknown();
         }
+        if (changed || self.game.plies() > 0) && !self.sensed.board.identified_any() {
+            // A full report once the game has begun comes after a time unheard: on a board that
+            // names no piece, pieces may have changed places unseen.
+            self.guess.pieces_unknown();
+        }
         if self.phase != Phase::Closed {
             self.reassess(t);
         }
