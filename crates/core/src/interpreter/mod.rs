@@ -738,6 +738,13 @@ impl Interpreter {
     /// a guess ([`Interpreter::press_against_guess`]).
     fn clock_ruling(&mut self, t: Millis, color: Color) {
         if matches!(self.phase, Phase::Unexplained { .. }) {
+            if color != self.game.turn() && self.guess.plies > 0 {
+                // The side the record has moving last, by a move caught up from the board,
+                // pressed after moving again: the catch-up was wrong (more plies went by unseen
+                // than the shortest sequence has), not the player.
+                self.press_against_guess(t, color);
+                return;
+            }
             // The board matches nothing: what the press completes cannot be known, nor who
             // moved last.
             self.guess.turn_unknown();
