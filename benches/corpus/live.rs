@@ -5,7 +5,9 @@
 //! session recorded is then replayed, as `watch --record` then `replay` would: live and replay
 //! must agree.
 
-use shakmaty::{ByColor, Color, Position};
+use shakmaty::fen::Epd;
+use shakmaty::san::SanPlus;
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position};
 use touchmove::clock::ClockReading;
 use touchmove::event::{ClockTimes, EventKind, GameEvent};
 use touchmove::interpreter::Config;
@@ -155,6 +157,9 @@ pub struct LiveRow {
     /// Games whose record departs from the game: a ply recorded that was not the one played
     /// there (moves that came back to a position unseen, caught up as the shorter sequence).
     pub astray: usize,
+    /// Of them, those that came back to the game: from a ply after they left it, in a position
+    /// the game reached, with every move from there the game's.
+    pub astray_rejoined: usize,
     /// Moves played as reconstructed (made while the board was not heard).
     pub reconstructed: usize,
     /// Games left waiting: the session ended with the board matching nothing (after an outage,
@@ -175,6 +180,45 @@ pub struct LiveRow {
     pub inexact: Vec<String>,
     /// The first games with a false or a missed ruling, for the report.
     pub misruled: Vec<String>,
+    /// The first games whose record left the game and did not come back, for the report.
+    pub gone_elsewhere: Vec<String>,
+}
+
+/// Whether a record that left the game after `agreed` plies came back to it: from some ply
+/// after it left, the record stands in a position the game reached (the pieces, the side to
+/// move, castling and en passant rights), and every move it has from there is the game's from
+/// there. Plies played unseen that came back to a position (a knight out and back) are caught
+/// up as the shorter sequence and leave such a record.
+fn rejoined(start: &Chess, expected: &[String], recorded: &[String], agreed: usize) -> bool {
+    let game = positions(start, expected);
+    let record = positions(start, recorded);
+    (agreed + 1..record.len()).any(|ply| {
+        let rest = recorded.get(ply..).unwrap_or_default();
+        game.iter().enumerate().any(|(at, position)| {
+            record.get(ply) == Some(position)
+                && expected
+                    .get(at..)
+                    .is_some_and(|then| then.starts_with(rest))
+        })
+    })
+}
+
+/// The position (as EPD) at the start and after each move of `sans`, as far as they play.
+fn positions(start: &Chess, sans: &[String]) -> Vec<String> {
+    let epd = |position: &Chess| Epd::from_position(position, EnPassantMode::Legal);
+    let mut position = start.clone();
+    let mut seen = vec![epd(&position).to_string()];
+    for san in sans {
+        let Some(m) = SanPlus::from_ascii(san.as_bytes())
+            .ok()
+            .and_then(|san| san.san.to_move(&position).ok())
+        else {
+            break;
+        };
+        position.play_unchecked(m);
+        seen.push(epd(&position).to_string());
+    }
+    seen
 }
 
 /// Plays every game of `games` under `style`.
@@ -199,7 +243,15 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
             .take_while(|(a, b)| a == b)
             .count();
         row.lost += verdict.expected.len().saturating_sub(agreed);
-        row.astray += usize::from(agreed < verdict.recorded.len());
+        if agreed < verdict.recorded.len() {
+            row.astray += 1;
+            if rejoined(&game.start, &verdict.expected, &verdict.recorded, agreed) {
+                row.astray_rejoined += 1;
+            } else if row.gone_elsewhere.len() < 5 {
+                row.gone_elsewhere
+                    .push(format!("{file} game {} seed {seed}", game.number));
+            }
+        }
         if verdict.exact() {
             row.exact += 1;
         } else if row.inexact.len() < 5 {

@@ -185,7 +185,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock; Hall: occupancy, each change, clock buttons) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
-        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>6} {:>8} {:>8} {:>14} {:>6}",
+        "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>7} {:>8} {:>8} {:>14} {:>6}",
         "row",
         "games",
         "exact",
@@ -207,7 +207,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         let began = Instant::now();
         let row = live::run(games, &style);
         println!(
-            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>6} {:>8} {:>8} {:>14} {:>6.1}",
+            "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>7} {:>8} {:>8} {:>14} {:>6.1}",
             style.name,
             row.games,
             row.exact,
@@ -215,7 +215,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
             row.false_rulings,
             format!("{}/{}", row.breaches_found, row.breaches_expected),
             row.lost,
-            row.astray,
+            format!("{}/{}", row.astray, row.astray_rejoined),
             row.reconstructed,
             format!("{}/{}", row.waiting, row.waiting_resolvable),
             if row.times_checked == 0 {
@@ -226,6 +226,12 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
             began.elapsed().as_secs_f64()
         );
         note_games(&mut notes, style.name, &row.inexact, &row.misruled);
+        notes.extend(row.gone_elsewhere.iter().map(|game| {
+            format!(
+                "astray under {} and not back to the game: {game}",
+                style.name
+            )
+        }));
         notes.extend(row.resolvable.iter().map(|game| {
             format!(
                 "left waiting under {} though a later position resolved it: {game}",
@@ -243,7 +249,10 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         "  found/expected (messy: rook-first castling); lost = plies of the source games missing from the"
     );
     println!(
-        "  records; astray = records with a ply the game did not have there (moves that came back to a"
+        "  records; astray = records with a ply the game did not have there / of them, those back in the"
+    );
+    println!(
+        "  game (a position the game reached, every move from there the game's: moves that came back to a"
     );
     println!(
         "  position unseen, caught up as the shorter sequence); rebuilt = moves made while the board was"
