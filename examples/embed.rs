@@ -64,13 +64,14 @@ fn main() -> ExitCode {
                     interpreter.handle_clock_reading(t, &reading);
                 }
             }
-            // What the host knew: a resignation typed at it, an engine that stopped playing
+            // What the host knew: a result declared at it (a resignation typed, a draw agreed, an
+            // arbiter's decision), an engine that stopped playing
             // (its side a person's from then on). An engine's choices are the engine game's
             // (`touchmove::play::EngineReplay`); the interpreter only stands where it did then.
             LogRecord::HostNote { t, note } => {
                 if let Some(interpreter) = interpreter.as_mut() {
                     match note {
-                        HostNote::Resigned(color) => interpreter.resign(t, color),
+                        HostNote::Declared(declared) => interpreter.declare(t, declared),
                         HostNote::EngineGone => {
                             interpreter.handle_timeout(t);
                             interpreter.set_exempt(t, None);

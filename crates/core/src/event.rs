@@ -260,6 +260,9 @@ pub struct GameResult {
     /// The article that ended the game, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<Rule>,
+    /// How the game ended, as PGN's `Termination` tag says it, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination: Option<Termination>,
     /// The outcome itself, for Rust callers (not in the JSON: `result` says it there).
     #[serde(skip)]
     pub outcome: KnownOutcome,
@@ -309,9 +312,66 @@ pub enum Rule {
     SeventyFiveMoves,
     /// A player resigned (declared at the host: no sensor sees it).
     Resignation,
+    /// The players agreed a draw (declared at the host).
+    DrawAgreed,
+    /// A claim of threefold repetition, upheld by the arbiter.
+    ThreefoldClaimed,
+    /// A claim under the 50-move rule, upheld by the arbiter.
+    FiftyMovesClaimed,
+    /// A player arrived after the default time, or not at all: the game is lost by default.
+    Default,
+    /// The arbiter declared the game lost by the offending player (a penalty).
+    ArbiterPenalty,
+}
+
+/// How a game ended, in the words of PGN's `Termination` tag (PGN standard, 9.8.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    /// Over on the board, or by the players: mate, a draw by rule, a resignation, an agreement,
+    /// a claim upheld.
+    Normal,
+    /// A flag fell.
+    TimeForfeit,
+    /// The loser broke the Laws or the event's rules: a second illegal move, a default, an
+    /// arbiter's penalty.
+    RulesInfraction,
+    /// The arbiter decided the result.
+    Adjudication,
+    /// A player left the game (an online opponent gone).
+    Abandoned,
+}
+
+impl Termination {
+    /// The tag's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Adjudication => "adjudication",
+            Termination::Abandoned => "abandoned",
+        }
+    }
+}
+
+impl Serialize for Termination {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 impl Rule {
+    /// How a game this rule ended ended, as PGN's `Termination` says it.
+    pub fn termination(self) -> Termination {
+        match self {
+            Rule::FlagFall => Termination::TimeForfeit,
+            Rule::IllegalMoveLimit | Rule::Default | Rule::ArbiterPenalty => {
+                Termination::RulesInfraction
+            }
+            _ => Termination::Normal,
+        }
+    }
+
     /// The article number as the contract writes it, e.g. `"4.3.1"`.
     pub fn article(self) -> &'static str {
         match self {
@@ -330,6 +390,11 @@ impl Rule {
             Rule::Fivefold => "9.6.1",
             Rule::SeventyFiveMoves => "9.6.2",
             Rule::Resignation => "5.1.2",
+            Rule::DrawAgreed => "5.2.3",
+            Rule::ThreefoldClaimed => "9.2",
+            Rule::FiftyMovesClaimed => "9.3",
+            Rule::Default => "6.7.1",
+            Rule::ArbiterPenalty => "12.9.6",
         }
     }
 }

@@ -109,10 +109,10 @@ impl Replay {
             LogRecord::ClockReading { t, reading } => self.clock_reading(t, &reading, sink),
             LogRecord::HostNote {
                 t,
-                note: HostNote::Resigned(color),
+                note: HostNote::Declared(declared),
             } => {
                 let interpreter = self.interpreter();
-                interpreter.resign(t, color);
+                interpreter.declare(t, declared);
                 drain(interpreter, sink);
             }
             // The engine gone, its side is a person's: exempt no longer.

@@ -15,6 +15,7 @@ use touchmove::engine_runner::{EngineReport, EngineRequest};
 use touchmove::event::{ClockTimes, EventKind};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::play::{EngineGame, PlayEvent};
+use touchmove::rules::Declared;
 use touchmove::runner::{Control, Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
@@ -143,7 +144,7 @@ impl Sink for PlaySink {
                 self.0
                     .borrow_mut()
                     .out
-                    .host_note(t, &HostNote::Resigned(color));
+                    .host_note(t, &HostNote::Declared(Declared::Resigned(color)));
                 Ok(())
             }
             Happened::Woken { t } => {

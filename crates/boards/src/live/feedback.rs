@@ -249,6 +249,7 @@ mod tests {
             result: "0-1".to_owned(),
             reason: "checkmate".to_owned(),
             rule: None,
+            termination: None,
             outcome: KnownOutcome::Decisive {
                 winner: Color::Black,
             },

@@ -7,6 +7,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Position, Square};
 use touchmove_core::clock::{ClockReading, TimeControl};
 use touchmove_core::event::{EventKind, GameEvent};
 use touchmove_core::interpreter::{Config, Interpreter};
+use touchmove_core::rules::Declared;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove_core::sensor_log::{HostNote, LogRecord};
 
@@ -231,7 +232,7 @@ impl LiveGame {
                 }
                 LogRecord::HostNote { t, note: taken } => {
                     match taken {
-                        HostNote::Resigned(color) => self.resign(t, color),
+                        HostNote::Declared(declared) => self.declare(t, declared),
                         // The engine gone, its side is a person's.
                         HostNote::EngineGone => self.set_exempt(t, None),
                         // The engine's choice is the engine game's; the game itself is where
@@ -303,8 +304,14 @@ impl LiveGame {
     /// `color` resigned at `now` ([`touchmove_core::interpreter::Interpreter::resign`]; nothing before
     /// the game starts).
     pub fn resign(&mut self, now: Millis, color: Color) {
+        self.declare(now, Declared::Resigned(color));
+    }
+
+    /// A result was declared at the host at `now`
+    /// ([`touchmove_core::interpreter::Interpreter::declare`]; nothing before the game starts).
+    pub fn declare(&mut self, now: Millis, declared: Declared) {
         if let Some(interpreter) = self.interpreter.as_mut() {
-            interpreter.resign(now, color);
+            interpreter.declare(now, declared);
             self.drain();
         }
     }

@@ -273,6 +273,7 @@ impl Interpreter {
             winner: outcome.winner(),
             reason: REASON,
             rule: None,
+            termination: None,
         });
         self.announce_ending_or_claims(t);
         self.phase = Phase::Closed;

@@ -39,7 +39,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Square};
 
 use crate::clock::ClockReading;
 use crate::event::{EventKind, GameEvent};
-use crate::rules::Game;
+use crate::rules::{Declared, Game};
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::{PhysicalBoard, Reading, SeenChange, Sensed};
 use decisions::Decisions;
@@ -984,20 +984,22 @@ impl Interpreter {
         self.config.exempt = side;
     }
 
-    /// `color` resigned at `t` (FIDE 5.1.2: declared at the host, a key; no sensor sees it).
-    /// What the deadlines due by `t` decide is decided first; a game already over stays as it
-    /// ended.
+    /// `color` resigned at `t` (FIDE 5.1.2: declared at the host, a key; no sensor sees it), as
+    /// [`Interpreter::declare`] takes it.
     pub fn resign(&mut self, t: Millis, color: Color) {
+        self.declare(t, Declared::Resigned(color));
+    }
+
+    /// A result was declared at the host at `t` (a resignation, a draw agreed, a claim upheld, a
+    /// default, the arbiter's decision: nothing a sensor sees). What the deadlines due by `t`
+    /// decide is decided first; a game already over stays as it ended.
+    pub fn declare(&mut self, t: Millis, declared: Declared) {
         self.handle_timeout(t);
         self.drop_gesture_watch();
         if self.game.ending().is_some() {
             return;
         }
-        self.game.end(crate::rules::Ending {
-            winner: Some(!color),
-            reason: "resignation",
-            rule: Some(crate::event::Rule::Resignation),
-        });
+        self.game.end(declared.ending());
         self.announce_ending_or_claims(t);
         self.phase = Phase::Closed;
         self.say_pending(t);

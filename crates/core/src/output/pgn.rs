@@ -150,7 +150,7 @@ impl PgnRecorder {
 
     /// Sets the result, with its reason as a comment.
     fn finish(&mut self, result: &GameResult) -> Result<(), RecordError> {
-        self.current.finish(&result.result)?;
+        self.current.finish(&result.result, result.termination)?;
         if !result.reason.is_empty() || result.rule.is_some() {
             self.current.comment(result_comment(result));
         }

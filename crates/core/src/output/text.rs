@@ -356,6 +356,7 @@ mod tests {
                 result: "1-0".to_owned(),
                 reason: "checkmate".to_owned(),
                 rule: None,
+                termination: None,
                 outcome: shakmaty::KnownOutcome::Decisive {
                     winner: Color::White
                 },
@@ -367,6 +368,7 @@ mod tests {
                 result: "0-1".to_owned(),
                 reason: "second illegal move".to_owned(),
                 rule: Some(Rule::IllegalMoveLimit),
+                termination: None,
                 outcome: shakmaty::KnownOutcome::Decisive {
                     winner: Color::Black
                 },

@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 
-use crate::event::{GameResult, Rule};
+use crate::event::{GameResult, Rule, Termination};
 
 /// Why a game ended, and the result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,15 +13,29 @@ pub struct Ending {
     pub reason: &'static str,
     /// The article that ended the game, when one did (a result gesture names none).
     pub rule: Option<Rule>,
+    /// How it ended, as PGN's `Termination` says it (`None`: not known, as for a result the
+    /// players showed by a gesture).
+    pub termination: Option<Termination>,
 }
 
 impl Ending {
+    /// The game won by `winner` (`None`: drawn) for `reason`, under `rule`.
+    pub fn by_rule(winner: Option<Color>, reason: &'static str, rule: Rule) -> Ending {
+        Ending {
+            winner,
+            reason,
+            rule: Some(rule),
+            termination: Some(rule.termination()),
+        }
+    }
+
     /// The result as the JSON contract writes it.
     pub fn to_result(&self) -> GameResult {
         GameResult {
             result: self.result_str().to_owned(),
             reason: self.reason.to_owned(),
             rule: self.rule,
+            termination: self.termination,
             outcome: KnownOutcome::from_winner(self.winner),
         }
     }
@@ -40,30 +54,20 @@ impl Ending {
         rule: Rule,
     ) -> Ending {
         let winner = (!position.has_insufficient_material(!loser)).then_some(!loser);
-        Ending {
-            winner,
-            reason,
-            rule: Some(rule),
-        }
+        Ending::by_rule(winner, reason, rule)
     }
 }
 
 /// The ending reached by the position just played into, if any. `legal` is its legal moves;
 /// `repetitions` is how many times this position has now occurred.
 pub fn ending_after_move(position: &Chess, legal: &[Move], repetitions: usize) -> Option<Ending> {
-    let draw = |reason, rule| {
-        Some(Ending {
-            winner: None,
-            reason,
-            rule: Some(rule),
-        })
-    };
+    let draw = |reason, rule| Some(Ending::by_rule(None, reason, rule));
     if legal.is_empty() && position.is_check() {
-        Some(Ending {
-            winner: Some(!position.turn()),
-            reason: "checkmate",
-            rule: Some(Rule::Checkmate),
-        })
+        Some(Ending::by_rule(
+            Some(!position.turn()),
+            "checkmate",
+            Rule::Checkmate,
+        ))
     } else if legal.is_empty() {
         draw("stalemate", Rule::Stalemate)
     } else if position.is_insufficient_material() {

@@ -5,9 +5,11 @@
 //! claimed. Legality, SAN, FEN, repetition keys and insufficient material all come from
 //! `shakmaty`; nothing here reads a clock or does I/O.
 
+mod declared;
 mod ending;
 mod game;
 mod history;
 
+pub use declared::Declared;
 pub use ending::{Ending, ending_after_move};
 pub use game::{Game, PlayedMove};

@@ -1,6 +1,7 @@
 //! What the host knew and no sensor reports, in the sensor log, written as comment lines: the
-//! choices of the engine of a game against it (`touchmove play`), a player's resignation
-//! declared at the host, and what the server of an online game said (`touchmove online`).
+//! choices of the engine of a game against it (`touchmove play`), a result declared at the
+//! host (a resignation, a draw agreed, a claim upheld, a default, the arbiter's decision), and
+//! what the server of an online game said (`touchmove online`).
 //!
 //! Version 1 of the format has no record for them, but a replay needs them to decide what the
 //! live session decided (the engine's move stands only as the engine chose it; a resigned game
@@ -11,6 +12,8 @@
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves>]
 //! #engine-gone <t>
 //! #resign <t> <white|black>
+//! #result <t> draw-agreed | claim <threefold|fifty-moves> | default <white|black>
+//!             | penalty <white|black> | adjudicated <1-0|0-1|1/2-1/2>
 //! #server-line <t> <line>
 //! #server-answer <t> <request> <answer>
 //! ```
@@ -19,17 +22,20 @@
 //! the log); the score is the engine's last before it moved, from its own side.
 //! `#engine-gone` says the engine could no longer play: the game went on between two players.
 //! The side the engine plays is the header's `@engine white|black`. `#resign` says that side
-//! resigned. `#server-line` is a line of an online game's stream as the server sent it (one
+//! resigned. `#result` says the game ended by what the host was told: the players agreed a
+//! draw (5.2.3), the arbiter upheld a claim (9.2, 9.3), that side lost by default (6.7.1) or by
+//! the arbiter's penalty (12.9.6), or the arbiter decided that result. `#server-line` is a line of an online game's stream as the server sent it (one
 //! JSON object, which has no line break), taken at `<t>`; `#server-answer` what the server
 //! answered, at `<t>`, to `<request>` (one word: the request's path after the game's, as
 //! `move/e2e4`): `taken`, `unknown` (no answer came) or `refused` and the server's reason.
 //! A comment that starts with one of these words but does not have this form stays an
 //! ordinary comment.
 
-use shakmaty::Color;
 use shakmaty::uci::UciMove;
+use shakmaty::{Color, KnownOutcome};
 
-use crate::event::color_name;
+use crate::event::{ClaimReason, color_name};
+use crate::rules::Declared;
 use crate::sensor::Millis;
 
 /// The word that starts an engine's move.
@@ -40,6 +46,9 @@ const ENGINE_GONE: &str = "#engine-gone";
 
 /// The word that starts a resignation.
 const RESIGN: &str = "#resign";
+
+/// The word that starts any other declared result.
+const RESULT: &str = "#result";
 
 /// The word that starts a line of an online game's server.
 const SERVER_LINE: &str = "#server-line";
@@ -61,8 +70,8 @@ pub enum HostNote {
     },
     /// The engine could no longer play.
     EngineGone,
-    /// This side resigned.
-    Resigned(Color),
+    /// A result was declared at the host (a resignation is written `#resign`).
+    Declared(Declared),
     /// A line of an online game's stream, as the server sent it.
     ServerLine(String),
     /// The server's answer to a request of an online game.
@@ -90,12 +99,51 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             format!("{ENGINE_MOVE} {t} {uci}{score}")
         }
         HostNote::EngineGone => format!("{ENGINE_GONE} {t}"),
-        HostNote::Resigned(color) => format!("{RESIGN} {t} {}", color_name(*color)),
+        HostNote::Declared(Declared::Resigned(color)) => {
+            format!("{RESIGN} {t} {}", color_name(*color))
+        }
+        HostNote::Declared(declared) => format!("{RESULT} {t} {}", declaration(*declared)),
         HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", one_line(line)),
         HostNote::ServerAnswer { request, answer } => {
             format!("{SERVER_ANSWER} {t} {request} {}", one_line(answer))
         }
     }
+}
+
+/// What `#result` says of `declared` (a resignation has its own word, `#resign`).
+fn declaration(declared: Declared) -> String {
+    match declared {
+        Declared::Resigned(color) => format!("resigned {}", color_name(color)),
+        Declared::DrawAgreed => "draw-agreed".to_owned(),
+        Declared::ClaimUpheld(reason) => format!("claim {}", reason.as_str()),
+        Declared::Default(color) => format!("default {}", color_name(color)),
+        Declared::Penalty(color) => format!("penalty {}", color_name(color)),
+        Declared::Adjudicated(winner) => {
+            format!("adjudicated {}", KnownOutcome::from_winner(winner).as_str())
+        }
+    }
+}
+
+/// The declared result `#result`'s words say, if they say one.
+fn parse_declaration<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<Declared> {
+    let color = |word: Option<&str>| word?.parse::<Color>().ok();
+    let declared = match words.next()? {
+        "draw-agreed" => Declared::DrawAgreed,
+        "claim" => Declared::ClaimUpheld(match words.next()? {
+            "threefold" => ClaimReason::Threefold,
+            "fifty-moves" => ClaimReason::FiftyMoves,
+            _ => return None,
+        }),
+        "default" => Declared::Default(color(words.next())?),
+        "penalty" => Declared::Penalty(color(words.next())?),
+        "resigned" => Declared::Resigned(color(words.next())?),
+        "adjudicated" => {
+            let outcome = KnownOutcome::from_ascii(words.next()?.as_bytes()).ok()?;
+            Declared::Adjudicated(outcome.winner())
+        }
+        _ => return None,
+    };
+    words.next().is_none().then_some(declared)
 }
 
 /// `text` on one line: any line break becomes a space (a server's JSON line has none; a
@@ -127,7 +175,10 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
             ));
         }
         ENGINE_GONE => HostNote::EngineGone,
-        RESIGN => HostNote::Resigned(fields.next()?.parse().ok()?),
+        RESIGN => HostNote::Declared(Declared::Resigned(fields.next()?.parse().ok()?)),
+        RESULT => {
+            return parse_declaration(fields).map(|declared| (t, HostNote::Declared(declared)));
+        }
         ENGINE_MOVE => {
             let uci = fields.next()?.parse::<UciMove>().ok()?;
             let (score_cp, mate) = match (fields.next(), fields.next()) {
@@ -186,7 +237,38 @@ mod tests {
             ),
             (chose("a7a8n", None, None), "#engine-move 4200 a7a8n"),
             (HostNote::EngineGone, "#engine-gone 4200"),
-            (HostNote::Resigned(Color::White), "#resign 4200 white"),
+            (
+                HostNote::Declared(Declared::Resigned(Color::White)),
+                "#resign 4200 white",
+            ),
+            (
+                HostNote::Declared(Declared::DrawAgreed),
+                "#result 4200 draw-agreed",
+            ),
+            (
+                HostNote::Declared(Declared::ClaimUpheld(ClaimReason::Threefold)),
+                "#result 4200 claim threefold",
+            ),
+            (
+                HostNote::Declared(Declared::ClaimUpheld(ClaimReason::FiftyMoves)),
+                "#result 4200 claim fifty-moves",
+            ),
+            (
+                HostNote::Declared(Declared::Default(Color::Black)),
+                "#result 4200 default black",
+            ),
+            (
+                HostNote::Declared(Declared::Penalty(Color::White)),
+                "#result 4200 penalty white",
+            ),
+            (
+                HostNote::Declared(Declared::Adjudicated(Some(Color::Black))),
+                "#result 4200 adjudicated 0-1",
+            ),
+            (
+                HostNote::Declared(Declared::Adjudicated(None)),
+                "#result 4200 adjudicated 1/2-1/2",
+            ),
             (
                 HostNote::ServerLine(
                     r#"{"type":"chatLine","username":"a b","text":"gg"}"#.to_owned(),
@@ -229,6 +311,15 @@ mod tests {
             "#resign 1",
             "#resign 1 grey",
             "#resign 1 white now",
+            "#result 1",
+            "#result 1 draw",
+            "#result 1 draw-agreed now",
+            "#result 1 claim",
+            "#result 1 claim repetition",
+            "#result 1 default",
+            "#result 1 penalty grey",
+            "#result 1 adjudicated 2-0",
+            "#result 1 adjudicated *",
             "#server-line 1",
             "#server-line 1 ",
             "#server-answer 1 move/e2e4",

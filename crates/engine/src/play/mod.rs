@@ -256,7 +256,7 @@ impl EngineGame {
             }
             HostNote::EngineGone => self.engine_gone(t),
             // A resignation is the interpreter's; an online server's notes are no engine's.
-            HostNote::Resigned(_) | HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {}
+            HostNote::Declared(_) | HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {}
         }
     }
 

@@ -25,7 +25,7 @@ use crate::lichess::request::Request;
 use crate::lichess::wire::{GameMessage, GameState};
 use touchmove_boards::live::{Feedback, move_squares};
 use touchmove_core::clock::ClockReading;
-use touchmove_core::event::{ClockTimes, EventKind, GameEvent, GameResult};
+use touchmove_core::event::{ClockTimes, EventKind, GameEvent, GameResult, Termination};
 use touchmove_core::sensor::Millis;
 use touchmove_core::stream::{Execution, OnlineNotice, StreamEvent, StreamKind};
 
@@ -653,6 +653,7 @@ impl OnlineGame {
                     result: outcome.as_str().to_owned(),
                     reason: reason(&state.status).to_owned(),
                     rule: None,
+                    termination: termination(&state.status),
                     outcome,
                 }),
             }),
@@ -695,6 +696,20 @@ fn reason(status: &str) -> &str {
         "draw" => "draw agreed or claimed",
         "insufficientMaterialClaim" => "insufficient material",
         other => other,
+    }
+}
+
+/// How the game ended, as PGN's `Termination` says it, for the server's status (`None` for one
+/// that says nothing of it).
+fn termination(status: &str) -> Option<Termination> {
+    match status {
+        "mate" | "resign" | "stalemate" | "draw" | "insufficientMaterialClaim" => {
+            Some(Termination::Normal)
+        }
+        "outoftime" => Some(Termination::TimeForfeit),
+        "timeout" => Some(Termination::Abandoned),
+        "cheat" | "noStart" => Some(Termination::RulesInfraction),
+        _ => None,
     }
 }
 

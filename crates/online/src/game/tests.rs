@@ -243,6 +243,7 @@ fn the_server_s_result_ends_the_game_and_the_board_s_own_does_not() {
             result: "1-0".to_owned(),
             reason: "checkmate".to_owned(),
             rule: None,
+            termination: None,
             outcome: KnownOutcome::Decisive {
                 winner: Color::White,
             },
@@ -280,6 +281,7 @@ fn the_result_gesture_asks_the_server() {
                 result: outcome.as_str().to_owned(),
                 reason: "gesture".to_owned(),
                 rule: None,
+                termination: None,
                 outcome,
             }),
         });
@@ -406,4 +408,31 @@ fn the_opponent_s_mating_move_is_announced_and_shown_like_any_other() {
             if (*from, *to, text.as_str()) == (Square::D8, Square::H4, "Qh4#"))
     });
     assert!(shown, "{out:?}");
+}
+
+#[test]
+fn the_server_s_status_says_how_the_game_ended() {
+    for (status, winner, termination) in [
+        ("resign", Some("black"), Some(Termination::Normal)),
+        ("outoftime", Some("white"), Some(Termination::TimeForfeit)),
+        ("timeout", Some("white"), Some(Termination::Abandoned)),
+        ("cheat", Some("black"), Some(Termination::RulesInfraction)),
+        ("variantEnd", Some("white"), None),
+    ] {
+        let mut game = OnlineGame::new(Chess::default(), Color::White);
+        let mut ended = state("", status);
+        ended.winner = Some(winner.unwrap_or_default().to_owned());
+        game.handle_state(20, &ended);
+        let results: Vec<Option<Termination>> = drain(&mut game)
+            .iter()
+            .filter_map(|e| match e {
+                OnlineEvent::Decision(d) => match &d.kind {
+                    StreamKind::Game(EventKind::Result(r)) => Some(r.termination),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        assert_eq!(results, [termination], "{status}");
+    }
 }

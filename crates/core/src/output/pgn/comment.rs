@@ -129,6 +129,7 @@ mod tests {
             result: "1-0".to_owned(),
             reason: "checkmate".to_owned(),
             rule: Some(Rule::Checkmate),
+            termination: None,
             outcome: shakmaty::KnownOutcome::Decisive {
                 winner: shakmaty::Color::White,
             },

@@ -7,7 +7,7 @@ use shakmaty::{Chess, EnPassantMode, KnownOutcome, Position};
 use super::error::RecordError;
 use super::movetext::{MovetextItem, Numbering, movetext_lines};
 use super::tags::{PgnTags, push_tag};
-use crate::event::MoveEvent;
+use crate::event::{MoveEvent, Termination};
 
 /// A recorded move, with the position before it so that it can be taken back, and where its
 /// `[%clk]` comment stands, once it has one.
@@ -26,6 +26,8 @@ pub(super) struct GameRecord {
     items: Vec<MovetextItem>,
     moves: Vec<RecordedMove>,
     result: Option<KnownOutcome>,
+    /// How the game ended, as the `Termination` tag says it, when the result says.
+    termination: Option<Termination>,
 }
 
 impl GameRecord {
@@ -39,6 +41,7 @@ impl GameRecord {
             items: Vec::new(),
             moves: Vec::new(),
             result: None,
+            termination: None,
         }
     }
 
@@ -120,8 +123,12 @@ impl GameRecord {
         self.items.push(MovetextItem::Comment(text));
     }
 
-    /// Records the result.
-    pub(super) fn finish(&mut self, result: &str) -> Result<(), RecordError> {
+    /// Records the result, and how the game ended when known.
+    pub(super) fn finish(
+        &mut self,
+        result: &str,
+        termination: Option<Termination>,
+    ) -> Result<(), RecordError> {
         self.refuse_after_result("result")?;
         let outcome = KnownOutcome::from_ascii(result.as_bytes()).map_err(|_| {
             RecordError::UnknownResult {
@@ -129,6 +136,7 @@ impl GameRecord {
             }
         })?;
         self.result = Some(outcome);
+        self.termination = termination;
         Ok(())
     }
 
@@ -145,6 +153,9 @@ impl GameRecord {
         }
         if let Some(board) = &tags.board {
             push_tag(&mut out, "Board", board);
+        }
+        if let Some(termination) = self.termination {
+            push_tag(&mut out, "Termination", termination.as_str());
         }
         if let Some(time_control) = &tags.time_control {
             push_tag(&mut out, "TimeControl", time_control);

@@ -55,6 +55,7 @@ fn result(result: &str, reason: &str, rule: Option<Rule>) -> GameEvent {
         result: result.to_owned(),
         reason: reason.to_owned(),
         rule,
+        termination: rule.map(Rule::termination),
         outcome,
     }))
 }
@@ -389,7 +390,11 @@ fn a_game_event_starts_a_new_pgn_game_from_the_standard_position() {
         ],
     );
     let pgn = recorder.to_pgn_string();
-    let first = DEFAULT_ROSTER_UNFINISHED.replace("[Result \"*\"]", "[Result \"0-1\"]");
+    // A checkmate is a normal termination (PGN standard, 9.8.1).
+    let first = DEFAULT_ROSTER_UNFINISHED.replace(
+        "[Result \"*\"]",
+        "[Result \"0-1\"]\n[Termination \"normal\"]",
+    );
     assert_eq!(
         pgn,
         format!(
@@ -553,4 +558,45 @@ fn write_pgn_writes_the_same_text() {
     let mut out = Vec::new();
     recorder.write_pgn(&mut out).expect("writing to memory");
     assert_eq!(out, recorder.to_pgn_string().into_bytes());
+}
+
+#[test]
+fn the_termination_tag_says_how_the_game_ended() {
+    let cases = [
+        (
+            "1-0",
+            "flag fall",
+            Some(Rule::FlagFall),
+            Some("time forfeit"),
+        ),
+        (
+            "0-1",
+            "illegal moves",
+            Some(Rule::IllegalMoveLimit),
+            Some("rules infraction"),
+        ),
+        (
+            "1/2-1/2",
+            "draw agreed",
+            Some(Rule::DrawAgreed),
+            Some("normal"),
+        ),
+        (
+            "1-0",
+            "default",
+            Some(Rule::Default),
+            Some("rules infraction"),
+        ),
+        ("1-0", "result gesture", None, None),
+    ];
+    for (outcome, reason, rule, termination) in cases {
+        let mut recorder = standard();
+        record_all(
+            &mut recorder,
+            &[mv(1, Color::White, "e4"), result(outcome, reason, rule)],
+        );
+        let games = reread(&recorder.to_pgn_string());
+        assert_eq!(games[0].tag("Termination"), termination, "{reason}");
+        assert_eq!(games[0].tag("Result"), Some(outcome), "{reason}");
+    }
 }
