@@ -14,6 +14,7 @@ use crate::clock::ClockReading;
 use crate::event::LinkState;
 use crate::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
 use crate::live::{turned_feedback, turned_sensor, turned_snapshot};
+use crate::rules::Declared;
 use crate::sensor::{Millis, SensorEvent};
 
 /// Opens the link to the board (a serial port, a pseudo-terminal in tests).
@@ -105,12 +106,12 @@ pub enum Happened<'a> {
         /// The side exempt, if any.
         side: Option<Color>,
     },
-    /// `color` resigned at `t` ([`Control::Resign`]), before the game takes it.
-    Resigned {
+    /// A result was declared at `t` ([`Control::Declare`]), before the game takes it.
+    Declared {
         /// When.
         t: Millis,
-        /// Who resigned.
-        color: Color,
+        /// What was declared.
+        declared: Declared,
     },
     /// A [`Control::Wake`] was taken at `t` (session time), after every decision due by then.
     Woken {
@@ -148,10 +149,11 @@ pub enum Control {
     /// the deadlines due by now decide, then calls [`Happened::Woken`] with the session's time, so
     /// that the news takes its place among the reports, in the recording as in the game.
     Wake,
-    /// This side resigned, declared at the host (a key; FIDE 5.1.2): the game ends
-    /// ([`LiveGame::resign`]) and the sink is told ([`Happened::Resigned`], for the recording).
-    /// Nothing happens before the game has started.
-    Resign(Color),
+    /// A result declared at the host (a key, the operator): a resignation (5.1.2), a draw
+    /// agreed, a claim upheld, a default, the arbiter's decision. The game ends
+    /// ([`LiveGame::declare`]) and the sink is told ([`Happened::Declared`], for the
+    /// recording). Nothing happens before the game has started.
+    Declare(Declared),
     /// A clock's reading that does not come from the board (an online game's server's clock,
     /// `touchmove online`): the game takes it now as it takes the board's clock's, and the
     /// sink is told ([`Happened::ClockReading`], for the recording).
@@ -607,12 +609,12 @@ fn apply_control<S: BoardSession, K: Sink>(
             game.set_exempt(now, side);
             tell(sink, Happened::Exempted { t: now, side })?;
         }
-        // Before the game has started there is nothing to resign.
-        Control::Resign(color) if game.started() => {
-            tell(sink, Happened::Resigned { t: now, color })?;
-            game.resign(now, color);
+        // Before the game has started there is nothing to end.
+        Control::Declare(declared) if game.started() => {
+            tell(sink, Happened::Declared { t: now, declared })?;
+            game.declare(now, declared);
         }
-        Control::Resign(_) => {}
+        Control::Declare(_) => {}
         Control::Promote(role) if game.started() => {
             let event = SensorEvent::new(now, crate::sensor::SensorKind::Promote(role));
             take_entered(&event, game, sink)?;

@@ -542,3 +542,80 @@ fn the_host_puts_the_increment_on_a_clock_it_set() {
         "no report of White's time with increments:\n{log}"
     );
 }
+
+#[test]
+fn a_draw_agreed_typed_at_the_terminal_ends_the_game_in_the_record_and_its_replay() {
+    // 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 on the emulated board, a second a ply; the operator types
+    // `draw` once 1... e5 is decided. The game ends there: 1/2-1/2, a draw by agreement (5.2.3,
+    // both players have moved), PGN Termination "normal"; the later plies belong to no game.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let script = dir.path().join("moves.log");
+    let plies = [
+        ("e2", "e4", 'P'),
+        ("e7", "e5", 'p'),
+        ("g1", "f3", 'N'),
+        ("b8", "c6", 'n'),
+        ("f1", "b5", 'B'),
+        ("a7", "a6", 'p'),
+    ];
+    let mut text = String::from("touchmove-log 1\n@board identifying\n");
+    for (i, (from, to, piece)) in plies.iter().enumerate() {
+        let t = 1_000 * (i + 1);
+        text.push_str(&format!(
+            "{t} lift {from} {piece}\n{} place {to} {piece}\n",
+            t + 200
+        ));
+    }
+    std::fs::write(&script, text).expect("the script");
+    let emulator = emulate(&["--log", script.to_str().expect("a path")]);
+    let record = dir.path().join("watched.log");
+    let mut watch = common::child::spawn(
+        common::bin()
+            .args(["watch", "--protocol", "dgt", "--json"])
+            .args(["--port", &emulator.port])
+            .arg("--record")
+            .arg(&record)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped()),
+    );
+    let mut keyboard = watch.stdin.take().expect("stdin");
+    let lines = common::child::lines_of(watch.stdout.take().expect("stdout"));
+    let mut events: Vec<Value> = Vec::new();
+    while !events.iter().any(|event| event["kind"] == "result") {
+        let line = lines
+            .recv_timeout(common::emulator::DEADLINE)
+            .expect("watch says more");
+        let event: Value = serde_json::from_str(&line).expect("a JSON line");
+        if event["kind"] == "move" && event["ply"] == 2 {
+            std::io::Write::write_all(&mut keyboard, b"draw\n").expect("typed");
+        }
+        if event["kind"] != "link" {
+            events.push(event);
+        }
+    }
+    common::child::interrupt(&watch);
+    let status = watch.wait().expect("watch ends");
+    assert!(status.success(), "watch ended with {status}");
+    let sans: Vec<&str> = events
+        .iter()
+        .filter(|event| event["kind"] == "move")
+        .filter_map(|event| event["san"].as_str())
+        .collect();
+    assert_eq!(sans, ["e4", "e5"]);
+    let result = events.last().expect("the result");
+    assert_eq!(result["result"], "1/2-1/2");
+    assert_eq!(result["reason"], "draw agreed");
+    assert_eq!(result["rule"], "5.2.3");
+    assert_eq!(result["termination"], "normal");
+    let recorded = std::fs::read_to_string(&record).expect("the recording");
+    assert_eq!(
+        recorded
+            .lines()
+            .filter(|line| line.starts_with("#result ") && line.ends_with(" draw-agreed"))
+            .count(),
+        1,
+        "{recorded}"
+    );
+    // The recording replays to the same decisions, the result included.
+    assert_eq!(replay(&record), events);
+}

@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch: `main → run → ExitCode`.
 
+mod arbiter_keys;
 mod args;
 mod demo;
 mod demo_games;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use shakmaty::Chess;
+use tokio::sync::mpsc;
 
 use touchmove::live::{BoardSession, LiveGame, Protocol, SessionOptions};
 use touchmove::output::pgn::PgnTags;
@@ -115,15 +116,16 @@ async fn watch_with<S: BoardSession>(
             std::future::pending::<()>().await;
         }
     };
-    let watched = runner::run(
-        &mut connector,
-        &mut session,
-        &mut game,
-        &mut sink,
-        config,
-        shutdown,
-    )
-    .await;
+    // A result the board cannot see (a draw agreed, a claim upheld...) is typed at the terminal.
+    let (controls, mut controlled) = mpsc::unbounded_channel();
+    super::arbiter_keys::read_arbiter_keys(controls);
+    let parts = runner::Parts {
+        session: &mut session,
+        game: &mut game,
+        sink: &mut sink,
+        controls: Some(&mut controlled),
+    };
+    let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
     // What was decided is written whether the board was given up on or not.
     let finished = sink.finish();
     super::session::session_outcome(watched, finished)

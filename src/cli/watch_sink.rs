@@ -178,15 +178,19 @@ impl<W: Write> Sink for WatchSink<W> {
                 eprintln!("touchmove: {text}");
                 Ok(())
             }
+            // A result declared at the host is kept for the replay; the game says it.
+            Happened::Declared { t, declared } => {
+                self.host_note(t, &HostNote::Declared(declared));
+                Ok(())
+            }
             // The terminal says nothing more of the port than the notices do; a flip, an
-            // exemption, a resignation or a wake are the caller's to record.
+            // exemption or a wake are the caller's to record.
             Happened::Connected { .. }
             | Happened::Serial { .. }
             | Happened::Unreachable { .. }
             | Happened::Timeout { .. }
             | Happened::Flipped { .. }
             | Happened::Exempted { .. }
-            | Happened::Resigned { .. }
             | Happened::Woken { .. } => Ok(()),
         }
     }

@@ -15,7 +15,6 @@ use touchmove::engine_runner::{EngineReport, EngineRequest};
 use touchmove::event::{ClockTimes, EventKind};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::play::{EngineGame, PlayEvent};
-use touchmove::rules::Declared;
 use touchmove::runner::{Control, Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
@@ -140,11 +139,11 @@ impl Sink for PlaySink {
         match happened {
             Happened::Live { event, game } => self.live(event, game),
             Happened::Exempted { t, side } => self.exempted(t, side),
-            Happened::Resigned { t, color } => {
+            Happened::Declared { t, declared } => {
                 self.0
                     .borrow_mut()
                     .out
-                    .host_note(t, &HostNote::Declared(Declared::Resigned(color)));
+                    .host_note(t, &HostNote::Declared(declared));
                 Ok(())
             }
             Happened::Woken { t } => {

@@ -138,7 +138,7 @@ impl Sink for PageSink {
             }
             Happened::Flipped { t, flipped } => self.flipped(t, flipped),
             // The page shows what the game decides of them; the records are the caller's.
-            Happened::Exempted { .. } | Happened::Resigned { .. } | Happened::Woken { .. } => {
+            Happened::Exempted { .. } | Happened::Declared { .. } | Happened::Woken { .. } => {
                 Ok(())
             }
         }

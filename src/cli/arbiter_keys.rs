@@ -1,0 +1,85 @@
+//! What the operator types at the terminal of `watch` to end a game the board cannot see end:
+//! a resignation, a draw agreed, a claim upheld, a default, the arbiter's penalty or decision.
+
+use shakmaty::{Color, KnownOutcome};
+use tokio::sync::mpsc;
+
+use touchmove::event::ClaimReason;
+use touchmove::rules::Declared;
+use touchmove::runner::Control;
+
+use super::typed::read_typed;
+
+/// What can be typed, for the help line.
+pub(super) const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
+`default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`";
+
+/// Reads the lines typed and sends each declaration to the board's runner; anything else is
+/// answered with what can be typed.
+pub(super) fn read_arbiter_keys(controls: mpsc::UnboundedSender<Control>) {
+    read_typed("a result", move |line| match typed_declaration(line) {
+        Some(declared) => controls.send(Control::Declare(declared)).is_ok(),
+        None => {
+            eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
+            true
+        }
+    });
+}
+
+/// The result a typed line declares, if it declares one.
+pub(super) fn typed_declaration(line: &str) -> Option<Declared> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let color = |word: &str| word.parse::<Color>().ok();
+    match words.as_slice() {
+        ["draw"] => Some(Declared::DrawAgreed),
+        ["claim", "threefold"] => Some(Declared::ClaimUpheld(ClaimReason::Threefold)),
+        ["claim", "fifty" | "fifty-moves" | "50"] => {
+            Some(Declared::ClaimUpheld(ClaimReason::FiftyMoves))
+        }
+        ["resign", side] => color(side).map(Declared::Resigned),
+        ["default", side] => color(side).map(Declared::Default),
+        ["penalty", side] => color(side).map(Declared::Penalty),
+        ["adjudicate", result] => KnownOutcome::from_ascii(result.as_bytes())
+            .ok()
+            .map(|outcome| Declared::Adjudicated(outcome.winner())),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_typed_declaration_is_read_and_anything_else_is_not() {
+        let cases = [
+            ("draw", Some(Declared::DrawAgreed)),
+            (
+                "claim threefold",
+                Some(Declared::ClaimUpheld(ClaimReason::Threefold)),
+            ),
+            (
+                "claim fifty",
+                Some(Declared::ClaimUpheld(ClaimReason::FiftyMoves)),
+            ),
+            ("resign black", Some(Declared::Resigned(Color::Black))),
+            ("default  white", Some(Declared::Default(Color::White))),
+            ("penalty black", Some(Declared::Penalty(Color::Black))),
+            (
+                "adjudicate 0-1",
+                Some(Declared::Adjudicated(Some(Color::Black))),
+            ),
+            ("adjudicate 1/2-1/2", Some(Declared::Adjudicated(None))),
+            ("resign", None),
+            ("claim", None),
+            ("draw now", None),
+            ("default grey", None),
+            ("adjudicate 2-0", None),
+            ("adjudicate *", None),
+            ("e2e4", None),
+        ];
+        for (line, declared) in cases {
+            assert_eq!(typed_declaration(line), declared, "{line}");
+        }
+    }
+}
