@@ -723,3 +723,90 @@ fn a_page_says_offline_within_five_seconds_of_serve_s_end_and_comes_back_with_it
     let served = killed_and_back(&browser, served, "#link", ".player .clock", "connected");
     drop(served);
 }
+
+#[test]
+fn the_operator_declares_a_draw_with_the_token_and_without_it_nothing_changes() {
+    let emulator = emulate_board(
+        "dgt",
+        &[
+            "--pgn",
+            "fixtures/corpus/kasparov-deep-blue-1997.pgn",
+            "--game",
+            "6",
+            "--speed",
+            "20",
+        ],
+    );
+    let record = tempfile::tempdir().expect("a directory for the records");
+    let record_arg = record.path().display().to_string();
+    let board = format!("north={}", emulator.port);
+    let token = "arb-s3cret-token-0123456789";
+    let mut command = common::serving::serve_command(&[
+        "--board",
+        board.as_str(),
+        "--record-dir",
+        record_arg.as_str(),
+    ]);
+    command.env("TOUCHMOVE_TOKEN", token);
+    let served = common::serving::start(command);
+    let address = served.address.as_str();
+    sse_until(
+        address,
+        "/api/boards/north/events",
+        Duration::from_secs(60),
+        |event| event["kind"] == "move" && event["ply"] == 4,
+    );
+    let line = "POST /api/boards/north/result";
+    let host = format!("Host: {address}\r\n");
+    let declare = |head: &str, body: &str| {
+        common::http::request_with_body(address, line, &format!("{host}{head}"), body)
+    };
+    let operator = format!("Authorization: Bearer {token}\r\n");
+    // Without the token, or with another, refused, though from this machine.
+    assert_eq!(declare("", "draw-agreed").0, 401);
+    assert_eq!(
+        declare("Authorization: Bearer guess\r\n", "draw-agreed").0,
+        401
+    );
+    // Words that declare nothing.
+    let (status, body) = declare(&operator, "draw please");
+    assert_eq!(status, 400, "{body}");
+    assert!(get(address, "/api/boards").1.contains("\"result\":null"));
+    // With the token: the game ends drawn by agreement, answered with the board's new state.
+    let (status, body) = declare(&operator, "draw-agreed");
+    assert_eq!(status, 200, "{body}");
+    let summary: Value = serde_json::from_str(&body).expect("the board's state");
+    assert_eq!(summary["result"], "1/2-1/2");
+    let ply = summary["ply"].as_u64().expect("plies");
+    assert!(ply >= 4, "{summary}");
+    // Once over, the game takes no other result.
+    assert_eq!(declare(&operator, "adjudicated 1-0").0, 409);
+    let events: Vec<Value> = sse_data(address, "/api/boards/north/events", Duration::from_secs(1))
+        .iter()
+        .map(|line| serde_json::from_str(line).expect("a JSON event"))
+        .filter(|event: &Value| event["kind"] != "link")
+        .collect();
+    let result = events
+        .iter()
+        .find(|event| event["kind"] == "result")
+        .expect("a result on the stream");
+    assert_eq!(result["reason"], "draw agreed");
+    assert_eq!(result["rule"], "5.2.3");
+    assert_eq!(result["termination"], "normal");
+    let (status, pgn) = get(address, "/games.pgn");
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+    // The recording keeps it, and replays to the stream.
+    let log = record.path().join("north-game1.log");
+    let recorded = std::fs::read_to_string(&log).expect("the recording");
+    assert!(
+        recorded
+            .lines()
+            .any(|line| line.starts_with("#result ") && line.ends_with(" draw-agreed")),
+        "{recorded}"
+    );
+    assert_eq!(events, replay_with(&log, &[]));
+    drop(served);
+    drop(emulator);
+}

@@ -42,7 +42,8 @@ pub(super) fn typed_declaration(line: &str) -> Option<Declared> {
         ["adjudicate", result] => KnownOutcome::from_ascii(result.as_bytes())
             .ok()
             .map(|outcome| Declared::Adjudicated(outcome.winner())),
-        _ => None,
+        // The words the recording writes are understood too.
+        _ => Declared::from_words(words.into_iter()),
     }
 }
 
@@ -76,6 +77,11 @@ mod tests {
             ("default grey", None),
             ("adjudicate 2-0", None),
             ("adjudicate *", None),
+            ("draw-agreed", Some(Declared::DrawAgreed)),
+            (
+                "adjudicated 1-0",
+                Some(Declared::Adjudicated(Some(Color::White))),
+            ),
             ("e2e4", None),
         ];
         for (line, declared) in cases {

@@ -17,13 +17,19 @@ pub fn get(address: &str, path: &str) -> (u16, String) {
 /// The status code and body of the request `line` (`POST /api/stats/reset`) to `address`,
 /// `head` its header lines (each ending in CRLF), with no body.
 pub fn request(address: &str, line: &str, head: &str) -> (u16, String) {
+    request_with_body(address, line, head, "")
+}
+
+/// As [`request`], with `body` as the request's body.
+pub fn request_with_body(address: &str, line: &str, head: &str, body: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(address).expect("serve listens");
     stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
+        .set_read_timeout(Some(Duration::from_secs(20)))
         .expect("a timeout");
     write!(
         stream,
-        "{line} HTTP/1.1\r\n{head}Connection: close\r\nContent-Length: 0\r\n\r\n"
+        "{line} HTTP/1.1\r\n{head}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
     )
     .expect("the request is sent");
     let mut response = Vec::new();

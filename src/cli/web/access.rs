@@ -10,6 +10,9 @@
 //! - On an address other machines can reach, a change also needs the operator's token
 //!   (`--token` or `TOUCHMOVE_TOKEN`), as `Authorization: Bearer TOKEN` (or, for a WebSocket
 //!   a browser opens, `?token=TOKEN`). Without a token configured, no change is taken there.
+//! - The operator's own actions (a result declared for a board) need the operator's token on
+//!   every address, the machine's own included: any program or page on it could otherwise end
+//!   a game. Without a token configured, none is taken.
 //!
 //! The rules are plain functions of the request's headers, tested here; `guard` applies them to
 //! every request as an axum middleware.
@@ -66,6 +69,12 @@ pub enum Refusal {
          from --token or {TOKEN_VARIABLE})"
     )]
     Token,
+    /// An operator's action, and no token was configured.
+    #[error(
+        "an arbiter's action needs the operator's token, and serve was started without one \
+         (start it with --token or {TOKEN_VARIABLE})"
+    )]
+    NoOperatorToken,
     /// A change on an address other machines reach, and no token was configured.
     #[error(
         "serve listens on {0}, which other machines reach, with no operator's token: nothing \
@@ -79,7 +88,9 @@ impl Refusal {
     pub fn status(&self) -> StatusCode {
         match self {
             Refusal::Host(_) => StatusCode::MISDIRECTED_REQUEST,
-            Refusal::Origin(_) | Refusal::NoToken(_) => StatusCode::FORBIDDEN,
+            Refusal::Origin(_) | Refusal::NoToken(_) | Refusal::NoOperatorToken => {
+                StatusCode::FORBIDDEN
+            }
             Refusal::Token => StatusCode::UNAUTHORIZED,
         }
     }
@@ -174,6 +185,19 @@ impl Access {
         }
     }
 
+    /// Whether an operator's action may be made with `given`, the token the request carries:
+    /// with the operator's token only, on every address.
+    pub fn check_operator(&self, given: Option<&str>) -> Result<(), Refusal> {
+        let Some(token) = &self.allowed.token else {
+            return Err(Refusal::NoOperatorToken);
+        };
+        if given.is_some_and(|given| token.matches(given)) {
+            Ok(())
+        } else {
+            Err(Refusal::Token)
+        }
+    }
+
     /// The request's host and origin checked, and, for a request that changes something (any
     /// method but GET, HEAD and OPTIONS), its token.
     pub fn check_request(
@@ -204,7 +228,16 @@ impl Access {
 
 /// The middleware: refuses what [`Access::check_request`] refuses, with its reason.
 pub async fn guard(State(access): State<Access>, request: Request, next: Next) -> Response {
-    let checked = access.check_request(request.method(), request.headers(), request.uri().query());
+    let query = request.uri().query();
+    let checked = access
+        .check_request(request.method(), request.headers(), query)
+        .and_then(|()| {
+            if is_operator_action(request.uri().path()) {
+                access.check_operator(given_token(request.headers(), query).as_deref())
+            } else {
+                Ok(())
+            }
+        });
     match checked {
         Ok(()) => next.run(request).await,
         Err(refusal) => {
@@ -212,6 +245,13 @@ pub async fn guard(State(access): State<Access>, request: Request, next: Next) -
             refusal.into_response()
         }
     }
+}
+
+/// Whether `path` is one of the operator's own actions: `/api/boards/NAME/result`.
+pub fn is_operator_action(path: &str) -> bool {
+    path.strip_prefix("/api/boards/")
+        .and_then(|rest| rest.split('/').nth(1))
+        .is_some_and(|action| action == "result")
 }
 
 /// A header's value as text, if it is there and is text.
@@ -363,6 +403,32 @@ mod tests {
                 "{theirs}"
             );
         }
+    }
+
+    #[test]
+    fn an_operator_s_action_needs_the_token_even_on_loopback() {
+        assert_eq!(
+            loopback().check_operator(None),
+            Err(Refusal::NoOperatorToken)
+        );
+        assert_eq!(Refusal::NoOperatorToken.status(), StatusCode::FORBIDDEN);
+        let guarded = rules(
+            "127.0.0.1:8080",
+            Allowed {
+                token: Token::new("s3cret"),
+                ..Allowed::default()
+            },
+        );
+        assert_eq!(guarded.check_operator(Some("s3cret")), Ok(()));
+        assert_eq!(guarded.check_operator(Some("other")), Err(Refusal::Token));
+        assert_eq!(guarded.check_operator(None), Err(Refusal::Token));
+        assert_eq!(Refusal::Token.status(), StatusCode::UNAUTHORIZED);
+        assert!(is_operator_action("/api/boards/1/result"));
+        assert!(is_operator_action("/api/boards/board%201/result"));
+        assert!(!is_operator_action("/api/boards/1/events"));
+        assert!(!is_operator_action("/api/boards/result"));
+        assert!(!is_operator_action("/api/boards/1/online/resign"));
+        assert!(!is_operator_action("/board/1/result"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod board;
 pub mod one_page;
 pub mod records;
 pub mod requests;
+pub mod results;
 pub mod routes;
 pub mod server;
 pub mod sink;

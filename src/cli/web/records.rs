@@ -11,7 +11,7 @@ use touchmove::clock::ClockReading;
 use touchmove::interpreter::Config;
 use touchmove::live::{LiveGame, Protocol};
 use touchmove::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use touchmove::sensor_log::LogHeader;
+use touchmove::sensor_log::{HostNote, LogHeader};
 use touchmove::timing::Timing;
 
 use super::super::output_paths::{Existing, check_output};
@@ -101,6 +101,14 @@ impl GameRecords {
     pub fn event(&mut self, event: &SensorEvent, game: &LiveGame) {
         self.current.game_event(event, game);
         self.last_report = event.t;
+    }
+
+    /// Records what the host knew at `t` in the current game (a result declared by the
+    /// operator); a failing write is said, as for the reports.
+    pub fn host_note(&mut self, t: Millis, note: &HostNote) {
+        if let Some(notice) = self.current.host_note(t, note) {
+            eprintln!("touchmove: {notice}");
+        }
     }
 
     /// Records a clock's report of the current game.

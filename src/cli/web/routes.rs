@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Json, Response};
@@ -43,6 +43,10 @@ pub fn router(overview: Arc<Overview>) -> Router {
         .route("/api/stats/reset", post(reset_stats))
         .route("/games.pgn", get(games_pgn))
         .route("/boards/{file}", get(board_pgn))
+        .route(
+            "/api/boards/{name}/result",
+            post(super::results::declare).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+        )
         .with_state(Arc::clone(&overview))
         .route(
             "/api/boards/{name}/online/{*request}",

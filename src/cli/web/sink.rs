@@ -11,6 +11,7 @@ use touchmove::event::{EventKind, LinkState};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
+use touchmove::sensor_log::HostNote;
 use touchmove::stream::StreamEvent;
 use touchmove::watched::{OnlineStatus, Players};
 
@@ -137,10 +138,16 @@ impl Sink for PageSink {
                 Ok(())
             }
             Happened::Flipped { t, flipped } => self.flipped(t, flipped),
-            // The page shows what the game decides of them; the records are the caller's.
-            Happened::Exempted { .. } | Happened::Declared { .. } | Happened::Woken { .. } => {
+            // A result the operator declared is kept for the replay; the page shows it as the
+            // game decides it.
+            Happened::Declared { t, declared } => {
+                if let Some(records) = self.records.as_mut() {
+                    records.host_note(t, &HostNote::Declared(declared));
+                }
                 Ok(())
             }
+            // The page shows what the game decides of them; the records are the caller's.
+            Happened::Exempted { .. } | Happened::Woken { .. } => Ok(()),
         }
     }
 }

@@ -1,10 +1,10 @@
 //! Results declared at the host, which no sensor sees: a resignation, a draw agreed, a claim
 //! the arbiter upheld, a loss by default, an arbiter's decision.
 
-use shakmaty::Color;
+use shakmaty::{Color, KnownOutcome};
 
 use super::Ending;
-use crate::event::{ClaimReason, Rule, Termination};
+use crate::event::{ClaimReason, Rule, Termination, color_name};
 
 /// A result declared at the host (a key, the operator's console), recorded in the sensor log as
 /// a host note so that a replay ends the game where the session did.
@@ -25,6 +25,45 @@ pub enum Declared {
 }
 
 impl Declared {
+    /// The declaration in words, as the sensor log's `#result` and `serve`'s API write it:
+    /// `draw-agreed`, `claim threefold`, `claim fifty-moves`, `resigned white`, `default
+    /// black`, `penalty white`, `adjudicated 1/2-1/2`.
+    pub fn words(self) -> String {
+        match self {
+            Declared::Resigned(color) => format!("resigned {}", color_name(color)),
+            Declared::DrawAgreed => "draw-agreed".to_owned(),
+            Declared::ClaimUpheld(reason) => format!("claim {}", reason.as_str()),
+            Declared::Default(color) => format!("default {}", color_name(color)),
+            Declared::Penalty(color) => format!("penalty {}", color_name(color)),
+            Declared::Adjudicated(winner) => {
+                format!("adjudicated {}", KnownOutcome::from_winner(winner).as_str())
+            }
+        }
+    }
+
+    /// The declaration `words` say, as [`Declared::words`] writes it; `None` if they say none
+    /// (or say more).
+    pub fn from_words<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<Declared> {
+        let color = |word: Option<&str>| word?.parse::<Color>().ok();
+        let declared = match words.next()? {
+            "draw-agreed" => Declared::DrawAgreed,
+            "claim" => Declared::ClaimUpheld(match words.next()? {
+                "threefold" => ClaimReason::Threefold,
+                "fifty-moves" => ClaimReason::FiftyMoves,
+                _ => return None,
+            }),
+            "resigned" => Declared::Resigned(color(words.next())?),
+            "default" => Declared::Default(color(words.next())?),
+            "penalty" => Declared::Penalty(color(words.next())?),
+            "adjudicated" => {
+                let outcome = KnownOutcome::from_ascii(words.next()?.as_bytes()).ok()?;
+                Declared::Adjudicated(outcome.winner())
+            }
+            _ => return None,
+        };
+        words.next().is_none().then_some(declared)
+    }
+
     /// How the game ends.
     pub fn ending(self) -> Ending {
         match self {
@@ -55,6 +94,43 @@ impl Declared {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_declaration_is_read_back_from_its_words() {
+        let all = [
+            Declared::Resigned(Color::Black),
+            Declared::DrawAgreed,
+            Declared::ClaimUpheld(ClaimReason::Threefold),
+            Declared::ClaimUpheld(ClaimReason::FiftyMoves),
+            Declared::Default(Color::White),
+            Declared::Penalty(Color::Black),
+            Declared::Adjudicated(Some(Color::White)),
+            Declared::Adjudicated(None),
+        ];
+        for declared in all {
+            let words = declared.words();
+            assert_eq!(
+                Declared::from_words(words.split(' ')),
+                Some(declared),
+                "{words}"
+            );
+        }
+        for words in [
+            "",
+            "draw",
+            "claim",
+            "claim three",
+            "default",
+            "adjudicated 1-1",
+            "draw-agreed now",
+        ] {
+            assert_eq!(
+                Declared::from_words(words.split_whitespace()),
+                None,
+                "{words}"
+            );
+        }
+    }
 
     #[test]
     fn each_declaration_ends_the_game_as_the_laws_say() {

@@ -32,9 +32,8 @@
 //! ordinary comment.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Color, KnownOutcome};
 
-use crate::event::{ClaimReason, color_name};
+use crate::event::color_name;
 use crate::rules::Declared;
 use crate::sensor::Millis;
 
@@ -102,48 +101,12 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
         HostNote::Declared(Declared::Resigned(color)) => {
             format!("{RESIGN} {t} {}", color_name(*color))
         }
-        HostNote::Declared(declared) => format!("{RESULT} {t} {}", declaration(*declared)),
+        HostNote::Declared(declared) => format!("{RESULT} {t} {}", declared.words()),
         HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", one_line(line)),
         HostNote::ServerAnswer { request, answer } => {
             format!("{SERVER_ANSWER} {t} {request} {}", one_line(answer))
         }
     }
-}
-
-/// What `#result` says of `declared` (a resignation has its own word, `#resign`).
-fn declaration(declared: Declared) -> String {
-    match declared {
-        Declared::Resigned(color) => format!("resigned {}", color_name(color)),
-        Declared::DrawAgreed => "draw-agreed".to_owned(),
-        Declared::ClaimUpheld(reason) => format!("claim {}", reason.as_str()),
-        Declared::Default(color) => format!("default {}", color_name(color)),
-        Declared::Penalty(color) => format!("penalty {}", color_name(color)),
-        Declared::Adjudicated(winner) => {
-            format!("adjudicated {}", KnownOutcome::from_winner(winner).as_str())
-        }
-    }
-}
-
-/// The declared result `#result`'s words say, if they say one.
-fn parse_declaration<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<Declared> {
-    let color = |word: Option<&str>| word?.parse::<Color>().ok();
-    let declared = match words.next()? {
-        "draw-agreed" => Declared::DrawAgreed,
-        "claim" => Declared::ClaimUpheld(match words.next()? {
-            "threefold" => ClaimReason::Threefold,
-            "fifty-moves" => ClaimReason::FiftyMoves,
-            _ => return None,
-        }),
-        "default" => Declared::Default(color(words.next())?),
-        "penalty" => Declared::Penalty(color(words.next())?),
-        "resigned" => Declared::Resigned(color(words.next())?),
-        "adjudicated" => {
-            let outcome = KnownOutcome::from_ascii(words.next()?.as_bytes()).ok()?;
-            Declared::Adjudicated(outcome.winner())
-        }
-        _ => return None,
-    };
-    words.next().is_none().then_some(declared)
 }
 
 /// `text` on one line: any line break becomes a space (a server's JSON line has none; a
@@ -177,7 +140,7 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         ENGINE_GONE => HostNote::EngineGone,
         RESIGN => HostNote::Declared(Declared::Resigned(fields.next()?.parse().ok()?)),
         RESULT => {
-            return parse_declaration(fields).map(|declared| (t, HostNote::Declared(declared)));
+            return Declared::from_words(fields).map(|declared| (t, HostNote::Declared(declared)));
         }
         ENGINE_MOVE => {
             let uci = fields.next()?.parse::<UciMove>().ok()?;
@@ -215,6 +178,8 @@ fn rest_after(line: &str, words: usize) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::ClaimReason;
+    use shakmaty::Color;
 
     fn chose(uci: &str, score_cp: Option<i32>, mate: Option<i32>) -> HostNote {
         HostNote::EngineMove {
