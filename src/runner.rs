@@ -16,6 +16,7 @@ use crate::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
 use crate::live::{turned_feedback, turned_sensor, turned_snapshot};
 use crate::rules::Declared;
 use crate::sensor::{Millis, SensorEvent};
+use crate::sensor_log::HostNote;
 
 /// Opens the link to the board (a serial port, a pseudo-terminal in tests).
 pub trait Connector {
@@ -106,12 +107,13 @@ pub enum Happened<'a> {
         /// The side exempt, if any.
         side: Option<Color>,
     },
-    /// A result was declared at `t` ([`Control::Declare`]), before the game takes it.
-    Declared {
+    /// The operator acted at `t` ([`Control::Declare`], [`Control::AddTime`]), before the game
+    /// takes it: what the recording keeps of it.
+    Operated {
         /// When.
         t: Millis,
-        /// What was declared.
-        declared: Declared,
+        /// What was done, as the sensor log keeps it.
+        note: &'a HostNote,
     },
     /// A [`Control::Wake`] was taken at `t` (session time), after every decision due by then.
     Woken {
@@ -151,9 +153,14 @@ pub enum Control {
     Wake,
     /// A result declared at the host (a key, the operator): a resignation (5.1.2), a draw
     /// agreed, a claim upheld, a default, the arbiter's decision. The game ends
-    /// ([`LiveGame::declare`]) and the sink is told ([`Happened::Declared`], for the
+    /// ([`LiveGame::declare`]) and the sink is told ([`Happened::Operated`], for the
     /// recording). Nothing happens before the game has started.
     Declare(Declared),
+    /// The arbiter gives this side this much more time (ms), declared at the host: the game's
+    /// clock follows ([`LiveGame::add_time`]), a physical clock is set so, and the sink is told
+    /// ([`Happened::Operated`], for the recording). Nothing happens before the game has
+    /// started.
+    AddTime(Color, Millis),
     /// A clock's reading that does not come from the board (an online game's server's clock,
     /// `touchmove online`): the game takes it now as it takes the board's clock's, and the
     /// sink is told ([`Happened::ClockReading`], for the recording).
@@ -611,10 +618,28 @@ fn apply_control<S: BoardSession, K: Sink>(
         }
         // Before the game has started there is nothing to end.
         Control::Declare(declared) if game.started() => {
-            tell(sink, Happened::Declared { t: now, declared })?;
+            let note = HostNote::Declared(declared);
+            tell(
+                sink,
+                Happened::Operated {
+                    t: now,
+                    note: &note,
+                },
+            )?;
             game.declare(now, declared);
         }
-        Control::Declare(_) => {}
+        Control::AddTime(color, ms) if game.started() => {
+            let note = HostNote::TimeAdded { color, ms };
+            tell(
+                sink,
+                Happened::Operated {
+                    t: now,
+                    note: &note,
+                },
+            )?;
+            game.add_time(now, color, ms);
+        }
+        Control::Declare(_) | Control::AddTime(..) => {}
         Control::Promote(role) if game.started() => {
             let event = SensorEvent::new(now, crate::sensor::SensorKind::Promote(role));
             take_entered(&event, game, sink)?;

@@ -725,7 +725,7 @@ fn a_page_says_offline_within_five_seconds_of_serve_s_end_and_comes_back_with_it
 }
 
 #[test]
-fn the_operator_declares_a_draw_with_the_token_and_without_it_nothing_changes() {
+fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_nothing_changes() {
     let emulator = emulate_board(
         "dgt",
         &[
@@ -746,6 +746,8 @@ fn the_operator_declares_a_draw_with_the_token_and_without_it_nothing_changes() 
         board.as_str(),
         "--record-dir",
         record_arg.as_str(),
+        "--time-control",
+        "5400+30",
     ]);
     command.env("TOUCHMOVE_TOKEN", token);
     let served = common::serving::start(command);
@@ -768,6 +770,15 @@ fn the_operator_declares_a_draw_with_the_token_and_without_it_nothing_changes() 
         declare("Authorization: Bearer guess\r\n", "draw-agreed").0,
         401
     );
+    // Two minutes more for Black, the operator's only.
+    let give = |head: &str, body: &str| {
+        let line = "POST /api/boards/north/time";
+        common::http::request_with_body(address, line, &format!("{host}{head}"), body)
+    };
+    assert_eq!(give("", "black 120000").0, 401);
+    assert_eq!(give(&operator, "black soon").0, 400);
+    let (status, body) = give(&operator, "black 120000");
+    assert_eq!(status, 200, "{body}");
     // Words that declare nothing.
     let (status, body) = declare(&operator, "draw please");
     assert_eq!(status, 400, "{body}");
@@ -793,6 +804,27 @@ fn the_operator_declares_a_draw_with_the_token_and_without_it_nothing_changes() 
     assert_eq!(result["reason"], "draw agreed");
     assert_eq!(result["rule"], "5.2.3");
     assert_eq!(result["termination"], "normal");
+    let added = events
+        .iter()
+        .find(|event| event["kind"] == "time-added")
+        .expect("the time given on the stream");
+    assert_eq!(added["color"], "black");
+    assert_eq!(added["ms"], 120_000);
+    // Black's clock shows it: two minutes more than before, less what Black used since.
+    let before = events
+        .iter()
+        .rev()
+        .filter(|event| event["kind"] == "move" || event["kind"] == "clock")
+        .find(|event| event["t"].as_u64() <= added["t"].as_u64())
+        .and_then(|event| event["clock"]["black"].as_u64())
+        .expect("Black's time before");
+    let black = added["clock"]["black"]
+        .as_u64()
+        .expect("Black's time after");
+    assert!(
+        black > before && black <= before + 120_000,
+        "{before} then {added}"
+    );
     let (status, pgn) = get(address, "/games.pgn");
     assert_eq!(status, 200);
     assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
@@ -806,7 +838,13 @@ fn the_operator_declares_a_draw_with_the_token_and_without_it_nothing_changes() 
             .any(|line| line.starts_with("#result ") && line.ends_with(" draw-agreed")),
         "{recorded}"
     );
-    assert_eq!(events, replay_with(&log, &[]));
+    assert!(
+        recorded
+            .lines()
+            .any(|line| line.starts_with("#time-added ") && line.ends_with(" black 120000")),
+        "{recorded}"
+    );
+    assert_eq!(events, replay_with(&log, &["--time-control", "5400+30"]));
     drop(served);
     drop(emulator);
 }

@@ -1,5 +1,6 @@
-//! What the operator types at the terminal of `watch` to end a game the board cannot see end:
-//! a resignation, a draw agreed, a claim upheld, a default, the arbiter's penalty or decision.
+//! What the operator types at the terminal of `watch` that the board cannot see: a game's end
+//! (a resignation, a draw agreed, a claim upheld, a default, the arbiter's penalty or decision)
+//! and time the arbiter gives a player.
 
 use shakmaty::{Color, KnownOutcome};
 use tokio::sync::mpsc;
@@ -7,23 +8,41 @@ use tokio::sync::mpsc;
 use touchmove::event::ClaimReason;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
+use touchmove::sensor::Millis;
 
 use super::typed::read_typed;
 
 /// What can be typed, for the help line.
 pub(super) const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
-`default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`";
+`default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`, `time white|black \
+SECONDS`";
 
 /// Reads the lines typed and sends each declaration to the board's runner; anything else is
 /// answered with what can be typed.
 pub(super) fn read_arbiter_keys(controls: mpsc::UnboundedSender<Control>) {
-    read_typed("a result", move |line| match typed_declaration(line) {
-        Some(declared) => controls.send(Control::Declare(declared)).is_ok(),
-        None => {
-            eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
-            true
-        }
+    read_typed("a result", move |line| {
+        let control = match (typed_declaration(line), typed_time(line)) {
+            (Some(declared), _) => Control::Declare(declared),
+            (None, Some((color, ms))) => Control::AddTime(color, ms),
+            (None, None) => {
+                eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
+                return true;
+            }
+        };
+        controls.send(control).is_ok()
     });
+}
+
+/// The side and the time (ms) a typed `time white|black SECONDS` gives, if the line is one.
+pub(super) fn typed_time(line: &str) -> Option<(Color, Millis)> {
+    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["time", side, seconds] => {
+            let color = side.parse::<Color>().ok()?;
+            let seconds: Millis = seconds.trim_start_matches('+').parse().ok()?;
+            Some((color, seconds.checked_mul(1_000)?)).filter(|(_, ms)| *ms > 0)
+        }
+        _ => None,
+    }
 }
 
 /// The result a typed line declares, if it declares one.
@@ -86,6 +105,22 @@ mod tests {
         ];
         for (line, declared) in cases {
             assert_eq!(typed_declaration(line), declared, "{line}");
+        }
+    }
+
+    #[test]
+    fn time_typed_is_in_seconds() {
+        assert_eq!(typed_time("time black 120"), Some((Color::Black, 120_000)));
+        assert_eq!(typed_time("time white +30"), Some((Color::White, 30_000)));
+        for line in [
+            "time",
+            "time black",
+            "time black 0",
+            "time black -5",
+            "time grey 5",
+            "time black 5 s",
+        ] {
+            assert_eq!(typed_time(line), None, "{line}");
         }
     }
 }

@@ -178,9 +178,9 @@ impl<W: Write> Sink for WatchSink<W> {
                 eprintln!("touchmove: {text}");
                 Ok(())
             }
-            // A result declared at the host is kept for the replay; the game says it.
-            Happened::Declared { t, declared } => {
-                self.host_note(t, &HostNote::Declared(declared));
+            // What the operator did is kept for the replay; the game says what it decides.
+            Happened::Operated { t, note } => {
+                self.host_note(t, note);
                 Ok(())
             }
             // The terminal says nothing more of the port than the notices do; a flip, an

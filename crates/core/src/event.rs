@@ -100,6 +100,19 @@ pub enum EventKind {
         /// Each player's remaining time after the press.
         clock: ClockTimes,
     },
+    /// The arbiter gave a player more time, declared at the host (the two minutes of 7.5.5
+    /// for an irregularity the board did not see, a 12.9.2 penalty to the opponent, a clock
+    /// set wrongly made good): `ms` more for `color`, the times after it in `clock`.
+    #[serde(rename = "time-added")]
+    TimeAdded {
+        /// The side given the time.
+        #[serde(serialize_with = "ser_display")]
+        color: Color,
+        /// How much, in ms.
+        ms: Millis,
+        /// Each player's remaining time after it.
+        clock: ClockTimes,
+    },
     /// A new game was set up on the same board (by a spectator's tool: LiveChess's `setup`):
     /// it starts from `fen` once the board shows it (live sessions only: a recording starts
     /// from its `@start`).

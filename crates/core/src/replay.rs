@@ -115,6 +115,14 @@ impl Replay {
                 interpreter.declare(t, declared);
                 drain(interpreter, sink);
             }
+            LogRecord::HostNote {
+                t,
+                note: HostNote::TimeAdded { color, ms },
+            } => {
+                let interpreter = self.interpreter();
+                interpreter.add_time(t, color, ms);
+                drain(interpreter, sink);
+            }
             // The engine gone, its side is a person's: exempt no longer.
             LogRecord::HostNote {
                 t,

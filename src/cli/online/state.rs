@@ -200,7 +200,7 @@ impl Sink for OnlineSink {
         match happened {
             Happened::Live { event, game } => self.live(event, game),
             Happened::Woken { t } => self.0.borrow_mut().take_heard(t),
-            Happened::Declared { .. } | Happened::Exempted { .. } => Ok(()),
+            Happened::Operated { .. } | Happened::Exempted { .. } => Ok(()),
             // Said once, on the terminal.
             Happened::Notice(_) => self.0.borrow_mut().out.take(happened),
             Happened::Sensor { game, .. } => {

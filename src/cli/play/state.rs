@@ -139,11 +139,8 @@ impl Sink for PlaySink {
         match happened {
             Happened::Live { event, game } => self.live(event, game),
             Happened::Exempted { t, side } => self.exempted(t, side),
-            Happened::Declared { t, declared } => {
-                self.0
-                    .borrow_mut()
-                    .out
-                    .host_note(t, &HostNote::Declared(declared));
+            Happened::Operated { t, note } => {
+                self.0.borrow_mut().out.host_note(t, note);
                 Ok(())
             }
             Happened::Woken { t } => {

@@ -1,7 +1,8 @@
-//! `POST /api/boards/NAME/result`: the operator declares the result of a board's game that no
-//! sensor sees (a draw agreed, a claim upheld, a resignation, a default, the arbiter's penalty
-//! or decision). The access guard has already checked the operator's token; here, what is
-//! declared, and the answer: the board's new state once its game has taken the result.
+//! The operator's actions on a board's game, what no sensor sees: `POST
+//! /api/boards/NAME/result` declares its result (a draw agreed, a claim upheld, a resignation,
+//! a default, the arbiter's penalty or decision), `POST /api/boards/NAME/time` gives a player
+//! more time. The access guard has already checked the operator's token; here, what is asked,
+//! and the answer: the board's new state once its game has taken it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,14 +11,16 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use shakmaty::Color;
 use tokio::sync::broadcast::error::RecvError;
 
 use touchmove::event::EventKind;
 use touchmove::output::excerpt::excerpt;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
+use touchmove::sensor::Millis;
 
-use super::board::Overview;
+use super::board::{BoardHandle, Overview};
 
 /// The longest the answer waits for the board's game to take the result (its runner takes it
 /// between two reports, at once on an idle machine).
@@ -47,47 +50,102 @@ pub async fn declare(
             format!("`{}` declares no result: declare {WORDS}", excerpt(&body)),
         );
     };
+    if let Some(refusal) = not_in_progress(&board, &name) {
+        return refusal;
+    }
+    let ended = |kind: &EventKind| matches!(kind, EventKind::Result(_));
+    act(&board, &name, Control::Declare(declared), ended).await
+}
+
+/// Gives a player of board `name` more time: `body` is the side and the time in ms, as the
+/// recording writes it (`black 120000`). Answered as [`declare`] is, once the game's clock has
+/// it; `409` also for a game without a clock.
+pub async fn add_time(
+    State(overview): State<Arc<Overview>>,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    let Some(board) = overview.board(&name) else {
+        return refused(StatusCode::NOT_FOUND, format!("no board is called {name}"));
+    };
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let given = match words.as_slice() {
+        [side, ms] => side
+            .parse::<Color>()
+            .ok()
+            .zip(ms.parse::<Millis>().ok().filter(|ms| *ms > 0)),
+        _ => None,
+    };
+    let Some((color, ms)) = given else {
+        return refused(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "`{}` gives no time: give `white|black MS` (ms more, above 0)",
+                excerpt(&body)
+            ),
+        );
+    };
+    if let Some(refusal) = not_in_progress(&board, &name) {
+        return refusal;
+    }
+    if board.summary().clock.is_none() {
+        return refused(
+            StatusCode::CONFLICT,
+            format!("board {name}'s game has no clock"),
+        );
+    }
+    let added = |kind: &EventKind| matches!(kind, EventKind::TimeAdded { .. });
+    act(&board, &name, Control::AddTime(color, ms), added).await
+}
+
+/// The refusal when board `name`'s game has not started or is over.
+fn not_in_progress(board: &BoardHandle, name: &str) -> Option<Response> {
     let summary = board.summary();
     if !summary.started {
-        return refused(
+        return Some(refused(
             StatusCode::CONFLICT,
             format!("board {name}'s game has not started"),
-        );
+        ));
     }
-    if let Some(result) = summary.result {
-        return refused(
+    summary.result.map(|result| {
+        refused(
             StatusCode::CONFLICT,
             format!("board {name}'s game is over already ({result})"),
-        );
-    }
+        )
+    })
+}
+
+/// Hands `control` to board `name`'s runner and answers with the board's state once its game
+/// has published an event that `taken` recognises.
+async fn act(
+    board: &BoardHandle,
+    name: &str,
+    control: Control,
+    taken: impl Fn(&EventKind) -> bool,
+) -> Response {
     let (_, mut published) = board.follow();
-    if !board.control(Control::Declare(declared)) {
+    if !board.control(control) {
         return refused(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("board {name} is no longer watched"),
         );
     }
-    let taken = tokio::time::timeout(TAKEN_WITHIN, async {
+    let seen = tokio::time::timeout(TAKEN_WITHIN, async {
         loop {
             match published.recv().await {
-                Ok(event) if matches!(event.event.game(), Some(EventKind::Result(_))) => {
-                    return true;
-                }
-                Ok(_) => {}
-                // Fallen behind: the result may have gone by.
-                Err(RecvError::Lagged(_)) if board.summary().result.is_some() => return true,
-                Err(RecvError::Lagged(_)) => {}
+                Ok(event) if event.event.game().is_some_and(&taken) => return true,
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return false,
             }
         }
     })
     .await;
-    match taken {
+    match seen {
         Ok(true) => (StatusCode::OK, Json(board.summary())).into_response(),
         _ => refused(
             StatusCode::GATEWAY_TIMEOUT,
             format!(
-                "board {name}'s game did not take the result within {} s",
+                "board {name}'s game did not take it within {} s",
                 TAKEN_WITHIN.as_secs()
             ),
         ),

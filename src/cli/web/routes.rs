@@ -47,6 +47,10 @@ pub fn router(overview: Arc<Overview>) -> Router {
             "/api/boards/{name}/result",
             post(super::results::declare).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
         )
+        .route(
+            "/api/boards/{name}/time",
+            post(super::results::add_time).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+        )
         .with_state(Arc::clone(&overview))
         .route(
             "/api/boards/{name}/online/{*request}",

@@ -11,7 +11,6 @@ use touchmove::event::{EventKind, LinkState};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::HostNote;
 use touchmove::stream::StreamEvent;
 use touchmove::watched::{OnlineStatus, Players};
 
@@ -140,9 +139,9 @@ impl Sink for PageSink {
             Happened::Flipped { t, flipped } => self.flipped(t, flipped),
             // A result the operator declared is kept for the replay; the page shows it as the
             // game decides it.
-            Happened::Declared { t, declared } => {
+            Happened::Operated { t, note } => {
                 if let Some(records) = self.records.as_mut() {
-                    records.host_note(t, &HostNote::Declared(declared));
+                    records.host_note(t, note);
                 }
                 Ok(())
             }

@@ -46,7 +46,7 @@ pub enum Feedback {
     /// The board matches the game again after a mismatch.
     Resynced,
     /// `side` gets `ms` more on its clock (the opponent of a completed illegal move, FIDE
-    /// 7.5.5).
+    /// 7.5.5; time the arbiter gave).
     TimeAdded {
         /// The side whose clock gains.
         side: Color,
@@ -137,6 +137,10 @@ impl FeedbackWriter {
             EventKind::Illegal(illegal) => illegal.penalty_ms.map(|ms| Feedback::TimeAdded {
                 side: !illegal.color,
                 ms,
+            }),
+            EventKind::TimeAdded { color, ms, .. } => Some(Feedback::TimeAdded {
+                side: *color,
+                ms: *ms,
             }),
             EventKind::Result(result) => Some(Feedback::Ended {
                 outcome: result.outcome,

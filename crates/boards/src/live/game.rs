@@ -233,6 +233,7 @@ impl LiveGame {
                 LogRecord::HostNote { t, note: taken } => {
                     match taken {
                         HostNote::Declared(declared) => self.declare(t, declared),
+                        HostNote::TimeAdded { color, ms } => self.add_time(t, color, ms),
                         // The engine gone, its side is a person's.
                         HostNote::EngineGone => self.set_exempt(t, None),
                         // The engine's choice is the engine game's; the game itself is where
@@ -312,6 +313,15 @@ impl LiveGame {
     pub fn declare(&mut self, now: Millis, declared: Declared) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.declare(now, declared);
+            self.drain();
+        }
+    }
+
+    /// The arbiter gave `color` `ms` more at `now`
+    /// ([`touchmove_core::interpreter::Interpreter::add_time`]; nothing before the game starts).
+    pub fn add_time(&mut self, now: Millis, color: Color, ms: Millis) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.add_time(now, color, ms);
             self.drain();
         }
     }

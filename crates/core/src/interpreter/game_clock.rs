@@ -262,8 +262,14 @@ impl GameClock {
 
     /// Gives `color` the penalty time of an opponent's completed illegal move.
     pub fn penalty_to(&mut self, color: Color) -> Millis {
-        self.clock.add_time(color, ILLEGAL_MOVE_PENALTY_MS);
+        self.add_time(color, ILLEGAL_MOVE_PENALTY_MS);
         ILLEGAL_MOVE_PENALTY_MS
+    }
+
+    /// Gives `color` `ms` more (a physical clock is set so by the host: its next report says
+    /// it).
+    pub fn add_time(&mut self, color: Color, ms: Millis) {
+        self.clock.add_time(color, ms);
     }
 }
 

@@ -1005,6 +1005,23 @@ impl Interpreter {
         self.say_pending(t);
     }
 
+    /// The arbiter gave `color` `ms` more at `t`, declared at the host (7.5.5's two minutes for
+    /// an irregularity the board did not see, a 12.9.2 penalty to the opponent, a clock set
+    /// wrongly made good): the game's clock follows, and a physical clock is set so by the
+    /// host (the `time-added` event). Nothing without a clock, or once the game is over.
+    pub fn add_time(&mut self, t: Millis, color: Color, ms: Millis) {
+        self.handle_timeout(t);
+        if self.game.ending().is_some() {
+            return;
+        }
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        clock.add_time(color, ms);
+        let clock = clock.times(t);
+        self.emit(t, EventKind::TimeAdded { color, ms, clock });
+    }
+
     /// `loser`'s flag fell at `t`: the game ends (6.9).
     fn end_on_flag(&mut self, t: Millis, loser: Color) {
         self.game

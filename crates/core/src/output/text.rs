@@ -106,6 +106,13 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             clk(clock.white),
             clk(clock.black)
         ),
+        EventKind::TimeAdded { color, ms, clock } => format!(
+            "the arbiter gave {} {} s more: white {}, black {}",
+            crate::event::color_name(*color),
+            ms / 1_000,
+            clk(clock.white),
+            clk(clock.black)
+        ),
         EventKind::Game { number } => format!("new game {number}"),
         EventKind::Setup { number, fen } => format!("new game {number} set up from {fen}"),
     }

@@ -12,6 +12,7 @@
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves>]
 //! #engine-gone <t>
 //! #resign <t> <white|black>
+//! #time-added <t> <white|black> <ms>
 //! #result <t> draw-agreed | claim <threefold|fifty-moves> | default <white|black>
 //!             | penalty <white|black> | adjudicated <1-0|0-1|1/2-1/2>
 //! #server-line <t> <line>
@@ -24,13 +25,15 @@
 //! The side the engine plays is the header's `@engine white|black`. `#resign` says that side
 //! resigned. `#result` says the game ended by what the host was told: the players agreed a
 //! draw (5.2.3), the arbiter upheld a claim (9.2, 9.3), that side lost by default (6.7.1) or by
-//! the arbiter's penalty (12.9.6), or the arbiter decided that result. `#server-line` is a line of an online game's stream as the server sent it (one
+//! the arbiter's penalty (12.9.6), or the arbiter decided that result. `#time-added` says the
+//! arbiter gave that side `<ms>` more on its clock. `#server-line` is a line of an online game's stream as the server sent it (one
 //! JSON object, which has no line break), taken at `<t>`; `#server-answer` what the server
 //! answered, at `<t>`, to `<request>` (one word: the request's path after the game's, as
 //! `move/e2e4`): `taken`, `unknown` (no answer came) or `refused` and the server's reason.
 //! A comment that starts with one of these words but does not have this form stays an
 //! ordinary comment.
 
+use shakmaty::Color;
 use shakmaty::uci::UciMove;
 
 use crate::event::color_name;
@@ -45,6 +48,9 @@ const ENGINE_GONE: &str = "#engine-gone";
 
 /// The word that starts a resignation.
 const RESIGN: &str = "#resign";
+
+/// The word that starts time the arbiter gave a player.
+const TIME_ADDED: &str = "#time-added";
 
 /// The word that starts any other declared result.
 const RESULT: &str = "#result";
@@ -71,6 +77,13 @@ pub enum HostNote {
     EngineGone,
     /// A result was declared at the host (a resignation is written `#resign`).
     Declared(Declared),
+    /// The arbiter gave this side more time.
+    TimeAdded {
+        /// The side given the time.
+        color: Color,
+        /// How much, in ms.
+        ms: Millis,
+    },
     /// A line of an online game's stream, as the server sent it.
     ServerLine(String),
     /// The server's answer to a request of an online game.
@@ -102,6 +115,9 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             format!("{RESIGN} {t} {}", color_name(*color))
         }
         HostNote::Declared(declared) => format!("{RESULT} {t} {}", declared.words()),
+        HostNote::TimeAdded { color, ms } => {
+            format!("{TIME_ADDED} {t} {} {ms}", color_name(*color))
+        }
         HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", one_line(line)),
         HostNote::ServerAnswer { request, answer } => {
             format!("{SERVER_ANSWER} {t} {request} {}", one_line(answer))
@@ -138,6 +154,10 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
             ));
         }
         ENGINE_GONE => HostNote::EngineGone,
+        TIME_ADDED => HostNote::TimeAdded {
+            color: fields.next()?.parse().ok()?,
+            ms: fields.next()?.parse().ok()?,
+        },
         RESIGN => HostNote::Declared(Declared::Resigned(fields.next()?.parse().ok()?)),
         RESULT => {
             return Declared::from_words(fields).map(|declared| (t, HostNote::Declared(declared)));
@@ -179,7 +199,6 @@ fn rest_after(line: &str, words: usize) -> Option<&str> {
 mod tests {
     use super::*;
     use crate::event::ClaimReason;
-    use shakmaty::Color;
 
     fn chose(uci: &str, score_cp: Option<i32>, mate: Option<i32>) -> HostNote {
         HostNote::EngineMove {
@@ -209,6 +228,13 @@ mod tests {
             (
                 HostNote::Declared(Declared::DrawAgreed),
                 "#result 4200 draw-agreed",
+            ),
+            (
+                HostNote::TimeAdded {
+                    color: Color::Black,
+                    ms: 120_000,
+                },
+                "#time-added 4200 black 120000",
             ),
             (
                 HostNote::Declared(Declared::ClaimUpheld(ClaimReason::Threefold)),
@@ -276,6 +302,10 @@ mod tests {
             "#resign 1",
             "#resign 1 grey",
             "#resign 1 white now",
+            "#time-added 1 white",
+            "#time-added 1 white -5",
+            "#time-added 1 grey 5",
+            "#time-added 1 white 5 s",
             "#result 1",
             "#result 1 draw",
             "#result 1 draw-agreed now",

@@ -256,7 +256,10 @@ impl EngineGame {
             }
             HostNote::EngineGone => self.engine_gone(t),
             // A resignation is the interpreter's; an online server's notes are no engine's.
-            HostNote::Declared(_) | HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {}
+            HostNote::Declared(_)
+            | HostNote::TimeAdded { .. }
+            | HostNote::ServerLine(_)
+            | HostNote::ServerAnswer { .. } => {}
         }
     }
 
