@@ -232,6 +232,26 @@ mod tests {
     }
 
     #[test]
+    fn time_the_arbiter_gives_is_put_on_that_side_s_clock() {
+        let mut writer = FeedbackWriter::new(Color::White);
+        let added = EventKind::TimeAdded {
+            color: Color::Black,
+            ms: 120_000,
+            clock: ClockTimes {
+                white: 60_000,
+                black: 180_000,
+            },
+        };
+        assert_eq!(
+            writer.write(&decision(added)),
+            Some(Feedback::TimeAdded {
+                side: Color::Black,
+                ms: 120_000
+            })
+        );
+    }
+
+    #[test]
     fn a_penalty_goes_to_the_opponent_and_a_result_is_text() {
         let mut writer = FeedbackWriter::new(Color::White);
         let illegal = IllegalMove {
