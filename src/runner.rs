@@ -129,6 +129,19 @@ pub trait Sink {
     fn take(&mut self, happened: Happened<'_>) -> io::Result<()>;
 }
 
+/// The operator did `note` at `now`: the sink is told first (the recording keeps it before what
+/// the game decides of it), then the game takes it as a replay of the recording will.
+fn operate<K: Sink>(
+    game: &mut LiveGame,
+    sink: &mut K,
+    now: Millis,
+    note: &HostNote,
+) -> Result<(), RunnerError> {
+    tell(sink, Happened::Operated { t: now, note })?;
+    game.handle_host_note(now, note);
+    Ok(())
+}
+
 /// Tells `sink` what happened.
 fn tell<K: Sink>(sink: &mut K, happened: Happened<'_>) -> Result<(), RunnerError> {
     sink.take(happened).map_err(RunnerError::Output)
@@ -618,26 +631,10 @@ fn apply_control<S: BoardSession, K: Sink>(
         }
         // Before the game has started there is nothing to end.
         Control::Declare(declared) if game.started() => {
-            let note = HostNote::Declared(declared);
-            tell(
-                sink,
-                Happened::Operated {
-                    t: now,
-                    note: &note,
-                },
-            )?;
-            game.declare(now, declared);
+            operate(game, sink, now, &HostNote::Declared(declared))?;
         }
         Control::AddTime(color, ms) if game.started() => {
-            let note = HostNote::TimeAdded { color, ms };
-            tell(
-                sink,
-                Happened::Operated {
-                    t: now,
-                    note: &note,
-                },
-            )?;
-            game.add_time(now, color, ms);
+            operate(game, sink, now, &HostNote::TimeAdded { color, ms })?;
         }
         Control::Declare(_) | Control::AddTime(..) => {}
         Control::Promote(role) if game.started() => {

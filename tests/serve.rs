@@ -567,9 +567,10 @@ fn the_page_shows_a_move_pending_the_moment_it_is_seen() {
     }
 }
 
-#[test]
-fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
-    let emulator = emulate_board(
+/// An emulated DGT board playing game 6 of Kasparov - Deep Blue 1997 twenty times faster than
+/// the simulated hands.
+fn dgt_board_playing_game_six() -> common::emulator::Emulator {
+    emulate_board(
         "dgt",
         &[
             "--pgn",
@@ -579,7 +580,12 @@ fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
             "--speed",
             "20",
         ],
-    );
+    )
+}
+
+#[test]
+fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
+    let emulator = dgt_board_playing_game_six();
     let record = tempfile::tempdir().expect("a directory for the records");
     let record_arg = record.path().display().to_string();
     let board = format!("north={}", emulator.port);
@@ -726,17 +732,7 @@ fn a_page_says_offline_within_five_seconds_of_serve_s_end_and_comes_back_with_it
 
 #[test]
 fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_nothing_changes() {
-    let emulator = emulate_board(
-        "dgt",
-        &[
-            "--pgn",
-            "fixtures/corpus/kasparov-deep-blue-1997.pgn",
-            "--game",
-            "6",
-            "--speed",
-            "20",
-        ],
-    );
+    let emulator = dgt_board_playing_game_six();
     let record = tempfile::tempdir().expect("a directory for the records");
     let record_arg = record.path().display().to_string();
     let board = format!("north={}", emulator.port);

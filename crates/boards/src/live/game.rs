@@ -231,21 +231,7 @@ impl LiveGame {
                     false
                 }
                 LogRecord::HostNote { t, note: taken } => {
-                    match taken {
-                        HostNote::Declared(declared) => self.declare(t, declared),
-                        HostNote::TimeAdded { color, ms } => self.add_time(t, color, ms),
-                        // The engine gone, its side is a person's.
-                        HostNote::EngineGone => self.set_exempt(t, None),
-                        // The engine's choice is the engine game's; the game itself is where
-                        // it was at that time (as live, where the note was taken between two
-                        // reports).
-                        HostNote::EngineMove { .. } => self.handle_timeout(t),
-                        // The server's lines and answers are the online game's; the game
-                        // itself is where it was at that time, as for an engine's choice.
-                        HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {
-                            self.handle_timeout(t)
-                        }
-                    }
+                    self.handle_host_note(t, &taken);
                     note = Some((t, taken));
                     false
                 }
@@ -299,6 +285,22 @@ impl LiveGame {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.set_exempt(now, side);
             self.drain();
+        }
+    }
+
+    /// Takes what the host knew at `t`, as the sensor log keeps it: a result declared (the
+    /// game ends), time the arbiter gave (the clock follows), an engine gone (its side is a
+    /// person's); an engine's choice or a server's line is the engine's or online game's, and
+    /// the game itself is where it was at that time (as live, where the note was taken between
+    /// two reports).
+    pub fn handle_host_note(&mut self, t: Millis, note: &HostNote) {
+        match *note {
+            HostNote::Declared(declared) => self.declare(t, declared),
+            HostNote::TimeAdded { color, ms } => self.add_time(t, color, ms),
+            HostNote::EngineGone => self.set_exempt(t, None),
+            HostNote::EngineMove { .. }
+            | HostNote::ServerLine(_)
+            | HostNote::ServerAnswer { .. } => self.handle_timeout(t),
         }
     }
 
