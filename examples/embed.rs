@@ -65,7 +65,7 @@ fn main() -> ExitCode {
                 }
             }
             // What the host knew: a result declared at it (a resignation typed, a draw agreed, an
-            // arbiter's decision), time the arbiter gave, an engine that stopped playing
+            // arbiter's decision), time the arbiter gave, a note, an engine that stopped playing
             // (its side a person's from then on). An engine's choices are the engine game's
             // (`touchmove::play::EngineReplay`); the interpreter only stands where it did then.
             LogRecord::HostNote { t, note } => {
@@ -73,6 +73,7 @@ fn main() -> ExitCode {
                     match note {
                         HostNote::Declared(declared) => interpreter.declare(t, declared),
                         HostNote::TimeAdded { color, ms } => interpreter.add_time(t, color, ms),
+                        HostNote::Note(text) => interpreter.note(t, &text),
                         HostNote::EngineGone => {
                             interpreter.handle_timeout(t);
                             interpreter.set_exempt(t, None);

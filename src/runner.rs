@@ -174,6 +174,10 @@ pub enum Control {
     /// ([`Happened::Operated`], for the recording). Nothing happens before the game has
     /// started.
     AddTime(Color, Millis),
+    /// The arbiter notes this on the game, at the host: the game says it (a `note` event, a PGN
+    /// comment) and the sink is told ([`Happened::Operated`], for the recording). Nothing
+    /// happens before the game has started.
+    Note(String),
     /// A clock's reading that does not come from the board (an online game's server's clock,
     /// `touchmove online`): the game takes it now as it takes the board's clock's, and the
     /// sink is told ([`Happened::ClockReading`], for the recording).
@@ -636,7 +640,10 @@ fn apply_control<S: BoardSession, K: Sink>(
         Control::AddTime(color, ms) if game.started() => {
             operate(game, sink, now, &HostNote::TimeAdded { color, ms })?;
         }
-        Control::Declare(_) | Control::AddTime(..) => {}
+        Control::Note(text) if game.started() => {
+            operate(game, sink, now, &HostNote::Note(text))?;
+        }
+        Control::Declare(_) | Control::AddTime(..) | Control::Note(_) => {}
         Control::Promote(role) if game.started() => {
             let event = SensorEvent::new(now, crate::sensor::SensorKind::Promote(role));
             take_entered(&event, game, sink)?;

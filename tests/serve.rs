@@ -731,7 +731,8 @@ fn a_page_says_offline_within_five_seconds_of_serve_s_end_and_comes_back_with_it
 }
 
 #[test]
-fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_nothing_changes() {
+fn the_operator_gives_time_notes_and_declares_a_draw_with_the_token_and_without_it_nothing_changes()
+{
     let emulator = dgt_board_playing_game_six();
     let record = tempfile::tempdir().expect("a directory for the records");
     let record_arg = record.path().display().to_string();
@@ -775,6 +776,15 @@ fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_not
     assert_eq!(give(&operator, "black soon").0, 400);
     let (status, body) = give(&operator, "black 120000");
     assert_eq!(status, 200, "{body}");
+    // The arbiter's note, the operator's only.
+    let note = |head: &str, body: &str| {
+        let line = "POST /api/boards/north/note";
+        common::http::request_with_body(address, line, &format!("{host}{head}"), body)
+    };
+    let said = "Black's phone rang: warning";
+    assert_eq!(note("", said).0, 401);
+    let (status, body) = note(&operator, said);
+    assert_eq!(status, 200, "{body}");
     // Words that declare nothing.
     let (status, body) = declare(&operator, "draw please");
     assert_eq!(status, 400, "{body}");
@@ -800,6 +810,11 @@ fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_not
     assert_eq!(result["reason"], "draw agreed");
     assert_eq!(result["rule"], "5.2.3");
     assert_eq!(result["termination"], "normal");
+    let noted = events
+        .iter()
+        .find(|event| event["kind"] == "note")
+        .expect("the note on the stream");
+    assert_eq!(noted["text"], said);
     let added = events
         .iter()
         .find(|event| event["kind"] == "time-added")
@@ -807,12 +822,15 @@ fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_not
     assert_eq!(added["color"], "black");
     assert_eq!(added["ms"], 120_000);
     // Black's clock shows it: two minutes more than before, less what Black used since.
-    let before = events
+    let at = events
+        .iter()
+        .position(|event| event["kind"] == "time-added")
+        .unwrap_or_default();
+    let before = events[..at]
         .iter()
         .rev()
         .filter(|event| event["kind"] == "move" || event["kind"] == "clock")
-        .find(|event| event["t"].as_u64() <= added["t"].as_u64())
-        .and_then(|event| event["clock"]["black"].as_u64())
+        .find_map(|event| event["clock"]["black"].as_u64())
         .expect("Black's time before");
     let black = added["clock"]["black"]
         .as_u64()
@@ -825,6 +843,11 @@ fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_not
     assert_eq!(status, 200);
     assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
     assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+    let words = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("{arbiter: Black's phone rang: warning}"),
+        "{pgn}"
+    );
     // The recording keeps it, and replays to the stream.
     let log = record.path().join("north-game1.log");
     let recorded = std::fs::read_to_string(&log).expect("the recording");
@@ -838,6 +861,12 @@ fn the_operator_gives_time_and_declares_a_draw_with_the_token_and_without_it_not
         recorded
             .lines()
             .any(|line| line.starts_with("#time-added ") && line.ends_with(" black 120000")),
+        "{recorded}"
+    );
+    assert!(
+        recorded
+            .lines()
+            .any(|line| line.starts_with("#note ") && line.ends_with(said)),
         "{recorded}"
     );
     assert_eq!(events, replay_with(&log, &["--time-control", "5400+30"]));

@@ -1,6 +1,6 @@
 //! What the operator types at the terminal of `watch` that the board cannot see: a game's end
 //! (a resignation, a draw agreed, a claim upheld, a default, the arbiter's penalty or decision)
-//! and time the arbiter gives a player.
+//! time the arbiter gives a player, and the arbiter's notes.
 
 use shakmaty::{Color, KnownOutcome};
 use tokio::sync::mpsc;
@@ -15,22 +15,35 @@ use super::typed::read_typed;
 /// What can be typed, for the help line.
 pub(super) const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
 `default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`, `time white|black \
-SECONDS`";
+SECONDS`, `note TEXT`";
 
 /// Reads the lines typed and sends each declaration to the board's runner; anything else is
 /// answered with what can be typed.
 pub(super) fn read_arbiter_keys(controls: mpsc::UnboundedSender<Control>) {
     read_typed("a result", move |line| {
-        let control = match (typed_declaration(line), typed_time(line)) {
-            (Some(declared), _) => Control::Declare(declared),
-            (None, Some((color, ms))) => Control::AddTime(color, ms),
-            (None, None) => {
+        let lower = line.to_ascii_lowercase();
+        let control = match (
+            typed_declaration(&lower),
+            typed_time(&lower),
+            typed_note(line),
+        ) {
+            (Some(declared), _, _) => Control::Declare(declared),
+            (None, Some((color, ms)), _) => Control::AddTime(color, ms),
+            (None, None, Some(text)) => Control::Note(text.to_owned()),
+            (None, None, None) => {
                 eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
                 return true;
             }
         };
         controls.send(control).is_ok()
     });
+}
+
+/// The text of a typed `note TEXT`, as typed, if the line is one.
+pub(super) fn typed_note(line: &str) -> Option<&str> {
+    let (word, text) = line.split_once(' ')?;
+    let text = text.trim();
+    (word.eq_ignore_ascii_case("note") && !text.is_empty()).then_some(text)
 }
 
 /// The side and the time (ms) a typed `time white|black SECONDS` gives, if the line is one.
@@ -105,6 +118,18 @@ mod tests {
         ];
         for (line, declared) in cases {
             assert_eq!(typed_declaration(line), declared, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_note_keeps_its_text_as_typed() {
+        assert_eq!(
+            typed_note("note Black claims 3-fold: Refused"),
+            Some("Black claims 3-fold: Refused")
+        );
+        assert_eq!(typed_note("NOTE  phone rang"), Some("phone rang"));
+        for line in ["note", "note  ", "notes x", "draw"] {
+            assert_eq!(typed_note(line), None, "{line}");
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::io::{self, BufRead};
 
-/// Reads the lines typed, trimmed and in lower case, and hands each non-empty one to `take`
+/// Reads the lines typed, trimmed, and hands each non-empty one to `take`
 /// until it returns false or standard input closes (no terminal: the game is left to the
 /// board). `what` says what typing does, for the message when the keyboard cannot be read.
 pub(super) fn read_typed(what: &'static str, mut take: impl FnMut(&str) -> bool + Send + 'static) {
@@ -11,8 +11,8 @@ pub(super) fn read_typed(what: &'static str, mut take: impl FnMut(&str) -> bool 
         .name("keys".to_owned())
         .spawn(move || {
             for line in io::stdin().lock().lines().map_while(Result::ok) {
-                let line = line.trim().to_ascii_lowercase();
-                if !line.is_empty() && !take(&line) {
+                let line = line.trim();
+                if !line.is_empty() && !take(line) {
                     return;
                 }
             }

@@ -113,6 +113,12 @@ pub enum EventKind {
         /// Each player's remaining time after it.
         clock: ClockTimes,
     },
+    /// A note the arbiter made on the game at the host (what was said, decided or seen off the
+    /// board), kept in the record: a comment in the PGN.
+    Note {
+        /// The note, one line.
+        text: String,
+    },
     /// A new game was set up on the same board (by a spectator's tool: LiveChess's `setup`):
     /// it starts from `fen` once the board shows it (live sessions only: a recording starts
     /// from its `@start`).

@@ -123,6 +123,14 @@ impl Replay {
                 interpreter.add_time(t, color, ms);
                 drain(interpreter, sink);
             }
+            LogRecord::HostNote {
+                t,
+                note: HostNote::Note(text),
+            } => {
+                let interpreter = self.interpreter();
+                interpreter.note(t, &text);
+                drain(interpreter, sink);
+            }
             // The engine gone, its side is a person's: exempt no longer.
             LogRecord::HostNote {
                 t,

@@ -32,11 +32,13 @@ pub(super) fn typed_request(line: &str) -> Option<Asked> {
 
 /// Reads what the player types and hands each request on to `requests`.
 pub(super) fn read_keys(requests: mpsc::UnboundedSender<Asked>) {
-    read_typed(TYPED, move |line| match typed_request(line) {
-        Some(request) => requests.send(request).is_ok(),
-        None => {
-            eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
-            true
+    read_typed(TYPED, move |line| {
+        match typed_request(&line.to_ascii_lowercase()) {
+            Some(request) => requests.send(request).is_ok(),
+            None => {
+                eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
+                true
+            }
         }
     });
 }

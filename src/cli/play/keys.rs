@@ -10,13 +10,15 @@ use super::super::typed::read_typed;
 
 /// `resign` (and Enter) resigns `human`'s game.
 pub(super) fn read_keys(controls: mpsc::UnboundedSender<Control>, human: Color) {
-    read_typed("`resign`", move |line| match line {
-        "resign" => controls
-            .send(Control::Declare(Declared::Resigned(human)))
-            .is_ok(),
-        other => {
-            eprintln!("touchmove: `{other}`? type `resign` and Enter to resign");
-            true
+    read_typed("`resign`", move |line| {
+        match line.to_ascii_lowercase().as_str() {
+            "resign" => controls
+                .send(Control::Declare(Declared::Resigned(human)))
+                .is_ok(),
+            other => {
+                eprintln!("touchmove: `{other}`? type `resign` and Enter to resign");
+                true
+            }
         }
     });
 }

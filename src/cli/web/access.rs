@@ -10,9 +10,9 @@
 //! - On an address other machines can reach, a change also needs the operator's token
 //!   (`--token` or `TOUCHMOVE_TOKEN`), as `Authorization: Bearer TOKEN` (or, for a WebSocket
 //!   a browser opens, `?token=TOKEN`). Without a token configured, no change is taken there.
-//! - The operator's own actions (a result declared for a board, time given a player) need the
-//!   operator's token on every address, the machine's own included: any program or page on it
-//!   could otherwise end a game. Without a token configured, none is taken.
+//! - The operator's own actions (a result declared for a board, time given a player, a note)
+//!   need the operator's token on every address, the machine's own included: any program or
+//!   page on it could otherwise end a game. Without a token configured, none is taken.
 //!
 //! The rules are plain functions of the request's headers, tested here; `guard` applies them to
 //! every request as an axum middleware.
@@ -247,12 +247,12 @@ pub async fn guard(State(access): State<Access>, request: Request, next: Next) -
     }
 }
 
-/// Whether `path` is one of the operator's own actions: `/api/boards/NAME/result` and
-/// `/api/boards/NAME/time`.
+/// Whether `path` is one of the operator's own actions: `/api/boards/NAME/result`,
+/// `/api/boards/NAME/time` and `/api/boards/NAME/note`.
 pub fn is_operator_action(path: &str) -> bool {
     path.strip_prefix("/api/boards/")
         .and_then(|rest| rest.split('/').nth(1))
-        .is_some_and(|action| matches!(action, "result" | "time"))
+        .is_some_and(|action| matches!(action, "result" | "time" | "note"))
 }
 
 /// A header's value as text, if it is there and is text.
@@ -427,6 +427,7 @@ mod tests {
         assert!(is_operator_action("/api/boards/1/result"));
         assert!(is_operator_action("/api/boards/board%201/result"));
         assert!(is_operator_action("/api/boards/1/time"));
+        assert!(is_operator_action("/api/boards/1/note"));
         assert!(!is_operator_action("/api/boards/1/events"));
         assert!(!is_operator_action("/api/boards/result"));
         assert!(!is_operator_action("/api/boards/1/online/resign"));

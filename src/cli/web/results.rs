@@ -1,7 +1,7 @@
 //! The operator's actions on a board's game, what no sensor sees: `POST
 //! /api/boards/NAME/result` declares its result (a draw agreed, a claim upheld, a resignation,
 //! a default, the arbiter's penalty or decision), `POST /api/boards/NAME/time` gives a player
-//! more time. The access guard has already checked the operator's token; here, what is asked,
+//! more time, `POST /api/boards/NAME/note` notes something on it. The access guard has already checked the operator's token; here, what is asked,
 //! and the answer: the board's new state once its game has taken it.
 
 use std::sync::Arc;
@@ -28,6 +28,9 @@ const TAKEN_WITHIN: Duration = Duration::from_secs(10);
 
 /// The longest body read: the longest declaration is a few words.
 pub const BODY_LIMIT: usize = 64;
+
+/// The longest note read, in bytes.
+pub const NOTE_LIMIT: usize = 500;
 
 /// What may be declared, for the answer to a body that declares nothing.
 const WORDS: &str = "draw-agreed, claim threefold, claim fifty-moves, resigned white|black, \
@@ -96,6 +99,31 @@ pub async fn add_time(
     }
     let added = |kind: &EventKind| matches!(kind, EventKind::TimeAdded { .. });
     act(&board, &name, Control::AddTime(color, ms), added).await
+}
+
+/// Notes `body` (one line, at most [`NOTE_LIMIT`] bytes) on board `name`'s game for the
+/// arbiter: a `note` event on the board's stream, a comment in its PGN, a `#note` in its log.
+/// Answered as [`declare`] is, once the game has said it; a game over may still be noted on.
+pub async fn note(
+    State(overview): State<Arc<Overview>>,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    let Some(board) = overview.board(&name) else {
+        return refused(StatusCode::NOT_FOUND, format!("no board is called {name}"));
+    };
+    let text = body.replace(['\n', '\r'], " ").trim().to_owned();
+    if text.is_empty() {
+        return refused(StatusCode::BAD_REQUEST, "the note is empty".to_owned());
+    }
+    if !board.summary().started {
+        return refused(
+            StatusCode::CONFLICT,
+            format!("board {name}'s game has not started"),
+        );
+    }
+    let noted = |kind: &EventKind| matches!(kind, EventKind::Note { .. });
+    act(&board, &name, Control::Note(text), noted).await
 }
 
 /// The refusal when board `name`'s game has not started or is over.

@@ -51,6 +51,10 @@ pub fn router(overview: Arc<Overview>) -> Router {
             "/api/boards/{name}/time",
             post(super::results::add_time).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
         )
+        .route(
+            "/api/boards/{name}/note",
+            post(super::results::note).layer(DefaultBodyLimit::max(super::results::NOTE_LIMIT)),
+        )
         .with_state(Arc::clone(&overview))
         .route(
             "/api/boards/{name}/online/{*request}",

@@ -289,7 +289,7 @@ impl LiveGame {
     }
 
     /// Takes what the host knew at `t`, as the sensor log keeps it: a result declared (the
-    /// game ends), time the arbiter gave (the clock follows), an engine gone (its side is a
+    /// game ends), time the arbiter gave (the clock follows), the arbiter's note, an engine gone (its side is a
     /// person's); an engine's choice or a server's line is the engine's or online game's, and
     /// the game itself is where it was at that time (as live, where the note was taken between
     /// two reports).
@@ -297,6 +297,7 @@ impl LiveGame {
         match *note {
             HostNote::Declared(declared) => self.declare(t, declared),
             HostNote::TimeAdded { color, ms } => self.add_time(t, color, ms),
+            HostNote::Note(ref text) => self.note(t, text),
             HostNote::EngineGone => self.set_exempt(t, None),
             HostNote::EngineMove { .. }
             | HostNote::ServerLine(_)
@@ -315,6 +316,15 @@ impl LiveGame {
     pub fn declare(&mut self, now: Millis, declared: Declared) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.declare(now, declared);
+            self.drain();
+        }
+    }
+
+    /// The arbiter noted `text` at `now`
+    /// ([`touchmove_core::interpreter::Interpreter::note`]; nothing before the game starts).
+    pub fn note(&mut self, now: Millis, text: &str) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.note(now, text);
             self.drain();
         }
     }

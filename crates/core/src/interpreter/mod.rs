@@ -1019,7 +1019,18 @@ impl Interpreter {
         };
         clock.add_time(color, ms);
         let clock = clock.times(t);
+        self.times_after_time_added();
         self.emit(t, EventKind::TimeAdded { color, ms, clock });
+    }
+
+    /// The arbiter noted `text` on the game at `t`, at the host (a `note` event, a comment in
+    /// the PGN); line breaks become spaces.
+    pub fn note(&mut self, t: Millis, text: &str) {
+        self.handle_timeout(t);
+        let text = text.replace(['\n', '\r'], " ").trim().to_owned();
+        if !text.is_empty() {
+            self.emit(t, EventKind::Note { text });
+        }
     }
 
     /// `loser`'s flag fell at `t`: the game ends (6.9).

@@ -54,6 +54,14 @@ impl TimesDue {
 }
 
 impl Interpreter {
+    /// The arbiter gave a player time: on the clock it is no increment of the last move, whose
+    /// times, once its press has shown them, are final.
+    pub(super) fn times_after_time_added(&mut self) {
+        if self.times_due.is_some_and(|due| due.after_press) {
+            self.times_due = None;
+        }
+    }
+
     /// `color` pressed at `t`, after what the press decided: the last move's times, if it is
     /// `color`'s, follow the press once the clock shows it; the opponent's press makes them
     /// final.

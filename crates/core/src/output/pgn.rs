@@ -112,6 +112,7 @@ impl PgnRecorder {
             }
             EventKind::Mismatch { squares } => self.note(mismatch_comment(squares)),
             EventKind::Resync => self.note("resync: the board matches again".to_owned()),
+            EventKind::Note { text } => self.note(format!("arbiter: {text}")),
             EventKind::TimeAdded { color, ms, .. } => self.note(format!(
                 "the arbiter gave {} {} s more",
                 crate::event::color_name(*color),

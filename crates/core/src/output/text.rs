@@ -106,6 +106,7 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             clk(clock.white),
             clk(clock.black)
         ),
+        EventKind::Note { text } => format!("arbiter's note: {text}"),
         EventKind::TimeAdded { color, ms, clock } => format!(
             "the arbiter gave {} {} s more: white {}, black {}",
             crate::event::color_name(*color),

@@ -13,6 +13,7 @@
 //! #engine-gone <t>
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
+//! #note <t> <text>
 //! #result <t> draw-agreed | claim <threefold|fifty-moves> | default <white|black>
 //!             | penalty <white|black> | adjudicated <1-0|0-1|1/2-1/2>
 //! #server-line <t> <line>
@@ -26,7 +27,7 @@
 //! resigned. `#result` says the game ended by what the host was told: the players agreed a
 //! draw (5.2.3), the arbiter upheld a claim (9.2, 9.3), that side lost by default (6.7.1) or by
 //! the arbiter's penalty (12.9.6), or the arbiter decided that result. `#time-added` says the
-//! arbiter gave that side `<ms>` more on its clock. `#server-line` is a line of an online game's stream as the server sent it (one
+//! arbiter gave that side `<ms>` more on its clock; `#note` is a note the arbiter made, one line. `#server-line` is a line of an online game's stream as the server sent it (one
 //! JSON object, which has no line break), taken at `<t>`; `#server-answer` what the server
 //! answered, at `<t>`, to `<request>` (one word: the request's path after the game's, as
 //! `move/e2e4`): `taken`, `unknown` (no answer came) or `refused` and the server's reason.
@@ -51,6 +52,9 @@ const RESIGN: &str = "#resign";
 
 /// The word that starts time the arbiter gave a player.
 const TIME_ADDED: &str = "#time-added";
+
+/// The word that starts a note the arbiter made.
+const NOTE: &str = "#note";
 
 /// The word that starts any other declared result.
 const RESULT: &str = "#result";
@@ -77,6 +81,8 @@ pub enum HostNote {
     EngineGone,
     /// A result was declared at the host (a resignation is written `#resign`).
     Declared(Declared),
+    /// A note the arbiter made, one line.
+    Note(String),
     /// The arbiter gave this side more time.
     TimeAdded {
         /// The side given the time.
@@ -115,6 +121,7 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             format!("{RESIGN} {t} {}", color_name(*color))
         }
         HostNote::Declared(declared) => format!("{RESULT} {t} {}", declared.words()),
+        HostNote::Note(text) => format!("{NOTE} {t} {}", one_line(text)),
         HostNote::TimeAdded { color, ms } => {
             format!("{TIME_ADDED} {t} {} {ms}", color_name(*color))
         }
@@ -142,6 +149,7 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         .filter(|t| *t <= super::fields::MAX_TIME_MS)?;
     let note = match keyword {
         SERVER_LINE => HostNote::ServerLine(rest_after(line, 2)?.to_owned()),
+        NOTE => HostNote::Note(rest_after(line, 2)?.to_owned()),
         SERVER_ANSWER => {
             let request = fields.next()?;
             let answer = rest_after(line, 3)?;
@@ -178,7 +186,8 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         }
         _ => return None,
     };
-    let whole = matches!(note, HostNote::ServerLine(_)) || fields.next().is_none();
+    let whole =
+        matches!(note, HostNote::ServerLine(_) | HostNote::Note(_)) || fields.next().is_none();
     whole.then_some((t, note))
 }
 
@@ -221,6 +230,10 @@ mod tests {
             ),
             (chose("a7a8n", None, None), "#engine-move 4200 a7a8n"),
             (HostNote::EngineGone, "#engine-gone 4200"),
+            (
+                HostNote::Note("Black claims a draw: refused, 2 minutes to White".to_owned()),
+                "#note 4200 Black claims a draw: refused, 2 minutes to White",
+            ),
             (
                 HostNote::Declared(Declared::Resigned(Color::White)),
                 "#resign 4200 white",
@@ -302,6 +315,8 @@ mod tests {
             "#resign 1",
             "#resign 1 grey",
             "#resign 1 white now",
+            "#note 1",
+            "#note 1 ",
             "#time-added 1 white",
             "#time-added 1 white -5",
             "#time-added 1 grey 5",

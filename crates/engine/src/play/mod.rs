@@ -258,6 +258,7 @@ impl EngineGame {
             // A resignation is the interpreter's; an online server's notes are no engine's.
             HostNote::Declared(_)
             | HostNote::TimeAdded { .. }
+            | HostNote::Note(_)
             | HostNote::ServerLine(_)
             | HostNote::ServerAnswer { .. } => {}
         }
