@@ -256,6 +256,11 @@ pub struct ServeArgs {
     /// user of the machine). Never printed.
     #[arg(long, value_name = "TOKEN", value_parser = parse_token)]
     pub token: Option<super::token::Token>,
+    /// Serve the arbiter's console at /console: per board, a result (a draw agreed, a claim
+    /// upheld, a resignation, the arbiter's decision), two minutes more for a player, a note.
+    /// Its actions need the operator's token (--token or TOUCHMOVE_TOKEN) on every address.
+    #[arg(long)]
+    pub console: bool,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,

@@ -121,6 +121,17 @@ impl Browser {
             .unwrap_or_else(|error| panic!("cannot click {css}: {error}"));
     }
 
+    /// Types `text` into the first element `css` selects (an input), as a person would.
+    pub fn type_into(&self, css: &str, text: &str) {
+        self.runtime
+            .block_on(async {
+                let element = self.client().find(Locator::Css(css)).await?;
+                element.clear().await?;
+                element.send_keys(text).await
+            })
+            .unwrap_or_else(|error| panic!("cannot type into {css}: {error}"));
+    }
+
     /// What the script `js` returns in the page (its body is a function's: `return ...`).
     pub fn eval(&self, js: &str) -> serde_json::Value {
         self.runtime

@@ -60,7 +60,8 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
                 .map(|plan| Arc::clone(&plan.handle))
                 .collect(),
         )
-        .with_notation(args.notation),
+        .with_notation(args.notation)
+        .with_console(args.console),
     );
     let (stop, stopped) = watch::channel(false);
     let web = WebServers::start(args, &overview, &allowed, stopped.clone())?;

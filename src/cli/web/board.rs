@@ -215,9 +215,17 @@ pub struct Overview {
     /// Where the board page's buttons send the player's requests of an online game
     /// (`touchmove online --listen`); `None`: no board plays one.
     pub requests: Option<mpsc::UnboundedSender<Asked>>,
+    /// Whether `/console`, the arbiter's console, is served (`serve --console`).
+    pub console: bool,
 }
 
 impl Overview {
+    /// The same overview, serving the arbiter's console at `/console`.
+    pub fn with_console(mut self, console: bool) -> Overview {
+        self.console = console;
+        self
+    }
+
     /// The same overview, its board pages writing moves in `notation`.
     pub fn with_notation(mut self, notation: Notation) -> Overview {
         self.notation = notation;
@@ -239,6 +247,7 @@ impl Overview {
             pushes: OnceLock::new(),
             notation: Notation::San,
             requests: None,
+            console: false,
         }
     }
 

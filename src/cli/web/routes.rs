@@ -30,12 +30,15 @@ const STYLE: &str = include_str!("page/app.css");
 const CHESS_JS: &str = include_str!("page/chess.js");
 const OVERVIEW_JS: &str = include_str!("page/overview.js");
 const BOARD_JS: &str = include_str!("page/board.js");
+const CONSOLE_PAGE: &str = include_str!("page/console.html");
+const CONSOLE_JS: &str = include_str!("page/console.js");
 
 /// The routes.
 pub fn router(overview: Arc<Overview>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(OVERVIEW_PAGE) }))
         .route("/board/{name}", get(board_page))
+        .route("/console", get(console_page))
         .route("/assets/{file}", get(asset))
         .route("/api/boards", get(boards))
         .route("/api/boards/{name}/events", get(events))
@@ -76,6 +79,16 @@ async fn board_page(State(overview): State<Arc<Overview>>, Path(name): Path<Stri
     }
 }
 
+/// `/console`: the arbiter's console, with `serve --console` (its actions need the operator's
+/// token, which the page asks for).
+async fn console_page(State(overview): State<Arc<Overview>>) -> Response {
+    if overview.console {
+        Html(CONSOLE_PAGE).into_response()
+    } else {
+        not_found("no console here: start serve with --console")
+    }
+}
+
 /// The page's style and scripts.
 async fn asset(Path(file): Path<String>) -> Response {
     let (kind, body) = match file.as_str() {
@@ -83,6 +96,7 @@ async fn asset(Path(file): Path<String>) -> Response {
         "chess.js" => ("text/javascript; charset=utf-8", CHESS_JS),
         "overview.js" => ("text/javascript; charset=utf-8", OVERVIEW_JS),
         "board.js" => ("text/javascript; charset=utf-8", BOARD_JS),
+        "console.js" => ("text/javascript; charset=utf-8", CONSOLE_JS),
         _ => return not_found("no such asset"),
     };
     ([(header::CONTENT_TYPE, kind)], body).into_response()

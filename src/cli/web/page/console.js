@@ -1,0 +1,191 @@
+// The arbiter's console: every board's game with what the arbiter may do to it that no sensor
+// sees (a result, time given, a note). Each action is a POST of serve's API with the operator's
+// token, kept in this tab's sessionStorage; the answer, or why it was refused, is said at the
+// top. A result asks to be clicked again within CONFIRM_WITHIN ms.
+"use strict";
+
+const REFRESH_EVERY = 1000;
+const CONFIRM_WITHIN = 4000;
+const rows = new Map();
+let armed = null;
+
+function token() {
+  return sessionStorage.getItem("touchmove-token") || "";
+}
+
+function say(text, good) {
+  const said = document.getElementById("said");
+  said.textContent = text;
+  said.className = "said " + (good ? "good" : "bad");
+}
+
+function signedIn(yes) {
+  document.getElementById("login").hidden = yes;
+  document.getElementById("desk").hidden = !yes;
+  document.getElementById("sign-out").hidden = !yes;
+}
+
+async function act(board, what, body, done) {
+  let answer;
+  try {
+    answer = await fetch("/api/boards/" + encodeURIComponent(board) + "/" + what, {
+      method: "POST",
+      headers: { Authorization: "Bearer " + token(), "Content-Type": "text/plain" },
+      body,
+    });
+  } catch (error) {
+    say("board " + board + ": serve does not answer", false);
+    return;
+  }
+  if (answer.ok) {
+    say("board " + board + ": " + done, true);
+    refresh();
+  } else {
+    const why = (await answer.text()).trim();
+    say("board " + board + ": refused (" + answer.status + "): " + why, false);
+    if (answer.status === 401 || answer.status === 403) signedIn(false);
+  }
+}
+
+// A result is final: the first click arms the button, a second within CONFIRM_WITHIN sends it.
+function confirmThen(button, send) {
+  if (armed && armed.button === button && Date.now() < armed.until) {
+    armed = null;
+    button.classList.remove("armed");
+    button.textContent = button.dataset.label;
+    send();
+    return;
+  }
+  if (armed) {
+    armed.button.classList.remove("armed");
+    armed.button.textContent = armed.button.dataset.label;
+  }
+  armed = { button, until: Date.now() + CONFIRM_WITHIN };
+  button.classList.add("armed");
+  button.textContent = "Confirm: " + button.dataset.label;
+}
+
+const RESULTS = [
+  ["draw-agreed", "½ agreed", "a draw agreed"],
+  ["adjudicated 1-0", "1-0", "1-0 by the arbiter"],
+  ["adjudicated 0-1", "0-1", "0-1 by the arbiter"],
+  ["resigned white", "White resigns", "White resigned"],
+  ["resigned black", "Black resigns", "Black resigned"],
+  ["claim threefold", "3-fold upheld", "a threefold claim upheld"],
+];
+
+function row(name) {
+  let entry = rows.get(name);
+  if (entry) return entry;
+  const tr = document.createElement("tr");
+  tr.dataset.board = name;
+  tr.innerHTML =
+    '<td class="name"></td><td class="players"></td><td class="game"></td>' +
+    '<td class="linkstate"></td><td class="clocks"></td><td class="actions"></td>';
+  const actions = tr.querySelector(".actions");
+  for (const [words, label, done] of RESULTS) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "ask result";
+    button.dataset.words = words;
+    button.dataset.label = label;
+    button.textContent = label;
+    button.addEventListener("click", () =>
+      confirmThen(button, () => act(name, "result", words, done)));
+    actions.appendChild(button);
+  }
+  for (const side of ["white", "black"]) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "ask time";
+    button.dataset.side = side;
+    button.textContent = "+2 min " + side;
+    button.addEventListener("click", () =>
+      act(name, "time", side + " 120000", "2 minutes more for " + side));
+    actions.appendChild(button);
+  }
+  const note = document.createElement("input");
+  note.className = "note";
+  note.placeholder = "a note for the record";
+  note.maxLength = 400;
+  const send = document.createElement("button");
+  send.type = "button";
+  send.className = "ask noted";
+  send.textContent = "Note";
+  send.addEventListener("click", () => {
+    if (!note.value.trim()) return;
+    act(name, "note", note.value, "noted");
+    note.value = "";
+  });
+  actions.append(note, send);
+  document.querySelector("#boards tbody").appendChild(tr);
+  entry = {
+    tr,
+    name: tr.querySelector(".name"),
+    players: tr.querySelector(".players"),
+    game: tr.querySelector(".game"),
+    link: tr.querySelector(".linkstate"),
+    clocks: tr.querySelector(".clocks"),
+    buttons: tr.querySelectorAll("button.result, button.time"),
+  };
+  rows.set(name, entry);
+  return entry;
+}
+
+function clock(ms) {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const two = (n) => String(n).padStart(2, "0");
+  return (h ? h + ":" + two(m) : String(m)) + ":" + two(s % 60);
+}
+
+function show(board) {
+  const entry = row(board.name);
+  entry.name.textContent = board.name;
+  const players = board.players || {};
+  entry.players.textContent = (players.white || "?") + " – " + (players.black || "?");
+  const game = "game " + board.game + ", ply " + board.ply;
+  entry.game.textContent = board.result ? game + ": " + board.result : game;
+  entry.tr.classList.toggle("over", Boolean(board.result));
+  entry.link.textContent = board.link;
+  entry.link.className = "linkstate " + board.link;
+  entry.clocks.textContent = board.clock
+    ? clock(board.clock.white) + " · " + clock(board.clock.black)
+    : "no clock";
+  for (const button of entry.buttons) {
+    const inGame = board.started && !board.result;
+    button.disabled = button.classList.contains("time") ? !(inGame && board.clock) : !inGame;
+  }
+}
+
+async function refresh() {
+  try {
+    const answer = await fetch("/api/boards");
+    if (!answer.ok) return;
+    for (const board of await answer.json()) show(board);
+  } catch (error) {
+    say("serve does not answer", false);
+  }
+}
+
+document.getElementById("login").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const given = document.getElementById("token").value.trim();
+  if (!given) return;
+  sessionStorage.setItem("touchmove-token", given);
+  document.getElementById("token").value = "";
+  signedIn(true);
+  say("signed in: every action sends the token", true);
+  refresh();
+});
+
+document.getElementById("sign-out").addEventListener("click", () => {
+  sessionStorage.removeItem("touchmove-token");
+  signedIn(false);
+  say("signed out", true);
+});
+
+signedIn(Boolean(token()));
+refresh();
+setInterval(refresh, REFRESH_EVERY);
