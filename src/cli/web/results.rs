@@ -1,8 +1,9 @@
 //! The operator's actions on a board's game, what no sensor sees: `POST
 //! /api/boards/NAME/result` declares its result (a draw agreed, a claim upheld, a resignation,
 //! a default, the arbiter's penalty or decision), `POST /api/boards/NAME/time` gives a player
-//! more time, `POST /api/boards/NAME/note` notes something on it. The access guard has already checked the operator's token; here, what is asked,
-//! and the answer: the board's new state once its game has taken it.
+//! more time, `POST /api/boards/NAME/note` notes something on it. The access guard has
+//! already checked the operator's token; here, what is asked, and the answer: the board's new
+//! state once its game has taken it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,41 +37,75 @@ pub const NOTE_LIMIT: usize = 500;
 const WORDS: &str = "draw-agreed, claim threefold, claim fifty-moves, resigned white|black, \
                      default white|black, penalty white|black, adjudicated 1-0|0-1|1/2-1/2";
 
-/// Declares `body` (the declaration in words, as the recording writes it) for board `name`:
-/// answered `200` with the board's summary once its game has ended with it; `400` for words
-/// that declare nothing, `404` for no such board, `409` for a board with no game in progress.
+/// `POST /api/boards/NAME/result`: declares `body` (the declaration in words, as the recording
+/// writes it) for board `name`: answered `200` with the board's summary once its game has ended
+/// with it; `400` for words that declare nothing, `404` for no such board, `409` for a board
+/// with no game in progress.
 pub async fn declare(
     State(overview): State<Arc<Overview>>,
     Path(name): Path<String>,
     body: String,
 ) -> Response {
-    let Some(board) = overview.board(&name) else {
-        return refused(StatusCode::NOT_FOUND, format!("no board is called {name}"));
-    };
-    let Some(declared) = Declared::from_words(body.split_whitespace()) else {
-        return refused(
-            StatusCode::BAD_REQUEST,
-            format!("`{}` declares no result: declare {WORDS}", excerpt(&body)),
-        );
-    };
-    if let Some(refusal) = not_in_progress(&board, &name) {
-        return refusal;
-    }
-    let ended = |kind: &EventKind| matches!(kind, EventKind::Result(_));
-    act(&board, &name, Control::Declare(declared), ended).await
+    operate(&overview, &name, declared(&body)).await
 }
 
-/// Gives a player of board `name` more time: `body` is the side and the time in ms, as the
-/// recording writes it (`black 120000`). Answered as [`declare`] is, once the game's clock has
-/// it; `409` also for a game without a clock.
+/// `POST /api/boards/NAME/time`: gives a player of board `name` more time: `body` is the side
+/// and the time in ms, as the recording writes it (`black 120000`). Answered as [`declare`] is,
+/// once the game's clock has it; `409` also for a game without a clock.
 pub async fn add_time(
     State(overview): State<Arc<Overview>>,
     Path(name): Path<String>,
     body: String,
 ) -> Response {
-    let Some(board) = overview.board(&name) else {
-        return refused(StatusCode::NOT_FOUND, format!("no board is called {name}"));
-    };
+    operate(&overview, &name, time_given(&body)).await
+}
+
+/// `POST /api/boards/NAME/note`: notes `body` (one line, at most [`NOTE_LIMIT`] bytes) on board
+/// `name`'s game for the arbiter: a `note` event on the board's stream, a comment in its PGN, a
+/// `#note` in its log. Answered as [`declare`] is, once the game has said it; a game over may
+/// still be noted on.
+pub async fn note(
+    State(overview): State<Arc<Overview>>,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    operate(&overview, &name, noted(&body)).await
+}
+
+/// What the operator asks of a board's game, read from a request's body.
+struct Asked {
+    /// What the board's runner is handed.
+    control: Control,
+    /// The event that says the game has taken it.
+    taken: fn(&EventKind) -> bool,
+    /// What the game must be in for it.
+    needs: Needs,
+}
+
+/// What a board's game must be in for an action.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Needs {
+    /// Started and not over.
+    InProgress,
+    /// Started and not over, with a clock.
+    Clock,
+    /// Started (a game over may still be noted on).
+    Started,
+}
+
+/// The result `body` declares, or why it declares none.
+fn declared(body: &str) -> Result<Asked, String> {
+    let declared = Declared::from_words(body.split_whitespace())
+        .ok_or_else(|| format!("`{}` declares no result: declare {WORDS}", excerpt(body)))?;
+    Ok(Asked {
+        control: Control::Declare(declared),
+        taken: |kind| matches!(kind, EventKind::Result(_)),
+        needs: Needs::InProgress,
+    })
+}
+
+/// The time `body` gives (`black 120000`), or why it gives none.
+fn time_given(body: &str) -> Result<Asked, String> {
     let words: Vec<&str> = body.split_whitespace().collect();
     let given = match words.as_slice() {
         [side, ms] => side
@@ -79,68 +114,59 @@ pub async fn add_time(
             .zip(ms.parse::<Millis>().ok().filter(|ms| *ms > 0)),
         _ => None,
     };
-    let Some((color, ms)) = given else {
-        return refused(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "`{}` gives no time: give `white|black MS` (ms more, above 0)",
-                excerpt(&body)
-            ),
-        );
-    };
-    if let Some(refusal) = not_in_progress(&board, &name) {
-        return refusal;
-    }
-    if board.summary().clock.is_none() {
-        return refused(
-            StatusCode::CONFLICT,
-            format!("board {name}'s game has no clock"),
-        );
-    }
-    let added = |kind: &EventKind| matches!(kind, EventKind::TimeAdded { .. });
-    act(&board, &name, Control::AddTime(color, ms), added).await
+    let (color, ms) = given.ok_or_else(|| {
+        format!(
+            "`{}` gives no time: give `white|black MS` (ms more, above 0)",
+            excerpt(body)
+        )
+    })?;
+    Ok(Asked {
+        control: Control::AddTime(color, ms),
+        taken: |kind| matches!(kind, EventKind::TimeAdded { .. }),
+        needs: Needs::Clock,
+    })
 }
 
-/// Notes `body` (one line, at most [`NOTE_LIMIT`] bytes) on board `name`'s game for the
-/// arbiter: a `note` event on the board's stream, a comment in its PGN, a `#note` in its log.
-/// Answered as [`declare`] is, once the game has said it; a game over may still be noted on.
-pub async fn note(
-    State(overview): State<Arc<Overview>>,
-    Path(name): Path<String>,
-    body: String,
-) -> Response {
-    let Some(board) = overview.board(&name) else {
-        return refused(StatusCode::NOT_FOUND, format!("no board is called {name}"));
-    };
+/// The note `body` makes, on one line, or why it makes none.
+fn noted(body: &str) -> Result<Asked, String> {
     let text = body.replace(['\n', '\r'], " ").trim().to_owned();
     if text.is_empty() {
-        return refused(StatusCode::BAD_REQUEST, "the note is empty".to_owned());
+        return Err("the note is empty".to_owned());
     }
-    if !board.summary().started {
-        return refused(
-            StatusCode::CONFLICT,
-            format!("board {name}'s game has not started"),
-        );
-    }
-    let noted = |kind: &EventKind| matches!(kind, EventKind::Note { .. });
-    act(&board, &name, Control::Note(text), noted).await
+    Ok(Asked {
+        control: Control::Note(text),
+        taken: |kind| matches!(kind, EventKind::Note { .. }),
+        needs: Needs::Started,
+    })
 }
 
-/// The refusal when board `name`'s game has not started or is over.
-fn not_in_progress(board: &BoardHandle, name: &str) -> Option<Response> {
+/// Carries out `asked` on board `name`: `404` for no such board, `400` for a body that asks
+/// nothing, `409` for a game not in the state the action needs; else [`act`].
+async fn operate(overview: &Overview, name: &str, asked: Result<Asked, String>) -> Response {
+    let Some(board) = overview.board(name) else {
+        return refused(StatusCode::NOT_FOUND, format!("no board is called {name}"));
+    };
+    let asked = match asked {
+        Ok(asked) => asked,
+        Err(why) => return refused(StatusCode::BAD_REQUEST, why),
+    };
     let summary = board.summary();
-    if !summary.started {
-        return Some(refused(
+    let conflict = if !summary.started {
+        Some("has not started".to_owned())
+    } else if let Some(result) = summary.result.filter(|_| asked.needs != Needs::Started) {
+        Some(format!("is over already ({result})"))
+    } else if asked.needs == Needs::Clock && summary.clock.is_none() {
+        Some("has no clock".to_owned())
+    } else {
+        None
+    };
+    if let Some(conflict) = conflict {
+        return refused(
             StatusCode::CONFLICT,
-            format!("board {name}'s game has not started"),
-        ));
+            format!("board {name}'s game {conflict}"),
+        );
     }
-    summary.result.map(|result| {
-        refused(
-            StatusCode::CONFLICT,
-            format!("board {name}'s game is over already ({result})"),
-        )
-    })
+    act(&board, name, asked.control, asked.taken).await
 }
 
 /// Hands `control` to board `name`'s runner and answers with the board's state once its game
