@@ -132,14 +132,6 @@ function row(name) {
   return entry;
 }
 
-function clock(ms) {
-  const s = Math.floor(ms / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const two = (n) => String(n).padStart(2, "0");
-  return (h ? h + ":" + two(m) : String(m)) + ":" + two(s % 60);
-}
-
 function show(board) {
   const entry = row(board.name);
   entry.name.textContent = board.name;
@@ -151,7 +143,7 @@ function show(board) {
   entry.link.textContent = board.link;
   entry.link.className = "linkstate " + board.link;
   entry.clocks.textContent = board.clock
-    ? clock(board.clock.white) + " · " + clock(board.clock.black)
+    ? clockText(board.clock.white) + " · " + clockText(board.clock.black)
     : "no clock";
   for (const button of entry.buttons) {
     const inGame = board.started && !board.result;
