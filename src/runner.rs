@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
 use crate::clock::ClockReading;
-use crate::event::LinkState;
+use crate::event::{LinkState, TagName};
 use crate::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
 use crate::live::{turned_feedback, turned_sensor, turned_snapshot};
 use crate::rules::Declared;
@@ -178,6 +178,15 @@ pub enum Control {
     /// comment) and the sink is told ([`Happened::Operated`], for the recording). Nothing
     /// happens before the game has started.
     Note(String),
+    /// The arbiter names a tag of the game (a player, the event, the round), at the host: the
+    /// game says it (a `tag` event: the PGN and the pages follow) and the sink is told
+    /// ([`Happened::Operated`], for the recording). Taken before the game has started too.
+    Tag(TagName, String),
+    /// The arbiter reinstates the position after this ply, at the host (7.4, 7.5.1): the
+    /// plies after it are taken back and the board is to be put back
+    /// ([`LiveGame::reinstate`]); the sink is told ([`Happened::Operated`], for the
+    /// recording). Nothing happens before the game has started.
+    Reinstate(u32),
     /// A clock's reading that does not come from the board (an online game's server's clock,
     /// `touchmove online`): the game takes it now as it takes the board's clock's, and the
     /// sink is told ([`Happened::ClockReading`], for the recording).
@@ -643,7 +652,13 @@ fn apply_control<S: BoardSession, K: Sink>(
         Control::Note(text) if game.started() => {
             operate(game, sink, now, &HostNote::Note(text))?;
         }
-        Control::Declare(_) | Control::AddTime(..) | Control::Note(_) => {}
+        Control::Reinstate(ply) if game.started() => {
+            operate(game, sink, now, &HostNote::Reinstate { ply })?;
+        }
+        Control::Declare(_) | Control::AddTime(..) | Control::Note(_) | Control::Reinstate(_) => {}
+        Control::Tag(tag, value) => {
+            operate(game, sink, now, &HostNote::Tag { tag, value })?;
+        }
         Control::Promote(role) if game.started() => {
             let event = SensorEvent::new(now, crate::sensor::SensorKind::Promote(role));
             take_entered(&event, game, sink)?;

@@ -796,8 +796,15 @@ fn the_operator_gives_time_notes_and_declares_a_draw_with_the_token_and_without_
     assert_eq!(summary["result"], "1/2-1/2");
     let ply = summary["ply"].as_u64().expect("plies");
     assert!(ply >= 4, "{summary}");
-    // Once over, the game takes no other result.
+    // Once over, the game takes no other result, and no position is reinstated.
     assert_eq!(declare(&operator, "adjudicated 1-0").0, 409);
+    let reinstate = |head: &str, body: &str| {
+        let line = "POST /api/boards/north/reinstate";
+        common::http::request_with_body(address, line, &format!("{host}{head}"), body)
+    };
+    assert_eq!(reinstate("", "1").0, 401);
+    assert_eq!(reinstate(&operator, "the last").0, 400);
+    assert_eq!(reinstate(&operator, "1").0, 409);
     let events: Vec<Value> = sse_data(address, "/api/boards/north/events", Duration::from_secs(1))
         .iter()
         .map(|line| serde_json::from_str(line).expect("a JSON event"))
@@ -872,66 +879,4 @@ fn the_operator_gives_time_notes_and_declares_a_draw_with_the_token_and_without_
     assert_eq!(events, replay_with(&log, &["--time-control", "5400+30"]));
     drop(served);
     drop(emulator);
-}
-
-#[test]
-fn the_arbiter_s_console_gives_time_and_ends_a_game_with_the_token_only() {
-    let token = "console-s3cret-0123456789";
-    let mut command = common::serving::serve_command(&[
-        "--demo",
-        "1",
-        "--demo-thinking",
-        "1200-2000",
-        "--time-control",
-        "600+5",
-        "--console",
-    ]);
-    command.env("TOUCHMOVE_TOKEN", token);
-    let served = common::serving::start(command);
-    let address = served.address.as_str();
-    wait_for_plies(address, 2);
-    let browser = Browser::start(1600, 900);
-    browser.open(&format!("http://{address}/console"));
-    let within = Duration::from_secs(10);
-    // A wrong token: the action is refused and the console asks for the token again.
-    browser.type_into("#token", "not-the-token");
-    browser.click("#sign-in");
-    browser.text_when("#boards tbody", within, |text| text.contains("ply"));
-    browser.click("button.time[data-side=black]");
-    let said = browser.text_when("#said", within, |text| text.contains("refused"));
-    assert!(said.contains("refused (401)"), "{said}");
-    let login_shown = browser.eval("return !document.getElementById('login').hidden;");
-    assert_eq!(login_shown, true);
-    // The operator's token: two minutes for Black, then a draw agreed, clicked twice.
-    browser.type_into("#token", token);
-    browser.click("#sign-in");
-    browser.text_when("#boards tbody", within, |text| text.contains("ply"));
-    browser.click("button.time[data-side=black]");
-    let said = browser.text_when("#said", within, |text| text.contains("2 minutes"));
-    assert!(said.contains("2 minutes more for black"), "{said}");
-    let draw = "button.result[data-words=draw-agreed]";
-    browser.click(draw);
-    let armed = browser.text_when(draw, within, |text| text.starts_with("Confirm"));
-    assert_eq!(armed, "Confirm: ½ agreed");
-    browser.click(draw);
-    let said = browser.text_when("#said", within, |text| text.contains("draw agreed"));
-    assert!(said.contains("a draw agreed"), "{said}");
-    let shown = browser.text_when("#boards tbody", within, |text| text.contains("1/2-1/2"));
-    assert!(shown.contains("1/2-1/2"), "{shown}");
-    browser.screenshot(&std::env::temp_dir().join("touchmove-console.png"));
-    // The board's stream says both, as the API made them.
-    let events = sse_until(address, "/api/boards/1/events", within, |event| {
-        event["kind"] == "result"
-    });
-    let added = events
-        .iter()
-        .find(|event| event["kind"] == "time-added")
-        .expect("the time given");
-    assert_eq!(
-        (&added["color"], &added["ms"]),
-        (&"black".into(), &120_000.into())
-    );
-    let result = events.last().expect("the result");
-    assert_eq!(result["result"], "1/2-1/2");
-    assert_eq!(result["reason"], "draw agreed");
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod arbiter_console;
 mod chesslink_watch;
 mod cli;
 mod corpus_pgn;

@@ -1,11 +1,12 @@
 //! What the operator types at the terminal of `watch` that the board cannot see: a game's end
 //! (a resignation, a draw agreed, a claim upheld, a default, the arbiter's penalty or decision)
-//! time the arbiter gives a player, and the arbiter's notes.
+//! time the arbiter gives a player, the arbiter's notes, a tag of the game named (a player, the
+//! event, the round) and the position of an earlier ply reinstated.
 
 use shakmaty::{Color, KnownOutcome};
 use tokio::sync::mpsc;
 
-use touchmove::event::ClaimReason;
+use touchmove::event::{ClaimReason, TagName};
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
 use touchmove::sensor::Millis;
@@ -15,28 +16,56 @@ use super::typed::read_typed;
 /// What can be typed, for the help line.
 pub(super) const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
 `default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`, `time white|black \
-SECONDS`, `note TEXT`";
+SECONDS`, `note TEXT`, `tag white|black|event|round|site|board TEXT`, `reinstate PLY`";
 
 /// Reads the lines typed and sends each declaration to the board's runner; anything else is
 /// answered with what can be typed.
 pub(super) fn read_arbiter_keys(controls: mpsc::UnboundedSender<Control>) {
     read_typed("a result", move |line| {
-        let lower = line.to_ascii_lowercase();
-        let control = match (
-            typed_declaration(&lower),
-            typed_time(&lower),
-            typed_note(line),
-        ) {
-            (Some(declared), _, _) => Control::Declare(declared),
-            (None, Some((color, ms)), _) => Control::AddTime(color, ms),
-            (None, None, Some(text)) => Control::Note(text.to_owned()),
-            (None, None, None) => {
-                eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
-                return true;
-            }
+        let Some(control) = typed_control(line) else {
+            eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
+            return true;
         };
         controls.send(control).is_ok()
     });
+}
+
+/// What a typed line asks of the board's game, if it asks something.
+fn typed_control(line: &str) -> Option<Control> {
+    let lower = line.to_ascii_lowercase();
+    if let Some(declared) = typed_declaration(&lower) {
+        return Some(Control::Declare(declared));
+    }
+    if let Some((color, ms)) = typed_time(&lower) {
+        return Some(Control::AddTime(color, ms));
+    }
+    if let Some((tag, value)) = typed_tag(line) {
+        return Some(Control::Tag(tag, value.to_owned()));
+    }
+    if let Some(ply) = typed_reinstate(&lower) {
+        return Some(Control::Reinstate(ply));
+    }
+    typed_note(line).map(|text| Control::Note(text.to_owned()))
+}
+
+/// The tag and its value (as typed) of a typed `tag NAME TEXT`, if the line is one (the name
+/// alone unnames the tag).
+pub(super) fn typed_tag(line: &str) -> Option<(TagName, &str)> {
+    let (word, rest) = line.trim().split_once(' ')?;
+    if !word.eq_ignore_ascii_case("tag") {
+        return None;
+    }
+    let rest = rest.trim();
+    let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
+    Some((name.parse().ok()?, value.trim()))
+}
+
+/// The ply of a typed `reinstate PLY`, if the line is one.
+pub(super) fn typed_reinstate(line: &str) -> Option<u32> {
+    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["reinstate", ply] => ply.parse().ok(),
+        _ => None,
+    }
 }
 
 /// The text of a typed `note TEXT`, as typed, if the line is one.
@@ -131,6 +160,37 @@ mod tests {
         for line in ["note", "note  ", "notes x", "draw"] {
             assert_eq!(typed_note(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn a_tag_keeps_its_value_as_typed_and_a_reinstatement_names_a_ply() {
+        assert_eq!(
+            typed_tag("tag White  Carlsen, Magnus "),
+            Some((TagName::White, "Carlsen, Magnus"))
+        );
+        assert_eq!(typed_tag("TAG round 7.1"), Some((TagName::Round, "7.1")));
+        assert_eq!(typed_tag("tag black"), Some((TagName::Black, "")));
+        for line in ["tag", "tag colour red", "tags white x", "note x"] {
+            assert_eq!(typed_tag(line), None, "{line}");
+        }
+        assert_eq!(typed_reinstate("reinstate 12"), Some(12));
+        for line in [
+            "reinstate",
+            "reinstate -1",
+            "reinstate 12 13",
+            "reinstate e4",
+        ] {
+            assert_eq!(typed_reinstate(line), None, "{line}");
+        }
+        assert!(matches!(
+            typed_control("tag white Anna"),
+            Some(Control::Tag(TagName::White, name)) if name == "Anna"
+        ));
+        assert!(matches!(
+            typed_control("Reinstate 3"),
+            Some(Control::Reinstate(3))
+        ));
+        assert!(typed_control("reinstate now").is_none());
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod http;
 pub mod lichess;
 pub mod live;
+pub mod push_stand_in;
 pub mod serving;
 pub mod tools;
 pub mod watching;

@@ -119,6 +119,28 @@ pub enum EventKind {
         /// The note, one line.
         text: String,
     },
+    /// The arbiter named a tag of the game at the host (a player, the event, the round): from
+    /// here on the record carries `value` for `tag`, this game and the board's next.
+    Tag {
+        /// The tag named.
+        #[serde(serialize_with = "ser_display")]
+        tag: TagName,
+        /// Its value, one line.
+        value: String,
+    },
+    /// The arbiter reinstated the position after ply `ply` at the host (7.4, 7.5.1: the
+    /// position before an irregularity): the plies after it are taken back (a `takeback` each,
+    /// before this event), their moves in `moves`, and the game goes on from `fen` once the
+    /// board shows it again (a `mismatch` until then, a `resync` then).
+    Reinstated {
+        /// The plies that stand (0: the starting position).
+        ply: u32,
+        /// The moves taken back, in SAN, in the order they were played.
+        moves: Vec<String>,
+        /// The position reinstated.
+        #[serde(serialize_with = "ser_fen")]
+        fen: Fen,
+    },
     /// A new game was set up on the same board (by a spectator's tool: LiveChess's `setup`):
     /// it starts from `fen` once the board shows it (live sessions only: a recording starts
     /// from its `@start`).
@@ -129,6 +151,70 @@ pub enum EventKind {
         #[serde(serialize_with = "ser_fen")]
         fen: Fen,
     },
+}
+
+/// A tag of the game the arbiter may name at the host, as PGN names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TagName {
+    /// `Event`: the tournament or match.
+    Event,
+    /// `Site`: where it is played.
+    Site,
+    /// `Round`: the round (and game) of the event.
+    Round,
+    /// `Board`: the board's number or name in the round.
+    Board,
+    /// `White`: White's player.
+    White,
+    /// `Black`: Black's player.
+    Black,
+}
+
+impl TagName {
+    /// Every tag the arbiter may name.
+    pub const ALL: [TagName; 6] = [
+        TagName::Event,
+        TagName::Site,
+        TagName::Round,
+        TagName::Board,
+        TagName::White,
+        TagName::Black,
+    ];
+
+    /// The tag's name in PGN (`White`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TagName::Event => "Event",
+            TagName::Site => "Site",
+            TagName::Round => "Round",
+            TagName::Board => "Board",
+            TagName::White => "White",
+            TagName::Black => "Black",
+        }
+    }
+}
+
+impl std::fmt::Display for TagName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A word that names no tag the arbiter may name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` names no tag: name Event, Site, Round, Board, White or Black")]
+pub struct UnknownTag(pub String);
+
+impl std::str::FromStr for TagName {
+    type Err = UnknownTag;
+
+    /// The tag named `word`, in any case (`white`, `White`).
+    fn from_str(word: &str) -> Result<TagName, UnknownTag> {
+        TagName::ALL
+            .into_iter()
+            .find(|tag| tag.as_str().eq_ignore_ascii_case(word))
+            .ok_or_else(|| UnknownTag(word.to_owned()))
+    }
 }
 
 /// Whether a live board answers.

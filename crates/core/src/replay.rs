@@ -131,6 +131,22 @@ impl Replay {
                 interpreter.note(t, &text);
                 drain(interpreter, sink);
             }
+            LogRecord::HostNote {
+                t,
+                note: HostNote::Tag { tag, value },
+            } => {
+                let interpreter = self.interpreter();
+                interpreter.tag(t, tag, &value);
+                drain(interpreter, sink);
+            }
+            LogRecord::HostNote {
+                t,
+                note: HostNote::Reinstate { ply },
+            } => {
+                let interpreter = self.interpreter();
+                interpreter.reinstate(t, ply);
+                drain(interpreter, sink);
+            }
             // The engine gone, its side is a person's: exempt no longer.
             LogRecord::HostNote {
                 t,

@@ -7,7 +7,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position};
 
 use touchmove_core::clock::ClockReading;
-use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState};
+use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState, TagName};
 use touchmove_core::interpreter::PendingDecision;
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
@@ -444,6 +444,7 @@ impl WatchedBoard {
                 }
             }
             EventKind::Takeback { .. } => self.last_move = None,
+            EventKind::Tag { tag, value } => self.set_tag(*tag, value),
             EventKind::Result(result) => {
                 self.result = Some(result.result.clone());
                 if let Some(clock) = self.clock.as_mut() {
@@ -453,6 +454,18 @@ impl WatchedBoard {
             _ => {}
         }
         decision
+    }
+
+    /// The arbiter named `tag` `value`: this game's PGN (its recorder took it), the next
+    /// games' and the summary's players follow.
+    fn set_tag(&mut self, tag: TagName, value: &str) {
+        self.tags.set(tag, value.to_owned());
+        let named = Some(value.to_owned()).filter(|value| !value.is_empty());
+        match tag {
+            TagName::White => self.players.white = named,
+            TagName::Black => self.players.black = named,
+            _ => {}
+        }
     }
 
     fn clock_after_move(&mut self, t: Millis, times: ClockTimes, running: Color) {

@@ -247,12 +247,12 @@ pub async fn guard(State(access): State<Access>, request: Request, next: Next) -
     }
 }
 
-/// Whether `path` is one of the operator's own actions: `/api/boards/NAME/result`,
-/// `/api/boards/NAME/time` and `/api/boards/NAME/note`.
+/// Whether `path` is one of the operator's own actions: `/api/boards/NAME/` and `result`,
+/// `time`, `note`, `tag` or `reinstate`.
 pub fn is_operator_action(path: &str) -> bool {
     path.strip_prefix("/api/boards/")
         .and_then(|rest| rest.split('/').nth(1))
-        .is_some_and(|action| matches!(action, "result" | "time" | "note"))
+        .is_some_and(|action| matches!(action, "result" | "time" | "note" | "tag" | "reinstate"))
 }
 
 /// A header's value as text, if it is there and is text.
@@ -428,6 +428,8 @@ mod tests {
         assert!(is_operator_action("/api/boards/board%201/result"));
         assert!(is_operator_action("/api/boards/1/time"));
         assert!(is_operator_action("/api/boards/1/note"));
+        assert!(is_operator_action("/api/boards/1/tag"));
+        assert!(is_operator_action("/api/boards/1/reinstate"));
         assert!(!is_operator_action("/api/boards/1/events"));
         assert!(!is_operator_action("/api/boards/result"));
         assert!(!is_operator_action("/api/boards/1/online/resign"));

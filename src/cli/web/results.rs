@@ -1,7 +1,9 @@
 //! The operator's actions on a board's game, what no sensor sees: `POST
 //! /api/boards/NAME/result` declares its result (a draw agreed, a claim upheld, a resignation,
 //! a default, the arbiter's penalty or decision), `POST /api/boards/NAME/time` gives a player
-//! more time, `POST /api/boards/NAME/note` notes something on it. The access guard has
+//! more time, `POST /api/boards/NAME/note` notes something on it, `POST
+//! /api/boards/NAME/tag` names a tag of it (a player, the event, the round), `POST
+//! /api/boards/NAME/reinstate` reinstates an earlier position. The access guard has
 //! already checked the operator's token; here, what is asked, and the answer: the board's new
 //! state once its game has taken it.
 
@@ -15,11 +17,12 @@ use axum::response::{IntoResponse, Response};
 use shakmaty::Color;
 use tokio::sync::broadcast::error::RecvError;
 
-use touchmove::event::EventKind;
+use touchmove::event::{EventKind, TagName, UnknownTag};
 use touchmove::output::excerpt::excerpt;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
 use touchmove::sensor::Millis;
+use touchmove::watched::BoardSummary;
 
 use super::board::{BoardHandle, Overview};
 
@@ -72,6 +75,31 @@ pub async fn note(
     operate(&overview, &name, noted(&body)).await
 }
 
+/// `POST /api/boards/NAME/tag`: names a tag of board `name`'s game: `body` is the tag's name and
+/// its value (`white Carlsen, Magnus`; `round 7`; the name alone unnames it), the tag one of
+/// `Event`, `Site`, `Round`, `Board`, `White`, `Black` in any case. A `tag` event on the board's
+/// stream, its PGN's tags from this game on, a `#tag` in its log. Answered as [`declare`] is,
+/// once the game has said it; taken before the game has started and after it is over too.
+pub async fn tag(
+    State(overview): State<Arc<Overview>>,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    operate(&overview, &name, tagged(&body)).await
+}
+
+/// `POST /api/boards/NAME/reinstate`: reinstates the position after ply `body` (a number below
+/// the game's ply) on board `name` (7.4, 7.5.1): the plies after it taken back, a `reinstated`
+/// event, the board matching nothing until it is put back so. Answered as [`declare`] is, once
+/// the game has said it; `409` also for a ply not before the game's.
+pub async fn reinstate(
+    State(overview): State<Arc<Overview>>,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    operate(&overview, &name, reinstated(&body)).await
+}
+
 /// What the operator asks of a board's game, read from a request's body.
 struct Asked {
     /// What the board's runner is handed.
@@ -91,6 +119,10 @@ enum Needs {
     Clock,
     /// Started (a game over may still be noted on).
     Started,
+    /// Anything: a game not yet started, or over.
+    Nothing,
+    /// Started and not over, with more plies than this.
+    PliesAbove(u32),
 }
 
 /// The result `body` declares, or why it declares none.
@@ -140,6 +172,36 @@ fn noted(body: &str) -> Result<Asked, String> {
     })
 }
 
+/// The tag `body` names (`white Carlsen, Magnus`), or why it names none.
+fn tagged(body: &str) -> Result<Asked, String> {
+    let body = body.replace(['\n', '\r'], " ");
+    let body = body.trim();
+    let (word, value) = body.split_once(' ').unwrap_or((body, ""));
+    let tag: TagName = word
+        .parse()
+        .map_err(|error: UnknownTag| error.to_string())?;
+    Ok(Asked {
+        control: Control::Tag(tag, value.trim().to_owned()),
+        taken: |kind| matches!(kind, EventKind::Tag { .. }),
+        needs: Needs::Nothing,
+    })
+}
+
+/// The ply `body` reinstates the position after, or why it names none.
+fn reinstated(body: &str) -> Result<Asked, String> {
+    let ply = body.trim().parse::<u32>().map_err(|_| {
+        format!(
+            "`{}` is no ply: give the number of plies that stand (0: the start)",
+            excerpt(body)
+        )
+    })?;
+    Ok(Asked {
+        control: Control::Reinstate(ply),
+        taken: |kind| matches!(kind, EventKind::Reinstated { .. }),
+        needs: Needs::PliesAbove(ply),
+    })
+}
+
 /// Carries out `asked` on board `name`: `404` for no such board, `400` for a body that asks
 /// nothing, `409` for a game not in the state the action needs; else [`act`].
 async fn operate(overview: &Overview, name: &str, asked: Result<Asked, String>) -> Response {
@@ -150,16 +212,7 @@ async fn operate(overview: &Overview, name: &str, asked: Result<Asked, String>) 
         Ok(asked) => asked,
         Err(why) => return refused(StatusCode::BAD_REQUEST, why),
     };
-    let summary = board.summary();
-    let conflict = if !summary.started {
-        Some("has not started".to_owned())
-    } else if let Some(result) = summary.result.filter(|_| asked.needs != Needs::Started) {
-        Some(format!("is over already ({result})"))
-    } else if asked.needs == Needs::Clock && summary.clock.is_none() {
-        Some("has no clock".to_owned())
-    } else {
-        None
-    };
+    let conflict = conflict(&board.summary(), asked.needs);
     if let Some(conflict) = conflict {
         return refused(
             StatusCode::CONFLICT,
@@ -167,6 +220,27 @@ async fn operate(overview: &Overview, name: &str, asked: Result<Asked, String>) 
         );
     }
     act(&board, name, asked.control, asked.taken).await
+}
+
+/// Why a game in the state `summary` says cannot take an action that `needs` that, if it
+/// cannot.
+fn conflict(summary: &BoardSummary, needs: Needs) -> Option<String> {
+    if needs == Needs::Nothing {
+        return None;
+    }
+    if !summary.started {
+        return Some("has not started".to_owned());
+    }
+    if let Some(result) = summary.result.as_ref().filter(|_| needs != Needs::Started) {
+        return Some(format!("is over already ({result})"));
+    }
+    match needs {
+        Needs::Clock if summary.clock.is_none() => Some("has no clock".to_owned()),
+        Needs::PliesAbove(ply) if summary.ply <= ply => {
+            Some(format!("stands at ply {}, not after {ply}", summary.ply))
+        }
+        _ => None,
+    }
 }
 
 /// Hands `control` to board `name`'s runner and answers with the board's state once its game

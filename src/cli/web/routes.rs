@@ -58,6 +58,15 @@ pub fn router(overview: Arc<Overview>) -> Router {
             "/api/boards/{name}/note",
             post(super::results::note).layer(DefaultBodyLimit::max(super::results::NOTE_LIMIT)),
         )
+        .route(
+            "/api/boards/{name}/tag",
+            post(super::results::tag).layer(DefaultBodyLimit::max(super::results::NOTE_LIMIT)),
+        )
+        .route(
+            "/api/boards/{name}/reinstate",
+            post(super::results::reinstate)
+                .layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+        )
         .with_state(Arc::clone(&overview))
         .route(
             "/api/boards/{name}/online/{*request}",

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Square};
 
 use touchmove_core::clock::{ClockReading, TimeControl};
-use touchmove_core::event::{EventKind, GameEvent};
+use touchmove_core::event::{EventKind, GameEvent, TagName};
 use touchmove_core::interpreter::{Config, Interpreter};
 use touchmove_core::rules::Declared;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
@@ -298,6 +298,8 @@ impl LiveGame {
             HostNote::Declared(declared) => self.declare(t, declared),
             HostNote::TimeAdded { color, ms } => self.add_time(t, color, ms),
             HostNote::Note(ref text) => self.note(t, text),
+            HostNote::Tag { tag, ref value } => self.tag(t, tag, value),
+            HostNote::Reinstate { ply } => self.reinstate(t, ply),
             HostNote::EngineGone => self.set_exempt(t, None),
             HostNote::EngineMove { .. }
             | HostNote::ServerLine(_)
@@ -325,6 +327,33 @@ impl LiveGame {
     pub fn note(&mut self, now: Millis, text: &str) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.note(now, text);
+            self.drain();
+        }
+    }
+
+    /// The arbiter named `tag` `value` at `now`
+    /// ([`touchmove_core::interpreter::Interpreter::tag`]); before the game starts, the same
+    /// `tag` event is said (a replay's interpreter, there from the log's start, says it so).
+    pub fn tag(&mut self, now: Millis, tag: TagName, value: &str) {
+        match self.interpreter.as_mut() {
+            Some(interpreter) => {
+                interpreter.tag(now, tag, value);
+                self.drain();
+            }
+            None => {
+                let value = value.replace(['\n', '\r'], " ").trim().to_owned();
+                let kind = EventKind::Tag { tag, value };
+                self.say(LiveEvent::Decision(GameEvent { t: now, kind }));
+            }
+        }
+    }
+
+    /// The arbiter reinstated the position after ply `ply` at `now`
+    /// ([`touchmove_core::interpreter::Interpreter::reinstate`]; nothing before the game
+    /// starts).
+    pub fn reinstate(&mut self, now: Millis, ply: u32) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.reinstate(now, ply);
             self.drain();
         }
     }

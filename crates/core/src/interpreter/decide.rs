@@ -31,6 +31,11 @@ impl Interpreter {
     /// Looks at the board after a change at `t` and decides what it can.
     pub(super) fn reassess(&mut self, t: Millis) {
         let relation = self.relate();
+        // Put back to a reinstated position, the board means nothing until it shows it.
+        if self.reinstating() && relation != Relation::Current {
+            self.phase = Phase::Unexplained { quiet_at: None };
+            return;
+        }
         // Unseen (a full report, or while catching up), a board that forward play also explains
         // may be moves that came back to an earlier position, or went on from it: no takeback
         // nor correction is taken, the board is not taken to match, and it is weighed again once

@@ -12,6 +12,7 @@
 //! and with the earlier positions of the game. Article 4 breaches are read from the hand motions
 //! of the turn once its move is decided, and reported as `violation` events.
 
+mod arbiter;
 mod board;
 mod catch_up;
 mod decide;
@@ -39,7 +40,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Square};
 
 use crate::clock::ClockReading;
 use crate::event::{EventKind, GameEvent};
-use crate::rules::{Declared, Game};
+use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use board::{PhysicalBoard, Reading, SeenChange, Sensed};
 use decisions::Decisions;
@@ -737,6 +738,10 @@ impl Interpreter {
     /// placement; a press with no move is an illegal move (7.5.3), unless whose turn it was is
     /// a guess ([`Interpreter::press_against_guess`]).
     fn clock_ruling(&mut self, t: Millis, color: Color) {
+        if self.reinstating() {
+            // The board is being put back as the arbiter said: no ruling.
+            return;
+        }
         if matches!(self.phase, Phase::Unexplained { .. }) {
             if color != self.game.turn() && self.guess.plies > 0 {
                 // The side the record has moving last, by a move caught up from the board,
@@ -927,6 +932,9 @@ impl Interpreter {
     /// when given, and its first the move of the piece seen in hand before a full report, while
     /// its square stays empty.
     fn catch_up_with(&mut self, t: Millis, last_mover: Option<Color>) {
+        if self.reinstating() {
+            return;
+        }
         // A board that also shows an earlier position may be a takeback: neither is taken.
         if self.matching_earlier().is_some() {
             return;
@@ -982,55 +990,6 @@ impl Interpreter {
     pub fn set_exempt(&mut self, t: Millis, side: Option<Color>) {
         self.handle_timeout(t);
         self.config.exempt = side;
-    }
-
-    /// `color` resigned at `t` (FIDE 5.1.2: declared at the host, a key; no sensor sees it), as
-    /// [`Interpreter::declare`] takes it.
-    pub fn resign(&mut self, t: Millis, color: Color) {
-        self.declare(t, Declared::Resigned(color));
-    }
-
-    /// A result was declared at the host at `t` (a resignation, a draw agreed, a claim upheld, a
-    /// default, the arbiter's decision: nothing a sensor sees). What the deadlines due by `t`
-    /// decide is decided first; a game already over stays as it ended.
-    pub fn declare(&mut self, t: Millis, declared: Declared) {
-        self.handle_timeout(t);
-        self.drop_gesture_watch();
-        if self.game.ending().is_some() {
-            return;
-        }
-        self.game.end(declared.ending());
-        self.announce_ending_or_claims(t);
-        self.phase = Phase::Closed;
-        self.say_pending(t);
-    }
-
-    /// The arbiter gave `color` `ms` more at `t`, declared at the host (7.5.5's two minutes for
-    /// an irregularity the board did not see, a 12.9.2 penalty to the opponent, a clock set
-    /// wrongly made good): the game's clock follows, and a physical clock is set so by the
-    /// host (the `time-added` event). Nothing without a clock, or once the game is over.
-    pub fn add_time(&mut self, t: Millis, color: Color, ms: Millis) {
-        self.handle_timeout(t);
-        if self.game.ending().is_some() {
-            return;
-        }
-        let Some(clock) = self.clock.as_mut() else {
-            return;
-        };
-        clock.add_time(color, ms);
-        let clock = clock.times(t);
-        self.times_after_time_added();
-        self.emit(t, EventKind::TimeAdded { color, ms, clock });
-    }
-
-    /// The arbiter noted `text` on the game at `t`, at the host (a `note` event, a comment in
-    /// the PGN); line breaks become spaces.
-    pub fn note(&mut self, t: Millis, text: &str) {
-        self.handle_timeout(t);
-        let text = text.replace(['\n', '\r'], " ").trim().to_owned();
-        if !text.is_empty() {
-            self.emit(t, EventKind::Note { text });
-        }
     }
 
     /// `loser`'s flag fell at `t`: the game ends (6.9).

@@ -14,6 +14,9 @@ pub(super) enum Sync {
     /// looked for at each change until the board matches again (`mismatch_reported` once the
     /// mismatch has been reported meanwhile).
     CatchingUp { mismatch_reported: bool },
+    /// The arbiter reinstated an earlier position: the board matches nothing (the mismatch
+    /// said) until it shows that position, and no move made unseen is looked for meanwhile.
+    Reinstating,
 }
 
 impl Sync {
@@ -30,6 +33,7 @@ impl Sync {
         matches!(
             self,
             Sync::MismatchReported
+                | Sync::Reinstating
                 | Sync::CatchingUp {
                     mismatch_reported: true
                 }
@@ -47,12 +51,17 @@ impl Sync {
             Sync::CatchingUp { .. } => Sync::CatchingUp {
                 mismatch_reported: true,
             },
+            Sync::Reinstating => Sync::Reinstating,
             _ => Sync::MismatchReported,
         };
     }
 
-    /// A full report left the board matching nothing: look for the moves missed.
+    /// A full report left the board matching nothing: look for the moves missed (not while
+    /// the board is put back to a reinstated position).
     pub(super) fn catch_up(&mut self) {
+        if *self == Sync::Reinstating {
+            return;
+        }
         *self = Sync::CatchingUp {
             mismatch_reported: self.mismatch_reported(),
         };

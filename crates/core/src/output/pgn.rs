@@ -26,11 +26,13 @@ pub use tags::PgnTags;
 /// Moves are checked against the recorded position and written in SAN; violations, illegal
 /// moves, claimable draws and board mismatches become `{ }` comments where they were decided;
 /// a takeback removes the last move and the comments after it; a result sets the `Result` tag
-/// and the termination marker; a `game` event starts a new game from the standard position.
+/// and the termination marker; a `tag` event names a tag of this game and the next ones; a
+/// `game` event starts a new game from the standard position.
 #[derive(Debug, Clone)]
 pub struct PgnRecorder {
     tags: PgnTags,
-    closed: Vec<GameRecord>,
+    /// The games closed, each with the tags it ended with.
+    closed: Vec<(GameRecord, PgnTags)>,
     current: GameRecord,
 }
 
@@ -100,6 +102,13 @@ impl PgnRecorder {
             }
             EventKind::Takeback { ply } => self.current.take_back(*ply),
             EventKind::Result(result) => self.finish(result),
+            EventKind::Tag { tag, value } => {
+                self.tags.set(*tag, value.clone());
+                Ok(())
+            }
+            EventKind::Reinstated { ply, moves, .. } => {
+                self.note(crate::output::text::reinstated_text(*ply, moves))
+            }
             EventKind::Game { number } => {
                 self.start_game(*number);
                 Ok(())
@@ -130,8 +139,8 @@ impl PgnRecorder {
     /// goes, its memory flat); [`PgnRecorder::write_pgn`] then writes the rest, each game
     /// separated from the one before it by a blank line as in [`PgnRecorder::to_pgn_string`].
     pub fn write_closed(&mut self, w: &mut impl Write) -> std::io::Result<()> {
-        for game in self.closed.drain(..) {
-            w.write_all(game.to_pgn(&self.tags).as_bytes())?;
+        for (game, tags) in self.closed.drain(..) {
+            w.write_all(game.to_pgn(&tags).as_bytes())?;
             w.write_all(b"\n")?;
         }
         Ok(())
@@ -142,8 +151,8 @@ impl PgnRecorder {
         let games: Vec<String> = self
             .closed
             .iter()
-            .chain(std::iter::once(&self.current))
-            .map(|game| game.to_pgn(&self.tags))
+            .map(|(game, tags)| game.to_pgn(tags))
+            .chain(std::iter::once(self.current.to_pgn(&self.tags)))
             .collect();
         games.join("\n")
     }
@@ -172,7 +181,7 @@ impl PgnRecorder {
             .map_err(|error| RecordError::SetUp(error.into()))?;
         let finished = std::mem::replace(&mut self.current, GameRecord::new(start, true));
         if !finished.is_untouched() || !self.closed.is_empty() {
-            self.closed.push(finished);
+            self.closed.push((finished, self.tags.clone()));
         }
         Ok(())
     }
@@ -185,7 +194,7 @@ impl PgnRecorder {
         }
         let finished =
             std::mem::replace(&mut self.current, GameRecord::new(Chess::default(), false));
-        self.closed.push(finished);
+        self.closed.push((finished, self.tags.clone()));
     }
 }
 

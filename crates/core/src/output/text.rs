@@ -114,9 +114,22 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             clk(clock.white),
             clk(clock.black)
         ),
+        EventKind::Tag { tag, value } => format!("the arbiter named {tag}: {value}"),
+        EventKind::Reinstated { ply, moves, .. } => reinstated_text(*ply, moves),
         EventKind::Game { number } => format!("new game {number}"),
         EventKind::Setup { number, fen } => format!("new game {number} set up from {fen}"),
     }
+}
+
+/// What the text output and the PGN say of a position reinstated after `ply`, `moves` taken
+/// back.
+pub(crate) fn reinstated_text(ply: u32, moves: &[String]) -> String {
+    let taken = if moves.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} taken back)", moves.join(" "))
+    };
+    format!("the arbiter reinstated the position after ply {ply}{taken}: put the board back")
 }
 
 /// `   1. e4` or `   1... e5`, the number right-aligned in four columns, and both clock

@@ -101,6 +101,13 @@ impl Game {
         self.moves.last().copied()
     }
 
+    /// The last move played in SAN, with its check or mate suffix, if any.
+    pub fn last_san(&self) -> Option<SanPlus> {
+        let m = self.last_move()?;
+        let before = self.earlier(1)?;
+        Some(SanPlus::from_move(before.clone(), m))
+    }
+
     /// The number of plies played.
     pub fn plies(&self) -> usize {
         self.moves.len()

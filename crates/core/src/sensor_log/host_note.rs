@@ -14,6 +14,8 @@
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
 //! #note <t> <text>
+//! #tag <t> <Event|Site|Round|Board|White|Black> [<value>]
+//! #reinstate <t> <ply>
 //! #result <t> draw-agreed | claim <threefold|fifty-moves> | default <white|black>
 //!             | penalty <white|black> | adjudicated <1-0|0-1|1/2-1/2>
 //! #server-line <t> <line>
@@ -27,7 +29,11 @@
 //! resigned. `#result` says the game ended by what the host was told: the players agreed a
 //! draw (5.2.3), the arbiter upheld a claim (9.2, 9.3), that side lost by default (6.7.1) or by
 //! the arbiter's penalty (12.9.6), or the arbiter decided that result. `#time-added` says the
-//! arbiter gave that side `<ms>` more on its clock; `#note` is a note the arbiter made, one line. `#server-line` is a line of an online game's stream as the server sent it (one
+//! arbiter gave that side `<ms>` more on its clock; `#note` is a note the arbiter made, one line.
+//! `#tag` says the arbiter named that tag of the game `<value>` (the rest of the line; none
+//! unnames it), for this game and the board's next. `#reinstate` says the arbiter reinstated
+//! the position after ply `<ply>` (the plies after it taken back; the board to be put back).
+//! `#server-line` is a line of an online game's stream as the server sent it (one
 //! JSON object, which has no line break), taken at `<t>`; `#server-answer` what the server
 //! answered, at `<t>`, to `<request>` (one word: the request's path after the game's, as
 //! `move/e2e4`): `taken`, `unknown` (no answer came) or `refused` and the server's reason.
@@ -37,7 +43,7 @@
 use shakmaty::Color;
 use shakmaty::uci::UciMove;
 
-use crate::event::color_name;
+use crate::event::{TagName, color_name};
 use crate::rules::Declared;
 use crate::sensor::Millis;
 
@@ -55,6 +61,12 @@ const TIME_ADDED: &str = "#time-added";
 
 /// The word that starts a note the arbiter made.
 const NOTE: &str = "#note";
+
+/// The word that starts a tag the arbiter named.
+const TAG: &str = "#tag";
+
+/// The word that starts a position the arbiter reinstated.
+const REINSTATE: &str = "#reinstate";
 
 /// The word that starts any other declared result.
 const RESULT: &str = "#result";
@@ -89,6 +101,18 @@ pub enum HostNote {
         color: Color,
         /// How much, in ms.
         ms: Millis,
+    },
+    /// The arbiter named a tag of the game (a player, the event, the round).
+    Tag {
+        /// The tag.
+        tag: TagName,
+        /// Its value, one line (empty: unnamed).
+        value: String,
+    },
+    /// The arbiter reinstated the position after this ply.
+    Reinstate {
+        /// The plies that stand.
+        ply: u32,
     },
     /// A line of an online game's stream, as the server sent it.
     ServerLine(String),
@@ -125,6 +149,10 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
         HostNote::TimeAdded { color, ms } => {
             format!("{TIME_ADDED} {t} {} {ms}", color_name(*color))
         }
+        HostNote::Tag { tag, value } => format!("{TAG} {t} {tag} {}", one_line(value))
+            .trim_end()
+            .to_owned(),
+        HostNote::Reinstate { ply } => format!("{REINSTATE} {t} {ply}"),
         HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", one_line(line)),
         HostNote::ServerAnswer { request, answer } => {
             format!("{SERVER_ANSWER} {t} {request} {}", one_line(answer))
@@ -150,6 +178,14 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
     let note = match keyword {
         SERVER_LINE => HostNote::ServerLine(rest_after(line, 2)?.to_owned()),
         NOTE => HostNote::Note(rest_after(line, 2)?.to_owned()),
+        TAG => {
+            let tag = fields.next()?.parse().ok()?;
+            let value = rest_after(line, 3).unwrap_or_default().to_owned();
+            return Some((t, HostNote::Tag { tag, value }));
+        }
+        REINSTATE => HostNote::Reinstate {
+            ply: fields.next()?.parse().ok()?,
+        },
         SERVER_ANSWER => {
             let request = fields.next()?;
             let answer = rest_after(line, 3)?;
@@ -238,6 +274,21 @@ mod tests {
                 HostNote::Declared(Declared::Resigned(Color::White)),
                 "#resign 4200 white",
             ),
+            (
+                HostNote::Tag {
+                    tag: TagName::White,
+                    value: "Carlsen, Magnus".to_owned(),
+                },
+                "#tag 4200 White Carlsen, Magnus",
+            ),
+            (
+                HostNote::Tag {
+                    tag: TagName::Round,
+                    value: String::new(),
+                },
+                "#tag 4200 Round",
+            ),
+            (HostNote::Reinstate { ply: 17 }, "#reinstate 4200 17"),
             (
                 HostNote::Declared(Declared::DrawAgreed),
                 "#result 4200 draw-agreed",

@@ -255,10 +255,12 @@ impl EngineGame {
                 self.handle_engine_move(t, chosen, score_from_fields(*score_cp, *mate));
             }
             HostNote::EngineGone => self.engine_gone(t),
-            // A resignation is the interpreter's; an online server's notes are no engine's.
+            // The arbiter's are the interpreter's; an online server's notes are no engine's.
             HostNote::Declared(_)
             | HostNote::TimeAdded { .. }
             | HostNote::Note(_)
+            | HostNote::Tag { .. }
+            | HostNote::Reinstate { .. }
             | HostNote::ServerLine(_)
             | HostNote::ServerAnswer { .. } => {}
         }

@@ -106,6 +106,27 @@ function take(event) {
     case "result":
       result = event.result + (event.reason ? " · " + event.reason : "");
       break;
+    // What the arbiter did at the host, listed with the rulings.
+    case "note":
+      rulings.push({ article: "arbiter", text: event.text, ply: moves.length });
+      break;
+    case "time-added":
+      rulings.push({
+        article: "arbiter",
+        text: Math.round(event.ms / 1000) + " s more for " + event.color,
+        ply: moves.length,
+      });
+      break;
+    case "reinstated":
+      pending = null;
+      moves.length = event.ply;
+      rulings.push({
+        article: "arbiter",
+        text: "the position after ply " + event.ply + " reinstated" +
+          (event.moves.length ? " (" + event.moves.join(" ") + " taken back)" : ""),
+        ply: moves.length,
+      });
+      break;
     case "game":
     case "setup":
       reset();

@@ -1,7 +1,7 @@
 // The arbiter's console: every board's game with what the arbiter may do to it that no sensor
-// sees (a result, time given, a note). Each action is a POST of serve's API with the operator's
+// sees (a result, time given, a note, a tag named, a position reinstated). Each action is a POST of serve's API with the operator's
 // token, kept in this tab's sessionStorage; the answer, or why it was refused, is said at the
-// top. A result asks to be clicked again within CONFIRM_WITHIN ms.
+// top. A result or a reinstatement asks to be clicked again within CONFIRM_WITHIN ms.
 "use strict";
 
 const REFRESH_EVERY = 1000;
@@ -82,7 +82,14 @@ function row(name) {
   tr.innerHTML =
     '<td class="name"></td><td class="players"></td><td class="game"></td>' +
     '<td class="linkstate"></td><td class="clocks"></td><td class="actions"></td>';
+  // Three lines of actions: the results; the clocks and the position; the record.
   const actions = tr.querySelector(".actions");
+  const [results, clocks, record] = ["results", "moves", "record"].map((kind) => {
+    const line = document.createElement("div");
+    line.className = "line " + kind;
+    actions.appendChild(line);
+    return line;
+  });
   for (const [words, label, done] of RESULTS) {
     const button = document.createElement("button");
     button.type = "button";
@@ -92,7 +99,7 @@ function row(name) {
     button.textContent = label;
     button.addEventListener("click", () =>
       confirmThen(button, () => act(name, "result", words, done)));
-    actions.appendChild(button);
+    results.appendChild(button);
   }
   for (const side of ["white", "black"]) {
     const button = document.createElement("button");
@@ -102,7 +109,7 @@ function row(name) {
     button.textContent = "+2 min " + side;
     button.addEventListener("click", () =>
       act(name, "time", side + " 120000", "2 minutes more for " + side));
-    actions.appendChild(button);
+    clocks.appendChild(button);
   }
   const note = document.createElement("input");
   note.className = "note";
@@ -117,7 +124,8 @@ function row(name) {
     act(name, "note", note.value, "noted");
     note.value = "";
   });
-  actions.append(note, send);
+  clocks.append(...reinstateControls(name));
+  record.append(...tagControls(name), note, send);
   document.querySelector("#boards tbody").appendChild(tr);
   entry = {
     tr,
@@ -126,10 +134,53 @@ function row(name) {
     game: tr.querySelector(".game"),
     link: tr.querySelector(".linkstate"),
     clocks: tr.querySelector(".clocks"),
-    buttons: tr.querySelectorAll("button.result, button.time"),
+    buttons: tr.querySelectorAll("button.result, button.time, button.reinstate"),
   };
   rows.set(name, entry);
   return entry;
+}
+
+const TAGS = ["White", "Black", "Event", "Round", "Board", "Site"];
+
+// A tag of the board's game named: which, its value, and the button that sends it.
+function tagControls(name) {
+  const which = document.createElement("select");
+  which.className = "tag";
+  for (const tag of TAGS) which.add(new Option(tag, tag));
+  const value = document.createElement("input");
+  value.className = "tag-value";
+  value.placeholder = "name";
+  value.maxLength = 200;
+  const send = document.createElement("button");
+  send.type = "button";
+  send.className = "ask named";
+  send.textContent = "Name";
+  send.addEventListener("click", () => {
+    act(name, "tag", which.value + " " + value.value.trim(), which.value + " named");
+    value.value = "";
+  });
+  return [which, value, send];
+}
+
+// The position after a ply reinstated: the ply, and the button (confirmed) that sends it.
+function reinstateControls(name) {
+  const ply = document.createElement("input");
+  ply.className = "ply";
+  ply.type = "number";
+  ply.min = "0";
+  ply.placeholder = "ply";
+  const send = document.createElement("button");
+  send.type = "button";
+  send.className = "ask reinstate";
+  send.dataset.label = "Reinstate";
+  send.textContent = "Reinstate";
+  send.addEventListener("click", () => {
+    if (ply.value === "") return;
+    confirmThen(send, () =>
+      act(name, "reinstate", ply.value, "the position after ply " + ply.value +
+        " reinstated: put the board back"));
+  });
+  return [ply, send];
 }
 
 function show(board) {
@@ -147,7 +198,9 @@ function show(board) {
     : "no clock";
   for (const button of entry.buttons) {
     const inGame = board.started && !board.result;
-    button.disabled = button.classList.contains("time") ? !(inGame && board.clock) : !inGame;
+    if (button.classList.contains("time")) button.disabled = !(inGame && board.clock);
+    else if (button.classList.contains("reinstate")) button.disabled = !(inGame && board.ply > 0);
+    else button.disabled = !inGame;
   }
 }
 
@@ -170,6 +223,14 @@ document.getElementById("login").addEventListener("submit", (event) => {
   signedIn(true);
   say("signed in: every action sends the token", true);
   refresh();
+});
+
+// The next round on every board: its Round tag named on each.
+document.getElementById("next-round").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const round = document.getElementById("round").value.trim();
+  if (!round) return;
+  for (const name of rows.keys()) act(name, "tag", "Round " + round, "round " + round);
 });
 
 document.getElementById("sign-out").addEventListener("click", () => {

@@ -1,5 +1,7 @@
 //! The tag pair section: the seven-tag roster, and `SetUp`/`FEN` for set-up positions.
 
+use crate::event::TagName;
+
 /// Tag values for the games of a recording; `None` writes the PGN "unknown" value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PgnTags {
@@ -22,6 +24,20 @@ pub struct PgnTags {
 }
 
 impl PgnTags {
+    /// Names `tag` `value` (an empty value unnames it: `?`, or no `Board` tag).
+    pub fn set(&mut self, tag: TagName, value: String) {
+        let value = Some(value).filter(|value| !value.is_empty());
+        let field = match tag {
+            TagName::Event => &mut self.event,
+            TagName::Site => &mut self.site,
+            TagName::Round => &mut self.round,
+            TagName::Board => &mut self.board,
+            TagName::White => &mut self.white,
+            TagName::Black => &mut self.black,
+        };
+        *field = value;
+    }
+
     /// The seven-tag roster in its order, with `result` as the `Result` value.
     pub(super) fn roster<'a>(&'a self, result: &'a str) -> [(&'static str, &'a str); 7] {
         [

@@ -600,3 +600,63 @@ fn the_termination_tag_says_how_the_game_ended() {
         assert_eq!(games[0].tag("Result"), Some(outcome), "{reason}");
     }
 }
+
+fn tag(tag: crate::event::TagName, value: &str) -> GameEvent {
+    event(EventKind::Tag {
+        tag,
+        value: value.to_owned(),
+    })
+}
+
+#[test]
+fn tags_the_arbiter_names_hold_from_that_game_on_and_earlier_games_keep_theirs() {
+    use crate::event::TagName;
+    let mut recorder = standard();
+    record_all(
+        &mut recorder,
+        &[
+            tag(TagName::White, "Anna"),
+            mv(1, Color::White, "e4"),
+            tag(TagName::Black, "Ben"),
+            event(EventKind::Game { number: 2 }),
+            tag(TagName::Round, "2"),
+            tag(TagName::White, "Cleo"),
+            mv(1, Color::White, "d4"),
+            tag(TagName::Black, ""),
+        ],
+    );
+    let games = reread(&recorder.to_pgn_string());
+    assert_eq!(games.len(), 2);
+    let tags = |game: &ReadGame| {
+        ["White", "Black", "Round"].map(|name| game.tag(name).unwrap_or_default().to_owned())
+    };
+    assert_eq!(tags(&games[0]), ["Anna", "Ben", "?"]);
+    assert_eq!(tags(&games[1]), ["Cleo", "?", "2"]);
+}
+
+#[test]
+fn a_reinstated_position_is_said_after_the_moves_that_stand() {
+    let mut recorder = standard();
+    let after_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    record_all(
+        &mut recorder,
+        &[
+            mv(1, Color::White, "e4"),
+            mv(2, Color::Black, "e5"),
+            mv(3, Color::White, "Nf3"),
+            event(EventKind::Takeback { ply: 3 }),
+            event(EventKind::Reinstated {
+                ply: 2,
+                moves: vec!["Nf3".to_owned()],
+                fen: after_e5.parse().expect("a FEN"),
+            }),
+            mv(3, Color::White, "d4"),
+        ],
+    );
+    let games = reread(&recorder.to_pgn_string());
+    assert_eq!(games[0].sans, ["e4", "e5", "d4"]);
+    assert_eq!(
+        games[0].comments,
+        ["the arbiter reinstated the position after ply 2 (Nf3 taken back): put the board back"]
+    );
+}
