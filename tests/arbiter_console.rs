@@ -2,8 +2,9 @@
 //! boards with a clock, pushing to a stand-in for a Lichess broadcast and recording each game,
 //! the operator signs in with the token, renames a player and gives two minutes on one board,
 //! reinstates a position and enters a resignation on the other, and agrees a draw on the
-//! first. The board pages, `/games.pgn` and the push show each; each board's recording replays
-//! to its stream; without the token every action is refused.
+//! first, and reads the first board turned round and back. The board pages, `/games.pgn` and the
+//! push show each; each board's recording replays to its stream; without the token every
+//! action is refused.
 
 use crate::common;
 
@@ -52,6 +53,7 @@ fn refused_without_the_token(address: &str, name: &str) {
         ("note", "a note"),
         ("tag", "White Somebody Else"),
         ("reinstate", "1"),
+        ("flip", "turned"),
     ] {
         let line = format!("POST /api/boards/{name}/{action}");
         let (status, answer) = request_with_body(address, &line, &host, body);
@@ -227,5 +229,17 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
         })
     });
     assert!(!pushed.is_empty());
+
+    // Board 1 read turned round from the console, and back.
+    browser.open(&format!("http://{address}/console"));
+    let flip = format!("{one} button.flip");
+    browser.text_when(&flip, within, |text| text == "Read turned round");
+    browser.click(&flip);
+    browser.text_when("#said", within, |text| text.contains("read turned round"));
+    assert_eq!(board(&boards_when(address, |_| true), "1")["flipped"], true);
+    browser.text_when(&flip, within, |text| text.ends_with('✓'));
+    browser.click(&flip);
+    browser.text_when("#said", within, |text| text.contains("the right way round"));
+    assert_eq!(board(&boards_when(address, |_| true), "1")["flipped"], false);
     drop(served);
 }

@@ -3,7 +3,8 @@
 //! a default, the arbiter's penalty or decision), `POST /api/boards/NAME/time` gives a player
 //! more time, `POST /api/boards/NAME/note` notes something on it, `POST
 //! /api/boards/NAME/tag` names a tag of it (a player, the event, the round), `POST
-//! /api/boards/NAME/reinstate` reinstates an earlier position. The access guard has
+//! /api/boards/NAME/reinstate` reinstates an earlier position, `POST /api/boards/NAME/flip`
+//! reads the board turned round (or not). The access guard has
 //! already checked the operator's token; here, what is asked, and the answer: the board's new
 //! state once its game has taken it.
 
@@ -98,6 +99,53 @@ pub async fn reinstate(
     body: String,
 ) -> Response {
     operate(&overview, &name, reinstated(&body)).await
+}
+
+/// `POST /api/boards/NAME/flip`: board `name` stands turned round (`body` `turned`: Black on
+/// the side a board is read from) or the right way round (`straight`): its reports are read so
+/// from now on, starting with a full report of it as now read (LiveChess's `flip`). Answered
+/// `200` with the board's state once it is read so; `400` for another body, `404`, `504`.
+pub async fn flip(
+    State(overview): State<Arc<Overview>>,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    let Some(board) = overview.board(&name) else {
+        return refused(StatusCode::NOT_FOUND, format!("no board is called {name}"));
+    };
+    let turned = match body.trim() {
+        "turned" => true,
+        "straight" => false,
+        other => {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                format!("`{}`? say `turned` or `straight`", excerpt(other)),
+            );
+        }
+    };
+    if !board.control(Control::Flip(turned)) {
+        return refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("board {name} is no longer watched"),
+        );
+    }
+    // The runner turns the board between two reports, and its summary then says so.
+    let read_so = tokio::time::timeout(TAKEN_WITHIN, async {
+        while board.summary().flipped != turned {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    match read_so {
+        Ok(()) => (StatusCode::OK, Json(board.summary())).into_response(),
+        Err(_) => refused(
+            StatusCode::GATEWAY_TIMEOUT,
+            format!(
+                "board {name} was not turned within {} s",
+                TAKEN_WITHIN.as_secs()
+            ),
+        ),
+    }
 }
 
 /// What the operator asks of a board's game, read from a request's body.

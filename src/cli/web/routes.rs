@@ -63,6 +63,10 @@ pub fn router(overview: Arc<Overview>) -> Router {
             post(super::results::tag).layer(DefaultBodyLimit::max(super::results::NOTE_LIMIT)),
         )
         .route(
+            "/api/boards/{name}/flip",
+            post(super::results::flip).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+        )
+        .route(
             "/api/boards/{name}/reinstate",
             post(super::results::reinstate)
                 .layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),

@@ -124,7 +124,7 @@ function row(name) {
     act(name, "note", note.value, "noted");
     note.value = "";
   });
-  clocks.append(...reinstateControls(name));
+  clocks.append(...reinstateControls(name), flipControl(name));
   record.append(...tagControls(name), note, send);
   document.querySelector("#boards tbody").appendChild(tr);
   entry = {
@@ -183,6 +183,20 @@ function reinstateControls(name) {
   return [ply, send];
 }
 
+// Whether the board is read turned round: the button says how it is read and turns it.
+function flipControl(name) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "ask flip";
+  button.textContent = "Turned round?";
+  button.addEventListener("click", () => {
+    const turned = button.dataset.flipped !== "true";
+    act(name, "flip", turned ? "turned" : "straight",
+      turned ? "read turned round" : "read the right way round");
+  });
+  return button;
+}
+
 function show(board) {
   const entry = row(board.name);
   entry.name.textContent = board.name;
@@ -196,6 +210,10 @@ function show(board) {
   entry.clocks.textContent = board.clock
     ? clockText(board.clock.white) + " · " + clockText(board.clock.black)
     : "no clock";
+  const flip = entry.tr.querySelector("button.flip");
+  flip.dataset.flipped = String(Boolean(board.flipped));
+  flip.textContent = board.flipped ? "Read turned round ✓" : "Read turned round";
+  flip.classList.toggle("on", Boolean(board.flipped));
   for (const button of entry.buttons) {
     const inGame = board.started && !board.result;
     if (button.classList.contains("time")) button.disabled = !(inGame && board.clock);
