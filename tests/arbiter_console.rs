@@ -116,6 +116,11 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     browser.type_into("#token", TOKEN);
     browser.click("#sign-in");
     browser.text_when("#boards tbody", within, |text| text.contains("ply"));
+    // Each board's health: when it last reported and when its last move was made.
+    let heard = browser.text_when("#boards tr[data-board='1'] td.linkstate", within, |text| {
+        text.contains("report ") && text.contains(" s ago · move ")
+    });
+    assert!(heard.starts_with("connected"), "{heard}");
 
     // Board 1: White renamed, two minutes more for White.
     let one = "#boards tr[data-board='1']";
@@ -240,6 +245,9 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     browser.text_when(&flip, within, |text| text.ends_with('✓'));
     browser.click(&flip);
     browser.text_when("#said", within, |text| text.contains("the right way round"));
-    assert_eq!(board(&boards_when(address, |_| true), "1")["flipped"], false);
+    assert_eq!(
+        board(&boards_when(address, |_| true), "1")["flipped"],
+        false
+    );
     drop(served);
 }

@@ -117,6 +117,12 @@ pub struct BoardSummary {
     /// The board's serial number, once the board has said it (a DGT board's, a Hall board's
     /// id; a ChessLink board says none).
     pub serial: Option<String>,
+    /// How long ago (ms) the board last reported, if it has in this session (its health: a
+    /// board that says nothing for long may be unplugged or its pieces untouched).
+    pub since_report_ms: Option<u64>,
+    /// How long ago (ms) the current game's last move was made (taken back since or not), if
+    /// it has one.
+    pub since_move_ms: Option<u64>,
 }
 
 /// The turn in progress, for a page (`GET /api/boards`): squares as names.
@@ -175,6 +181,10 @@ pub struct WatchedBoard {
     online: Option<OnlineStatus>,
     /// The board's serial number, once said.
     serial: Option<String>,
+    /// When the board last reported (ms of session time), if it has.
+    reported: Option<Millis>,
+    /// When the current game's last move was made (taken back or not), if it has one.
+    moved: Option<Millis>,
 }
 
 /// How many finished games a board keeps (a Lichess broadcast push holds at most 100 games in
@@ -222,6 +232,8 @@ impl WatchedBoard {
             finished: None,
             online: None,
             serial: None,
+            reported: None,
+            moved: None,
         }
     }
 
@@ -439,6 +451,7 @@ impl WatchedBoard {
         match kind {
             EventKind::Move(played) => {
                 self.last_move = Some(played.uci.to_string());
+                self.moved = Some(decision.t);
                 if let Some(times) = played.clock {
                     self.clock_after_move(decision.t, times, !played.color);
                 }
@@ -498,6 +511,7 @@ impl WatchedBoard {
         self.events.clear();
         self.result = None;
         self.last_move = None;
+        self.moved = None;
         self.ply = 0;
         let set_up = start != Chess::default();
         self.pgn = PgnRecorder::new(start.clone(), set_up, self.tags.clone());
@@ -529,6 +543,14 @@ impl WatchedBoard {
 
     /// The summary `GET /api/boards` gives.
     pub fn summary(&self) -> BoardSummary {
+        let latest = self.reported.max(self.moved).unwrap_or_default();
+        self.summary_at(latest)
+    }
+
+    /// The summary at `now` (ms of session time): how long ago the board reported and its last
+    /// move was made counted to then.
+    pub fn summary_at(&self, now: Millis) -> BoardSummary {
+        let since = |t: Option<Millis>| t.map(|t| now.saturating_sub(t));
         BoardSummary {
             name: self.name.clone(),
             protocol: self.protocol,
@@ -550,6 +572,8 @@ impl WatchedBoard {
             start: Fen::from_position(&self.start, EnPassantMode::Legal).to_string(),
             online: self.online.clone(),
             serial: self.serial.clone(),
+            since_report_ms: since(self.reported),
+            since_move_ms: since(self.moved),
         }
     }
 
@@ -589,6 +613,7 @@ impl WatchedBoard {
     /// The board reported `event` and the game took it: the board as it stands and the turn
     /// in progress are read again.
     pub fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) {
+        self.reported = Some(event.t);
         self.physical.apply(&event.kind);
         self.read_turn(game);
     }

@@ -186,10 +186,11 @@ impl BoardHandle {
         (state.events().to_vec(), self.events.subscribe())
     }
 
-    /// The board's summary, its clock's running side counted down to now.
+    /// The board's summary now: its clock's running side counted down, the time since its
+    /// last report and move counted.
     pub fn summary(&self) -> BoardSummary {
-        let mut summary = self.lock().summary();
         let now = self.now();
+        let mut summary = self.lock().summary_at(now);
         if let Some(clock) = summary.clock.as_mut() {
             let ran = now.saturating_sub(clock.t);
             match clock.running {

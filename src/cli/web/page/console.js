@@ -84,7 +84,7 @@ function row(name) {
     '<td class="linkstate"></td><td class="clocks"></td><td class="actions"></td>';
   // Three lines of actions: the results; the clocks and the position; the record.
   const actions = tr.querySelector(".actions");
-  const [results, clocks, record] = ["results", "moves", "record"].map((kind) => {
+  const [results, clocks, record] = ["acts-results", "acts-moves", "acts-record"].map((kind) => {
     const line = document.createElement("div");
     line.className = "line " + kind;
     actions.appendChild(line);
@@ -197,6 +197,17 @@ function flipControl(name) {
   return button;
 }
 
+// A board that has said nothing for this long (ms) is marked: unplugged, or left alone.
+const QUIET_AFTER = 120000;
+
+// How long ago, in words a glance reads: "4 s ago", "3 min ago", "never".
+function ago(ms) {
+  if (ms === null || ms === undefined) return "never";
+  if (ms < 60000) return Math.floor(ms / 1000) + " s ago";
+  if (ms < 3600000) return Math.floor(ms / 60000) + " min ago";
+  return Math.floor(ms / 3600000) + " h ago";
+}
+
 function show(board) {
   const entry = row(board.name);
   entry.name.textContent = board.name;
@@ -207,6 +218,11 @@ function show(board) {
   entry.tr.classList.toggle("over", Boolean(board.result));
   entry.link.textContent = board.link;
   entry.link.className = "linkstate " + board.link;
+  const health = document.createElement("div");
+  health.className = "health";
+  health.textContent = "report " + ago(board.since_report_ms) + " · move " + ago(board.since_move_ms);
+  entry.link.appendChild(health);
+  entry.link.classList.toggle("quiet", (board.since_report_ms || 0) > QUIET_AFTER);
   entry.clocks.textContent = board.clock
     ? clockText(board.clock.white) + " · " + clockText(board.clock.black)
     : "no clock";
