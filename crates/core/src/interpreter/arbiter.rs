@@ -98,18 +98,21 @@ impl Interpreter {
         self.turn.left_candidate = None;
         let fen = Fen::from_position(self.game.position(), EnPassantMode::Legal);
         self.emit(t, EventKind::Reinstated { ply, moves, fen });
-        self.sync = Sync::Reinstating;
+        let squares: Vec<_> = self
+            .sensed
+            .board
+            .differences(self.game.position().board())
+            .into_iter()
+            .collect();
+        // A board already put back is in step; else it is to be put back.
+        self.sync = if squares.is_empty() {
+            Sync::InStep
+        } else {
+            self.emit(t, EventKind::Mismatch { squares });
+            Sync::Reinstating
+        };
         self.phase = Phase::Unexplained { quiet_at: None };
         self.reassess(t);
-        if self.sync == Sync::Reinstating {
-            let squares = self
-                .sensed
-                .board
-                .differences(self.game.position().board())
-                .into_iter()
-                .collect();
-            self.emit(t, EventKind::Mismatch { squares });
-        }
     }
 
     /// Whether the board is being put back to a position the arbiter reinstated: nothing is

@@ -283,3 +283,77 @@ fn a_full_report_that_forward_play_also_explains_is_no_takeback() {
         "{out:?}"
     );
 }
+
+/// Feeds `script` (sensor log event lines) to `interpreter` and returns what it decided.
+fn feed(interpreter: &mut Interpreter, script: &str) -> Vec<GameEvent> {
+    let lines: Vec<&str> = script.lines().map(str::trim).collect();
+    let log = crate::sensor_log::read_log(&format!("touchmove-log 1\n{}\n", lines.join("\n")))
+        .expect("a valid script");
+    for event in &log.events {
+        interpreter.handle_event(event);
+    }
+    std::iter::from_fn(|| interpreter.poll_event()).collect()
+}
+
+#[test]
+fn while_a_reinstated_position_is_put_back_no_press_is_ruled_and_a_board_put_back_is_in_step() {
+    let config = Config::default();
+    let mut interpreter = Interpreter::new(Chess::default(), config);
+    feed(
+        &mut interpreter,
+        "1000 lift e2 P
+         1200 place e4 P
+         2000 lift e7 p
+         2200 place e5 p",
+    );
+    interpreter.reinstate(3_000, 1);
+    let kinds: Vec<&str> = std::iter::from_fn(|| interpreter.poll_event())
+        .map(|event| match event.kind {
+            EventKind::Takeback { .. } => "takeback",
+            EventKind::Reinstated { .. } => "reinstated",
+            EventKind::Mismatch { .. } => "mismatch",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["takeback", "reinstated", "mismatch"]);
+    // Black presses before the pawn is back: no illegal move, nothing decided.
+    let pressed = feed(&mut interpreter, "3500 clock black");
+    assert!(pressed.is_empty(), "{pressed:?}");
+    // The pawn back on e7: in step again, and Black's move counts.
+    let back = feed(
+        &mut interpreter,
+        "4000 lift e5 p
+         4200 place e7 p
+         5000 lift c7 p
+         5200 place c5 p",
+    );
+    assert!(matches!(back[0].kind, EventKind::Resync), "{back:?}");
+    interpreter.finish();
+    let rest: Vec<GameEvent> = back
+        .into_iter()
+        .chain(std::iter::from_fn(|| interpreter.poll_event()))
+        .collect();
+    assert_eq!(sans(&rest), [(5_200, "c5".to_owned())]);
+
+    // A board already put back when the arbiter reinstates it (the pawn back on e2, before
+    // that was read as a takeback) is in step: no mismatch, no resync.
+    let mut interpreter = Interpreter::new(Chess::default(), config);
+    let moved = feed(
+        &mut interpreter,
+        "1000 lift e2 P
+         1200 place e4 P
+         3000 lift e4 P
+         3100 place e2 P",
+    );
+    assert_eq!(sans(&moved), [(1_200, "e4".to_owned())]);
+    interpreter.reinstate(3_100, 0);
+    let said: Vec<GameEvent> = std::iter::from_fn(|| interpreter.poll_event()).collect();
+    assert!(
+        said.iter()
+            .any(|event| matches!(event.kind, EventKind::Reinstated { ply: 0, .. }))
+            && said
+                .iter()
+                .all(|event| !matches!(event.kind, EventKind::Mismatch { .. } | EventKind::Resync)),
+        "{said:?}"
+    );
+}

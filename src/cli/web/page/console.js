@@ -91,35 +91,19 @@ function row(name) {
     return line;
   });
   for (const [words, label, done] of RESULTS) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "ask result";
-    button.dataset.words = words;
-    button.dataset.label = label;
-    button.textContent = label;
-    button.addEventListener("click", () =>
-      confirmThen(button, () => act(name, "result", words, done)));
-    results.appendChild(button);
+    const result = button("result", label, () =>
+      confirmThen(result, () => act(name, "result", words, done)));
+    result.dataset.words = words;
+    results.appendChild(result);
   }
   for (const side of ["white", "black"]) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "ask time";
-    button.dataset.side = side;
-    button.textContent = "+2 min " + side;
-    button.addEventListener("click", () =>
+    const time = button("time", "+2 min " + side, () =>
       act(name, "time", side + " 120000", "2 minutes more for " + side));
-    clocks.appendChild(button);
+    time.dataset.side = side;
+    clocks.appendChild(time);
   }
-  const note = document.createElement("input");
-  note.className = "note";
-  note.placeholder = "a note for the record";
-  note.maxLength = 400;
-  const send = document.createElement("button");
-  send.type = "button";
-  send.className = "ask noted";
-  send.textContent = "Note";
-  send.addEventListener("click", () => {
+  const note = field("note", "a note for the record", 400);
+  const send = button("noted", "Note", () => {
     if (!note.value.trim()) return;
     act(name, "note", note.value, "noted");
     note.value = "";
@@ -140,6 +124,26 @@ function row(name) {
   return entry;
 }
 
+// A text field of a row's actions.
+function field(className, placeholder, maxLength) {
+  const input = document.createElement("input");
+  input.className = className;
+  input.placeholder = placeholder;
+  input.maxLength = maxLength;
+  return input;
+}
+
+// A button of a row's actions that does `click`.
+function button(className, label, click) {
+  const made = document.createElement("button");
+  made.type = "button";
+  made.className = "ask " + className;
+  made.dataset.label = label;
+  made.textContent = label;
+  made.addEventListener("click", click);
+  return made;
+}
+
 const TAGS = ["White", "Black", "Event", "Round", "Board", "Site"];
 
 // A tag of the board's game named: which, its value, and the button that sends it.
@@ -147,15 +151,8 @@ function tagControls(name) {
   const which = document.createElement("select");
   which.className = "tag";
   for (const tag of TAGS) which.add(new Option(tag, tag));
-  const value = document.createElement("input");
-  value.className = "tag-value";
-  value.placeholder = "name";
-  value.maxLength = 200;
-  const send = document.createElement("button");
-  send.type = "button";
-  send.className = "ask named";
-  send.textContent = "Name";
-  send.addEventListener("click", () => {
+  const value = field("tag-value", "name", 200);
+  const send = button("named", "Name", () => {
     act(name, "tag", which.value + " " + value.value.trim(), which.value + " named");
     value.value = "";
   });
@@ -164,17 +161,10 @@ function tagControls(name) {
 
 // The position after a ply reinstated: the ply, and the button (confirmed) that sends it.
 function reinstateControls(name) {
-  const ply = document.createElement("input");
-  ply.className = "ply";
+  const ply = field("ply", "ply", 6);
   ply.type = "number";
   ply.min = "0";
-  ply.placeholder = "ply";
-  const send = document.createElement("button");
-  send.type = "button";
-  send.className = "ask reinstate";
-  send.dataset.label = "Reinstate";
-  send.textContent = "Reinstate";
-  send.addEventListener("click", () => {
+  const send = button("reinstate", "Reinstate", () => {
     if (ply.value === "") return;
     confirmThen(send, () =>
       act(name, "reinstate", ply.value, "the position after ply " + ply.value +
@@ -185,16 +175,12 @@ function reinstateControls(name) {
 
 // Whether the board is read turned round: the button says how it is read and turns it.
 function flipControl(name) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "ask flip";
-  button.textContent = "Turned round?";
-  button.addEventListener("click", () => {
-    const turned = button.dataset.flipped !== "true";
+  const flip = button("flip", "Read turned round", () => {
+    const turned = flip.dataset.flipped !== "true";
     act(name, "flip", turned ? "turned" : "straight",
       turned ? "read turned round" : "read the right way round");
   });
-  return button;
+  return flip;
 }
 
 // A board that has said nothing for this long (ms) is marked: unplugged, or left alone.
