@@ -74,6 +74,8 @@ fn main() -> ExitCode {
                         HostNote::Declared(declared) => interpreter.declare(t, declared),
                         HostNote::TimeAdded { color, ms } => interpreter.add_time(t, color, ms),
                         HostNote::Note(text) => interpreter.note(t, &text),
+                        HostNote::Tag { tag, value } => interpreter.tag(t, tag, &value),
+                        HostNote::Reinstate { ply } => interpreter.reinstate(t, ply),
                         HostNote::EngineGone => {
                             interpreter.handle_timeout(t);
                             interpreter.set_exempt(t, None);

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use common::browser::Browser;
-use common::http::{get, request_with_body, sse_until};
+use common::http::{get, request_with_body, sse_data, sse_until};
 use common::push_stand_in::StandIn;
 use common::serving::{serve_command, start};
 use common::watching::replay_with;
@@ -160,8 +160,17 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
 
     // The stream of each board says what was done, and its recording replays to it.
     let ended = |event: &Value| event["kind"] == "result";
-    let first = sse_until(address, "/api/boards/1/events", within, ended);
-    let second = sse_until(address, "/api/boards/2/events", within, ended);
+    sse_until(address, "/api/boards/1/events", within, ended);
+    sse_until(address, "/api/boards/2/events", within, ended);
+    // Whole, with what the result said after it at the same instant (nothing pending).
+    let whole = |path: &str| -> Vec<Value> {
+        sse_data(address, path, Duration::from_secs(1))
+            .iter()
+            .map(|line| serde_json::from_str(line).expect("a JSON event"))
+            .collect()
+    };
+    let first = whole("/api/boards/1/events");
+    let second = whole("/api/boards/2/events");
     let kinds = |events: &[Value]| -> Vec<String> {
         events
             .iter()
