@@ -153,6 +153,12 @@ pub enum EventKind {
     },
 }
 
+/// `text` as one line of the record: line breaks become spaces, and the ends are trimmed (what
+/// the arbiter types for a note or a tag).
+pub fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ").trim().to_owned()
+}
+
 /// A tag of the game the arbiter may name at the host, as PGN names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TagName {

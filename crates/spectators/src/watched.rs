@@ -7,7 +7,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position};
 
 use touchmove_core::clock::ClockReading;
-use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState, TagName};
+use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState};
 use touchmove_core::interpreter::PendingDecision;
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
@@ -155,7 +155,6 @@ pub struct WatchedBoard {
     ply: u32,
     result: Option<String>,
     clock: Option<ClockState>,
-    players: Players,
     game: u32,
     last_move: Option<String>,
     turn: Option<TurnSummary>,
@@ -201,10 +200,6 @@ impl WatchedBoard {
         start: Chess,
         tags: PgnTags,
     ) -> WatchedBoard {
-        let players = Players {
-            white: tags.white.clone(),
-            black: tags.black.clone(),
-        };
         let set_up = start != Chess::default();
         WatchedBoard {
             name: name.to_owned(),
@@ -217,7 +212,6 @@ impl WatchedBoard {
             ply: 0,
             result: None,
             clock: None,
-            players,
             game: 1,
             last_move: None,
             turn: None,
@@ -274,7 +268,6 @@ impl WatchedBoard {
         self.game = self.first_game;
         self.tags.white.clone_from(&players.white);
         self.tags.black.clone_from(&players.black);
-        self.players = players;
         self.clear_game(start.clone());
         self.started = false;
         self.clock = None;
@@ -323,7 +316,6 @@ impl WatchedBoard {
         let Some(players) = index.checked_rem(count).and_then(|i| self.pairings.get(i)) else {
             return;
         };
-        self.players = players.clone();
         self.tags.white.clone_from(&players.white);
         self.tags.black.clone_from(&players.black);
     }
@@ -457,7 +449,8 @@ impl WatchedBoard {
                 }
             }
             EventKind::Takeback { .. } => self.last_move = None,
-            EventKind::Tag { tag, value } => self.set_tag(*tag, value),
+            // This game's PGN took it; the next games' and the summary's players follow.
+            EventKind::Tag { tag, value } => self.tags.set(*tag, value.clone()),
             EventKind::Result(result) => {
                 self.result = Some(result.result.clone());
                 if let Some(clock) = self.clock.as_mut() {
@@ -467,18 +460,6 @@ impl WatchedBoard {
             _ => {}
         }
         decision
-    }
-
-    /// The arbiter named `tag` `value`: this game's PGN (its recorder took it), the next
-    /// games' and the summary's players follow.
-    fn set_tag(&mut self, tag: TagName, value: &str) {
-        self.tags.set(tag, value.to_owned());
-        let named = Some(value.to_owned()).filter(|value| !value.is_empty());
-        match tag {
-            TagName::White => self.players.white = named,
-            TagName::Black => self.players.black = named,
-            _ => {}
-        }
     }
 
     fn clock_after_move(&mut self, t: Millis, times: ClockTimes, running: Color) {
@@ -562,7 +543,10 @@ impl WatchedBoard {
             ply: self.ply,
             result: self.result.clone(),
             clock: self.clock,
-            players: self.players.clone(),
+            players: Players {
+                white: self.tags.white.clone(),
+                black: self.tags.black.clone(),
+            },
             game: self.game,
             last_move: self.last_move.clone(),
             turn: self.turn.clone(),
@@ -724,6 +708,28 @@ mod tests {
         let json = serde_json::to_value(watched.summary()).unwrap_or_default();
         assert_eq!(json["link"], "lost");
         assert_eq!(json["result"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_player_the_arbiter_renames_is_in_the_summary_and_the_pgn() {
+        let mut watched = e4_watched();
+        let renamed = StreamEvent::from(GameEvent {
+            t: 5_000,
+            kind: EventKind::Tag {
+                tag: touchmove_core::event::TagName::Black,
+                value: "Ben Finegold".to_owned(),
+            },
+        });
+        let position = watched.position.clone();
+        watched.decided(&renamed, &position, 1);
+        let summary = watched.summary();
+        assert_eq!(summary.players.white.as_deref(), Some("Anna"));
+        assert_eq!(summary.players.black.as_deref(), Some("Ben Finegold"));
+        assert!(
+            watched.pgn().contains("[Black \"Ben Finegold\"]"),
+            "{}",
+            watched.pgn()
+        );
     }
 
     #[test]

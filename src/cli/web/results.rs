@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use shakmaty::Color;
 use tokio::sync::broadcast::error::RecvError;
 
-use touchmove::event::{EventKind, TagName, UnknownTag};
+use touchmove::event::{EventKind, TagName, UnknownTag, one_line};
 use touchmove::output::excerpt::excerpt;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
@@ -209,7 +209,7 @@ fn time_given(body: &str) -> Result<Asked, String> {
 
 /// The note `body` makes, on one line, or why it makes none.
 fn noted(body: &str) -> Result<Asked, String> {
-    let text = body.replace(['\n', '\r'], " ").trim().to_owned();
+    let text = one_line(body);
     if text.is_empty() {
         return Err("the note is empty".to_owned());
     }
@@ -222,9 +222,8 @@ fn noted(body: &str) -> Result<Asked, String> {
 
 /// The tag `body` names (`white Carlsen, Magnus`), or why it names none.
 fn tagged(body: &str) -> Result<Asked, String> {
-    let body = body.replace(['\n', '\r'], " ");
-    let body = body.trim();
-    let (word, value) = body.split_once(' ').unwrap_or((body, ""));
+    let body = one_line(body);
+    let (word, value) = body.split_once(' ').unwrap_or((body.as_str(), ""));
     let tag: TagName = word
         .parse()
         .map_err(|error: UnknownTag| error.to_string())?;

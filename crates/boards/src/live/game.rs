@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Square};
 
 use touchmove_core::clock::{ClockReading, TimeControl};
-use touchmove_core::event::{EventKind, GameEvent, TagName};
+use touchmove_core::event::{EventKind, GameEvent, TagName, one_line};
 use touchmove_core::interpreter::{Config, Interpreter};
 use touchmove_core::rules::Declared;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
@@ -341,8 +341,10 @@ impl LiveGame {
                 self.drain();
             }
             None => {
-                let value = value.replace(['\n', '\r'], " ").trim().to_owned();
-                let kind = EventKind::Tag { tag, value };
+                let kind = EventKind::Tag {
+                    tag,
+                    value: one_line(value),
+                };
                 self.say(LiveEvent::Decision(GameEvent { t: now, kind }));
             }
         }

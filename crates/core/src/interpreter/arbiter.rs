@@ -7,7 +7,7 @@ use shakmaty::{Color, EnPassantMode, Position};
 use super::guess::Guess;
 use super::sync::Sync;
 use super::{Interpreter, Phase};
-use crate::event::{EventKind, TagName};
+use crate::event::{EventKind, TagName, one_line};
 use crate::rules::Declared;
 use crate::sensor::Millis;
 
@@ -55,7 +55,7 @@ impl Interpreter {
     /// the PGN); line breaks become spaces.
     pub fn note(&mut self, t: Millis, text: &str) {
         self.handle_timeout(t);
-        let text = text.replace(['\n', '\r'], " ").trim().to_owned();
+        let text = one_line(text);
         if !text.is_empty() {
             self.emit(t, EventKind::Note { text });
         }
@@ -65,7 +65,7 @@ impl Interpreter {
     /// round set): a `tag` event; line breaks become spaces. Taken whatever the game's state.
     pub fn tag(&mut self, t: Millis, tag: TagName, value: &str) {
         self.handle_timeout(t);
-        let value = value.replace(['\n', '\r'], " ").trim().to_owned();
+        let value = one_line(value);
         self.emit(t, EventKind::Tag { tag, value });
     }
 

@@ -145,24 +145,24 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             format!("{RESIGN} {t} {}", color_name(*color))
         }
         HostNote::Declared(declared) => format!("{RESULT} {t} {}", declared.words()),
-        HostNote::Note(text) => format!("{NOTE} {t} {}", one_line(text)),
+        HostNote::Note(text) => format!("{NOTE} {t} {}", unbroken(text)),
         HostNote::TimeAdded { color, ms } => {
             format!("{TIME_ADDED} {t} {} {ms}", color_name(*color))
         }
-        HostNote::Tag { tag, value } => format!("{TAG} {t} {tag} {}", one_line(value))
+        HostNote::Tag { tag, value } => format!("{TAG} {t} {tag} {}", unbroken(value))
             .trim_end()
             .to_owned(),
         HostNote::Reinstate { ply } => format!("{REINSTATE} {t} {ply}"),
-        HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", one_line(line)),
+        HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", unbroken(line)),
         HostNote::ServerAnswer { request, answer } => {
-            format!("{SERVER_ANSWER} {t} {request} {}", one_line(answer))
+            format!("{SERVER_ANSWER} {t} {request} {}", unbroken(answer))
         }
     }
 }
 
 /// `text` on one line: any line break becomes a space (a server's JSON line has none; a
 /// reason might).
-fn one_line(text: &str) -> String {
+fn unbroken(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
 
