@@ -28,6 +28,7 @@ mod livechess;
 mod online;
 mod play;
 mod properties;
+mod public_delay;
 mod robustness;
 mod serve;
 mod simulate_replay;

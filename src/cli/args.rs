@@ -261,6 +261,11 @@ pub struct ServeArgs {
     /// Its actions need the operator's token (--token or TOUCHMOVE_TOKEN) on every address.
     #[arg(long)]
     pub console: bool,
+    /// Show the public every board this late (`15m`, `30s`, `1h`): the pages, the streams,
+    /// /games.pgn and the Lichess push. A request with the operator's token (the console) sees
+    /// them live. Not with --livechess.
+    #[arg(long, value_name = "DELAY", value_parser = parse_delay)]
+    pub public_delay: Option<std::time::Duration>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR")]
     pub record_dir: Option<PathBuf>,
@@ -322,6 +327,20 @@ hall, named 1, 2, ... in the order found.";
 /// The operator's token: not empty.
 fn parse_token(text: &str) -> Result<super::token::Token, String> {
     super::token::Token::new(text).ok_or_else(|| "the operator's token may not be empty".to_owned())
+}
+
+/// A delay: a whole number of seconds, minutes or hours (`30s`, `15m`, `1h`), above 0.
+fn parse_delay(text: &str) -> Result<std::time::Duration, String> {
+    let unit = |suffix: char, seconds: u64| {
+        let number = text.trim().strip_suffix(suffix)?;
+        number.parse::<u64>().ok()?.checked_mul(seconds)
+    };
+    unit('s', 1)
+        .or_else(|| unit('m', 60))
+        .or_else(|| unit('h', 3_600))
+        .filter(|seconds| *seconds > 0)
+        .map(std::time::Duration::from_secs)
+        .ok_or_else(|| format!("`{text}`: give the delay as 30s, 15m or 1h"))
 }
 
 /// `MIN-MAX`, two times in ms, the first not above the second.
@@ -813,5 +832,21 @@ impl InterpreterArgs {
     ) -> Config {
         let recorded = recorded.map(LogHeader::timing).unwrap_or_default();
         resolve(self.config(), self.given(), recorded, protocol.timing())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_delay_is_given_in_seconds_minutes_or_hours() {
+        let secs = |s: u64| Ok(std::time::Duration::from_secs(s));
+        assert_eq!(parse_delay("30s"), secs(30));
+        assert_eq!(parse_delay("15m"), secs(900));
+        assert_eq!(parse_delay("1h"), secs(3_600));
+        for text in ["", "15", "0m", "-5m", "1.5m", "15 min", "m"] {
+            assert!(parse_delay(text).is_err(), "{text}");
+        }
     }
 }

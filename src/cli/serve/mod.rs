@@ -43,6 +43,12 @@ pub fn run(args: &ServeArgs) -> Result<()> {
 }
 
 async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
+    if args.public_delay.is_some() && args.livechess.is_some() {
+        anyhow::bail!(
+            "--public-delay: the LiveChess API (--livechess) shows the boards live to every \
+             client; give one or the other"
+        );
+    }
     let push_target = push::PushTarget::from_args(args)?;
     let allowed = Arc::new(allowed(args));
     let mut planned = Vec::new();
@@ -61,7 +67,8 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
                 .collect(),
         )
         .with_notation(args.notation)
-        .with_console(args.console),
+        .with_console(args.console)
+        .with_public_delay(args.public_delay),
     );
     let (stop, stopped) = watch::channel(false);
     let web = WebServers::start(args, &overview, &allowed, stopped.clone())?;
@@ -73,6 +80,9 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         }
         None => None,
     };
+    let maturing = args
+        .public_delay
+        .map(|_| tokio::task::spawn_local(mature(Arc::clone(&overview), stopped.clone())));
     let mut runners = Vec::new();
     for plan in planned {
         runners.push(setup.spawn(plan, stopped.clone())?);
@@ -105,7 +115,29 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     if let Some(pushing) = pushing {
         let _ = pushing.await;
     }
+    if let Some(maturing) = maturing {
+        let _ = maturing.await;
+    }
     web.join().await
+}
+
+/// How often the public's events that have come of age are sent (`--public-delay`): they
+/// reach the public at most this much after the delay, never before it.
+const MATURE_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Passes each board's events to the public's streams as they come of age, until `stopped`.
+async fn mature(overview: Arc<Overview>, mut stopped: watch::Receiver<bool>) {
+    let mut tick = tokio::time::interval(MATURE_EVERY);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {
+                for board in overview.boards() {
+                    board.mature();
+                }
+            }
+            _ = stopped.changed() => return,
+        }
+    }
 }
 
 /// What the operator allows clients: `--allow-origin`, `--allow-host`, and the token from

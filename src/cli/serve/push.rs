@@ -14,6 +14,7 @@ use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, Pusher};
 use touchmove::sensor::Millis;
 
 use super::super::args::ServeArgs;
+use super::super::web::access::Viewer;
 use super::super::web::board::Overview;
 
 /// How often the games are looked at for changes.
@@ -131,7 +132,11 @@ async fn push_loop(
     loop {
         tokio::select! {
             _ = look.tick() => {
-                let current: Vec<u64> = overview.boards().iter().map(|board| board.version()).collect();
+                let current: Vec<u64> = overview
+                    .boards()
+                    .iter()
+                    .map(|board| board.version_for(Viewer::Public))
+                    .collect();
                 if current != versions {
                     versions = current;
                     lock(&pushes).changed();
@@ -201,16 +206,15 @@ async fn push_loop(
 }
 
 /// Every game the round has had, in board order, each with its board's name: a board's
-/// finished games (oldest first), then its current game. A game that ended stays in the round
-/// when the board starts another (a new game on the board, a LiveChess set-up).
+/// finished games (oldest first), then its current game, as the public sees them (late with
+/// `--public-delay`). A game that ended stays in the round when the board starts another (a
+/// new game on the board, a LiveChess set-up).
 fn round_games(overview: &Overview) -> Vec<(String, String)> {
     let mut games = Vec::new();
     for board in overview.boards() {
-        let state = board.lock();
-        for pgn in state.finished_games() {
-            games.push((board.name.clone(), pgn.clone()));
+        for pgn in board.games_for(Viewer::Public) {
+            games.push((board.name.clone(), pgn));
         }
-        games.push((board.name.clone(), state.pgn()));
     }
     games
 }

@@ -226,20 +226,39 @@ impl Access {
     }
 }
 
-/// The middleware: refuses what [`Access::check_request`] refuses, with its reason.
-pub async fn guard(State(access): State<Access>, request: Request, next: Next) -> Response {
+/// Who asks, for what a request is shown: a request with the operator's token sees every
+/// board live; any other is the public's (which `serve --public-delay` shows late).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// The operator's token came with the request.
+    Operator,
+    /// Anyone else.
+    Public,
+}
+
+/// The middleware: refuses what [`Access::check_request`] refuses, with its reason; a request
+/// let through carries its [`Viewer`].
+pub async fn guard(State(access): State<Access>, mut request: Request, next: Next) -> Response {
     let query = request.uri().query();
+    let given = given_token(request.headers(), query);
+    let viewer = match access.check_operator(given.as_deref()) {
+        Ok(()) => Viewer::Operator,
+        Err(_) => Viewer::Public,
+    };
     let checked = access
         .check_request(request.method(), request.headers(), query)
         .and_then(|()| {
             if is_operator_action(request.uri().path()) {
-                access.check_operator(given_token(request.headers(), query).as_deref())
+                access.check_operator(given.as_deref())
             } else {
                 Ok(())
             }
         });
     match checked {
-        Ok(()) => next.run(request).await,
+        Ok(()) => {
+            request.extensions_mut().insert(viewer);
+            next.run(request).await
+        }
         Err(refusal) => {
             tracing::debug!(%refusal, "request refused");
             refusal.into_response()

@@ -3,13 +3,15 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
 use touchmove::broadcast::{PushStatus, Pusher};
 use touchmove::stream::StreamEvent;
 
+use super::access::Viewer;
+use super::delay::{DelayLine, Sample};
 use super::requests::Asked;
 use super::stats::StreamStats;
 use touchmove::livechess::is_named;
@@ -59,6 +61,23 @@ pub struct BoardHandle {
     /// The number of the first game a spectator's tool set up (LiveChess's `setup`), once one
     /// did: LiveChess says a game's moves only from then on.
     set_up_game: Mutex<Option<u32>>,
+    /// With `--public-delay`: what the public sees, that long after.
+    delayed: OnceLock<Delayed>,
+}
+
+/// A board's view for the public, late by `--public-delay`.
+struct Delayed {
+    line: Mutex<DelayLine>,
+    /// The public's streams: the events as they come of age.
+    public: broadcast::Sender<Published>,
+}
+
+impl Delayed {
+    fn line(&self) -> MutexGuard<'_, DelayLine> {
+        self.line
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 impl BoardHandle {
@@ -77,6 +96,126 @@ impl BoardHandle {
             published: AtomicU64::new(0),
             last_set_up: Mutex::new(None),
             set_up_game: Mutex::new(None),
+            delayed: OnceLock::new(),
+        }
+    }
+
+    /// From now on the public sees the board `delay` late (`--public-delay`); the operator
+    /// sees it live.
+    pub fn delay_public(&self, delay: Duration) {
+        let first = self.sample(None);
+        let line = DelayLine::new(delay, Instant::now(), first);
+        let (public, _) = broadcast::channel(STREAM_BACKLOG);
+        let _ = self.delayed.set(Delayed {
+            line: Mutex::new(line),
+            public,
+        });
+    }
+
+    /// What the public would see of the board now: its summary, its PGN and finished games
+    /// (those of `previous` if no event was published since it).
+    fn sample(&self, previous: Option<&Sample>) -> Sample {
+        let version = self.version();
+        let now = self.now();
+        let state = self.lock();
+        let summary = counted_to(state.summary_at(now), now);
+        let (pgn, finished) = match previous.filter(|previous| previous.version == version) {
+            Some(previous) => (Arc::clone(&previous.pgn), Arc::clone(&previous.finished)),
+            None => (Arc::from(state.pgn()), Arc::from(state.finished_games())),
+        };
+        Sample {
+            summary,
+            t: now,
+            pgn,
+            finished,
+            version,
+        }
+    }
+
+    /// What `viewer` sees of the board now: the live board, or the public's sample.
+    pub fn view(&self, viewer: Viewer) -> View {
+        let Some(delayed) = self.delayed.get().filter(|_| viewer == Viewer::Public) else {
+            return View::Live;
+        };
+        let now = Instant::now();
+        let mut line = delayed.line();
+        let (at, sample) = line.seen(now);
+        let due = at.checked_add(line.delay()).unwrap_or(now);
+        let later =
+            Millis::try_from(now.saturating_duration_since(due).as_millis()).unwrap_or(Millis::MAX);
+        View::Late { sample, later }
+    }
+
+    /// The public's events that have come of age now, passed to its streams; the live
+    /// board's alone (no delay) has none.
+    pub fn mature(&self) {
+        let Some(delayed) = self.delayed.get() else {
+            return;
+        };
+        let mut line = delayed.line();
+        let now = Instant::now();
+        for event in line.mature(now) {
+            // No public stream open: nobody to tell.
+            let _ = delayed.public.send(Published { event, origin: now });
+        }
+    }
+
+    /// The board's summary as `viewer` sees it.
+    pub fn summary_for(&self, viewer: Viewer) -> BoardSummary {
+        match self.view(viewer) {
+            View::Live => self.summary(),
+            View::Late { sample, later } => {
+                let mut summary = sample.summary_after(later);
+                // Late by the delay, the board says nothing of when it was last heard.
+                summary.since_report_ms = None;
+                summary.since_move_ms = None;
+                summary
+            }
+        }
+    }
+
+    /// The current game's PGN as `viewer` sees it.
+    pub fn pgn_for(&self, viewer: Viewer) -> String {
+        match self.view(viewer) {
+            View::Live => self.lock().pgn(),
+            View::Late { sample, .. } => sample.pgn.to_string(),
+        }
+    }
+
+    /// The board's finished games, then its current game, as `viewer` sees them.
+    pub fn games_for(&self, viewer: Viewer) -> Vec<String> {
+        match self.view(viewer) {
+            View::Live => {
+                let state = self.lock();
+                let mut games = state.finished_games().to_vec();
+                games.push(state.pgn());
+                games
+            }
+            View::Late { sample, .. } => {
+                let mut games = sample.finished.to_vec();
+                games.push(sample.pgn.to_string());
+                games
+            }
+        }
+    }
+
+    /// How many events `viewer` has been shown: it moves whenever the game `viewer` sees
+    /// changes.
+    pub fn version_for(&self, viewer: Viewer) -> u64 {
+        match self.view(viewer) {
+            View::Live => self.version(),
+            View::Late { sample, .. } => sample.version,
+        }
+    }
+
+    /// The current game's events `viewer` has been shown and a receiver of the ones to come.
+    pub fn follow_for(&self, viewer: Viewer) -> (Vec<StreamEvent>, broadcast::Receiver<Published>) {
+        match self.delayed.get().filter(|_| viewer == Viewer::Public) {
+            None => self.follow(),
+            Some(delayed) => {
+                let line = delayed.line();
+                (line.shown().to_vec(), delayed.public.subscribe())
+            }
         }
     }
 
@@ -129,6 +268,11 @@ impl BoardHandle {
     pub fn changed(&self) {
         self.changes
             .send_modify(|count| *count = count.wrapping_add(1));
+        if let Some(delayed) = self.delayed.get() {
+            let previous = Arc::clone(delayed.line().latest());
+            let sample = self.sample(Some(&previous));
+            delayed.line().sample(Instant::now(), sample);
+        }
     }
 
     /// A receiver that wakes at the board's changes.
@@ -171,6 +315,9 @@ impl BoardHandle {
     /// twice).
     pub fn publish(&self, event: StreamEvent, origin: Instant) {
         self.published.fetch_add(1, Ordering::Relaxed);
+        if let Some(delayed) = self.delayed.get() {
+            delayed.line().publish(Instant::now(), event.clone());
+        }
         // No stream open: nobody to tell.
         let _ = self.events.send(Published { event, origin });
     }
@@ -190,18 +337,37 @@ impl BoardHandle {
     /// last report and move counted.
     pub fn summary(&self) -> BoardSummary {
         let now = self.now();
-        let mut summary = self.lock().summary_at(now);
-        if let Some(clock) = summary.clock.as_mut() {
-            let ran = now.saturating_sub(clock.t);
-            match clock.running {
-                Some(shakmaty::Color::White) => clock.white = clock.white.saturating_sub(ran),
-                Some(shakmaty::Color::Black) => clock.black = clock.black.saturating_sub(ran),
-                None => {}
-            }
-            clock.t = now;
-        }
-        summary
+        let summary = self.lock().summary_at(now);
+        counted_to(summary, now)
     }
+}
+
+/// `summary` with its clock's running side counted down to `now` (session time).
+fn counted_to(mut summary: BoardSummary, now: Millis) -> BoardSummary {
+    if let Some(clock) = summary.clock.as_mut() {
+        let ran = now.saturating_sub(clock.t);
+        match clock.running {
+            Some(shakmaty::Color::White) => clock.white = clock.white.saturating_sub(ran),
+            Some(shakmaty::Color::Black) => clock.black = clock.black.saturating_sub(ran),
+            None => {}
+        }
+        clock.t = now;
+    }
+    summary
+}
+
+/// What a viewer sees of a board.
+pub enum View {
+    /// The board as it is.
+    Live,
+    /// The public's sample, `later` ms after it was the delay old (its clock runs on by as
+    /// much).
+    Late {
+        /// What the public sees.
+        sample: Arc<Sample>,
+        /// How long since the sample came of age.
+        later: Millis,
+    },
 }
 
 /// Every board, in board order (boards found later are added at the end).
@@ -218,12 +384,26 @@ pub struct Overview {
     pub requests: Option<mpsc::UnboundedSender<Asked>>,
     /// Whether `/console`, the arbiter's console, is served (`serve --console`).
     pub console: bool,
+    /// `--public-delay`: how late the public sees the boards.
+    pub public_delay: Option<Duration>,
 }
 
 impl Overview {
     /// The same overview, serving the arbiter's console at `/console`.
     pub fn with_console(mut self, console: bool) -> Overview {
         self.console = console;
+        self
+    }
+
+    /// The same overview, the public seeing every board `delay` late (`--public-delay`; the
+    /// operator sees them live).
+    pub fn with_public_delay(mut self, delay: Option<Duration>) -> Overview {
+        self.public_delay = delay;
+        if let Some(delay) = delay {
+            for board in self.read().iter() {
+                board.delay_public(delay);
+            }
+        }
         self
     }
 
@@ -249,6 +429,7 @@ impl Overview {
             notation: Notation::San,
             requests: None,
             console: false,
+            public_delay: None,
         }
     }
 
@@ -258,8 +439,11 @@ impl Overview {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Adds `board` after the others.
+    /// Adds `board` after the others (seen by the public as late as the others).
     pub fn add(&self, board: Arc<BoardHandle>) {
+        if let Some(delay) = self.public_delay {
+            board.delay_public(delay);
+        }
         self.boards
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -2,13 +2,14 @@
 //! `play` and `demo` (one board's page): the shared state of each board and its stream
 //! (`board.rs`), the runner's sink that fills them and, under `serve --record-dir`, one log per
 //! game (`sink.rs`, `records.rs`), the routes and the pages built into the binary (`routes.rs`,
-//! `page/`), who may do what (`access.rs`), the HTTP loop with its timeouts (`server.rs`), the
+//! `page/`), who may do what (`access.rs`), what the public sees late (`delay.rs`), the HTTP loop with its timeouts (`server.rs`), the
 //! online game's buttons (`requests.rs`), the
 //! streams' latency (`stamps.rs`, `stats.rs`), and one board's page served on its own
 //! (`one_page.rs`).
 
 pub mod access;
 pub mod board;
+pub mod delay;
 pub mod one_page;
 pub mod records;
 pub mod requests;

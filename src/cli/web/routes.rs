@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Extension, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Json, Response};
@@ -18,8 +18,8 @@ use touchmove::broadcast::PushStatus;
 use touchmove::stream::StreamEvent;
 use touchmove::watched::BoardSummary;
 
+use super::access::Viewer;
 use super::board::Overview;
-use super::stats::StatsReport;
 
 /// The shortest interval between two keep-alive comments on a quiet stream.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -124,26 +124,34 @@ struct Listed {
     push: Option<PushStatus>,
 }
 
-/// `/api/boards`: every board's summary, in board order.
-async fn boards(State(overview): State<Arc<Overview>>) -> Json<Vec<Listed>> {
+/// `/api/boards`: every board's summary, in board order, as the viewer sees it.
+async fn boards(
+    State(overview): State<Arc<Overview>>,
+    Extension(viewer): Extension<Viewer>,
+) -> Json<Vec<Listed>> {
     Json(
         overview
             .boards()
             .iter()
             .map(|board| Listed {
-                summary: board.summary(),
+                summary: board.summary_for(viewer),
                 push: overview.push_status(&board.name),
             })
             .collect(),
     )
 }
 
-/// `/api/boards/NAME/events`: the current game's events from its start, then live.
-async fn events(State(overview): State<Arc<Overview>>, Path(name): Path<String>) -> Response {
+/// `/api/boards/NAME/events`: the current game's events from its start, then as they come
+/// (to the public, as late as `--public-delay` says).
+async fn events(
+    State(overview): State<Arc<Overview>>,
+    Extension(viewer): Extension<Viewer>,
+    Path(name): Path<String>,
+) -> Response {
     let Some(board) = overview.board(&name) else {
         return not_found(&format!("no board is called {name}"));
     };
-    let (backlog, receiver) = board.follow();
+    let (backlog, receiver) = board.follow_for(viewer);
     overview.stats.sent_backlog(backlog.len() as u64);
     let head = stream::iter(backlog).map(sse_event);
     let number = overview.stats.next_stream();
@@ -187,9 +195,20 @@ impl Drop for OpenStream {
     }
 }
 
-/// `/api/stats`: what the streams delivered, and how fast.
-async fn stats(State(overview): State<Arc<Overview>>) -> Json<StatsReport> {
-    Json(overview.stats.report())
+/// `/api/stats`: what the streams delivered, and how fast; with `--public-delay`, the
+/// operator's only (the counts move with the live games).
+async fn stats(
+    State(overview): State<Arc<Overview>>,
+    Extension(viewer): Extension<Viewer>,
+) -> Response {
+    if overview.public_delay.is_some() && viewer == Viewer::Public {
+        return (
+            StatusCode::UNAUTHORIZED,
+            "with --public-delay the stats are the operator's: send the operator's token\n",
+        )
+            .into_response();
+    }
+    Json(overview.stats.report()).into_response()
 }
 
 /// Stream number `number` of `events`.
@@ -210,22 +229,29 @@ fn sse_event(event: StreamEvent) -> Result<Event, Infallible> {
 }
 
 /// `/games.pgn`: every board's current game, in board order, separated by a blank line.
-async fn games_pgn(State(overview): State<Arc<Overview>>) -> Response {
+async fn games_pgn(
+    State(overview): State<Arc<Overview>>,
+    Extension(viewer): Extension<Viewer>,
+) -> Response {
     let games: Vec<String> = overview
         .boards()
         .iter()
-        .map(|board| board.lock().pgn())
+        .map(|board| board.pgn_for(viewer))
         .collect();
     pgn_response(games.join("\n"))
 }
 
 /// `/boards/NAME.pgn`: one board's current game.
-async fn board_pgn(State(overview): State<Arc<Overview>>, Path(file): Path<String>) -> Response {
+async fn board_pgn(
+    State(overview): State<Arc<Overview>>,
+    Extension(viewer): Extension<Viewer>,
+    Path(file): Path<String>,
+) -> Response {
     let Some(name) = file.strip_suffix(".pgn") else {
         return not_found("no such file");
     };
     match overview.board(name) {
-        Some(board) => pgn_response(board.lock().pgn()),
+        Some(board) => pgn_response(board.pgn_for(viewer)),
         None => not_found(&format!("no board is called {name}")),
     }
 }

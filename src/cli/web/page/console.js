@@ -226,7 +226,9 @@ function show(board) {
 
 async function refresh() {
   try {
-    const answer = await fetch("/api/boards");
+    // With the token the boards are seen live (the public may see them late).
+    const headers = token() ? { Authorization: "Bearer " + token() } : {};
+    const answer = await fetch("/api/boards", { headers });
     if (!answer.ok) return;
     for (const board of await answer.json()) show(board);
   } catch (error) {

@@ -1,0 +1,257 @@
+//! `serve --public-delay`: what the public sees of a board, that long after the operator. Each
+//! change of the board is kept as a sample of what the public will see (its summary, its
+//! PGN, its finished games) and each event published waits its turn; a sample or an event is
+//! shown once it is as old as the delay, never before. The instants are the caller's: the
+//! line itself reads no clock.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use touchmove::event::EventKind;
+use touchmove::sensor::Millis;
+use touchmove::stream::{StreamEvent, StreamKind};
+use touchmove::watched::BoardSummary;
+
+/// What the public sees of a board at one moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// The board's summary then, counted to `t`.
+    pub summary: BoardSummary,
+    /// The board's session time then (ms).
+    pub t: Millis,
+    /// The current game's PGN then.
+    pub pgn: Arc<str>,
+    /// The games that had ended on the board then, oldest first (kept for a broadcast).
+    pub finished: Arc<[String]>,
+    /// How many events had been published then: it moves when the game changes.
+    pub version: u64,
+}
+
+impl Sample {
+    /// The summary as it stood `later` ms after the sample: the running clock counted down,
+    /// the time since the last report and move counted on.
+    pub fn summary_after(&self, later: Millis) -> BoardSummary {
+        let mut summary = self.summary.clone();
+        if let Some(clock) = summary.clock.as_mut() {
+            match clock.running {
+                Some(shakmaty::Color::White) => clock.white = clock.white.saturating_sub(later),
+                Some(shakmaty::Color::Black) => clock.black = clock.black.saturating_sub(later),
+                None => {}
+            }
+            clock.t = clock.t.saturating_add(later);
+        }
+        for since in [&mut summary.since_report_ms, &mut summary.since_move_ms] {
+            if let Some(since) = since.as_mut() {
+                *since = since.saturating_add(later);
+            }
+        }
+        summary
+    }
+}
+
+/// A board's samples and events on their way to the public.
+#[derive(Debug)]
+pub struct DelayLine {
+    delay: Duration,
+    /// The sample the public sees (the latest at least the delay old, or the first), with the
+    /// instant it was taken.
+    current: (Instant, Arc<Sample>),
+    /// The samples taken since, oldest first, each with the instant it was taken: not old
+    /// enough yet.
+    later: VecDeque<(Instant, Arc<Sample>)>,
+    /// The events published and not yet shown, oldest first, each with when it was published.
+    waiting: VecDeque<(Instant, StreamEvent)>,
+    /// The public's current game's events so far.
+    shown: Vec<StreamEvent>,
+}
+
+impl DelayLine {
+    /// A line of `delay`, the public seeing `first` until a later sample is old enough.
+    pub fn new(delay: Duration, at: Instant, first: Sample) -> DelayLine {
+        DelayLine {
+            delay,
+            current: (at, Arc::new(first)),
+            later: VecDeque::new(),
+            waiting: VecDeque::new(),
+            shown: Vec::new(),
+        }
+    }
+
+    /// The delay.
+    pub fn delay(&self) -> Duration {
+        self.delay
+    }
+
+    /// The last sample taken (the operator's view when it was taken).
+    pub fn latest(&self) -> &Arc<Sample> {
+        &self.later.back().unwrap_or(&self.current).1
+    }
+
+    /// Keeps `sample`, taken at `at`, for the public to see once it is old enough.
+    pub fn sample(&mut self, at: Instant, sample: Sample) {
+        self.later.push_back((at, Arc::new(sample)));
+        self.catch_up(at);
+    }
+
+    /// Keeps `event`, published at `at`, for the public to see once it is old enough.
+    pub fn publish(&mut self, at: Instant, event: StreamEvent) {
+        self.waiting.push_back((at, event));
+    }
+
+    /// What the public sees at `now`: the latest sample at least the delay old (the first one
+    /// while none is), with the instant it was taken.
+    pub fn seen(&mut self, now: Instant) -> (Instant, Arc<Sample>) {
+        self.catch_up(now);
+        self.current.clone()
+    }
+
+    /// The events old enough at `now` to be shown, in order: they join the public's game
+    /// (a `game` or `setup` event starts it afresh, as the board's own stream does).
+    pub fn mature(&mut self, now: Instant) -> Vec<StreamEvent> {
+        let mut matured = Vec::new();
+        while self
+            .waiting
+            .front()
+            .is_some_and(|(at, _)| self.old_enough(*at, now))
+        {
+            let Some((_, event)) = self.waiting.pop_front() else {
+                break;
+            };
+            if starts_a_game(&event) {
+                self.shown.clear();
+            }
+            self.shown.push(event.clone());
+            matured.push(event);
+        }
+        matured
+    }
+
+    /// The public's current game's events, as of the last [`DelayLine::mature`].
+    pub fn shown(&self) -> &[StreamEvent] {
+        &self.shown
+    }
+
+    /// Whether what happened at `at` may be shown at `now`.
+    fn old_enough(&self, at: Instant, now: Instant) -> bool {
+        now.checked_duration_since(at)
+            .is_some_and(|age| age >= self.delay)
+    }
+
+    /// The public's sample moves on to the latest old enough at `now`; the ones before it are
+    /// never seen again and are dropped.
+    fn catch_up(&mut self, now: Instant) {
+        while self
+            .later
+            .front()
+            .is_some_and(|(at, _)| self.old_enough(*at, now))
+        {
+            if let Some(next) = self.later.pop_front() {
+                self.current = next;
+            }
+        }
+    }
+}
+
+/// Whether `event` starts a new game on the board's stream.
+fn starts_a_game(event: &StreamEvent) -> bool {
+    matches!(
+        event.kind,
+        StreamKind::Game(EventKind::Game { .. } | EventKind::Setup { .. })
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use touchmove::event::GameEvent;
+    use touchmove::watched::WatchedBoard;
+
+    const DELAY: Duration = Duration::from_secs(900);
+
+    fn sample(ply: u32, t: Millis) -> Sample {
+        let mut summary = WatchedBoard::new(
+            "1",
+            "dgt",
+            "port",
+            shakmaty::Chess::default(),
+            touchmove::output::pgn::PgnTags::default(),
+        )
+        .summary();
+        summary.ply = ply;
+        Sample {
+            summary,
+            t,
+            pgn: Arc::from(format!("ply {ply}").as_str()),
+            finished: Arc::from([]),
+            version: u64::from(ply),
+        }
+    }
+
+    fn event(t: Millis, kind: EventKind) -> StreamEvent {
+        StreamEvent::from(GameEvent { t, kind })
+    }
+
+    #[test]
+    fn the_public_sees_each_sample_once_it_is_as_old_as_the_delay_and_never_before() {
+        let start = Instant::now();
+        let at = |s: u64| start + Duration::from_secs(s);
+        let mut line = DelayLine::new(DELAY, start, sample(0, 0));
+        line.sample(at(10), sample(1, 10_000));
+        line.sample(at(20), sample(2, 20_000));
+        let ply = |line: &mut DelayLine, s: u64| line.seen(at(s)).1.summary.ply;
+        assert_eq!(ply(&mut line, 20), 0);
+        assert_eq!(ply(&mut line, 909), 0, "a second short of the delay");
+        assert_eq!(ply(&mut line, 910), 1);
+        assert_eq!(ply(&mut line, 919), 1);
+        assert_eq!(ply(&mut line, 920), 2);
+        // What the public sees is all that is kept of the past.
+        assert!(line.later.is_empty());
+        assert_eq!(line.latest().summary.ply, 2);
+    }
+
+    #[test]
+    fn events_mature_in_order_after_the_delay_and_a_new_game_starts_the_shown_afresh() {
+        let start = Instant::now();
+        let at = |s: u64| start + Duration::from_secs(s);
+        let mut line = DelayLine::new(DELAY, start, sample(0, 0));
+        line.publish(at(1), event(1_000, EventKind::Resync));
+        line.publish(at(2), event(2_000, EventKind::Game { number: 2 }));
+        line.publish(at(3), event(3_000, EventKind::Resync));
+        assert!(line.mature(at(900)).is_empty());
+        let first = line.mature(at(901));
+        assert_eq!(first.len(), 1);
+        assert_eq!(line.shown().len(), 1);
+        let rest = line.mature(at(1_000));
+        assert_eq!(
+            rest.iter().map(|event| event.t).collect::<Vec<_>>(),
+            [2_000, 3_000]
+        );
+        // The new game's events only.
+        assert_eq!(
+            line.shown().iter().map(|event| event.t).collect::<Vec<_>>(),
+            [2_000, 3_000]
+        );
+    }
+
+    #[test]
+    fn a_summary_counted_on_runs_the_clock_and_the_times_since() {
+        let mut seen = sample(3, 10_000);
+        seen.summary.clock = Some(touchmove::watched::ClockState {
+            white: 60_000,
+            black: 50_000,
+            running: Some(shakmaty::Color::Black),
+            t: 10_000,
+        });
+        seen.summary.since_report_ms = Some(500);
+        seen.summary.since_move_ms = None;
+        let later = seen.summary_after(2_000);
+        let clock = later.clock.expect("a clock");
+        assert_eq!(
+            (clock.white, clock.black, clock.t),
+            (60_000, 48_000, 12_000)
+        );
+        assert_eq!(later.since_report_ms, Some(2_500));
+        assert_eq!(later.since_move_ms, None);
+    }
+}
