@@ -1,7 +1,7 @@
 //! `serve --public-delay`: the public sees every board that late, the operator (the console, any
 //! request with the operator's token) live. A fast demo board plays under a 30 s delay: while
 //! the console shows its moves, a public client learns nothing of them (the boards, the stream,
-//! the PGN, the stats); once the delay has passed, the public sees the same events, each no
+//! the PGN, the stats, the Lichess push); once the delay has passed, the public sees the same events, each no
 //! sooner than the delay after the session made it, and times no later than the delay allows.
 
 use crate::common;
@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use common::browser::Browser;
 use common::http::{get, request, sse_data, sse_until};
+use common::push_stand_in::StandIn;
 use common::serving::{serve_command, start};
 
 const TOKEN: &str = "delay-s3cret-0123456789";
@@ -81,8 +82,14 @@ fn the_public_sees_no_move_before_the_delay_and_the_console_sees_each_at_once() 
     ];
     args.extend(["--time-control", "600+5", "--console", "--public-delay"]);
     args.push(delay.as_str());
+    // The Lichess push is the public's too.
+    let stand_in = StandIn::start(|_| (200, vec![], r#"{"games":[]}"#.to_owned()));
+    let url = format!("http://{}", stand_in.address);
+    args.extend(["--lichess-round", "r0und1d", "--lichess-url", url.as_str()]);
     let mut command = serve_command(&args);
-    command.env("TOUCHMOVE_TOKEN", TOKEN);
+    command
+        .env("TOUCHMOVE_TOKEN", TOKEN)
+        .env("LICHESS_TOKEN", "lip_delayTestToken0123456789");
     // Every board of serve is made after this instant: nothing it shows the public can be
     // younger than the delay before `started + DELAY`.
     let started = Instant::now();
@@ -106,6 +113,7 @@ fn the_public_sees_no_move_before_the_delay_and_the_console_sees_each_at_once() 
     let public = board_one(address, false);
     let pgn = get(address, "/games.pgn").1;
     let stats = get(address, "/api/stats").0;
+    let pushed = stand_in.received();
     let early = started.elapsed() < Duration::from_millis(DELAY_MS - 2_000);
     let events = sse_data(address, &stream_path(false), Duration::from_secs(1));
     assert!(
@@ -121,6 +129,9 @@ fn the_public_sees_no_move_before_the_delay_and_the_console_sees_each_at_once() 
     assert_eq!(public["since_report_ms"], Value::Null, "{public}");
     assert!(events.is_empty(), "the public's stream: {events:?}");
     assert!(!pgn.contains("1."), "{pgn}");
+    for push in &pushed {
+        assert!(!push.body.contains("1."), "pushed early: {}", push.body);
+    }
     assert_eq!(stats, 401, "the stats count the live events");
     let operator_stats = request(
         address,
@@ -181,6 +192,9 @@ fn the_public_sees_no_move_before_the_delay_and_the_console_sees_each_at_once() 
     }
     let pgn = get(address, "/games.pgn").1;
     assert!(pgn.contains("1."), "{pgn}");
+    stand_in.until(Duration::from_secs(10), |received| {
+        received.last().is_some_and(|push| push.body.contains("1."))
+    });
     drop(served);
 }
 
