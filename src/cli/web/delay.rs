@@ -13,6 +13,11 @@ use touchmove::sensor::Millis;
 use touchmove::stream::{StreamEvent, StreamKind};
 use touchmove::watched::BoardSummary;
 
+/// Samples taken closer together than this, with no event published between them, are kept as
+/// one, the later (the public may miss a piece held for a moment; it never sees anything
+/// sooner than the delay): a board reporting many times a second costs one sample a second.
+pub const COALESCE: Duration = Duration::from_secs(1);
+
 /// What the public sees of a board at one moment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
@@ -88,8 +93,18 @@ impl DelayLine {
         &self.later.back().unwrap_or(&self.current).1
     }
 
-    /// Keeps `sample`, taken at `at`, for the public to see once it is old enough.
+    /// Keeps `sample`, taken at `at`, for the public to see once it is old enough (in place
+    /// of the last one kept, if that is less than [`COALESCE`] older and of the same events).
     pub fn sample(&mut self, at: Instant, sample: Sample) {
+        let replaces = self.later.back().is_some_and(|(last, kept)| {
+            kept.version == sample.version
+                && at
+                    .checked_duration_since(*last)
+                    .is_some_and(|gap| gap < COALESCE)
+        });
+        if replaces {
+            self.later.pop_back();
+        }
         self.later.push_back((at, Arc::new(sample)));
         self.catch_up(at);
     }
@@ -208,6 +223,26 @@ mod tests {
         // What the public sees is all that is kept of the past.
         assert!(line.later.is_empty());
         assert_eq!(line.latest().summary.ply, 2);
+    }
+
+    #[test]
+    fn samples_close_together_of_the_same_events_are_kept_as_the_later_one() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut line = DelayLine::new(DELAY, start, sample(0, 0));
+        let mut held = sample(0, 100);
+        held.summary.board = "held".to_owned();
+        line.sample(at(100), held);
+        line.sample(at(400), sample(0, 400));
+        assert_eq!(line.later.len(), 1, "the later replaces the earlier");
+        // Never shown before its own time and the delay.
+        let seen = |line: &mut DelayLine, ms: u64| line.seen(at(ms)).1.t;
+        assert_eq!(seen(&mut line, 900_399), 0);
+        assert_eq!(seen(&mut line, 900_400), 400);
+        // An event between two samples keeps both; so does a second between them.
+        line.sample(at(500), sample(1, 500));
+        line.sample(at(1_600), sample(1, 1_600));
+        assert_eq!(line.later.len(), 2);
     }
 
     #[test]
