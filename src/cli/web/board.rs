@@ -115,9 +115,11 @@ impl BoardHandle {
     /// What the public would see of the board now: its summary, its PGN and finished games
     /// (those of `previous` if no event was published since it).
     fn sample(&self, previous: Option<&Sample>) -> Sample {
-        let version = self.version();
         let now = self.now();
         let state = self.lock();
+        // Read under the state's lock, under which events are published: the PGN and the
+        // count agree.
+        let version = self.version();
         let summary = counted_to(state.summary_at(now), now);
         let (pgn, finished) = match previous.filter(|previous| previous.version == version) {
             Some(previous) => (Arc::clone(&previous.pgn), Arc::clone(&previous.finished)),
