@@ -1,10 +1,10 @@
-//! The arbiter's console (`serve --console`) in headless Chromium, as issue 28 asks: on two demo
-//! boards with a clock, pushing to a stand-in for a Lichess broadcast and recording each game,
-//! the operator signs in with the token, renames a player and gives two minutes on one board,
-//! reinstates a position and enters a resignation on the other, and agrees a draw on the
-//! first, and reads the first board turned round and back. The board pages, `/games.pgn` and the
-//! push show each; each board's recording replays to its stream; without the token every
-//! action is refused.
+//! The arbiter's console (`serve --console`) in headless Chromium, as issue 28 asks: on three
+//! demo boards with a clock, pushing to a stand-in for a Lichess broadcast and recording each
+//! game, the operator signs in with the token, renames a player and gives two minutes on the
+//! first board, reinstates a position and enters a resignation on the second, declares the
+//! third lost by default, agrees a draw on the first, and reads the first board turned round
+//! and back. The board pages, `/games.pgn` and the push show each; the first two boards'
+//! recordings replay to their streams; without the token every action is refused.
 
 use crate::common;
 
@@ -82,7 +82,7 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     let url = format!("http://{}", stand_in.address);
     let mut command = serve_command(&[
         "--demo",
-        "2",
+        "3",
         "--demo-thinking",
         "1500-2500",
         "--time-control",
@@ -101,10 +101,10 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     let served = start(command);
     let address = served.address.as_str();
     let started = boards_when(address, |boards| {
-        boards.len() == 2 && boards.iter().all(|board| board["ply"].as_u64() >= Some(3))
+        boards.len() == 3 && boards.iter().all(|board| board["ply"].as_u64() >= Some(3))
     });
-    assert_eq!(started.len(), 2, "{started:?}");
-    for name in ["1", "2"] {
+    assert_eq!(started.len(), 3, "{started:?}");
+    for name in ["1", "2", "3"] {
         refused_without_the_token(address, name);
     }
     let untouched = get(address, "/games.pgn").1;
@@ -149,11 +149,22 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     let resign = format!("{two} button.result[data-words='resigned white']");
     confirm(&browser, &resign, "White resigned");
 
+    // Board 3: Black defaulted, chosen among the other results.
+    let three = "#boards tr[data-board='3']";
+    browser.eval(&format!(
+        "document.querySelector(\"{three} select.other-result\").value = 'default black'; return true;"
+    ));
+    confirm(
+        &browser,
+        &format!("{three} button.other"),
+        "Black lost by default",
+    );
+
     // Board 1: a draw agreed.
     let draw = format!("{one} button.result[data-words=draw-agreed]");
     confirm(&browser, &draw, "a draw agreed");
     let table = browser.text_when("#boards tbody", within, |text| {
-        text.contains("1/2-1/2") && text.contains("0-1")
+        text.contains("1/2-1/2") && text.contains("0-1") && text.contains("1-0")
     });
     assert!(table.contains("Ushenina, Anna"), "{table}");
     browser.screenshot(&std::env::temp_dir().join("touchmove-console.png"));
@@ -181,6 +192,16 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     };
     assert_eq!(kinds(&first), ["tag", "time-added", "result"]);
     assert_eq!(kinds(&second), ["reinstated", "result"]);
+    let third = sse_until(address, "/api/boards/3/events", within, ended);
+    let defaulted = third.last().expect("board 3's result");
+    assert_eq!(
+        (
+            &defaulted["result"],
+            &defaulted["rule"],
+            &defaulted["termination"]
+        ),
+        (&"1-0".into(), &"6.7.1".into(), &"rules infraction".into())
+    );
     let reinstated = second
         .iter()
         .find(|event| event["kind"] == "reinstated")

@@ -96,6 +96,7 @@ function row(name) {
     result.dataset.words = words;
     results.appendChild(result);
   }
+  results.append(...otherResultControls(name));
   for (const side of ["white", "black"]) {
     const time = button("time", "+2 min " + side, () =>
       act(name, "time", side + " 120000", "2 minutes more for " + side));
@@ -122,6 +123,28 @@ function row(name) {
   };
   rows.set(name, entry);
   return entry;
+}
+
+// The results less often entered: chosen from a list, then declared (clicked twice).
+const OTHER_RESULTS = [
+  ["claim fifty-moves", "50-move claim upheld", "a 50-move claim upheld"],
+  ["adjudicated 1/2-1/2", "½ by the arbiter", "1/2-1/2 by the arbiter"],
+  ["default white", "White defaulted (6.7.1)", "White lost by default"],
+  ["default black", "Black defaulted (6.7.1)", "Black lost by default"],
+  ["penalty white", "White loses: penalty (12.9)", "White lost by the arbiter's penalty"],
+  ["penalty black", "Black loses: penalty (12.9)", "Black lost by the arbiter's penalty"],
+];
+
+function otherResultControls(name) {
+  const which = document.createElement("select");
+  which.className = "other-result";
+  for (const [words, label] of OTHER_RESULTS) which.add(new Option(label, words));
+  const declare = button("result other", "Declare", () => {
+    const chosen = OTHER_RESULTS.find(([words]) => words === which.value);
+    if (!chosen) return;
+    confirmThen(declare, () => act(name, "result", chosen[0], chosen[2]));
+  });
+  return [which, declare];
 }
 
 // A text field of a row's actions.
