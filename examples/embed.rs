@@ -75,6 +75,7 @@ fn main() -> ExitCode {
                         HostNote::TimeAdded { color, ms } => interpreter.add_time(t, color, ms),
                         HostNote::Note(text) => interpreter.note(t, &text),
                         HostNote::Tag { tag, value } => interpreter.tag(t, tag, &value),
+                        HostNote::ClockSet(times) => interpreter.set_clock(t, times),
                         HostNote::Reinstate { ply } => interpreter.reinstate(t, ply),
                         HostNote::EngineGone => {
                             interpreter.handle_timeout(t);

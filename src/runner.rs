@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
 use crate::clock::ClockReading;
-use crate::event::{LinkState, TagName};
+use crate::event::{ClockTimes, LinkState, TagName};
 use crate::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
 use crate::live::{turned_feedback, turned_sensor, turned_snapshot};
 use crate::rules::Declared;
@@ -178,6 +178,11 @@ pub enum Control {
     /// comment) and the sink is told ([`Happened::Operated`], for the recording). Nothing
     /// happens before the game has started.
     Note(String),
+    /// The arbiter sets both players' times, at the host (6.10.2, 12.9.3): the game's clock
+    /// runs on from them ([`LiveGame::set_clock`]), a physical clock the host set is set so,
+    /// and the sink is told ([`Happened::Operated`], for the recording). Nothing happens before
+    /// the game has started.
+    SetClock(ClockTimes),
     /// The arbiter names a tag of the game (a player, the event, the round), at the host: the
     /// game says it (a `tag` event: the PGN and the pages follow) and the sink is told
     /// ([`Happened::Operated`], for the recording). Taken before the game has started too.
@@ -652,10 +657,17 @@ fn apply_control<S: BoardSession, K: Sink>(
         Control::Note(text) if game.started() => {
             operate(game, sink, now, &HostNote::Note(text))?;
         }
+        Control::SetClock(times) if game.started() => {
+            operate(game, sink, now, &HostNote::ClockSet(times))?;
+        }
         Control::Reinstate(ply) if game.started() => {
             operate(game, sink, now, &HostNote::Reinstate { ply })?;
         }
-        Control::Declare(_) | Control::AddTime(..) | Control::Note(_) | Control::Reinstate(_) => {}
+        Control::Declare(_)
+        | Control::AddTime(..)
+        | Control::SetClock(_)
+        | Control::Note(_)
+        | Control::Reinstate(_) => {}
         Control::Tag(tag, value) => {
             operate(game, sink, now, &HostNote::Tag { tag, value })?;
         }

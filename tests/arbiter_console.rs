@@ -1,7 +1,7 @@
 //! The arbiter's console (`serve --console`) in headless Chromium, as issue 28 asks: on three
 //! demo boards with a clock, pushing to a stand-in for a Lichess broadcast and recording each
-//! game, the operator signs in with the token, renames a player and gives two minutes on the
-//! first board, reinstates a position and enters a resignation on the second, declares the
+//! game, the operator signs in with the token, renames a player, gives two minutes and sets
+//! both clocks on the first board, reinstates a position and enters a resignation on the second, declares the
 //! third lost by default, agrees a draw on the first, and reads the first board turned round
 //! and back. The board pages, `/games.pgn` and the push show each; the first two boards'
 //! recordings replay to their streams; without the token every action is refused.
@@ -50,6 +50,7 @@ fn refused_without_the_token(address: &str, name: &str) {
     for (action, body) in [
         ("result", "draw-agreed"),
         ("time", "white 120000"),
+        ("clock", "60000 60000"),
         ("note", "a note"),
         ("tag", "White Somebody Else"),
         ("reinstate", "1"),
@@ -133,6 +134,14 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     browser.text_when("#said", within, |text| {
         text.contains("2 minutes more for white")
     });
+    // Both clocks corrected: 9:00 for White, 8:30 for Black.
+    browser.type_into(&format!("{one} input.clock-white"), "9:00");
+    browser.type_into(&format!("{one} input.clock-black"), "0:08:30");
+    confirm(
+        &browser,
+        &format!("{one} button.set-clock"),
+        "clocks set to 9:00 and 0:08:30",
+    );
 
     // Board 2: the position of a ply before the last reinstated, then White resigns.
     let two = "#boards tr[data-board='2']";
@@ -186,11 +195,21 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
         events
             .iter()
             .filter_map(|event| event["kind"].as_str())
-            .filter(|kind| ["tag", "time-added", "reinstated", "result"].contains(kind))
+            .filter(|kind| {
+                ["tag", "time-added", "clock-set", "reinstated", "result"].contains(kind)
+            })
             .map(str::to_owned)
             .collect()
     };
-    assert_eq!(kinds(&first), ["tag", "time-added", "result"]);
+    assert_eq!(kinds(&first), ["tag", "time-added", "clock-set", "result"]);
+    let set = first
+        .iter()
+        .find(|event| event["kind"] == "clock-set")
+        .expect("the clocks set");
+    assert_eq!(
+        set["clock"],
+        serde_json::json!({"white": 540_000, "black": 510_000})
+    );
     assert_eq!(kinds(&second), ["reinstated", "result"]);
     let third = sse_until(address, "/api/boards/3/events", within, ended);
     let defaulted = third.last().expect("board 3's result");
@@ -231,7 +250,7 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     let white = browser.text_when("#white-name", within, |text| text.contains("Ushenina"));
     assert_eq!(white, "Ushenina, Anna");
     browser.text_when("#rulings", within, |text| {
-        text.contains("120 s more for white")
+        text.contains("120 s more for white") && text.contains("clocks set: white 9:00")
     });
     browser.text_when("#result", within, |text| text.contains("1/2-1/2"));
     browser.open(&format!("http://{address}/board/2"));
@@ -247,6 +266,7 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     let said_everywhere = [
         "[White \"Ushenina, Anna\"]",
         "the arbiter gave white 120 s more",
+        "the arbiter set the clock: white 0:09:00, black 0:08:30",
         "[Result \"1/2-1/2\"]",
         reinstated.as_str(),
         "[Result \"0-1\"]",

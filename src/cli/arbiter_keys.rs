@@ -6,7 +6,7 @@
 use shakmaty::{Color, KnownOutcome};
 use tokio::sync::mpsc;
 
-use touchmove::event::{ClaimReason, TagName};
+use touchmove::event::{ClaimReason, ClockTimes, TagName};
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
 use touchmove::sensor::Millis;
@@ -16,7 +16,8 @@ use super::typed::read_typed;
 /// What can be typed, for the help line.
 pub(super) const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
 `default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`, `time white|black \
-SECONDS`, `note TEXT`, `tag white|black|event|round|site|board TEXT`, `reinstate PLY`";
+SECONDS`, `clock WHITE BLACK` (each H:MM:SS or M:SS), `note TEXT`, \
+`tag white|black|event|round|site|board TEXT`, `reinstate PLY`";
 
 /// Reads the lines typed and sends each declaration to the board's runner; anything else is
 /// answered with what can be typed.
@@ -39,6 +40,9 @@ fn typed_control(line: &str) -> Option<Control> {
     if let Some((color, ms)) = typed_time(&lower) {
         return Some(Control::AddTime(color, ms));
     }
+    if let Some(times) = typed_clock(&lower) {
+        return Some(Control::SetClock(times));
+    }
     if let Some((tag, value)) = typed_tag(line) {
         return Some(Control::Tag(tag, value.to_owned()));
     }
@@ -58,6 +62,34 @@ pub(super) fn typed_tag(line: &str) -> Option<(TagName, &str)> {
     let rest = rest.trim();
     let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
     Some((name.parse().ok()?, value.trim()))
+}
+
+/// The times a typed `clock WHITE BLACK` sets (each `H:MM:SS` or `M:SS`), if the line is one.
+pub(super) fn typed_clock(line: &str) -> Option<ClockTimes> {
+    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["clock", white, black] => Some(ClockTimes {
+            white: clock_time(white)?,
+            black: clock_time(black)?,
+        }),
+        _ => None,
+    }
+}
+
+/// `H:MM:SS` or `M:SS` in ms (minutes and seconds below 60 after the first field).
+fn clock_time(text: &str) -> Option<Millis> {
+    let fields: Vec<&str> = text.split(':').collect();
+    if !(2..=3).contains(&fields.len()) {
+        return None;
+    }
+    let mut seconds: Millis = 0;
+    for (index, field) in fields.iter().enumerate() {
+        let value: Millis = field.parse().ok()?;
+        if index > 0 && value >= 60 {
+            return None;
+        }
+        seconds = seconds.checked_mul(60)?.checked_add(value)?;
+    }
+    seconds.checked_mul(1_000)
 }
 
 /// The ply of a typed `reinstate PLY`, if the line is one.
@@ -191,6 +223,34 @@ mod tests {
             Some(Control::Reinstate(3))
         ));
         assert!(typed_control("reinstate now").is_none());
+    }
+
+    #[test]
+    fn a_clock_typed_sets_both_times() {
+        let times = |white: Millis, black: Millis| Some(ClockTimes { white, black });
+        assert_eq!(
+            typed_clock("clock 1:25:00 59:30"),
+            times(5_100_000, 3_570_000)
+        );
+        assert_eq!(typed_clock("clock 0:05 0:00"), times(5_000, 0));
+        for line in [
+            "clock",
+            "clock 1:00",
+            "clock 1:60 1:00",
+            "clock 90 1:00",
+            "clock 1:00:00:00 1:00",
+            "clock 1:00 1:00 1:00",
+            "clock -1:00 1:00",
+        ] {
+            assert_eq!(typed_clock(line), None, "{line}");
+        }
+        assert!(matches!(
+            typed_control("Clock 1:00 2:00"),
+            Some(Control::SetClock(ClockTimes {
+                white: 60_000,
+                black: 120_000
+            }))
+        ));
     }
 
     #[test]

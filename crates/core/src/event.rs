@@ -113,6 +113,14 @@ pub enum EventKind {
         /// Each player's remaining time after it.
         clock: ClockTimes,
     },
+    /// The arbiter set both players' times at the host: a clock set wrongly corrected (6.10.2),
+    /// time taken from a player (12.9.3). `clock` is the times set; a physical clock is set so
+    /// by the host.
+    #[serde(rename = "clock-set")]
+    ClockSet {
+        /// Each player's remaining time as set.
+        clock: ClockTimes,
+    },
     /// A note the arbiter made on the game at the host (what was said, decided or seen off the
     /// board), kept in the record: a comment in the PGN.
     Note {

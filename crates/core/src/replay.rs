@@ -141,6 +141,14 @@ impl Replay {
             }
             LogRecord::HostNote {
                 t,
+                note: HostNote::ClockSet(times),
+            } => {
+                let interpreter = self.interpreter();
+                interpreter.set_clock(t, times);
+                drain(interpreter, sink);
+            }
+            LogRecord::HostNote {
+                t,
                 note: HostNote::Reinstate { ply },
             } => {
                 let interpreter = self.interpreter();

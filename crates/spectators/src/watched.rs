@@ -449,6 +449,16 @@ impl WatchedBoard {
                 }
             }
             EventKind::Takeback { .. } => self.last_move = None,
+            // The arbiter's times: the clock runs on from them.
+            EventKind::TimeAdded { clock, .. } | EventKind::ClockSet { clock } => {
+                let running = self.clock.and_then(|state| state.running);
+                self.clock = Some(ClockState {
+                    white: clock.white,
+                    black: clock.black,
+                    running,
+                    t: decision.t,
+                });
+            }
             // This game's PGN took it; the next games' and the summary's players follow.
             EventKind::Tag { tag, value } => self.tags.set(*tag, value.clone()),
             EventKind::Result(result) => {

@@ -267,14 +267,14 @@ pub async fn guard(State(access): State<Access>, mut request: Request, next: Nex
 }
 
 /// Whether `path` is one of the operator's own actions: `/api/boards/NAME/` and `result`,
-/// `time`, `note`, `tag`, `reinstate` or `flip`.
+/// `time`, `clock`, `note`, `tag`, `reinstate` or `flip`.
 pub fn is_operator_action(path: &str) -> bool {
     path.strip_prefix("/api/boards/")
         .and_then(|rest| rest.split('/').nth(1))
         .is_some_and(|action| {
             matches!(
                 action,
-                "result" | "time" | "note" | "tag" | "reinstate" | "flip"
+                "result" | "time" | "clock" | "note" | "tag" | "reinstate" | "flip"
             )
         })
 }
@@ -455,6 +455,7 @@ mod tests {
         assert!(is_operator_action("/api/boards/1/tag"));
         assert!(is_operator_action("/api/boards/1/reinstate"));
         assert!(is_operator_action("/api/boards/1/flip"));
+        assert!(is_operator_action("/api/boards/1/clock"));
         assert!(!is_operator_action("/api/boards/1/events"));
         assert!(!is_operator_action("/api/boards/result"));
         assert!(!is_operator_action("/api/boards/1/online/resign"));

@@ -1,7 +1,8 @@
 //! The operator's actions on a board's game, what no sensor sees: `POST
 //! /api/boards/NAME/result` declares its result (a draw agreed, a claim upheld, a resignation,
 //! a default, the arbiter's penalty or decision), `POST /api/boards/NAME/time` gives a player
-//! more time, `POST /api/boards/NAME/note` notes something on it, `POST
+//! more time, `POST /api/boards/NAME/clock` sets both players' times, `POST
+//! /api/boards/NAME/note` notes something on it, `POST
 //! /api/boards/NAME/tag` names a tag of it (a player, the event, the round), `POST
 //! /api/boards/NAME/reinstate` reinstates an earlier position, `POST /api/boards/NAME/flip`
 //! reads the board turned round (or not). The access guard has
@@ -18,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use shakmaty::Color;
 use tokio::sync::broadcast::error::RecvError;
 
-use touchmove::event::{EventKind, TagName, UnknownTag, one_line};
+use touchmove::event::{ClockTimes, EventKind, TagName, UnknownTag, one_line};
 use touchmove::output::excerpt::excerpt;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
@@ -62,6 +63,18 @@ pub async fn add_time(
     body: String,
 ) -> Response {
     operate(&overview, &name, time_given(&body)).await
+}
+
+/// `POST /api/boards/NAME/clock`: sets both players' times on board `name` (a clock set wrongly
+/// corrected, 6.10.2; time taken from a player, 12.9.3): `body` is White's and Black's time in
+/// ms, as the recording writes them (`5400000 5280000`). Answered as [`declare`] is, once the
+/// game's clock has them; `409` also for a game without a clock.
+pub async fn set_clock(
+    State(overview): State<Arc<Overview>>,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    operate(&overview, &name, clock_set(&body)).await
 }
 
 /// `POST /api/boards/NAME/note`: notes `body` (one line, at most [`NOTE_LIMIT`] bytes) on board
@@ -203,6 +216,27 @@ fn time_given(body: &str) -> Result<Asked, String> {
     Ok(Asked {
         control: Control::AddTime(color, ms),
         taken: |kind| matches!(kind, EventKind::TimeAdded { .. }),
+        needs: Needs::Clock,
+    })
+}
+
+/// The times `body` sets (`5400000 5280000`: White's, then Black's, in ms), or why it sets
+/// none.
+fn clock_set(body: &str) -> Result<Asked, String> {
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let times = match words.as_slice() {
+        [white, black] => white.parse().ok().zip(black.parse().ok()),
+        _ => None,
+    };
+    let (white, black) = times.ok_or_else(|| {
+        format!(
+            "`{}` sets no times: give White's and Black's in ms (`5400000 5280000`)",
+            excerpt(body)
+        )
+    })?;
+    Ok(Asked {
+        control: Control::SetClock(ClockTimes { white, black }),
+        taken: |kind| matches!(kind, EventKind::ClockSet { .. }),
         needs: Needs::Clock,
     })
 }

@@ -63,6 +63,11 @@ pub fn router(overview: Arc<Overview>) -> Router {
             post(super::results::tag).layer(DefaultBodyLimit::max(super::results::NOTE_LIMIT)),
         )
         .route(
+            "/api/boards/{name}/clock",
+            post(super::results::set_clock)
+                .layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+        )
+        .route(
             "/api/boards/{name}/flip",
             post(super::results::flip).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
         )

@@ -53,6 +53,12 @@ pub enum Feedback {
         /// How much, in ms.
         ms: Millis,
     },
+    /// Both players' times are set to `times` (the arbiter corrected the clock, or took time
+    /// from a player).
+    ClockSet {
+        /// The times set.
+        times: ClockTimes,
+    },
     /// A move to carry out (an engine's, `touchmove play`): a board with a display shows
     /// `text`, one with lights lights `from` and `to`, until the next move.
     Show {
@@ -142,6 +148,7 @@ impl FeedbackWriter {
                 side: *color,
                 ms: *ms,
             }),
+            EventKind::ClockSet { clock } => Some(Feedback::ClockSet { times: *clock }),
             EventKind::Result(result) => Some(Feedback::Ended {
                 outcome: result.outcome,
             }),

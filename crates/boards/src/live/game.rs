@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Square};
 
 use touchmove_core::clock::{ClockReading, TimeControl};
-use touchmove_core::event::{EventKind, GameEvent, TagName, one_line};
+use touchmove_core::event::{ClockTimes, EventKind, GameEvent, TagName, one_line};
 use touchmove_core::interpreter::{Config, Interpreter};
 use touchmove_core::rules::Declared;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
@@ -297,6 +297,7 @@ impl LiveGame {
         match *note {
             HostNote::Declared(declared) => self.declare(t, declared),
             HostNote::TimeAdded { color, ms } => self.add_time(t, color, ms),
+            HostNote::ClockSet(times) => self.set_clock(t, times),
             HostNote::Note(ref text) => self.note(t, text),
             HostNote::Tag { tag, ref value } => self.tag(t, tag, value),
             HostNote::Reinstate { ply } => self.reinstate(t, ply),
@@ -356,6 +357,16 @@ impl LiveGame {
     pub fn reinstate(&mut self, now: Millis, ply: u32) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.reinstate(now, ply);
+            self.drain();
+        }
+    }
+
+    /// The arbiter set both players' times to `times` at `now`
+    /// ([`touchmove_core::interpreter::Interpreter::set_clock`]; nothing before the game
+    /// starts).
+    pub fn set_clock(&mut self, now: Millis, times: ClockTimes) {
+        if let Some(interpreter) = self.interpreter.as_mut() {
+            interpreter.set_clock(now, times);
             self.drain();
         }
     }

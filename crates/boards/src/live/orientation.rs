@@ -65,6 +65,7 @@ pub fn turned_feedback(feedback: Feedback) -> Feedback {
         | Feedback::TakenBack { .. }
         | Feedback::Resynced
         | Feedback::TimeAdded { .. }
+        | Feedback::ClockSet { .. }
         | Feedback::Times { .. }
         | Feedback::Pending { .. }
         | Feedback::Ended { .. }) => other,

@@ -7,7 +7,7 @@ use shakmaty::{Color, EnPassantMode, Position};
 use super::guess::Guess;
 use super::sync::Sync;
 use super::{Interpreter, Phase};
-use crate::event::{EventKind, TagName, one_line};
+use crate::event::{ClockTimes, EventKind, TagName, one_line};
 use crate::rules::Declared;
 use crate::sensor::Millis;
 
@@ -49,6 +49,23 @@ impl Interpreter {
         let clock = clock.times(t);
         self.times_after_time_added();
         self.emit(t, EventKind::TimeAdded { color, ms, clock });
+    }
+
+    /// The arbiter set both players' times to `times` at `t`, at the host (a clock set wrongly
+    /// corrected, 6.10.2; time taken from a player, 12.9.3): the game's clock runs on from
+    /// them, and a physical clock is set so by the host (the `clock-set` event). Nothing
+    /// without a clock, or once the game is over.
+    pub fn set_clock(&mut self, t: Millis, times: ClockTimes) {
+        self.handle_timeout(t);
+        if self.game.ending().is_some() {
+            return;
+        }
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        clock.set_times(times, t);
+        self.times_after_time_added();
+        self.emit(t, EventKind::ClockSet { clock: times });
     }
 
     /// The arbiter noted `text` on the game at `t`, at the host (a `note` event, a comment in

@@ -266,6 +266,16 @@ impl GameClock {
         ILLEGAL_MOVE_PENALTY_MS
     }
 
+    /// Both sides' times are `times` from `t`, the running side running on from there (a
+    /// physical clock is set so by the host: its next report says it).
+    pub fn set_times(&mut self, times: ClockTimes, t: Millis) {
+        // The arbiter's times stand: a press after the last decided move does not go back to
+        // the clock as it was before that move.
+        self.before_switch = None;
+        let running = self.clock.running();
+        self.clock.sync(times, running, t);
+    }
+
     /// Gives `color` `ms` more (a physical clock is set so by the host: its next report says
     /// it).
     pub fn add_time(&mut self, color: Color, ms: Millis) {

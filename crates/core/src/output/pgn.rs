@@ -102,6 +102,11 @@ impl PgnRecorder {
             }
             EventKind::Takeback { ply } => self.current.take_back(*ply),
             EventKind::Result(result) => self.finish(result),
+            EventKind::ClockSet { clock } => self.note(format!(
+                "the arbiter set the clock: white {}, black {}",
+                crate::clock::clk(clock.white),
+                crate::clock::clk(clock.black)
+            )),
             EventKind::Tag { tag, value } => {
                 self.tags.set(*tag, value.clone());
                 Ok(())

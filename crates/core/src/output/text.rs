@@ -114,6 +114,11 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             clk(clock.white),
             clk(clock.black)
         ),
+        EventKind::ClockSet { clock } => format!(
+            "the arbiter set the clock: white {}, black {}",
+            clk(clock.white),
+            clk(clock.black)
+        ),
         EventKind::Tag { tag, value } => format!("the arbiter named {tag}: {value}"),
         EventKind::Reinstated { ply, moves, .. } => reinstated_text(*ply, moves),
         EventKind::Game { number } => format!("new game {number}"),

@@ -13,6 +13,7 @@
 //! #engine-gone <t>
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
+//! #clock-set <t> <white-ms> <black-ms>
 //! #note <t> <text>
 //! #tag <t> <Event|Site|Round|Board|White|Black> [<value>]
 //! #reinstate <t> <ply>
@@ -30,6 +31,8 @@
 //! draw (5.2.3), the arbiter upheld a claim (9.2, 9.3), that side lost by default (6.7.1) or by
 //! the arbiter's penalty (12.9.6), or the arbiter decided that result. `#time-added` says the
 //! arbiter gave that side `<ms>` more on its clock; `#note` is a note the arbiter made, one line.
+//! `#clock-set` says the arbiter set both players' times (a clock set wrongly corrected,
+//! time taken from a player).
 //! `#tag` says the arbiter named that tag of the game `<value>` (the rest of the line; none
 //! unnames it), for this game and the board's next. `#reinstate` says the arbiter reinstated
 //! the position after ply `<ply>` (the plies after it taken back; the board to be put back).
@@ -43,7 +46,7 @@
 use shakmaty::Color;
 use shakmaty::uci::UciMove;
 
-use crate::event::{TagName, color_name};
+use crate::event::{ClockTimes, TagName, color_name};
 use crate::rules::Declared;
 use crate::sensor::Millis;
 
@@ -58,6 +61,9 @@ const RESIGN: &str = "#resign";
 
 /// The word that starts time the arbiter gave a player.
 const TIME_ADDED: &str = "#time-added";
+
+/// The word that starts times the arbiter set.
+const CLOCK_SET: &str = "#clock-set";
 
 /// The word that starts a note the arbiter made.
 const NOTE: &str = "#note";
@@ -102,6 +108,8 @@ pub enum HostNote {
         /// How much, in ms.
         ms: Millis,
     },
+    /// The arbiter set both players' times.
+    ClockSet(ClockTimes),
     /// The arbiter named a tag of the game (a player, the event, the round).
     Tag {
         /// The tag.
@@ -153,6 +161,7 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             .trim_end()
             .to_owned(),
         HostNote::Reinstate { ply } => format!("{REINSTATE} {t} {ply}"),
+        HostNote::ClockSet(times) => format!("{CLOCK_SET} {t} {} {}", times.white, times.black),
         HostNote::ServerLine(line) => format!("{SERVER_LINE} {t} {}", unbroken(line)),
         HostNote::ServerAnswer { request, answer } => {
             format!("{SERVER_ANSWER} {t} {request} {}", unbroken(answer))
@@ -183,6 +192,10 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
             let value = rest_after(line, 3).unwrap_or_default().to_owned();
             return Some((t, HostNote::Tag { tag, value }));
         }
+        CLOCK_SET => HostNote::ClockSet(ClockTimes {
+            white: fields.next()?.parse().ok()?,
+            black: fields.next()?.parse().ok()?,
+        }),
         REINSTATE => HostNote::Reinstate {
             ply: fields.next()?.parse().ok()?,
         },
@@ -289,6 +302,13 @@ mod tests {
                 "#tag 4200 Round",
             ),
             (HostNote::Reinstate { ply: 17 }, "#reinstate 4200 17"),
+            (
+                HostNote::ClockSet(ClockTimes {
+                    white: 5_400_000,
+                    black: 3_599_500,
+                }),
+                "#clock-set 4200 5400000 3599500",
+            ),
             (
                 HostNote::Declared(Declared::DrawAgreed),
                 "#result 4200 draw-agreed",

@@ -258,6 +258,7 @@ impl EngineGame {
             // The arbiter's are the interpreter's; an online server's notes are no engine's.
             HostNote::Declared(_)
             | HostNote::TimeAdded { .. }
+            | HostNote::ClockSet(_)
             | HostNote::Note(_)
             | HostNote::Tag { .. }
             | HostNote::Reinstate { .. }

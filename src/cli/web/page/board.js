@@ -117,6 +117,14 @@ function take(event) {
         ply: moves.length,
       });
       break;
+    case "clock-set":
+      rulings.push({
+        article: "arbiter",
+        text: "clocks set: white " + clockText(event.clock.white) + ", black " +
+          clockText(event.clock.black),
+        ply: moves.length,
+      });
+      break;
     case "reinstated":
       pending = null;
       moves.length = event.ply;

@@ -109,7 +109,7 @@ function row(name) {
     act(name, "note", note.value, "noted");
     note.value = "";
   });
-  clocks.append(...reinstateControls(name), flipControl(name));
+  clocks.append(...clockControls(name), ...reinstateControls(name), flipControl(name));
   record.append(...tagControls(name), note, send);
   document.querySelector("#boards tbody").appendChild(tr);
   entry = {
@@ -119,7 +119,8 @@ function row(name) {
     game: tr.querySelector(".game"),
     link: tr.querySelector(".linkstate"),
     clocks: tr.querySelector(".clocks"),
-    buttons: tr.querySelectorAll("button.result, button.time, button.reinstate"),
+    buttons: tr.querySelectorAll(
+      "button.result, button.time, button.set-clock, button.reinstate"),
   };
   rows.set(name, entry);
   return entry;
@@ -182,6 +183,38 @@ function tagControls(name) {
   return [which, value, send];
 }
 
+// A time as a clock shows it, "1:25:00" or "59:30", in ms; null for anything else.
+function clockMs(text) {
+  const fields = text.trim().split(":");
+  if (fields.length < 2 || fields.length > 3) return null;
+  let seconds = 0;
+  for (const [index, field] of fields.entries()) {
+    if (!/^[0-9]+$/.test(field)) return null;
+    const value = Number(field);
+    if (index > 0 && value >= 60) return null;
+    seconds = seconds * 60 + value;
+  }
+  return seconds * 1000;
+}
+
+// Both clocks set (a clock set wrongly, time taken away): the times, and the button
+// (confirmed) that sends them.
+function clockControls(name) {
+  const white = field("clock-white", "white 1:25:00", 9);
+  const black = field("clock-black", "black 1:25:00", 9);
+  const send = button("set-clock", "Set clocks", () => {
+    const times = [clockMs(white.value), clockMs(black.value)];
+    if (times.includes(null)) {
+      say("board " + name + ": give each time as H:MM:SS or M:SS", false);
+      return;
+    }
+    confirmThen(send, () =>
+      act(name, "clock", times[0] + " " + times[1],
+        "clocks set to " + white.value.trim() + " and " + black.value.trim()));
+  });
+  return [white, black, send];
+}
+
 // The position after a ply reinstated: the ply, and the button (confirmed) that sends it.
 function reinstateControls(name) {
   const ply = field("ply", "ply", 6);
@@ -241,7 +274,8 @@ function show(board) {
   flip.classList.toggle("on", Boolean(board.flipped));
   for (const button of entry.buttons) {
     const inGame = board.started && !board.result;
-    if (button.classList.contains("time")) button.disabled = !(inGame && board.clock);
+    const timing = button.classList.contains("time") || button.classList.contains("set-clock");
+    if (timing) button.disabled = !(inGame && board.clock);
     else if (button.classList.contains("reinstate")) button.disabled = !(inGame && board.ply > 0);
     else button.disabled = !inGame;
   }

@@ -57,6 +57,14 @@ impl HostClock {
         self.set_and_run(now)
     }
 
+    /// Both sides' times are `times` at `now` (the arbiter corrected the clock): the command
+    /// that puts them on the clock, the running side running on.
+    pub fn set_times(&mut self, times: ClockTimes, now: Millis) -> ClockCommand {
+        let running = self.clock.running();
+        self.clock.sync(times, running, now);
+        self.set_and_run(now)
+    }
+
     /// The sides of the clock turned out the other way round (White's time on `white` now):
     /// the command that sets the clock again, each time on its player's side.
     pub fn turned(&mut self, white: ClockSide, now: Millis) -> ClockCommand {
@@ -155,6 +163,33 @@ mod tests {
         );
         // A press out of turn changes nothing.
         assert_eq!(clock.pressed(Color::White, 12_000), None);
+    }
+
+    #[test]
+    fn times_the_arbiter_sets_are_put_on_the_clock_the_running_side_running_on() {
+        let (mut clock, _) = start("300+2");
+        // White's side runs (White is to move); White on the left.
+        let set = ClockTimes {
+            white: 240_000,
+            black: 180_500,
+        };
+        assert_eq!(
+            clock.set_times(set, 5_000),
+            ClockCommand::SetAndRun {
+                left: time(4, 0),
+                right: time(3, 1),
+                run: ClockRun::Left
+            }
+        );
+        // White presses 10 s later: 230 s + 2 s.
+        assert_eq!(
+            clock.pressed(Color::White, 15_000),
+            Some(ClockCommand::SetAndRun {
+                left: time(3, 52),
+                right: time(3, 1),
+                run: ClockRun::Right
+            })
+        );
     }
 
     #[test]

@@ -292,6 +292,12 @@ impl DgtLink {
                     self.session.send_clock(now, command);
                 }
             }
+            Feedback::ClockSet { times } => {
+                if let Some(clock) = self.host_clock.as_mut() {
+                    let command = clock.set_times(*times, now);
+                    self.session.send_clock(now, command);
+                }
+            }
             Feedback::Times { times, running } => {
                 let command = self
                     .followed
