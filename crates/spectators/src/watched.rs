@@ -117,6 +117,9 @@ pub struct BoardSummary {
     /// The board's serial number, once the board has said it (a DGT board's, a Hall board's
     /// id; a ChessLink board says none).
     pub serial: Option<String>,
+    /// Whether the board's clock says its battery is low, once a clock that says so has
+    /// reported (a DGT clock).
+    pub clock_battery_low: Option<bool>,
     /// How long ago (ms) the board last reported, if it has in this session (its health: a
     /// board that says nothing for long may be unplugged or its pieces untouched).
     pub since_report_ms: Option<u64>,
@@ -180,6 +183,8 @@ pub struct WatchedBoard {
     online: Option<OnlineStatus>,
     /// The board's serial number, once said.
     serial: Option<String>,
+    /// Whether the board's clock last said its battery is low, if it says so.
+    clock_battery_low: Option<bool>,
     /// When the board last reported (ms of session time), if it has.
     reported: Option<Millis>,
     /// When the current game's last move was made (taken back or not), if it has one.
@@ -226,6 +231,7 @@ impl WatchedBoard {
             finished: None,
             online: None,
             serial: None,
+            clock_battery_low: None,
             reported: None,
             moved: None,
         }
@@ -361,6 +367,9 @@ impl WatchedBoard {
 
     /// A clock report at `t` (once the game has a result, its clock stands as it stood).
     pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        if reading.battery_low.is_some() {
+            self.clock_battery_low = reading.battery_low;
+        }
         if self.result.is_some() {
             return;
         }
@@ -566,6 +575,7 @@ impl WatchedBoard {
             start: Fen::from_position(&self.start, EnPassantMode::Legal).to_string(),
             online: self.online.clone(),
             serial: self.serial.clone(),
+            clock_battery_low: self.clock_battery_low,
             since_report_ms: since(self.reported),
             since_move_ms: since(self.moved),
         }
@@ -718,6 +728,21 @@ mod tests {
         let json = serde_json::to_value(watched.summary()).unwrap_or_default();
         assert_eq!(json["link"], "lost");
         assert_eq!(json["result"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_clock_s_low_battery_is_in_the_summary_once_a_clock_says_so() {
+        let mut watched = e4_watched();
+        assert_eq!(watched.summary().clock_battery_low, None);
+        let times = ClockTimes {
+            white: 60_000,
+            black: 60_000,
+        };
+        let reading = ClockReading::new(times, Some(Color::White));
+        watched.clock_reading(1_000, &reading);
+        assert_eq!(watched.summary().clock_battery_low, None, "it said nothing");
+        watched.clock_reading(2_000, &reading.with_battery_low(true));
+        assert_eq!(watched.summary().clock_battery_low, Some(true));
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct ClockReading {
     /// The side of the clock that shows White's time, once the host has settled it; `None`
     /// while it is unknown or for a clock without sides.
     pub white_side: Option<ClockSide>,
+    /// Whether the clock says its battery is low (`None`: it says nothing of it). A board's
+    /// health, not the game's: the sensor log does not keep it.
+    pub battery_low: Option<bool>,
 }
 
 impl ClockReading {
@@ -38,7 +41,14 @@ impl ClockReading {
             running,
             flags: ByColor::new_with(|_| None),
             white_side: None,
+            battery_low: None,
         }
+    }
+
+    /// The same reading with what the clock says of its battery.
+    pub fn with_battery_low(mut self, low: bool) -> ClockReading {
+        self.battery_low = Some(low);
+        self
     }
 
     /// The same reading with White's time known to be on the clock's `white_side`.

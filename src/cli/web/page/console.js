@@ -264,6 +264,12 @@ function show(board) {
   health.className = "health";
   health.textContent = "report " + ago(board.since_report_ms) + " · move " + ago(board.since_move_ms);
   entry.link.appendChild(health);
+  if (board.clock_battery_low) {
+    const battery = document.createElement("div");
+    battery.className = "battery";
+    battery.textContent = "clock battery low";
+    entry.link.appendChild(battery);
+  }
   entry.link.classList.toggle("quiet", (board.since_report_ms || 0) > QUIET_AFTER);
   entry.clocks.textContent = board.clock
     ? clockText(board.clock.white) + " · " + clockText(board.clock.black)

@@ -112,7 +112,7 @@ impl ClockReport {
             white: white_time.millis(),
             black: black_time.millis(),
         };
-        let mut reading = ClockReading::new(times, running);
+        let mut reading = ClockReading::new(times, running).with_battery_low(self.battery_low);
         for (color, time) in [(Color::White, white_time), (Color::Black, black_time)] {
             if let Some(flag) = time.shown_flag() {
                 reading = reading.with_flag(color, flag);
@@ -305,6 +305,12 @@ mod tests {
             }
         );
         assert_eq!(white_left.running, Some(Color::White));
+        assert_eq!(white_left.battery_low, Some(false));
+        let low = report_of([0x00, 0x04, 0x58, 0x01, 0x02, 0x03, 0x0d]);
+        assert_eq!(
+            low.reading(ClockSide::Left).and_then(|r| r.battery_low),
+            Some(true)
+        );
         let white_right = report.reading(ClockSide::Right).expect("a clock");
         assert_eq!(white_right.times.white, 298_000);
         assert_eq!(white_right.running, Some(Color::Black));
