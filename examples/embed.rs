@@ -14,7 +14,8 @@ use std::fs::File;
 use std::io::BufReader;
 use std::process::ExitCode;
 
-use touchmove_core::sensor_log::{HostNote, LogHeader, LogReader, LogRecord};
+use touchmove_core::replay::take_host_note;
+use touchmove_core::sensor_log::{LogHeader, LogReader, LogRecord};
 use touchmove_core::timing::Timing;
 use touchmove_core::{Config, EventKind, GameEvent, Interpreter};
 
@@ -64,25 +65,12 @@ fn main() -> ExitCode {
                     interpreter.handle_clock_reading(t, &reading);
                 }
             }
-            // What the host knew: a result declared at it (a resignation typed, a draw agreed, an
-            // arbiter's decision), time the arbiter gave, a note, an engine that stopped playing
-            // (its side a person's from then on). An engine's choices are the engine game's
+            // What the host knew (a result declared, the arbiter's acts, an engine that stopped
+            // playing), taken as the replay takes it. An engine's choices are the engine game's
             // (`touchmove::play::EngineReplay`); the interpreter only stands where it did then.
             LogRecord::HostNote { t, note } => {
                 if let Some(interpreter) = interpreter.as_mut() {
-                    match note {
-                        HostNote::Declared(declared) => interpreter.declare(t, declared),
-                        HostNote::TimeAdded { color, ms } => interpreter.add_time(t, color, ms),
-                        HostNote::Note(text) => interpreter.note(t, &text),
-                        HostNote::Tag { tag, value } => interpreter.tag(t, tag, &value),
-                        HostNote::ClockSet(times) => interpreter.set_clock(t, times),
-                        HostNote::Reinstate { ply } => interpreter.reinstate(t, ply),
-                        HostNote::EngineGone => {
-                            interpreter.handle_timeout(t);
-                            interpreter.set_exempt(t, None);
-                        }
-                        _ => interpreter.handle_timeout(t),
-                    }
+                    take_host_note(interpreter, t, &note);
                 }
             }
         }

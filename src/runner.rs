@@ -166,11 +166,11 @@ pub enum Control {
     Wake,
     /// A result declared at the host (a key, the operator): a resignation (5.1.2), a draw
     /// agreed, a claim upheld, a default, the arbiter's decision. The game ends
-    /// ([`LiveGame::declare`]) and the sink is told ([`Happened::Operated`], for the
+    /// ([`LiveGame::handle_host_note`]) and the sink is told ([`Happened::Operated`], for the
     /// recording). Nothing happens before the game has started.
     Declare(Declared),
     /// The arbiter gives this side this much more time (ms), declared at the host: the game's
-    /// clock follows ([`LiveGame::add_time`]), a physical clock is set so, and the sink is told
+    /// clock follows ([`LiveGame::handle_host_note`]), a physical clock is set so, and the sink is told
     /// ([`Happened::Operated`], for the recording). Nothing happens before the game has
     /// started.
     AddTime(Color, Millis),
@@ -179,7 +179,7 @@ pub enum Control {
     /// happens before the game has started.
     Note(String),
     /// The arbiter sets both players' times, at the host (6.10.2, 12.9.3): the game's clock
-    /// runs on from them ([`LiveGame::set_clock`]), a physical clock the host set is set so,
+    /// runs on from them ([`LiveGame::handle_host_note`]), a physical clock the host set is set so,
     /// and the sink is told ([`Happened::Operated`], for the recording). Nothing happens before
     /// the game has started.
     SetClock(ClockTimes),
@@ -189,7 +189,7 @@ pub enum Control {
     Tag(TagName, String),
     /// The arbiter reinstates the position after this ply, at the host (7.4, 7.5.1): the
     /// plies after it are taken back and the board is to be put back
-    /// ([`LiveGame::reinstate`]); the sink is told ([`Happened::Operated`], for the
+    /// ([`LiveGame::handle_host_note`]); the sink is told ([`Happened::Operated`], for the
     /// recording). Nothing happens before the game has started.
     Reinstate(u32),
     /// A clock's reading that does not come from the board (an online game's server's clock,

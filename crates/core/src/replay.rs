@@ -107,66 +107,11 @@ impl Replay {
             }
             LogRecord::Event(event) => self.event(&event, sink),
             LogRecord::ClockReading { t, reading } => self.clock_reading(t, &reading, sink),
-            LogRecord::HostNote {
-                t,
-                note: HostNote::Declared(declared),
-            } => {
+            LogRecord::HostNote { t, note } => {
                 let interpreter = self.interpreter();
-                interpreter.declare(t, declared);
+                take_host_note(interpreter, t, &note);
                 drain(interpreter, sink);
             }
-            LogRecord::HostNote {
-                t,
-                note: HostNote::TimeAdded { color, ms },
-            } => {
-                let interpreter = self.interpreter();
-                interpreter.add_time(t, color, ms);
-                drain(interpreter, sink);
-            }
-            LogRecord::HostNote {
-                t,
-                note: HostNote::Note(text),
-            } => {
-                let interpreter = self.interpreter();
-                interpreter.note(t, &text);
-                drain(interpreter, sink);
-            }
-            LogRecord::HostNote {
-                t,
-                note: HostNote::Tag { tag, value },
-            } => {
-                let interpreter = self.interpreter();
-                interpreter.tag(t, tag, &value);
-                drain(interpreter, sink);
-            }
-            LogRecord::HostNote {
-                t,
-                note: HostNote::ClockSet(times),
-            } => {
-                let interpreter = self.interpreter();
-                interpreter.set_clock(t, times);
-                drain(interpreter, sink);
-            }
-            LogRecord::HostNote {
-                t,
-                note: HostNote::Reinstate { ply },
-            } => {
-                let interpreter = self.interpreter();
-                interpreter.reinstate(t, ply);
-                drain(interpreter, sink);
-            }
-            // The engine gone, its side is a person's: exempt no longer.
-            LogRecord::HostNote {
-                t,
-                note: HostNote::EngineGone,
-            } => {
-                self.advance(t, sink);
-                let interpreter = self.interpreter();
-                interpreter.set_exempt(t, None);
-                drain(interpreter, sink);
-            }
-            // The engine's choices are the engine game's (`play::EngineReplay`).
-            LogRecord::HostNote { t, .. } => self.advance(t, sink),
         }
     }
 
@@ -211,6 +156,26 @@ impl Replay {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.finish();
             drain(interpreter, sink);
+        }
+    }
+}
+
+/// What the host knew at `t`, as the sensor log keeps it, taken by the game: a result declared
+/// (the game ends), time given or the clocks set (the clock follows), the arbiter's note or tag,
+/// a position reinstated, an engine gone (its side a person's from then on). An engine's choice
+/// or a server's line is the engine's or online game's: the game only stands where it did then.
+/// Live and in replay, the one way a note is taken.
+pub fn take_host_note(interpreter: &mut Interpreter, t: Millis, note: &HostNote) {
+    match *note {
+        HostNote::Declared(declared) => interpreter.declare(t, declared),
+        HostNote::TimeAdded { color, ms } => interpreter.add_time(t, color, ms),
+        HostNote::ClockSet(times) => interpreter.set_clock(t, times),
+        HostNote::Note(ref text) => interpreter.note(t, text),
+        HostNote::Tag { tag, ref value } => interpreter.tag(t, tag, value),
+        HostNote::Reinstate { ply } => interpreter.reinstate(t, ply),
+        HostNote::EngineGone => interpreter.set_exempt(t, None),
+        HostNote::EngineMove { .. } | HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {
+            interpreter.handle_timeout(t);
         }
     }
 }

@@ -5,8 +5,9 @@ use std::collections::VecDeque;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Square};
 
 use touchmove_core::clock::{ClockReading, TimeControl};
-use touchmove_core::event::{ClockTimes, EventKind, GameEvent, TagName, one_line};
+use touchmove_core::event::{EventKind, GameEvent, one_line};
 use touchmove_core::interpreter::{Config, Interpreter};
+use touchmove_core::replay::take_host_note;
 use touchmove_core::rules::Declared;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove_core::sensor_log::{HostNote, LogRecord};
@@ -288,96 +289,32 @@ impl LiveGame {
         }
     }
 
-    /// Takes what the host knew at `t`, as the sensor log keeps it: a result declared (the
-    /// game ends), time the arbiter gave (the clock follows), the arbiter's note, an engine gone (its side is a
-    /// person's); an engine's choice or a server's line is the engine's or online game's, and
-    /// the game itself is where it was at that time (as live, where the note was taken between
-    /// two reports).
+    /// Takes what the host knew at `t`, as the sensor log keeps it, as a replay takes it
+    /// ([`touchmove_core::replay::take_host_note`]: a result, the clock, the arbiter's notes,
+    /// tags and reinstatements, an engine gone); nothing before the game starts but a tag.
     pub fn handle_host_note(&mut self, t: Millis, note: &HostNote) {
-        match *note {
-            HostNote::Declared(declared) => self.declare(t, declared),
-            HostNote::TimeAdded { color, ms } => self.add_time(t, color, ms),
-            HostNote::ClockSet(times) => self.set_clock(t, times),
-            HostNote::Note(ref text) => self.note(t, text),
-            HostNote::Tag { tag, ref value } => self.tag(t, tag, value),
-            HostNote::Reinstate { ply } => self.reinstate(t, ply),
-            HostNote::EngineGone => self.set_exempt(t, None),
-            HostNote::EngineMove { .. }
-            | HostNote::ServerLine(_)
-            | HostNote::ServerAnswer { .. } => self.handle_timeout(t),
-        }
-    }
-
-    /// `color` resigned at `now` ([`touchmove_core::interpreter::Interpreter::resign`]; nothing before
-    /// the game starts).
-    pub fn resign(&mut self, now: Millis, color: Color) {
-        self.declare(now, Declared::Resigned(color));
-    }
-
-    /// A result was declared at the host at `now`
-    /// ([`touchmove_core::interpreter::Interpreter::declare`]; nothing before the game starts).
-    pub fn declare(&mut self, now: Millis, declared: Declared) {
-        if let Some(interpreter) = self.interpreter.as_mut() {
-            interpreter.declare(now, declared);
-            self.drain();
-        }
-    }
-
-    /// The arbiter noted `text` at `now`
-    /// ([`touchmove_core::interpreter::Interpreter::note`]; nothing before the game starts).
-    pub fn note(&mut self, now: Millis, text: &str) {
-        if let Some(interpreter) = self.interpreter.as_mut() {
-            interpreter.note(now, text);
-            self.drain();
-        }
-    }
-
-    /// The arbiter named `tag` `value` at `now`
-    /// ([`touchmove_core::interpreter::Interpreter::tag`]); before the game starts, the same
-    /// `tag` event is said (a replay's interpreter, there from the log's start, says it so).
-    pub fn tag(&mut self, now: Millis, tag: TagName, value: &str) {
-        match self.interpreter.as_mut() {
-            Some(interpreter) => {
-                interpreter.tag(now, tag, value);
+        match (self.interpreter.as_mut(), note) {
+            (Some(interpreter), _) => {
+                take_host_note(interpreter, t, note);
                 self.drain();
             }
-            None => {
+            // A tag is named before the game starts too: the same event a replay's
+            // interpreter, there from the log's start, says.
+            (None, HostNote::Tag { tag, value }) => {
                 let kind = EventKind::Tag {
-                    tag,
+                    tag: *tag,
                     value: one_line(value),
                 };
-                self.say(LiveEvent::Decision(GameEvent { t: now, kind }));
+                self.say(LiveEvent::Decision(GameEvent { t, kind }));
             }
+            (None, _) => {}
         }
     }
 
-    /// The arbiter reinstated the position after ply `ply` at `now`
-    /// ([`touchmove_core::interpreter::Interpreter::reinstate`]; nothing before the game
-    /// starts).
-    pub fn reinstate(&mut self, now: Millis, ply: u32) {
-        if let Some(interpreter) = self.interpreter.as_mut() {
-            interpreter.reinstate(now, ply);
-            self.drain();
-        }
-    }
-
-    /// The arbiter set both players' times to `times` at `now`
-    /// ([`touchmove_core::interpreter::Interpreter::set_clock`]; nothing before the game
-    /// starts).
-    pub fn set_clock(&mut self, now: Millis, times: ClockTimes) {
-        if let Some(interpreter) = self.interpreter.as_mut() {
-            interpreter.set_clock(now, times);
-            self.drain();
-        }
-    }
-
-    /// The arbiter gave `color` `ms` more at `now`
-    /// ([`touchmove_core::interpreter::Interpreter::add_time`]; nothing before the game starts).
-    pub fn add_time(&mut self, now: Millis, color: Color, ms: Millis) {
-        if let Some(interpreter) = self.interpreter.as_mut() {
-            interpreter.add_time(now, color, ms);
-            self.drain();
-        }
+    /// `color` resigned at `now` ([`touchmove_core::interpreter::Interpreter::resign`]; nothing
+    /// before the game starts).
+    pub fn resign(&mut self, now: Millis, color: Color) {
+        self.handle_host_note(now, &HostNote::Declared(Declared::Resigned(color)));
     }
 
     /// Handles the deadlines due at `now`.
