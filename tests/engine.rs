@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
-use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits};
+use touchmove::engine::{EngineConfig, EngineEvent, Score, SearchLimits, Strength};
 
 use common::engine::Engine;
 
@@ -17,11 +17,13 @@ fn stockfish_plays_legal_moves_at_a_given_strength() {
     let config = EngineConfig {
         options: vec![("Hash".to_owned(), "16".to_owned())],
         elo: Some(1500),
+        skill: None,
     };
     let mut engine = Engine::start(config);
     let ready = engine.next_event();
     assert!(
-        matches!(&ready, EngineEvent::Ready { name: Some(name) } if name.starts_with("Stockfish")),
+        matches!(&ready, EngineEvent::Ready { name: Some(name), strength: Some(Strength::Elo(1500)) }
+            if name.starts_with("Stockfish")),
         "{ready:?}"
     );
     // Twelve plies, the engine playing both sides, each move legal where it is played.

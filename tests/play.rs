@@ -427,9 +427,15 @@ fn an_engine_killed_mid_game_is_started_again_and_the_game_goes_on() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The score as the page writes it, from an `engine` event: `+0.31`, `-1.50`, `#3`.
+/// The score as the page writes it, from an `engine` event (whose scores are from the engine's
+/// side): from White's side, as every GUI writes it: `+0.31`, `-1.50`, `#3`, `#-2`.
 fn score_text(event: &Value) -> String {
-    match (event["mate"].as_i64(), event["score_cp"].as_i64()) {
+    let side = if event["color"] == "black" { -1 } else { 1 };
+    let white = |score: Option<i64>| score.map(|score| score * side);
+    match (
+        white(event["mate"].as_i64()),
+        white(event["score_cp"].as_i64()),
+    ) {
         (Some(mate), _) => format!("#{mate}"),
         (None, Some(cp)) => {
             let sign = if cp > 0 { "+" } else { "" };

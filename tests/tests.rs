@@ -27,6 +27,7 @@ mod live_runner;
 mod livechess;
 mod online;
 mod play;
+mod play_book;
 mod properties;
 mod public_delay;
 mod robustness;

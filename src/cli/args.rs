@@ -169,9 +169,22 @@ pub struct PlayArgs {
     /// The engine searches to this depth per move.
     #[arg(long, value_name = "N")]
     pub depth: Option<u8>,
-    /// The engine plays at this strength (UCI_LimitStrength, UCI_Elo).
-    #[arg(long, value_name = "N")]
+    /// The engine plays at this strength (UCI_LimitStrength, UCI_Elo); refused when the engine
+    /// has no UCI_Elo option.
+    #[arg(long, value_name = "N", conflicts_with = "skill")]
     pub elo: Option<u32>,
+    /// The engine plays at this skill level (its `Skill Level` option: Stockfish 0–20); refused
+    /// when the engine has no such option.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub skill: Option<i64>,
+    /// A Polyglot opening book (`.bin`): while the game's position is in it, the engine's move
+    /// is one of the book's, chosen by weight, and the engine is not asked.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
+    /// The book's choices are drawn from this seed (the same seed, the same choices), else from
+    /// a random one.
+    #[arg(long, value_name = "N", requires = "book")]
+    pub book_seed: Option<u64>,
     /// Also show the game on a live page served at ADDR (the page `serve` shows a board on,
     /// with the engine's move and score; a free port if that one is taken). Its address is
     /// the first line on standard output (on standard error with --json).
@@ -203,6 +216,8 @@ Nc3`) and the game waits until the board shows the engine's. The engine's side e
 Article 4 rulings. Taking back your move (the engine's reply first) asks the engine again when it
 is its turn. An engine that dies or stops answering is started again and asked again (three
 times at most; then the game goes on without it, both sides earning rulings, and that is said).
+--elo or --skill sets the engine's strength, refused when the engine lacks the option (UCI_Elo,
+Skill Level). --book FILE takes the engine's moves from a Polyglot book while the game is in it.
 Type `resign` and Enter to resign. --record keeps the engine's choices and a resignation in the
 log (`@engine`, `#engine-move`, `#resign`): `replay` decides what the session decided, and
 --resume goes on from it. --listen ADDR shows the game on serve's live board page.";

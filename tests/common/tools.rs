@@ -1,5 +1,6 @@
 //! The programs the tests use besides the project's own binary: python-chess (reads our PGN
-//! back), Debian's Chromium and ChromeDriver (render the pages), Stockfish (a real UCI engine).
+//! back), Debian's Chromium and ChromeDriver (render the pages), Stockfish (a real UCI engine),
+//! Ethereal (a second one), Polyglot (makes opening books).
 //! A test that needs one that is missing fails saying how to get it; none is skipped.
 
 use std::process::{Command, Stdio};
@@ -43,6 +44,32 @@ pub fn stockfish() -> String {
         "Stockfish is missing: `apt-get install -y stockfish`, {HOW}"
     );
     debian.to_owned()
+}
+
+/// Debian's Polyglot (makes opening books: `polyglot make-book`); panics, saying how to get it,
+/// if it is missing.
+pub fn polyglot() -> String {
+    debian_game("polyglot", "polyglot")
+}
+
+/// Debian's Ethereal, a second UCI engine (no `UCI_Elo`, no `Skill Level`); panics, saying how
+/// to get it, if it is missing.
+pub fn ethereal() -> String {
+    debian_game("ethereal-chess", "ethereal-chess")
+}
+
+/// The path of `program`, which Debian's package `package` puts in `/usr/games` (or on the
+/// PATH); panics, saying how to get it, if it is in neither.
+fn debian_game(program: &str, package: &str) -> String {
+    if on_path(program) {
+        return program.to_owned();
+    }
+    let debian = format!("/usr/games/{program}");
+    assert!(
+        std::path::Path::new(&debian).exists(),
+        "{program} is missing: `apt-get install -y {package}`, {HOW}"
+    );
+    debian
 }
 
 /// Whether `program` is an executable file in one of the PATH's folders.

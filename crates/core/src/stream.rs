@@ -13,6 +13,9 @@ use crate::sensor::Millis;
 /// The engine chose its move (`touchmove play`): the player is to carry it out on the board.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EngineMove {
+    /// The side the engine plays (the move's).
+    #[serde(serialize_with = "crate::event::ser_display")]
+    pub color: Color,
     /// The move, in SAN.
     pub san: String,
     /// The move, in UCI.
@@ -25,6 +28,10 @@ pub struct EngineMove {
     /// score.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mate: Option<i32>,
+    /// The move came from the opening book, not from the engine's search (`"book": true`; not
+    /// written otherwise). A book move has no score.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
     /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
     #[serde(skip)]
     pub chess_move: Move,
@@ -205,10 +212,24 @@ mod tests {
             StreamEvent {
                 t: 5,
                 kind: StreamKind::Engine(EngineMove {
+                    color: Color::White,
                     san: "e4".to_owned(),
                     uci: "e2e4".to_owned(),
                     score_cp: Some(31),
                     mate: None,
+                    book: false,
+                    chess_move: e5,
+                }),
+            },
+            StreamEvent {
+                t: 5,
+                kind: StreamKind::Engine(EngineMove {
+                    color: Color::White,
+                    san: "e4".to_owned(),
+                    uci: "e2e4".to_owned(),
+                    score_cp: None,
+                    mate: None,
+                    book: true,
                     chess_move: e5,
                 }),
             },
@@ -248,7 +269,8 @@ mod tests {
             },
         ];
         let expected = [
-            r#"{"t":5,"kind":"engine","san":"e4","uci":"e2e4","score_cp":31}"#,
+            r#"{"t":5,"kind":"engine","color":"white","san":"e4","uci":"e2e4","score_cp":31}"#,
+            r#"{"t":5,"kind":"engine","color":"white","san":"e4","uci":"e2e4","book":true}"#,
             r#"{"t":6,"kind":"execution","expected":"e4","played":null,"squares":["e2","e4"],"message":"carry out e4"}"#,
             r#"{"t":7,"kind":"link","state":"lost"}"#,
             r#"{"t":8,"kind":"resync"}"#,

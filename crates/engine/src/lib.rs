@@ -21,6 +21,7 @@
     )
 )]
 
+pub mod book;
 mod limits;
 pub mod play;
 mod session;
@@ -30,5 +31,5 @@ mod tests;
 
 pub use limits::SearchLimits;
 pub use session::{
-    EngineConfig, EngineEvent, EngineSession, Score, score_fields, score_from_fields,
+    EngineConfig, EngineEvent, EngineSession, Score, Strength, score_fields, score_from_fields,
 };

@@ -21,8 +21,29 @@ pub struct EngineConfig {
     /// not declare is not sent, and said).
     pub options: Vec<(String, String)>,
     /// Play at this strength (`UCI_LimitStrength` and `UCI_Elo`, kept within the range the
-    /// engine declares).
+    /// engine declares); an engine without `UCI_Elo` is [`EngineEvent::Lacks`] it.
     pub elo: Option<u32>,
+    /// Play at this skill level (`Skill Level`, kept within the range the engine declares); an
+    /// engine without it is [`EngineEvent::Lacks`] it.
+    pub skill: Option<i64>,
+}
+
+/// The strength the engine was set to play at, as far as its options allow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strength {
+    /// `UCI_LimitStrength` on, `UCI_Elo` this.
+    Elo(i64),
+    /// `Skill Level` this.
+    Skill(i64),
+}
+
+impl std::fmt::Display for Strength {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Strength::Elo(elo) => write!(f, "Elo {elo}"),
+            Strength::Skill(level) => write!(f, "skill level {level}"),
+        }
+    }
 }
 
 /// A score, from the side of the engine's move.
@@ -59,6 +80,17 @@ pub enum EngineEvent {
     Ready {
         /// Its `id name`.
         name: Option<String>,
+        /// The strength it was set to, when one was asked for and it has the option.
+        strength: Option<Strength>,
+    },
+    /// The engine lacks an option it must have for what was asked (`UCI_Elo` for a strength,
+    /// `Skill Level` for a skill level): it would play at another strength than asked. Said
+    /// before [`EngineEvent::Ready`].
+    Lacks {
+        /// The option it lacks.
+        option: &'static str,
+        /// The options it declares, in the order it declared them.
+        declared: Vec<String>,
     },
     /// Progress of the search: the deepest line so far.
     Info {
@@ -131,6 +163,10 @@ pub struct EngineSession {
     name: Option<String>,
     /// The options the engine declared, by name.
     declared: HashMap<String, UciOptionConfig>,
+    /// Their names in the order declared.
+    declared_order: Vec<String>,
+    /// The strength set, once set.
+    strength: Option<Strength>,
     ready_said: bool,
     /// `ucinewgame` is to be sent before the next search.
     new_game: bool,
@@ -149,6 +185,8 @@ impl EngineSession {
             phase: Phase::Handshake { since: now },
             name: None,
             declared: HashMap::new(),
+            declared_order: Vec::new(),
+            strength: None,
             ready_said: false,
             new_game: true,
             pending: None,
@@ -272,7 +310,11 @@ impl EngineSession {
                 name: Some(name), ..
             } => self.name = Some(name),
             UciMessage::Option(option) => {
-                self.declared.insert(option.get_name().to_owned(), option);
+                let name = option.get_name().to_owned();
+                if !self.declared.contains_key(&name) {
+                    self.declared_order.push(name.clone());
+                }
+                self.declared.insert(name, option);
             }
             UciMessage::UciOk => self.handshake_done(now),
             UciMessage::ReadyOk => self.ready(now),
@@ -310,6 +352,9 @@ impl EngineSession {
         if let Some(elo) = self.config.elo {
             self.limit_strength(elo);
         }
+        if let Some(level) = self.config.skill {
+            self.set_skill(level);
+        }
         self.send(&UciMessage::IsReady);
         self.phase = Phase::Syncing { since: now };
     }
@@ -330,27 +375,43 @@ impl EngineSession {
 
     /// `UCI_LimitStrength` and `UCI_Elo`, the strength kept within the engine's range.
     fn limit_strength(&mut self, elo: u32) {
-        let Some(UciOptionConfig::Spin { min, max, .. }) = self.declared.get("UCI_Elo").cloned()
-        else {
-            self.events.push_back(EngineEvent::Notice(
-                "the engine cannot play at a given strength (no UCI_Elo): it plays at full \
-                 strength"
-                    .to_owned(),
-            ));
+        let Some(kept) = self.spin_within("UCI_Elo", i64::from(elo)) else {
             return;
         };
-        let wanted = i64::from(elo);
-        let kept = wanted.clamp(
-            min.unwrap_or(wanted),
-            max.unwrap_or(wanted).max(min.unwrap_or(wanted)),
-        );
-        if kept != wanted {
-            self.events.push_back(EngineEvent::Notice(format!(
-                "the engine plays at {kept} Elo, the nearest it can to {elo}"
-            )));
-        }
         self.set_option("UCI_LimitStrength", Some("true".to_owned()));
         self.set_option("UCI_Elo", Some(kept.to_string()));
+        self.strength = Some(Strength::Elo(kept));
+    }
+
+    /// `Skill Level`, kept within the engine's range.
+    fn set_skill(&mut self, level: i64) {
+        let Some(kept) = self.spin_within("Skill Level", level) else {
+            return;
+        };
+        self.set_option("Skill Level", Some(kept.to_string()));
+        self.strength = Some(Strength::Skill(kept));
+    }
+
+    /// `wanted`, kept within the range of the spin option `option` (said when it is not
+    /// `wanted`); `None`, and [`EngineEvent::Lacks`] said, when the engine has no such option.
+    fn spin_within(&mut self, option: &'static str, wanted: i64) -> Option<i64> {
+        let Some(UciOptionConfig::Spin { min, max, .. }) = self.declared.get(option).cloned()
+        else {
+            self.events.push_back(EngineEvent::Lacks {
+                option,
+                declared: self.declared_order.clone(),
+            });
+            return None;
+        };
+        let low = min.unwrap_or(wanted);
+        let kept = wanted.clamp(low, max.unwrap_or(wanted).max(low));
+        if kept != wanted {
+            self.events.push_back(EngineEvent::Notice(format!(
+                "{option} {wanted} is out of the engine's range: it plays at {kept}, the \
+                 nearest it can"
+            )));
+        }
+        Some(kept)
     }
 
     /// `readyok`: the engine is idle; a search asked for meanwhile starts.
@@ -363,6 +424,7 @@ impl EngineSession {
             self.ready_said = true;
             self.events.push_back(EngineEvent::Ready {
                 name: self.name.clone(),
+                strength: self.strength,
             });
         }
         self.start_pending(now);

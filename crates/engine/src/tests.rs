@@ -60,6 +60,7 @@ fn the_handshake_sets_the_options_and_the_strength() {
             ("Threads".to_owned(), "2".to_owned()),
         ],
         elo: Some(1000),
+        skill: None,
     };
     let (mut session, lines) = ready(config);
     assert_eq!(
@@ -76,14 +77,107 @@ fn the_handshake_sets_the_options_and_the_strength() {
         [
             EngineEvent::Notice("the engine has no option `Threads`: not set".to_owned()),
             EngineEvent::Notice(
-                "the engine plays at 1320 Elo, the nearest it can to 1000".to_owned()
+                "UCI_Elo 1000 is out of the engine's range: it plays at 1320, the nearest it can"
+                    .to_owned()
             ),
             EngineEvent::Ready {
-                name: Some("Fake 1.0".to_owned())
+                name: Some("Fake 1.0".to_owned()),
+                strength: Some(Strength::Elo(1320)),
             }
         ]
     );
     assert_eq!(session.name(), Some("Fake 1.0"));
+}
+
+/// An engine that declares `options` (besides its name) and is ready, set up with `config`:
+/// what it is sent and what the session says.
+fn handshake(config: EngineConfig, options: &[&str]) -> (Vec<String>, Vec<EngineEvent>) {
+    let mut session = EngineSession::new(config, 0);
+    let mut lines = sent(&mut session);
+    session.handle_line(5, "id name Fake 2.0");
+    for option in options {
+        session.handle_line(6, option);
+    }
+    session.handle_line(10, "uciok");
+    session.handle_line(20, "readyok");
+    lines.extend(sent(&mut session));
+    (lines, events(&mut session))
+}
+
+#[test]
+fn a_skill_level_is_set_within_the_engine_s_range() {
+    let skill = "option name Skill Level type spin default 20 min 0 max 20";
+    let config = |level| EngineConfig {
+        skill: Some(level),
+        ..EngineConfig::default()
+    };
+    let (lines, said) = handshake(config(5), &[skill]);
+    assert_eq!(
+        lines,
+        ["uci", "setoption name Skill Level value 5", "isready"]
+    );
+    assert_eq!(
+        said,
+        [EngineEvent::Ready {
+            name: Some("Fake 2.0".to_owned()),
+            strength: Some(Strength::Skill(5)),
+        }]
+    );
+    // Below the range: the lowest, said.
+    let (lines, said) = handshake(config(-3), &[skill]);
+    assert_eq!(
+        lines.get(1).map(String::as_str),
+        Some("setoption name Skill Level value 0")
+    );
+    assert!(
+        matches!(said.first(), Some(EngineEvent::Notice(text)) if text.contains("it plays at 0"))
+    );
+}
+
+#[test]
+fn an_engine_without_the_strength_asked_for_says_what_it_lacks_and_what_it_has() {
+    // As Ethereal 12 declares them: no UCI_Elo, no Skill Level.
+    let options = [
+        "option name Hash type spin default 16 min 2 max 65536",
+        "option name Threads type spin default 1 min 1 max 2048",
+        "option name UCI_Chess960 type check default false",
+    ];
+    let declared = vec![
+        "Hash".to_owned(),
+        "Threads".to_owned(),
+        "UCI_Chess960".to_owned(),
+    ];
+    let elo = EngineConfig {
+        elo: Some(1500),
+        ..EngineConfig::default()
+    };
+    let (lines, said) = handshake(elo, &options);
+    assert_eq!(lines, ["uci", "isready"], "no strength option is sent");
+    assert_eq!(
+        said,
+        [
+            EngineEvent::Lacks {
+                option: "UCI_Elo",
+                declared: declared.clone(),
+            },
+            EngineEvent::Ready {
+                name: Some("Fake 2.0".to_owned()),
+                strength: None,
+            }
+        ]
+    );
+    let skill = EngineConfig {
+        skill: Some(3),
+        ..EngineConfig::default()
+    };
+    let (_, said) = handshake(skill, &options);
+    assert_eq!(
+        said.first(),
+        Some(&EngineEvent::Lacks {
+            option: "Skill Level",
+            declared,
+        })
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! sink; `limits.rs` how long the engine thinks; `resume.rs` `--resume`; `keys.rs` what the
 //! human types.
 
+mod book;
 mod keys;
 mod limits;
 mod resumed;
@@ -24,7 +25,7 @@ use shakmaty::{Chess, Color};
 use tokio::sync::mpsc;
 use tokio::task::LocalSet;
 
-use touchmove::engine::{EngineConfig, EngineEvent};
+use touchmove::engine::{EngineConfig, EngineEvent, Strength};
 use touchmove::engine_runner::{self as engine_runner, EngineCommand, EngineReport};
 use touchmove::live::{LiveGame, SessionOptions};
 use touchmove::output::pgn::PgnTags;
@@ -38,10 +39,11 @@ use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
+use book::OpeningBook;
 use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};
 use resumed::resume;
-use state::{PlaySink, PlayState};
+use state::{Heard, PlaySink, PlayState};
 
 /// How long the engine may take to start and say it is ready.
 const ENGINE_START: Duration = Duration::from_secs(20);
@@ -72,19 +74,27 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let config = EngineConfig {
         options: args.engine_options.clone(),
         elo: args.elo,
+        skill: args.skill,
     };
+    let book = args
+        .book
+        .as_deref()
+        .map(|path| OpeningBook::open(path, args.book_seed))
+        .transpose()?;
     let runtime = super::session::runtime()?;
     let local = LocalSet::new();
     let game = Setting {
         start,
         engine: !human,
         resumed,
+        book,
     };
     local.block_on(&runtime, play(args, game, command, config))
 }
 
-/// The engine's settings, for the PGN tag: `movetime 1000 ms, Elo 1500`.
-fn settings(args: &PlayArgs) -> String {
+/// The engine's settings, for the PGN tag: `movetime 1000 ms, Elo 1500, book mine.bin`; the
+/// strength as the engine was set to play (`strength`: within its range).
+fn settings(args: &PlayArgs, strength: Option<Strength>, book: Option<&str>) -> String {
     let mut said = Vec::new();
     match (args.depth, args.movetime) {
         (Some(depth), _) => said.push(format!("depth {depth}")),
@@ -94,8 +104,11 @@ fn settings(args: &PlayArgs) -> String {
         }
         (None, None) => said.push(format!("movetime {DEFAULT_MOVETIME} ms")),
     }
-    if let Some(elo) = args.elo {
-        said.push(format!("Elo {elo}"));
+    if let Some(strength) = strength {
+        said.push(strength.to_string());
+    }
+    if let Some(book) = book {
+        said.push(format!("book {book}"));
     }
     for (name, value) in &args.engine_options {
         said.push(format!("{name}={value}"));
@@ -109,6 +122,7 @@ struct Setting {
     start: Chess,
     engine: Color,
     resumed: Option<Resumed>,
+    book: Option<OpeningBook>,
 }
 
 async fn play(
@@ -121,11 +135,12 @@ async fn play(
         start,
         engine,
         resumed,
+        book,
     } = setting;
     let (ask, requests) = mpsc::unbounded_channel();
     let (said, mut reports) = mpsc::unbounded_channel();
     let engine_task = tokio::task::spawn_local(engine_runner::run(command, config, requests, said));
-    let name = engine_ready(&mut reports).await?;
+    let (name, strength) = engine_ready(args, &mut reports).await?;
     eprintln!(
         "touchmove: {name} plays {}; you play {} (type `resign` and Enter to resign)",
         super::session::side_name(engine),
@@ -171,7 +186,11 @@ async fn play(
         }
         (None, _) => None,
     };
-    let engine_tag = format!("{name} ({})", settings(args));
+    let book_name = book.as_ref().map(|book| book.name.clone());
+    let engine_tag = format!(
+        "{name} ({})",
+        settings(args, strength, book_name.as_deref())
+    );
     let tags = PgnTags {
         white: (engine == Color::White).then(|| engine_tag.clone()),
         black: (engine == Color::Black).then(|| engine_tag.clone()),
@@ -209,6 +228,7 @@ async fn play(
         score: None,
         page,
         heard: VecDeque::new(),
+        book,
         replaying: false,
     }));
     // What the engine says waits for the runner, which takes it at its place among the
@@ -228,7 +248,7 @@ async fn play(
                     let _ = state.controls.send(Control::Exempt(None));
                     continue;
                 }
-                state.heard.push_back(report);
+                state.heard.push_back(Heard::Engine(report));
                 let _ = state.controls.send(Control::Wake);
             }
         })
@@ -276,13 +296,25 @@ async fn play(
     super::session::session_outcome(watched, finished)
 }
 
-/// Waits for the engine's handshake: its name, or why it cannot play.
-async fn engine_ready(reports: &mut mpsc::UnboundedReceiver<EngineReport>) -> Result<String> {
+/// Waits for the engine's handshake: its name and the strength it plays at, or why it cannot
+/// play (as asked).
+async fn engine_ready(
+    args: &PlayArgs,
+    reports: &mut mpsc::UnboundedReceiver<EngineReport>,
+) -> Result<(String, Option<Strength>)> {
+    let mut lacks: Option<(&str, Vec<String>)> = None;
     let ready = tokio::time::timeout(ENGINE_START, async {
         loop {
             match reports.recv().await {
-                Some(EngineReport::Said(EngineEvent::Ready { name })) => {
-                    return Ok(name.unwrap_or_else(|| "the engine".to_owned()));
+                Some(EngineReport::Said(EngineEvent::Ready { name, strength })) => {
+                    let name = name.unwrap_or_else(|| "the engine".to_owned());
+                    if let Some((option, declared)) = lacks {
+                        bail!(lacking(args, &name, option, &declared));
+                    }
+                    return Ok((name, strength));
+                }
+                Some(EngineReport::Said(EngineEvent::Lacks { option, declared })) => {
+                    lacks = Some((option, declared));
                 }
                 Some(EngineReport::Said(EngineEvent::Notice(text))) => {
                     eprintln!("touchmove: engine: {text}");
@@ -299,6 +331,31 @@ async fn engine_ready(reports: &mut mpsc::UnboundedReceiver<EngineReport>) -> Re
     ready
         .await
         .map_err(|_| anyhow::anyhow!("--engine: not ready within {} s", ENGINE_START.as_secs()))?
+}
+
+/// Why the engine cannot play as asked: it lacks `option` (it declares `declared`).
+fn lacking(args: &PlayArgs, name: &str, option: &str, declared: &[String]) -> String {
+    let asked = match (args.elo, args.skill) {
+        (Some(elo), _) if option == "UCI_Elo" => format!("--elo {elo}"),
+        (_, Some(level)) => format!("--skill {level}"),
+        _ => format!("`{option}`"),
+    };
+    let has = if declared.is_empty() {
+        "none".to_owned()
+    } else {
+        declared.join(", ")
+    };
+    let other = if option == "UCI_Elo" && declared.iter().any(|o| o == "Skill Level") {
+        " (it has `Skill Level`: try --skill)"
+    } else if option == "Skill Level" && declared.iter().any(|o| o == "UCI_Elo") {
+        " (it has `UCI_Elo`: try --elo)"
+    } else {
+        ""
+    };
+    format!(
+        "{asked}: {name} has no `{option}` option, so it cannot play at the strength asked; \
+         leave {asked} out{other}. Its options: {has}"
+    )
 }
 
 #[cfg(test)]
@@ -323,7 +380,10 @@ mod tests {
         let super::super::args::Command::Play(args) = cli.command else {
             panic!("play");
         };
-        assert_eq!(settings(&args), "movetime 1000 ms, Elo 1500, Hash=64");
+        assert_eq!(
+            settings(&args, Some(Strength::Elo(1500)), Some("mine.bin")),
+            "movetime 1000 ms, Elo 1500, book mine.bin, Hash=64"
+        );
         assert_eq!(
             Limits::new(&args).search(None),
             SearchLimits::MoveTime(1000)

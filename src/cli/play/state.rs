@@ -6,8 +6,8 @@ use std::collections::VecDeque;
 use std::io::{self, StdoutLock};
 use std::rc::Rc;
 
-use shakmaty::Color;
 use shakmaty::uci::UciMove;
+use shakmaty::{Color, Move};
 use tokio::sync::mpsc;
 
 use touchmove::engine::{EngineEvent, Score, score_fields};
@@ -21,7 +21,21 @@ use touchmove::sensor_log::HostNote;
 
 use super::super::watch_sink::WatchSink;
 use super::super::web::PageSink;
+use super::book::OpeningBook;
 use super::limits::Limits;
+
+/// What answers the game's question for the engine's move, waiting for the runner.
+pub(super) enum Heard {
+    /// What the engine's process said.
+    Engine(EngineReport),
+    /// The book's move after `moves` (taken only if the game still stands there).
+    Book {
+        /// The game's moves when the book was asked.
+        moves: Vec<Move>,
+        /// The book's move.
+        chess_move: Move,
+    },
+}
 
 /// The game against the engine and its outputs, shared by the board's runner and the task that
 /// listens to the engine.
@@ -37,8 +51,10 @@ pub(super) struct PlayState {
     pub(super) score: Option<Score>,
     /// The live page, with `--listen`.
     pub(super) page: Option<PageSink>,
-    /// What the engine said, until the runner wakes the sink to take it.
-    pub(super) heard: VecDeque<EngineReport>,
+    /// What the engine (or the book) said, until the runner wakes the sink to take it.
+    pub(super) heard: VecDeque<Heard>,
+    /// `--book`: the engine's moves come from it while the game is in it.
+    pub(super) book: Option<OpeningBook>,
     /// A resumed game's recorded part is being read back: nothing is asked of the engine or
     /// shown on the board.
     pub(super) replaying: bool,
@@ -61,11 +77,11 @@ impl PlayState {
                 }
                 PlayEvent::AskEngine | PlayEvent::CancelEngine | PlayEvent::Show(_)
                     if self.replaying => {}
-                PlayEvent::AskEngine => {
-                    self.score = None;
-                    let _ = self.ask.send(self.search());
-                }
+                PlayEvent::AskEngine => self.ask_for_move(),
                 PlayEvent::CancelEngine => {
+                    // A book move not yet taken no longer applies either.
+                    self.heard
+                        .retain(|heard| !matches!(heard, Heard::Book { .. }));
                     let _ = self.ask.send(EngineRequest::Cancel);
                 }
                 PlayEvent::Show(feedback) => {
@@ -76,9 +92,49 @@ impl PlayState {
         Ok(())
     }
 
+    /// The engine's move is wanted: the book's while the game is in it (taken by the runner at
+    /// its place, as the engine's answers are), else the engine's search.
+    fn ask_for_move(&mut self) {
+        let position = self.game.position().clone();
+        if let Some(chess_move) = self.book.as_mut().and_then(|book| book.choose(&position)) {
+            self.heard.push_back(Heard::Book {
+                moves: self.game.moves().to_vec(),
+                chess_move,
+            });
+            let _ = self.controls.send(Control::Wake);
+            return;
+        }
+        self.score = None;
+        let _ = self.ask.send(self.search());
+    }
+
+    /// What was heard, taken at `now` (session time): the engine's report, or the book's move
+    /// if the game still stands where the book was asked. What the game takes is recorded.
+    pub(super) fn heard(&mut self, now: Millis, heard: Heard) {
+        match heard {
+            Heard::Engine(report) => self.engine_report(now, report),
+            Heard::Book { moves, chess_move } => {
+                if self.game.moves() != moves.as_slice() || !self.game.engine_to_move() {
+                    return;
+                }
+                let note = HostNote::EngineMove {
+                    uci: UciMove::from_standard(chess_move),
+                    score_cp: None,
+                    mate: None,
+                    book: true,
+                };
+                self.out.host_note(now, &note);
+                self.game.handle_book_move(now, chess_move);
+                if let Err(error) = self.drain() {
+                    eprintln!("touchmove: cannot write the results: {error}");
+                }
+            }
+        }
+    }
+
     /// What the engine's process said, taken at `now` (session time). What the game takes
     /// of it is recorded, so that a replay of the log decides what this session decides.
-    pub(super) fn engine_report(&mut self, now: Millis, report: EngineReport) {
+    fn engine_report(&mut self, now: Millis, report: EngineReport) {
         match report {
             EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
                 let score = self.score.take();
@@ -87,6 +143,7 @@ impl PlayState {
                     uci: UciMove::from_standard(chess_move),
                     score_cp,
                     mate,
+                    book: false,
                 };
                 self.out.host_note(now, &note);
                 self.game.handle_engine_move(now, chess_move, score);
@@ -145,8 +202,8 @@ impl Sink for PlaySink {
             }
             Happened::Woken { t } => {
                 let mut state = self.0.borrow_mut();
-                while let Some(report) = state.heard.pop_front() {
-                    state.engine_report(t, report);
+                while let Some(heard) = state.heard.pop_front() {
+                    state.heard(t, heard);
                 }
                 Ok(())
             }

@@ -76,6 +76,7 @@ fn render_online(notice: &OnlineNotice, notation: Notation) -> String {
 /// `engine plays e5 (-0.31): carry it out on the board`, the move in `notation`.
 fn render_engine(choice: &EngineMove, notation: Notation) -> String {
     let score = match (choice.mate, choice.score_cp) {
+        _ if choice.book => " (book)".to_owned(),
         (Some(mate), _) => format!(" (mate in {mate})"),
         (None, Some(cp)) => format!(" ({:+.2})", f64::from(cp) / 100.0),
         (None, None) => String::new(),
@@ -305,10 +306,12 @@ mod tests {
     #[test]
     fn the_engine_s_move_is_written_in_the_notation() {
         let kind = StreamKind::Engine(EngineMove {
+            color: shakmaty::Color::Black,
             san: "Nf6".to_owned(),
             uci: "g8f6".to_owned(),
             score_cp: Some(31),
             mate: None,
+            book: false,
             chess_move: shakmaty::Move::Normal {
                 role: shakmaty::Role::Knight,
                 from: Square::G8,
@@ -325,6 +328,15 @@ mod tests {
         assert_eq!(
             render_stream_in(&event, Notation::RuLong),
             "engine plays Кg8-f6 (+0.31): carry it out on the board"
+        );
+        let mut book = event.clone();
+        if let StreamKind::Engine(choice) = &mut book.kind {
+            choice.book = true;
+            choice.score_cp = None;
+        }
+        assert_eq!(
+            render_stream_in(&book, Notation::San),
+            "engine plays Nf6 (book): carry it out on the board"
         );
     }
 

@@ -9,7 +9,7 @@
 //! version-1 log that every other reader reads unchanged:
 //!
 //! ```text
-//! #engine-move <t> <uci> [cp <centipawns> | mate <moves>]
+//! #engine-move <t> <uci> [cp <centipawns> | mate <moves> | book]
 //! #engine-gone <t>
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
@@ -24,7 +24,8 @@
 //! ```
 //!
 //! `<uci>` is the move the engine chose (castling as the king's move, `e1g1`), at `<t>` (ms of
-//! the log); the score is the engine's last before it moved, from its own side.
+//! the log); the score is the engine's last before it moved, from its own side; `book` says the
+//! move came from the opening book (`play --book`), the engine not asked.
 //! `#engine-gone` says the engine could no longer play: the game went on between two players.
 //! The side the engine plays is the header's `@engine white|black`. `#resign` says that side
 //! resigned. `#result` says the game ended by what the host was told: the players agreed a
@@ -94,6 +95,8 @@ pub enum HostNote {
         score_cp: Option<i32>,
         /// Or mate in this many moves (negative: it is mated), if it gave one.
         mate: Option<i32>,
+        /// The move came from the opening book (no score then).
+        book: bool,
     },
     /// The engine could no longer play.
     EngineGone,
@@ -140,8 +143,10 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             uci,
             score_cp,
             mate,
+            book,
         } => {
             let score = match (mate, score_cp) {
+                _ if *book => " book".to_owned(),
                 (Some(mate), _) => format!(" mate {mate}"),
                 (None, Some(cp)) => format!(" cp {cp}"),
                 (None, None) => String::new(),
@@ -221,8 +226,13 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         }
         ENGINE_MOVE => {
             let uci = fields.next()?.parse::<UciMove>().ok()?;
+            let mut book = false;
             let (score_cp, mate) = match (fields.next(), fields.next()) {
                 (None, _) => (None, None),
+                (Some("book"), None) => {
+                    book = true;
+                    (None, None)
+                }
                 (Some("cp"), Some(cp)) => (Some(cp.parse().ok()?), None),
                 (Some("mate"), Some(mate)) => (None, Some(mate.parse().ok()?)),
                 _ => return None,
@@ -231,6 +241,7 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
                 uci,
                 score_cp,
                 mate,
+                book,
             }
         }
         _ => return None,
@@ -263,6 +274,7 @@ mod tests {
             uci: uci.parse().expect("a UCI move"),
             score_cp,
             mate,
+            book: false,
         }
     }
 
@@ -278,6 +290,15 @@ mod tests {
                 "#engine-move 4200 e1g1 mate 3",
             ),
             (chose("a7a8n", None, None), "#engine-move 4200 a7a8n"),
+            (
+                HostNote::EngineMove {
+                    uci: "g8f6".parse().expect("a UCI move"),
+                    score_cp: None,
+                    mate: None,
+                    book: true,
+                },
+                "#engine-move 4200 g8f6 book",
+            ),
             (HostNote::EngineGone, "#engine-gone 4200"),
             (
                 HostNote::Note("Black claims a draw: refused, 2 minutes to White".to_owned()),
@@ -381,6 +402,8 @@ mod tests {
             "#engine-move 1 e2e4 cp",
             "#engine-move 1 e2e4 cp 1 2",
             "#engine-move 1 e2e4 depth 3",
+            "#engine-move 1 e2e4 book 3",
+            "#engine-move 1 e2e4 cp 3 book",
             "#engine-gone 1 now",
             "#engine-moved 1 e2e4",
             "#resign 1",

@@ -212,6 +212,16 @@ impl EngineGame {
     /// The engine chose `chosen` at `t` (in the game as it stood when it was asked), its last
     /// score `score`.
     pub fn handle_engine_move(&mut self, t: Millis, chosen: Move, score: Option<Score>) {
+        self.engine_chose(t, chosen, score, false);
+    }
+
+    /// The opening book gave `chosen` at `t` for the engine's side (in the game as it stood
+    /// when the engine was to be asked): it stands for the engine's choice, marked `book`.
+    pub fn handle_book_move(&mut self, t: Millis, chosen: Move) {
+        self.engine_chose(t, chosen, None, true);
+    }
+
+    fn engine_chose(&mut self, t: Millis, chosen: Move, score: Option<Score>, book: bool) {
         if !self.engine_to_move() || !self.position.is_legal(chosen) {
             return;
         }
@@ -228,10 +238,12 @@ impl EngineGame {
         self.out.push_back(PlayEvent::Decision(StreamEvent {
             t,
             kind: StreamKind::Engine(EngineMove {
+                color: self.engine,
                 san,
                 uci,
                 score_cp,
                 mate,
+                book,
                 chess_move: chosen,
             }),
         }));
@@ -248,11 +260,12 @@ impl EngineGame {
                 uci,
                 score_cp,
                 mate,
+                book,
             } => {
                 let Ok(chosen) = uci.to_move(&self.position) else {
                     return;
                 };
-                self.handle_engine_move(t, chosen, score_from_fields(*score_cp, *mate));
+                self.engine_chose(t, chosen, score_from_fields(*score_cp, *mate), *book);
             }
             HostNote::EngineGone => self.engine_gone(t),
             // The arbiter's are the interpreter's; an online server's notes are no engine's.

@@ -47,11 +47,15 @@ function reset() {
   onlineNote = null;
 }
 
-// The engine's score as a player reads it, from the engine's side: +0.31, -1.50, #3, #-2.
+// The engine's score as every GUI writes it, from White's side (the event's is from the
+// engine's): +0.31, -1.50, #3 (White mates), #-2 (Black mates); "book" for a move from the
+// opening book.
 function scoreText(event) {
-  if (Number.isInteger(event.mate)) return "#" + event.mate;
+  if (event.book) return "book";
+  const side = event.color === "black" ? -1 : 1;
+  if (Number.isInteger(event.mate)) return "#" + side * event.mate;
   if (Number.isInteger(event.score_cp)) {
-    const pawns = event.score_cp / 100;
+    const pawns = (side * event.score_cp) / 100;
     return (pawns > 0 ? "+" : "") + pawns.toFixed(2);
   }
   return "";
@@ -82,7 +86,7 @@ function take(event) {
       engine = null;
       break;
     case "engine":
-      engine = { san: event.san, uci: event.uci, score: scoreText(event), pending: true, wrong: null };
+      engine = { san: event.san, uci: event.uci, score: scoreText(event), book: !!event.book, pending: true, wrong: null };
       break;
     case "execution":
       if (engine && engine.pending) engine.wrong = event.message;
@@ -286,7 +290,7 @@ function renderEngine() {
   document.getElementById("engine-label").textContent = label;
   const score = document.getElementById("engine-score");
   score.textContent = engine.score;
-  score.title = engine.color ? "" : "the engine's evaluation, from its own side";
+  score.title = engine.color ? "" : engine.book ? "from the opening book" : "the engine's evaluation, from White's side";
   const note = document.getElementById("engine-note");
   note.textContent = engine.wrong || (engine.pending ? "carry it out on the board" : "played");
   box.classList.toggle("pending", engine.pending && !engine.wrong);

@@ -560,6 +560,7 @@ mod host_notes {
             uci: uci.parse().expect("a UCI move"),
             score_cp,
             mate: None,
+            book: false,
         }
     }
 
