@@ -28,6 +28,7 @@ mod livechess;
 mod online;
 mod play;
 mod play_book;
+mod play_hint;
 mod properties;
 mod public_delay;
 mod robustness;

@@ -218,7 +218,8 @@ is its turn. An engine that dies or stops answering is started again and asked a
 times at most; then the game goes on without it, both sides earning rulings, and that is said).
 --elo or --skill sets the engine's strength, refused when the engine lacks the option (UCI_Elo,
 Skill Level). --book FILE takes the engine's moves from a Polyglot book while the game is in it.
-Type `resign` and Enter to resign. --record keeps the engine's choices and a resignation in the
+Type `resign` and Enter to resign, `hint` for the engine's best move for you (the page has a Hint
+button too). --record keeps the engine's choices and a resignation in the
 log (`@engine`, `#engine-move`, `#resign`): `replay` decides what the session decided, and
 --resume goes on from it. --listen ADDR shows the game on serve's live board page.";
 

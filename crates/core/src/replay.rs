@@ -174,7 +174,10 @@ pub fn take_host_note(interpreter: &mut Interpreter, t: Millis, note: &HostNote)
         HostNote::Tag { tag, ref value } => interpreter.tag(t, tag, value),
         HostNote::Reinstate { ply } => interpreter.reinstate(t, ply),
         HostNote::EngineGone => interpreter.set_exempt(t, None),
-        HostNote::EngineMove { .. } | HostNote::ServerLine(_) | HostNote::ServerAnswer { .. } => {
+        HostNote::EngineMove { .. }
+        | HostNote::Hint { .. }
+        | HostNote::ServerLine(_)
+        | HostNote::ServerAnswer { .. } => {
             interpreter.handle_timeout(t);
         }
     }

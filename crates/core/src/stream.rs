@@ -1,5 +1,6 @@
 //! The JSON stream (`events-json.md`) as its producers make it: the interpreter's decisions
-//! ([`GameEvent`]), the engine game's ([`EngineMove`], [`Execution`]: `touchmove play`), the
+//! ([`GameEvent`]), the engine game's ([`EngineMove`] as its choice or a hint, [`Execution`]:
+//! `touchmove play`), the
 //! online game's ([`OnlineNotice`], [`Execution`]: `touchmove online`) and a live board's link
 //! ([`LinkState`]: the runner), each a type of its own, combined here, at the edge, into one
 //! [`StreamEvent`] per line of the contract.
@@ -10,10 +11,12 @@ use shakmaty::{Color, Move, Square};
 use crate::event::{EventKind, GameEvent, LinkState, ser_squares, write_line};
 use crate::sensor::Millis;
 
-/// The engine chose its move (`touchmove play`): the player is to carry it out on the board.
+/// An engine's move (`touchmove play`): its choice, which the player is to carry out on the
+/// board (kind `engine`), or a hint, its best move for the player, which changes nothing (kind
+/// `hint`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EngineMove {
-    /// The side the engine plays (the move's).
+    /// The side whose move it is: the engine's for its choice, the player's for a hint.
     #[serde(serialize_with = "crate::event::ser_display")]
     pub color: Color,
     /// The move, in SAN.
@@ -130,6 +133,9 @@ pub enum StreamKind {
     Game(EventKind),
     /// The engine's move (kind `engine`).
     Engine(EngineMove),
+    /// The engine's best move for the player, asked for as a hint (kind `hint`): nothing in
+    /// the game changes.
+    Hint(EngineMove),
     /// A move carried out otherwise than the engine chose (kind `execution`).
     Execution(Execution),
     /// A live board stopped answering, or answers again (kind `link`; live sessions only: a
@@ -154,6 +160,7 @@ pub struct StreamEvent {
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum Other<'a> {
     Engine(&'a EngineMove),
+    Hint(&'a EngineMove),
     Execution(&'a Execution),
     Link { state: LinkState },
     Online(&'a OnlineNotice),
@@ -164,6 +171,7 @@ impl Serialize for StreamKind {
         match self {
             StreamKind::Game(kind) => kind.serialize(s),
             StreamKind::Engine(choice) => Other::Engine(choice).serialize(s),
+            StreamKind::Hint(hint) => Other::Hint(hint).serialize(s),
             StreamKind::Execution(execution) => Other::Execution(execution).serialize(s),
             StreamKind::Link(state) => Other::Link { state: *state }.serialize(s),
             StreamKind::Online(notice) => Other::Online(notice).serialize(s),

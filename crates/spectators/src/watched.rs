@@ -114,6 +114,10 @@ pub struct BoardSummary {
     /// The online game played on the board (`touchmove online`), if it is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub online: Option<OnlineStatus>,
+    /// Whether the game gives hints on request (`touchmove play`: `POST
+    /// /api/boards/NAME/hint`); not written otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
     /// The board's serial number, once the board has said it (a DGT board's, a Hall board's
     /// id; a ChessLink board says none).
     pub serial: Option<String>,
@@ -181,6 +185,8 @@ pub struct WatchedBoard {
     finished: Option<Vec<String>>,
     /// The online game played on the board, if it is one.
     online: Option<OnlineStatus>,
+    /// Whether the game gives hints on request.
+    hints: bool,
     /// The board's serial number, once said.
     serial: Option<String>,
     /// Whether the board's clock last said its battery is low, if it says so.
@@ -230,11 +236,20 @@ impl WatchedBoard {
             first_game: 1,
             finished: None,
             online: None,
+            hints: false,
             serial: None,
             clock_battery_low: None,
             reported: None,
             moved: None,
         }
+    }
+
+    /// The board whose game gives hints on request (a game against an engine), as its summary
+    /// says.
+    #[must_use]
+    pub fn giving_hints(mut self) -> WatchedBoard {
+        self.hints = true;
+        self
     }
 
     /// The board that keeps the PGN of every game that ends on it in this session (for a
@@ -574,6 +589,7 @@ impl WatchedBoard {
             flipped: self.flipped,
             start: Fen::from_position(&self.start, EnPassantMode::Legal).to_string(),
             online: self.online.clone(),
+            hints: self.hints,
             serial: self.serial.clone(),
             clock_battery_low: self.clock_battery_low,
             since_report_ms: since(self.reported),

@@ -122,6 +122,8 @@ async fn take_typed(typed: Typed, state: Rc<RefCell<OnlineState>>) {
                     asked.name()
                 );
             }
+            // The page offers none in an online game (no engine helps a player there).
+            Asked::Hint => eprintln!("touchmove: no hints in an online game"),
         }
         if let Err(error) = state.drain() {
             tracing::debug!(%error, "cannot pass on what was typed");
@@ -155,6 +157,7 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
                 &args.board,
                 start,
                 requests,
+                false,
             );
             Some(page.await?)
         }

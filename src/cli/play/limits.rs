@@ -40,6 +40,15 @@ impl Limits {
         }
     }
 
+    /// The limits of a search for a hint: the fixed limits the engine's own moves are searched
+    /// with, or with the clock's times (which are the player's to spend) the default movetime.
+    pub(super) fn hint(&self) -> SearchLimits {
+        match self {
+            Limits::Fixed(limits) => *limits,
+            Limits::Clock { .. } => SearchLimits::MoveTime(DEFAULT_MOVETIME),
+        }
+    }
+
     /// The limits of a search with the clock at `clock`.
     pub(super) fn search(&self, clock: Option<ClockTimes>) -> SearchLimits {
         match (self, clock) {

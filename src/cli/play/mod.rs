@@ -39,6 +39,7 @@ use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
+use super::web::requests::Asked;
 use book::OpeningBook;
 use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};
@@ -201,10 +202,20 @@ async fn play(
             .map(ToString::to_string),
         ..PgnTags::default()
     };
+    // What the player asks of the engine (a hint), typed or from the page.
+    let (asks, mut asked) = mpsc::unbounded_channel();
     let page = match args.listen {
         Some(listen) => {
             let start = (start.clone(), tags.clone());
-            Some(super::web::one_page::game_page(listen, protocol.name, board, start, None).await?)
+            let page = super::web::one_page::game_page(
+                listen,
+                protocol.name,
+                board,
+                start,
+                Some(asks.clone()),
+                true,
+            );
+            Some(page.await?)
         }
         None => None,
     };
@@ -229,6 +240,7 @@ async fn play(
         page,
         heard: VecDeque::new(),
         book,
+        hint_asked: None,
         replaying: false,
     }));
     // What the engine says waits for the runner, which takes it at its place among the
@@ -253,8 +265,20 @@ async fn play(
             }
         })
     };
-    // `resign` typed at the terminal resigns the human's game.
-    read_keys(state.borrow().controls.clone(), !engine);
+    // A hint asked for (typed, or the page's button) goes to the engine at once: its answer
+    // comes back as its moves do.
+    let hints = {
+        let state = Rc::clone(&state);
+        tokio::task::spawn_local(async move {
+            while let Some(request) = asked.recv().await {
+                if request == Asked::Hint {
+                    state.borrow_mut().ask_hint();
+                }
+            }
+        })
+    };
+    // `resign` typed at the terminal resigns the human's game; `hint` asks for a hint.
+    read_keys(state.borrow().controls.clone(), asks, !engine);
     let mut sink = PlaySink(Rc::clone(&state));
     let start_at = match &resumed {
         Some(resumed) => {
@@ -286,6 +310,8 @@ async fn play(
     drop(sink);
     listener.abort();
     let _ = listener.await;
+    hints.abort();
+    let _ = hints.await;
     let state = Rc::into_inner(state)
         .context("the game's state is still shared")?
         .into_inner();

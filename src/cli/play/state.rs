@@ -55,6 +55,8 @@ pub(super) struct PlayState {
     pub(super) heard: VecDeque<Heard>,
     /// `--book`: the engine's moves come from it while the game is in it.
     pub(super) book: Option<OpeningBook>,
+    /// A hint asked of the engine after these moves, not yet answered.
+    pub(super) hint_asked: Option<Vec<Move>>,
     /// A resumed game's recorded part is being read back: nothing is asked of the engine or
     /// shown on the board.
     pub(super) replaying: bool,
@@ -95,6 +97,8 @@ impl PlayState {
     /// The engine's move is wanted: the book's while the game is in it (taken by the runner at
     /// its place, as the engine's answers are), else the engine's search.
     fn ask_for_move(&mut self) {
+        // A hint under way no longer applies: the engine's search replaces it.
+        self.hint_asked = None;
         let position = self.game.position().clone();
         if let Some(chess_move) = self.book.as_mut().and_then(|book| book.choose(&position)) {
             self.heard.push_back(Heard::Book {
@@ -106,6 +110,27 @@ impl PlayState {
         }
         self.score = None;
         let _ = self.ask.send(self.search());
+    }
+
+    /// The player asks for a hint: the engine searches the game as it stands for the player
+    /// (as long as it is given for its own moves; a minute at most), its answer taken as a
+    /// hint. Only on the player's move.
+    pub(super) fn ask_hint(&mut self) {
+        if self.replaying || !self.game.hint_wanted() {
+            eprintln!("touchmove: no hint now: it is not your move");
+            return;
+        }
+        let moves = self.game.moves().to_vec();
+        if self.hint_asked.as_ref() == Some(&moves) {
+            return;
+        }
+        self.hint_asked = Some(moves.clone());
+        self.score = None;
+        let _ = self.ask.send(EngineRequest::Go {
+            start: self.game.start().clone(),
+            moves,
+            limits: self.limits.hint(),
+        });
     }
 
     /// What was heard, taken at `now` (session time): the engine's report, or the book's move
@@ -136,6 +161,23 @@ impl PlayState {
     /// of it is recorded, so that a replay of the log decides what this session decides.
     fn engine_report(&mut self, now: Millis, report: EngineReport) {
         match report {
+            EngineReport::Said(EngineEvent::BestMove { chess_move, .. })
+                if self.hint_asked.is_some() =>
+            {
+                let score = self.score.take();
+                let asked = self.hint_asked.take();
+                if asked.as_deref() == Some(self.game.moves()) && self.game.hint_wanted() {
+                    let (score_cp, mate) = score_fields(score);
+                    let uci = UciMove::from_standard(chess_move);
+                    let note = HostNote::Hint {
+                        uci,
+                        score_cp,
+                        mate,
+                    };
+                    self.out.host_note(now, &note);
+                    self.game.handle_hint(now, chess_move, score);
+                }
+            }
             EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
                 let score = self.score.take();
                 let (score_cp, mate) = score_fields(score);

@@ -71,20 +71,25 @@ pub async fn serve_one(
 /// The page of a game played at one board (`play`, `online`): board 1 of a page served at
 /// `listen`, watched on `board`'s port with `protocol`, from `start` between `tags`' players;
 /// its address said (first on standard output, or on standard error with `--json`). With
-/// `requests`, its buttons ask the online game's server.
+/// `requests`, its buttons ask the online game's server, or (`hints`) its hint button asks the
+/// game against the engine for a hint.
 pub async fn game_page(
     listen: std::net::SocketAddr,
     protocol: &'static str,
     board: &WatchArgs,
     start: (Chess, PgnTags),
     requests: Option<mpsc::UnboundedSender<Asked>>,
+    hints: bool,
 ) -> Result<PageSink> {
     let port = board.port.as_ref().map_or_else(
         || "the first board found".to_owned(),
         |p| p.display().to_string(),
     );
     let (start, tags) = start;
-    let watched = WatchedBoard::new("1", protocol, &port, start, tags);
+    let mut watched = WatchedBoard::new("1", protocol, &port, start, tags);
+    if hints {
+        watched = watched.giving_hints();
+    }
     let page = serve_one(listen, watched, board.notation, requests).await?;
     let address = format!("http://{}/board/1", page.address);
     // JSON lines alone on standard output with --json.

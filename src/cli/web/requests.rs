@@ -1,6 +1,8 @@
 //! `POST /api/boards/NAME/online/REQUEST`: the board page's buttons in an online game
 //! (`touchmove online --listen`): the player asks the server for a draw, a takeback, to resign,
-//! abort or claim the win, or chooses the piece of a promotion the board cannot identify. The access guard has already checked who asks (only the operator
+//! abort or claim the win, or chooses the piece of a promotion the board cannot identify.
+//! `POST /api/boards/NAME/hint`: the page's hint button in a game against an engine
+//! (`touchmove play --listen`). The access guard has already checked who asks (only the operator
 //! changes a game); here, what is asked, and how often.
 
 use std::sync::{Arc, Mutex};
@@ -28,7 +30,8 @@ pub const REQUEST_EVERY: Duration = Duration::from_millis(500);
 const WORDS: &str = "draw/yes, draw/no, takeback/yes, takeback/no, resign, abort, claim-victory, \
                      promote/q, promote/r, promote/b, promote/n";
 
-/// What the player asks at the host in an online game (a key, the page's button).
+/// What the player asks at the host (a key, the page's button): of an online game's server,
+/// or of the engine of a game against it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Asked {
     /// A request of the server.
@@ -36,6 +39,8 @@ pub enum Asked {
     /// The piece of the promotion waiting for it (the board cannot identify it), as a board's
     /// promotion button would choose it.
     Promotion(Role),
+    /// A hint: the engine's best move for the player.
+    Hint,
 }
 
 impl Asked {
@@ -44,6 +49,7 @@ impl Asked {
         match self {
             Asked::Server(request) => request.name(),
             Asked::Promotion(role) => format!("promotion to a {role:?}").to_lowercase(),
+            Asked::Hint => "hint".to_owned(),
         }
     }
 
@@ -52,6 +58,7 @@ impl Asked {
         match self {
             Asked::Server(request) => request.word(),
             Asked::Promotion(role) => format!("promote/{}", role.char()),
+            Asked::Hint => "hint".to_owned(),
         }
     }
 }
@@ -139,6 +146,32 @@ pub async fn online_request(
         Ok(request) => request,
         Err(why) => return refused(StatusCode::BAD_REQUEST, why),
     };
+    hand_over(&paced, requests, request)
+}
+
+/// Hands the player's hint request to the game against the engine; answered `202`
+/// (`{"asked": "hint"}`): the hint comes on the board's stream (a `hint` event).
+pub async fn hint_request(
+    State((overview, paced)): State<(Arc<Overview>, Arc<Paced>)>,
+    Path(name): Path<String>,
+) -> Response {
+    let hints = overview.board(&name).map(|board| board.summary().hints);
+    match (hints, overview.requests.as_ref()) {
+        (None, _) => refused(StatusCode::NOT_FOUND, format!("no board is called {name}")),
+        (Some(true), Some(requests)) => hand_over(&paced, requests, Asked::Hint),
+        _ => refused(
+            StatusCode::NOT_FOUND,
+            format!("board {name} plays no game against an engine: no hints"),
+        ),
+    }
+}
+
+/// Passes `request` on, paced: `202` with what was asked, or why not.
+fn hand_over(
+    paced: &Paced,
+    requests: &tokio::sync::mpsc::UnboundedSender<Asked>,
+    request: Asked,
+) -> Response {
     if let Err(wait) = paced.try_now() {
         let seconds = wait.as_secs().max(1).to_string();
         return (
@@ -156,7 +189,7 @@ pub async fn online_request(
     if requests.send(request).is_err() {
         return refused(
             StatusCode::SERVICE_UNAVAILABLE,
-            "the online session has ended".to_owned(),
+            "the game's session has ended".to_owned(),
         );
     }
     (

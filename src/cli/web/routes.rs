@@ -81,6 +81,10 @@ pub fn router(overview: Arc<Overview>) -> Router {
             "/api/boards/{name}/online/{*request}",
             post(super::requests::online_request),
         )
+        .route(
+            "/api/boards/{name}/hint",
+            post(super::requests::hint_request),
+        )
         .with_state((overview, Arc::new(super::requests::Paced::default())))
 }
 

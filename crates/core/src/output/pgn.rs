@@ -66,6 +66,11 @@ impl PgnRecorder {
                 }
                 _ => Ok(()),
             },
+            StreamKind::Hint(hint) => self.note(format!(
+                "hint: {}, the engine's best move for {}, shown at the player's request",
+                hint.san,
+                crate::event::color_name(hint.color)
+            )),
             StreamKind::Engine(_) | StreamKind::Link(_) => Ok(()),
         }
     }

@@ -27,6 +27,7 @@ pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
         StreamKind::Game(kind) => render_kind(kind, notation),
         StreamKind::Link(state) => format!("board {}", state.as_str()),
         StreamKind::Engine(choice) => render_engine(choice, notation),
+        StreamKind::Hint(hint) => render_hint(hint, notation),
         StreamKind::Execution(execution) => execution.message.clone(),
         StreamKind::Online(notice) => render_online(notice, notation),
     }
@@ -75,14 +76,31 @@ fn render_online(notice: &OnlineNotice, notation: Notation) -> String {
 
 /// `engine plays e5 (-0.31): carry it out on the board`, the move in `notation`.
 fn render_engine(choice: &EngineMove, notation: Notation) -> String {
-    let score = match (choice.mate, choice.score_cp) {
+    let written = notation.write(&choice.san, choice.chess_move);
+    format!(
+        "engine plays {written}{}: carry it out on the board",
+        score_words(choice)
+    )
+}
+
+/// A hint: the engine's best move for the player.
+fn render_hint(hint: &EngineMove, notation: Notation) -> String {
+    let written = notation.write(&hint.san, hint.chess_move);
+    format!(
+        "hint for {}: {written}{} (nothing is changed)",
+        crate::event::color_name(hint.color),
+        score_words(hint)
+    )
+}
+
+/// An engine move's score, from the side of the move, or that it came from the book.
+fn score_words(choice: &EngineMove) -> String {
+    match (choice.mate, choice.score_cp) {
         _ if choice.book => " (book)".to_owned(),
         (Some(mate), _) => format!(" (mate in {mate})"),
         (None, Some(cp)) => format!(" ({:+.2})", f64::from(cp) / 100.0),
         (None, None) => String::new(),
-    };
-    let written = notation.write(&choice.san, choice.chess_move);
-    format!("engine plays {written}{score}: carry it out on the board")
+    }
 }
 
 fn render_kind(kind: &EventKind, notation: Notation) -> String {
@@ -337,6 +355,14 @@ mod tests {
         assert_eq!(
             render_stream_in(&book, Notation::San),
             "engine plays Nf6 (book): carry it out on the board"
+        );
+        let mut hint = event.clone();
+        if let StreamKind::Engine(choice) = hint.kind.clone() {
+            hint.kind = StreamKind::Hint(choice);
+        }
+        assert_eq!(
+            render_stream_in(&hint, Notation::San),
+            "hint for black: Nf6 (+0.31) (nothing is changed)"
         );
     }
 

@@ -11,6 +11,7 @@
 //! ```text
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves> | book]
 //! #engine-gone <t>
+//! #hint <t> <uci> [cp <centipawns> | mate <moves>]
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
 //! #clock-set <t> <white-ms> <black-ms>
@@ -26,6 +27,8 @@
 //! `<uci>` is the move the engine chose (castling as the king's move, `e1g1`), at `<t>` (ms of
 //! the log); the score is the engine's last before it moved, from its own side; `book` says the
 //! move came from the opening book (`play --book`), the engine not asked.
+//! `#hint` says the engine's best move for the player, asked for as a hint, was shown then (its
+//! score from the player's side); it changes nothing in the game.
 //! `#engine-gone` says the engine could no longer play: the game went on between two players.
 //! The side the engine plays is the header's `@engine white|black`. `#resign` says that side
 //! resigned. `#result` says the game ended by what the host was told: the players agreed a
@@ -53,6 +56,9 @@ use crate::sensor::Millis;
 
 /// The word that starts an engine's move.
 const ENGINE_MOVE: &str = "#engine-move";
+
+/// The word that starts a hint.
+const HINT: &str = "#hint";
 
 /// The word that starts the engine's end.
 const ENGINE_GONE: &str = "#engine-gone";
@@ -97,6 +103,15 @@ pub enum HostNote {
         mate: Option<i32>,
         /// The move came from the opening book (no score then).
         book: bool,
+    },
+    /// The engine's best move for the player was shown, asked for as a hint.
+    Hint {
+        /// The move, in UCI (read in the game as it stood).
+        uci: UciMove,
+        /// Its score in centipawns, from the player's side, if the engine gave one.
+        score_cp: Option<i32>,
+        /// Or mate in this many moves, if it gave one.
+        mate: Option<i32>,
     },
     /// The engine could no longer play.
     EngineGone,
@@ -145,14 +160,18 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             mate,
             book,
         } => {
-            let score = match (mate, score_cp) {
-                _ if *book => " book".to_owned(),
-                (Some(mate), _) => format!(" mate {mate}"),
-                (None, Some(cp)) => format!(" cp {cp}"),
-                (None, None) => String::new(),
+            let score = if *book {
+                " book".to_owned()
+            } else {
+                score_words(*score_cp, *mate)
             };
             format!("{ENGINE_MOVE} {t} {uci}{score}")
         }
+        HostNote::Hint {
+            uci,
+            score_cp,
+            mate,
+        } => format!("{HINT} {t} {uci}{}", score_words(*score_cp, *mate)),
         HostNote::EngineGone => format!("{ENGINE_GONE} {t}"),
         HostNote::Declared(Declared::Resigned(color)) => {
             format!("{RESIGN} {t} {}", color_name(*color))
@@ -171,6 +190,15 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
         HostNote::ServerAnswer { request, answer } => {
             format!("{SERVER_ANSWER} {t} {request} {}", unbroken(answer))
         }
+    }
+}
+
+/// ` cp <n>` or ` mate <n>` (nothing without a score).
+fn score_words(score_cp: Option<i32>, mate: Option<i32>) -> String {
+    match (mate, score_cp) {
+        (Some(mate), _) => format!(" mate {mate}"),
+        (None, Some(cp)) => format!(" cp {cp}"),
+        (None, None) => String::new(),
     }
 }
 
@@ -216,6 +244,20 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
             ));
         }
         ENGINE_GONE => HostNote::EngineGone,
+        HINT => {
+            let uci = fields.next()?.parse::<UciMove>().ok()?;
+            let (score_cp, mate) = match (fields.next(), fields.next()) {
+                (None, _) => (None, None),
+                (Some("cp"), Some(cp)) => (Some(cp.parse().ok()?), None),
+                (Some("mate"), Some(mate)) => (None, Some(mate.parse().ok()?)),
+                _ => return None,
+            };
+            HostNote::Hint {
+                uci,
+                score_cp,
+                mate,
+            }
+        }
         TIME_ADDED => HostNote::TimeAdded {
             color: fields.next()?.parse().ok()?,
             ms: fields.next()?.parse().ok()?,
@@ -300,6 +342,22 @@ mod tests {
                 "#engine-move 4200 g8f6 book",
             ),
             (HostNote::EngineGone, "#engine-gone 4200"),
+            (
+                HostNote::Hint {
+                    uci: "g1f3".parse().expect("a UCI move"),
+                    score_cp: Some(25),
+                    mate: None,
+                },
+                "#hint 4200 g1f3 cp 25",
+            ),
+            (
+                HostNote::Hint {
+                    uci: "d1h5".parse().expect("a UCI move"),
+                    score_cp: None,
+                    mate: Some(2),
+                },
+                "#hint 4200 d1h5 mate 2",
+            ),
             (
                 HostNote::Note("Black claims a draw: refused, 2 minutes to White".to_owned()),
                 "#note 4200 Black claims a draw: refused, 2 minutes to White",
@@ -403,6 +461,9 @@ mod tests {
             "#engine-move 1 e2e4 cp 1 2",
             "#engine-move 1 e2e4 depth 3",
             "#engine-move 1 e2e4 book 3",
+            "#hint 1 e2e4 book",
+            "#hint 1",
+            "#hinted 1 e2e4",
             "#engine-move 1 e2e4 cp 3 book",
             "#engine-gone 1 now",
             "#engine-moved 1 e2e4",

@@ -221,6 +221,44 @@ impl EngineGame {
         self.engine_chose(t, chosen, None, true);
     }
 
+    /// Whether a hint may be given now: the game is on and the player is to move.
+    pub fn hint_wanted(&self) -> bool {
+        !self.over
+            && !self.gone
+            && self.position.turn() != self.engine
+            && !self.position.is_game_over()
+    }
+
+    /// The engine's best move for the player, `hinted` at `t` (in the game as it stands,
+    /// searched at the player's request), its score `score` from the player's side: said as a
+    /// `hint` and shown on the board (a DGT clock: `H Nf3`), the game unchanged. A hint that no
+    /// longer applies (the player has moved) is not given.
+    pub fn handle_hint(&mut self, t: Millis, hinted: Move, score: Option<Score>) {
+        if !self.hint_wanted() || !self.position.is_legal(hinted) {
+            return;
+        }
+        let san = SanPlus::from_move(self.position.clone(), hinted).to_string();
+        let (from, to) = move_squares(hinted);
+        self.out.push_back(PlayEvent::Show(Feedback::Show {
+            from,
+            to,
+            text: format!("H {san}"),
+        }));
+        let (score_cp, mate) = score_fields(score);
+        self.out.push_back(PlayEvent::Decision(StreamEvent {
+            t,
+            kind: StreamKind::Hint(EngineMove {
+                color: self.position.turn(),
+                uci: UciMove::from_standard(hinted).to_string(),
+                san,
+                score_cp,
+                mate,
+                book: false,
+                chess_move: hinted,
+            }),
+        }));
+    }
+
     fn engine_chose(&mut self, t: Millis, chosen: Move, score: Option<Score>, book: bool) {
         if !self.engine_to_move() || !self.position.is_legal(chosen) {
             return;
@@ -266,6 +304,16 @@ impl EngineGame {
                     return;
                 };
                 self.engine_chose(t, chosen, score_from_fields(*score_cp, *mate), *book);
+            }
+            HostNote::Hint {
+                uci,
+                score_cp,
+                mate,
+            } => {
+                let Ok(hinted) = uci.to_move(&self.position) else {
+                    return;
+                };
+                self.handle_hint(t, hinted, score_from_fields(*score_cp, *mate));
             }
             HostNote::EngineGone => self.engine_gone(t),
             // The arbiter's are the interpreter's; an online server's notes are no engine's.

@@ -101,6 +101,7 @@ impl Table {
                 PlayEvent::Decision(decision) => match decision.kind {
                     StreamKind::Game(EventKind::Move(played)) => format!("move {}", played.san),
                     StreamKind::Engine(choice) => format!("engine {}", choice.san),
+                    StreamKind::Hint(hint) => format!("hint {}", hint.san),
                     StreamKind::Game(EventKind::Takeback { ply }) => format!("takeback {ply}"),
                     StreamKind::Game(EventKind::Pending(pending)) => {
                         format!("pending {}", pending.san.unwrap_or_default())
@@ -422,4 +423,32 @@ mod replayed {
             .collect();
         assert_eq!(moves, ["e4", "d5"]);
     }
+}
+
+#[test]
+fn a_hint_is_given_on_the_player_s_move_only_and_changes_nothing() {
+    let mut table = Table::new();
+    let _ = table.said();
+    let move_of = |table: &Table, uci: &str| {
+        uci.parse::<UciMove>()
+            .ok()
+            .and_then(|m| m.to_move(table.play.position()).ok())
+            .unwrap_or_else(|| panic!("{uci}"))
+    };
+    // White (the player) to move: the hint is said and shown, marked.
+    assert!(table.play.hint_wanted());
+    let nf3 = move_of(&table, "g1f3");
+    table.play.handle_hint(10, nf3, Some(Score::Centipawns(25)));
+    assert_eq!(table.said(), ["show H Nf3 g1f3", "hint Nf3"]);
+    assert!(table.play.moves().is_empty());
+    // The player plays e4: the engine's move is awaited; a hint now (a late answer) is not
+    // given, nor on the engine's move.
+    table.slide(Square::E2, Square::E4);
+    let said = table.said();
+    assert!(said.contains(&"ask".to_owned()), "{said:?}");
+    assert!(!table.play.hint_wanted());
+    let e5 = move_of(&table, "e7e5");
+    table.play.handle_hint(20_000, e5, None);
+    assert!(table.said().is_empty());
+    assert_eq!(table.play.moves().len(), 1);
 }

@@ -26,6 +26,8 @@ let result = null;
 // The engine's last move in a game against it (`touchmove play`): its SAN, UCI, score, and
 // whether it is still to be carried out on the board, or was carried out wrongly.
 let engine = null;
+// What became of the last hint asked for from the page (asked, thinking, or why not).
+let hintNote = "";
 let summary = null;
 let fetchedAt = Date.now();
 // In an online game (`touchmove online --listen`): the last thing the server or the page's
@@ -71,7 +73,10 @@ function take(event) {
       moves.length = event.ply - 1;
       moves.push(event);
       marked = [];
-      if (engine && engine.pending && event.uci === engine.uci) {
+      if (engine && engine.hint && event.color === engine.side) {
+        // The player moved: the hint is done with, followed or not.
+        engine = null;
+      } else if (engine && engine.pending && event.uci === engine.uci) {
         engine.pending = false;
         engine.wrong = null;
       }
@@ -87,6 +92,10 @@ function take(event) {
       break;
     case "engine":
       engine = { san: event.san, uci: event.uci, score: scoreText(event), book: !!event.book, pending: true, wrong: null };
+      break;
+    case "hint":
+      engine = { san: event.san, uci: event.uci, score: scoreText(event), hint: true, side: event.color, pending: true, wrong: null };
+      hintNote = "";
       break;
     case "execution":
       if (engine && engine.pending) engine.wrong = event.message;
@@ -286,14 +295,17 @@ function renderEngine() {
   if (!engine) return;
   document.getElementById("engine-move").textContent = written(engine);
   const online = summary && summary.online;
-  const label = !engine.color ? "Engine" : online && engine.color === online.side ? "Yours, from " + online.server : "Opponent";
+  const label = engine.hint ? "Hint" : !engine.color ? "Engine" : online && engine.color === online.side ? "Yours, from " + online.server : "Opponent";
   document.getElementById("engine-label").textContent = label;
   const score = document.getElementById("engine-score");
   score.textContent = engine.score;
   score.title = engine.color ? "" : engine.book ? "from the opening book" : "the engine's evaluation, from White's side";
   const note = document.getElementById("engine-note");
-  note.textContent = engine.wrong || (engine.pending ? "carry it out on the board" : "played");
-  box.classList.toggle("pending", engine.pending && !engine.wrong);
+  note.textContent = engine.hint
+    ? "the engine's best move for you; nothing is changed"
+    : engine.wrong || (engine.pending ? "carry it out on the board" : "played");
+  box.classList.toggle("hint", !!engine.hint);
+  box.classList.toggle("pending", engine.pending && !engine.wrong && !engine.hint);
   box.classList.toggle("wrong", !!engine.wrong);
 }
 
@@ -302,7 +314,28 @@ function offline() {
   return (!streamOpen && now - streamDownSince > OFFLINE_AFTER) || now - fetchedAt > OFFLINE_AFTER;
 }
 
+// The hint button, in a game against an engine that gives hints (the summary's `hints`).
+function renderHints() {
+  const box = document.getElementById("hints");
+  box.hidden = !(summary && summary.hints);
+  document.getElementById("hint-note").textContent = hintNote;
+}
+
+async function askHint() {
+  hintNote = "asked";
+  renderHints();
+  try {
+    const response = await fetch("/api/boards/" + encodeURIComponent(name) + "/hint", { method: "POST" });
+    hintNote = response.ok ? "the engine is thinking" : (await response.text()).trim();
+  } catch (error) {
+    hintNote = "touchmove does not answer";
+  }
+  renderHints();
+}
+document.getElementById("ask-hint").addEventListener("click", askHint);
+
 function renderSummary() {
+  renderHints();
   const off = offline();
   document.body.classList.toggle("offline", off);
   const link = document.getElementById("link");
