@@ -39,7 +39,7 @@ pub use touchmove_core::{
 };
 
 pub use touchmove_boards::{chesslink, dgt, hall, live, registry};
-pub use touchmove_engine::{self as engine, play};
+pub use touchmove_engine::{self as engine, analysis, play};
 pub use touchmove_online as online;
 pub use touchmove_spectators::{broadcast, livechess, watched};
 

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod analyse;
 mod arbiter_console;
 mod chesslink_watch;
 mod cli;

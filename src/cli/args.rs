@@ -34,7 +34,7 @@ pub enum Command {
     Ports(PortsArgs),
     /// Watch a live board (any protocol of `--protocol`): each move and ruling as it is
     /// decided.
-    Watch(WatchArgs),
+    Watch(WatchCommand),
     /// Emulate a sensor board on a pseudo-terminal, for testing hosts.
     Emulate(EmulateArgs),
     /// Every board of a hall in one process: a live page in the browser, its API, live PGN.
@@ -148,6 +148,31 @@ waits. The server's clock is the game's. The result is the server's; Article 4 r
 reported for the record and bind no one. --record keeps what the server said in the log
 (`@online`, `#server-line`, `#server-answer`): `replay` decides what the session decided.";
 
+/// `touchmove watch`: the board, and its game's analysis.
+#[derive(Debug, Args)]
+pub struct WatchCommand {
+    /// The board, its outputs and the game's options.
+    #[command(flatten)]
+    pub board: WatchArgs,
+    /// The game's analysis.
+    #[command(flatten)]
+    pub analyse: AnalyseArgs,
+}
+
+/// `--analyse`: an engine analyses a game between two people as it goes (`watch`, `serve`).
+#[derive(Debug, Clone, Args)]
+pub struct AnalyseArgs {
+    /// A UCI engine (its program and arguments, separated by spaces) analyses each position
+    /// of the game as it goes: its evaluation from White's side and its best line, as
+    /// `analysis` events (serve: on the board pages, a bar and a line). Never shown on the
+    /// board. Off unless given.
+    #[arg(long, value_name = "CMD")]
+    pub analyse: Option<String>,
+    /// How long the engine searches each position, in ms.
+    #[arg(long, value_name = "MS", default_value = "3000", requires = "analyse")]
+    pub analyse_ms: u64,
+}
+
 /// `touchmove play`.
 #[derive(Debug, Args)]
 #[command(after_help = PLAY_HELP)]
@@ -240,6 +265,9 @@ pub struct ServeArgs {
     /// Where the pages and the API are served.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
+    /// Each board's game analysed by an engine (off unless given).
+    #[command(flatten)]
+    pub analyse: AnalyseArgs,
     /// How the board pages write moves: `san` (default), `long`, `figurine`, `ru`, `ru-long`
     /// (as for `watch`; the streams, the API and the PGN stay standard SAN).
     #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]

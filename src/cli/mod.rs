@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch: `main → run → ExitCode`.
 
+mod analysis;
 mod arbiter_keys;
 mod args;
 mod demo;
@@ -45,7 +46,7 @@ pub fn run() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Ports(args) => ports::run(&args),
-        Command::Watch(args) => watch::run(&args),
+        Command::Watch(args) => watch::run(&args.board, &args.analyse),
         Command::Play(args) => play::run(&args),
         Command::Emulate(args) => emulate::run(&args),
         Command::Demo(args) => demo::run(&args),

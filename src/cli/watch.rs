@@ -14,21 +14,27 @@ use touchmove::runner::{self, RunnerConfig};
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
-use super::args::WatchArgs;
+use super::analysis::{Analysing, AnalysisEngine};
+use super::args::{AnalyseArgs, WatchArgs};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 
 /// Runs `touchmove watch`.
-pub fn run(args: &WatchArgs) -> Result<()> {
+pub fn run(args: &WatchArgs, analyse: &AnalyseArgs) -> Result<()> {
     let (resumed, start) = super::resume::outputs_and_start(args)?;
     let runtime = super::session::runtime()?;
-    runtime.block_on(watch(args, start, resumed))
+    runtime.block_on(watch(args, analyse, start, resumed))
 }
 
 /// Opens the board the way its protocol needs and watches it with the protocol's session.
-async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Result<()> {
+async fn watch(
+    args: &WatchArgs,
+    analyse: &AnalyseArgs,
+    start: Chess,
+    resumed: Option<Resumed>,
+) -> Result<()> {
     let protocol = touchmove::registry::find(&args.protocol)
         .with_context(|| format!("no board protocol is called `{}`", args.protocol))?;
     // A resumed game's clock kept running on its own: it is not set again.
@@ -42,7 +48,19 @@ async fn watch(args: &WatchArgs, start: Chess, resumed: Option<Resumed>) -> Resu
         .set_clock(time_control);
     let session = (protocol.new_session)(&options);
     let connector = SerialConnector::new(args.port.clone(), protocol);
-    watch_with(args, protocol, start, resumed, connector, session).await
+    let board = Board {
+        protocol,
+        start,
+        resumed,
+    };
+    watch_with(args, analyse, board, connector, session).await
+}
+
+/// The board watched: its protocol, where its game starts, its recording read back.
+struct Board {
+    protocol: &'static Protocol,
+    start: Chess,
+    resumed: Option<Resumed>,
 }
 
 /// How a recording names the board it came from.
@@ -54,12 +72,16 @@ fn board_name(protocol: &Protocol) -> String {
 /// (after the recorded part of a resumed game).
 async fn watch_with<S: BoardSession>(
     args: &WatchArgs,
-    protocol: &'static Protocol,
-    start: Chess,
-    resumed: Option<Resumed>,
+    analyse: &AnalyseArgs,
+    board: Board,
     mut connector: SerialConnector,
     mut session: S,
 ) -> Result<()> {
+    let Board {
+        protocol,
+        start,
+        resumed,
+    } = board;
     // A resumed game decides as it was recorded, unless told otherwise.
     let recorded = resumed.as_ref().map(|resumed| &resumed.log.header);
     let config = args.interpreter.live_config(recorded, protocol);
@@ -82,7 +104,7 @@ async fn watch_with<S: BoardSession>(
             args.record.as_deref().unwrap_or(Path::new("")).display()
         )
     })?;
-    let mut sink = WatchSink::new(
+    let sink = WatchSink::new(
         std::io::stdout().lock(),
         args.json,
         recording,
@@ -98,9 +120,17 @@ async fn watch_with<S: BoardSession>(
         },
     )
     .with_notation(args.notation);
+    // A result the board cannot see (a draw agreed, a claim upheld...) is typed at the
+    // terminal; the analysing engine wakes the runner when it has said something.
+    let (controls, mut controlled) = mpsc::unbounded_channel();
+    let wake = controls.clone();
+    let engine = AnalysisEngine::start(analyse, move || {
+        wake.send(touchmove::runner::Control::Wake).is_ok()
+    })?;
+    let mut sink = Analysing::new(sink, start.clone(), engine);
     let start_at = match &resumed {
         Some(resumed) => {
-            resumed.replay_into(&mut game, &mut session, &mut sink, "")?;
+            resumed.replay_into(&mut game, &mut session, sink.inner(), "")?;
             resumed.resume_at
         }
         None => 0,
@@ -116,8 +146,6 @@ async fn watch_with<S: BoardSession>(
             std::future::pending::<()>().await;
         }
     };
-    // A result the board cannot see (a draw agreed, a claim upheld...) is typed at the terminal.
-    let (controls, mut controlled) = mpsc::unbounded_channel();
     super::arbiter_keys::read_arbiter_keys(controls);
     let parts = runner::Parts {
         session: &mut session,
@@ -127,6 +155,6 @@ async fn watch_with<S: BoardSession>(
     };
     let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
     // What was decided is written whether the board was given up on or not.
-    let finished = sink.finish();
+    let finished = sink.into_inner().finish();
     super::session::session_outcome(watched, finished)
 }

@@ -157,6 +157,13 @@ impl<W: Write> WatchSink<W> {
     }
 }
 
+impl<W: Write> super::analysis::Commented for WatchSink<W> {
+    fn commented(&mut self, t: Millis, note: &HostNote, event: &StreamEvent) -> io::Result<()> {
+        self.host_note(t, note);
+        self.write_decision(event, None)
+    }
+}
+
 impl<W: Write> Sink for WatchSink<W> {
     fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
         match happened {

@@ -176,6 +176,7 @@ pub fn take_host_note(interpreter: &mut Interpreter, t: Millis, note: &HostNote)
         HostNote::EngineGone => interpreter.set_exempt(t, None),
         HostNote::EngineMove { .. }
         | HostNote::Hint { .. }
+        | HostNote::Analysis(_)
         | HostNote::ServerLine(_)
         | HostNote::ServerAnswer { .. } => {
             interpreter.handle_timeout(t);

@@ -11,6 +11,26 @@ use shakmaty::{Color, Move, Square};
 use crate::event::{EventKind, GameEvent, LinkState, ser_squares, write_line};
 use crate::sensor::Millis;
 
+/// An engine's analysis of a position of the game (`--analyse`: `watch`, `serve`, `online`):
+/// its evaluation from White's side and its best line (kind `analysis`). Never shown on the
+/// board; nothing in the game changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Analysis {
+    /// The position analysed: after this many plies of the game.
+    pub ply: u32,
+    /// The depth the engine reached.
+    pub depth: u32,
+    /// Its evaluation from White's side, in hundredths of a pawn (when not a mate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_cp: Option<i32>,
+    /// Mate in this many moves, from White's side (positive: White mates; negative: Black
+    /// mates; 0: the side to move is mated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The best line, in SAN, from the position.
+    pub pv: Vec<String>,
+}
+
 /// An engine's move (`touchmove play`): its choice, which the player is to carry out on the
 /// board (kind `engine`), or a hint, its best move for the player, which changes nothing (kind
 /// `hint`).
@@ -136,6 +156,8 @@ pub enum StreamKind {
     /// The engine's best move for the player, asked for as a hint (kind `hint`): nothing in
     /// the game changes.
     Hint(EngineMove),
+    /// An engine's analysis of the position (kind `analysis`): nothing in the game changes.
+    Analysis(Analysis),
     /// A move carried out otherwise than the engine chose (kind `execution`).
     Execution(Execution),
     /// A live board stopped answering, or answers again (kind `link`; live sessions only: a
@@ -161,6 +183,7 @@ pub struct StreamEvent {
 enum Other<'a> {
     Engine(&'a EngineMove),
     Hint(&'a EngineMove),
+    Analysis(&'a Analysis),
     Execution(&'a Execution),
     Link { state: LinkState },
     Online(&'a OnlineNotice),
@@ -172,6 +195,7 @@ impl Serialize for StreamKind {
             StreamKind::Game(kind) => kind.serialize(s),
             StreamKind::Engine(choice) => Other::Engine(choice).serialize(s),
             StreamKind::Hint(hint) => Other::Hint(hint).serialize(s),
+            StreamKind::Analysis(analysis) => Other::Analysis(analysis).serialize(s),
             StreamKind::Execution(execution) => Other::Execution(execution).serialize(s),
             StreamKind::Link(state) => Other::Link { state: *state }.serialize(s),
             StreamKind::Online(notice) => Other::Online(notice).serialize(s),
@@ -242,6 +266,16 @@ mod tests {
                 }),
             },
             StreamEvent {
+                t: 5,
+                kind: StreamKind::Analysis(Analysis {
+                    ply: 1,
+                    depth: 12,
+                    score_cp: Some(-20),
+                    mate: None,
+                    pv: vec!["c5".to_owned(), "Nf3".to_owned()],
+                }),
+            },
+            StreamEvent {
                 t: 6,
                 kind: StreamKind::Execution(Execution {
                     expected: Some("e4".to_owned()),
@@ -279,6 +313,7 @@ mod tests {
         let expected = [
             r#"{"t":5,"kind":"engine","color":"white","san":"e4","uci":"e2e4","score_cp":31}"#,
             r#"{"t":5,"kind":"engine","color":"white","san":"e4","uci":"e2e4","book":true}"#,
+            r#"{"t":5,"kind":"analysis","ply":1,"depth":12,"score_cp":-20,"pv":["c5","Nf3"]}"#,
             r#"{"t":6,"kind":"execution","expected":"e4","played":null,"squares":["e2","e4"],"message":"carry out e4"}"#,
             r#"{"t":7,"kind":"link","state":"lost"}"#,
             r#"{"t":8,"kind":"resync"}"#,

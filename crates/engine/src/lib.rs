@@ -21,6 +21,7 @@
     )
 )]
 
+pub mod analysis;
 pub mod book;
 mod limits;
 pub mod play;

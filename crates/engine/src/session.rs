@@ -94,6 +94,9 @@ pub enum EngineEvent {
     },
     /// Progress of the search: the deepest line so far.
     Info {
+        /// The position searched (equal as the Laws count repetitions: the same pieces, side
+        /// to move, castling and en passant rights), to tell a search's lines from another's.
+        position: Box<Chess>,
         /// The depth reached.
         depth: Option<u8>,
         /// The score of the line.
@@ -318,7 +321,11 @@ impl EngineSession {
             }
             UciMessage::UciOk => self.handshake_done(now),
             UciMessage::ReadyOk => self.ready(now),
-            UciMessage::Info(info) if self.is_searching() && !self.discard_bestmove => {
+            UciMessage::Info(info) if !self.discard_bestmove => {
+                let Phase::Searching { position, .. } = &self.phase else {
+                    return;
+                };
+                let position = Box::new(position.clone());
                 if info.pv.is_empty() && info.score.is_none() {
                     return;
                 }
@@ -328,6 +335,7 @@ impl EngineSession {
                     (None, None) => None,
                 });
                 self.events.push_back(EngineEvent::Info {
+                    position,
                     depth: info.depth,
                     score,
                     pv: info.pv.iter().map(ToString::to_string).collect(),
@@ -335,10 +343,6 @@ impl EngineSession {
             }
             _ => {}
         }
-    }
-
-    fn is_searching(&self) -> bool {
-        matches!(self.phase, Phase::Searching { .. })
     }
 
     /// `uciok`: the options are set, then `isready`.

@@ -210,6 +210,11 @@ fn a_search_asked_before_the_engine_is_ready_waits_for_it_and_a_new_game() {
     assert_eq!(
         said.first(),
         Some(&EngineEvent::Info {
+            position: Box::new({
+                let mut after = Chess::default();
+                after.play_unchecked(moves(&["e4"])[0]);
+                after
+            }),
             depth: Some(12),
             score: Some(Score::Centipawns(-31)),
             pv: vec!["e7e5".to_owned(), "g1f3".to_owned()]

@@ -452,6 +452,12 @@ impl WatchedBoard {
         decision
     }
 
+    /// Something said beside the game's decisions (an engine's analysis), kept in the board's
+    /// stream as it is: the game does not change.
+    pub fn commented(&mut self, said: &StreamEvent) -> StreamEvent {
+        self.record(said.clone())
+    }
+
     /// The decision kept: the record, the last move, the clock and the result follow it.
     fn record(&mut self, mut decision: StreamEvent) -> StreamEvent {
         if let StreamKind::Game(EventKind::Game { number }) = &mut decision.kind {

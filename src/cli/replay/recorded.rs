@@ -6,8 +6,8 @@ use touchmove::interpreter::Config;
 use touchmove::online::OnlineReplay;
 use touchmove::play::EngineReplay;
 use touchmove::replay::Replay;
-use touchmove::sensor_log::LogRecord;
-use touchmove::stream::StreamEvent;
+use touchmove::sensor_log::{HostNote, LogRecord};
+use touchmove::stream::{StreamEvent, StreamKind};
 
 /// A log's replay, chosen by its header.
 pub(super) enum Recorded {
@@ -25,8 +25,26 @@ impl Recorded {
         Recorded::Pending(replay)
     }
 
-    /// Takes one record, passing every event decided so far to `sink`.
+    /// Takes one record, passing every event decided so far to `sink`; an engine's analysis
+    /// (`#analysis`) is said again where it was said, after what was due by then.
     pub(super) fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {
+        let said = match &record {
+            LogRecord::HostNote {
+                t,
+                note: HostNote::Analysis(analysis),
+            } => Some(StreamEvent {
+                t: *t,
+                kind: StreamKind::Analysis(analysis.clone()),
+            }),
+            _ => None,
+        };
+        self.take(record, sink);
+        if let Some(said) = said {
+            sink(said);
+        }
+    }
+
+    fn take(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {
         if let (Recorded::Pending(replay), LogRecord::Header(header)) = (&mut *self, &record) {
             let replay = std::mem::replace(replay, Replay::new(Config::default()));
             *self = if header.online.is_some() {

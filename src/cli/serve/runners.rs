@@ -14,6 +14,7 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::runner::{self, Connector, Control, Parts, RunnerConfig};
 use touchmove::watched::WatchedBoard;
 
+use super::super::analysis::{Analysing, AnalysisEngine};
 use super::super::args::ServeArgs;
 use super::super::resume::Resumed;
 use super::super::serial::SerialConnector;
@@ -51,6 +52,8 @@ pub struct Setup {
     /// `--lichess-round`: the round's push shows every game of each board, so each board
     /// keeps its finished games.
     keep_finished: bool,
+    /// `--analyse`: each board's game analysed by an engine of its own.
+    analyse: super::super::args::AnalyseArgs,
 }
 
 impl Setup {
@@ -70,6 +73,7 @@ impl Setup {
             round: args.round.clone(),
             players,
             keep_finished: args.lichess_round.is_some(),
+            analyse: args.analyse.clone(),
         })
     }
 
@@ -138,8 +142,12 @@ impl Setup {
         };
         let config = RunnerConfig::default();
         let controls = plan.handle.take_controls();
+        let analyse = self.analyse.clone();
         Ok(tokio::task::spawn_local(async move {
             let sink = PageSink::new(Arc::clone(&plan.handle), records, plan.stamps);
+            let handle = Arc::clone(&plan.handle);
+            let engine = AnalysisEngine::start(&analyse, move || handle.control(Control::Wake))?;
+            let sink = Analysing::new(sink, options.start.clone(), engine);
             let run = Run {
                 sink,
                 options,
@@ -221,7 +229,7 @@ struct WatchOptions {
 
 /// What a board's runner works with.
 struct Run {
-    sink: PageSink,
+    sink: Analysing<PageSink>,
     options: WatchOptions,
     config: RunnerConfig,
     /// What spectators' tools ask of the board.
@@ -252,8 +260,8 @@ async fn watch_board<C: Connector>(
         LiveGame::new(options.start, options.interpreter).with_time_control(options.time_control);
     let mut config = config;
     if let Some(resumed) = &options.resumed {
-        let who = format!("board {}: ", sink.name());
-        resumed.replay_into(&mut game, session.as_mut(), &mut sink, &who)?;
+        let who = format!("board {}: ", sink.inner().name());
+        resumed.replay_into(&mut game, session.as_mut(), sink.inner(), &who)?;
         config.start_at = resumed.resume_at;
     }
     let shutdown = async move {
@@ -266,8 +274,8 @@ async fn watch_board<C: Connector>(
         controls: controls.as_mut(),
     };
     let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
-    let name = sink.name().to_owned();
-    let finished = sink.finish();
+    let name = sink.inner().name().to_owned();
+    let finished = sink.into_inner().finish();
     super::super::session::session_outcome(watched, finished)
         .with_context(|| format!("board {name}"))
 }

@@ -114,6 +114,25 @@ impl PageSink {
     }
 }
 
+impl super::super::analysis::Commented for PageSink {
+    fn commented(
+        &mut self,
+        t: Millis,
+        note: &touchmove::sensor_log::HostNote,
+        event: &StreamEvent,
+    ) -> io::Result<()> {
+        if let Some(records) = self.records.as_mut() {
+            records.host_note(t, note);
+        }
+        let mut state = self.handle.lock();
+        let event = state.commented(event);
+        self.handle.publish(event, Instant::now());
+        drop(state);
+        self.handle.changed();
+        Ok(())
+    }
+}
+
 impl Sink for PageSink {
     fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
         match happened {

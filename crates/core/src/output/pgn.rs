@@ -71,7 +71,8 @@ impl PgnRecorder {
                 hint.san,
                 crate::event::color_name(hint.color)
             )),
-            StreamKind::Engine(_) | StreamKind::Link(_) => Ok(()),
+            // An engine's opinion, not the game's record.
+            StreamKind::Engine(_) | StreamKind::Link(_) | StreamKind::Analysis(_) => Ok(()),
         }
     }
 

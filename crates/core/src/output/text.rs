@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use super::notation::Notation;
 use crate::evidence::{Evidence, timed};
-use crate::stream::{EngineMove, OnlineNotice, StreamEvent, StreamKind};
+use crate::stream::{Analysis, EngineMove, OnlineNotice, StreamEvent, StreamKind};
 
 /// One line describing `event` for a person watching the game, without a line ending; a ruling
 /// has a second line with its evidence (`  evidence: 1400 released on e1 ...`).
@@ -28,6 +28,7 @@ pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
         StreamKind::Link(state) => format!("board {}", state.as_str()),
         StreamKind::Engine(choice) => render_engine(choice, notation),
         StreamKind::Hint(hint) => render_hint(hint, notation),
+        StreamKind::Analysis(analysis) => render_analysis(analysis),
         StreamKind::Execution(execution) => execution.message.clone(),
         StreamKind::Online(notice) => render_online(notice, notation),
     }
@@ -81,6 +82,23 @@ fn render_engine(choice: &EngineMove, notation: Notation) -> String {
         "engine plays {written}{}: carry it out on the board",
         score_words(choice)
     )
+}
+
+/// An engine's analysis: `analysis after ply 3 (depth 18): +0.31 Nf3 Nc6 Bb5`.
+fn render_analysis(analysis: &Analysis) -> String {
+    let score = match (analysis.mate, analysis.score_cp) {
+        (Some(mate), _) => format!("#{mate}"),
+        (None, Some(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+        (None, None) => "?".to_owned(),
+    };
+    format!(
+        "analysis after ply {} (depth {}): {score} {}",
+        analysis.ply,
+        analysis.depth,
+        analysis.pv.join(" ")
+    )
+    .trim_end()
+    .to_owned()
 }
 
 /// A hint: the engine's best move for the player.

@@ -12,6 +12,7 @@
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves> | book]
 //! #engine-gone <t>
 //! #hint <t> <uci> [cp <centipawns> | mate <moves>]
+//! #analysis <t> <ply> <depth> <cp <centipawns> | mate <moves>> [<san>...]
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
 //! #clock-set <t> <white-ms> <black-ms>
@@ -29,6 +30,9 @@
 //! move came from the opening book (`play --book`), the engine not asked.
 //! `#hint` says the engine's best move for the player, asked for as a hint, was shown then (its
 //! score from the player's side); it changes nothing in the game.
+//! `#analysis` is an engine's analysis of the position after `<ply>` plies (`--analyse`): the
+//! depth it reached, its evaluation from White's side, its best line in SAN; it changes nothing
+//! in the game.
 //! `#engine-gone` says the engine could no longer play: the game went on between two players.
 //! The side the engine plays is the header's `@engine white|black`. `#resign` says that side
 //! resigned. `#result` says the game ended by what the host was told: the players agreed a
@@ -53,12 +57,16 @@ use shakmaty::uci::UciMove;
 use crate::event::{ClockTimes, TagName, color_name};
 use crate::rules::Declared;
 use crate::sensor::Millis;
+use crate::stream::Analysis;
 
 /// The word that starts an engine's move.
 const ENGINE_MOVE: &str = "#engine-move";
 
 /// The word that starts a hint.
 const HINT: &str = "#hint";
+
+/// The word that starts an engine's analysis.
+const ANALYSIS: &str = "#analysis";
 
 /// The word that starts the engine's end.
 const ENGINE_GONE: &str = "#engine-gone";
@@ -113,6 +121,8 @@ pub enum HostNote {
         /// Or mate in this many moves, if it gave one.
         mate: Option<i32>,
     },
+    /// An engine's analysis of a position of the game.
+    Analysis(Analysis),
     /// The engine could no longer play.
     EngineGone,
     /// A result was declared at the host (a resignation is written `#resign`).
@@ -172,6 +182,19 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             score_cp,
             mate,
         } => format!("{HINT} {t} {uci}{}", score_words(*score_cp, *mate)),
+        HostNote::Analysis(analysis) => {
+            let mut line = format!(
+                "{ANALYSIS} {t} {} {}{}",
+                analysis.ply,
+                analysis.depth,
+                score_words(analysis.score_cp, analysis.mate)
+            );
+            for san in &analysis.pv {
+                line.push(' ');
+                line.push_str(san);
+            }
+            line
+        }
         HostNote::EngineGone => format!("{ENGINE_GONE} {t}"),
         HostNote::Declared(Declared::Resigned(color)) => {
             format!("{RESIGN} {t} {}", color_name(*color))
@@ -244,6 +267,23 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
             ));
         }
         ENGINE_GONE => HostNote::EngineGone,
+        ANALYSIS => {
+            let ply = fields.next()?.parse().ok()?;
+            let depth = fields.next()?.parse().ok()?;
+            let (score_cp, mate) = match (fields.next()?, fields.next()?.parse().ok()?) {
+                ("cp", cp) => (Some(cp), None),
+                ("mate", mate) => (None, Some(mate)),
+                _ => return None,
+            };
+            let pv = fields.by_ref().map(str::to_owned).collect();
+            HostNote::Analysis(Analysis {
+                ply,
+                depth,
+                score_cp,
+                mate,
+                pv,
+            })
+        }
         HINT => {
             let uci = fields.next()?.parse::<UciMove>().ok()?;
             let (score_cp, mate) = match (fields.next(), fields.next()) {
@@ -342,6 +382,26 @@ mod tests {
                 "#engine-move 4200 g8f6 book",
             ),
             (HostNote::EngineGone, "#engine-gone 4200"),
+            (
+                HostNote::Analysis(Analysis {
+                    ply: 3,
+                    depth: 18,
+                    score_cp: Some(31),
+                    mate: None,
+                    pv: vec!["Nc6".to_owned(), "Bb5".to_owned(), "a6".to_owned()],
+                }),
+                "#analysis 4200 3 18 cp 31 Nc6 Bb5 a6",
+            ),
+            (
+                HostNote::Analysis(Analysis {
+                    ply: 40,
+                    depth: 9,
+                    score_cp: None,
+                    mate: Some(-2),
+                    pv: Vec::new(),
+                }),
+                "#analysis 4200 40 9 mate -2",
+            ),
             (
                 HostNote::Hint {
                     uci: "g1f3".parse().expect("a UCI move"),
@@ -462,6 +522,9 @@ mod tests {
             "#engine-move 1 e2e4 depth 3",
             "#engine-move 1 e2e4 book 3",
             "#hint 1 e2e4 book",
+            "#analysis 1 3 18 depth 31 Nc6",
+            "#analysis 1 3 18",
+            "#analysis 1 x 18 cp 3",
             "#hint 1",
             "#hinted 1 e2e4",
             "#engine-move 1 e2e4 cp 3 book",

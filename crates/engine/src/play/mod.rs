@@ -318,6 +318,7 @@ impl EngineGame {
             HostNote::EngineGone => self.engine_gone(t),
             // The arbiter's are the interpreter's; an online server's notes are no engine's.
             HostNote::Declared(_)
+            | HostNote::Analysis(_)
             | HostNote::TimeAdded { .. }
             | HostNote::ClockSet(_)
             | HostNote::Note(_)

@@ -26,6 +26,9 @@ let result = null;
 // The engine's last move in a game against it (`touchmove play`): its SAN, UCI, score, and
 // whether it is still to be carried out on the board, or was carried out wrongly.
 let engine = null;
+// The engine's latest analysis of the game (`--analyse`): an `analysis` event, for the ply it
+// was made at (shown dimmed once the game has moved on, until the next one comes).
+let analysis = null;
 // What became of the last hint asked for from the page (asked, thinking, or why not).
 let hintNote = "";
 let summary = null;
@@ -40,6 +43,7 @@ document.getElementById("title").textContent = "Board " + name;
 document.title = "touchmove · board " + name;
 
 function reset() {
+  analysis = null;
   moves = [];
   pending = null;
   rulings = [];
@@ -92,6 +96,9 @@ function take(event) {
       break;
     case "engine":
       engine = { san: event.san, uci: event.uci, score: scoreText(event), book: !!event.book, pending: true, wrong: null };
+      break;
+    case "analysis":
+      analysis = event;
       break;
     case "hint":
       engine = { san: event.san, uci: event.uci, score: scoreText(event), hint: true, side: event.color, pending: true, wrong: null };
@@ -456,7 +463,40 @@ document.addEventListener("click", (click) => {
   ask(word, button.textContent);
 });
 
+// The analysis: the score from White's side, a bar (White's share), the best line numbered.
+function renderAnalysis() {
+  const box = document.getElementById("analysis");
+  box.hidden = !analysis;
+  if (!analysis) return;
+  box.classList.toggle("stale", analysis.ply !== moves.length);
+  let score;
+  let share;
+  if (Number.isInteger(analysis.mate)) {
+    // Mate 0: the side to move is mated (White moves after an even number of plies).
+    const whiteMates = analysis.mate > 0 || (analysis.mate === 0 && analysis.ply % 2 === 1);
+    score = analysis.mate === 0 ? "mate" : "#" + analysis.mate;
+    share = whiteMates ? 1 : 0;
+  } else {
+    const cp = analysis.score_cp || 0;
+    score = (cp > 0 ? "+" : "") + (cp / 100).toFixed(2);
+    share = 1 / (1 + Math.pow(10, -cp / 400));
+  }
+  document.getElementById("analysis-score").textContent = score;
+  document.getElementById("analysis-depth").textContent = "depth " + analysis.depth;
+  document.getElementById("eval-white").style.width = (share * 100).toFixed(1) + "%";
+  const words = [];
+  // The first twelve plies of the line: enough to read at a glance.
+  analysis.pv.slice(0, 12).forEach((san, i) => {
+    const ply = analysis.ply + i;
+    const number = Math.floor(ply / 2) + 1;
+    if (ply % 2 === 0) words.push(number + ". " + san);
+    else words.push(i === 0 ? number + "... " + san : san);
+  });
+  document.getElementById("analysis-line").textContent = words.join(" ");
+}
+
 function renderAll() {
+  renderAnalysis();
   renderEngine();
   renderMoves();
   renderRulings();
