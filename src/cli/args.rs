@@ -353,6 +353,9 @@ pub struct ServeArgs {
     /// The position the games start from (default: the standard starting position).
     #[arg(long, value_name = "FEN")]
     pub start: Option<String>,
+    /// The games are Chess960 from starting position N (0–959; 518 is the standard one).
+    #[arg(long, value_name = "N", conflicts_with = "start", value_parser = clap::value_parser!(u16).range(0..960))]
+    pub chess960: Option<u16>,
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,
@@ -486,6 +489,9 @@ pub struct WatchArgs {
     /// The position the game starts from (default: the standard starting position).
     #[arg(long, value_name = "FEN")]
     pub start: Option<String>,
+    /// The game is Chess960 from starting position N (0–959; 518 is the standard one).
+    #[arg(long, value_name = "N", conflicts_with = "start", value_parser = clap::value_parser!(u16).range(0..960))]
+    pub chess960: Option<u16>,
     /// Stop when the board has been unreachable this many seconds (default: keep trying; a
     /// number of seconds from 0 to 31536000).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]

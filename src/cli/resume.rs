@@ -164,7 +164,7 @@ pub(super) fn outputs_and_start(args: &WatchArgs) -> Result<(Option<Resumed>, Ch
             .header
             .start_position()
             .map_err(|error| anyhow::anyhow!("--resume: the recording's @start: {error}"))?,
-        None => super::start::start_position(args.start.as_deref())?,
+        None => super::start::start_position(args.start.as_deref(), args.chess960)?,
     };
     Ok((resumed, start))
 }

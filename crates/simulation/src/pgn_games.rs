@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::san::SanError;
-use shakmaty::{CastlingMode, Chess, Move, Position, PositionError};
+use shakmaty::{Chess, Move, Position, PositionError};
 
 /// One game of a PGN file: its tags, its starting position and its mainline moves.
 #[derive(Debug, Clone)]
@@ -251,9 +251,7 @@ fn parse_fen(game: usize, fen: &str) -> Result<Chess, PgnError> {
         source,
     };
     let parsed = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| bad(e.into()))?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| bad(Box::new(e).into()))
+    touchmove_core::rules::chess960::from_fen(&parsed).map_err(|e| bad(e.into()))
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color};
+use shakmaty::{Chess, Color};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::LocalSet;
 
@@ -582,7 +582,7 @@ fn start_position(initial_fen: &str) -> Result<Chess> {
     let fen: Fen = initial_fen
         .parse()
         .with_context(|| format!("the game's initial FEN `{initial_fen}` does not read"))?;
-    fen.into_position(CastlingMode::Standard)
+    touchmove::rules::chess960::from_fen(&fen)
         .with_context(|| format!("the game's initial FEN `{initial_fen}` is no position"))
 }
 

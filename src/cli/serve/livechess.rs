@@ -24,8 +24,8 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
+use shakmaty::Chess;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -410,8 +410,7 @@ fn position(fen: &str) -> Result<Chess, String> {
     let shown = excerpt(fen);
     let parsed = Fen::from_ascii(fen.trim().as_bytes())
         .map_err(|error| format!("setup: `{shown}` is no FEN: {error}"))?;
-    parsed
-        .into_position(CastlingMode::Standard)
+    touchmove::rules::chess960::from_fen(&parsed)
         .map_err(|error| format!("setup: `{shown}` is no position a game can start from: {error}"))
 }
 

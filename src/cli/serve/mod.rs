@@ -25,7 +25,7 @@ use runners::{Planned, Setup};
 
 /// Runs `touchmove serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {
-    let start = super::start::start_position(args.start.as_deref())?;
+    let start = super::start::start_position(args.start.as_deref(), args.chess960)?;
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--record-dir {}: cannot create it", dir.display()))?;

@@ -187,7 +187,13 @@ fn own_pieces(ctx: &TurnContext<'_>, own: &[Touch], m: Move) -> Option<Breach> {
         }
     }
     let bound = own.iter().find(|t| ctx.can_move(t.square))?;
-    (m.from() != Some(bound.square)).then(|| breach(Rule::TouchOwn, bound.square))
+    (!moves_from(m, bound.square)).then(|| breach(Rule::TouchOwn, bound.square))
+}
+
+/// Whether `m` moves the piece on `square`: its piece, or a castling's rook (in Chess960 a
+/// castling may move the rook alone, the king already on its square: Guidelines II.3.2.4).
+fn moves_from(m: Move, square: Square) -> bool {
+    m.from() == Some(square) || matches!(m, Move::Castle { rook, .. } if rook == square)
 }
 
 /// 4.3.2: only the opponent's pieces were touched.

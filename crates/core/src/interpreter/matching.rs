@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
 
 use super::Interpreter;
-use super::geometry::landing_square;
+use super::geometry::{landing_square, landing_squares};
 use super::legal::LegalMoves;
 
 /// How the board relates to the game.
@@ -57,7 +57,9 @@ impl Interpreter {
         since: u32,
     ) -> Option<Move> {
         let diff = self.sensed.board.occupied() ^ position.board().occupied();
-        if diff.is_empty() {
+        // The same squares occupied: only a Chess960 castling that transposes the king and its
+        // rook (its footprint is empty) can show it, on a board that names the pieces.
+        if diff.is_empty() && self.sensed.board.differences(position.board()).is_empty() {
             return None;
         }
         let mut best: Option<(Move, u32)> = None;
@@ -65,7 +67,13 @@ impl Interpreter {
             if !self.fits(position, m, since) {
                 continue;
             }
-            let order = self.sensed.motions.placed_at(landing_square(m));
+            // The move whose piece came to rest last; a castling's last is its king's or its
+            // rook's (in Chess960 the king's part alone may be a king move made a moment before).
+            let order = landing_squares(m)
+                .into_iter()
+                .map(|square| self.sensed.motions.placed_at(square))
+                .max()
+                .unwrap_or_else(|| self.sensed.motions.placed_at(landing_square(m)));
             if best.is_none_or(|(_, best_order)| order > best_order) {
                 best = Some((m, order));
             }
@@ -216,6 +224,9 @@ impl Interpreter {
     /// one piece set down where the position has none, every missing opponent piece being one
     /// the mover's lifted pieces could legally capture. A wrong piece on a square is not.
     pub(super) fn in_progress(&self) -> bool {
+        if self.castling_under_way() {
+            return true;
+        }
         let position = self.game.position();
         let expected = position.board();
         let missing = expected.occupied() & !self.sensed.board.occupied();
@@ -236,6 +247,33 @@ impl Interpreter {
                 m.from().is_some_and(|from| lifted_own.contains(from))
                     && super::geometry::capture_square(m) == Some(victim)
             })
+        })
+    }
+
+    /// Whether the board can be a castling under way: the position after a legal castling, but
+    /// for its king or its rook (or both) still in hand. In Chess960 the rook may already stand
+    /// where the king stood (a transposition, or the Guidelines' recommended way, II.3.2.5.1:
+    /// the king off the board, the rook to its square, then the king to its own), which no
+    /// single legal move explains.
+    fn castling_under_way(&self) -> bool {
+        let position = self.game.position();
+        self.turn.legal.moves().iter().any(|&m| {
+            let Move::Castle { king, rook } = m else {
+                return false;
+            };
+            let (king_to, rook_to) = super::geometry::castling_targets(king, rook);
+            let mut after = position.clone();
+            after.play_unchecked(m);
+            let expected = after.board();
+            let sensed = &self.sensed.board;
+            let missing = expected.occupied() & !sensed.occupied();
+            let extra = sensed.occupied() & !expected.occupied();
+            let wrong = sensed.differences(expected) & sensed.occupied();
+            let in_hand = Bitboard::from(king_to) | Bitboard::from(rook_to);
+            extra.is_empty()
+                && wrong.is_empty()
+                && !missing.is_empty()
+                && (missing & !in_hand).is_empty()
         })
     }
 

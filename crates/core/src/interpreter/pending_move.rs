@@ -3,7 +3,7 @@
 //! leaves it undecided.
 
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Move, Position};
+use shakmaty::{Move, Position};
 
 use super::{Interpreter, Pending, Phase};
 use crate::event::{EventKind, PendingMove};
@@ -44,7 +44,7 @@ impl Interpreter {
             .saturating_add(1);
         let said = now.map(|m| {
             let san = SanPlus::from_move(position.clone(), m).to_string();
-            let uci = m.to_uci(CastlingMode::Standard).to_string();
+            let uci = m.to_uci(position.castles().mode()).to_string();
             (san, uci)
         });
         let (san, uci) = said.unzip();

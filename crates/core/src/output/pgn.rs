@@ -186,9 +186,7 @@ impl PgnRecorder {
     /// Closes the current game and starts one from `fen` (a set-up position: its `FEN` tag is
     /// written); a position that is no legal chess position is refused.
     fn set_up(&mut self, fen: &shakmaty::fen::Fen) -> Result<(), RecordError> {
-        let start: Chess = fen
-            .clone()
-            .into_position(shakmaty::CastlingMode::Standard)
+        let start: Chess = crate::rules::chess960::from_fen(fen)
             .map_err(|error| RecordError::SetUp(error.into()))?;
         let finished = std::mem::replace(&mut self.current, GameRecord::new(start, true));
         if !finished.is_untouched() || !self.closed.is_empty() {

@@ -133,6 +133,10 @@ impl Game {
     pub fn play(&mut self, m: Move) -> PlayedMove {
         let before = self.position().clone();
         let color = before.turn();
+        // Castling in UCI as the game's castling mode writes it: the king to its square in
+        // standard chess (e1g1), the king to its rook's in Chess960 (b1a1: a king move b1c1
+        // may be legal there too).
+        let uci = UciMove::from_move(m, before.castles().mode());
         let san = self.san_before(m);
         let mut after = before;
         after.play_unchecked(m);
@@ -158,7 +162,7 @@ impl Game {
             ply: u32::try_from(self.moves.len()).unwrap_or(u32::MAX),
             color,
             san,
-            uci: UciMove::from_standard(m),
+            uci,
             fen,
         }
     }

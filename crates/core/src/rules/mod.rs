@@ -5,6 +5,7 @@
 //! claimed. Legality, SAN, FEN, repetition keys and insufficient material all come from
 //! `shakmaty`; nothing here reads a clock or does I/O.
 
+pub mod chess960;
 mod declared;
 mod ending;
 mod game;

@@ -23,6 +23,12 @@ impl From<PositionError<Chess>> for IllegalPosition {
     }
 }
 
+impl From<Box<PositionError<Chess>>> for IllegalPosition {
+    fn from(error: Box<PositionError<Chess>>) -> IllegalPosition {
+        IllegalPosition(error)
+    }
+}
+
 /// A malformed line of a sensor log: where it is and what was wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {kind}")]

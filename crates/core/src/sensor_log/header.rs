@@ -4,7 +4,7 @@ use crate::interpreter::Config;
 use crate::sensor::Millis;
 use crate::timing::{Timing, resolve};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, PositionError};
+use shakmaty::{Chess, Color, EnPassantMode, PositionError};
 
 /// The metadata of a log, complete once the first event line (or the end of the input) is
 /// reached.
@@ -131,10 +131,7 @@ impl LogHeader {
     /// A header read by the decoder always succeeds here: its FEN was validated the same way.
     pub fn start_position(&self) -> Result<Chess, Box<PositionError<Chess>>> {
         match &self.start {
-            Some(fen) => fen
-                .clone()
-                .into_position(CastlingMode::Standard)
-                .map_err(Box::new),
+            Some(fen) => crate::rules::chess960::from_fen(fen),
             None => Ok(Chess::default()),
         }
     }

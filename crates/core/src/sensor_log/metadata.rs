@@ -1,7 +1,6 @@
 //! The metadata lines (`@key value`) between the header and the first event.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 
 use super::error::LineError;
 use super::header::LogHeader;
@@ -141,13 +140,14 @@ fn parse_minute_ms(text: &str) -> Option<Millis> {
 /// The longest report horizon a log may state (ms).
 pub const MAX_REPORT_HORIZON_MS: Millis = 60_000;
 
-/// Parses the `@start` FEN and checks that it is a playable standard-chess position.
+/// Parses the `@start` FEN and checks that it is a playable position (of standard chess, or a
+/// Chess960 start or game: its castling rights say which).
 fn parse_start(text: &str) -> Result<Fen, LineError> {
     let fen = Fen::from_ascii(text.as_bytes()).map_err(|source| LineError::BadFen {
         fen: text.to_owned(),
         source,
     })?;
-    match fen.clone().into_position::<Chess>(CastlingMode::Standard) {
+    match crate::rules::chess960::from_fen(&fen) {
         Ok(_) => Ok(fen),
         Err(error) => Err(LineError::IllegalStartPosition {
             fen: text.to_owned(),

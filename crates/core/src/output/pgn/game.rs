@@ -147,6 +147,11 @@ impl GameRecord {
         for (name, value) in tags.roster(result) {
             push_tag(&mut out, name, value);
         }
+        // A Chess960 start whose castling standard chess cannot write (a king or a castling
+        // rook off its standard square); the others castle as standard chess does.
+        if crate::rules::chess960::is_chess960(&self.start) {
+            push_tag(&mut out, "Variant", "Chess960");
+        }
         if self.needs_fen() {
             push_tag(&mut out, "SetUp", "1");
             push_tag(&mut out, "FEN", &fen_of(&self.start));
