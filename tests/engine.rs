@@ -18,6 +18,7 @@ fn stockfish_plays_legal_moves_at_a_given_strength() {
         options: vec![("Hash".to_owned(), "16".to_owned())],
         elo: Some(1500),
         skill: None,
+        chess960: false,
     };
     let mut engine = Engine::start(config);
     let ready = engine.next_event();

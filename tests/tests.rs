@@ -7,6 +7,7 @@ mod common;
 
 mod analyse;
 mod arbiter_console;
+mod chess960;
 mod chesslink_watch;
 mod cli;
 mod corpus_pgn;

@@ -47,6 +47,11 @@ impl PgnFile {
         }
     }
 
+    /// The game, not begun yet, starts from `start` instead (a Chess960 start the board showed).
+    pub fn starts_from(&mut self, start: &Chess) {
+        self.recorder.starts_from(start);
+    }
+
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path

@@ -163,6 +163,7 @@ impl Recording {
     /// Records a live session's `event` once `game` has started (the reports before the
     /// starting position are not the game's); what a failing write says goes to standard error.
     pub fn game_event(&mut self, event: &SensorEvent, game: &LiveGame) {
+        self.adopt_start(game);
         if game.started()
             && let Some(notice) = self.event(event)
         {
@@ -172,10 +173,21 @@ impl Recording {
 
     /// Records a live session's clock report made at `t`, as [`Recording::game_event`] does.
     pub fn game_clock_reading(&mut self, t: Millis, reading: &ClockReading, game: &LiveGame) {
+        self.adopt_start(game);
         if game.started()
             && let Some(notice) = self.clock_reading(t, reading)
         {
             eprintln!("touchmove: {notice}");
+        }
+    }
+
+    /// Before its first line, the log starts from the position `game` started from (a Chess960
+    /// start the board showed by itself).
+    fn adopt_start(&mut self, game: &LiveGame) {
+        if matches!(self.state, State::Waiting(_)) && game.started() {
+            let start = game.start();
+            self.header.start = (*start != shakmaty::Chess::default())
+                .then(|| shakmaty::fen::Fen::from_position(start, shakmaty::EnPassantMode::Legal));
         }
     }
 

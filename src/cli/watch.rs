@@ -86,7 +86,8 @@ async fn watch_with<S: BoardSession>(
     let recorded = resumed.as_ref().map(|resumed| &resumed.log.header);
     let config = args.interpreter.live_config(recorded, protocol);
     let mut game = LiveGame::new(start.clone(), config)
-        .with_time_control(args.interpreter.time_control.clone());
+        .with_time_control(args.interpreter.time_control.clone())
+        .recognising_chess960();
     let recording = match (&args.record, &resumed) {
         (Some(path), Some(resumed)) => {
             Some(Recording::resume(path, resumed.written, resumed.last_t))

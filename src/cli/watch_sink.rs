@@ -207,7 +207,20 @@ impl<W: Write> WatchSink<W> {
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
         match event {
             LiveEvent::Started { .. } => {
-                eprintln!("touchmove: the board shows the starting position: recording the game");
+                if let Some(pgn) = self.pgn.as_mut() {
+                    pgn.starts_from(game.start());
+                }
+                match touchmove::rules::chess960::number_of(game.start().board()) {
+                    Some(number) if touchmove::rules::chess960::is_chess960(game.start()) => {
+                        eprintln!(
+                            "touchmove: the board shows Chess960 starting position {number}: \
+                             recording the game"
+                        );
+                    }
+                    _ => eprintln!(
+                        "touchmove: the board shows the starting position: recording the game"
+                    ),
+                }
                 Ok(())
             }
             LiveEvent::Waiting { seen } => self.waiting(seen),

@@ -26,6 +26,9 @@ pub struct EngineConfig {
     /// Play at this skill level (`Skill Level`, kept within the range the engine declares); an
     /// engine without it is [`EngineEvent::Lacks`] it.
     pub skill: Option<i64>,
+    /// The games are Chess960 (`UCI_Chess960`; castling then written as the king taking its
+    /// rook); an engine without the option is [`EngineEvent::Lacks`] it.
+    pub chess960: bool,
 }
 
 /// The strength the engine was set to play at, as far as its options allow.
@@ -359,6 +362,16 @@ impl EngineSession {
         if let Some(level) = self.config.skill {
             self.set_skill(level);
         }
+        if self.config.chess960 {
+            if self.declared.contains_key("UCI_Chess960") {
+                self.set_option("UCI_Chess960", Some("true".to_owned()));
+            } else {
+                self.events.push_back(EngineEvent::Lacks {
+                    option: "UCI_Chess960",
+                    declared: self.declared_order.clone(),
+                });
+            }
+        }
         self.send(&UciMessage::IsReady);
         self.phase = Phase::Syncing { since: now };
     }
@@ -511,7 +524,7 @@ fn position_command(start: &Chess, moves: &[Move]) -> Option<(String, Chess)> {
             return None;
         }
         command.push(' ');
-        command.push_str(&UciMove::from_standard(*chess_move).to_string());
+        command.push_str(&UciMove::from_move(*chess_move, position.castles().mode()).to_string());
         position.play_unchecked(*chess_move);
     }
     Some((command, position))

@@ -61,6 +61,7 @@ fn the_handshake_sets_the_options_and_the_strength() {
         ],
         elo: Some(1000),
         skill: None,
+        chess960: false,
     };
     let (mut session, lines) = ready(config);
     assert_eq!(

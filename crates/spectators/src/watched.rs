@@ -401,6 +401,10 @@ impl WatchedBoard {
     pub fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> Option<StreamEvent> {
         match event {
             LiveEvent::Started { .. } => {
+                // A Chess960 start the board showed by itself, before any move.
+                if *game.start() != self.start && self.ply == 0 && self.result.is_none() {
+                    self.clear_game(game.start().clone());
+                }
                 self.started = true;
                 None
             }

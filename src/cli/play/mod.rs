@@ -76,6 +76,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         options: args.engine_options.clone(),
         elo: args.elo,
         skill: args.skill,
+        chess960: touchmove::rules::chess960::is_chess960(&start),
     };
     let book = args
         .book
@@ -361,15 +362,21 @@ async fn engine_ready(
 
 /// Why the engine cannot play as asked: it lacks `option` (it declares `declared`).
 fn lacking(args: &PlayArgs, name: &str, option: &str, declared: &[String]) -> String {
-    let asked = match (args.elo, args.skill) {
-        (Some(elo), _) if option == "UCI_Elo" => format!("--elo {elo}"),
-        (_, Some(level)) => format!("--skill {level}"),
-        _ => format!("`{option}`"),
-    };
     let has = if declared.is_empty() {
         "none".to_owned()
     } else {
         declared.join(", ")
+    };
+    if option == "UCI_Chess960" {
+        return format!(
+            "{name} has no `UCI_Chess960` option: it cannot play this game of Chess960. Its \
+             options: {has}"
+        );
+    }
+    let asked = match (args.elo, args.skill) {
+        (Some(elo), _) if option == "UCI_Elo" => format!("--elo {elo}"),
+        (_, Some(level)) => format!("--skill {level}"),
+        _ => format!("`{option}`"),
     };
     let other = if option == "UCI_Elo" && declared.iter().any(|o| o == "Skill Level") {
         " (it has `Skill Level`: try --skill)"

@@ -7,7 +7,7 @@ use std::io::{self, StdoutLock};
 use std::rc::Rc;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Position};
 use tokio::sync::mpsc;
 
 use touchmove::engine::{EngineEvent, Score, score_fields};
@@ -143,7 +143,7 @@ impl PlayState {
                     return;
                 }
                 let note = HostNote::EngineMove {
-                    uci: UciMove::from_standard(chess_move),
+                    uci: UciMove::from_move(chess_move, self.game.position().castles().mode()),
                     score_cp: None,
                     mate: None,
                     book: true,
@@ -168,7 +168,7 @@ impl PlayState {
                 let asked = self.hint_asked.take();
                 if asked.as_deref() == Some(self.game.moves()) && self.game.hint_wanted() {
                     let (score_cp, mate) = score_fields(score);
-                    let uci = UciMove::from_standard(chess_move);
+                    let uci = UciMove::from_move(chess_move, self.game.position().castles().mode());
                     let note = HostNote::Hint {
                         uci,
                         score_cp,
@@ -182,7 +182,7 @@ impl PlayState {
                 let score = self.score.take();
                 let (score_cp, mate) = score_fields(score);
                 let note = HostNote::EngineMove {
-                    uci: UciMove::from_standard(chess_move),
+                    uci: UciMove::from_move(chess_move, self.game.position().castles().mode()),
                     score_cp,
                     mate,
                     book: false,

@@ -256,8 +256,9 @@ async fn watch_board<C: Connector>(
         .filter(|_| options.resumed.is_none());
     let session_options = SessionOptions::new().set_clock(clock);
     let mut session = (protocol.new_session)(&session_options);
-    let mut game =
-        LiveGame::new(options.start, options.interpreter).with_time_control(options.time_control);
+    let mut game = LiveGame::new(options.start, options.interpreter)
+        .with_time_control(options.time_control)
+        .recognising_chess960();
     let mut config = config;
     if let Some(resumed) = &options.resumed {
         let who = format!("board {}: ", sink.inner().name());

@@ -8,7 +8,7 @@ use touchmove_core::clock::{ClockReading, TimeControl};
 use touchmove_core::event::{EventKind, GameEvent, one_line};
 use touchmove_core::interpreter::{Config, Interpreter};
 use touchmove_core::replay::take_host_note;
-use touchmove_core::rules::Declared;
+use touchmove_core::rules::{Declared, chess960};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove_core::sensor_log::{HostNote, LogRecord};
 
@@ -90,6 +90,8 @@ pub struct LiveGame {
     /// While a set-up game waits for its position: whether the board has shown anything but
     /// the standard start since (then the standard start, shown again, is a new game from it).
     left_standard: Option<bool>,
+    /// A Chess960 start the board shows is played from ([`LiveGame::recognising_chess960`]).
+    recognise_chess960: bool,
 }
 
 impl LiveGame {
@@ -105,7 +107,16 @@ impl LiveGame {
             out: VecDeque::new(),
             feedback: VecDeque::new(),
             left_standard: None,
+            recognise_chess960: false,
         }
+    }
+
+    /// The game, waiting for the standard start, is played from a Chess960 start instead if an
+    /// identifying board shows one before the first move (`watch`, `serve`; not a game against
+    /// an engine or a server, which set their start themselves).
+    pub fn recognising_chess960(mut self) -> LiveGame {
+        self.recognise_chess960 = true;
+        self
     }
 
     /// Runs a clock for `time_control` once the game starts.
@@ -149,6 +160,10 @@ impl LiveGame {
     /// standard start when the board comes to show it (the players set up the pieces for a
     /// game of their own, as DGT LiveChess follows it).
     fn start_if_shown(&mut self, t: Millis) -> bool {
+        if let Some(start) = self.chess960_shown() {
+            self.writer = FeedbackWriter::new(start.turn());
+            self.start = start;
+        }
         if !shows(&self.seen, self.start.board()) {
             let standard = Chess::default();
             let at_standard = shows(&self.seen, standard.board());
@@ -176,6 +191,23 @@ impl LiveGame {
         self.say(LiveEvent::Started { t });
         self.drain();
         true
+    }
+
+    /// The Chess960 start the board shows, while the game waits for the standard start (nothing
+    /// else was asked for) and the board names every piece: the players set up a Chess960
+    /// position, and the game is played from it.
+    fn chess960_shown(&self) -> Option<Chess> {
+        if !self.recognise_chess960
+            || self.start != Chess::default()
+            || self.left_standard.is_some()
+            || self.seen.pieces.occupied() != self.seen.occupied
+        {
+            return None;
+        }
+        let number = chess960::number_of(&self.seen.pieces)?;
+        (number != chess960::STANDARD)
+            .then(|| chess960::position(number))
+            .flatten()
     }
 
     /// A new game from `start` is set up at `now`: what is pending of the game in progress is
@@ -376,6 +408,31 @@ mod tests {
         game.handle_sensor(&snapshot(&Board::new()));
         assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
         assert!(game.started());
+    }
+
+    #[test]
+    fn a_chess960_start_an_identifying_board_shows_is_played_from_when_recognised() {
+        let eleven = chess960::position(11).expect("position 11");
+        // Recognised (watch, serve): the game starts from it, in Chess960 castling mode.
+        let mut game = LiveGame::new(Chess::default(), Config::default()).recognising_chess960();
+        game.handle_sensor(&snapshot(eleven.board()));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        assert_eq!(game.start(), &eleven);
+        assert!(chess960::is_chess960(game.start()));
+        // Not recognised (a game against an engine): it waits for the standard start.
+        let mut game = LiveGame::new(Chess::default(), Config::default());
+        game.handle_sensor(&snapshot(eleven.board()));
+        assert!(matches!(game.poll_event(), Some(LiveEvent::Waiting { .. })));
+        // An occupancy board cannot say which piece stands where: it waits.
+        let mut game = LiveGame::new(Chess::default(), Config::default()).recognising_chess960();
+        let occupancy = BoardSnapshot::occupancy(eleven.board().occupied());
+        game.handle_sensor(&SensorEvent::new(0, SensorKind::Snapshot(occupancy)));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        assert_eq!(
+            game.start(),
+            &Chess::default(),
+            "the occupancy is the standard start's"
+        );
     }
 
     #[test]

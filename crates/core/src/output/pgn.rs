@@ -48,6 +48,14 @@ impl PgnRecorder {
         }
     }
 
+    /// The current game, not begun yet, starts from `start` instead (a Chess960 start the board
+    /// showed by itself); nothing once it has a move.
+    pub fn starts_from(&mut self, start: &Chess) {
+        if self.current.is_untouched() && self.current.start() != start {
+            self.current = GameRecord::new(start.clone(), *start != Chess::default());
+        }
+    }
+
     /// Records one line of the stream, whoever decided it: the interpreter's decisions as
     /// [`PgnRecorder::record`] does, a wrong execution of the engine's or the server's move as
     /// a comment, and so a move the server refused or moves it took back (the engine's or the

@@ -249,7 +249,7 @@ impl EngineGame {
             t,
             kind: StreamKind::Hint(EngineMove {
                 color: self.position.turn(),
-                uci: UciMove::from_standard(hinted).to_string(),
+                uci: UciMove::from_move(hinted, self.position.castles().mode()).to_string(),
                 san,
                 score_cp,
                 mate,
@@ -265,7 +265,7 @@ impl EngineGame {
         }
         self.expected = Some(chosen);
         let san = SanPlus::from_move(self.position.clone(), chosen).to_string();
-        let uci = UciMove::from_standard(chosen).to_string();
+        let uci = UciMove::from_move(chosen, self.position.castles().mode()).to_string();
         let (from, to) = move_squares(chosen);
         self.out.push_back(PlayEvent::Show(Feedback::Show {
             from,

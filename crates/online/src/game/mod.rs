@@ -387,8 +387,9 @@ impl OnlineGame {
                 unknown: false,
             });
             self.out
-                .push_back(OnlineEvent::Send(Request::Move(UciMove::from_standard(
+                .push_back(OnlineEvent::Send(Request::Move(UciMove::from_move(
                     sent.m,
+                    self.position.castles().mode(),
                 ))));
         }
     }
@@ -463,9 +464,11 @@ impl OnlineGame {
                         unknown: self.stale,
                     });
                     if !self.stale {
-                        self.out.push_back(OnlineEvent::Send(Request::Move(
-                            UciMove::from_standard(shown),
-                        )));
+                        self.out
+                            .push_back(OnlineEvent::Send(Request::Move(UciMove::from_move(
+                                shown,
+                                self.position.castles().mode(),
+                            ))));
                     }
                 } else {
                     self.report(t, board);
@@ -500,7 +503,7 @@ impl OnlineGame {
             OnlineNotice::Move {
                 color: self.position.turn(),
                 san: san.clone(),
-                uci: UciMove::from_standard(next).to_string(),
+                uci: UciMove::from_move(next, self.position.castles().mode()).to_string(),
                 chess_move: next,
             },
         );

@@ -1,6 +1,6 @@
 //! Castling by hand: king first (FIDE 4.4.1 style) or rook first (a FIDE 4.4.2 breach).
 
-use shakmaty::{Bitboard, CastlingSide, Chess, Move, Position, Role, Square};
+use shakmaty::{Bitboard, CastlingMode, CastlingSide, Chess, Move, Position, Role, Square};
 
 use super::RulingKind;
 use super::carry::carry;
@@ -22,6 +22,10 @@ pub(super) fn play(rec: &mut Recorder<'_>, pos: &Chess, king: Square, rook: Squa
     let color = pos.turn();
     let side = CastlingSide::from_king_side(king < rook);
     let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+    if pos.castles().mode() == CastlingMode::Chess960 {
+        recommended(rec, king, king_to, rook, rook_to);
+        return;
+    }
     if rec.style().rook_first_castling
         && !rook_move_ends_game(pos, rook, rook_to)
         && rec.chance(ROOK_FIRST_CHANCE)
@@ -35,6 +39,25 @@ pub(super) fn play(rec: &mut Recorder<'_>, pos: &Chess, king: Square, rook: Squa
         rec.wait(250, 600);
         move_rook(rec, rook, rook_to);
     }
+}
+
+/// Chess960 castling the way the Guidelines recommend at a board (II.3.2.5.1), whichever of the
+/// four ways it is: the king off the board, the rook to its square (if it moves), then the king
+/// onto its own (its square again when it does not move).
+fn recommended(
+    rec: &mut Recorder<'_>,
+    king: Square,
+    king_to: Square,
+    rook: Square,
+    rook_to: Square,
+) {
+    let held = rec.lift(king);
+    rec.wait(250, 600);
+    if rook != rook_to {
+        move_rook(rec, rook, rook_to);
+        rec.wait(250, 600);
+    }
+    rec.place(king_to, held);
 }
 
 /// The king's part: it may slide across the square it crosses.

@@ -46,6 +46,10 @@ impl GameRecord {
     }
 
     /// Whether nothing at all has been recorded in this game.
+    pub(super) fn start(&self) -> &Chess {
+        &self.start
+    }
+
     pub(super) fn is_untouched(&self) -> bool {
         self.items.is_empty() && self.result.is_none()
     }

@@ -1,0 +1,141 @@
+//! A Chess960 game on an emulated DGT board (a real pseudo-terminal; the board names its
+//! pieces), watched with `--chess960 N`: simulated hands castle the way the Guidelines
+//! recommend (II.3.2.5.1: the king off the board, the rook to its square, the king to its own),
+//! here a transposition for White and a king-only castling for Black. The game is recorded
+//! exactly, with no ruling, its recording replays to the session, and python-chess reads its
+//! PGN back as Chess960.
+
+use crate::common;
+
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use common::emulator::emulate_with;
+
+/// Starting position 11 of the numbering: QNNRBKRB. White's king f1 beside its g-side rook g1
+/// (castling swaps them); Black's c-side rook d8 already where castling puts it (the king
+/// alone moves, f8 to c8, once e8 and c8 are cleared).
+const POSITION: &str = "11";
+const FEN: &str = "qnnrbkrb/pppppppp/8/8/8/8/PPPPPPPP/QNNRBKRB w KQkq - 0 1";
+const MOVES: [&str; 8] = ["O-O", "Nd6", "d3", "f6", "e3", "Bf7", "h3", "O-O-O"];
+
+#[test]
+fn a_chess960_game_on_an_emulated_dgt_board_castles_by_transposition_and_by_the_king_alone() {
+    let log = play_960("flag", &["--chess960", POSITION]);
+    // The recording starts from the position.
+    assert!(log.contains(&format!("@start {FEN}\n")), "{log}");
+}
+
+#[test]
+fn a_chess960_start_the_board_shows_is_recognised_by_itself() {
+    // No --chess960: the DGT board names the pieces of position 11 before the first move.
+    let log = play_960("recognised", &[]);
+    assert!(log.contains(&format!("@start {FEN}\n")), "{log}");
+}
+
+/// Plays the game on an emulated DGT board watched with `options`; checks what every way of
+/// watching it must give; the recording.
+fn play_960(name: &str, options: &[&str]) -> String {
+    let dir = std::env::temp_dir().join(format!("touchmove-960-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let script = dir.join("game.pgn");
+    let movetext: Vec<String> = MOVES
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
+    std::fs::write(
+        &script,
+        format!(
+            "[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{FEN}\"]\n\n{} *\n",
+            movetext.join(" ")
+        ),
+    )
+    .expect("written");
+    let board = emulate_with(
+        "dgt",
+        &["--pgn", script.to_str().expect("a path"), "--speed", "5"],
+        Stdio::null(),
+    );
+    let (pgn, log) = (dir.join("out.pgn"), dir.join("game.log"));
+    let output = common::bin()
+        .args(["watch", "--port", &board.port, "--json"])
+        .args(options)
+        .args([
+            "--give-up-after",
+            "1",
+            "--slide-ms",
+            "50",
+            "--bounce-ms",
+            "10",
+        ])
+        .args(["--pgn", pgn.to_str().expect("a path")])
+        .args(["--record", log.to_str().expect("a path")])
+        .output()
+        .expect("watch runs");
+    drop(board);
+    common::assert_gave_up(&output);
+    let events = common::json_lines(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let played: Vec<String> = MOVES.iter().map(|san| (*san).to_owned()).collect();
+    assert_eq!(
+        common::recorded_games(&events),
+        vec![played.clone()],
+        "{stderr}"
+    );
+    // Castling in Chess960 UCI: the king takes its own rook (f1g1, f8d8).
+    let castlings: Vec<(&str, &str)> = events
+        .iter()
+        .filter(|e| e["kind"] == "move" && e["san"].as_str().is_some_and(|s| s.starts_with("O-O")))
+        .map(|e| {
+            (
+                e["san"].as_str().unwrap_or(""),
+                e["uci"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(castlings, [("O-O", "f1g1"), ("O-O-O", "f8d8")]);
+    for kind in ["violation", "illegal", "mismatch", "takeback"] {
+        assert!(
+            events.iter().all(|e| e["kind"] != kind),
+            "{kind}: {events:?}"
+        );
+    }
+    let replayed = common::touchmove_ok(&["replay", "--json", log.to_str().expect("a path")]);
+    let replayed = common::json_lines(replayed.as_bytes());
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
+    // python-chess reads the PGN back as Chess960, to the same moves and final position.
+    common::tools::require_python_chess();
+    let read = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, chess.pgn\n\
+             g = chess.pgn.read_game(open(sys.argv[1]))\n\
+             print(g.headers.get('Variant'), g.board().chess960)\n\
+             print(' '.join(g.board().variation_san(list(g.mainline_moves())).split()))\n\
+             print(g.end().board().fen())",
+        ])
+        .arg(&pgn)
+        .output()
+        .expect("python3 runs");
+    let read = String::from_utf8_lossy(&read.stdout).into_owned();
+    let mut lines = read.lines();
+    assert_eq!(lines.next(), Some("Chess960 True"), "{read}");
+    assert_eq!(
+        lines.next(),
+        Some("1. O-O Nd6 2. d3 f6 3. e3 Bf7 4. h3 O-O-O"),
+        "{read}"
+    );
+    let last_fen = events
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "move")
+        .and_then(|e| e["fen"].as_str())
+        .expect("a last move");
+    assert_eq!(lines.next(), Some(last_fen), "{read}");
+    let recorded = std::fs::read_to_string(&log).expect("the recording");
+    let _ = std::fs::remove_dir_all(&dir);
+    recorded
+}
