@@ -139,3 +139,116 @@ fn play_960(name: &str, options: &[&str]) -> String {
     let _ = std::fs::remove_dir_all(&dir);
     recorded
 }
+
+/// The game of `play --chess960 11 --depth 4`: White's first move O-O (the transposition), its
+/// others from an engine at depth 1, Black's as the engine searched at depth 4 gets them (one
+/// thread, a new game, the same positions in the same order: the same moves).
+fn engine_game() -> Vec<String> {
+    use touchmove::engine::{EngineConfig, SearchLimits};
+    let start = touchmove::rules::chess960::position(11).expect("position 11");
+    let config = EngineConfig {
+        chess960: true,
+        ..EngineConfig::default()
+    };
+    let mut human = common::engine::Engine::start(config.clone());
+    let mut engine = common::engine::Engine::start(config);
+    let _ = (human.next_event(), engine.next_event());
+    let mut moves: Vec<shakmaty::Move> = Vec::new();
+    let mut position = start.clone();
+    let mut sans = Vec::new();
+    for ply in 0..8 {
+        let chosen = match ply {
+            0 => "O-O"
+                .parse::<shakmaty::san::San>()
+                .ok()
+                .and_then(|san| san.to_move(&position).ok())
+                .expect("O-O is legal at the start of position 11"),
+            _ if ply % 2 == 0 => human.best_from(&start, &moves, SearchLimits::Depth(1)),
+            _ => engine.best_from(&start, &moves, SearchLimits::Depth(4)),
+        };
+        sans.push(
+            shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut position, chosen).to_string(),
+        );
+        moves.push(chosen);
+    }
+    sans
+}
+
+#[test]
+fn a_chess960_game_against_stockfish_is_played_with_uci_chess960() {
+    let played = engine_game();
+    let dir = std::env::temp_dir().join(format!("touchmove-960-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let script = dir.join("game.pgn");
+    let movetext: Vec<String> = played
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
+    std::fs::write(
+        &script,
+        format!(
+            "[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{FEN}\"]\n\n{} *\n",
+            movetext.join(" ")
+        ),
+    )
+    .expect("written");
+    let board = emulate_with(
+        "dgt",
+        &[
+            "--pgn",
+            script.to_str().expect("a path"),
+            "--follow",
+            "black",
+            "--speed",
+            "5",
+        ],
+        Stdio::null(),
+    );
+    let log = dir.join("game.log");
+    let output = common::bin()
+        .args([
+            "play",
+            "--engine",
+            &common::tools::stockfish(),
+            "--depth",
+            "4",
+        ])
+        .args(["--chess960", POSITION, "--color", "white"])
+        .args(["--port", &board.port, "--json", "--give-up-after", "1"])
+        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(["--record", log.to_str().expect("a path")])
+        .output()
+        .expect("play runs");
+    drop(board);
+    common::assert_gave_up(&output);
+    let events = common::json_lines(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        common::recorded_games(&events),
+        vec![played.clone()],
+        "{stderr}"
+    );
+    let engine: Vec<&str> = events
+        .iter()
+        .filter(|e| e["kind"] == "engine")
+        .filter_map(|e| e["san"].as_str())
+        .collect();
+    let expected: Vec<&str> = played
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .map(String::as_str)
+        .collect();
+    assert_eq!(engine, expected);
+    assert!(
+        events.iter().all(|e| e["kind"] != "execution"),
+        "{events:?}"
+    );
+    // The recorded engine moves replay to the session (castling written as in Chess960).
+    let replayed = common::touchmove_ok(&["replay", "--json", log.to_str().expect("a path")]);
+    let replayed = common::json_lines(replayed.as_bytes());
+    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -106,8 +106,13 @@ impl Engine {
 impl Engine {
     /// The engine's move after `moves` from the start, searched within `limits`.
     pub fn best(&mut self, moves: &[Move], limits: SearchLimits) -> Move {
+        self.best_from(&Chess::default(), moves, limits)
+    }
+
+    /// The engine's move after `moves` from `start`, searched within `limits`.
+    pub fn best_from(&mut self, start: &Chess, moves: &[Move], limits: SearchLimits) -> Move {
         let now = self.now();
-        self.session.go(now, &Chess::default(), moves, limits);
+        self.session.go(now, start, moves, limits);
         match self.next_move() {
             EngineEvent::BestMove { chess_move, .. } => chess_move,
             other => panic!("not a move: {other:?}"),
