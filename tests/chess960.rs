@@ -34,25 +34,29 @@ fn a_chess960_start_the_board_shows_is_recognised_by_itself() {
     assert!(log.contains(&format!("@start {FEN}\n")), "{log}");
 }
 
+/// The game `moves` (SAN) from position 11 as a PGN script for the emulated board's hands, in
+/// `dir` (created).
+fn write_script(dir: &std::path::Path, moves: &[impl AsRef<str>]) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).expect("a directory");
+    let script = dir.join("game.pgn");
+    let movetext: Vec<String> = moves
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| {
+            let pair: Vec<&str> = pair.iter().map(AsRef::as_ref).collect();
+            format!("{}. {}", i + 1, pair.join(" "))
+        })
+        .collect();
+    let tags = format!("[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{FEN}\"]");
+    std::fs::write(&script, format!("{tags}\n\n{} *\n", movetext.join(" "))).expect("written");
+    script
+}
+
 /// Plays the game on an emulated DGT board watched with `options`; checks what every way of
 /// watching it must give; the recording.
 fn play_960(name: &str, options: &[&str]) -> String {
     let dir = std::env::temp_dir().join(format!("touchmove-960-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a directory");
-    let script = dir.join("game.pgn");
-    let movetext: Vec<String> = MOVES
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect();
-    std::fs::write(
-        &script,
-        format!(
-            "[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{FEN}\"]\n\n{} *\n",
-            movetext.join(" ")
-        ),
-    )
-    .expect("written");
+    let script = write_script(&dir, &MOVES);
     let board = emulate_with(
         "dgt",
         &["--pgn", script.to_str().expect("a path"), "--speed", "5"],
@@ -178,21 +182,7 @@ fn engine_game() -> Vec<String> {
 fn a_chess960_game_against_stockfish_is_played_with_uci_chess960() {
     let played = engine_game();
     let dir = std::env::temp_dir().join(format!("touchmove-960-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a directory");
-    let script = dir.join("game.pgn");
-    let movetext: Vec<String> = played
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect();
-    std::fs::write(
-        &script,
-        format!(
-            "[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{FEN}\"]\n\n{} *\n",
-            movetext.join(" ")
-        ),
-    )
-    .expect("written");
+    let script = write_script(&dir, &played);
     let board = emulate_with(
         "dgt",
         &[

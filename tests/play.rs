@@ -510,14 +510,7 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
         .expect("play starts");
     // With --json the page's address is said on standard error.
     let said = common::child::lines_of(play.stderr.take().expect("stderr"));
-    let address = loop {
-        let line = said
-            .recv_timeout(Duration::from_secs(60))
-            .expect("play says where its page is");
-        if let Some(url) = line.split("the game's page is at ").nth(1) {
-            break url.to_owned();
-        }
-    };
+    let address = common::child::page_address(&said);
     let events = common::child::lines_of(play.stdout.take().expect("stdout"));
     let browser = common::browser::Browser::start(1280, 800);
     browser.open(&address);

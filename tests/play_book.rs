@@ -210,14 +210,7 @@ fn book_game(name: &str, engine: &str, strength: &[&str], page: bool) -> BookGam
     let said = common::child::lines_of(play.stderr.take().expect("stderr"));
     let browser = page.then(|| {
         // With --json the page's address is said on standard error.
-        let address = loop {
-            let line = said
-                .recv_timeout(Duration::from_secs(60))
-                .expect("play says where its page is");
-            if let Some(url) = line.split("the game's page is at ").nth(1) {
-                break url.to_owned();
-            }
-        };
+        let address = common::child::page_address(&said);
         let browser = common::browser::Browser::start(1280, 800);
         browser.open(&address);
         browser

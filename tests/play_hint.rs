@@ -54,14 +54,7 @@ fn a_hint_typed_or_asked_on_the_page_is_shown_and_changes_nothing_in_the_record(
         .spawn()
         .expect("play starts");
     let said = common::child::lines_of(play.stderr.take().expect("stderr"));
-    let address = loop {
-        let line = said
-            .recv_timeout(Duration::from_secs(60))
-            .expect("play says where its page is");
-        if let Some(url) = line.split("the game's page is at ").nth(1) {
-            break url.to_owned();
-        }
-    };
+    let address = common::child::page_address(&said);
     std::thread::spawn(move || {
         while let Ok(line) = said.recv() {
             eprintln!("{line}");

@@ -36,3 +36,4 @@ mod public_delay;
 mod robustness;
 mod serve;
 mod simulate_replay;
+mod speak;

@@ -248,6 +248,11 @@ button too). --record keeps the engine's choices and a resignation in the
 log (`@engine`, `#engine-move`, `#resign`): `replay` decides what the session decided, and
 --resume goes on from it. --listen ADDR shows the game on serve's live board page.";
 
+/// `en` or `ru`.
+fn parse_language(text: &str) -> Result<touchmove::output::speech::Language, String> {
+    text.parse()
+}
+
 /// `NAME=VALUE`.
 fn parse_engine_option(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
@@ -475,6 +480,18 @@ pub struct WatchArgs {
     /// `ru-long` (`Кg1-f3`). The PGN and the JSON stay standard SAN.
     #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]
     pub notation: Notation,
+    /// A voice says, through espeak-ng, the moves to carry out (an engine's, an online
+    /// opponent's), illegal moves, touch-move rulings, the mating move and the result: `en` or
+    /// `ru`.
+    #[arg(long, value_name = "LANG", value_parser = parse_language)]
+    pub speak: Option<touchmove::output::speech::Language>,
+    /// With --speak, every move is said (a game between two players).
+    #[arg(long, requires = "speak")]
+    pub speak_moves: bool,
+    /// With --speak, each utterance is written to DIR as N.wav (and its text as N.txt) instead
+    /// of being played.
+    #[arg(long, value_name = "DIR", requires = "speak")]
+    pub speak_wav: Option<PathBuf>,
     /// Record the sensor log here, line by line as reports arrive (a new or empty file: a
     /// record already there is never overwritten).
     #[arg(long, value_name = "LOG")]

@@ -22,6 +22,7 @@ mod serve;
 mod session;
 mod simulate;
 mod simulated_log;
+mod speaker;
 mod start;
 mod style;
 mod tee_sink;

@@ -120,7 +120,8 @@ async fn watch_with<S: BoardSession>(
             ..PgnTags::default()
         },
     )
-    .with_notation(args.notation);
+    .with_notation(args.notation)
+    .with_speaker(super::speaker::Speaker::of(args)?);
     // A result the board cannot see (a draw agreed, a claim upheld...) is typed at the
     // terminal; the analysing engine wakes the runner when it has said something.
     let (controls, mut controlled) = mpsc::unbounded_channel();

@@ -32,6 +32,8 @@ pub struct WatchSink<W: Write> {
     pgn_failing: bool,
     /// How the text output writes moves.
     notation: Notation,
+    /// `--speak`: the voice.
+    speaker: Option<super::speaker::Speaker>,
 }
 
 impl<W: Write> WatchSink<W> {
@@ -52,7 +54,14 @@ impl<W: Write> WatchSink<W> {
             pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
             pgn_failing: false,
             notation: Notation::San,
+            speaker: None,
         }
+    }
+
+    /// A voice says what `speaker` says of the decisions.
+    pub fn with_speaker(mut self, speaker: Option<super::speaker::Speaker>) -> WatchSink<W> {
+        self.speaker = speaker;
+        self
     }
 
     /// The text output writes moves in `notation`.
@@ -75,6 +84,9 @@ impl<W: Write> WatchSink<W> {
 
     /// Writes what is still pending; fails, naming the file, if anything could not be written.
     pub fn finish(mut self) -> Result<()> {
+        if let Some(speaker) = self.speaker.take() {
+            speaker.finish();
+        }
         if let Some(recording) = self.recording.as_mut() {
             recording.finish()?;
         }
@@ -124,6 +136,9 @@ impl<W: Write> WatchSink<W> {
         event: &StreamEvent,
         position: Option<&Chess>,
     ) -> io::Result<()> {
+        if let Some(speaker) = &self.speaker {
+            speaker.hear(event);
+        }
         self.pgn(event);
         write_event(&mut self.out, self.json, self.notation, event)?;
         if !self.json {

@@ -67,3 +67,16 @@ pub fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc:
     });
     lines
 }
+
+/// The address of a live command's page (`play`, `online` with `--listen --json`), read from
+/// the lines of its standard error (`the game's page is at URL`), a minute at most.
+pub fn page_address(said: &std::sync::mpsc::Receiver<String>) -> String {
+    loop {
+        let line = said
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the command says where its page is");
+        if let Some(url) = line.split("the game's page is at ").nth(1) {
+            return url.to_owned();
+        }
+    }
+}

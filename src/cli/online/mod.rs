@@ -371,7 +371,8 @@ async fn play(
         &start,
         tags.clone(),
     )
-    .with_notation(board.notation);
+    .with_notation(board.notation)
+    .with_speaker(super::speaker::Speaker::of(board)?);
     let (controls, mut control_receiver) = mpsc::unbounded_channel();
     let (requests, request_receiver) = mpsc::unbounded_channel();
     let over = Rc::new(Notify::new());

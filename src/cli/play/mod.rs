@@ -228,7 +228,8 @@ async fn play(
         &start,
         tags,
     )
-    .with_notation(board.notation);
+    .with_notation(board.notation)
+    .with_speaker(super::speaker::Speaker::of(board)?);
     let (controls, mut control_receiver) = mpsc::unbounded_channel();
     let state = Rc::new(RefCell::new(PlayState {
         out,

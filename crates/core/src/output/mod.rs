@@ -3,4 +3,5 @@
 pub mod excerpt;
 pub mod notation;
 pub mod pgn;
+pub mod speech;
 pub mod text;

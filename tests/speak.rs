@@ -1,0 +1,157 @@
+//! `--speak`: a voice through Debian's espeak-ng. A game with a touch-move ruling, an illegal
+//! move and a mate is played on an emulated Hall board (a real pseudo-terminal) and watched with
+//! `--speak en` and `--speak ru`, each utterance rendered to a WAV file (`--speak-wav`, which
+//! uses espeak-ng's `-w`): the texts spoken are the expected phrases, in order, and each file
+//! holds sound of a plausible length.
+
+use crate::common;
+
+use std::process::Stdio;
+
+use common::emulator::emulate_with;
+
+/// The game: 1. f3 e5 2. g4 (the h-pawn touched first: 4.3.1), then Black's Qd8-d6 (illegal,
+/// completed by Black's press; taken back), and 2... Qh4#.
+const GAME: &str = "touchmove-log 1
+1000 lift f2
+1300 place f3
+3000 lift e7
+3300 place e5
+5000 lift h2
+5400 place h2
+6000 lift g2
+6300 place g4
+8000 lift d8
+8300 place d6
+8600 clock black
+9500 lift d6
+9800 place d8
+11000 lift d8
+11300 place h4
+";
+
+/// Panics, saying how to get it, unless espeak-ng runs.
+fn require_espeak() {
+    let found = std::process::Command::new("espeak-ng")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    assert!(
+        found,
+        "espeak-ng is missing: `apt-get install -y espeak-ng`, or run `.ci/run` (as root), which \
+         installs everything the tests need"
+    );
+}
+
+/// The length in seconds of the sound a WAV file holds (its `data` chunk over its byte rate).
+fn seconds(wav: &[u8]) -> f64 {
+    assert_eq!(wav.get(..4), Some(&b"RIFF"[..]), "not a WAV file");
+    assert_eq!(wav.get(8..12), Some(&b"WAVE"[..]), "not a WAV file");
+    let u32_at = |at: usize| -> u32 {
+        let bytes: [u8; 4] = wav
+            .get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .expect("a field");
+        u32::from_le_bytes(bytes)
+    };
+    let byte_rate = u32_at(28);
+    let mut at = 12;
+    while at + 8 <= wav.len() {
+        let size = u32_at(at + 4) as usize;
+        if wav.get(at..at + 4) == Some(&b"data"[..]) {
+            // espeak-ng writing to a file may leave the size unset: the rest of the file.
+            let size = if size == 0 || at + 8 + size > wav.len() {
+                wav.len() - at - 8
+            } else {
+                size
+            };
+            return size as f64 / f64::from(byte_rate);
+        }
+        at += 8 + size;
+    }
+    panic!("no data chunk")
+}
+
+/// The texts spoken (in order) when the game is watched with `--speak LANGUAGE`, each checked
+/// to have been rendered to a WAV file of plausible length.
+fn spoken(language: &str) -> Vec<String> {
+    require_espeak();
+    let dir =
+        std::env::temp_dir().join(format!("touchmove-speak-{language}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let log = dir.join("game.log");
+    std::fs::write(&log, GAME).expect("written");
+    let board = emulate_with(
+        "hall",
+        &["--log", log.to_str().expect("a path")],
+        Stdio::null(),
+    );
+    let wav = dir.join("voice");
+    let output = common::bin()
+        .args([
+            "watch",
+            "--protocol",
+            "hall",
+            "--port",
+            &board.port,
+            "--json",
+        ])
+        .args(["--give-up-after", "1", "--speak", language])
+        .args(["--speak-wav", wav.to_str().expect("a path")])
+        .output()
+        .expect("watch runs");
+    drop(board);
+    common::assert_gave_up(&output);
+    let mut texts = Vec::new();
+    for n in 1.. {
+        let text = wav.join(format!("{n}.txt"));
+        if !text.exists() {
+            break;
+        }
+        let sound = std::fs::read(wav.join(format!("{n}.wav"))).expect("its WAV");
+        let length = seconds(&sound);
+        let said = std::fs::read_to_string(&text).expect("its text");
+        // A phrase of a few words: more than a fifth of a second, less than ten seconds.
+        assert!((0.2..10.0).contains(&length), "{said}: {length} s");
+        texts.push(said);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    texts
+}
+
+#[test]
+fn the_voice_says_the_ruling_the_illegal_move_the_mating_move_and_the_result_in_english() {
+    assert_eq!(
+        spoken("en"),
+        [
+            "touch move: white, article 4 3 1",
+            "illegal move by black",
+            "queen h4, checkmate",
+            "checkmate. black wins",
+        ]
+    );
+}
+
+#[test]
+fn the_voice_speaks_russian_with_the_russian_names_of_pieces_and_files() {
+    assert_eq!(
+        spoken("ru"),
+        [
+            "тронул, ходи: белые, статья 4 3 1",
+            "невозможный ход, чёрные",
+            "ферзь аш4, мат",
+            "мат. чёрные выиграли",
+        ]
+    );
+}
+
+#[test]
+fn a_missing_language_is_refused_saying_which_there_are() {
+    let output = common::touchmove(&["watch", "--speak", "de", "--port", "/nonexistent"], None);
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("`de`: the voice speaks `en` or `ru`"),
+        "{said}"
+    );
+}
