@@ -155,3 +155,55 @@ fn a_missing_language_is_refused_saying_which_there_are() {
         "{said}"
     );
 }
+
+#[test]
+fn the_page_s_voice_is_off_until_ticked_then_says_each_move_of_a_two_player_game() {
+    use std::time::Duration;
+    use touchmove::output::speech::{Language, Voice};
+    let served = common::serving::serve(&common::serving::FAST_DEMO);
+    let browser = common::browser::Browser::start(1280, 800);
+    browser.open(&format!("http://{}/board/1", served.address));
+    let within = Duration::from_secs(60);
+    // What the browser would say is written into the page instead (headless: no sound).
+    browser.eval(
+        "window.speechSynthesis.speak = (u) => { \
+           const p = document.createElement('p'); p.className = 'said-test'; \
+           p.textContent = u.text; document.getElementById('said').append(p); }; \
+         const box = document.createElement('div'); box.id = 'said'; \
+         document.body.append(box); return true;",
+    );
+    // Some moves go by with the voice off: nothing said.
+    let shown = browser.text_when("#moves", within, |text| {
+        text.split_whitespace().count() >= 3
+    });
+    let before = shown
+        .split_whitespace()
+        .filter(|token| !token.ends_with('.'))
+        .count();
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('.said-test').length"),
+        0
+    );
+    browser.click("#voice");
+    let said = browser.text_when("#said", within, |text| text.lines().count() >= 4);
+    drop(browser);
+    // Each is a move of the game in the words `--speak en` uses (the library's own, written
+    // apart from the page's script), in the order played, none said before the box was ticked.
+    let (_, pgn) = common::http::get(&served.address, "/boards/1.pgn");
+    let moves = common::pgn_games(&pgn)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let voice = Voice {
+        language: Language::English,
+        every_move: true,
+    };
+    let words: Vec<String> = moves.iter().map(|san| voice.san(san)).collect();
+    let said: Vec<&str> = said.lines().collect();
+    let first = words
+        .iter()
+        .position(|w| w == said[0])
+        .unwrap_or_else(|| panic!("{said:?} not among {words:?}"));
+    assert!(first >= before, "said before the box was ticked: {said:?}");
+    assert_eq!(said, words[first..first + said.len()].to_vec());
+}

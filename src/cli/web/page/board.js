@@ -524,6 +524,85 @@ async function refresh() {
   }
 }
 
+// The page's voice (off by default: the header's Voice box), through the browser's speech
+// synthesis, in English: as `--speak` says them, the move to carry out (an engine's, an online
+// opponent's), an illegal move, a touch-move ruling, the result and the mating move, and every
+// move in a game between two players. Only what comes after the box is ticked is said, each
+// event once (the stream is read again from the start on a reconnect); a new utterance stops
+// the one being said, and a takeback silences it.
+let voiceOn = false;
+// Every event the page has seen, said or not: none is said twice, nor late.
+const spoken = new Set();
+document.getElementById("voice").addEventListener("change", (change) => {
+  voiceOn = change.target.checked;
+  if (!voiceOn && window.speechSynthesis) window.speechSynthesis.cancel();
+});
+
+function sanWords(san) {
+  let body = san;
+  let suffix = "";
+  if (body.endsWith("#")) { body = body.slice(0, -1); suffix = ", checkmate"; }
+  else if (body.endsWith("+")) { body = body.slice(0, -1); suffix = ", check"; }
+  if (body === "O-O") return "castles short" + suffix;
+  if (body === "O-O-O") return "castles long" + suffix;
+  const names = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight" };
+  let promotion = "";
+  const equals = body.indexOf("=");
+  if (equals >= 0) {
+    promotion = ", promotes to " + (names[body[equals + 1]] || "queen");
+    body = body.slice(0, equals);
+  }
+  const words = [];
+  if (names[body[0]]) { words.push(names[body[0]]); body = body.slice(1); }
+  const captures = body.includes("x");
+  body = body.replace("x", "");
+  const to = body.slice(-2);
+  const from = body.slice(0, -2);
+  if (from) words.push(from);
+  if (captures) words.push("takes");
+  words.push(to);
+  return words.join(" ") + suffix + promotion;
+}
+
+function phrase(event) {
+  const twoPlayers = !engine && !(summary && (summary.online || summary.hints));
+  switch (event.kind) {
+    case "engine":
+      return sanWords(event.san);
+    case "online":
+      return event.what === "move" ? sanWords(event.san) : null;
+    case "move":
+      return twoPlayers || event.san.endsWith("#") ? sanWords(event.san) : null;
+    case "illegal":
+      return "illegal move by " + event.color;
+    case "violation":
+      return "touch move: " + event.color + ", article " + event.rule.split(".").join(" ");
+    case "result": {
+      const outcome = event.result === "1-0" ? "white wins" : event.result === "0-1" ? "black wins" : "draw";
+      return event.reason ? event.reason + ". " + outcome : outcome;
+    }
+    default:
+      return null;
+  }
+}
+
+function say(event) {
+  const key = JSON.stringify(event);
+  const fresh = !spoken.has(key);
+  spoken.add(key);
+  if (!fresh || !voiceOn || !window.speechSynthesis) return;
+  if (event.kind === "takeback") {
+    window.speechSynthesis.cancel();
+    return;
+  }
+  const text = phrase(event);
+  if (!text) return;
+  window.speechSynthesis.cancel();
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = "en";
+  window.speechSynthesis.speak(utterance);
+}
+
 // The board's event stream, from its game's start. EventSource reconnects by itself after a
 // network error; a stream it gave up on (closed) is opened again.
 let stream = null;
@@ -535,7 +614,9 @@ function follow() {
     renderAll();
   };
   stream.onmessage = (message) => {
-    take(JSON.parse(message.data));
+    const event = JSON.parse(message.data);
+    take(event);
+    say(event);
     renderAll();
   };
   stream.onerror = () => {
