@@ -1,9 +1,11 @@
 //! A Chess960 game on an emulated DGT board (a real pseudo-terminal; the board names its
 //! pieces), watched with `--chess960 N`: simulated hands castle the way the Guidelines
 //! recommend (II.3.2.5.1: the king off the board, the rook to its square, the king to its own),
-//! here a transposition for White and a king-only castling for Black. The game is recorded
-//! exactly, with no ruling, its recording replays to the session, and python-chess reads its
-//! PGN back as Chess960.
+//! each of the Guidelines' four ways in two games: from position 11 a transposition (White) and
+//! a king-only castling (Black), from position 48 a rook-only castling (White) and a
+//! double-move one (Black). Each game is recorded exactly, with no ruling, its recording
+//! replays to the session, and python-chess reads its PGN back as Chess960. A game against
+//! Stockfish from position 11 is played too.
 
 use crate::common;
 
@@ -20,23 +22,61 @@ const POSITION: &str = "11";
 const FEN: &str = "qnnrbkrb/pppppppp/8/8/8/8/PPPPPPPP/QNNRBKRB w KQkq - 0 1";
 const MOVES: [&str; 8] = ["O-O", "Nd6", "d3", "f6", "e3", "Bf7", "h3", "O-O-O"];
 
+/// A Chess960 game the hands play: its starting position and moves, and its two castlings in
+/// UCI (the king taking its rook).
+struct Game960 {
+    number: &'static str,
+    fen: &'static str,
+    moves: &'static [&'static str],
+    castlings: [(&'static str, &'static str); 2],
+}
+
+/// Position 11: White castles by transposition (f1g1), Black by the king alone (f8d8).
+const TRANSPOSITION_AND_KING_ONLY: Game960 = Game960 {
+    number: POSITION,
+    fen: FEN,
+    moves: &MOVES,
+    castlings: [("O-O", "f1g1"), ("O-O-O", "f8d8")],
+};
+
+/// Position 48, BBNNRQKR: White's king already on g1 castles by the rook alone, h1 to f1 over
+/// it, once the queen has left f1 (g1h1); Black's king g8 goes to c8 and its rook e8 to d8
+/// (double-move, g8e8), once f8, d8 and c8 are cleared.
+const ROOK_ONLY_AND_DOUBLE_MOVE: Game960 = Game960 {
+    number: "48",
+    fen: "bbnnrqkr/pppppppp/8/8/8/8/PPPPPPPP/BBNNRQKR w KQkq - 0 1",
+    moves: &[
+        "f3", "Nb6", "Qf2", "Ne6", "O-O", "f6", "e3", "Qf7", "d3", "O-O-O",
+    ],
+    castlings: [("O-O", "g1h1"), ("O-O-O", "g8e8")],
+};
+
 #[test]
 fn a_chess960_game_on_an_emulated_dgt_board_castles_by_transposition_and_by_the_king_alone() {
-    let log = play_960("flag", &["--chess960", POSITION]);
+    let log = play_960("flag", true, &TRANSPOSITION_AND_KING_ONLY);
     // The recording starts from the position.
     assert!(log.contains(&format!("@start {FEN}\n")), "{log}");
 }
 
 #[test]
+fn a_chess960_game_castles_by_the_rook_alone_and_by_king_and_rook() {
+    let log = play_960("rook-only", true, &ROOK_ONLY_AND_DOUBLE_MOVE);
+    assert!(
+        log.contains(&format!("@start {}\n", ROOK_ONLY_AND_DOUBLE_MOVE.fen)),
+        "{log}"
+    );
+}
+
+#[test]
 fn a_chess960_start_the_board_shows_is_recognised_by_itself() {
     // No --chess960: the DGT board names the pieces of position 11 before the first move.
-    let log = play_960("recognised", &[]);
+    let log = play_960("recognised", false, &TRANSPOSITION_AND_KING_ONLY);
     assert!(log.contains(&format!("@start {FEN}\n")), "{log}");
 }
 
-/// The game `moves` (SAN) from position 11 as a PGN script for the emulated board's hands, in
+/// The game `moves` (SAN) from `fen` as a PGN script for the emulated board's hands, in
 /// `dir` (created).
-fn write_script(dir: &std::path::Path, moves: &[impl AsRef<str>]) -> std::path::PathBuf {
+fn write_script(dir: &std::path::Path, fen: &str, moves: &[impl AsRef<str>]) -> std::path::PathBuf {
     std::fs::create_dir_all(dir).expect("a directory");
     let script = dir.join("game.pgn");
     let movetext: Vec<String> = moves
@@ -47,16 +87,22 @@ fn write_script(dir: &std::path::Path, moves: &[impl AsRef<str>]) -> std::path::
             format!("{}. {}", i + 1, pair.join(" "))
         })
         .collect();
-    let tags = format!("[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{FEN}\"]");
+    let tags = format!("[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]");
     std::fs::write(&script, format!("{tags}\n\n{} *\n", movetext.join(" "))).expect("written");
     script
 }
 
-/// Plays the game on an emulated DGT board watched with `options`; checks what every way of
-/// watching it must give; the recording.
-fn play_960(name: &str, options: &[&str]) -> String {
+/// Plays `game` on an emulated DGT board watched with `--chess960 N` when `numbered` (else the
+/// board's start is recognised); checks what every way of watching it must give; the
+/// recording.
+fn play_960(name: &str, numbered: bool, game: &Game960) -> String {
+    let options: &[&str] = if numbered {
+        &["--chess960", game.number]
+    } else {
+        &[]
+    };
     let dir = std::env::temp_dir().join(format!("touchmove-960-{name}-{}", std::process::id()));
-    let script = write_script(&dir, &MOVES);
+    let script = write_script(&dir, game.fen, game.moves);
     let board = emulate_with(
         "dgt",
         &["--pgn", script.to_str().expect("a path"), "--speed", "5"],
@@ -82,7 +128,7 @@ fn play_960(name: &str, options: &[&str]) -> String {
     common::assert_gave_up(&output);
     let events = common::json_lines(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let played: Vec<String> = MOVES.iter().map(|san| (*san).to_owned()).collect();
+    let played: Vec<String> = game.moves.iter().map(|san| (*san).to_owned()).collect();
     assert_eq!(
         common::recorded_games(&events),
         vec![played.clone()],
@@ -99,7 +145,7 @@ fn play_960(name: &str, options: &[&str]) -> String {
             )
         })
         .collect();
-    assert_eq!(castlings, [("O-O", "f1g1"), ("O-O-O", "f8d8")]);
+    assert_eq!(castlings, game.castlings);
     for kind in ["violation", "illegal", "mismatch", "takeback"] {
         assert!(
             events.iter().all(|e| e["kind"] != kind),
@@ -127,11 +173,13 @@ fn play_960(name: &str, options: &[&str]) -> String {
     let read = String::from_utf8_lossy(&read.stdout).into_owned();
     let mut lines = read.lines();
     assert_eq!(lines.next(), Some("Chess960 True"), "{read}");
-    assert_eq!(
-        lines.next(),
-        Some("1. O-O Nd6 2. d3 f6 3. e3 Bf7 4. h3 O-O-O"),
-        "{read}"
-    );
+    let numbered: Vec<String> = game
+        .moves
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
+    assert_eq!(lines.next(), Some(numbered.join(" ").as_str()), "{read}");
     let last_fen = events
         .iter()
         .rev()
@@ -182,7 +230,7 @@ fn engine_game() -> Vec<String> {
 fn a_chess960_game_against_stockfish_is_played_with_uci_chess960() {
     let played = engine_game();
     let dir = std::env::temp_dir().join(format!("touchmove-960-play-{}", std::process::id()));
-    let script = write_script(&dir, &played);
+    let script = write_script(&dir, FEN, &played);
     let board = emulate_with(
         "dgt",
         &[
@@ -240,5 +288,37 @@ fn a_chess960_game_against_stockfish_is_played_with_uci_chess960() {
     let replayed = common::json_lines(replayed.as_bytes());
     let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_log_without_its_start_replays_from_the_chess960_position_given() {
+    // Position 11's transposition castling, the recommended way, in a log that does not say its
+    // start: from the standard start nothing it shows is a move; from position 11, O-O.
+    let dir = std::env::temp_dir().join(format!("touchmove-960-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let log = dir.join("castles.log");
+    std::fs::write(
+        &log,
+        "touchmove-log 1\n0 lift f1 K\n400 lift g1 R\n700 place f1 R\n1000 place g1 K\n",
+    )
+    .expect("written");
+    let path = log.to_str().expect("a path");
+    let from_11 = common::json_lines(
+        common::touchmove_ok(&["replay", "--json", "--chess960", "11", path]).as_bytes(),
+    );
+    let moves: Vec<(&str, &str)> = from_11
+        .iter()
+        .filter(|e| e["kind"] == "move")
+        .map(|e| {
+            (
+                e["san"].as_str().unwrap_or(""),
+                e["uci"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(moves, [("O-O", "f1g1")], "{from_11:?}");
+    let standard = common::json_lines(common::touchmove_ok(&["replay", "--json", path]).as_bytes());
+    assert!(standard.iter().all(|e| e["kind"] != "move"), "{standard:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -795,6 +795,10 @@ pub struct ReplayArgs {
     /// core). The output is the same whatever the number: each log's, in the order given.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// A log without `@start` starts from Chess960 starting position N (0–959; a log's own
+    /// `@start` stands).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..960))]
+    pub chess960: Option<u16>,
     /// The interpreter's options.
     #[command(flatten)]
     pub interpreter: InterpreterArgs,

@@ -11,7 +11,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use shakmaty::Chess;
+use shakmaty::fen::Fen;
+use shakmaty::{Chess, EnPassantMode};
 
 use touchmove::output::pgn::PgnTags;
 use touchmove::replay::Replay;
@@ -88,7 +89,16 @@ fn replay_log(
         LogReader::new(source)
     };
     let mut started = false;
-    let outcome = feed(&mut replay, reader, printer, pgn, path, &mut started);
+    let start = args
+        .chess960
+        .and_then(touchmove::rules::chess960::position)
+        .map(|position| Fen::from_position(&position, EnPassantMode::Legal));
+    let input = Input {
+        reader,
+        path,
+        start,
+    };
+    let outcome = feed(&mut replay, input, printer, pgn, &mut started);
     if !started {
         // A log without a header (or unreadable before it) starts from the standard position.
         pgn.start(&Chess::default());
@@ -169,18 +179,33 @@ impl Pgn<'_> {
 
 /// Feeds every record of the log to the replay; stops at the first malformed line, after
 /// everything decided before it has been printed. `started` is set once the header was read.
+/// A log to replay: its records, its path, and the start a log without `@start` has
+/// (`--chess960 N`).
+struct Input<'a> {
+    reader: LogReader<Box<dyn Read>>,
+    path: &'a Path,
+    start: Option<Fen>,
+}
+
 fn feed(
     replay: &mut Recorded,
-    reader: LogReader<Box<dyn Read>>,
+    input: Input<'_>,
     printer: &mut EventPrinter<impl Write>,
     pgn: &mut impl PgnSink,
-    path: &Path,
     started: &mut bool,
 ) -> Result<()> {
+    let Input {
+        reader,
+        path,
+        start,
+    } = input;
     for record in reader {
         match record {
-            Ok(record) => {
-                if let LogRecord::Header(header) = &record {
+            Ok(mut record) => {
+                if let LogRecord::Header(header) = &mut record {
+                    if header.start.is_none() {
+                        header.start.clone_from(&start);
+                    }
                     pgn.start(&header.start_position().unwrap_or_default());
                     *started = true;
                 }
