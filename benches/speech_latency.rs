@@ -12,24 +12,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
-/// The game, as the Hall board's script.
-const GAME: &str = "touchmove-log 1
-1000 lift f2
-1300 place f3
-3000 lift e7
-3300 place e5
-5000 lift h2
-5400 place h2
-6000 lift g2
-6300 place g4
-8000 lift d8
-8300 place d6
-8600 clock black
-9500 lift d6
-9800 place d8
-11000 lift d8
-11300 place h4
-";
+/// The game, as the Hall board's script (the one `tests/speak.rs` plays).
+const GAME: &str = include_str!("../tests/data/voice-game.log");
 
 /// The kinds the voice says something of, with every move said.
 const SAID: [&str; 4] = ["move", "violation", "illegal", "result"];

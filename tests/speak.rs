@@ -12,23 +12,7 @@ use common::emulator::emulate_with;
 
 /// The game: 1. f3 e5 2. g4 (the h-pawn touched first: 4.3.1), then Black's Qd8-d6 (illegal,
 /// completed by Black's press; taken back), and 2... Qh4#.
-const GAME: &str = "touchmove-log 1
-1000 lift f2
-1300 place f3
-3000 lift e7
-3300 place e5
-5000 lift h2
-5400 place h2
-6000 lift g2
-6300 place g4
-8000 lift d8
-8300 place d6
-8600 clock black
-9500 lift d6
-9800 place d8
-11000 lift d8
-11300 place h4
-";
+const GAME: &str = include_str!("data/voice-game.log");
 
 /// Panics, saying how to get it, unless espeak-ng runs.
 fn require_espeak() {
