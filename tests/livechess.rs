@@ -314,12 +314,22 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
     let last = &set_up.last().expect("a message")["param"];
     assert_eq!(last["san"], json!([]), "{last}");
     assert_eq!(last["match"], true, "{last}");
-    let (_, summaries) = get(&served.address, "/api/boards");
-    let summaries: Vec<Value> = serde_json::from_str(&summaries).expect("JSON");
     // Game 1 never started (the boards were not there), game 2 was set up and played, and
-    // this is game 3.
-    assert_eq!(summaries[0]["game"], 3, "{}", summaries[0]);
-    assert_eq!(summaries[0]["started"], true, "{}", summaries[0]);
+    // this is game 3, started. The feed may say the set-up a moment before the board's summary
+    // says the start: the summary is read until it does, or for ten seconds.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let north_now = loop {
+        let (_, summaries) = get(&served.address, "/api/boards");
+        let summaries: Vec<Value> = serde_json::from_str(&summaries).expect("JSON");
+        let north_now = summaries.into_iter().next().expect("north's summary");
+        let started = north_now["game"] == 3 && north_now["started"] == true;
+        if started || std::time::Instant::now() > deadline {
+            break north_now;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(north_now["game"], 3, "{north_now}");
+    assert_eq!(north_now["started"], true, "{north_now}");
     let (_, pgn) = get(&served.address, "/boards/north.pgn");
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     let log = std::fs::read_to_string(record.join("north-game3.log")).expect("game 3's log");

@@ -167,6 +167,9 @@ fn three_boards_of_three_protocols_served_live() {
 /// as lost, then as back.
 #[test]
 fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
+    // The browser first: on a loaded machine it takes seconds to start, and the page must be
+    // open before the board is unplugged.
+    let browser = Browser::start(1600, 1000);
     // Messy hands, seed 1: rook-first castling at plies 14 and 15 (FIDE 4.4.2, worked out
     // with `touchmove simulate fixtures/games/coverage.pgn --board identifying --style messy
     // --seed 0`, whose game 1 has seed 1).
@@ -182,8 +185,8 @@ fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
             "1",
         ],
     );
-    // Unplugged 1 s after the start for 3 s: a request unanswered for half a second is a
-    // board lost.
+    // Unplugged 4 s after the start (serve started and the page opened well before) for 3 s: a
+    // request unanswered for half a second is a board lost.
     let unplugged = emulate_board(
         "dgt",
         &[
@@ -192,7 +195,7 @@ fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
             "--speed",
             "20",
             "--unplug-at",
-            "1000",
+            "4000",
             "--unplug-for",
             "3000",
         ],
@@ -207,7 +210,6 @@ fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
     }
     args.extend(SCALED_WINDOWS);
     let served = serve(&args);
-    let browser = Browser::start(1600, 1000);
     browser.open(&format!("http://{}/board/unplugged", served.address));
     let within = Duration::from_secs(20);
     let lost = browser.text_when("#link", within, |text| text == "lost");
@@ -471,49 +473,77 @@ const DIAGRAM: &str = "return Array.from(document.querySelectorAll('#board .sq')
      '\u{265E}': 'n', '\u{265F}': 'p'}[pc.textContent] || '?'; \
      return pc.classList.contains('w') ? role.toUpperCase() : role; });";
 
+/// The page's move list (its words) and its diagram, read in one script so that both are of
+/// one moment.
+fn page_moves_and_diagram(browser: &Browser) -> (Vec<String>, Vec<String>) {
+    let script = format!(
+        "const moves = (document.querySelector('#moves') || {{innerText: ''}}).innerText; \
+         const diagram = (function () {{ {DIAGRAM} }})(); return [moves, diagram];"
+    );
+    let (moves, drawn): (String, Vec<String>) =
+        serde_json::from_value(browser.eval(&script)).expect("the list and 64 squares");
+    (
+        moves.split_whitespace().map(str::to_string).collect(),
+        drawn,
+    )
+}
+
+/// The ply the server says the demo board's game has reached, once it is past `after` (or what
+/// it is when a minute has gone by).
+fn ply_past(address: &str, after: u64) -> Option<u64> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, body) = get(address, "/api/boards");
+        let boards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+        let ply = boards.first().and_then(|board| board["ply"].as_u64());
+        if ply > Some(after) || std::time::Instant::now() > deadline {
+            return ply;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn the_page_follows_a_game_as_it_is_played() {
-    // One demo board at human speed, its players thinking 1.2 to 2 s: each move stands long
-    // enough to be looked at.
+    // One demo board at human speed, its players thinking 1.2 to 2 s. The game goes on at its
+    // own pace whatever the page and the test do (on a loaded machine the browser may open after
+    // the first moves): four times at least, and past the sixth move, each time the server says the game has moved on, the page must soon
+    // show at least those moves, the game's own, and the diagram the position after them. How
+    // soon is the page-latency benchmark's measure; here the bound is only there to end.
     let served = serve(&["--demo", "1", "--demo-thinking", "1200-2000"]);
     let browser = Browser::start(1600, 1000);
     browser.open(&format!("http://{}/board/1", served.address));
     let game = source_game("corpus/demo.pgn", 1);
-    for ply in 1..=6u64 {
-        // The move is made: the server says so.
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        let summary = loop {
-            let (_, body) = get(&served.address, "/api/boards");
-            let boards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
-            let board = boards.into_iter().next().expect("the demo board");
-            if board["ply"].as_u64() >= Some(ply) || std::time::Instant::now() > deadline {
-                break board;
-            }
-            std::thread::sleep(Duration::from_millis(20));
+    let mut reached = 0;
+    let mut looked_at = 0;
+    while reached < 6 || looked_at < 4 {
+        let ply = ply_past(&served.address, reached);
+        let Some(ply) = ply.filter(|ply| *ply > reached) else {
+            panic!("the game did not go on past ply {reached}: the server says {ply:?}");
         };
-        assert_eq!(summary["ply"].as_u64(), Some(ply), "the game did not go on");
-        // Within a second it is in the page's move list...
-        let moves = browser.text_when("#moves", Duration::from_secs(1), |text| {
-            text.split_whitespace().count() as u64 >= ply
-        });
-        let shown: Vec<&str> = moves.split_whitespace().collect();
-        assert_eq!(
-            shown,
-            game[..ply as usize],
-            "move {ply} not in the list within a second"
-        );
-        // ... and the diagram shows the position after it, worked out from the game's moves.
-        let expected = squares_of(&fen_after(&game[..ply as usize]));
-        let within = std::time::Instant::now() + Duration::from_secs(1);
-        let drawn = loop {
-            let drawn: Vec<String> =
-                serde_json::from_value(browser.eval(DIAGRAM)).expect("64 squares");
-            if drawn == expected || std::time::Instant::now() > within {
-                break drawn;
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let (shown, drawn) = loop {
+            let (shown, drawn) = page_moves_and_diagram(&browser);
+            let caught_up = shown.len() as u64 >= ply
+                && drawn == squares_of(&fen_after(&game[..shown.len().min(game.len())]));
+            if caught_up || std::time::Instant::now() > deadline {
+                break (shown, drawn);
             }
             std::thread::sleep(Duration::from_millis(50));
         };
-        assert_eq!(drawn, expected, "the diagram after move {ply}");
+        assert!(
+            shown.len() as u64 >= ply,
+            "the server is at ply {ply}, the page's list shows {shown:?}"
+        );
+        assert_eq!(
+            shown,
+            game[..shown.len()],
+            "the page's list is not the game"
+        );
+        let expected = squares_of(&fen_after(&game[..shown.len()]));
+        assert_eq!(drawn, expected, "the diagram after move {}", shown.len());
+        reached = ply;
+        looked_at += 1;
     }
 }
 
