@@ -129,6 +129,102 @@ fn the_voice_speaks_russian_with_the_russian_names_of_pieces_and_files() {
     );
 }
 
+/// The texts rendered in `dir` (`1.txt`, `2.txt`...), in order.
+fn texts_in(dir: &std::path::Path) -> Vec<String> {
+    (1..)
+        .map(|n| dir.join(format!("{n}.txt")))
+        .take_while(|text| text.exists())
+        .map(|text| std::fs::read_to_string(text).expect("its text"))
+        .collect()
+}
+
+#[test]
+fn a_resumed_watch_does_not_say_again_what_was_said_before_the_crash() {
+    use std::io::{BufRead, BufReader};
+    require_espeak();
+    let dir = tempfile::Builder::new()
+        .prefix("touchmove-speak-resume-")
+        .tempdir()
+        .expect("a folder");
+    // The game, its mating move two seconds later than in the others: the first watch is killed
+    // once the illegal move is decided, and the second is under way before Black mates.
+    let script: String = GAME
+        .lines()
+        .map(|line| match line.split_once(' ') {
+            Some((t, rest)) if t.parse::<u64>().is_ok_and(|t| t >= 11_000) => {
+                format!("{} {rest}\n", t.parse::<u64>().unwrap_or(0) + 2_000)
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert!(script.contains("13300 place h4"), "{script}");
+    let log = dir.path().join("game.log");
+    std::fs::write(&log, script).expect("written");
+    let board = emulate_with(
+        "hall",
+        &["--log", log.to_str().expect("a path")],
+        Stdio::null(),
+    );
+    let record = dir.path().join("record.log");
+    let watch = |voice: &std::path::Path, extra: &[&str]| {
+        common::bin()
+            .args([
+                "watch",
+                "--protocol",
+                "hall",
+                "--port",
+                &board.port,
+                "--json",
+            ])
+            .args(["--give-up-after", "1", "--speak", "en"])
+            .arg("--speak-wav")
+            .arg(voice)
+            .arg("--record")
+            .arg(&record)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("watch runs")
+    };
+    // The first watch says the ruling and the illegal move, and is killed (SIGKILL).
+    let before = dir.path().join("before");
+    let mut first = watch(&before, &[]);
+    let stdout = first.stdout.take().expect("piped stdout");
+    let illegal = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .any(|line| line.contains(r#""kind":"illegal""#));
+    assert!(illegal, "the first watch never decided the illegal move");
+    // Its voice has said the illegal move (rendered once it is decided: waited for, as a
+    // person would listen, for up to ten seconds).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while texts_in(&before).len() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    first.kill().expect("killed");
+    first.wait().expect("reaped");
+    assert_eq!(
+        texts_in(&before),
+        ["touch move: white, article 4 3 1", "illegal move by black"]
+    );
+    // The resumed watch reads the recording back in silence and says only what comes after.
+    let after = dir.path().join("after");
+    let resumed = watch(&after, &["--resume"])
+        .wait_with_output()
+        .expect("watch runs");
+    common::assert_gave_up(&resumed);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(stderr.contains("resumed:"), "{stderr}");
+    drop(board);
+    assert_eq!(
+        texts_in(&after),
+        ["queen h4, checkmate", "checkmate. black wins"],
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_missing_language_is_refused_saying_which_there_are() {
     let output = common::touchmove(&["watch", "--speak", "de", "--port", "/nonexistent"], None);

@@ -132,7 +132,10 @@ async fn watch_with<S: BoardSession>(
     let mut sink = Analysing::new(sink, start.clone(), engine);
     let start_at = match &resumed {
         Some(resumed) => {
+            // What was decided before was said then: read back in silence.
+            sink.inner().hush(true);
             resumed.replay_into(&mut game, &mut session, sink.inner(), "")?;
+            sink.inner().hush(false);
             resumed.resume_at
         }
         None => 0,

@@ -34,6 +34,9 @@ pub struct WatchSink<W: Write> {
     notation: Notation,
     /// `--speak`: the voice.
     speaker: Option<super::speaker::Speaker>,
+    /// Whether the voice is silent: a resumed recording's decisions, read back, were said when
+    /// they were made.
+    hushed: bool,
 }
 
 impl<W: Write> WatchSink<W> {
@@ -55,6 +58,7 @@ impl<W: Write> WatchSink<W> {
             pgn_failing: false,
             notation: Notation::San,
             speaker: None,
+            hushed: false,
         }
     }
 
@@ -62,6 +66,12 @@ impl<W: Write> WatchSink<W> {
     pub fn with_speaker(mut self, speaker: Option<super::speaker::Speaker>) -> WatchSink<W> {
         self.speaker = speaker;
         self
+    }
+
+    /// Silences the voice (`true`) while a resumed recording is read back, or lets it speak
+    /// again (`false`); everything else is written as ever.
+    pub fn hush(&mut self, hushed: bool) {
+        self.hushed = hushed;
     }
 
     /// The text output writes moves in `notation`.
@@ -136,7 +146,7 @@ impl<W: Write> WatchSink<W> {
         event: &StreamEvent,
         position: Option<&Chess>,
     ) -> io::Result<()> {
-        if let Some(speaker) = &self.speaker {
+        if let Some(speaker) = self.speaker.as_ref().filter(|_| !self.hushed) {
             speaker.hear(event);
         }
         self.pgn(event);

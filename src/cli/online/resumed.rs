@@ -17,7 +17,12 @@ pub(super) fn resume(
     session: &mut dyn touchmove::live::BoardSession,
     sink: &mut OnlineSink,
 ) -> Result<()> {
-    sink.0.borrow_mut().replaying = true;
+    // What was decided before was said then: read back in silence.
+    {
+        let mut state = sink.0.borrow_mut();
+        state.replaying = true;
+        state.out.hush(true);
+    }
     let mut failed = None;
     let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
         if let Err(error) = pass_decisions(game, sink) {
@@ -39,6 +44,7 @@ pub(super) fn resume(
     let mut state = sink.0.borrow_mut();
     state.started = game.started();
     state.replaying = false;
+    state.out.hush(false);
     state.game.resumed();
     state
         .drain()

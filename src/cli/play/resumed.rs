@@ -16,7 +16,12 @@ pub(super) fn resume(
     session: &mut dyn touchmove::live::BoardSession,
     sink: &mut PlaySink,
 ) -> Result<()> {
-    sink.0.borrow_mut().replaying = true;
+    // What was decided before was said then: read back in silence.
+    {
+        let mut state = sink.0.borrow_mut();
+        state.replaying = true;
+        state.out.hush(true);
+    }
     let mut failed = None;
     let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
         if let Err(error) = pass_decisions(game, sink) {
@@ -36,6 +41,7 @@ pub(super) fn resume(
         .drain()
         .context("cannot pass on the recorded game's decisions")?;
     state.replaying = false;
+    state.out.hush(false);
     state.game.resumed();
     state
         .drain()
