@@ -110,6 +110,19 @@ fn play_on(
     sans: &[String],
     online_args: &[&str],
 ) -> Played {
+    let pgn = script_pgn("online", sans);
+    play_pgn_on(board, faults, kill_after, standin, &pgn, online_args)
+}
+
+/// As `play_on`, the hands playing the game `pgn` (its moves, from its `FEN` if it has one).
+fn play_pgn_on(
+    board: &str,
+    faults: &[&str],
+    kill_after: Option<usize>,
+    standin: &StandIn,
+    pgn: &str,
+    online_args: &[&str],
+) -> Played {
     // A folder of its own: several games on one protocol run side by side.
     static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let number = GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -119,7 +132,7 @@ fn play_on(
     ));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("game.pgn");
-    std::fs::write(&script, script_pgn("online", sans)).expect("written");
+    std::fs::write(&script, pgn).expect("written");
     let emulator_log = dir.join("emulator.log");
     let mut emulate_args = vec![
         "-v",
@@ -446,6 +459,96 @@ fn a_seek_is_posted_with_its_time_control_and_its_game_played() {
     let form = seeks[0].split_once('?').map(|(_, form)| form).unwrap_or("");
     for field in ["time=10", "increment=2", "rated=true", "color=white"] {
         assert!(form.split('&').any(|f| f == field), "{field} in {form}");
+    }
+}
+
+#[test]
+fn a_chess960_game_sought_with_variant_chess960_is_played_castling_as_the_api_writes_it() {
+    // Position 48, BBNNRQKR, as in tests/chess960.rs: White castles by the rook alone, h1 to f1
+    // over its king on g1; Black by king and rook, g8 to c8 and e8 to d8.
+    let fen = "bbnnrqkr/pppppppp/8/8/8/8/PPPPPPPP/BBNNRQKR w KQkq - 0 1";
+    let sans: Vec<String> = [
+        "f3", "Nb6", "Qf2", "Ne6", "O-O", "f6", "e3", "Qf7", "d3", "O-O-O",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let mut position = touchmove::rules::chess960::position(48).expect("position 48");
+    let ucis: Vec<String> = sans
+        .iter()
+        .map(|san| {
+            let m = san
+                .parse::<SanPlus>()
+                .expect("a SAN")
+                .san
+                .to_move(&position)
+                .expect("legal");
+            position.play_unchecked(m);
+            UciMove::from_move(m, shakmaty::CastlingMode::Chess960).to_string()
+        })
+        .collect();
+    // The API writes castling in Chess960 as the king taking its rook.
+    assert_eq!((ucis[4].as_str(), ucis[9].as_str()), ("g1h1", "g8e8"));
+    let standin = StandIn::start(Script {
+        announce: Announce::Seek,
+        initial_fen: Some(fen),
+        variant: "chess960",
+        ..script(&ucis)
+    });
+    let pgn = script_pgn("online", &sans).replace(
+        "[Event \"online\"]\n",
+        &format!("[Event \"online\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n"),
+    );
+    let seek = ["--seek", "10+2", "--variant", "chess960"];
+    let played = play_pgn_on("dgt", &[], None, &standin, &pgn, &seek);
+    // Every check of a game: White's castling sent as g1h1, Black's g8e8 shown and carried
+    // out, the result, the replay.
+    check_game(&standin, &played, &sans, &ucis, &[]);
+    let rulings: Vec<&Value> = played
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "violation" || e["kind"] == "illegal")
+        .collect();
+    assert!(rulings.is_empty(), "{rulings:?}");
+    let seeks: Vec<String> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.starts_with("/api/board/seek"))
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(seeks.len(), 1, "one seek: {seeks:?}");
+    assert!(
+        seeks[0].split(['?', '&']).any(|f| f == "variant=chess960"),
+        "{seeks:?}"
+    );
+    // The player is told what to set up.
+    assert!(
+        played
+            .stderr
+            .contains(&format!("Chess960 position 48: set up {fen}")),
+        "{}",
+        played.stderr
+    );
+}
+
+#[test]
+fn a_start_of_its_own_is_refused_online_saying_how_to_play_chess960() {
+    for given in [
+        ["--chess960", "48"],
+        ["--start", "8/8/8/8/8/8/8/K1k5 w - - 0 1"],
+    ] {
+        let output = common::touchmove(
+            &["online", given[0], given[1], "--port", "/nonexistent"],
+            None,
+        );
+        assert!(!output.status.success());
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            said.contains(&format!(
+                "{}: an online game starts from the position the server gives",
+                given[0]
+            )) && said.contains("--variant chess960"),
+            "{said}"
+        );
     }
 }
 

@@ -76,6 +76,11 @@ pub struct OnlineArgs {
     /// Accept the challenges of this user (`any`: of anyone); others are left alone.
     #[arg(long, value_name = "USER|any")]
     pub accept: Option<String>,
+    /// The variant sought, and the one whose challenges are accepted: `chess960` for Chess960
+    /// (the server draws the starting position; set it up on the board, which the game waits
+    /// for).
+    #[arg(long, value_enum, default_value = "standard")]
+    pub variant: OnlineVariant,
     /// Also show the game on a live page served at ADDR (the page `serve` shows a board on,
     /// with the opponent's move to carry out, the server's clock, and buttons for draws,
     /// takebacks, resigning, aborting and claiming the win; a free port if that one is taken).
@@ -130,6 +135,25 @@ impl SeekColor {
             SeekColor::White => "white",
             SeekColor::Black => "black",
             SeekColor::Random => "random",
+        }
+    }
+}
+
+/// The variant of chess an online game is sought or accepted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnlineVariant {
+    /// Standard chess.
+    Standard,
+    /// Chess960 (Fischer random chess).
+    Chess960,
+}
+
+impl OnlineVariant {
+    /// Its key in the API.
+    pub fn key(self) -> &'static str {
+        match self {
+            OnlineVariant::Standard => touchmove::online::lichess::wire::STANDARD,
+            OnlineVariant::Chess960 => touchmove::online::lichess::wire::CHESS960,
         }
     }
 }

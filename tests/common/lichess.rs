@@ -61,6 +61,10 @@ pub struct Script {
     pub accepts_draw: bool,
     /// The position the game starts from (FEN; `None`: the standard start).
     pub initial_fen: Option<&'static str>,
+    /// The variant's key (`standard`, `chess960`): in the game's announcement, its challenge
+    /// and its stream. In Chess960 castling is the king taking its rook in UCI, as the API
+    /// writes it.
+    pub variant: &'static str,
 }
 
 impl Script {
@@ -80,6 +84,7 @@ impl Script {
             silent_after: None,
             accepts_draw: false,
             initial_fen: None,
+            variant: "standard",
         }
     }
 }
@@ -152,10 +157,15 @@ impl StandIn {
     /// Starts the stand-in on a free port of the loopback address, served by a thread of its
     /// own.
     pub fn start(script: Script) -> StandIn {
+        let mode = if script.variant == "chess960" {
+            shakmaty::CastlingMode::Chess960
+        } else {
+            shakmaty::CastlingMode::Standard
+        };
         let position = script.initial_fen.map_or_else(Chess::default, |fen| {
             fen.parse::<shakmaty::fen::Fen>()
                 .expect("a FEN")
-                .into_position(shakmaty::CastlingMode::Standard)
+                .into_position(mode)
                 .expect("a position")
         });
         let (initial, _) = script.clock;
@@ -326,11 +336,13 @@ async fn event_stream(State(shared): State<Shared>, headers: HeaderMap) -> Respo
     } else {
         "black"
     };
+    let variant = variant_json(game.script.variant);
     let start = json!({"type": "gameStart", "game": {
         "fullId": format!("{GAME}abcd"), "gameId": GAME, "id": GAME, "color": side,
-        "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "fen": game.script.initial_fen
+            .unwrap_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
         "source": "friend", "status": {"id": 20, "name": "started"},
-        "variant": {"key": "standard", "name": "Standard"}, "speed": "rapid", "perf": "rapid",
+        "variant": variant, "speed": "rapid", "perf": "rapid",
         "rated": false, "hasMoved": false, "isMyTurn": true, "secondsLeft": 600,
         "opponent": {"id": "mary", "username": "Mary", "rating": 1500},
         "compat": {"bot": false, "board": true}}});
@@ -343,7 +355,7 @@ async fn event_stream(State(shared): State<Shared>, headers: HeaderMap) -> Respo
             "status": "created", "direction": "in",
             "challenger": {"id": by, "name": by, "rating": 1500},
             "destUser": {"id": "player", "name": "Player", "rating": 1500},
-            "variant": {"key": "standard", "name": "Standard", "short": "Std"},
+            "variant": variant_json(game.script.variant),
             "rated": false, "speed": "rapid",
             "timeControl": {"type": "clock", "limit": 600, "increment": 2, "show": "10+2"},
             "color": "black", "finalColor": "black", "perf": {"name": "Rapid"}}})
@@ -357,6 +369,15 @@ async fn event_stream(State(shared): State<Shared>, headers: HeaderMap) -> Respo
     game.event_streams.push(tx);
     game.game_start = Some(start.to_string());
     ndjson(first, rx)
+}
+
+/// The variant as the API describes it.
+fn variant_json(key: &str) -> Value {
+    match key {
+        "chess960" => json!({"key": "chess960", "name": "Chess960", "short": "960"}),
+        "standard" => json!({"key": "standard", "name": "Standard", "short": "Std"}),
+        other => json!({"key": other, "name": other, "short": other}),
+    }
 }
 
 /// The game starts: announced on every event stream, the seeks closed.
@@ -447,7 +468,7 @@ async fn game_stream(
         )
     };
     let full = json!({
-        "type": "gameFull", "id": GAME, "variant": {"key": "standard", "name": "Standard"},
+        "type": "gameFull", "id": GAME, "variant": variant_json(game.script.variant),
         "clock": {"initial": initial, "increment": increment}, "speed": "rapid",
         "perf": {"name": "Rapid"}, "rated": false, "createdAt": 1_700_000_000_000u64,
         "white": white, "black": black,

@@ -9,15 +9,19 @@ use touchmove::online::lichess::ndjson::Line;
 use touchmove::online::lichess::request::{SEEK, accept_challenge};
 use touchmove::online::lichess::wire::Challenge;
 
-use super::super::args::{OnlineArgs, Seek, SeekColor};
+use super::super::args::{OnlineArgs, OnlineVariant, Seek, SeekColor};
 use super::client::{Lichess, StreamFailure};
 
 /// How long a seek that could not be posted waits before it is posted again.
 const SEEK_RETRY: Duration = Duration::from_secs(5);
 
-/// Whether `--accept` takes `challenge`: one to the account, of standard chess, from the user
-/// named (any, with `any`).
-pub(super) fn accepted(accept: Option<&str>, challenge: &Challenge) -> bool {
+/// Whether `--accept` takes `challenge`: one to the account, in the variant sought
+/// (`--variant`), from the user named (any, with `any`).
+pub(super) fn accepted(
+    accept: Option<&str>,
+    variant: OnlineVariant,
+    challenge: &Challenge,
+) -> bool {
     let Some(accept) = accept else {
         return false;
     };
@@ -26,13 +30,13 @@ pub(super) fn accepted(accept: Option<&str>, challenge: &Challenge) -> bool {
         from(&challenger.id) || challenger.name.as_deref().is_some_and(from)
     });
     challenge.is_incoming()
-        && challenge.is_standard()
+        && challenge.variant_key() == variant.key()
         && (accept.eq_ignore_ascii_case("any") || by_name)
 }
 
 /// Accepts `challenge` if `--accept` takes it, saying what came of it.
 pub(super) async fn answer_challenge(args: &OnlineArgs, lichess: &Lichess, challenge: &Challenge) {
-    if !accepted(args.accept.as_deref(), challenge) {
+    if !accepted(args.accept.as_deref(), args.variant, challenge) {
         return;
     }
     let from = challenge
@@ -53,14 +57,22 @@ pub(super) async fn answer_challenge(args: &OnlineArgs, lichess: &Lichess, chall
     }
 }
 
+/// What a seek asks for: its time control, whether it is rated, the colour and the variant.
+pub(super) struct SeekAsked {
+    seek: Seek,
+    rated: bool,
+    color: SeekColor,
+    variant: OnlineVariant,
+}
+
 /// The form of a seek.
-pub(super) fn seek_form(seek: Seek, rated: bool, color: SeekColor) -> Vec<(&'static str, String)> {
+pub(super) fn seek_form(asked: &SeekAsked) -> Vec<(&'static str, String)> {
     vec![
-        ("time", seek.minutes.to_string()),
-        ("increment", seek.increment.to_string()),
-        ("rated", rated.to_string()),
-        ("color", color.as_str().to_owned()),
-        ("variant", "standard".to_owned()),
+        ("time", asked.seek.minutes.to_string()),
+        ("increment", asked.seek.increment.to_string()),
+        ("rated", asked.rated.to_string()),
+        ("color", asked.color.as_str().to_owned()),
+        ("variant", asked.variant.key().to_owned()),
     ]
 }
 
@@ -71,7 +83,12 @@ pub(super) struct Seeking(JoinHandle<()>);
 impl Seeking {
     /// Posts the seek `args` ask for, if they ask for one.
     pub(super) fn start(args: &OnlineArgs, lichess: &Lichess) -> Option<Seeking> {
-        let form = seek_form(args.seek?, args.rated, args.color);
+        let form = seek_form(&SeekAsked {
+            seek: args.seek?,
+            rated: args.rated,
+            color: args.color,
+            variant: args.variant,
+        });
         let lichess = lichess.clone();
         Some(Seeking(tokio::task::spawn_local(async move {
             loop {
@@ -118,17 +135,31 @@ mod tests {
 
     #[test]
     fn a_challenge_is_accepted_from_the_user_named_or_anyone_with_any() {
+        let standard = OnlineVariant::Standard;
         let mary = challenge("Mary", "in", "standard");
-        assert!(accepted(Some("mary"), &mary));
-        assert!(accepted(Some("MARY"), &mary));
-        assert!(accepted(Some("any"), &mary));
-        assert!(!accepted(Some("bob"), &mary));
-        assert!(!accepted(None, &mary));
+        assert!(accepted(Some("mary"), standard, &mary));
+        assert!(accepted(Some("MARY"), standard, &mary));
+        assert!(accepted(Some("any"), standard, &mary));
+        assert!(!accepted(Some("bob"), standard, &mary));
+        assert!(!accepted(None, standard, &mary));
         assert!(!accepted(
             Some("any"),
+            standard,
             &challenge("Mary", "out", "standard")
         ));
-        assert!(!accepted(Some("any"), &challenge("Mary", "in", "chess960")));
+    }
+
+    #[test]
+    fn a_challenge_is_accepted_only_in_the_variant_sought() {
+        let standard = challenge("Mary", "in", "standard");
+        let chess960 = challenge("Mary", "in", "chess960");
+        let atomic = challenge("Mary", "in", "atomic");
+        assert!(!accepted(Some("any"), OnlineVariant::Standard, &chess960));
+        assert!(accepted(Some("any"), OnlineVariant::Chess960, &chess960));
+        assert!(!accepted(Some("any"), OnlineVariant::Chess960, &standard));
+        for variant in [OnlineVariant::Standard, OnlineVariant::Chess960] {
+            assert!(!accepted(Some("any"), variant, &atomic));
+        }
     }
 
     #[test]
@@ -137,15 +168,24 @@ mod tests {
             minutes: 10,
             increment: 5,
         };
-        let form = seek_form(seek, true, SeekColor::White);
-        let get = |key: &str| {
-            form.iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v.as_str())
+        let form = |variant| {
+            seek_form(&SeekAsked {
+                seek,
+                rated: true,
+                color: SeekColor::White,
+                variant,
+            })
         };
-        assert_eq!(get("time"), Some("10"));
-        assert_eq!(get("increment"), Some("5"));
-        assert_eq!(get("rated"), Some("true"));
-        assert_eq!(get("color"), Some("white"));
+        let standard = form(OnlineVariant::Standard);
+        let get = |form: &[(&str, String)], key: &str| {
+            form.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+        };
+        assert_eq!(get(&standard, "time").as_deref(), Some("10"));
+        assert_eq!(get(&standard, "increment").as_deref(), Some("5"));
+        assert_eq!(get(&standard, "rated").as_deref(), Some("true"));
+        assert_eq!(get(&standard, "color").as_deref(), Some("white"));
+        assert_eq!(get(&standard, "variant").as_deref(), Some("standard"));
+        let chess960 = form(OnlineVariant::Chess960);
+        assert_eq!(get(&chess960, "variant").as_deref(), Some("chess960"));
     }
 }

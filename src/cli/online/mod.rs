@@ -59,11 +59,26 @@ const RATE_LIMITED: Duration = Duration::from_secs(60);
 
 /// Runs `touchmove online`.
 pub fn run(args: &OnlineArgs) -> Result<()> {
+    refuse_a_start_of_our_own(args)?;
     let token = token(args.token_file.as_deref())?;
     let lichess = Lichess::new(&args.lichess_url, &token)?;
     let runtime = super::session::runtime()?;
     let local = LocalSet::new();
     local.block_on(&runtime, games(args, lichess))
+}
+
+/// Refuses `--start` and `--chess960 N`: an online game starts where the server says.
+fn refuse_a_start_of_our_own(args: &OnlineArgs) -> Result<()> {
+    let given = match (&args.board.start, args.board.chess960) {
+        (Some(_), _) => "--start",
+        (None, Some(_)) => "--chess960",
+        (None, None) => return Ok(()),
+    };
+    bail!(
+        "{given}: an online game starts from the position the server gives (for Chess960, \
+         `--variant chess960` seeks such games and accepts their challenges; the server draws \
+         the position, and the game waits for the board to show it)"
+    )
 }
 
 /// The account's token: `--token-file`'s, else `LICHESS_TOKEN`'s; never printed.
@@ -241,6 +256,15 @@ async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String
                     if played.contains(&game.game_id) {
                         continue;
                     }
+                    if !touchmove::online::lichess::wire::is_chess(game.variant_key()) {
+                        eprintln!(
+                            "touchmove: game {} is of the variant `{}`, whose rules are not \
+                             chess's: it is left alone",
+                            game.game_id,
+                            game.variant_key()
+                        );
+                        continue;
+                    }
                     if !game.board_compatible() {
                         eprintln!(
                             "touchmove: game {} cannot be played with the Board API (its speed); \
@@ -313,11 +337,12 @@ async fn play(
         &full.white
     };
     eprintln!(
-        "touchmove: game {} on {}: you play {} against {}",
+        "touchmove: game {} on {}: you play {} against {}{}",
         seat.id,
         lichess_host(&args.lichess_url),
         super::session::side_name(seat.side),
-        player_name(opponent)
+        player_name(opponent),
+        set_up_from(&start)
     );
     let board = &args.board;
     let protocol = touchmove::registry::find(&board.protocol)
@@ -572,6 +597,19 @@ async fn send_requests(
             tokio::time::sleep(Duration::from_secs(1)).await;
             reopen.notify_one();
         }
+    }
+}
+
+/// What to set up on the board when the game does not start from the standard position: its
+/// FEN, and its number when it is a Chess960 start (nothing for the standard start).
+fn set_up_from(start: &Chess) -> String {
+    if *start == Chess::default() {
+        return String::new();
+    }
+    let fen = Fen::from_position(start, shakmaty::EnPassantMode::Legal);
+    match touchmove::rules::chess960::number_of(shakmaty::Position::board(start)) {
+        Some(number) => format!("; Chess960 position {number}: set up {fen}"),
+        None => format!("; set up {fen}"),
     }
 }
 

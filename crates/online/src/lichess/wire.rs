@@ -52,6 +52,9 @@ pub struct GameInfo {
     /// Whether the game can be played with the Board API (`compat.board`).
     #[serde(default)]
     pub compat: Option<Compat>,
+    /// The variant, by its key (`standard`, `chess960`...).
+    #[serde(default)]
+    pub variant: Option<Variant>,
 }
 
 impl GameInfo {
@@ -63,6 +66,13 @@ impl GameInfo {
     /// Whether the Board API can play the game (a game of a speed it refuses is not).
     pub fn board_compatible(&self) -> bool {
         self.compat.as_ref().is_none_or(|compat| compat.board)
+    }
+
+    /// The variant's key (`standard` when the message does not say).
+    pub fn variant_key(&self) -> &str {
+        self.variant
+            .as_ref()
+            .map_or(STANDARD, |variant| variant.key.as_str())
     }
 }
 
@@ -99,11 +109,11 @@ impl Challenge {
         self.direction.as_deref() != Some("out")
     }
 
-    /// Whether it is a game of standard chess.
-    pub fn is_standard(&self) -> bool {
+    /// The variant's key (`standard` when the challenge does not say).
+    pub fn variant_key(&self) -> &str {
         self.variant
             .as_ref()
-            .is_none_or(|variant| variant.key == "standard")
+            .map_or(STANDARD, |variant| variant.key.as_str())
     }
 }
 
@@ -122,6 +132,22 @@ pub struct User {
 pub struct Variant {
     /// Its key: `standard`, `chess960`, `fromPosition`...
     pub key: String,
+}
+
+/// The key of standard chess.
+pub const STANDARD: &str = "standard";
+
+/// The key of Chess960.
+pub const CHESS960: &str = "chess960";
+
+/// The key of standard chess from a position set up.
+pub const FROM_POSITION: &str = "fromPosition";
+
+/// Whether a game of the variant `key` is played by the rules of chess, so that the board can
+/// play it: standard chess, Chess960, standard chess from a position (not crazyhouse, atomic,
+/// three-check and the others, whose rules differ).
+pub fn is_chess(key: &str) -> bool {
+    [STANDARD, CHESS960, FROM_POSITION].contains(&key)
 }
 
 /// A line of a game's stream (`GET /api/board/game/stream/{gameId}`).
@@ -346,6 +372,38 @@ mod tests {
         assert!(!state.is_going_on());
         assert_eq!(state.winner_side(), Some(Color::Black));
         assert!(state.offers_draw(Color::Black) && !state.offers_draw(Color::White));
+    }
+
+    #[test]
+    fn a_game_s_variant_is_read_and_only_chess_s_are_played() {
+        let IncomingEvent::GameStart { game } =
+            serde_json::from_str(GAME_START).expect("gameStart")
+        else {
+            panic!("not a gameStart");
+        };
+        assert_eq!(game.variant_key(), "standard");
+        let atomic = GAME_START.replace(
+            r#""variant":{"key":"standard","name":"Standard"}"#,
+            r#""variant":{"key":"atomic","name":"Atomic"}"#,
+        );
+        let IncomingEvent::GameStart { game } = serde_json::from_str(&atomic).expect("gameStart")
+        else {
+            panic!("not a gameStart");
+        };
+        assert_eq!(game.variant_key(), "atomic");
+        assert!(!is_chess(game.variant_key()));
+        for key in ["standard", "chess960", "fromPosition"] {
+            assert!(is_chess(key), "{key}");
+        }
+        for key in [
+            "crazyhouse",
+            "kingOfTheHill",
+            "threeCheck",
+            "antichess",
+            "horde",
+        ] {
+            assert!(!is_chess(key), "{key}");
+        }
     }
 
     #[test]
