@@ -28,9 +28,16 @@ fn game() -> (Vec<String>, Vec<String>) {
         .into_iter()
         .take(PLIES)
         .collect();
-    let mut position = Chess::default();
-    let ucis = sans
-        .iter()
+    let ucis = ucis_of(Chess::default(), &sans);
+    (sans, ucis)
+}
+
+/// The game `sans` from `start` in UCI as the API writes it: castling as the king's two squares
+/// in standard chess, as the king taking its rook in Chess960 (`start`'s castling mode).
+fn ucis_of(start: Chess, sans: &[String]) -> Vec<String> {
+    let mut position = start;
+    let mode = position.castles().mode();
+    sans.iter()
         .map(|san| {
             let m = san
                 .parse::<SanPlus>()
@@ -39,10 +46,9 @@ fn game() -> (Vec<String>, Vec<String>) {
                 .to_move(&position)
                 .expect("legal");
             position.play_unchecked(m);
-            UciMove::from_standard(m).to_string()
+            UciMove::from_move(m, mode).to_string()
         })
-        .collect();
-    (sans, ucis)
+        .collect()
 }
 
 /// What `online` made of the game on an emulated `board`.
@@ -472,20 +478,8 @@ fn a_chess960_game_sought_with_variant_chess960_is_played_castling_as_the_api_wr
     ]
     .map(str::to_owned)
     .to_vec();
-    let mut position = touchmove::rules::chess960::position(48).expect("position 48");
-    let ucis: Vec<String> = sans
-        .iter()
-        .map(|san| {
-            let m = san
-                .parse::<SanPlus>()
-                .expect("a SAN")
-                .san
-                .to_move(&position)
-                .expect("legal");
-            position.play_unchecked(m);
-            UciMove::from_move(m, shakmaty::CastlingMode::Chess960).to_string()
-        })
-        .collect();
+    let start = touchmove::rules::chess960::position(48).expect("position 48");
+    let ucis = ucis_of(start, &sans);
     // The API writes castling in Chess960 as the king taking its rook.
     assert_eq!((ucis[4].as_str(), ucis[9].as_str()), ("g1h1", "g8e8"));
     let standin = StandIn::start(Script {

@@ -56,22 +56,26 @@ fn seconds(wav: &[u8]) -> f64 {
     panic!("no data chunk")
 }
 
-/// The texts spoken (in order) when the game is watched with `--speak LANGUAGE`, each checked
-/// to have been rendered to a WAV file of plausible length.
-fn spoken(language: &str) -> Vec<String> {
-    require_espeak();
-    let dir =
-        std::env::temp_dir().join(format!("touchmove-speak-{language}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a directory");
+/// An emulated Hall board whose hands play the sensor log `script` (written in `dir`).
+fn hall_board_playing(dir: &std::path::Path, script: &str) -> common::emulator::Emulator {
     let log = dir.join("game.log");
-    std::fs::write(&log, GAME).expect("written");
-    let board = emulate_with(
+    std::fs::write(&log, script).expect("written");
+    emulate_with(
         "hall",
         &["--log", log.to_str().expect("a path")],
         Stdio::null(),
-    );
-    let wav = dir.join("voice");
-    let output = common::bin()
+    )
+}
+
+/// `watch` of `board` (JSON lines, given up a second after the board is gone), its voice
+/// speaking `language` rendered to WAV files in `wav`.
+fn watch_speaking(
+    board: &common::emulator::Emulator,
+    language: &str,
+    wav: &std::path::Path,
+) -> std::process::Command {
+    let mut command = common::bin();
+    command
         .args([
             "watch",
             "--protocol",
@@ -81,7 +85,21 @@ fn spoken(language: &str) -> Vec<String> {
             "--json",
         ])
         .args(["--give-up-after", "1", "--speak", language])
-        .args(["--speak-wav", wav.to_str().expect("a path")])
+        .arg("--speak-wav")
+        .arg(wav);
+    command
+}
+
+/// The texts spoken (in order) when the game is watched with `--speak LANGUAGE`, each checked
+/// to have been rendered to a WAV file of plausible length.
+fn spoken(language: &str) -> Vec<String> {
+    require_espeak();
+    let dir =
+        std::env::temp_dir().join(format!("touchmove-speak-{language}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let board = hall_board_playing(&dir, GAME);
+    let wav = dir.join("voice");
+    let output = watch_speaking(&board, language, &wav)
         .output()
         .expect("watch runs");
     drop(board);
@@ -158,27 +176,10 @@ fn a_resumed_watch_does_not_say_again_what_was_said_before_the_crash() {
         })
         .collect();
     assert!(script.contains("13300 place h4"), "{script}");
-    let log = dir.path().join("game.log");
-    std::fs::write(&log, script).expect("written");
-    let board = emulate_with(
-        "hall",
-        &["--log", log.to_str().expect("a path")],
-        Stdio::null(),
-    );
+    let board = hall_board_playing(dir.path(), &script);
     let record = dir.path().join("record.log");
     let watch = |voice: &std::path::Path, extra: &[&str]| {
-        common::bin()
-            .args([
-                "watch",
-                "--protocol",
-                "hall",
-                "--port",
-                &board.port,
-                "--json",
-            ])
-            .args(["--give-up-after", "1", "--speak", "en"])
-            .arg("--speak-wav")
-            .arg(voice)
+        watch_speaking(&board, "en", voice)
             .arg("--record")
             .arg(&record)
             .args(extra)
