@@ -19,10 +19,10 @@ use std::collections::VecDeque;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move, Position};
+use shakmaty::{ByColor, CastlingMode, Chess, Color, KnownOutcome, Move, Position};
 
 use crate::lichess::request::Request;
-use crate::lichess::wire::{GameMessage, GameState};
+use crate::lichess::wire::{CHESS960, GameMessage, GameState};
 use touchmove_boards::live::{Feedback, move_squares};
 use touchmove_core::clock::ClockReading;
 use touchmove_core::event::{ClockTimes, EventKind, GameEvent, GameResult, Termination};
@@ -121,6 +121,10 @@ pub struct OnlineGame {
     opponent_gone: bool,
     /// The server ended the game.
     over: bool,
+    /// How the server writes castling in UCI: the king taking its rook in Chess960 (even from
+    /// the standard start, which the board's record writes as standard chess), else the king's
+    /// two squares. Known from the start, and from the whole game's variant.
+    uci_mode: CastlingMode,
     out: VecDeque<OnlineEvent>,
 }
 
@@ -129,6 +133,7 @@ impl OnlineGame {
     pub fn new(start: Chess, me: Color) -> OnlineGame {
         OnlineGame {
             me,
+            uci_mode: start.castles().mode(),
             position: start.clone(),
             start,
             server: Vec::new(),
@@ -229,7 +234,12 @@ impl OnlineGame {
     /// [`OnlineGame::handle_state`]; a chat line and the opponent's leaving are said.
     pub fn handle_message(&mut self, t: Millis, message: &GameMessage) {
         match message {
-            GameMessage::GameFull(full) => self.handle_state(t, &full.state),
+            GameMessage::GameFull(full) => {
+                if full.variant.key == CHESS960 {
+                    self.uci_mode = CastlingMode::Chess960;
+                }
+                self.handle_state(t, &full.state);
+            }
             GameMessage::GameState(state) => self.handle_state(t, state),
             GameMessage::ChatLine(line) => self.notice(
                 t,
@@ -389,7 +399,7 @@ impl OnlineGame {
             self.out
                 .push_back(OnlineEvent::Send(Request::Move(UciMove::from_move(
                     sent.m,
-                    self.position.castles().mode(),
+                    self.uci_mode,
                 ))));
         }
     }
@@ -467,7 +477,7 @@ impl OnlineGame {
                         self.out
                             .push_back(OnlineEvent::Send(Request::Move(UciMove::from_move(
                                 shown,
-                                self.position.castles().mode(),
+                                self.uci_mode,
                             ))));
                     }
                 } else {
@@ -503,7 +513,7 @@ impl OnlineGame {
             OnlineNotice::Move {
                 color: self.position.turn(),
                 san: san.clone(),
-                uci: UciMove::from_move(next, self.position.castles().mode()).to_string(),
+                uci: UciMove::from_move(next, self.uci_mode).to_string(),
                 chess_move: next,
             },
         );

@@ -436,3 +436,50 @@ fn the_server_s_status_says_how_the_game_ended() {
         assert_eq!(results, [termination], "{status}");
     }
 }
+
+/// The whole game as the server first states it: of `variant`, from the standard start, no
+/// move yet.
+fn game_full(variant: &str) -> GameMessage {
+    serde_json::from_value(serde_json::json!({
+        "type": "gameFull", "id": "tmGame01", "variant": {"key": variant, "name": variant},
+        "clock": {"initial": 300_000, "increment": 0}, "rated": false,
+        "white": {"id": "player", "name": "Player"}, "black": {"id": "mary", "name": "Mary"},
+        "initialFen": "startpos",
+        "state": {"type": "gameState", "moves": "", "wtime": 300_000, "btime": 300_000,
+                  "winc": 0, "binc": 0, "status": "started"},
+    }))
+    .expect("a gameFull")
+}
+
+#[test]
+fn castling_is_sent_as_the_server_writes_it_in_chess960_even_from_the_standard_start() {
+    let opening = ["e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"];
+    for (variant, white_castles, black_castles) in
+        [("standard", "e1g1", "e8g8"), ("chess960", "e1h1", "e8h8")]
+    {
+        let mut game = OnlineGame::new(Chess::default(), Color::White);
+        let mut board = Board::new();
+        game.handle_message(0, &game_full(variant));
+        let mut moves: Vec<&str> = Vec::new();
+        for (ply, uci) in opening.iter().enumerate() {
+            let t = 1000 * (ply as Millis + 1);
+            game.handle_decision(&board.play(t, uci));
+            moves.push(uci);
+            game.handle_state(t + 100, &state(&moves.join(" "), "started"));
+        }
+        drain(&mut game);
+        // White castles on the board (the board's record: standard chess, e1g1).
+        game.handle_decision(&board.play(10_000, "e1g1"));
+        let out = drain(&mut game);
+        assert_eq!(said(&out), ["move O-O"], "{variant}");
+        assert_eq!(sent(&out), [format!("move {white_castles}")], "{variant}");
+        // The server's castling reply, in its writing, is shown and carried out as O-O.
+        moves.extend([white_castles, black_castles]);
+        game.handle_state(10_100, &state(&moves.join(" "), "started"));
+        let out = drain(&mut game);
+        assert_eq!(said(&out), ["server O-O"], "{variant}");
+        game.handle_decision(&board.play(11_000, "e8g8"));
+        assert_eq!(said(&drain(&mut game)), ["move O-O"], "{variant}");
+        assert_eq!(game.moves().len(), 8, "{variant}");
+    }
+}
