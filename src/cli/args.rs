@@ -162,7 +162,9 @@ impl OnlineVariant {
 const ONLINE_HELP: &str = "\
 The token is read from LICHESS_TOKEN (or --token-file) and never printed. The account's games
 are played one after another, games already going on first: open a game on lichess.org (a
-challenge, a seek), or let --accept and --seek find one, and it comes to the board. Type
+challenge, a seek), or let --accept and --seek find one, and it comes to the board (with
+--variant chess960, Chess960 games: the server draws the position, said when the game begins,
+and the game starts once the board shows it). Type
 `draw`, `takeback`, `resign`, `abort` or `claim` (and Enter) to ask them of the server, or use
 the buttons of the page --listen serves. Your moves are the board's: each is sent as soon as it
 is decided, and only then; a move the server refuses is said and taken back on the board.
