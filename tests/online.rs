@@ -445,6 +445,21 @@ fn a_challenge_from_the_user_named_by_accept_is_accepted_and_played() {
     );
 }
 
+/// The form of the one seek the stand-in received (a session posts one seek for its game).
+fn the_one_seek_form(standin: &StandIn) -> String {
+    let seeks: Vec<String> = standin
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.starts_with("/api/board/seek"))
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(seeks.len(), 1, "one seek: {seeks:?}");
+    seeks[0]
+        .split_once('?')
+        .map(|(_, form)| form.to_owned())
+        .unwrap_or_default()
+}
+
 #[test]
 fn a_seek_is_posted_with_its_time_control_and_its_game_played() {
     let (sans, ucis) = game();
@@ -455,14 +470,7 @@ fn a_seek_is_posted_with_its_time_control_and_its_game_played() {
     let seek = ["--seek", "10+2", "--rated", "--color", "white"];
     let played = play_on("dgt", &[], None, &standin, &sans, &seek);
     check_game(&standin, &played, &sans, &ucis, &[]);
-    let seeks: Vec<String> = standin
-        .received()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path.starts_with("/api/board/seek"))
-        .map(|r| r.path)
-        .collect();
-    assert_eq!(seeks.len(), 1, "one seek: {seeks:?}");
-    let form = seeks[0].split_once('?').map(|(_, form)| form).unwrap_or("");
+    let form = the_one_seek_form(&standin);
     for field in ["time=10", "increment=2", "rated=true", "color=white"] {
         assert!(form.split('&').any(|f| f == field), "{field} in {form}");
     }
@@ -503,17 +511,8 @@ fn a_chess960_game_sought_with_variant_chess960_is_played_castling_as_the_api_wr
         .filter(|e| e["kind"] == "violation" || e["kind"] == "illegal")
         .collect();
     assert!(rulings.is_empty(), "{rulings:?}");
-    let seeks: Vec<String> = standin
-        .received()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path.starts_with("/api/board/seek"))
-        .map(|r| r.path)
-        .collect();
-    assert_eq!(seeks.len(), 1, "one seek: {seeks:?}");
-    assert!(
-        seeks[0].split(['?', '&']).any(|f| f == "variant=chess960"),
-        "{seeks:?}"
-    );
+    let form = the_one_seek_form(&standin);
+    assert!(form.split('&').any(|f| f == "variant=chess960"), "{form}");
     // The player is told what to set up.
     assert!(
         played
