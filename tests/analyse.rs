@@ -126,7 +126,7 @@ fn a_two_player_game_is_analysed_on_the_page_and_its_recording_says_the_analysis
     };
     let replayed = replay_with(
         &record.path().join(format!("1-game{number}.log")),
-        &["--slide-ms", "50", "--bounce-ms", "10"],
+        &common::SHORT_WINDOWS,
     );
     let streamed: Vec<Value> = events
         .iter()

@@ -112,14 +112,8 @@ fn play_960(name: &str, numbered: bool, game: &Game960) -> String {
     let output = common::bin()
         .args(["watch", "--port", &board.port, "--json"])
         .args(options)
-        .args([
-            "--give-up-after",
-            "1",
-            "--slide-ms",
-            "50",
-            "--bounce-ms",
-            "10",
-        ])
+        .args(["--give-up-after", "1"])
+        .args(common::SHORT_WINDOWS)
         .args(["--pgn", pgn.to_str().expect("a path")])
         .args(["--record", log.to_str().expect("a path")])
         .output()
@@ -254,7 +248,7 @@ fn a_chess960_game_against_stockfish_is_played_with_uci_chess960() {
         ])
         .args(["--chess960", POSITION, "--color", "white"])
         .args(["--port", &board.port, "--json", "--give-up-after", "1"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(common::SHORT_WINDOWS)
         .args(["--record", log.to_str().expect("a path")])
         .output()
         .expect("play runs");

@@ -7,18 +7,13 @@ use crate::common;
 
 use common::watching::{Watched, replay_with, source_game, watch_board};
 
-/// The game is played twenty times faster than the simulated hands (and the board scans twenty
-/// times as often), so the interpreter's windows are scaled the same way (250 ms slide window
-/// → 12 ms, 50 ms bounce → 2 ms).
-const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
-
 /// Ten times faster: the windows scaled likewise (25 ms, 5 ms).
 const TENFOLD_WINDOWS: [&str; 4] = ["--slide-ms", "25", "--bounce-ms", "5"];
 
 /// Plays game `number` of `fixtures/PGN` on an emulated ChessLink board twenty times as fast
 /// with `extra` options and checks both equalities.
 fn check(name: &str, pgn: &str, number: usize, extra: &[&str]) -> Watched {
-    check_at("20", &SCALED_WINDOWS, name, pgn, number, extra)
+    check_at("20", &common::SCALED_WINDOWS, name, pgn, number, extra)
 }
 
 /// Plays game `number` of `fixtures/PGN` on an emulated ChessLink board `speed` times as fast,

@@ -229,7 +229,6 @@ fn a_short_unplug_with_the_port_open_and_moves_made_meanwhile() {
 
 #[test]
 fn a_watch_killed_mid_game_and_resumed_records_the_whole_game() {
-    use std::io::{BufRead, BufReader};
     let (pgn, number) = ("corpus/kasparov-deep-blue-1997.pgn", 6);
     let path = format!("fixtures/{pgn}");
     let emulator = emulate(&["--pgn", &path, "--game", "6", "--speed", "20"]);
@@ -258,13 +257,7 @@ fn a_watch_killed_mid_game_and_resumed_records_the_whole_game() {
     };
     // The first watch is killed (SIGKILL) once it has decided four moves.
     let mut first = watch(&[]);
-    let stdout = first.stdout.take().expect("piped stdout");
-    let moves_seen = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .filter(|line| line.contains(r#""kind":"move""#))
-        .take(4)
-        .count();
+    let moves_seen = common::child::await_lines(&mut first, r#""kind":"move""#, 4);
     assert_eq!(moves_seen, 4, "the first watch decided too little");
     first.kill().expect("killed");
     first.wait().expect("reaped");

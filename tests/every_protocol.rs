@@ -9,20 +9,16 @@ use crate::common;
 use common::emulator::emulate_board;
 use common::watching::{replay_with, source_game, watch_board};
 
-/// The game is played twenty times faster than the simulated hands, so the interpreter's
-/// windows are scaled the same way (250 ms slide window → 12 ms, 50 ms bounce → 2 ms).
-const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
-
 #[test]
 fn every_protocol_s_emulated_board_plays_the_game_watched() {
     // Every protocol has its emulated board (`touchmove_simulation::emulators`' own test).
     for protocol in touchmove::registry::PROTOCOLS {
         let name = protocol.name;
         let args = ["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"];
-        let watched = watch_board(name, "registry", &args, &SCALED_WINDOWS);
+        let watched = watch_board(name, "registry", &args, &common::SCALED_WINDOWS);
         assert_eq!(
             watched.events,
-            replay_with(&watched.record, &SCALED_WINDOWS),
+            replay_with(&watched.record, &common::SCALED_WINDOWS),
             "{name}: live decisions differ from the replay of the recording"
         );
         assert_eq!(

@@ -7,20 +7,16 @@ use crate::common;
 
 use common::watching::{replay_with, source_game, watch_board};
 
-/// The game is played twenty times faster than the simulated hands, so the interpreter's
-/// windows are scaled the same way (250 ms slide window → 12 ms, 50 ms bounce → 2 ms).
-const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
-
 /// Plays the coverage game on an emulated Hall board with `extra` options and checks both
 /// equalities; returns the sensor log `watch` recorded.
 fn check(name: &str, extra: &[&str]) -> String {
     let mut args = vec!["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"];
     args.extend_from_slice(extra);
-    let watched = watch_board("hall", name, &args, &SCALED_WINDOWS);
+    let watched = watch_board("hall", name, &args, &common::SCALED_WINDOWS);
     let live = watched.events;
     assert_eq!(
         live,
-        replay_with(&watched.record, &SCALED_WINDOWS),
+        replay_with(&watched.record, &common::SCALED_WINDOWS),
         "{name}: live decisions differ from the replay of the recording"
     );
     assert_eq!(

@@ -22,9 +22,6 @@ use common::watching::source_game;
 
 const TOKEN: &str = "lip_touchmoveTestToken0123456789";
 
-/// The interpreter's windows scaled to the emulators' speed (20×).
-const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
-
 /// Lichess's reply to a push of three games: the first and third taken, the second refused.
 fn taken() -> String {
     r#"{"games":[{"tags":{"Board":"north"},"moves":7},{"tags":{"Board":"2"},"error":"No move found"},{"tags":{"Board":"3"},"moves":7}]}"#.to_owned()
@@ -52,7 +49,7 @@ fn serve_pushing(
     for spec in specs {
         args.extend(["--board", spec.as_str()]);
     }
-    args.extend(SCALED_WINDOWS);
+    args.extend(common::SCALED_WINDOWS);
     let mut command = serve_command(&args);
     command
         .env("LICHESS_TOKEN", TOKEN)

@@ -22,10 +22,6 @@ use common::http::get;
 use common::serving::{COVERAGE_GAME, serve, three_boards};
 use common::watching::source_game;
 
-/// The game is played twenty times faster than the simulated hands, so the interpreter's
-/// windows are scaled the same way.
-const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
-
 /// A LiveChess client: calls answered by id, feed messages kept per feed until read.
 struct Client {
     socket: WebSocket<MaybeTlsStream<TcpStream>>,
@@ -171,7 +167,7 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
     for spec in &specs {
         args.extend(["--board", spec.as_str()]);
     }
-    args.extend(SCALED_WINDOWS);
+    args.extend(common::SCALED_WINDOWS);
     let served = serve(&args);
     let livechess = served.livechess_address();
     let played = source_game("games/coverage.pgn", 1);
@@ -469,7 +465,7 @@ fn lila_s_and_lichess_dgt_boards_call_sequences_take_every_move_once() {
     for spec in &specs {
         args.extend(["--board", spec.as_str()]);
     }
-    args.extend(SCALED_WINDOWS);
+    args.extend(common::SCALED_WINDOWS);
     let served = serve(&args);
     let livechess = served.livechess_address();
     let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

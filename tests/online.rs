@@ -73,7 +73,7 @@ fn online_command(
         .env("LICHESS_TOKEN", TOKEN)
         .args(["online", "--lichess-url", &standin.url, "--games", "1"])
         .args(["--protocol", board, "--port", port, "--json"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(common::SHORT_WINDOWS)
         .args(["--record", log.to_str().expect("a path")]);
     command
 }
@@ -167,20 +167,13 @@ fn play_pgn_on(
         command
     };
     if let Some(moves) = kill_after {
-        use std::io::{BufRead, BufReader};
         let first_stderr = dir.join("first.stderr");
         let mut first = online(&[])
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&first_stderr).expect("a file"))
             .spawn()
             .expect("online runs");
-        let stdout = first.stdout.take().expect("stdout");
-        let seen = BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .filter(|line| line.contains(r#""kind":"move""#))
-            .take(moves)
-            .count();
+        let seen = common::child::await_lines(&mut first, r#""kind":"move""#, moves);
         assert_eq!(
             seen,
             moves,

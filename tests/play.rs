@@ -104,14 +104,8 @@ fn play_on(board: &str, played: &[String]) -> Played {
             "white",
         ])
         .args(["--protocol", board, "--port", &emulated.port, "--json"])
-        .args([
-            "--give-up-after",
-            "1",
-            "--slide-ms",
-            "50",
-            "--bounce-ms",
-            "10",
-        ])
+        .args(["--give-up-after", "1"])
+        .args(common::SHORT_WINDOWS)
         .args(["--pgn", pgn.to_str().expect("a path")])
         .args(["--record", log.to_str().expect("a path")])
         .output()
@@ -501,7 +495,7 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
         .args(["play", "--engine", &stockfish(), "--depth", "4"])
         .args(["--port", &board.port, "--json", "--listen", "127.0.0.1:0"])
         .args(["--notation", "ru-long"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(common::SHORT_WINDOWS)
         .args(["--record", recording.to_str().expect("a path")])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -660,7 +654,6 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
 
 #[test]
 fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
-    use std::io::{BufRead, BufReader};
     // White's moves are legal whatever Stockfish replies (at depth 4 it never blocks a3 or
     // h3); the script's Black moves are not played (the hands follow the board).
     let whites = ["e4", "Nf3", "a3", "h3"];
@@ -689,7 +682,7 @@ fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
         common::bin()
             .args(["play", "--engine", &stockfish(), "--depth", "4"])
             .args(["--port", &board.port, "--json", "--give-up-after", "1"])
-            .args(["--slide-ms", "50", "--bounce-ms", "10"])
+            .args(common::SHORT_WINDOWS)
             .arg("--record")
             .arg(&record)
             .args(extra)
@@ -701,13 +694,7 @@ fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
     };
     // The first session is killed (SIGKILL) once four moves stand.
     let mut first = play(&[]);
-    let stdout = first.stdout.take().expect("stdout");
-    let moves_seen = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .filter(|line| line.contains(r#""kind":"move""#))
-        .take(4)
-        .count();
+    let moves_seen = common::child::await_lines(&mut first, r#""kind":"move""#, 4);
     assert_eq!(moves_seen, 4, "the first session decided too little");
     first.kill().expect("killed");
     first.wait().expect("reaped");

@@ -200,7 +200,7 @@ fn book_game(name: &str, engine: &str, strength: &[&str], page: bool) -> BookGam
         .args(["--movetime", "300", "--color", "white"])
         .args(["--book", book.to_str().expect("a path"), "--book-seed", "7"])
         .args(["--port", &board.port, "--json"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(common::SHORT_WINDOWS)
         .args(["--pgn", pgn.to_str().expect("a path")])
         .args(["--record", log.to_str().expect("a path")])
         .stdin(Stdio::piped())

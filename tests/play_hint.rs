@@ -46,7 +46,7 @@ fn a_hint_typed_or_asked_on_the_page_is_shown_and_changes_nothing_in_the_record(
         .args(["play", "--engine", &stockfish(), "--depth", "6"])
         .args(["--color", "black", "--port", &board.port, "--json"])
         .args(["--listen", "127.0.0.1:0"])
-        .args(["--slide-ms", "50", "--bounce-ms", "10"])
+        .args(common::SHORT_WINDOWS)
         .args(["--pgn", pgn.to_str().expect("a path")])
         .args(["--record", log.to_str().expect("a path")])
         .stdin(Stdio::piped())

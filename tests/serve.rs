@@ -18,10 +18,6 @@ use common::http::{get, sse_data, sse_until};
 use common::serving::serve;
 use common::watching::{replay_with, source_game};
 
-/// The game is played twenty times faster than the simulated hands, so the interpreter's
-/// windows are scaled the same way (250 ms slide window → 12 ms, 50 ms bounce → 2 ms).
-const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
-
 /// Waits until there are `count` boards and every one's game has `plies` plies, or the
 /// deadline.
 fn wait_for_boards(address: &str, count: usize, plies: u64) -> Vec<Value> {
@@ -71,7 +67,7 @@ fn three_boards_of_three_protocols_served_live() {
     }
     let record_arg = record.display().to_string();
     args.extend(["--record-dir", record_arg.as_str()]);
-    args.extend(SCALED_WINDOWS);
+    args.extend(common::SCALED_WINDOWS);
     let served = serve(&args);
     let played = source_game("games/coverage.pgn", 1);
     let plies = played.len() as u64;
@@ -111,7 +107,7 @@ fn three_boards_of_three_protocols_served_live() {
         let log = record.join(format!("{name}-game1.log"));
         assert_eq!(
             game_events,
-            replay_with(&log, &SCALED_WINDOWS),
+            replay_with(&log, &common::SCALED_WINDOWS),
             "board {name}: the stream differs from the replay of its recording"
         );
     }
@@ -208,7 +204,7 @@ fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
     for board in &boards {
         args.extend(["--board", board.as_str()]);
     }
-    args.extend(SCALED_WINDOWS);
+    args.extend(common::SCALED_WINDOWS);
     let served = serve(&args);
     browser.open(&format!("http://{}/board/unplugged", served.address));
     let within = Duration::from_secs(20);
@@ -238,7 +234,7 @@ fn a_demo_board_plays_its_games_one_after_another() {
     // game 5 (Gligo – Firi). Five times as fast as the hands, the windows scaled alike.
     let record = tempfile::tempdir().expect("a directory for the records");
     let record_arg = record.path().display().to_string();
-    let windows = ["--slide-ms", "50", "--bounce-ms", "10"];
+    let windows = common::SHORT_WINDOWS;
     let mut args = vec![
         "--record-dir",
         record_arg.as_str(),
@@ -410,7 +406,7 @@ fn boards_found_by_their_probe_and_plugged_in_later_join_the_hall() {
     let first = emulate_board("dgt", &game);
     std::os::unix::fs::symlink(&first.port, ports.path().join("board-a")).expect("a link");
     let mut args = vec!["--scan-dir", scan_dir.as_str()];
-    args.extend(SCALED_WINDOWS);
+    args.extend(common::SCALED_WINDOWS);
     let served = serve(&args);
     let played = source_game("games/coverage.pgn", 1);
     let plies = played.len() as u64;

@@ -158,7 +158,6 @@ fn texts_in(dir: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn a_resumed_watch_does_not_say_again_what_was_said_before_the_crash() {
-    use std::io::{BufRead, BufReader};
     require_espeak();
     let dir = tempfile::Builder::new()
         .prefix("touchmove-speak-resume-")
@@ -192,12 +191,8 @@ fn a_resumed_watch_does_not_say_again_what_was_said_before_the_crash() {
     // The first watch says the ruling and the illegal move, and is killed (SIGKILL).
     let before = dir.path().join("before");
     let mut first = watch(&before, &[]);
-    let stdout = first.stdout.take().expect("piped stdout");
-    let illegal = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .any(|line| line.contains(r#""kind":"illegal""#));
-    assert!(illegal, "the first watch never decided the illegal move");
+    let illegal = common::child::await_lines(&mut first, r#""kind":"illegal""#, 1);
+    assert_eq!(illegal, 1, "the first watch never decided the illegal move");
     // Its voice has said the ruling and the illegal move (rendered once they are decided:
     // waited for, as a person would listen, for up to ten seconds).
     let said_before = ["touch move: white, article 4 3 1", "illegal move by black"];

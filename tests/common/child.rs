@@ -47,6 +47,19 @@ pub fn spawn(command: &mut Command) -> Child {
     child
 }
 
+/// Reads `child`'s standard output (piped) until `count` of its lines contain `needle`: how
+/// many did (fewer when the output ended first).
+pub fn await_lines(child: &mut Child, needle: &str, count: usize) -> usize {
+    use std::io::{BufRead, BufReader};
+    let stdout = child.stdout.take().expect("a piped standard output");
+    BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .filter(|line| line.contains(needle))
+        .take(count)
+        .count()
+}
+
 /// Sends SIGINT to `child`, as Ctrl-C does.
 pub fn interrupt(child: &Child) {
     let pid = libc::pid_t::try_from(child.id()).expect("a pid");

@@ -243,6 +243,14 @@ pub fn replay_in_chunks(fixture: &Fixture, size: usize) -> Vec<Value> {
     to_values(&out)
 }
 
+/// The interpreter's windows for emulated hands playing twenty times faster than people
+/// (`--speed 20`): the 250 ms slide window and the 50 ms bounce scaled the same way.
+pub const SCALED_WINDOWS: [&str; 4] = ["--slide-ms", "12", "--bounce-ms", "2"];
+
+/// The interpreter's windows for emulated hands at `--speed 5` and for scripted logs whose
+/// moves come quickly: a fifth of the defaults (50 ms slide window, 10 ms bounce).
+pub const SHORT_WINDOWS: [&str; 4] = ["--slide-ms", "50", "--bounce-ms", "10"];
+
 /// The built `touchmove` binary, to be run as a child that never outlives its test, its
 /// standard error piped ([`child::command`]).
 pub fn bin() -> Command {
