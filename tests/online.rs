@@ -275,6 +275,8 @@ fn check_game(
         .find(|e| e["kind"] == "result")
         .expect("a result");
     assert_eq!(result["result"], "1/2-1/2");
+    // Nobody broke a rule: no ruling, whatever the hands did with the clock.
+    assert_eq!(rulings(events), Vec::<&Value>::new(), "{stderr}");
     for text in [&played.stdout, stderr] {
         assert!(!text.contains(TOKEN), "the token was printed");
     }
@@ -283,6 +285,14 @@ fn check_game(
     let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
     let replayed: Vec<&Value> = played.replayed.iter().collect();
     assert_eq!(replayed, decided, "{stderr}");
+}
+
+/// The rulings among `events`: Article 4 violations and illegal moves.
+fn rulings(events: &[Value]) -> Vec<&Value> {
+    events
+        .iter()
+        .filter(|e| e["kind"] == "violation" || e["kind"] == "illegal")
+        .collect()
 }
 
 /// Live equals replay: the recording at `log` (the server's lines and answers in it) replays to
@@ -363,6 +373,40 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
     check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+}
+
+/// A whole game on an emulated DGT board with a DGT 3000, whose lever bit follows the host's
+/// settings of the server's clock, the hands pressing the clock as `presses` says: every check
+/// of a game, no ruling among them (the host's settings are no presses; the opponent's side,
+/// whose moves the player carries out, is never judged for a press).
+fn a_dgt_3000_game_pressing(presses: &str) {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(script(&ucis));
+    let hands = [
+        "--clock",
+        "3000",
+        "--presses",
+        presses,
+        "--thinking",
+        "300-2000",
+    ];
+    let played = play_on("dgt", &hands, None, &standin, &sans, &[]);
+    check_game(&standin, &played, &sans, &ucis, &[]);
+}
+
+#[test]
+fn a_player_who_presses_after_every_move_carried_out_earns_no_ruling_on_a_dgt_3000() {
+    a_dgt_3000_game_pressing("every");
+}
+
+#[test]
+fn a_player_who_presses_after_their_own_moves_only_earns_no_ruling_on_a_dgt_3000() {
+    a_dgt_3000_game_pressing("own");
+}
+
+#[test]
+fn a_player_who_never_presses_earns_no_ruling_on_a_dgt_3000() {
+    a_dgt_3000_game_pressing("never");
 }
 
 #[test]
@@ -498,12 +542,6 @@ fn a_chess960_game_sought_with_variant_chess960_is_played_castling_as_the_api_wr
     // Every check of a game: White's castling sent as g1h1, Black's g8e8 shown and carried
     // out, the result, the replay.
     check_game(&standin, &played, &sans, &ucis, &[]);
-    let rulings: Vec<&Value> = played
-        .events
-        .iter()
-        .filter(|e| e["kind"] == "violation" || e["kind"] == "illegal")
-        .collect();
-    assert!(rulings.is_empty(), "{rulings:?}");
     let form = the_one_seek_form(&standin);
     assert!(form.split('&').any(|f| f == "variant=chess960"), "{form}");
     // The player is told what to set up.

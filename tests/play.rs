@@ -67,7 +67,18 @@ struct Played {
 /// Plays `played` (SAN) on an emulated `board`, White's moves the human's, Black's Stockfish's
 /// at depth 4.
 fn play_on(board: &str, played: &[String]) -> Played {
-    let dir = std::env::temp_dir().join(format!("touchmove-play-{board}-{}", std::process::id()));
+    play_with(board, played, &[], &[])
+}
+
+/// As `play_on`, the emulator given `emulated_args` too and `play` given `play_args`.
+fn play_with(board: &str, played: &[String], emulated_args: &[&str], play_args: &[&str]) -> Played {
+    // A folder of its own: several games on one protocol run side by side.
+    static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let number = GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "touchmove-play-{board}-{}-{number}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("a directory");
     let script = dir.join("game.pgn");
     let movetext: Vec<String> = played
@@ -78,17 +89,19 @@ fn play_on(board: &str, played: &[String]) -> Played {
     let pgn_text = format!("[Event \"play\"]\n\n{} *\n", movetext.join(" "));
     std::fs::write(&script, pgn_text).expect("written");
     let emulator_log = dir.join("emulator.log");
+    let mut emulate_args = vec![
+        "-v",
+        "--pgn",
+        script.to_str().expect("a path"),
+        "--follow",
+        "black",
+        "--speed",
+        "5",
+    ];
+    emulate_args.extend_from_slice(emulated_args);
     let emulated = emulate_with(
         board,
-        &[
-            "-v",
-            "--pgn",
-            script.to_str().expect("a path"),
-            "--follow",
-            "black",
-            "--speed",
-            "5",
-        ],
+        &emulate_args,
         Stdio::from(std::fs::File::create(&emulator_log).expect("a log")),
     );
     let pgn = dir.join("out.pgn");
@@ -106,6 +119,7 @@ fn play_on(board: &str, played: &[String]) -> Played {
         .args(["--protocol", board, "--port", &emulated.port, "--json"])
         .args(["--give-up-after", "1"])
         .args(common::SHORT_WINDOWS)
+        .args(play_args)
         .args(["--pgn", pgn.to_str().expect("a path")])
         .args(["--record", log.to_str().expect("a path")])
         .output()
@@ -208,6 +222,45 @@ fn a_game_against_stockfish_on_a_dgt_board() {
             result.emulator
         );
     }
+}
+
+/// A game against Stockfish on an emulated DGT board with a DGT 3000 (its lever bit follows the
+/// host's settings), the clock set to ten minutes and two seconds a move, the hands pressing as
+/// `presses` says: every check of a game, and no ruling (the engine's side, whose moves the
+/// player carries out, is never judged for a press; the host's settings are no presses).
+fn a_dgt_3000_game_pressing(presses: &str) {
+    let played = sans(&game());
+    let hands = [
+        "--clock",
+        "3000",
+        "--presses",
+        presses,
+        "--thinking",
+        "300-2000",
+    ];
+    let result = play_with("dgt", &played, &hands, &["--time-control", "600+2"]);
+    check_game(&result, &played);
+    let rulings: Vec<&Value> = result
+        .events
+        .iter()
+        .filter(|e| e["kind"] == "violation" || e["kind"] == "illegal")
+        .collect();
+    assert_eq!(rulings, Vec::<&Value>::new(), "{}", result.stderr);
+}
+
+#[test]
+fn a_player_who_presses_after_every_move_carried_out_earns_no_ruling_on_a_dgt_3000() {
+    a_dgt_3000_game_pressing("every");
+}
+
+#[test]
+fn a_player_who_presses_after_their_own_moves_only_earns_no_ruling_on_a_dgt_3000() {
+    a_dgt_3000_game_pressing("own");
+}
+
+#[test]
+fn a_player_who_never_presses_earns_no_ruling_on_a_dgt_3000() {
+    a_dgt_3000_game_pressing("never");
 }
 
 #[test]

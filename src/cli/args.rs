@@ -622,6 +622,31 @@ pub struct EmulatedBoardArgs {
     /// The serial number the DGT board says (SERIALNR, up to five digits; its own: 31415).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..100_000))]
     pub serial: Option<u32>,
+    /// The clock plugged into the DGT board: `xl` (its lever bit where the lever stands) or
+    /// `3000` (a host's set-and-run moves the lever bit too, high on the side set running).
+    #[arg(long, value_name = "MODEL", default_value = "xl")]
+    pub clock: ClockModelArg,
+}
+
+/// The clock plugged into an emulated DGT board (`emulate --clock`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ClockModelArg {
+    /// A DGT XL: the lever bit is where the lever stands.
+    Xl,
+    /// A DGT 3000: a host's set-and-run moves the lever bit too.
+    #[value(name = "3000")]
+    Dgt3000,
+}
+
+/// When an emulated board's hands press the clock (`emulate --presses`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PressesArg {
+    /// After every move, the ones carried out for the host (--follow) too.
+    Every,
+    /// After the hands' own moves only, never for a move carried out for the host.
+    Own,
+    /// Never.
+    Never,
 }
 
 /// What an emulated board plays and how: the options every `touchmove emulate` board shares.
@@ -661,6 +686,14 @@ pub struct EmulatedScriptArgs {
     /// The seed of the dice (hands, scans, noise).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// With --pgn: how long the hands think before each move, a random time in this range of
+    /// ms (default: 300-20000).
+    #[arg(long, value_name = "MIN-MAX", requires = "pgn", value_parser = parse_ms_range)]
+    pub thinking: Option<(Millis, Millis)>,
+    /// When the hands press the clock: after every move (`every`), after their own moves only,
+    /// not those carried out for the host with --follow (`own`), or `never`.
+    #[arg(long, value_name = "HABIT", default_value = "every")]
+    pub presses: PressesArg,
     /// Start the script at once instead of when a host first talks to the board.
     #[arg(long)]
     pub no_wait: bool,

@@ -10,13 +10,13 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use touchmove::sensor_log::{SensorLog, read_log};
+use touchmove_simulation::emulation::{ClockModel, Presses, ScriptStart, Unplug};
 use touchmove_simulation::emulation::{EmulatorOptions, ScriptSource};
-use touchmove_simulation::emulation::{ScriptStart, Unplug};
 use touchmove_simulation::pgn_games::read_games;
 
 use shakmaty::Color;
 
-use super::args::{EmulateArgs, EmulatedScriptArgs, Side};
+use super::args::{ClockModelArg, EmulateArgs, EmulatedScriptArgs, PressesArg, Side};
 use super::emulator_pty::serve;
 use super::pgn_game::find_game;
 
@@ -60,6 +60,16 @@ fn options(args: &EmulateArgs, script: ScriptSource) -> EmulatorOptions {
         Side::White => Color::White,
         Side::Black => Color::Black,
     });
+    options.thinking_ms = played.thinking;
+    options.presses = match played.presses {
+        PressesArg::Every => Presses::Every,
+        PressesArg::Own => Presses::Own,
+        PressesArg::Never => Presses::Never,
+    };
+    options.clock_model = match board.clock {
+        ClockModelArg::Xl => ClockModel::Xl,
+        ClockModelArg::Dgt3000 => ClockModel::Dgt3000,
+    };
     options
 }
 

@@ -736,7 +736,8 @@ impl Interpreter {
 
     /// What a press means to the game: it completes the mover's pending move or illegal
     /// placement; a press with no move is an illegal move (7.5.3), unless whose turn it was is
-    /// a guess ([`Interpreter::press_against_guess`]).
+    /// a guess ([`Interpreter::press_against_guess`]) or the presser's side is exempt (it
+    /// then only completes a pending move).
     fn clock_ruling(&mut self, t: Millis, color: Color) {
         if self.reinstating() {
             // The board is being put back as the arbiter said: no ruling.
@@ -771,6 +772,18 @@ impl Interpreter {
                 // press says the presser moved last.
                 _ if self.guess.turn => self.press_against_guess(t, color),
                 _ => {}
+            }
+            return;
+        }
+        if self.config.exempt == Some(color) {
+            // The side not at the board (an engine's, an online opponent's) is never judged
+            // for a press: the player carries its moves out and may press for it or not, and
+            // a host's own setting of the clock may look like its press. A press still
+            // completes its move.
+            if matches!(self.phase, Phase::Pending { .. }) {
+                self.decide_pending(t);
+            } else {
+                diagnostic!(t, %color, "a press of the exempt side's, judged for nothing");
             }
             return;
         }

@@ -147,32 +147,68 @@ fn a_clock_press_without_a_move_is_an_illegal_move() {
     );
 }
 
-#[test]
-fn an_exempt_side_s_illegal_moves_are_reported_but_neither_counted_nor_ending_the_game() {
-    // White presses without a move three times: over the limit of 2, were White not exempt.
-    let script = "0 clock white
-         1000 clock white
-         2000 clock white";
-    let exempt = Config::default().with_exempt(Some(Color::White));
-    let out = run(Chess::default(), exempt, script);
-    let counts: Vec<u32> = out
+/// The illegal moves among `events`: who, and their count.
+fn illegal_moves(events: &[GameEvent]) -> Vec<(Color, u32)> {
+    events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Illegal(i) => Some(i.count),
+            EventKind::Illegal(i) => Some((i.color, i.count)),
             _ => None,
         })
-        .collect();
-    assert_eq!(counts, [0, 0, 0]);
+        .collect()
+}
+
+#[test]
+fn an_exempt_side_is_never_judged_for_a_press_but_its_press_completes_its_move() {
+    // White presses without a move three times; then, once Black has replied, with a knight
+    // set down on an illegal square; then plays Nf3 and presses at once (pending: a knight's
+    // move is decided when it rests or at the press).
+    let script = "0 clock white
+         1000 clock white
+         2000 clock white
+         3000 lift e2
+         3400 place e4
+         4000 lift e7
+         4400 place e5
+         5000 lift g1
+         5400 place g4
+         5600 clock white
+         6000 lift g4
+         6400 place f3
+         6450 clock white";
+    let exempt = Config::default().with_exempt(Some(Color::White));
+    let out = run(Chess::default(), exempt, script);
+    assert_eq!(illegal_moves(&out), [], "{out:?}");
+    assert_eq!(sans(&out).len(), 3, "{out:?}");
     assert!(
         !out.iter().any(|e| matches!(e.kind, EventKind::Result(_))),
         "{out:?}"
     );
-    // Not exempt: the second loses.
+    // Not exempt: the first press is an illegal move, the second loses.
     let out = run(Chess::default(), Config::default(), script);
+    assert_eq!(
+        illegal_moves(&out),
+        [(Color::White, 1), (Color::White, 2)],
+        "{out:?}"
+    );
     assert!(
         out.iter()
             .any(|e| matches!(&e.kind, EventKind::Result(r) if r.result == "0-1"))
     );
+}
+
+#[test]
+fn an_exempt_side_s_illegal_move_completed_by_the_reply_is_reported_but_not_counted() {
+    // White (exempt) sets the g1 knight down on g4, and Black lifts the e7 pawn to reply:
+    // the illegal move is completed (7.5.1), reported with count 0, and the game goes on.
+    let script = "0 lift g1
+         400 place g4
+         1000 lift e7";
+    let exempt = Config::default().with_exempt(Some(Color::White));
+    let out = run(Chess::default(), exempt, script);
+    assert_eq!(illegal_moves(&out), [(Color::White, 0)], "{out:?}");
+    let out = run(Chess::default(), Config::default(), script);
+    assert_eq!(illegal_moves(&out), [(Color::White, 1)], "{out:?}");
 }
 
 #[test]

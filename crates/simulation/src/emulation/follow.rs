@@ -14,7 +14,7 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
 use super::board::Notice;
 use super::script_error::ScriptError;
 use crate::simulate::{HandStyle, simulate};
-use touchmove_core::sensor::SensorEvent;
+use touchmove_core::sensor::{SensorEvent, SensorKind};
 
 /// What the host shows the board's player now.
 #[derive(Clone, Copy)]
@@ -63,6 +63,8 @@ pub(crate) struct Follower {
     plies: u64,
     stage: Stage,
     notices: VecDeque<Notice>,
+    /// Whether the hands press the clock after the moves they carry out for the host too.
+    presses_followed: bool,
 }
 
 impl Follower {
@@ -93,7 +95,15 @@ impl Follower {
             plies: 0,
             stage: Stage::Waiting,
             notices: VecDeque::new(),
+            presses_followed: true,
         }
+    }
+
+    /// Whether the hands press the clock after the moves they carry out for the host (as
+    /// after their own, when their style presses at all); by default they do.
+    pub(crate) fn pressing_for_the_host(mut self, presses: bool) -> Follower {
+        self.presses_followed = presses;
+        self
     }
 
     /// The hands' first events: the script's first move when its side moves first (none when
@@ -203,7 +213,11 @@ impl Follower {
     /// The hands playing `moves` from the position, which then stands after them.
     fn play(&mut self, moves: &[Move]) -> Result<Segment, ScriptError> {
         let seed = self.seed.wrapping_add(self.plies);
-        let game = simulate(&self.position, moves, &self.style, seed)?;
+        let mut game = simulate(&self.position, moves, &self.style, seed)?;
+        if !self.presses_followed {
+            let followed = SensorKind::Clock(self.follows);
+            game.events.retain(|event| event.kind != followed);
+        }
         let start = self.position.clone();
         for &m in moves {
             self.position.play_unchecked(m);
@@ -329,6 +343,36 @@ mod tests {
         );
         assert!(hands.done());
         assert!(hands.shown(Shown::Text("e6")).is_none());
+    }
+
+    /// The presses among `segment`'s events.
+    fn presses(segment: &Segment) -> Vec<Color> {
+        segment
+            .events
+            .iter()
+            .filter_map(|event| match event.kind {
+                SensorKind::Clock(color) => Some(color),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hands_that_press_for_their_own_moves_only_leave_the_clock_alone_for_the_host_s() {
+        let sans = ["e4", "e5", "Nf3"];
+        let mut every = follower(&sans, Color::Black);
+        let mut own = follower(&sans, Color::Black).pressing_for_the_host(false);
+        assert_eq!(presses(&every.opening().expect("e4")), [Color::White]);
+        assert_eq!(presses(&own.opening().expect("e4")), [Color::White]);
+        // e5 carried out for the host, then Nf3: a press after each, or after Nf3 only.
+        let shown = Shown::Text("e5");
+        let both = every.shown(shown).expect("e5 and Nf3");
+        assert_eq!(presses(&both), [Color::Black, Color::White]);
+        let white_only = own.shown(shown).expect("e5 and Nf3");
+        assert_eq!(presses(&white_only), [Color::White]);
+        // The moves are the same: only the presses differ.
+        let board = board_after(&["e4"]);
+        assert_eq!(played(board.clone(), &both), played(board, &white_only));
     }
 
     #[test]

@@ -15,8 +15,8 @@ mod script_player;
 pub use board::{EmulatedBoard, Notice, hex};
 pub use from_options::{FromOptions, boxed};
 pub use options::{
-    BoardOption, ClockSide, EmulatorError, EmulatorOptions, Playing, ScriptSource, ScriptStart,
-    Unplug,
+    BoardOption, ClockModel, ClockSide, EmulatorError, EmulatorOptions, Playing, Presses,
+    ScriptSource, ScriptStart, Unplug,
 };
 pub use protocol_script::ProtocolScript;
 pub use script_error::ScriptError;

@@ -62,6 +62,32 @@ pub struct Unplug {
 /// The side of a chess clock (the core's, re-exported for the emulators' options).
 pub use touchmove_core::clock::ClockSide;
 
+/// When the simulated hands press the clock: the habits players have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Presses {
+    /// After every move, whoever's it is (the player presses for the moves they carry out for
+    /// the host too).
+    #[default]
+    Every,
+    /// After the hands' own moves only: not after a move carried out for the host
+    /// ([`EmulatorOptions::follow`]'s side). Without it, the same as [`Presses::Every`].
+    Own,
+    /// Never: the clock is left alone (online, the server's clock is the game's).
+    Never,
+}
+
+/// How a DGT clock plugged into an emulated board reports its lever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClockModel {
+    /// A DGT XL: the lever bit is where the lever physically stands; a setting by the host
+    /// changes the times and the side that runs, never the lever.
+    #[default]
+    Xl,
+    /// A DGT 3000 as issue 43 saw one: a host's set-and-run moves the lever bit too, high on
+    /// the side it sets running, as a press would.
+    Dgt3000,
+}
+
 /// How every emulated board plays its script, whatever its protocol: when the script starts,
 /// how fast, on how noisy a line, with which dice.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -136,6 +162,10 @@ pub struct EmulatorOptions {
     /// when not the emulator's own (31415): boards emulated side by side tell themselves
     /// apart by it, as LiveChess's clients find a board.
     pub serial: Option<u32>,
+    /// When the hands press the clock.
+    pub presses: Presses,
+    /// How the board's clock reports its lever (a DGT board's).
+    pub clock_model: ClockModel,
 }
 
 impl EmulatorOptions {
@@ -156,17 +186,20 @@ impl EmulatorOptions {
             thinking_ms: None,
             follow: None,
             serial: None,
+            presses: Presses::Every,
+            clock_model: ClockModel::Xl,
         }
     }
 
     /// The hands that play a game script on `board`: messy or clean, with the thinking time
     /// asked for.
     pub(crate) fn hand_style(&self, board: BoardKind, messy: bool) -> HandStyle {
-        let style = if messy {
+        let mut style = if messy {
             HandStyle::messy(board)
         } else {
             HandStyle::clean(board)
         };
+        style.clock &= self.presses != Presses::Never;
         match self.thinking_ms {
             Some(thinking_ms) => HandStyle {
                 thinking: true,
@@ -228,7 +261,8 @@ impl EmulatorOptions {
             return Err(EmulatorError::FollowNeedsGame);
         };
         let hands = style(&self.hand_style(board, *messy));
-        let mut follower = Follower::new(start, moves, follows, hands, self.seed);
+        let mut follower = Follower::new(start, moves, follows, hands, self.seed)
+            .pressing_for_the_host(self.presses == Presses::Every);
         let opening = follower.opening()?;
         Ok(Some((follower, opening)))
     }
@@ -258,6 +292,8 @@ pub enum BoardOption {
     DropEvery,
     /// [`EmulatorOptions::serial`].
     Serial,
+    /// [`EmulatorOptions::clock_model`] other than the DGT XL.
+    ClockModel,
 }
 
 impl BoardOption {
@@ -270,6 +306,7 @@ impl BoardOption {
             BoardOption::TimeControl => options.time_control.is_some(),
             BoardOption::DropEvery => options.drop_every.is_some(),
             BoardOption::Serial => options.serial.is_some(),
+            BoardOption::ClockModel => options.clock_model != ClockModel::Xl,
         }
     }
 
@@ -282,6 +319,7 @@ impl BoardOption {
             BoardOption::TimeControl => "--time-control",
             BoardOption::DropEvery => "--drop-every",
             BoardOption::Serial => "--serial",
+            BoardOption::ClockModel => "--clock",
         }
     }
 }

@@ -62,9 +62,12 @@ impl ClockQueue {
         Some(next.command)
     }
 
-    /// An acknowledgement came: the outstanding command is done. Whether one was outstanding.
-    pub fn acknowledge(&mut self) -> bool {
-        self.outstanding.take().is_some()
+    /// An acknowledgement came: the outstanding command is done. The command, if one was
+    /// outstanding.
+    pub fn acknowledge(&mut self) -> Option<ClockCommand> {
+        self.outstanding
+            .take()
+            .map(|outstanding| outstanding.command)
     }
 
     /// When the outstanding command is due for a resend or to be dropped.
@@ -130,8 +133,8 @@ mod tests {
         );
         assert_eq!(queue.deadline(), None);
         assert_eq!(queue.start(4100, 2000), Some(ClockCommand::EndDisplay));
-        assert!(queue.acknowledge());
-        assert!(!queue.acknowledge());
+        assert_eq!(queue.acknowledge(), Some(ClockCommand::EndDisplay));
+        assert_eq!(queue.acknowledge(), None);
         assert_eq!(queue.start(4100, 2000), None, "nothing waits");
     }
 

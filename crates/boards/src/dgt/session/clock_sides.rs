@@ -5,8 +5,10 @@
 //! not a rule). The first press of the game made while a clock was running completes a move:
 //! the one just decided, or (a quick press) one the board has not reported yet. The side the
 //! presser pressed is theirs. A press on a stopped clock
-//! proves nothing (an arbiter starting White's time presses Black's side). An option can fix
-//! the sides, and then nothing is learnt.
+//! proves nothing (an arbiter starting White's time presses Black's side), and so does a press
+//! on a clock seen moving its lever bit with the host's settings (a DGT 3000: the press of the
+//! side the host just set running goes unseen, so the next press seen may not be of the side
+//! that moved last). An option can fix the sides, and then nothing is learnt.
 
 use shakmaty::Color;
 use touchmove_core::clock::ClockSide;

@@ -233,7 +233,10 @@ impl DgtLink {
         } else {
             to_move
         };
-        if !(running_before || self.host_clock.is_some()) || !self.sides.pressed(side, presser) {
+        // A clock whose lever bit follows the host's settings hides the presses that leave it
+        // where a setting put it: a press seen may not follow the move it seems to.
+        let trusted = running_before || self.host_clock.is_some();
+        if !trusted || self.session.lever_follows_host() || !self.sides.pressed(side, presser) {
             return None;
         }
         let white = self.sides.white();
@@ -617,6 +620,47 @@ mod tests {
         link.handle_feedback(10, &started());
         assert_eq!(sent(&mut link), Vec::<u8>::new());
     }
+    #[test]
+    fn a_clock_whose_lever_follows_the_host_teaches_no_sides() {
+        use crate::dgt::wire::message::encode::bwtime_ack;
+        let mut link = DgtLink::default();
+        link.connect(0);
+        sent(&mut link);
+        link.handle_feedback(0, &started());
+        link.handle_bytes(10, &lever(false));
+        // The server's clock: Black's time running, set on the right (White taken to sit on
+        // the left); the clock raises its lever bit on the right: the host's doing.
+        let times = touchmove_core::event::ClockTimes {
+            white: 300_000,
+            black: 300_000,
+        };
+        let state = Feedback::Times {
+            times,
+            running: Some(Color::Black),
+        };
+        link.handle_feedback(100, &state);
+        link.handle_bytes(110, &bwtime_ack(0x0a));
+        link.handle_bytes(120, &lever(true));
+        // White's move was decided; then the right player presses (the lever up on the left).
+        link.handle_feedback(
+            500,
+            &Feedback::Moved {
+                by: Color::White,
+                from: shakmaty::Square::E2,
+                to: shakmaty::Square::E4,
+            },
+        );
+        link.handle_bytes(1_000, &lever(false));
+        let events: Vec<LinkEvent> = std::iter::from_fn(|| link.poll_event()).collect();
+        assert!(
+            !events.iter().any(|e| matches!(e, LinkEvent::Notice(_))),
+            "no sides learnt: {events:?}"
+        );
+        assert_eq!(link.sides.settled_white(), None);
+        // The press is Black's, by the sides as they are taken.
+        assert!(events.contains(&LinkEvent::Sensor(SensorKind::Clock(Color::Black))));
+    }
+
     /// A link resumed from a recording whose last clock report gave `white` and `black`, the
     /// side `to_move` running and to move (its sides not recorded), connected at 0.
     fn resumed(white: u64, black: u64, to_move: Color) -> DgtLink {

@@ -24,7 +24,13 @@
 //!   the rotated flag, a dump of it the right way round clears it; while set, every square is
 //!   mapped with [`Square::rotate_180`];
 //! - clock commands: one outstanding at a time, resent after `clock_resend_ms` without an
-//!   acknowledgement, given up after `clock_tries` sends.
+//!   acknowledgement, given up after `clock_tries` sends;
+//! - presses: a change of the clock's lever bit between two reports is a press, but for one
+//!   the host made itself: some clocks (a DGT 3000) raise the lever bit on the side a
+//!   set-and-run sets running, as a press would. From the sending of such a command to the
+//!   first report after its acknowledgement, a lever that rose on the side set running is the
+//!   host's setting, no press (commands sent one after another each keep their window) (a player's press that made the same change in that moment is
+//!   not seen; the move it completed is decided by the board as any move is).
 
 mod clock_press;
 mod clock_queue;
@@ -45,7 +51,7 @@ use crate::dgt::session::clock_press::pressed_side;
 use crate::dgt::session::clock_queue::{ClockQueue, ClockStep};
 use crate::dgt::session::orientation::{Orientation, start_position_orientation};
 use crate::dgt::wire::clock::ClockReport;
-use crate::dgt::wire::command::{ClockCommand, HostCommand, encode};
+use crate::dgt::wire::command::{ClockCommand, ClockRun, HostCommand, encode};
 use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
 use crate::live::{Liveness, Silence};
@@ -130,6 +136,37 @@ struct Link {
     identified: bool,
     /// The last clock report of this connection (the lever's reference).
     lever_reference: Option<ClockReport>,
+    /// The sides the host's set-and-runs set running, each until the clock's first report
+    /// after its acknowledgement: a lever rising on one of them meanwhile is the host's.
+    host_runs: Vec<HostRun>,
+}
+
+/// A set-and-run the host sent, whose lever change is not a press.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct HostRun {
+    /// The side it sets running.
+    side: ClockSide,
+    /// Whether the clock acknowledged it (its next report then ends the window).
+    acknowledged: bool,
+}
+
+/// The most set-and-runs whose lever changes are awaited at once (one is outstanding at a
+/// time; a few more are acknowledged and not yet reported on a slow line).
+const HOST_RUNS_KEPT: usize = 4;
+
+/// The side a set-and-run sets running, if it runs one.
+fn run_side(command: &ClockCommand) -> Option<ClockSide> {
+    match command {
+        ClockCommand::SetAndRun {
+            run: ClockRun::Left,
+            ..
+        } => Some(ClockSide::Left),
+        ClockCommand::SetAndRun {
+            run: ClockRun::Right,
+            ..
+        } => Some(ClockSide::Right),
+        _ => None,
+    }
 }
 
 impl Link {
@@ -142,6 +179,7 @@ impl Link {
             serial: None,
             identified: false,
             lever_reference: None,
+            host_runs: Vec::new(),
         }
     }
 }
@@ -156,6 +194,9 @@ pub struct DgtSession {
     board: Board,
     rotated: bool,
     clock_queue: ClockQueue,
+    /// Whether the clock has been seen moving its lever bit with a host's set-and-run (a DGT
+    /// 3000): its lever then says less about who pressed.
+    lever_follows_host: bool,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<SessionEvent>,
 }
@@ -170,6 +211,7 @@ impl DgtSession {
             board: Board::empty(),
             rotated: false,
             clock_queue: ClockQueue::default(),
+            lever_follows_host: false,
             transmit: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -188,6 +230,13 @@ impl DgtSession {
     /// Whether the board stands turned round.
     pub fn is_rotated(&self) -> bool {
         self.rotated
+    }
+
+    /// Whether the clock has been seen raising its lever bit with a host's set-and-run (as a
+    /// DGT 3000 does): a press it reports then leaves the lever where the host's setting
+    /// already put it unseen, and the presses seen are no sure sign of who sits where.
+    pub fn lever_follows_host(&self) -> bool {
+        self.lever_follows_host
     }
 
     /// The link was opened (or reopened) at `now`: partial input and unsent bytes of an earlier
@@ -325,8 +374,27 @@ impl DgtSession {
             return;
         }
         if let Some(command) = self.clock_queue.start(now, self.config.clock_resend_ms) {
-            self.send(now, &HostCommand::Clock(command));
+            self.send_clock_command(now, command);
         }
+    }
+
+    /// Sends a clock command: a set-and-run opens the window in which a lever rising on the
+    /// side it sets running is the host's doing.
+    fn send_clock_command(&mut self, now: Millis, command: ClockCommand) {
+        if let (Some(link), Some(side)) = (self.link.as_mut(), run_side(&command)) {
+            let run = HostRun {
+                side,
+                acknowledged: false,
+            };
+            // A resend is the same window.
+            if !link.host_runs.contains(&run) {
+                if link.host_runs.len() >= HOST_RUNS_KEPT {
+                    link.host_runs.remove(0);
+                }
+                link.host_runs.push(run);
+            }
+        }
+        self.send(now, &HostCommand::Clock(command));
     }
 
     /// Resends or gives up the outstanding clock command when its time has come.
@@ -338,7 +406,7 @@ impl DgtSession {
         );
         match step {
             ClockStep::Idle => {}
-            ClockStep::Send(command) => self.send(now, &HostCommand::Clock(command)),
+            ClockStep::Send(command) => self.send_clock_command(now, command),
             ClockStep::Failed(command) => {
                 self.events
                     .push_back(SessionEvent::ClockCommandFailed(command));
@@ -356,7 +424,8 @@ impl DgtSession {
             }
             BoardMessage::Clock(report) => self.handle_clock_report(report),
             BoardMessage::ClockAck(_) => {
-                if self.clock_queue.acknowledge() {
+                if let Some(command) = self.clock_queue.acknowledge() {
+                    self.acknowledged(&command);
                     self.start_clock_command(now);
                 }
             }
@@ -465,21 +534,46 @@ impl DgtSession {
         }
     }
 
-    /// A clock time report: reported as such, and as a press when the lever moved.
+    /// The clock acknowledged `command`: a set-and-run's window ends with the next report.
+    fn acknowledged(&mut self, command: &ClockCommand) {
+        let (Some(link), Some(side)) = (self.link.as_mut(), run_side(command)) else {
+            return;
+        };
+        if let Some(run) = link
+            .host_runs
+            .iter_mut()
+            .find(|run| run.side == side && !run.acknowledged)
+        {
+            run.acknowledged = true;
+        }
+    }
+
+    /// A clock time report: reported as such, and as a press when the lever moved, unless the
+    /// host's set-and-run moved it.
     fn handle_clock_report(&mut self, report: ClockReport) {
         self.events.push_back(SessionEvent::ClockTimes(report));
         let Some(link) = self.link.as_mut() else {
             return;
         };
+        let host_sides: Vec<ClockSide> = link.host_runs.iter().map(|run| run.side).collect();
+        // This report shows what every acknowledged setting did: their windows end.
+        link.host_runs.retain(|run| !run.acknowledged);
         let Some(previous) = link.lever_reference.replace(report) else {
             return;
         };
-        if let Some(side) = pressed_side(&previous, &report) {
-            self.events.push_back(SessionEvent::ClockPressed {
-                side,
-                running_before: previous.running,
-            });
+        let Some(side) = pressed_side(&previous, &report) else {
+            return;
+        };
+        // The lever rose on a side the host set running: the host's setting.
+        if host_sides.contains(&side.other()) {
+            tracing::debug!(%side, "the lever moved with the host's setting of the clock: no press");
+            self.lever_follows_host = true;
+            return;
         }
+        self.events.push_back(SessionEvent::ClockPressed {
+            side,
+            running_before: previous.running,
+        });
     }
 
     /// The square as the players see it, for a square as the board numbers it.

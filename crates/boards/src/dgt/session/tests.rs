@@ -581,3 +581,82 @@ fn a_lever_moved_across_a_dump_that_shows_missed_changes_is_no_press() {
     session.handle_bytes(2000, &bwtime(0x08));
     assert_only_the_right_player_s_press(&mut session);
 }
+
+/// The presses among the session's events: the sides that pressed.
+fn presses(session: &mut DgtSession) -> Vec<ClockSide> {
+    events(session)
+        .into_iter()
+        .filter_map(|event| match event {
+            SessionEvent::ClockPressed { side, .. } => Some(side),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A set-and-run of five minutes each, `run` running.
+fn set_and_run(run: ClockRun) -> ClockCommand {
+    let five = ClockSetting {
+        hours: 0,
+        minutes: 5,
+        seconds: 0,
+    };
+    ClockCommand::SetAndRun {
+        left: five,
+        right: five,
+        run,
+    }
+}
+
+#[test]
+fn a_lever_the_host_s_set_and_run_raised_is_no_press_a_later_change_is() {
+    let mut session = started(quiet_link());
+    // Running, left to move, the lever up on the left.
+    session.handle_bytes(100, &bwtime(0x09));
+    // The host sets the right running; a DGT 3000 acknowledges and reports its lever up on
+    // the right (0x02), as if the left player had pressed: the host's doing.
+    session.send_clock(200, set_and_run(ClockRun::Right));
+    session.handle_bytes(250, &CLOCK_ACK);
+    session.handle_bytes(260, &bwtime(0x13));
+    assert_eq!(presses(&mut session), [], "the host's setting");
+    // The window ended with that report: the right player's press is one.
+    session.handle_bytes(1_000, &bwtime(0x09));
+    assert_eq!(presses(&mut session), [ClockSide::Right]);
+    // The host sets the right running again, and a DGT XL's lever stays up on the left: the
+    // first report after the acknowledgement ends the window, and the left player's press
+    // after it is one.
+    session.send_clock(2_000, set_and_run(ClockRun::Right));
+    session.handle_bytes(2_050, &CLOCK_ACK);
+    session.handle_bytes(2_060, &bwtime(0x11));
+    session.handle_bytes(3_000, &bwtime(0x13));
+    assert_eq!(presses(&mut session), [ClockSide::Left]);
+}
+
+#[test]
+fn a_lever_change_against_the_host_s_setting_is_a_press() {
+    let mut session = started(quiet_link());
+    session.handle_bytes(100, &bwtime(0x13));
+    // The host sets the right running while the lever is up on the right; before the
+    // acknowledgement, the right player presses (the lever up on the left): a press.
+    session.send_clock(200, set_and_run(ClockRun::Right));
+    session.handle_bytes(220, &bwtime(0x09));
+    session.handle_bytes(250, &CLOCK_ACK);
+    assert_eq!(presses(&mut session), [ClockSide::Right]);
+}
+
+#[test]
+fn each_set_and_run_keeps_its_window_when_the_next_is_sent_before_its_report() {
+    let mut session = started(quiet_link());
+    session.handle_bytes(100, &bwtime(0x09));
+    // Two settings queued: the right running, then the left. The first is acknowledged and
+    // the second sent at once, before the clock reports what the first did.
+    session.send_clock(200, set_and_run(ClockRun::Right));
+    session.send_clock(200, set_and_run(ClockRun::Left));
+    session.handle_bytes(250, &CLOCK_ACK);
+    session.handle_bytes(260, &bwtime(0x13));
+    session.handle_bytes(300, &CLOCK_ACK);
+    session.handle_bytes(310, &bwtime(0x09));
+    assert_eq!(presses(&mut session), [], "both the host's settings");
+    // Both windows are over: a press is a press.
+    session.handle_bytes(1_000, &bwtime(0x13));
+    assert_eq!(presses(&mut session), [ClockSide::Left]);
+}

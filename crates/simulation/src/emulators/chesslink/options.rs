@@ -17,12 +17,13 @@ status and LEDs, not its E2ROM.";
 
 /// What a ChessLink board does not have: no clock, no sequence numbers to lose, no
 /// orientation of its own (a board turned round is the host's to notice, not emulated).
-const LACKING: [BoardOption; 5] = [
+const LACKING: [BoardOption; 6] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
     BoardOption::DropEvery,
     BoardOption::Serial,
+    BoardOption::ClockModel,
 ];
 
 impl FromOptions for ChessLinkBoardEmulator {

@@ -1,7 +1,7 @@
 //! The emulated chess clock (a DGT XL plugged into the board): two times counting down, a
 //! lever, and which side runs. Time is passed in; nothing here reads a clock.
 
-use crate::emulation::ClockSide;
+use crate::emulation::{ClockModel, ClockSide};
 use shakmaty::Color;
 
 use touchmove_boards::dgt::wire::clock::ClockReport;
@@ -18,6 +18,8 @@ pub struct ClockConfig {
     pub increment_ms: Millis,
     /// The side of the clock that White's time is on.
     pub white: ClockSide,
+    /// How the clock reports its lever.
+    pub model: ClockModel,
 }
 
 impl Default for ClockConfig {
@@ -27,6 +29,7 @@ impl Default for ClockConfig {
             initial_ms: 5 * 60_000,
             increment_ms: 0,
             white: ClockSide::Left,
+            model: ClockModel::Xl,
         }
     }
 }
@@ -41,6 +44,7 @@ pub(super) struct EmulatedClock {
     since: Millis,
     white: ClockSide,
     increment_ms: Millis,
+    model: ClockModel,
 }
 
 impl EmulatedClock {
@@ -54,6 +58,7 @@ impl EmulatedClock {
             since: 0,
             white: config.white,
             increment_ms: config.increment_ms,
+            model: config.model,
         };
         clock.lever_high = clock.side_of(to_move);
         clock
@@ -94,12 +99,16 @@ impl EmulatedClock {
         }
     }
 
-    /// The host sets both times and which side runs (`None`: stopped).
+    /// The host sets both times and which side runs (`None`: stopped). A DGT 3000 reports its
+    /// lever high on the side set running.
     pub(super) fn set(&mut self, at: Millis, left: Millis, right: Millis, run: Option<ClockSide>) {
         self.settle(at);
         self.left = left;
         self.right = right;
         self.running = run;
+        if let (ClockModel::Dgt3000, Some(side)) = (self.model, run) {
+            self.lever_high = side;
+        }
     }
 
     /// Takes the running time off up to `at`.
@@ -201,6 +210,30 @@ mod tests {
         assert_eq!(out.right, ClockTime::from_millis(0).with_flag(0x01));
         assert_eq!(out.left.flag, 0);
         assert_eq!(clock.next_display_change(10_000), None);
+    }
+
+    #[test]
+    fn a_dgt_xl_keeps_its_lever_where_the_hands_left_it_a_dgt_3000_follows_the_host() {
+        for (model, lever) in [(ClockModel::Xl, 0x00), (ClockModel::Dgt3000, 0x02)] {
+            let config = ClockConfig {
+                model,
+                ..ClockConfig::default()
+            };
+            // White (left) to move: the lever is up on the left.
+            let mut clock = EmulatedClock::new(config, Color::White);
+            clock.start(0);
+            // The host sets Black's time (right) running: 0x10 says the right runs; the
+            // lever's bit 0x02 (high on the right) only on the DGT 3000.
+            clock.set(1_000, 60_000, 60_000, Some(ClockSide::Right));
+            assert_eq!(
+                clock.report(1_000).status(),
+                0x01 | 0x10 | lever,
+                "{model:?}"
+            );
+            // Stopped by the host: the lever stays where it was.
+            clock.set(2_000, 60_000, 60_000, None);
+            assert_eq!(clock.report(2_000).status(), lever, "{model:?}");
+        }
     }
 
     #[test]

@@ -14,7 +14,8 @@ sends SEND_UPDATE, SEND_UPDATE_BRD or SEND_UPDATE_NICE, which also starts the sc
 clock: five minutes each or --time-control, White on the left) unless --no-wait. The clock runs
 in real time. While unplugged (--unplug-at, --unplug-for) the board reads and sends nothing, and
 it comes back in its power-up state (bus mode, idle), its changes meanwhile lost except in a
-dump.";
+dump. With --clock 3000 the clock is a DGT 3000 whose lever bit follows a host's set-and-run
+(high on the side it sets running), as a press would.";
 
 impl FromOptions for DgtBoardEmulator {
     /// A board playing `options` (every option applies: a DGT board identifies pieces, scans,
@@ -28,6 +29,7 @@ impl FromOptions for DgtBoardEmulator {
         config.rotated = options.rotated;
         config.unplug = options.unplug;
         config.clock.white = options.white_on_clock;
+        config.clock.model = options.clock_model;
         if let Some(serial) = options.serial {
             config.identity.serial = five_digits(serial);
         }

@@ -7,11 +7,12 @@ use super::{EmulatorConfig, HallBoardEmulator, Script};
 
 /// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
 /// tell pieces apart).
-const LACKING: [BoardOption; 4] = [
+const LACKING: [BoardOption; 5] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
     BoardOption::Serial,
+    BoardOption::ClockModel,
 ];
 
 /// What the emulated board does, for `emulate --help`.
