@@ -11,12 +11,13 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
 use crate::clock::ClockReading;
-use crate::event::{ClockTimes, LinkState, TagName};
+use crate::event::{ClockTimes, LinkState, TagName, color_name};
 use crate::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
 use crate::live::{turned_feedback, turned_sensor, turned_snapshot};
 use crate::rules::Declared;
 use crate::sensor::{Millis, SensorEvent};
 use crate::sensor_log::HostNote;
+use crate::stream::Refusal;
 
 /// Opens the link to the board (a serial port, a pseudo-terminal in tests).
 pub trait Connector {
@@ -120,6 +121,15 @@ pub enum Happened<'a> {
         /// When.
         t: Millis,
     },
+    /// The operator's action at `t` was not carried out ([`Control::AddTime`],
+    /// [`Control::SetClock`] on a board whose own clock could not keep them): nothing
+    /// happened to the game, and the recording keeps nothing of it.
+    Refused {
+        /// When.
+        t: Millis,
+        /// What was asked, and why it was not done.
+        refusal: &'a Refusal,
+    },
 }
 
 /// Where the results go: the sensor log, the terminal, the page, the PGN file.
@@ -140,6 +150,28 @@ fn operate<K: Sink>(
     tell(sink, Happened::Operated { t: now, note })?;
     game.handle_host_note(now, note);
     Ok(())
+}
+
+/// Whether the board's own clock refuses the times the operator gives or sets (`asked`, in the
+/// API's words) at `now`: if so the sink is told why, and nothing else happens.
+fn refused<S: BoardSession, K: Sink>(
+    session: &S,
+    sink: &mut K,
+    now: Millis,
+    asked: String,
+) -> Result<bool, RunnerError> {
+    let Some(why) = session.clock_refusal() else {
+        return Ok(false);
+    };
+    let refusal = Refusal { asked, why };
+    tell(
+        sink,
+        Happened::Refused {
+            t: now,
+            refusal: &refusal,
+        },
+    )?;
+    Ok(true)
 }
 
 /// Tells `sink` what happened.
@@ -652,13 +684,19 @@ fn apply_control<S: BoardSession, K: Sink>(
             operate(game, sink, now, &HostNote::Declared(declared))?;
         }
         Control::AddTime(color, ms) if game.started() => {
-            operate(game, sink, now, &HostNote::TimeAdded { color, ms })?;
+            let asked = format!("time {} {ms}", color_name(color));
+            if !refused(session, sink, now, asked)? {
+                operate(game, sink, now, &HostNote::TimeAdded { color, ms })?;
+            }
         }
         Control::Note(text) if game.started() => {
             operate(game, sink, now, &HostNote::Note(text))?;
         }
         Control::SetClock(times) if game.started() => {
-            operate(game, sink, now, &HostNote::ClockSet(times))?;
+            let asked = format!("clock {} {}", times.white, times.black);
+            if !refused(session, sink, now, asked)? {
+                operate(game, sink, now, &HostNote::ClockSet(times))?;
+            }
         }
         Control::Reinstate(ply) if game.started() => {
             operate(game, sink, now, &HostNote::Reinstate { ply })?;

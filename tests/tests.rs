@@ -6,6 +6,7 @@
 mod common;
 
 mod analyse;
+mod arbiter_clock;
 mod arbiter_console;
 mod chess960;
 mod chesslink_watch;

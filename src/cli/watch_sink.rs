@@ -16,7 +16,7 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
-use touchmove::stream::{StreamEvent, StreamKind};
+use touchmove::stream::{Refusal, StreamEvent, StreamKind};
 
 use super::output::write_event;
 use super::pgn_file::PgnFile;
@@ -206,6 +206,7 @@ impl<W: Write> Sink for WatchSink<W> {
             }
             Happened::Live { event, game } => self.live(event, game),
             Happened::Link { t, state } => self.link(t, state),
+            Happened::Refused { t, refusal } => self.refused(t, refusal),
             Happened::Notice(text) => {
                 eprintln!("touchmove: {text}");
                 Ok(())
@@ -255,6 +256,20 @@ impl<W: Write> WatchSink<W> {
                 Ok(())
             }
         }
+    }
+
+    /// The operator's action was not carried out: said, and a `refused` line with `--json`.
+    fn refused(&mut self, t: Millis, refusal: &Refusal) -> io::Result<()> {
+        eprintln!("touchmove: refused ({}): {}", refusal.asked, refusal.why);
+        if self.json {
+            let event = StreamEvent {
+                t,
+                kind: StreamKind::Refused(refusal.clone()),
+            };
+            write_event(&mut self.out, true, Notation::San, &event)?;
+            self.out.flush()?;
+        }
+        Ok(())
     }
 
     fn link(&mut self, t: Millis, state: LinkState) -> io::Result<()> {

@@ -145,6 +145,16 @@ pub struct Execution {
     pub message: String,
 }
 
+/// An operator's action at the host that was not carried out (kind `refused`; live sessions
+/// only: nothing happened to the game, and the recording keeps nothing of it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// What was asked, in the words the recording would have kept (`time-added black 120000`).
+    pub asked: String,
+    /// Why it was not done, in words.
+    pub why: String,
+}
+
 /// What one line of the stream says, whoever decided it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -165,6 +175,8 @@ pub enum StreamKind {
     Link(LinkState),
     /// The server of an online game said or did something (kind `online`).
     Online(OnlineNotice),
+    /// An operator's action was refused (kind `refused`; live sessions only).
+    Refused(Refusal),
 }
 
 /// One line of the stream: what was decided, and when.
@@ -187,6 +199,7 @@ enum Other<'a> {
     Execution(&'a Execution),
     Link { state: LinkState },
     Online(&'a OnlineNotice),
+    Refused(&'a Refusal),
 }
 
 impl Serialize for StreamKind {
@@ -199,6 +212,7 @@ impl Serialize for StreamKind {
             StreamKind::Execution(execution) => Other::Execution(execution).serialize(s),
             StreamKind::Link(state) => Other::Link { state: *state }.serialize(s),
             StreamKind::Online(notice) => Other::Online(notice).serialize(s),
+            StreamKind::Refused(refusal) => Other::Refused(refusal).serialize(s),
         }
     }
 }
@@ -309,6 +323,13 @@ mod tests {
                     claim_in_s: Some(8),
                 }),
             },
+            StreamEvent {
+                t: 11,
+                kind: StreamKind::Refused(Refusal {
+                    asked: "time-added black 120000".to_owned(),
+                    why: "no".to_owned(),
+                }),
+            },
         ];
         let expected = [
             r#"{"t":5,"kind":"engine","color":"white","san":"e4","uci":"e2e4","score_cp":31}"#,
@@ -319,6 +340,7 @@ mod tests {
             r#"{"t":8,"kind":"resync"}"#,
             r#"{"t":9,"kind":"online","what":"move","color":"black","san":"e4","uci":"e2e4"}"#,
             r#"{"t":10,"kind":"online","what":"opponent-gone","gone":true,"claim_in_s":8}"#,
+            r#"{"t":11,"kind":"refused","asked":"time-added black 120000","why":"no"}"#,
         ];
         for (event, expected) in lines.iter().zip(expected) {
             assert_eq!(serde_json::to_string(event).ok().as_deref(), Some(expected));

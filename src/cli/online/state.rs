@@ -202,7 +202,9 @@ impl Sink for OnlineSink {
             Happened::Woken { t } => self.0.borrow_mut().take_heard(t),
             Happened::Operated { .. } | Happened::Exempted { .. } => Ok(()),
             // Said once, on the terminal.
-            Happened::Notice(_) => self.0.borrow_mut().out.take(happened),
+            Happened::Notice(_) | Happened::Refused { .. } => {
+                self.0.borrow_mut().out.take(happened)
+            }
             Happened::Sensor { game, .. } => {
                 let mut state = self.0.borrow_mut();
                 state.board_said(happened)?;

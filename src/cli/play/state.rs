@@ -252,7 +252,8 @@ impl Sink for PlaySink {
             // Said once, on the terminal.
             Happened::Notice(_) => self.0.borrow_mut().out.take(happened),
             // The board's reports and its link: to the page, then as `watch` has them.
-            Happened::Sensor { .. }
+            Happened::Refused { .. }
+            | Happened::Sensor { .. }
             | Happened::ClockReading { .. }
             | Happened::Link { .. }
             | Happened::Connected { .. }

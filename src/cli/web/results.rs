@@ -24,6 +24,7 @@ use touchmove::output::excerpt::excerpt;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
 use touchmove::sensor::Millis;
+use touchmove::stream::StreamKind;
 use touchmove::watched::BoardSummary;
 
 use super::board::{BoardHandle, Overview};
@@ -342,15 +343,21 @@ async fn act(
     let seen = tokio::time::timeout(TAKEN_WITHIN, async {
         loop {
             match published.recv().await {
-                Ok(event) if event.event.game().is_some_and(&taken) => return true,
-                Ok(_) | Err(RecvError::Lagged(_)) => {}
-                Err(RecvError::Closed) => return false,
+                Ok(event) if event.event.game().is_some_and(&taken) => return Ok(()),
+                Ok(event) => {
+                    if let StreamKind::Refused(refusal) = event.event.kind {
+                        return Err(Some(refusal.why));
+                    }
+                }
+                Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return Err(None),
             }
         }
     })
     .await;
     match seen {
-        Ok(true) => (StatusCode::OK, Json(board.summary())).into_response(),
+        Ok(Ok(())) => (StatusCode::OK, Json(board.summary())).into_response(),
+        Ok(Err(Some(why))) => refused(StatusCode::CONFLICT, format!("board {name}'s clock: {why}")),
         _ => refused(
             StatusCode::GATEWAY_TIMEOUT,
             format!(

@@ -11,7 +11,7 @@ use touchmove::event::{EventKind, LinkState};
 use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::stream::StreamEvent;
+use touchmove::stream::{StreamEvent, StreamKind};
 use touchmove::watched::{OnlineStatus, Players};
 
 use super::board::BoardHandle;
@@ -140,6 +140,15 @@ impl Sink for PageSink {
             Happened::ClockReading { t, reading, game } => self.clock_reading(t, reading, game),
             Happened::Live { event, game } => self.live(event, game),
             Happened::Link { t, state } => self.link(t, state),
+            Happened::Refused { t, refusal } => {
+                self.say(&format!("refused ({}): {}", refusal.asked, refusal.why));
+                let event = StreamEvent {
+                    t,
+                    kind: StreamKind::Refused(refusal.clone()),
+                };
+                self.handle.publish(event, Instant::now());
+                Ok(())
+            }
             Happened::Notice(text) => {
                 self.say(text);
                 Ok(())

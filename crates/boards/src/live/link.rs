@@ -57,6 +57,15 @@ pub trait BoardSession {
     fn handle_feedback(&mut self, _now: Millis, _feedback: &Feedback) {}
     /// The game goes on from a recording (`watch --resume`), where `point` says it stands.
     fn resume(&mut self, _point: &ResumePoint) {}
+
+    /// Why the board's own clock could not keep times the arbiter gives or sets at the host
+    /// (a clock the players run, which the host cannot set so that it stays right), if it
+    /// could not: the action is then refused rather than undone by the clock's next report.
+    /// `None` for a board whose clock the host sets, or that has none (the game's clock then
+    /// keeps them).
+    fn clock_refusal(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A boxed session is a session: the registry hands sessions out boxed.
@@ -84,5 +93,8 @@ impl<S: BoardSession + ?Sized> BoardSession for Box<S> {
     }
     fn resume(&mut self, point: &ResumePoint) {
         (**self).resume(point);
+    }
+    fn clock_refusal(&self) -> Option<String> {
+        (**self).clock_refusal()
     }
 }

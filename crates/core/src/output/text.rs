@@ -31,6 +31,7 @@ pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
         StreamKind::Analysis(analysis) => render_analysis(analysis),
         StreamKind::Execution(execution) => execution.message.clone(),
         StreamKind::Online(notice) => render_online(notice, notation),
+        StreamKind::Refused(refusal) => format!("refused ({}): {}", refusal.asked, refusal.why),
     }
 }
 

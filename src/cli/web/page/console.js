@@ -38,7 +38,17 @@ async function act(board, what, body, done) {
     return;
   }
   if (answer.ok) {
-    say("board " + board + ": " + done, true);
+    // Time given or clocks set: the answer is the board's state, its clocks as the board's
+    // own clock now shows them (set so by the host, or the game's clock).
+    let shown = "";
+    if (what === "time" || what === "clock") {
+      const state = await answer.json().catch(() => null);
+      if (state && state.clock) {
+        shown = ": the clock shows white " + clockText(state.clock.white) + ", black " +
+          clockText(state.clock.black);
+      }
+    }
+    say("board " + board + ": " + done + shown, true);
     refresh();
   } else {
     const why = (await answer.text()).trim();

@@ -70,6 +70,13 @@ impl ClockQueue {
             .map(|outstanding| outstanding.command)
     }
 
+    /// Whether a set-and-run is outstanding or waits its turn.
+    pub fn outstanding_sets(&self) -> bool {
+        let set = |command: &ClockCommand| matches!(command, ClockCommand::SetAndRun { .. });
+        self.outstanding.as_ref().is_some_and(|o| set(&o.command))
+            || self.waiting.iter().any(|w| set(&w.command))
+    }
+
     /// When the outstanding command is due for a resend or to be dropped.
     pub fn deadline(&self) -> Option<Millis> {
         self.outstanding

@@ -7,13 +7,14 @@ use shakmaty::Color;
 use super::{DgtSession, SessionConfig, SessionEvent};
 use crate::dgt::session::clock_sides::{ClockSides, sides_from_times};
 use crate::dgt::session::followed_clock::FollowedClock;
-use crate::dgt::session::host_clock::HostClock;
+use crate::dgt::session::host_clock::{self, HostClock};
 use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::command::{ClockCommand, ClockText};
 use crate::dgt::wire::protocol::REPORT_HORIZON_MS;
 use crate::live::{BoardSession, Feedback, LinkEvent, ResumePoint, SessionOptions};
 use touchmove_core::clock::TimeControl;
 use touchmove_core::clock::{ClockReading, ClockSide};
+use touchmove_core::event::ClockTimes;
 use touchmove_core::sensor::{Millis, SensorKind};
 
 /// A game resumed from its recording, the sides of its clock still to be read.
@@ -51,6 +52,10 @@ pub struct DgtLink {
     showing: bool,
     /// A clock kept elsewhere (an online game's server), put on the clock at its instant.
     followed: FollowedClock,
+    /// The clock's last time report, and when it came (none while no clock is plugged in).
+    last_report: Option<(Millis, ClockReport)>,
+    /// What the link itself has to say, before the session's events.
+    notices: VecDeque<LinkEvent>,
     /// The session's events not yet polled, each with the time of the input that brought it
     /// (the time of a clock press).
     events: VecDeque<(Millis, SessionEvent)>,
@@ -69,6 +74,8 @@ impl DgtLink {
             resumed: None,
             showing: false,
             followed: FollowedClock::default(),
+            last_report: None,
+            notices: VecDeque::new(),
             events: VecDeque::new(),
         }
     }
@@ -213,6 +220,71 @@ impl DgtLink {
         }
     }
 
+    /// The clock the players run themselves (the host does not drive it) is put, at `now`, at
+    /// the times the arbiter decided: `change` made to the times it shows now (the running
+    /// side's counted down since its last report), the running side running on. Nothing when
+    /// no clock reports, or when it cannot keep them ([`DgtLink::refusal`]): that is
+    /// said.
+    fn set_as_decided(&mut self, now: Millis, change: impl FnOnce(&mut ClockTimes)) {
+        let Some((at, report)) = self.last_report else {
+            return;
+        };
+        if let Some(why) = self.refusal() {
+            self.notices.push_back(LinkEvent::Notice(format!(
+                "the DGT clock is not set: {why}"
+            )));
+            return;
+        }
+        let Some(reading) = report.reading(self.sides.white()) else {
+            return;
+        };
+        let mut times = reading.times;
+        if let Some(color) = reading.running {
+            let ran = times.get(color).saturating_sub(now.saturating_sub(at));
+            times = times.with(color, ran);
+        }
+        change(&mut times);
+        let command = host_clock::set_and_run(times, reading.running, self.sides.white());
+        self.session.send_clock(now, command);
+        self.notices.push_back(LinkEvent::Notice(format!(
+            "the DGT clock is set to the arbiter's times: White {}, Black {}",
+            clock_text(times.white),
+            clock_text(times.black)
+        )));
+    }
+
+    /// Why the clock plugged into the board cannot keep times the arbiter gives or sets from
+    /// the host, if it cannot: the host does not drive it, and it adds time by itself (a
+    /// setting from the host would stop that), or which side is White's is not known, or it
+    /// did not take the host's last setting. `None` when the host drives it, or when no clock
+    /// reports (the game's own clock then keeps them).
+    fn refusal(&self) -> Option<String> {
+        if self.host_clock.is_some() || self.last_report.is_none() {
+            return None;
+        }
+        if let Some(gain) = self.session.clock_gain() {
+            return Some(format!(
+                "it adds time by itself ({} s seen at a press) and would stop doing so once set \
+                 from the host: set it by hand, or watch with --time-control so that the host \
+                 keeps it",
+                gain / 1000
+            ));
+        }
+        if self.sides.settled_white().is_none() {
+            return Some(
+                "which side of the clock is White's is not known yet (no press seen on the \
+                 running clock): set it by hand, or give --white-on-clock"
+                    .to_owned(),
+            );
+        }
+        if self.session.setting_failed() {
+            return Some(
+                "it did not acknowledge the host's last setting: set it by hand".to_owned(),
+            );
+        }
+        None
+    }
+
     /// The player on `side` pressed at `now`: the first press of the game on a running clock
     /// (or one the host set) settles which side is White's. Returns the notice to give when
     /// that turned the sides round (the clock the host set is set again).
@@ -289,18 +361,22 @@ impl DgtLink {
                 }
             }
             Feedback::TakenBack { to_move } => self.to_move = Some(*to_move),
-            Feedback::TimeAdded { side, ms } => {
-                if let Some(clock) = self.host_clock.as_mut() {
+            Feedback::TimeAdded { side, ms } => match self.host_clock.as_mut() {
+                Some(clock) => {
                     let command = clock.add_time(*side, *ms, now);
                     self.session.send_clock(now, command);
                 }
-            }
-            Feedback::ClockSet { times } => {
-                if let Some(clock) = self.host_clock.as_mut() {
+                None => self.set_as_decided(now, |times| {
+                    *times = times.with(*side, times.get(*side).saturating_add(*ms));
+                }),
+            },
+            Feedback::ClockSet { times } => match self.host_clock.as_mut() {
+                Some(clock) => {
                     let command = clock.set_times(*times, now);
                     self.session.send_clock(now, command);
                 }
-            }
+                None => self.set_as_decided(now, |shown| *shown = *times),
+            },
             Feedback::Times { times, running } => {
                 let command = self
                     .followed
@@ -316,6 +392,17 @@ impl DgtLink {
             }
             _ => {}
         }
+    }
+}
+
+/// A time as a clock shows it: whole seconds rounded up, `H:MM:SS` or `M:SS`.
+fn clock_text(ms: Millis) -> String {
+    let seconds = ms.div_ceil(1000);
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
     }
 }
 
@@ -370,6 +457,10 @@ impl BoardSession for DgtLink {
         self.follow(now, feedback);
     }
 
+    fn clock_refusal(&self) -> Option<String> {
+        self.refusal()
+    }
+
     fn resume(&mut self, point: &ResumePoint) {
         self.to_move = Some(point.to_move);
         self.moved_since_press = !point.pressed;
@@ -387,6 +478,9 @@ impl BoardSession for DgtLink {
     }
 
     fn poll_event(&mut self) -> Option<LinkEvent> {
+        if let Some(notice) = self.notices.pop_front() {
+            return Some(notice);
+        }
         while let Some((at, event)) = self.events.pop_front() {
             match event {
                 SessionEvent::ClockPressed {
@@ -403,7 +497,10 @@ impl BoardSession for DgtLink {
                 }
                 SessionEvent::Rotated => self.sides.board_turned(true),
                 SessionEvent::Back => self.follow_again(at),
-                SessionEvent::ClockTimes(report) => self.sides_from_resumed_clock(at, &report),
+                SessionEvent::ClockTimes(report) => {
+                    self.last_report = (!report.no_clock).then_some((at, report));
+                    self.sides_from_resumed_clock(at, &report);
+                }
                 SessionEvent::Sensor(SensorKind::Snapshot(_)) => {
                     if let Some(resumed) = self.resumed.as_mut() {
                         resumed.board_seen_at.get_or_insert(at);
@@ -620,6 +717,125 @@ mod tests {
         link.handle_feedback(10, &started());
         assert_eq!(sent(&mut link), Vec::<u8>::new());
     }
+    /// A BWTIME report: `left` and `right` in ms, the lever high on the right (`true`) or
+    /// left, the left's time running (`true`) or the right's.
+    fn report(left: Millis, right: Millis, right_high: bool, left_runs: bool) -> Vec<u8> {
+        use crate::dgt::wire::clock::ClockTime;
+        let mut status = 0x01;
+        if right_high {
+            status |= 0x02;
+        }
+        status |= if left_runs { 0x08 } else { 0x10 };
+        crate::dgt::wire::message::encode::bwtime(&ClockReport::from_status(
+            ClockTime::from_millis(right),
+            ClockTime::from_millis(left),
+            status,
+        ))
+    }
+
+    /// A link whose clock the players run (no time control), White to move on the left.
+    fn players_clock() -> DgtLink {
+        let mut link = DgtLink::default();
+        link.connect(0);
+        sent(&mut link);
+        link.handle_feedback(0, &started());
+        link
+    }
+
+    #[test]
+    fn the_arbiter_s_time_is_put_on_a_clock_the_players_run_once_its_sides_are_known() {
+        let mut link = players_clock();
+        // White's time runs; nobody has pressed: which side is White's is not known.
+        link.handle_bytes(100, &report(300_000, 300_000, false, true));
+        while link.poll_event().is_some() {}
+        let refusal = link.clock_refusal().expect("refused");
+        assert!(
+            refusal.contains("which side of the clock is White's"),
+            "{refusal}"
+        );
+        let given = Feedback::TimeAdded {
+            side: Color::Black,
+            ms: 120_000,
+        };
+        link.handle_feedback(200, &given);
+        assert!(sent(&mut link).is_empty(), "nothing set");
+        // White (left) presses after moving at 4 s: Black's time runs from 4:56... and the
+        // sides are learnt.
+        link.handle_feedback(
+            3_900,
+            &Feedback::Moved {
+                by: Color::White,
+                from: shakmaty::Square::E2,
+                to: shakmaty::Square::E4,
+            },
+        );
+        link.handle_bytes(4_000, &report(296_000, 300_000, true, false));
+        let said: Vec<LinkEvent> = std::iter::from_fn(|| link.poll_event()).collect();
+        assert!(said.contains(&LinkEvent::Sensor(SensorKind::Clock(Color::White))));
+        assert_eq!(link.clock_refusal(), None);
+        // Black's 5:00 ran 1.5 s when the arbiter gives two minutes: 6:58.5, set as 6:59 on
+        // the right, Black's time running on.
+        link.handle_feedback(5_500, &given);
+        assert_eq!(
+            sent(&mut link),
+            set_and_run((4, 56), (6, 59), ClockRun::Right)
+        );
+        let notice = link.poll_event();
+        assert_eq!(
+            notice,
+            Some(LinkEvent::Notice(
+                "the DGT clock is set to the arbiter's times: White 4:56, Black 6:59".to_owned()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_clock_that_adds_time_by_itself_is_not_set_from_the_host() {
+        let mut link = players_clock();
+        // White's minute runs from 0: the display changes to 0:59 at 1 s.
+        link.handle_bytes(1_000, &report(59_000, 60_000, false, true));
+        link.handle_feedback(
+            1_400,
+            &Feedback::Moved {
+                by: Color::White,
+                from: shakmaty::Square::E2,
+                to: shakmaty::Square::E4,
+            },
+        );
+        // White pressed at 1.5 s: its 58.5 s became 63.5 s, shown as 1:04 (the clock's own 5 s
+        // increment).
+        link.handle_bytes(1_500, &report(63_500, 60_000, true, false));
+        while link.poll_event().is_some() {}
+        let refusal = link.clock_refusal().expect("refused");
+        assert!(refusal.contains("adds time by itself (5 s"), "{refusal}");
+        // A penalty the game decides cannot be refused: it is said not to be on the clock.
+        link.handle_feedback(
+            2_500,
+            &Feedback::TimeAdded {
+                side: Color::White,
+                ms: 120_000,
+            },
+        );
+        assert!(sent(&mut link).is_empty());
+        assert!(
+            matches!(link.poll_event(), Some(LinkEvent::Notice(text)) if text.starts_with("the DGT clock is not set: it adds time"))
+        );
+    }
+
+    #[test]
+    fn a_clock_the_host_drives_or_no_clock_refuses_nothing() {
+        let mut link = clocked("300");
+        assert_eq!(link.clock_refusal(), None, "the host drives it");
+        link.handle_bytes(100, &lever(false));
+        assert_eq!(link.clock_refusal(), None, "the host drives it");
+        let link = players_clock();
+        assert_eq!(
+            link.clock_refusal(),
+            None,
+            "no clock reports: the game's keeps time"
+        );
+    }
+
     #[test]
     fn a_clock_whose_lever_follows_the_host_teaches_no_sides() {
         use crate::dgt::wire::message::encode::bwtime_ack;

@@ -136,6 +136,8 @@ struct Link {
     identified: bool,
     /// The last clock report of this connection (the lever's reference).
     lever_reference: Option<ClockReport>,
+    /// When the lever's reference came.
+    reference_at: Millis,
     /// The sides the host's set-and-runs set running, each until the clock's first report
     /// after its acknowledgement: a lever rising on one of them meanwhile is the host's.
     host_runs: Vec<HostRun>,
@@ -153,6 +155,36 @@ struct HostRun {
 /// The most set-and-runs whose lever changes are awaited at once (one is outstanding at a
 /// time; a few more are acknowledged and not yet reported on a slow line).
 const HOST_RUNS_KEPT: usize = 4;
+
+/// The most time a side of the clock gained by itself from `previous` to `report`, `since` ms
+/// later (0: none did): what it shows more, and what ran of it meanwhile if it was running; a
+/// gain of a second or less is the display's rounding.
+fn gained(previous: &ClockReport, report: &ClockReport, since: Millis) -> Millis {
+    if previous.no_clock || report.no_clock {
+        return 0;
+    }
+    let ran = |running: bool| {
+        if previous.running && running {
+            since
+        } else {
+            0
+        }
+    };
+    let gain = |before: Millis, after: Millis, running: bool| {
+        let gain = after.saturating_add(ran(running)).saturating_sub(before);
+        if gain > 1000 { gain } else { 0 }
+    };
+    gain(
+        previous.left.millis(),
+        report.left.millis(),
+        previous.left_to_move,
+    )
+    .max(gain(
+        previous.right.millis(),
+        report.right.millis(),
+        previous.right_to_move,
+    ))
+}
 
 /// The side a set-and-run sets running, if it runs one.
 fn run_side(command: &ClockCommand) -> Option<ClockSide> {
@@ -179,6 +211,7 @@ impl Link {
             serial: None,
             identified: false,
             lever_reference: None,
+            reference_at: now,
             host_runs: Vec::new(),
         }
     }
@@ -197,6 +230,11 @@ pub struct DgtSession {
     /// Whether the clock has been seen moving its lever bit with a host's set-and-run (a DGT
     /// 3000): its lever then says less about who pressed.
     lever_follows_host: bool,
+    /// The most time the clock was seen adding to a side by itself (an increment or a delay
+    /// of the clock's own program), between two reports with no host's setting in between.
+    clock_gain: Option<Millis>,
+    /// Whether the host's last set-and-run was given up unacknowledged (and none taken since).
+    setting_failed: bool,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<SessionEvent>,
 }
@@ -212,6 +250,8 @@ impl DgtSession {
             rotated: false,
             clock_queue: ClockQueue::default(),
             lever_follows_host: false,
+            clock_gain: None,
+            setting_failed: false,
             transmit: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -230,6 +270,28 @@ impl DgtSession {
     /// Whether the board stands turned round.
     pub fn is_rotated(&self) -> bool {
         self.rotated
+    }
+
+    /// The most time the clock was seen adding to a side by itself between two of its reports
+    /// (its own program's increment or delay), if it ever did: a clock the host sets adds
+    /// nothing more by itself.
+    pub fn clock_gain(&self) -> Option<Millis> {
+        self.clock_gain
+    }
+
+    /// Whether the host's last set-and-run was never acknowledged (the clock did not take it,
+    /// or none is plugged in), and none was taken since.
+    pub fn setting_failed(&self) -> bool {
+        self.setting_failed
+    }
+
+    /// Whether a set-and-run is sent and not yet acknowledged: a time report meanwhile may
+    /// show the clock as it stood before the setting.
+    pub fn setting_in_flight(&self) -> bool {
+        self.link
+            .as_ref()
+            .is_some_and(|link| link.host_runs.iter().any(|run| !run.acknowledged))
+            || self.clock_queue.outstanding_sets()
     }
 
     /// Whether the clock has been seen raising its lever bit with a host's set-and-run (as a
@@ -408,6 +470,9 @@ impl DgtSession {
             ClockStep::Idle => {}
             ClockStep::Send(command) => self.send_clock_command(now, command),
             ClockStep::Failed(command) => {
+                if matches!(command, ClockCommand::SetAndRun { .. }) {
+                    self.setting_failed = true;
+                }
                 self.events
                     .push_back(SessionEvent::ClockCommandFailed(command));
                 self.start_clock_command(now);
@@ -422,7 +487,7 @@ impl DgtSession {
             BoardMessage::FieldUpdate { square, occupant } => {
                 self.handle_field_update(square, occupant);
             }
-            BoardMessage::Clock(report) => self.handle_clock_report(report),
+            BoardMessage::Clock(report) => self.handle_clock_report(now, report),
             BoardMessage::ClockAck(_) => {
                 if let Some(command) = self.clock_queue.acknowledge() {
                     self.acknowledged(&command);
@@ -536,6 +601,9 @@ impl DgtSession {
 
     /// The clock acknowledged `command`: a set-and-run's window ends with the next report.
     fn acknowledged(&mut self, command: &ClockCommand) {
+        if matches!(command, ClockCommand::SetAndRun { .. }) {
+            self.setting_failed = false;
+        }
         let (Some(link), Some(side)) = (self.link.as_mut(), run_side(command)) else {
             return;
         };
@@ -548,19 +616,32 @@ impl DgtSession {
         }
     }
 
-    /// A clock time report: reported as such, and as a press when the lever moved, unless the
-    /// host's set-and-run moved it.
-    fn handle_clock_report(&mut self, report: ClockReport) {
-        self.events.push_back(SessionEvent::ClockTimes(report));
+    /// A clock time report: reported as such (unless a setting of the host's is on its way),
+    /// and as a press when the lever moved, unless the host's set-and-run moved it.
+    fn handle_clock_report(&mut self, now: Millis, report: ClockReport) {
+        // While a setting of the host's is on its way, a report may show the clock as it
+        // stood before it (times the host has just changed): not passed on.
+        if self.setting_in_flight() {
+            tracing::trace!("a clock report before the host's setting took effect: not passed on");
+        } else {
+            self.events.push_back(SessionEvent::ClockTimes(report));
+        }
         let Some(link) = self.link.as_mut() else {
             return;
         };
         let host_sides: Vec<ClockSide> = link.host_runs.iter().map(|run| run.side).collect();
         // This report shows what every acknowledged setting did: their windows end.
         link.host_runs.retain(|run| !run.acknowledged);
+        let since = now.saturating_sub(std::mem::replace(&mut link.reference_at, now));
         let Some(previous) = link.lever_reference.replace(report) else {
             return;
         };
+        if host_sides.is_empty() && !self.clock_queue.outstanding_sets() {
+            let gain = gained(&previous, &report, since);
+            if gain > 0 {
+                self.clock_gain = Some(self.clock_gain.unwrap_or(0).max(gain));
+            }
+        }
         let Some(side) = pressed_side(&previous, &report) else {
             return;
         };
