@@ -907,6 +907,26 @@ mod tests {
     }
 
     #[test]
+    fn the_next_game_s_pgn_is_that_game_alone_and_the_finished_one_is_kept_once() {
+        let mut watched = e4_watched().keeping_finished_games();
+        let next = StreamEvent::from(GameEvent {
+            t: 9_000,
+            kind: EventKind::Game { number: 2 },
+        });
+        watched.decided(&next, &Chess::default(), 0);
+        let pgn = watched.pgn();
+        assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
+        assert!(pgn.trim_end().ends_with('*'), "{pgn}");
+        assert!(!pgn.contains("e4"), "{pgn}");
+        let finished = watched.finished_games();
+        assert_eq!(finished.len(), 1, "{finished:?}");
+        assert!(
+            finished.iter().all(|game| game.contains("1. e4 *")),
+            "{finished:?}"
+        );
+    }
+
+    #[test]
     fn a_board_never_heard_is_unreachable_and_one_heard_before_stays_lost() {
         let mut never = WatchedBoard::new(
             "1",

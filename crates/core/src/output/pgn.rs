@@ -80,7 +80,11 @@ impl PgnRecorder {
                 crate::event::color_name(hint.color)
             )),
             // An engine's opinion, not the game's record.
-            StreamKind::Engine(_) | StreamKind::Link(_) | StreamKind::Analysis(_) => Ok(()),
+            // Nor is an action the host did not carry out.
+            StreamKind::Engine(_)
+            | StreamKind::Link(_)
+            | StreamKind::Analysis(_)
+            | StreamKind::Refused(_) => Ok(()),
         }
     }
 
@@ -197,20 +201,25 @@ impl PgnRecorder {
         let start: Chess = crate::rules::chess960::from_fen(fen)
             .map_err(|error| RecordError::SetUp(error.into()))?;
         let finished = std::mem::replace(&mut self.current, GameRecord::new(start, true));
-        if !finished.is_untouched() || !self.closed.is_empty() {
+        // An empty game is no game: one game is one game, in every PGN the project writes.
+        if !finished.is_untouched() {
             self.closed.push((finished, self.tags.clone()));
         }
         Ok(())
     }
 
-    /// Closes the current game and starts game `number` from the standard position; game 1
-    /// announced before anything was recorded keeps the recorder's start.
+    /// Closes the current game and starts game `number` from the standard position; an empty
+    /// game is dropped rather than closed (game 1 announced before anything was recorded keeps
+    /// the recorder's start).
     fn start_game(&mut self, number: u32) {
-        if number <= 1 && self.current.is_untouched() && self.closed.is_empty() {
+        let fresh = GameRecord::new(Chess::default(), false);
+        if self.current.is_untouched() {
+            if number > 1 || !self.closed.is_empty() {
+                self.current = fresh;
+            }
             return;
         }
-        let finished =
-            std::mem::replace(&mut self.current, GameRecord::new(Chess::default(), false));
+        let finished = std::mem::replace(&mut self.current, fresh);
         self.closed.push((finished, self.tags.clone()));
     }
 }
