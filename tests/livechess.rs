@@ -310,25 +310,26 @@ fn a_livechess_client_follows_three_boards_and_sets_one_up_and_turns_one_round()
     let last = &set_up.last().expect("a message")["param"];
     assert_eq!(last["san"], json!([]), "{last}");
     assert_eq!(last["match"], true, "{last}");
-    // Game 1 never started (the boards were not there), game 2 was set up and played, and
-    // this is game 3, started. The feed may say the set-up a moment before the board's summary
+    // Game 1 was set up before it started (the boards were not there: it stood at the
+    // standard start with nothing played, so the set-up was that game, issue 43) and played,
+    // and this is game 2, started. The feed may say the set-up a moment before the board's summary
     // says the start: the summary is read until it does, or for ten seconds.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let north_now = loop {
         let (_, summaries) = get(&served.address, "/api/boards");
         let summaries: Vec<Value> = serde_json::from_str(&summaries).expect("JSON");
         let north_now = summaries.into_iter().next().expect("north's summary");
-        let started = north_now["game"] == 3 && north_now["started"] == true;
+        let started = north_now["game"] == 2 && north_now["started"] == true;
         if started || std::time::Instant::now() > deadline {
             break north_now;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    assert_eq!(north_now["game"], 3, "{north_now}");
+    assert_eq!(north_now["game"], 2, "{north_now}");
     assert_eq!(north_now["started"], true, "{north_now}");
     let (_, pgn) = get(&served.address, "/boards/north.pgn");
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
-    let log = std::fs::read_to_string(record.join("north-game3.log")).expect("game 3's log");
+    let log = std::fs::read_to_string(record.join("north-game2.log")).expect("game 2's log");
     assert!(log.contains(&format!("@start {fen}")), "{log}");
 
     // `flip` on board 3's feed (a ChessLink board: it tells the pieces apart): the board is
@@ -502,4 +503,81 @@ fn lila_s_and_lichess_dgt_boards_call_sequences_take_every_move_once() {
             "{reading:?}: no phantom move"
         );
     }
+}
+
+#[test]
+fn a_burst_of_setups_of_the_position_the_game_stands_at_makes_one_game() {
+    let served = serve(&["--demo", "1", "--livechess", "127.0.0.1:0"]);
+    let livechess = served.livechess_address();
+    // The demo's game is under way: a move stands.
+    common::http::sse_until(
+        &served.address,
+        "/api/boards/1/events",
+        Duration::from_secs(60),
+        |event| event["kind"] == "move",
+    );
+    let game_now = || -> Value {
+        let (_, body) = get(&served.address, "/api/boards");
+        let boards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+        boards.into_iter().next().expect("board 1")
+    };
+    let before = game_now()["game"].as_u64().expect("a game number");
+    let mut client = Client::connect(&livechess);
+    let param = json!({"feed": "eboardevent", "id": 1, "param": {"serialnr": "1"}});
+    assert_eq!(client.call("subscribe", param)["response"], "call");
+    // 200 setups of the standard start in one write, as a tool retrying in a loop sends them.
+    let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let burst = |client: &mut Client, first_id: i64, count: i64| -> Vec<Value> {
+        for id in first_id..first_id + count {
+            let call = json!({"call": "call", "id": id,
+                "param": {"id": 1, "method": "setup", "param": {"fen": standard}}});
+            client
+                .socket
+                .write(Message::Text(call.to_string().into()))
+                .expect("written");
+        }
+        client.socket.flush().expect("sent");
+        let mut answers = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while answers.len() < usize::try_from(count).unwrap_or(0) && Instant::now() < deadline {
+            if let Some(message) = client.read()
+                && message["response"] != "feed"
+            {
+                answers.push(message);
+            }
+        }
+        answers
+    };
+    let answers = burst(&mut client, 100, 200);
+    assert_eq!(answers.len(), 200, "every call answered");
+    // The first starts the new game; the next are paced while it is on its way (a second at
+    // most), and answered as done once the new game stands there with nothing played.
+    assert_eq!(answers[0]["response"], "call", "{}", answers[0]);
+    for answer in &answers {
+        let paced = answer["response"] == "error"
+            && answer["param"]["message"]
+                .as_str()
+                .is_some_and(|said| said.contains("was set up less than 1 s ago"));
+        assert!(answer["response"] == "call" || paced, "{answer}");
+    }
+    // The new game is numbered once the runner has taken the first setup.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut after = game_now();
+    while after["game"].as_u64() == Some(before) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        after = game_now();
+    }
+    assert_eq!(after["game"].as_u64(), Some(before + 1), "{after}");
+    // Asked again later: done, and nothing starts.
+    std::thread::sleep(Duration::from_millis(1_100));
+    let again = burst(&mut client, 1_000, 20);
+    assert!(again.iter().all(|a| a["response"] == "call"), "{again:?}");
+    assert_eq!(game_now()["game"].as_u64(), Some(before + 1));
+    let setups = common::http::sse_data(
+        &served.address,
+        "/api/boards/1/events",
+        Duration::from_millis(500),
+    );
+    let set_up: Vec<&String> = setups.iter().filter(|e| e.contains("\"setup\"")).collect();
+    assert_eq!(set_up.len(), 1, "{setups:?}");
 }

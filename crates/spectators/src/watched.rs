@@ -682,6 +682,12 @@ impl WatchedBoard {
         &self.events
     }
 
+    /// Whether the current game stands at `start` with nothing played: no move made (none
+    /// taken back either) and no result.
+    pub fn stands_unplayed_at(&self, start: &Chess) -> bool {
+        self.ply == 0 && self.moved.is_none() && self.result.is_none() && self.start == *start
+    }
+
     /// The current game as PGN (`*` while it goes on).
     pub fn pgn(&self) -> String {
         self.pgn.to_pgn_string()

@@ -365,7 +365,7 @@ impl Client {
                 self.may_change.clone().map_err(refuse)?;
                 let board = self.board_of(&id, feed)?;
                 let start = position(&fen).map_err(refuse)?;
-                board.try_set_up().map_err(|wait| {
+                let new_game = board.try_set_up(&start).map_err(|wait| {
                     refuse(format!(
                         "setup: eboard {} was set up less than {} s ago; try again in {} ms",
                         board.name,
@@ -373,7 +373,10 @@ impl Client {
                         wait.as_millis().max(1)
                     ))
                 })?;
-                self.control(&id, &board, Control::SetUp(start))?;
+                // The game already stands there with nothing played: it is the set-up game.
+                if new_game {
+                    self.control(&id, &board, Control::SetUp(start))?;
+                }
             }
             Call::Flip { feed, flipped } => {
                 self.may_change.clone().map_err(refuse)?;

@@ -221,9 +221,23 @@ impl BoardHandle {
         }
     }
 
-    /// Takes a set-up of the board now, unless the last was less than [`SETUP_INTERVAL`] ago:
-    /// then how long to wait.
-    pub fn try_set_up(&self) -> Result<(), std::time::Duration> {
+    /// Takes a set-up of the board from `start` now: `Ok(false)` when its current game already
+    /// stands at `start` with no move made (that game is taken as the tool's, and nothing
+    /// starts: a set-up asked again and again is one); `Ok(true)` for a new game, unless the
+    /// last new game was set up less than [`SETUP_INTERVAL`] ago: then how long to wait.
+    pub fn try_set_up(&self, start: &shakmaty::Chess) -> Result<bool, std::time::Duration> {
+        let (game, stands) = {
+            let state = self.lock();
+            (state.summary().game, state.stands_unplayed_at(start))
+        };
+        let mut set_up_game = self
+            .set_up_game
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if stands {
+            set_up_game.get_or_insert(game);
+            return Ok(false);
+        }
         let mut last = self
             .last_set_up
             .lock()
@@ -236,12 +250,8 @@ impl BoardHandle {
             }
         }
         *last = Some(now);
-        let next = self.lock().summary().game.saturating_add(1);
-        self.set_up_game
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get_or_insert(next);
-        Ok(())
+        set_up_game.get_or_insert(game.saturating_add(1));
+        Ok(true)
     }
 
     /// Whether the game `game` (its number) was set up by a spectator's tool, or comes after
