@@ -876,3 +876,266 @@ fn a_promotion_the_board_cannot_identify_waits_for_the_piece_typed_and_is_never_
     assert_replays_to(&log, &lines, &stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Lines of `said` (a child's output) until one contains `needle`, a minute at most: the lines
+/// read, the one found last.
+fn said_until(said: &std::sync::mpsc::Receiver<String>, needle: &str) -> Vec<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut lines = Vec::new();
+    while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+        match said.recv_timeout(left) {
+            Ok(line) => {
+                let found = line.contains(needle);
+                lines.push(line);
+                if found {
+                    return lines;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    panic!("never said `{needle}`: {lines:#?}");
+}
+
+/// The lines `said` says within `within`.
+fn said_within(
+    said: &std::sync::mpsc::Receiver<String>,
+    within: std::time::Duration,
+) -> Vec<String> {
+    let deadline = std::time::Instant::now() + within;
+    let mut lines = Vec::new();
+    while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+        match said.recv_timeout(left) {
+            Ok(line) => lines.push(line),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => break,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    lines
+}
+
+/// How many seeks the stand-in received.
+fn seeks(standin: &StandIn) -> usize {
+    standin
+        .received()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.starts_with("/api/board/seek"))
+        .count()
+}
+
+#[test]
+fn nothing_is_sought_before_the_board_is_plugged_in_and_set_up_nor_again_until_it_is_set_up_again()
+{
+    // The account plays Black: the hands wait for White's moves, shown on the clock.
+    let (sans, ucis) = game();
+    let (sans, ucis) = (&sans[..12], &ucis[..12]);
+    let standin = StandIn::start(Script {
+        announce: Announce::Seek,
+        ..Script::new(Color::Black, ucis)
+    });
+    let dir = tempfile::tempdir().expect("a folder");
+    let pgn = dir.path().join("game.pgn");
+    std::fs::write(&pgn, script_pgn("online", sans)).expect("written");
+    let hands = [
+        "--pgn",
+        pgn.to_str().expect("a path"),
+        "--follow",
+        "white",
+        "--speed",
+        "5",
+        "--thinking",
+        "300-2000",
+    ];
+    let board = emulate_with("dgt", &hands, Stdio::null());
+    // Plugged in later: the port is missing when online starts.
+    let plug = dir.path().join("board");
+    let log = dir.path().join("game.log");
+    let mut command = common::bin();
+    command
+        .env("LICHESS_TOKEN", TOKEN)
+        .args(["online", "--lichess-url", &standin.url, "--games", "2"])
+        .args(["--seek", "10+2", "--protocol", "dgt", "--json"])
+        .args(["--port", plug.to_str().expect("a path")])
+        .args(common::SHORT_WINDOWS)
+        .args(["--record", log.to_str().expect("a path")]);
+    let mut online = spawn_piped(command);
+    let said = common::child::lines_of(online.stderr.take().expect("its errors"));
+    let events = common::child::lines_of(online.stdout.take().expect("its output"));
+    let waiting = said_until(&said, "no such port");
+    assert!(
+        waiting.iter().any(|line| line.contains("waiting for")),
+        "{waiting:#?}"
+    );
+    assert_eq!(
+        seeks(&standin),
+        0,
+        "nothing sought while the board is missing"
+    );
+    std::os::unix::fs::symlink(&board.port, &plug).expect("plugged in");
+    said_until(&said, "seeking a game");
+    // The game is played; then the board still shows its last position.
+    let mut decided = Vec::new();
+    while !decided.iter().any(|e: &Value| e["kind"] == "result") {
+        let line = events
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the game goes on");
+        decided.push(serde_json::from_str(&line).expect("a JSON line"));
+    }
+    assert_eq!(standin.moves(), ucis);
+    assert_eq!(rulings(&decided), Vec::<&Value>::new());
+    said_until(&said, "set up the pieces for the next game");
+    // As long as the board shows the finished game, nothing more is sought (the seek used to
+    // be posted at once, the game then aborted by the server).
+    let meanwhile = said_within(&said, std::time::Duration::from_secs(3));
+    assert_eq!(seeks(&standin), 1, "{meanwhile:#?}");
+    common::child::interrupt(&online);
+    let status = online.wait().expect("it ends");
+    assert!(status.success(), "{status:?}");
+    said_until(&said, "stopped: no game was going on");
+    drop(board);
+}
+
+#[test]
+fn ctrl_c_in_a_game_says_it_goes_on_at_the_server_and_how_to_end_it() {
+    let (sans, ucis) = game();
+    // The opponent thinks on and on after the fourth ply.
+    let standin = StandIn::start(Script {
+        silent_after: Some(4),
+        ..script(&ucis)
+    });
+    let dir = tempfile::tempdir().expect("a folder");
+    let pgn = dir.path().join("game.pgn");
+    std::fs::write(&pgn, script_pgn("online", &sans)).expect("written");
+    let hands = [
+        "--pgn",
+        pgn.to_str().expect("a path"),
+        "--follow",
+        "black",
+        "--speed",
+        "5",
+    ];
+    let board = emulate_with("dgt", &hands, Stdio::null());
+    let log = dir.path().join("game.log");
+    let mut online = spawn_piped(online_command(&standin, "dgt", &board.port, &log));
+    let said = common::child::lines_of(online.stderr.take().expect("its errors"));
+    assert_eq!(
+        common::child::await_lines(&mut online, r#""kind":"move""#, 4),
+        4
+    );
+    common::child::interrupt(&online);
+    let stopped = said_until(&said, "goes on at");
+    let line = stopped.last().expect("the line");
+    assert!(line.contains(&format!("game {GAME} goes on")), "{line}");
+    let resume = format!("touchmove online --resume --record {}", log.display());
+    assert!(line.contains(&resume), "{line}");
+    assert!(line.contains(&format!("{}/{GAME}", standin.url)), "{line}");
+    assert!(line.contains("resign") && line.contains("abort"), "{line}");
+    assert!(online.wait().expect("it ends").success());
+    assert_eq!(
+        standin.status(),
+        "started",
+        "the game goes on at the server"
+    );
+    drop(board);
+}
+
+#[test]
+fn a_game_the_server_aborts_is_said_at_once_with_its_reason() {
+    let (_, ucis) = game();
+    let standin = StandIn::start(Script {
+        aborted_after: Some(std::time::Duration::from_secs(2)),
+        ..script(&ucis)
+    });
+    // The board shows the start, and nobody moves.
+    let dir = tempfile::tempdir().expect("a folder");
+    let (board, log) = scripted_board(dir.path(), "dgt", "touchmove-log 1\n");
+    let output = online_command(&standin, "dgt", &board.port, &log)
+        .output()
+        .expect("online runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let events = common::json_lines(&output.stdout);
+    let ended: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["kind"] == "online" && e["what"] == "ended")
+        .collect();
+    assert_eq!(ended.len(), 1, "{events:?}");
+    assert_eq!(ended[0]["status"], "aborted");
+    let message = ended[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("the server aborted the game"),
+        "{message}"
+    );
+    assert!(events.iter().all(|e| e["kind"] != "result"), "{events:?}");
+    drop(board);
+}
+
+#[test]
+fn an_unreachable_server_is_said_once_naming_it_and_why_and_again_when_it_answers() {
+    // A free port, closed: refused until the stand-in starts on it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    // A server that speaks no TLS.
+    let plain = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let plain_port = plain.local_addr().expect("an address").port();
+    std::thread::spawn(move || {
+        for stream in plain.incoming().flatten() {
+            use std::io::Write;
+            let mut stream = stream;
+            let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n");
+        }
+    });
+    let cases = [
+        (
+            format!("http://127.0.0.1:{port}"),
+            format!("lichess: 127.0.0.1:{port}: connection refused (the event stream)"),
+        ),
+        (
+            "http://nowhere.invalid".to_owned(),
+            "lichess: nowhere.invalid:80: name not found (the event stream)".to_owned(),
+        ),
+        (
+            format!("https://127.0.0.1:{plain_port}"),
+            format!("lichess: 127.0.0.1:{plain_port}: TLS: "),
+        ),
+    ];
+    let dir = tempfile::tempdir().expect("a folder");
+    let (board, log) = scripted_board(dir.path(), "dgt", "touchmove-log 1\n");
+    let mut running = Vec::new();
+    for (url, expected) in &cases {
+        let mut command = common::bin();
+        command
+            .env("LICHESS_TOKEN", TOKEN)
+            .args(["online", "--lichess-url", url, "--games", "1"])
+            .args(["--protocol", "dgt", "--port", &board.port, "--json"])
+            .args(["--record", log.to_str().expect("a path")]);
+        let mut child = spawn_piped(command);
+        let said = common::child::lines_of(child.stderr.take().expect("its errors"));
+        running.push((child, said, expected));
+    }
+    // Said once, though each is tried again and again (1, 2, 4 s apart).
+    for (child, said, expected) in &mut running {
+        let lines = said_within(said, std::time::Duration::from_secs(4));
+        let faults: Vec<&String> = lines.iter().filter(|l| l.contains("lichess:")).collect();
+        assert_eq!(faults.len(), 1, "{lines:#?}");
+        assert!(
+            faults[0].contains(expected.as_str()),
+            "{faults:?}, not {expected}"
+        );
+        assert!(faults[0].ends_with("trying again"), "{faults:?}");
+        if !expected.contains("refused") {
+            let _ = child.kill();
+        }
+    }
+    // The first server comes up: that is said, and the game found.
+    let (_, ucis) = game();
+    let standin = StandIn::start_on(script(&ucis), port);
+    let (child, said, _) = &mut running[0];
+    said_until(said, &format!("lichess: 127.0.0.1:{port} answers again"));
+    said_until(said, "you play White");
+    let _ = child.kill();
+    drop(standin);
+    drop(board);
+}

@@ -65,6 +65,9 @@ pub struct Script {
     /// and its stream. In Chess960 castling is the king taking its rook in UCI, as the API
     /// writes it.
     pub variant: &'static str,
+    /// The server aborts the game (status `aborted`) this long after it started if no move has
+    /// been made, as Lichess aborts a game nobody starts.
+    pub aborted_after: Option<Duration>,
 }
 
 impl Script {
@@ -85,6 +88,7 @@ impl Script {
             accepts_draw: false,
             initial_fen: None,
             variant: "standard",
+            aborted_after: None,
         }
     }
 }
@@ -157,6 +161,11 @@ impl StandIn {
     /// Starts the stand-in on a free port of the loopback address, served by a thread of its
     /// own.
     pub fn start(script: Script) -> StandIn {
+        StandIn::start_on(script, 0)
+    }
+
+    /// Starts the stand-in on `port` of the loopback address (0: a free one).
+    pub fn start_on(script: Script, port: u16) -> StandIn {
         let mode = if script.variant == "chess960" {
             shakmaty::CastlingMode::Chess960
         } else {
@@ -204,7 +213,7 @@ impl StandIn {
                 .build()
                 .expect("a runtime");
             runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
                     .await
                     .expect("a port");
                 let _ = address.send(listener.local_addr().expect("an address"));
@@ -215,6 +224,9 @@ impl StandIn {
         // The opponent moves first when the account plays Black.
         {
             let mut game = shared.lock();
+            if game.announced {
+                abort_unless_started(&game, &shared);
+            }
             opponent_moves(&mut game, &shared);
         }
         StandIn { url, shared }
@@ -380,8 +392,9 @@ fn variant_json(key: &str) -> Value {
     }
 }
 
-/// The game starts: announced on every event stream, the seeks closed.
-fn announce(game: &mut Game) {
+/// The game starts: announced on every event stream, the seeks closed; aborted later if the
+/// script says so and nobody moves.
+fn announce(game: &mut Game, shared: &Shared) {
     game.announced = true;
     game.since = Instant::now();
     game.seeks.clear();
@@ -389,6 +402,23 @@ fn announce(game: &mut Game) {
         game.event_streams
             .retain(|tx| tx.send(start.clone()).is_ok());
     }
+    abort_unless_started(game, shared);
+}
+
+/// With `aborted_after`, the game is aborted that long from now if no move stands by then.
+fn abort_unless_started(game: &Game, shared: &Shared) {
+    let Some(after) = game.script.aborted_after else {
+        return;
+    };
+    let shared = shared.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        let mut game = shared.lock();
+        if game.status == "started" && game.moves.is_empty() {
+            game.status = "aborted";
+            broadcast(&mut game);
+        }
+    });
 }
 
 async fn accept(
@@ -412,7 +442,7 @@ async fn accept(
             .into_response();
     }
     keep(&mut game, "POST", path, 200, &headers);
-    announce(&mut game);
+    announce(&mut game, &shared);
     axum::Json(json!({"ok": true})).into_response()
 }
 
@@ -429,7 +459,7 @@ async fn seek(State(shared): State<Shared>, headers: HeaderMap, body: String) ->
     let (tx, rx) = mpsc::unbounded_channel();
     game.seeks.push(tx);
     if game.script.announce == Announce::Seek && !game.announced {
-        announce(&mut game);
+        announce(&mut game, &shared);
     }
     ndjson(Vec::new(), rx)
 }

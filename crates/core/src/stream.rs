@@ -121,6 +121,14 @@ pub enum OnlineNotice {
         /// What they wrote.
         text: String,
     },
+    /// The server ended the game without a result (`aborted`: before both players moved,
+    /// or by a player's request; `unknownFinish`): nobody won or lost.
+    Ended {
+        /// The server's status.
+        status: String,
+        /// What happened, in words.
+        message: String,
+    },
     /// A request of the player's was not carried out (`what` it was: `draw`, `resign`...).
     Failed {
         /// The request.

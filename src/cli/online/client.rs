@@ -3,6 +3,7 @@
 //! sensitive and is taken out of anything the server echoes before it is shown.
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -24,9 +25,14 @@ pub const SILENCE: Duration = Duration::from_secs(20);
 #[derive(Clone)]
 pub struct Lichess {
     base: String,
+    /// The server's address as the messages name it (`lichess.org:443`).
+    address: String,
     authorization: HeaderValue,
     token: String,
     http: reqwest::Client,
+    /// Why the server could not be reached, as last said (`None`: it is reached): a fault is
+    /// said once, and again only when it changes or ends.
+    fault: Arc<Mutex<Option<String>>>,
 }
 
 /// Why a stream could not be read.
@@ -60,12 +66,44 @@ impl Lichess {
             .user_agent(concat!("touchmove/", env!("CARGO_PKG_VERSION")))
             .build()
             .context("cannot make an HTTPS client")?;
+        let base = base.trim_end_matches('/').to_owned();
         Ok(Lichess {
-            base: base.trim_end_matches('/').to_owned(),
+            address: address_of(&base),
+            base,
             authorization,
             token: token.trim().to_owned(),
             http,
+            fault: Arc::new(Mutex::new(None)),
         })
+    }
+
+    /// The server could not be reached for `what` (`the event stream`, `the move request`):
+    /// `why` is said, unless it was the last fault said.
+    pub fn unreachable(&self, what: &str, why: &str) {
+        let mut fault = self
+            .fault
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if fault.as_deref() != Some(why) {
+            eprintln!("touchmove: lichess: {why} ({what}); trying again");
+            *fault = Some(why.to_owned());
+        }
+    }
+
+    /// The server answered: if it had not been reached, that is said once.
+    pub fn reached(&self) {
+        let mut fault = self
+            .fault
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if fault.take().is_some() {
+            eprintln!("touchmove: lichess: {} answers again", self.address);
+        }
+    }
+
+    /// Why `error` came instead of an answer, in words that name the server and the cause.
+    fn failure(&self, error: &reqwest::Error) -> String {
+        self.redacted(&format!("{}: {}", self.address, cause(error)))
     }
 
     /// `text` with the token taken out (a server or a proxy may echo it).
@@ -98,13 +136,14 @@ impl Lichess {
         path: &str,
         request: reqwest::RequestBuilder,
     ) -> Result<Lines, StreamFailure> {
-        let response = request
+        let sent = request
             .header(AUTHORIZATION, self.authorization.clone())
-            .send()
+            .send();
+        // A server that takes the connection and never answers: timed out, as a request.
+        let response = tokio::time::timeout(REQUEST, sent)
             .await
-            .map_err(|error| {
-                StreamFailure::Passing(self.redacted(&error.without_url().to_string()))
-            })?;
+            .map_err(|_| StreamFailure::Passing(format!("{}: timed out", self.address)))?
+            .map_err(|error| StreamFailure::Passing(self.failure(&error)))?;
         let status = response.status();
         if status == StatusCode::UNAUTHORIZED {
             let body = response.text().await.unwrap_or_default();
@@ -113,7 +152,8 @@ impl Lichess {
         if !status.is_success() {
             let body = response.text().await.unwrap_or_default();
             return Err(StreamFailure::Passing(format!(
-                "{path}: {status}: {}",
+                "{}{path}: {status}: {}",
+                self.address,
                 self.redacted(body.trim())
             )));
         }
@@ -134,7 +174,7 @@ impl Lichess {
             .timeout(REQUEST)
             .send()
             .await
-            .map_err(|error| self.redacted(&error.without_url().to_string()))?;
+            .map_err(|error| self.failure(&error))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -147,6 +187,60 @@ impl Lichess {
             retry_after,
             body: self.redacted(&body),
         })
+    }
+}
+
+/// The server's address as messages name it: the URL's host and port (the scheme's port when
+/// it gives none), or the URL itself when it does not read.
+fn address_of(base: &str) -> String {
+    match reqwest::Url::parse(base) {
+        Ok(url) => match (url.host_str(), url.port_or_known_default()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            (None, _) => base.to_owned(),
+        },
+        Err(_) => base.to_owned(),
+    }
+}
+
+/// Why a request got no answer, in a few words: the name not found, the connection refused or
+/// reset, a TLS failure, a time-out; else the deepest cause's own words.
+fn cause(error: &reqwest::Error) -> String {
+    let mut deepest = error.to_string();
+    let mut source = std::error::Error::source(error);
+    let mut io_kind = None;
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if text.contains("dns error") || text.contains("failed to lookup address") {
+            return "name not found".to_owned();
+        }
+        // An I/O error may wrap another (the connector's around the TLS layer's): the
+        // innermost says what happened.
+        let mut io = cause.downcast_ref::<std::io::Error>();
+        while let Some(error) = io {
+            io_kind = Some(error.kind());
+            io = error
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<std::io::Error>());
+        }
+        deepest = text;
+        source = cause.source();
+    }
+    let lower = deepest.to_ascii_lowercase();
+    match io_kind {
+        Some(std::io::ErrorKind::ConnectionRefused) => "connection refused".to_owned(),
+        Some(std::io::ErrorKind::ConnectionReset) => "connection reset".to_owned(),
+        Some(std::io::ErrorKind::TimedOut) => "timed out".to_owned(),
+        // rustls's errors reach reqwest as the connection's invalid data.
+        Some(std::io::ErrorKind::InvalidData) => format!("TLS: {deepest}"),
+        _ if error.is_timeout() => "timed out".to_owned(),
+        _ if lower.contains("certificate")
+            || lower.contains("tls")
+            || lower.contains("handshake") =>
+        {
+            format!("TLS: {deepest}")
+        }
+        _ => deepest,
     }
 }
 

@@ -12,8 +12,11 @@ use touchmove::online::lichess::wire::Challenge;
 use super::super::args::{OnlineArgs, OnlineVariant, Seek, SeekColor};
 use super::client::{Lichess, StreamFailure};
 
-/// How long a seek that could not be posted waits before it is posted again.
+/// How long a seek that could not be posted waits before it is posted again, at first...
 const SEEK_RETRY: Duration = Duration::from_secs(5);
+
+/// ...and at most, each failure doubling the wait.
+const SEEK_RETRY_MAX: Duration = Duration::from_secs(60);
 
 /// Whether `--accept` takes `challenge`: one to the account, in the variant sought
 /// (`--variant`), from the user named (any, with `any`).
@@ -91,9 +94,11 @@ impl Seeking {
         });
         let lichess = lichess.clone();
         Some(Seeking(tokio::task::spawn_local(async move {
+            let mut backoff = SEEK_RETRY;
             loop {
                 match lichess.stream_post(SEEK, &form).await {
                     Ok(mut lines) => {
+                        lichess.reached();
                         eprintln!("touchmove: seeking a game");
                         // Kept open, read to its end: the server closes it when a game starts.
                         while let Some(line) = lines.next().await {
@@ -104,10 +109,11 @@ impl Seeking {
                         return;
                     }
                     Err(StreamFailure::Unauthorized(why) | StreamFailure::Passing(why)) => {
-                        eprintln!("touchmove: lichess: the seek: {why}");
+                        lichess.unreachable("the seek", &why);
                     }
                 }
-                tokio::time::sleep(SEEK_RETRY).await;
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(SEEK_RETRY_MAX);
             }
         })))
     }

@@ -12,6 +12,7 @@
 mod client;
 mod finding;
 mod keys;
+mod ready;
 mod resumed;
 mod state;
 
@@ -51,7 +52,7 @@ use client::{Lichess, Lines, StreamFailure};
 use state::{Heard, OnlineSink, OnlineState};
 
 /// The longest wait before a stream is opened again.
-const BACKOFF_MAX: Duration = Duration::from_secs(30);
+const BACKOFF_MAX: Duration = Duration::from_secs(60);
 
 /// How long a request refused with 429 waits when the server does not say (`Retry-After`):
 /// the API asks for a full minute.
@@ -195,7 +196,10 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
             },
             None => tokio::select! {
                 seat = next_game(args, &lichess, &played) => seat?,
-                _ = tokio::signal::ctrl_c() => return Ok(()),
+                _ = tokio::signal::ctrl_c() => {
+                    eprintln!("touchmove: stopped: no game was going on");
+                    return Ok(());
+                }
             },
         };
         if resumed
@@ -226,19 +230,23 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
 /// The next game of the account not played yet, from its event stream (games already going on
 /// come first, as the stream sends them). Challenges are accepted as `--accept` says; with
 /// `--seek`, a seek is posted once the stream has said what is going on (its first keep-alive)
-/// and kept open until a game starts.
+/// and kept open until a game starts. Nothing is sought or accepted before the board answers
+/// and shows a game's starting position ([`ready::board_ready`]).
 async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String>) -> Result<Seat> {
     let mut backoff = Duration::from_secs(1);
     let mut seeking: Option<finding::Seeking> = None;
+    let mut ready = false;
     loop {
         match lichess.stream(EVENT_STREAM).await {
             Ok(mut lines) => {
+                lichess.reached();
                 backoff = Duration::from_secs(1);
                 while let Some(line) = lines.next().await {
                     let text = match line {
                         Line::Text(text) => text,
                         Line::KeepAlive => {
-                            if seeking.is_none() {
+                            if seeking.is_none() && args.seek.is_some() {
+                                be_ready(args, &mut ready, played).await?;
                                 seeking = finding::Seeking::start(args, lichess);
                             }
                             continue;
@@ -248,6 +256,9 @@ async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String
                     let game = match serde_json::from_str(&text) {
                         Ok(IncomingEvent::GameStart { game }) => game,
                         Ok(IncomingEvent::Challenge { challenge }) => {
+                            if finding::accepted(args.accept.as_deref(), args.variant, &challenge) {
+                                be_ready(args, &mut ready, played).await?;
+                            }
                             finding::answer_challenge(args, lichess, &challenge).await;
                             continue;
                         }
@@ -284,11 +295,21 @@ async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String
             Err(StreamFailure::Unauthorized(why)) => {
                 bail!("the server refuses the token (401): {why}")
             }
-            Err(StreamFailure::Passing(why)) => eprintln!("touchmove: lichess: {why}"),
+            Err(StreamFailure::Passing(why)) => lichess.unreachable("the event stream", &why),
         }
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(BACKOFF_MAX);
     }
+}
+
+/// Waits for the board to be ready for a game, unless it was found so already (`ready`) in this
+/// search; `played`: the games played before in the session.
+async fn be_ready(args: &OnlineArgs, ready: &mut bool, played: &HashSet<String>) -> Result<()> {
+    if !*ready {
+        ready::board_ready(args, !played.is_empty()).await?;
+        *ready = true;
+    }
+    Ok(())
 }
 
 /// Opens game `id`'s stream and reads its first line, the whole game.
@@ -297,6 +318,7 @@ async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFu
     loop {
         match lichess.stream(&game_stream(id)).await {
             Ok(mut lines) => {
+                lichess.reached();
                 while let Some(line) = lines.next().await {
                     let Line::Text(text) = line else { continue };
                     if let Ok(GameMessage::GameFull(full)) = serde_json::from_str(&text) {
@@ -307,7 +329,7 @@ async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFu
             Err(StreamFailure::Unauthorized(why)) => {
                 bail!("the server refuses the token (401): {why}")
             }
-            Err(StreamFailure::Passing(why)) => eprintln!("touchmove: lichess: {why}"),
+            Err(StreamFailure::Passing(why)) => lichess.unreachable("the game's stream", &why),
         }
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(BACKOFF_MAX);
@@ -492,9 +514,26 @@ async fn play(
         .context("the game's state is still shared")?
         .into_inner();
     *page = state.page.take();
+    if stopped.get() && !state.game.is_over() {
+        say_game_goes_on(args, &seat.id);
+    }
     let finished = state.out.finish();
     super::session::session_outcome(watched, finished)?;
     Ok(stopped.get())
+}
+
+/// Stopped in the middle of game `id`: it goes on at the server, the player's clock running;
+/// how to end it or go on with it is said.
+fn say_game_goes_on(args: &OnlineArgs, id: &str) {
+    let url = format!("{}/{id}", args.lichess_url.trim_end_matches('/'));
+    let resume = match &args.board.record {
+        Some(log) => format!("touchmove online --resume --record {}", log.display()),
+        None => "touchmove online".to_owned(),
+    };
+    eprintln!(
+        "touchmove: stopped, but game {id} goes on at {host} and your clock runs: go on with          it with `{resume}` (the same board and options), or end it at {url} (resign, or          abort before both have moved); next time, type `resign` or `abort` here before          stopping",
+        host = lichess_host(&args.lichess_url)
+    );
 }
 
 /// Reads the game's stream, handing each line to the runner; a cut stream (or one told to,
@@ -531,12 +570,13 @@ async fn read_game(
             backoff = (backoff * 2).min(BACKOFF_MAX);
             match lichess.stream(&game_stream(&id)).await {
                 Ok(opened) => {
+                    lichess.reached();
                     lines = opened;
                     backoff = Duration::from_secs(1);
                     break;
                 }
                 Err(StreamFailure::Unauthorized(why) | StreamFailure::Passing(why)) => {
-                    eprintln!("touchmove: lichess: the game's stream: {why}");
+                    lichess.unreachable("the game's stream", &why);
                 }
             }
         }
@@ -556,7 +596,11 @@ async fn send_requests(
     while let Some(request) = requests.recv().await {
         let path = request.path(&id);
         let answer = loop {
-            match lichess.post(&path).await {
+            let answered = lichess.post(&path).await;
+            if answered.is_ok() {
+                lichess.reached();
+            }
+            match answered {
                 Ok(reply) if (200..300).contains(&reply.status) => break Answer::Taken,
                 Ok(reply) if reply.status == 429 => {
                     let wait = reply.retry_after.map_or(RATE_LIMITED, Duration::from_secs);
@@ -582,7 +626,7 @@ async fn send_requests(
                     break Answer::Unknown;
                 }
                 Err(why) => {
-                    eprintln!("touchmove: lichess: the {} request: {why}", request.name());
+                    lichess.unreachable(&format!("the {} request", request.name()), &why);
                     break Answer::Unknown;
                 }
             }

@@ -72,6 +72,7 @@ impl PgnRecorder {
                 OnlineNotice::TakenBack { plies } => {
                     self.note(format!("the server took the game back to ply {plies}"))
                 }
+                OnlineNotice::Ended { message, .. } => self.note(message.clone()),
                 _ => Ok(()),
             },
             StreamKind::Hint(hint) => self.note(format!(

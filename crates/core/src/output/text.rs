@@ -70,6 +70,7 @@ fn render_online(notice: &OnlineNotice, notation: Notation) -> String {
             None => "the opponent left the game".to_owned(),
         },
         OnlineNotice::Chat { user, text } => format!("chat: {user}: {text}"),
+        OnlineNotice::Ended { message, .. } => message.clone(),
         OnlineNotice::Failed { request, message } => {
             format!("the server did not take the {request} request: {message}")
         }

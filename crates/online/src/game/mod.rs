@@ -670,16 +670,21 @@ impl OnlineGame {
                     outcome,
                 }),
             }),
-            None => self.notice(
-                t,
-                OnlineNotice::Failed {
-                    request: "game".to_owned(),
-                    message: format!(
-                        "the server ended the game without a result ({})",
-                        state.status
-                    ),
-                },
-            ),
+            None => {
+                let message = match state.status.as_str() {
+                    "aborted" => "the server aborted the game: no result (a game nobody \
+                                  started in time, or one a player aborted)"
+                        .to_owned(),
+                    other => format!("the server ended the game without a result ({other})"),
+                };
+                self.notice(
+                    t,
+                    OnlineNotice::Ended {
+                        status: state.status.clone(),
+                        message,
+                    },
+                );
+            }
         }
     }
 
