@@ -114,8 +114,20 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
     let within = Duration::from_secs(15);
     let browser = Browser::start(1600, 900);
     browser.open(&format!("http://{address}/console"));
+    // A wrong token is refused at the sign-in, not at the first action.
+    browser.type_into("#token", &format!("not-{TOKEN}"));
+    browser.click("#sign-in");
+    let refused = browser.text_when("#said", within, |text| text.starts_with("not signed in"));
+    assert!(refused.contains("not serve's operator token"), "{refused}");
+    assert_eq!(
+        browser.eval("return document.getElementById('desk').hidden"),
+        Value::Bool(true),
+        "the desk stays hidden"
+    );
+    assert_eq!(get(address, "/api/operator").0, 401);
     browser.type_into("#token", TOKEN);
     browser.click("#sign-in");
+    browser.text_when("#said", within, |text| text.starts_with("signed in"));
     browser.text_when("#boards tbody", within, |text| text.contains("ply"));
     // Each board's health: when it last reported and when its last move was made.
     let heard = browser.text_when("#boards tr[data-board='1'] td.linkstate", within, |text| {

@@ -226,6 +226,10 @@ impl Access {
     }
 }
 
+/// The path that answers `200` to the operator's token alone (`401` to any other): the
+/// console signs in with it.
+pub const OPERATOR_CHECK: &str = "/api/operator";
+
 /// Who asks, for what a request is shown: a request with the operator's token sees every
 /// board live; any other is the public's (which `serve --public-delay` shows late).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,8 +271,12 @@ pub async fn guard(State(access): State<Access>, mut request: Request, next: Nex
 }
 
 /// Whether `path` is one of the operator's own actions: `/api/boards/NAME/` and `result`,
-/// `time`, `clock`, `note`, `tag`, `reinstate` or `flip`.
+/// `time`, `clock`, `note`, `tag`, `reinstate` or `flip`; or `/api/operator`, which checks the
+/// operator's token (the console's sign-in).
 pub fn is_operator_action(path: &str) -> bool {
+    if path == OPERATOR_CHECK {
+        return true;
+    }
     path.strip_prefix("/api/boards/")
         .and_then(|rest| rest.split('/').nth(1))
         .is_some_and(|action| {
@@ -456,6 +464,7 @@ mod tests {
         assert!(is_operator_action("/api/boards/1/reinstate"));
         assert!(is_operator_action("/api/boards/1/flip"));
         assert!(is_operator_action("/api/boards/1/clock"));
+        assert!(is_operator_action("/api/operator"));
         assert!(!is_operator_action("/api/boards/1/events"));
         assert!(!is_operator_action("/api/boards/result"));
         assert!(!is_operator_action("/api/boards/1/online/resign"));

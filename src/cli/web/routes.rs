@@ -44,6 +44,11 @@ pub fn router(overview: Arc<Overview>) -> Router {
         .route("/api/boards/{name}/events", get(events))
         .route("/api/stats", get(stats))
         .route("/api/stats/reset", post(reset_stats))
+        // The guard lets only the operator's token through (`access::is_operator_action`).
+        .route(
+            super::access::OPERATOR_CHECK,
+            get(|| async { Json(serde_json::json!({"operator": true})) }),
+        )
         .route("/games.pgn", get(games_pgn))
         .route("/boards/{file}", get(board_pgn))
         .route(

@@ -309,10 +309,30 @@ async function refresh() {
   }
 }
 
-document.getElementById("login").addEventListener("submit", (event) => {
+// Whether serve takes `given` as the operator's token: true, false, or null when serve does
+// not answer.
+async function operatorToken(given) {
+  try {
+    const answer = await fetch("/api/operator", { headers: { Authorization: "Bearer " + given } });
+    return answer.ok;
+  } catch (error) {
+    return null;
+  }
+}
+
+document.getElementById("login").addEventListener("submit", async (event) => {
   event.preventDefault();
   const given = document.getElementById("token").value.trim();
   if (!given) return;
+  const taken = await operatorToken(given);
+  if (taken === null) {
+    say("serve does not answer: not signed in", false);
+    return;
+  }
+  if (!taken) {
+    say("not signed in: that is not serve's operator token (TOUCHMOVE_TOKEN or --token)", false);
+    return;
+  }
   sessionStorage.setItem("touchmove-token", given);
   document.getElementById("token").value = "";
   signedIn(true);
@@ -334,6 +354,17 @@ document.getElementById("sign-out").addEventListener("click", () => {
   say("signed out", true);
 });
 
-signedIn(Boolean(token()));
+// A token kept from before is checked again (serve may have been started with another).
+signedIn(false);
+if (token()) {
+  operatorToken(token()).then((taken) => {
+    if (taken) {
+      signedIn(true);
+    } else if (taken === false) {
+      sessionStorage.removeItem("touchmove-token");
+      say("signed out: serve no longer takes the token this tab kept", false);
+    }
+  });
+}
 refresh();
 setInterval(refresh, REFRESH_EVERY);
