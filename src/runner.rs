@@ -251,6 +251,21 @@ pub struct RunnerConfig {
     /// The session's time when the runner starts (ms): 0 for a new recording, after its last
     /// line for one that goes on.
     pub start_at: Millis,
+    /// What a board that says another serial number than the one watched before is.
+    pub another_board: AnotherBoard,
+}
+
+/// What the runner makes of a board that says another serial number (or the family's identity)
+/// than the board it watched before on its link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AnotherBoard {
+    /// A new board on a port the user named (it may hold any board): said, and a new game,
+    /// from the standard start once the board shows it ([`LiveGame::set_up`]).
+    #[default]
+    NewGame,
+    /// Not the board watched: the runner stops ([`RunnerError::AnotherBoard`]), leaving the
+    /// port to whoever finds boards (a port found by probing, not named).
+    Leave,
 }
 
 impl Default for RunnerConfig {
@@ -260,6 +275,7 @@ impl Default for RunnerConfig {
             backoff_max: Duration::from_secs(2),
             give_up_after: None,
             start_at: 0,
+            another_board: AnotherBoard::NewGame,
         }
     }
 }
@@ -278,6 +294,18 @@ pub enum RunnerError {
         waited: Duration,
         /// The last reason the port could not be opened.
         why: String,
+    },
+    /// Another board answers on the port than the one watched ([`AnotherBoard::Leave`]).
+    #[error(
+        "{port}: board {serial} answers there, not board {watched}, which was watched: left to be found as a board of its own"
+    )]
+    AnotherBoard {
+        /// The port.
+        port: String,
+        /// The serial number of the board that answers.
+        serial: String,
+        /// The serial number of the board watched before.
+        watched: String,
     },
 }
 
@@ -401,6 +429,14 @@ where
     let mut said_unreachable: Option<String> = None;
     let mut gave_up = None;
     let mut health = Health { lost: false };
+    // The port last said opened, until the board goes after answering or the port is
+    // missing: a port reopened again and again while its board is silent is said once.
+    let mut said_open: Option<String> = None;
+    let mut identity = Identity {
+        serial: None,
+        port: String::new(),
+        another: config.another_board,
+    };
     loop {
         // What is asked while the board is away is applied at once, and the port tried again.
         let opened = tokio::select! {
@@ -427,6 +463,7 @@ where
                         },
                     )?;
                     said_unreachable = Some(why.clone());
+                    said_open = None;
                 }
                 let since = *unreachable_since.get_or_insert_with(Instant::now);
                 if config
@@ -457,7 +494,10 @@ where
             }
         };
         said_unreachable = None;
-        tell(sink, Happened::Notice(&format!("connected to {name}")))?;
+        if said_open.as_ref() != Some(&name) {
+            tell(sink, Happened::Notice(&format!("connected to {name}")))?;
+            said_open = Some(name.clone());
+        }
         tell(
             sink,
             Happened::Connected {
@@ -467,6 +507,7 @@ where
         )?;
         backoff = config.backoff_min;
         session.connect(clock.now());
+        identity.port.clone_from(&name);
         let link = Link {
             session: &mut *session,
             game: &mut *game,
@@ -475,12 +516,19 @@ where
             health: &mut health,
             controls: controls.as_deref_mut(),
             flipped: &mut flipped,
+            identity: &mut identity,
         };
         match serve(&mut port, link, &mut shutdown).await? {
             LinkEnd::Shutdown => break,
             LinkEnd::Gone => {
+                // Gone after it answered: said, and the next opening too. Gone again without
+                // a word from it since (its port reopened while it is frozen): the attempts
+                // go on unsaid.
+                if !health.lost {
+                    tell(sink, Happened::Notice("the board is gone: reconnecting"))?;
+                    said_open = None;
+                }
                 health.set(LinkState::Lost, &clock, sink)?;
-                tell(sink, Happened::Notice("the board is gone: reconnecting"))?;
                 unreachable_since = Some(Instant::now());
             }
         }
@@ -509,6 +557,18 @@ struct Link<'a, S, K> {
     controls: Option<&'a mut mpsc::UnboundedReceiver<Control>>,
     /// Whether the board's reports are turned round.
     flipped: &'a mut bool,
+    /// The board watched: its serial number once it said one, and what another is.
+    identity: &'a mut Identity,
+}
+
+/// The board a runner watches, as it said who it is.
+struct Identity {
+    /// Its serial number (or the family's identity), once said.
+    serial: Option<String>,
+    /// The port's name, as the notices give it.
+    port: String,
+    /// What another board is.
+    another: AnotherBoard,
 }
 
 /// Serves one open link until it is lost or shutdown is asked for.
@@ -570,6 +630,14 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
     /// Passes the session's events on; returns whether the board went silent.
     fn pass_events(&mut self) -> Result<bool, RunnerError> {
         while let Some(event) = self.session.poll_event() {
+            // Who answers comes first: another board is no board back.
+            if let LinkEvent::Identified {
+                serial: Some(serial),
+                ..
+            } = &event
+            {
+                self.identified(serial)?;
+            }
             // Whatever the board itself sent shows it answers; a notice may be the host's own.
             let state = match event {
                 LinkEvent::Lost | LinkEvent::Gone => Some(LinkState::Lost),
@@ -623,6 +691,34 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
             self.drain()?;
         }
         Ok(false)
+    }
+
+    /// The board said its serial number: another than the board watched before is a new
+    /// board (a new game), or left alone, as the runner is told.
+    fn identified(&mut self, serial: &str) -> Result<(), RunnerError> {
+        let Some(watched) = self.identity.serial.replace(serial.to_owned()) else {
+            return Ok(());
+        };
+        if watched == serial {
+            return Ok(());
+        }
+        let port = self.identity.port.clone();
+        match self.identity.another {
+            AnotherBoard::Leave => Err(RunnerError::AnotherBoard {
+                port,
+                serial: serial.to_owned(),
+                watched,
+            }),
+            AnotherBoard::NewGame => {
+                let notice = format!(
+                    "{port}: board {serial} answers there, not board {watched}: a new board, \
+                     and a new game once it shows the starting position"
+                );
+                tell(self.sink, Happened::Notice(&notice))?;
+                self.game.set_up(self.clock.now(), Chess::default());
+                self.drain()
+            }
+        }
     }
 
     fn drain(&mut self) -> Result<(), RunnerError> {

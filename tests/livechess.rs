@@ -581,3 +581,56 @@ fn a_burst_of_setups_of_the_position_the_game_stands_at_makes_one_game() {
     let set_up: Vec<&String> = setups.iter().filter(|e| e.contains("\"setup\"")).collect();
     assert_eq!(set_up.len(), 1, "{setups:?}");
 }
+
+#[test]
+fn another_board_on_a_named_port_is_a_new_board_and_the_old_board_s_feed_is_told_it_is_gone() {
+    let emulate = |serial: &str| {
+        let mut args = COVERAGE_GAME.to_vec();
+        args.extend(["--serial", serial]);
+        common::emulator::emulate_board("dgt", &args)
+    };
+    let first = emulate("11111");
+    let second = emulate("22222");
+    let dir = tempfile::tempdir().expect("a folder");
+    let link = dir.path().join("north");
+    std::os::unix::fs::symlink(&first.port, &link).expect("a link");
+    let spec = format!("north={}", link.display());
+    let served = serve(&["--board", &spec, "--livechess", "127.0.0.1:0"]);
+    let livechess = served.livechess_address();
+    let summary = || -> Value {
+        let (_, body) = get(&served.address, "/api/boards");
+        let boards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+        boards.into_iter().next().expect("north")
+    };
+    // Board 11111 plays; a client follows it by its serial number.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !(summary()["serial"] == "11111" && summary()["ply"].as_u64() >= Some(1)) {
+        assert!(Instant::now() < deadline, "{}", summary());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let game = summary()["game"].as_u64().expect("a game number");
+    let mut client = Client::connect(&livechess);
+    let param = json!({"feed": "eboardevent", "id": 1, "param": {"serialnr": "11111"}});
+    assert_eq!(client.call("subscribe", param)["response"], "call");
+    client.feed_until(1, |param| param["serialnr"] == "11111");
+    // Board 11111 goes; board 22222 is plugged in on the same port.
+    drop(first);
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&second.port, &link).expect("a link");
+    // The feed of 11111 is told it is gone, and says nothing more.
+    let gone = client.feed_until(1, |param| param["state"] == "REMOVED");
+    let last = &gone.last().expect("a message")["param"];
+    assert_eq!(last["serialnr"], "11111", "{last}");
+    let said = last["message"].as_str().unwrap_or_default();
+    assert!(said.contains("board 22222 answers on its port"), "{said}");
+    assert!(last.get("board").is_none(), "{last}");
+    // A new board: its own serial in the summary and in eboards, and a new game.
+    let now = summary();
+    assert_eq!(now["serial"], "22222", "{now}");
+    assert_eq!(now["game"].as_u64(), Some(game + 1), "{now}");
+    let (_, body) = get(&livechess, "/api/v1.0/eboards");
+    let eboards: Vec<Value> = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(eboards[0]["serialnr"], "22222", "{eboards:?}");
+    drop(served);
+    drop(second);
+}

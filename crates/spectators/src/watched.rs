@@ -22,7 +22,7 @@ pub use crate::online::OnlineStatus;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Link {
-    /// Not opened yet, or being opened.
+    /// Not opened yet, being opened, or open and not yet heard.
     Connecting,
     /// The board answers.
     Connected,
@@ -309,6 +309,7 @@ impl WatchedBoard {
     /// The board said its serial number.
     pub fn set_serial(&mut self, serial: &str) {
         self.serial = Some(serial.to_owned());
+        self.heard();
     }
 
     /// The online game played on the board, as it stands now (`None`: none); whether that
@@ -349,8 +350,20 @@ impl WatchedBoard {
     /// The port was opened (on `port`): the board will be heard.
     pub fn connected(&mut self, port: &str) {
         port.clone_into(&mut self.port);
-        self.link = Link::Connected;
+        // An open port is no board answering: a board lost stays lost until it answers again
+        // (a port reopened while the board is frozen opens all the same), and one not yet
+        // heard is connected by its first report.
+        if self.link != Link::Lost {
+            self.link = Link::Connecting;
+        }
         self.link_error = None;
+    }
+
+    /// The board said something (a report, its serial number): a board being opened is heard.
+    fn heard(&mut self) {
+        if self.link == Link::Connecting {
+            self.link = Link::Connected;
+        }
     }
 
     /// The board's port cannot be opened, for the reason `why`; the runner keeps trying. A
@@ -382,6 +395,7 @@ impl WatchedBoard {
 
     /// A clock report at `t` (once the game has a result, its clock stands as it stood).
     pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading) {
+        self.heard();
         if reading.battery_low.is_some() {
             self.clock_battery_low = reading.battery_low;
         }
@@ -643,6 +657,7 @@ impl WatchedBoard {
     /// The board reported `event` and the game took it: the board as it stands and the turn
     /// in progress are read again.
     pub fn sensor(&mut self, event: &SensorEvent, game: &LiveGame) {
+        self.heard();
         self.reported = Some(event.t);
         self.physical.apply(&event.kind);
         self.read_turn(game);
@@ -738,7 +753,10 @@ mod tests {
     #[test]
     fn the_summary_follows_the_game() {
         let mut watched = e4_watched();
+        // The port opened again: connected once the board says something.
         watched.connected("/dev/ttyACM0");
+        assert_eq!(watched.summary().link, Link::Connecting);
+        watched.set_serial("12345");
         let summary = watched.summary();
         assert_eq!(
             (summary.started, summary.ply, summary.link),
@@ -930,6 +948,30 @@ mod tests {
             finished.iter().all(|game| game.contains("1. e4 *")),
             "{finished:?}"
         );
+    }
+
+    #[test]
+    fn an_open_port_is_no_board_answering_a_lost_board_stays_lost_until_it_answers() {
+        let mut watched = WatchedBoard::new(
+            "1",
+            "dgt",
+            "/dev/ttyACM0",
+            Chess::default(),
+            PgnTags::default(),
+        );
+        watched.connected("/dev/ttyACM0");
+        assert_eq!(watched.summary().link, Link::Connecting, "open, not heard");
+        watched.set_serial("12345");
+        assert_eq!(watched.summary().link, Link::Connected, "heard");
+        watched.link(1_000, LinkState::Lost);
+        // The board frozen, its port reopened again and again: still lost, whatever comes.
+        watched.connected("/dev/ttyACM0");
+        assert_eq!(watched.summary().link, Link::Lost);
+        let reading = ClockReading::new(ClockTimes { white: 1, black: 1 }, None);
+        watched.clock_reading(2_000, &reading);
+        assert_eq!(watched.summary().link, Link::Lost);
+        watched.link(3_000, LinkState::Back);
+        assert_eq!(watched.summary().link, Link::Connected);
     }
 
     #[test]

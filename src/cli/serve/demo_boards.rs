@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use tokio_serial::SerialStream;
 
+use touchmove::runner::AnotherBoard;
 use touchmove_simulation::emulation::{EmulatorOptions, ScriptSource, ScriptStart};
 
 use super::super::args::ServeArgs;
@@ -69,6 +70,7 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
             protocol,
             connector: PlannedConnector::Demo(OwnEnd::new(host_end, port, powered)),
             stamps: Some(stamps),
+            another_board: AnotherBoard::NewGame,
         });
     }
     Ok(planned)

@@ -31,10 +31,10 @@ pub struct Discovery {
     overview: Arc<Overview>,
     scan_dirs: Vec<PathBuf>,
     stopped: watch::Receiver<bool>,
-    /// The ports watched, and when each port without a board was last asked.
-    watched: Vec<String>,
+    /// The ports watched, each with its board's runner, and when each port without a board
+    /// was last asked.
+    watched: Vec<(String, JoinHandle<Result<()>>)>,
     asked: HashMap<String, Instant>,
-    runners: Vec<JoinHandle<Result<()>>>,
 }
 
 impl Discovery {
@@ -52,7 +52,6 @@ impl Discovery {
             stopped,
             watched: Vec::new(),
             asked: HashMap::new(),
-            runners: Vec::new(),
         }
     }
 
@@ -63,15 +62,19 @@ impl Discovery {
             self.scan().await;
             tokio::select! {
                 () = tokio::time::sleep(SCAN_EVERY) => {}
-                _ = stopped.changed() => return self.runners,
+                _ = stopped.changed() => {
+                    return self.watched.into_iter().map(|(_, runner)| runner).collect();
+                }
             }
         }
     }
 
-    /// Asks every port not watched (and not asked lately) which board it is.
+    /// Asks every port not watched (and not asked lately) which board it is. A port whose
+    /// runner ended (another board answered there) is asked again.
     async fn scan(&mut self) {
+        self.free_ended().await;
         for port in self.ports() {
-            if self.watched.contains(&port)
+            if self.watched.iter().any(|(watched, _)| *watched == port)
                 || self
                     .asked
                     .get(&port)
@@ -84,6 +87,21 @@ impl Discovery {
                 None => {
                     self.asked.insert(port, Instant::now());
                 }
+            }
+        }
+    }
+
+    /// Takes back the ports whose runner ended, saying why.
+    async fn free_ended(&mut self) {
+        let (ended, going): (Vec<_>, Vec<_>) = std::mem::take(&mut self.watched)
+            .into_iter()
+            .partition(|(_, runner)| runner.is_finished());
+        self.watched = going;
+        for (port, runner) in ended {
+            match runner.await {
+                Ok(Err(error)) => eprintln!("touchmove: {error:#}"),
+                Ok(Ok(())) => tracing::debug!(%port, "the board's runner ended"),
+                Err(error) => eprintln!("touchmove: {port}: the board's runner failed: {error}"),
             }
         }
     }
@@ -107,11 +125,10 @@ impl Discovery {
         let name = self.overview.len().saturating_add(1).to_string();
         eprintln!("touchmove: board {name}: {what} on {port}");
         let board = self.setup.board(&name, protocol, port);
-        let plan = Planned::serial(board, protocol, Path::new(port));
+        let plan = Planned::found(board, protocol, Path::new(port));
         self.overview.add(Arc::clone(&plan.handle));
-        self.watched.push(port.to_owned());
         match self.setup.spawn(plan, self.stopped.clone()) {
-            Ok(runner) => self.runners.push(runner),
+            Ok(runner) => self.watched.push((port.to_owned(), runner)),
             Err(error) => eprintln!("touchmove: board {name}: {error:#}"),
         }
     }

@@ -32,7 +32,7 @@ use tokio::time::Instant;
 
 use touchmove::livechess::{
     BoardView, Call, CallId, Eboard, Feed, Request, Source, call_response, error_response,
-    feed_message, parse_call,
+    feed_gone, feed_message, parse_call,
 };
 use touchmove::output::excerpt::excerpt;
 use touchmove::runner::Control;
@@ -423,10 +423,29 @@ fn position(fen: &str) -> Result<Chess, String> {
 async fn follow(board: Arc<BoardHandle>, feed: i64, serialnr: String, out: Outgoing) {
     let mut changes = board.changes();
     let mut said = Feed::new(&serialnr);
+    // Subscribed by the board's serial number: when another board answers on its port, the
+    // board subscribed to is gone.
+    let by_serial = board.summary().serial.as_deref() == Some(serialnr.as_str());
     loop {
         changes.mark_unchanged();
         let now = unix_ms();
-        for event in said.update(&view(&board), now) {
+        let view = view(&board);
+        if let Some(other) = view
+            .summary
+            .serial
+            .as_deref()
+            .filter(|serial| by_serial && *serial != serialnr)
+        {
+            let message = format!(
+                "eboard {serialnr} is gone: board {other} answers on its port; subscribe to \
+                 {other} to follow it"
+            );
+            let _ = out.send(Message::Text(
+                feed_gone(feed, &serialnr, &message, now).into(),
+            ));
+            return;
+        }
+        for event in said.update(&view, now) {
             if !out.send(Message::Text(feed_message(feed, &event, now).into())) {
                 return;
             }

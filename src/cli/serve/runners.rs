@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, watch};
 
 use touchmove::live::{LiveGame, Protocol, SessionOptions};
 use touchmove::output::pgn::PgnTags;
-use touchmove::runner::{self, Connector, Control, Parts, RunnerConfig};
+use touchmove::runner::{self, AnotherBoard, Connector, Control, Parts, RunnerConfig};
 use touchmove::watched::WatchedBoard;
 
 use super::super::analysis::{Analysing, AnalysisEngine};
@@ -31,6 +31,9 @@ pub struct Planned {
     pub connector: PlannedConnector,
     /// When the board's writes were made, for a board emulated in the process.
     pub stamps: Option<Arc<stamps::WriteStamps>>,
+    /// What another board answering on its port is: a new board on a port the user named, one
+    /// left to be found on its own on a port found by probing.
+    pub another_board: AnotherBoard,
 }
 
 /// What every board's runner is set up with: the game's settings, from the command line.
@@ -140,7 +143,10 @@ impl Setup {
             time_control: self.time_control.clone(),
             resumed,
         };
-        let config = RunnerConfig::default();
+        let config = RunnerConfig {
+            another_board: plan.another_board,
+            ..RunnerConfig::default()
+        };
         let controls = plan.handle.take_controls();
         let analyse = self.analyse.clone();
         Ok(tokio::task::spawn_local(async move {
@@ -204,7 +210,8 @@ fn resumed_start(resumed: &Resumed, name: &str) -> Result<Chess> {
 }
 
 impl Planned {
-    /// `board`, speaking `protocol` on the serial port at `path`.
+    /// `board`, speaking `protocol` on the serial port at `path`, which the user named (it may
+    /// hold any board: another one answering there is a new board, a new game).
     pub fn serial(board: WatchedBoard, protocol: &'static Protocol, path: &Path) -> Planned {
         Planned {
             handle: Arc::new(BoardHandle::new(board)),
@@ -214,6 +221,17 @@ impl Planned {
                 protocol,
             )),
             stamps: None,
+            another_board: AnotherBoard::NewGame,
+        }
+    }
+
+    /// `board`, found speaking `protocol` on the serial port at `path` by probing: another
+    /// board answering there later is not this one (its runner stops, and the port is probed
+    /// again for a board of its own).
+    pub fn found(board: WatchedBoard, protocol: &'static Protocol, path: &Path) -> Planned {
+        Planned {
+            another_board: AnotherBoard::Leave,
+            ..Planned::serial(board, protocol, path)
         }
     }
 }

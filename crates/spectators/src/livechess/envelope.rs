@@ -17,6 +17,14 @@ pub fn feed_message(feed: i64, param: &impl Serialize, time: u64) -> String {
     json!({"response": "feed", "id": feed, "param": param, "time": time}).to_string()
 }
 
+/// The last message of feed `feed`, subscribed as `serialnr`: that board is gone (another
+/// board answers on its port): `{"serialnr": S, "state": "REMOVED", "message": ...}`, no
+/// board. Nothing follows on the feed.
+pub fn feed_gone(feed: i64, serialnr: &str, message: &str, time: u64) -> String {
+    let param = json!({"serialnr": serialnr, "state": "REMOVED", "message": message});
+    json!({"response": "feed", "id": feed, "param": param, "time": time}).to_string()
+}
+
 /// Call `id` (`null` when it could not be read) cannot be answered: `message` says why.
 pub fn error_response(id: Option<&CallId>, message: &str, time: u64) -> String {
     json!({"response": "error", "id": id, "param": {"message": message}, "time": time}).to_string()

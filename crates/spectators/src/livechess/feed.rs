@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::eboard::{BoardView, ClockInfo};
+use crate::watched::Link;
 
 /// One message of an `eboardevent` feed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -72,6 +73,11 @@ impl Feed {
     /// message for each move added.
     pub fn update(&mut self, view: &BoardView, now: u64) -> Vec<EboardEvent> {
         let summary = &view.summary;
+        // A board that stopped answering says nothing (its last board, its clock counting
+        // down, are no news of it); once it answers again, what changed meanwhile is said.
+        if summary.link == Link::Lost {
+            return Vec::new();
+        }
         let clock = summary
             .clock
             .as_ref()
@@ -149,6 +155,35 @@ mod tests {
     fn view() -> BoardView {
         let watched = WatchedBoard::new("7", "dgt", "/dev/x", Chess::default(), PgnTags::default());
         BoardView::of(&watched, watched.summary())
+    }
+
+    #[test]
+    fn a_lost_board_s_feed_says_nothing_until_it_answers_again() {
+        let mut feed = Feed::new("7");
+        let mut view = view();
+        view.summary.clock = Some(ClockState {
+            white: 300_000,
+            black: 299_500,
+            running: Some(Color::White),
+            t: 0,
+        });
+        assert_eq!(feed.update(&view, 1_000).len(), 1);
+        view.summary.link = Link::Lost;
+        // The clock counts down, a second at a time: said while the board answers, not while
+        // it is lost.
+        for (now, white) in [(2_000, 299_000), (3_000, 298_000), (4_000, 297_000)] {
+            if let Some(clock) = view.summary.clock.as_mut() {
+                clock.white = white;
+            }
+            assert_eq!(feed.update(&view, now), [], "at {now}");
+        }
+        view.summary.link = Link::Connected;
+        let back = feed.update(&view, 5_000);
+        assert_eq!(back.len(), 1, "{back:?}");
+        assert_eq!(
+            back.first().and_then(|m| m.clock).map(|c| c.white),
+            Some(297)
+        );
     }
 
     #[test]

@@ -26,5 +26,5 @@ mod feed;
 
 pub use call::{Call, CallError, CallId, ID_CHARS, Request, parse_call};
 pub use eboard::{BoardView, ClockInfo, Eboard, Source, is_named, serialnr};
-pub use envelope::{call_response, error_response, feed_message};
+pub use envelope::{call_response, error_response, feed_gone, feed_message};
 pub use feed::{EboardEvent, Feed};
