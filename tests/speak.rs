@@ -281,3 +281,56 @@ fn the_page_s_voice_is_off_until_ticked_then_says_each_move_of_a_two_player_game
     assert!(first >= before, "said before the box was ticked: {said:?}");
     assert_eq!(said, words[first..first + said.len()].to_vec());
 }
+
+#[test]
+fn a_voice_that_fails_is_said_once_with_its_words_status_and_reason_and_the_game_goes_on() {
+    // An espeak-ng that answers --version and fails every utterance, as one without a sound
+    // device does.
+    let dir = tempfile::tempdir().expect("a folder");
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("a folder");
+    let fake = bin.join("espeak-ng");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\n\
+         echo 'ALSA lib pcm.c:2664: Unknown PCM default' >&2\necho 'more' >&2\nexit 3\n",
+    )
+    .expect("written");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).expect("executable");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let board = hall_board_playing(dir.path(), GAME);
+    let output = common::bin()
+        .env("PATH", path)
+        .args([
+            "watch",
+            "--protocol",
+            "hall",
+            "--port",
+            &board.port,
+            "--json",
+        ])
+        .args(["--give-up-after", "1", "--speak", "en", "--speak-moves"])
+        .output()
+        .expect("watch runs");
+    drop(board);
+    common::assert_gave_up(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let failures: Vec<&str> = stderr.lines().filter(|l| l.contains("--speak:")).collect();
+    assert_eq!(failures.len(), 1, "{stderr}");
+    let said = failures[0];
+    assert!(said.contains("espeak-ng failed saying `"), "{said}");
+    assert!(said.contains("exit status: 3"), "{said}");
+    assert!(
+        said.contains("ALSA lib pcm.c:2664: Unknown PCM default"),
+        "{said}"
+    );
+    assert!(!said.contains("more"), "the first line only: {said}");
+    // The game went on to its end.
+    let events = common::json_lines(&output.stdout);
+    assert!(events.iter().any(|e| e["kind"] == "result"), "{events:?}");
+}

@@ -81,19 +81,38 @@ impl Speaker {
     }
 }
 
-/// Speaks each utterance `heard` gives until the session ends.
+/// How often the utterance being said is looked at, to say at once that the voice failed.
+const LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Speaks each utterance `heard` gives until the session ends. A failure of the voice's
+/// program (it cannot be run, or it ends in failure) is said once, with the utterance, its
+/// status and the first line it wrote on its standard error; the next utterances are tried all
+/// the same.
 fn speak(language: Language, wav_dir: Option<PathBuf>, heard: &mpsc::Receiver<Utterance>) {
-    let mut speaking: Option<Child> = None;
+    let mut speaking: Option<Speaking> = None;
     let mut count: u32 = 0;
-    let mut failed = false;
-    while let Ok(utterance) = heard.recv() {
-        if let Some(mut child) = speaking.take() {
-            if wav_dir.is_some() {
+    let mut said_failure = false;
+    loop {
+        let utterance = match heard.recv_timeout(LOOK_EVERY) {
+            Ok(utterance) => utterance,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(failure) = speaking.as_mut().and_then(Speaking::ended_in_failure) {
+                    speaking = None;
+                    say_failure(&failure, &mut said_failure);
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        if let Some(mut current) = speaking.take() {
+            let failure = if wav_dir.is_some() {
                 // A file being rendered is finished: it is no sound that could go stale.
-                let _ = child.wait();
+                current.finish()
             } else {
-                let _ = child.kill();
-                let _ = child.wait();
+                current.stop()
+            };
+            if let Some(failure) = failure {
+                say_failure(&failure, &mut said_failure);
             }
         }
         let Utterance::Say(text) = utterance else {
@@ -111,17 +130,76 @@ fn speak(language: Language, wav_dir: Option<PathBuf>, heard: &mpsc::Receiver<Ut
             .arg(&text)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         match command.spawn() {
-            Ok(child) => speaking = Some(child),
-            Err(error) if !failed => {
-                failed = true;
-                eprintln!("touchmove: --speak: cannot run espeak-ng ({error})");
+            Ok(child) => speaking = Some(Speaking { child, text }),
+            Err(error) => {
+                let failure = format!("cannot run espeak-ng to say `{text}` ({error})");
+                say_failure(&failure, &mut said_failure);
             }
-            Err(_) => {}
         }
     }
-    if let Some(mut child) = speaking {
-        let _ = child.wait();
+    if let Some(failure) = speaking.and_then(|mut current| current.finish()) {
+        say_failure(&failure, &mut said_failure);
+    }
+}
+
+/// The voice failed: said the first time only.
+fn say_failure(failure: &str, said: &mut bool) {
+    if !std::mem::replace(said, true) {
+        eprintln!("touchmove: --speak: {failure}; the game goes on (this is said once)");
+    }
+}
+
+/// An utterance being said: the voice's program and what it says.
+struct Speaking {
+    child: Child,
+    text: String,
+}
+
+impl Speaking {
+    /// Why it failed, if it has ended in failure by now (`None` while it speaks, or once it
+    /// has said its words).
+    fn ended_in_failure(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => self.failure(status),
+            Ok(None) | Err(_) => None,
+        }
+    }
+
+    /// Waits for it to end: why it failed, if it did.
+    fn finish(&mut self) -> Option<String> {
+        let status = self.child.wait().ok()?;
+        self.failure(status)
+    }
+
+    /// Stops it (a new utterance comes): why it failed, if it had ended in failure before.
+    fn stop(&mut self) -> Option<String> {
+        let failure = self.ended_in_failure();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        failure
+    }
+
+    /// The failure an ending with `status` is, if it is one: the utterance, the status and
+    /// the first line the program wrote on its standard error.
+    fn failure(&mut self, status: std::process::ExitStatus) -> Option<String> {
+        if status.success() {
+            return None;
+        }
+        let mut said = String::new();
+        if let Some(stderr) = self.child.stderr.as_mut() {
+            use std::io::Read;
+            let _ = stderr.take(4096).read_to_string(&mut said);
+        }
+        let first = said.lines().find(|line| !line.trim().is_empty());
+        Some(match first {
+            Some(line) => format!(
+                "espeak-ng failed saying `{}` ({status}): {}",
+                self.text,
+                line.trim()
+            ),
+            None => format!("espeak-ng failed saying `{}` ({status})", self.text),
+        })
     }
 }
