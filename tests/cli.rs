@@ -436,3 +436,43 @@ fn the_text_output_writes_moves_in_the_notation_asked_for_and_json_stays_san() {
         "{stderr}"
     );
 }
+
+/// The long options `touchmove SUBCOMMAND --help` offers (`--help` itself aside).
+fn offered_options(subcommand: &str) -> Vec<String> {
+    let help = common::touchmove_ok(&[subcommand, "--help"]);
+    let mut options: Vec<String> = help
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            let line = line.strip_prefix("-v, ").unwrap_or(line);
+            let option = line.split([' ', ',', '=']).next()?.trim_end_matches("...");
+            let offered = option.starts_with("--") && !matches!(option, "--help" | "--verbose");
+            offered.then(|| option.to_owned())
+        })
+        .collect();
+    options.dedup();
+    options
+}
+
+#[test]
+fn docs_serve_s_synopsis_lists_every_option_serve_offers() {
+    let docs = std::fs::read_to_string("docs/serve.md").expect("docs/serve.md");
+    let synopsis = docs
+        .split("```")
+        .nth(1)
+        .expect("the synopsis, the first code block");
+    let options = offered_options("serve");
+    assert!(options.len() > 20, "{options:?}");
+    let missing: Vec<&String> = options
+        .iter()
+        .filter(|option| {
+            !synopsis
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .any(|word| word == option.as_str())
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/serve.md's synopsis lacks {missing:?}"
+    );
+}

@@ -576,6 +576,34 @@ fn a_start_of_its_own_is_refused_online_saying_how_to_play_chess960() {
     }
 }
 
+#[test]
+fn online_offers_no_start_nor_clock_of_its_own_and_refuses_a_time_control() {
+    let help = common::touchmove(&["online", "--help"], None);
+    assert!(help.status.success());
+    let help = String::from_utf8_lossy(&help.stdout);
+    for hidden in ["--start", "--chess960", "--time-control"] {
+        assert!(!help.contains(hidden), "{hidden} in:\n{help}");
+    }
+    assert!(help.contains("--seek") && help.contains("--port"), "{help}");
+    let output = common::touchmove(
+        &[
+            "online",
+            "--time-control",
+            "300+2",
+            "--port",
+            "/nonexistent",
+        ],
+        None,
+    );
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("--time-control: an online game's clock is the server's")
+            && said.contains("--seek MIN+INC"),
+        "{said}"
+    );
+}
+
 /// The seconds a clock's text (`9:58`, `1:02:03`) shows.
 fn shown_seconds(text: &str) -> Option<u64> {
     text.split(':').try_fold(0u64, |seconds, part| {

@@ -906,3 +906,39 @@ fn the_operator_gives_time_notes_and_declares_a_draw_with_the_token_and_without_
     drop(served);
     drop(emulator);
 }
+
+#[test]
+fn serve_with_no_listen_takes_a_free_port_when_8080_is_taken_and_says_it() {
+    // 8080 taken: by this test, or by whatever already holds it on this machine.
+    let _held = std::net::TcpListener::bind("127.0.0.1:8080");
+    let mut command = common::bin();
+    command
+        .args(["serve", "--demo", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut served = command.spawn().expect("serve starts");
+    let said = common::child::lines_of(served.stderr.take().expect("its errors"));
+    let out = common::child::lines_of(served.stdout.take().expect("its output"));
+    let first = out
+        .recv_timeout(Duration::from_secs(30))
+        .expect("serve says where it serves");
+    let address = first
+        .strip_prefix("serve: http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(address.starts_with("127.0.0.1:"), "{first}");
+    assert!(!address.ends_with(":8080"), "{first}");
+    let taken = std::iter::from_fn(|| said.recv_timeout(Duration::from_secs(10)).ok())
+        .find(|line| line.contains("is taken"))
+        .expect("serve says 8080 is taken");
+    assert_eq!(
+        taken,
+        format!(
+            "touchmove: 127.0.0.1:8080 is taken: serving on {address} instead (--listen ADDR to \
+             choose)"
+        )
+    );
+    assert_eq!(get(address, "/api/boards").0, 200);
+    let _ = served.kill();
+    let _ = served.wait();
+}

@@ -50,9 +50,15 @@ pub enum Command {
     Online(OnlineArgs),
 }
 
-/// `touchmove online`.
+/// `touchmove online`. The game's start and clock are the server's: `watch`'s `--start`,
+/// `--chess960` and `--time-control` are not offered (and refused if given).
 #[derive(Debug, Args)]
-#[command(after_help = ONLINE_HELP)]
+#[command(
+    after_help = ONLINE_HELP,
+    mut_arg("start", |arg| arg.hide(true)),
+    mut_arg("chess960", |arg| arg.hide(true)),
+    mut_arg("time_control", |arg| arg.hide(true))
+)]
 pub struct OnlineArgs {
     /// The Lichess server.
     #[arg(long, value_name = "URL", default_value = "https://lichess.org")]
@@ -293,9 +299,10 @@ fn parse_engine_option(text: &str) -> Result<(String, String), String> {
 #[derive(Debug, Args)]
 #[command(after_help = SERVE_HELP)]
 pub struct ServeArgs {
-    /// Where the pages and the API are served.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
-    pub listen: std::net::SocketAddr,
+    /// Where the pages and the API are served (default: 127.0.0.1:8080, or a free port if that
+    /// one is taken; an address given is taken or refused).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
     /// Each board's game analysed by an engine (off unless given).
     #[command(flatten)]
     pub analyse: AnalyseArgs,

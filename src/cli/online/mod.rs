@@ -68,8 +68,15 @@ pub fn run(args: &OnlineArgs) -> Result<()> {
     local.block_on(&runtime, games(args, lichess))
 }
 
-/// Refuses `--start` and `--chess960 N`: an online game starts where the server says.
+/// Refuses `--start`, `--chess960 N` and `--time-control`: an online game starts where the
+/// server says, and its clock is the server's.
 fn refuse_a_start_of_our_own(args: &OnlineArgs) -> Result<()> {
+    if args.board.interpreter.time_control.is_some() {
+        bail!(
+            "--time-control: an online game's clock is the server's (its times reach the game, \
+             and a DGT 3000 is set to them); seek a time control with --seek MIN+INC"
+        );
+    }
     let given = match (&args.board.start, args.board.chess960) {
         (Some(_), _) => "--start",
         (None, Some(_)) => "--chess960",

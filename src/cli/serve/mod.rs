@@ -150,7 +150,9 @@ fn allowed(args: &ServeArgs) -> Allowed {
             .and_then(|token| Token::new(&token))
     });
     if token.is_none() {
-        let reached = std::iter::once(args.listen)
+        let reached = args
+            .listen
+            .into_iter()
             .chain(args.livechess)
             .filter(|address| !address.ip().is_loopback());
         for address in reached {
@@ -165,6 +167,34 @@ fn allowed(args: &ServeArgs) -> Allowed {
         origins: args.allow_origins.clone(),
         hosts: args.allow_hosts.clone(),
         token,
+    }
+}
+
+/// Where serve listens when no `--listen` is given: 8080 on loopback, as the README's example
+/// opens it...
+const DEFAULT_LISTEN: std::net::SocketAddr =
+    std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 8080);
+
+/// The listener for `--listen ADDR` (taken there or refused), or with no address 8080 on
+/// loopback, or a free port there when 8080 is taken (said).
+fn listen(given: Option<std::net::SocketAddr>) -> Result<std::net::TcpListener> {
+    if let Some(address) = given {
+        return server::bind(address)
+            .with_context(|| format!("--listen {address}: cannot listen there"));
+    }
+    match server::bind(DEFAULT_LISTEN) {
+        Ok(listener) => Ok(listener),
+        Err(error) if error.kind() == std::io::ErrorKind::AddrInUse => {
+            let free = std::net::SocketAddr::new(DEFAULT_LISTEN.ip(), 0);
+            let listener = server::bind(free).context("cannot listen on a free port")?;
+            let address = listener.local_addr().context("the listening address")?;
+            eprintln!(
+                "touchmove: {DEFAULT_LISTEN} is taken: serving on {address} instead (--listen \
+                 ADDR to choose)"
+            );
+            Ok(listener)
+        }
+        Err(error) => Err(error).with_context(|| format!("{DEFAULT_LISTEN}: cannot listen there")),
     }
 }
 
@@ -183,8 +213,7 @@ impl WebServers {
         allowed: &Arc<Allowed>,
         stopped: watch::Receiver<bool>,
     ) -> Result<WebServers> {
-        let web = server::bind(args.listen)
-            .with_context(|| format!("--listen {}: cannot listen there", args.listen))?;
+        let web = listen(args.listen)?;
         let address = web.local_addr().context("the listening address")?;
         super::session::announce(&format!("serve: http://{address}/"))?;
         let pages = server::guarded(
