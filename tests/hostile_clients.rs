@@ -4,7 +4,7 @@
 //! - a page of another site opening the LiveChess WebSocket, or posting a change (its
 //!   `Origin`), and a page that rebinds its own name to this address (its `Host`);
 //! - changes on an address other machines reach, with and without the operator's token;
-//! - a flood of `setup` calls;
+//! - a flood of `setup` calls (one new game);
 //! - a client that sends calls and never reads;
 //! - a 10 MB message, and a long FEN quoted back;
 //! - connections that send their headers one byte at a time.
@@ -127,6 +127,19 @@ fn setup(socket: &mut WebSocket<TcpStream>, id: i64) -> Value {
     )
 }
 
+/// Board 1's summary once a move of its game stands (a set-up of the standard start is then a
+/// new game, not the game as it stands: issue 43), within 30 s.
+fn board_under_way(address: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = board(address);
+        if now["ply"].as_u64() >= Some(1) || Instant::now() > deadline {
+            return now;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// `/api/stats`, read.
 fn stats(address: &str) -> Value {
     let (status, body) = common::http::get(address, "/api/stats");
@@ -246,6 +259,7 @@ fn on_an_address_others_reach_only_the_operator_s_token_changes_a_game() {
     let query = format!("?token={token}");
     let mut operator = websocket(&livechess, &query, &[]).expect("the operator");
     subscribe(&mut operator);
+    board_under_way(&served.address);
     let answer = setup(&mut operator, 2);
     assert_eq!(answer["response"], "call", "{answer}");
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -256,34 +270,32 @@ fn on_an_address_others_reach_only_the_operator_s_token_changes_a_game() {
 }
 
 #[test]
-fn a_setup_flood_is_refused_after_the_first_each_second() {
+fn a_setup_flood_makes_one_game_the_others_paced_or_taken_as_done() {
     let records = tempfile::tempdir().expect("a folder for the records");
     let dir = records.path().display().to_string();
     let (served, livechess) = serve_demo(&["--record-dir", &dir]);
     let mut socket = websocket(&livechess, "", &[]).expect("a client");
     subscribe(&mut socket);
-    let started = Instant::now();
+    board_under_way(&served.address);
     let answers: Vec<Value> = (2..52).map(|id| setup(&mut socket, id)).collect();
-    let elapsed = started.elapsed();
-    let taken = answers.iter().filter(|a| a["response"] == "call").count();
-    // Fifty calls in less than a second take one set-up, two if they spanned a second.
-    let most = 1 + usize::from(elapsed >= Duration::from_secs(1));
-    assert!((1..=most).contains(&taken), "{taken} taken in {elapsed:?}");
-    let refused = answers
-        .iter()
-        .find(|a| a["response"] == "error")
-        .map(refusal)
-        .expect("refusals");
-    assert!(refused.contains("less than 1 s ago"), "{refused}");
+    // The first takes a new game; each of the others is refused while that one is on its
+    // way (a set-up a second at most), or taken as done once the new game stands there with
+    // nothing played: one new game in all.
+    assert_eq!(answers[0]["response"], "call", "{}", answers[0]);
+    for answer in &answers {
+        let paced = answer["response"] == "error" && refusal(answer).contains("less than 1 s ago");
+        assert!(answer["response"] == "call" || paced, "{answer}");
+    }
     let deadline = Instant::now() + Duration::from_secs(20);
-    while board(&served.address)["game"].as_u64() != Some(1 + taken as u64) {
+    while board(&served.address)["game"].as_u64() == Some(1) {
         assert!(Instant::now() < deadline, "the set-up was not taken");
         std::thread::sleep(Duration::from_millis(50));
     }
+    assert_eq!(board(&served.address)["game"], 2);
     let logs = std::fs::read_dir(records.path())
         .expect("the records")
         .count();
-    assert!(logs <= 1 + taken, "{logs} logs for {taken} set-ups");
+    assert!(logs <= 2, "{logs} logs for one set-up");
 }
 
 /// A TCP connection to `address` whose receive buffer is as small as the kernel allows, so
