@@ -464,3 +464,27 @@ fn connections_that_send_their_headers_slowly_are_cut_off() {
     // Meanwhile, and after, a client that asks properly is answered.
     assert_eq!(board(&served.address)["link"], "connected");
 }
+
+#[test]
+fn an_oversized_body_is_refused_in_touchmove_s_words_with_its_limit() {
+    let token = "op-s3cret-token-0123456789";
+    let mut command = serve_command(DEMO.as_slice());
+    command.env("TOUCHMOVE_TOKEN", token);
+    let served = start(command);
+    let head = format!(
+        "Host: {}\r\nAuthorization: Bearer {token}\r\n",
+        served.address
+    );
+    for (action, limit) in [("note", 500), ("time", 64)] {
+        let line = format!("POST /api/boards/1/{action}");
+        let body = "x".repeat(limit + 1);
+        let (status, said) =
+            common::http::request_with_body(&served.address, &line, &head, &body);
+        assert_eq!(status, 413, "{action}: {said}");
+        assert_eq!(
+            said.trim(),
+            format!("the request's body is over its limit of {limit} bytes"),
+            "{action}"
+        );
+    }
+}

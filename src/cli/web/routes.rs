@@ -53,33 +53,31 @@ pub fn router(overview: Arc<Overview>) -> Router {
         .route("/boards/{file}", get(board_pgn))
         .route(
             "/api/boards/{name}/result",
-            post(super::results::declare).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+            limited(post(super::results::declare), super::results::BODY_LIMIT),
         )
         .route(
             "/api/boards/{name}/time",
-            post(super::results::add_time).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+            limited(post(super::results::add_time), super::results::BODY_LIMIT),
         )
         .route(
             "/api/boards/{name}/note",
-            post(super::results::note).layer(DefaultBodyLimit::max(super::results::NOTE_LIMIT)),
+            limited(post(super::results::note), super::results::NOTE_LIMIT),
         )
         .route(
             "/api/boards/{name}/tag",
-            post(super::results::tag).layer(DefaultBodyLimit::max(super::results::NOTE_LIMIT)),
+            limited(post(super::results::tag), super::results::NOTE_LIMIT),
         )
         .route(
             "/api/boards/{name}/clock",
-            post(super::results::set_clock)
-                .layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+            limited(post(super::results::set_clock), super::results::BODY_LIMIT),
         )
         .route(
             "/api/boards/{name}/flip",
-            post(super::results::flip).layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+            limited(post(super::results::flip), super::results::BODY_LIMIT),
         )
         .route(
             "/api/boards/{name}/reinstate",
-            post(super::results::reinstate)
-                .layer(DefaultBodyLimit::max(super::results::BODY_LIMIT)),
+            limited(post(super::results::reinstate), super::results::BODY_LIMIT),
         )
         .with_state(Arc::clone(&overview))
         .route(
@@ -91,6 +89,28 @@ pub fn router(overview: Arc<Overview>) -> Router {
             post(super::requests::hint_request),
         )
         .with_state((overview, Arc::new(super::requests::Paced::default())))
+}
+
+/// `route` with a body of at most `limit` bytes: a longer one is refused `413` saying so, in
+/// touchmove's words rather than the framework's.
+fn limited<S: Clone + Send + Sync + 'static>(
+    route: axum::routing::MethodRouter<S>,
+    limit: usize,
+) -> axum::routing::MethodRouter<S> {
+    let said = move |response: Response| {
+        std::future::ready(if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the request's body is over its limit of {limit} bytes\n"),
+            )
+                .into_response()
+        } else {
+            response
+        })
+    };
+    route
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::map_response(said))
 }
 
 /// `/board/NAME`: the board page (it reads its board's name from its address).
