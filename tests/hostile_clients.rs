@@ -478,8 +478,7 @@ fn an_oversized_body_is_refused_in_touchmove_s_words_with_its_limit() {
     for (action, limit) in [("note", 500), ("time", 64)] {
         let line = format!("POST /api/boards/1/{action}");
         let body = "x".repeat(limit + 1);
-        let (status, said) =
-            common::http::request_with_body(&served.address, &line, &head, &body);
+        let (status, said) = common::http::request_with_body(&served.address, &line, &head, &body);
         assert_eq!(status, 413, "{action}: {said}");
         assert_eq!(
             said.trim(),

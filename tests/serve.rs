@@ -683,6 +683,13 @@ fn serve_clocked_demo(address: &str) -> common::serving::Serve {
 /// Kills `served` and checks, in `browser`, that the page says `offline` at `css` within 5 s
 /// with its clocks stopped (`clocks`: the clocks' selector); then serve starts again on the
 /// same address and the page comes back by itself (`back` at `css`). Returns the new serve.
+/// The seconds a clock's text (`4:58`, `1:02:03`) shows.
+fn clock_seconds(text: &str) -> Option<u64> {
+    text.trim().split(':').try_fold(0u64, |seconds, part| {
+        Some(seconds * 60 + part.parse::<u64>().ok()?)
+    })
+}
+
 fn killed_and_back(
     browser: &Browser,
     served: common::serving::Serve,
@@ -696,15 +703,42 @@ fn killed_and_back(
     assert_eq!(live, back);
     let killed = std::time::Instant::now();
     drop(served);
-    let said = browser.text_when(css, Duration::from_secs(5), |text| {
-        text.starts_with("offline")
-    });
+    // The page read (its state and its clocks in one script) until it says offline: the clocks
+    // it then shows are never earlier than those it showed last before (issue 43: they jumped
+    // back two seconds).
+    let read = format!(
+        "return [document.querySelector('{css}').textContent, \
+         [...document.querySelectorAll('{clocks}')].map(c => c.textContent)]"
+    );
+    let mut last_online: Vec<u64> = Vec::new();
+    let (said, offline_clocks) = loop {
+        let seen = browser.eval(&read);
+        let said = seen[0].as_str().unwrap_or_default().to_owned();
+        let clocks: Vec<u64> = seen[1]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().and_then(clock_seconds))
+            .collect();
+        if said.starts_with("offline") || killed.elapsed() > Duration::from_secs(5) {
+            break (said, clocks);
+        }
+        last_online = clocks;
+        std::thread::sleep(Duration::from_millis(50));
+    };
     assert!(said.starts_with("offline"), "{css} still says `{said}`");
     assert!(
         killed.elapsed() < Duration::from_secs(5),
         "{:?}",
         killed.elapsed()
     );
+    assert_eq!(offline_clocks.len(), last_online.len());
+    for (offline, online) in offline_clocks.iter().zip(&last_online) {
+        assert!(
+            offline <= online,
+            "offline {offline_clocks:?} after {last_online:?}"
+        );
+    }
     // The clocks stand: no side runs, and what they show does not change.
     let shown = |browser: &Browser| {
         browser.eval(&format!(
@@ -941,4 +975,59 @@ fn serve_with_no_listen_takes_a_free_port_when_8080_is_taken_and_says_it() {
     assert_eq!(get(address, "/api/boards").0, 200);
     let _ = served.kill();
     let _ = served.wait();
+}
+
+#[test]
+fn a_result_stays_on_the_page_until_the_next_game_s_first_move_and_finished_games_are_listed() {
+    let emulator = emulate_board(
+        "dgt",
+        &["--log", "tests/data/two-games.log", "--grace-ms", "600000"],
+    );
+    let board = format!("north={}", emulator.port);
+    let served = serve(&["--board", board.as_str()]);
+    let address = served.address.as_str();
+    let browser = Browser::start(1280, 900);
+    browser.open(&format!("http://{address}/board/north"));
+    let within = Duration::from_secs(30);
+    browser.text_when("#result", within, |text| text.starts_with("0-1"));
+    // The pieces set up again: the next game begins, and the result stays, as the last game's.
+    sse_until(address, "/api/boards/north/events", within, |event| {
+        event["kind"] == "game" && event["number"] == 2
+    });
+    let shown = browser.text_when("#result", within, |text| text.starts_with("last game"));
+    assert_eq!(shown, "last game: 0-1 · checkmate");
+    let finished = browser.text_when("#finished", within, |text| text.contains("0-1"));
+    assert!(finished.contains("? – ? 0-1 PGN"), "{finished}");
+    let pgn = browser.eval(
+        "const a = document.querySelector('#finished a'); \
+         return decodeURIComponent(a.href.split(',').slice(1).join(','))",
+    );
+    let pgn = pgn.as_str().unwrap_or_default();
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    let sans: Vec<String> = ["f3", "e5", "g4", "Qh4#"].map(str::to_owned).to_vec();
+    assert_eq!(common::pgn_games(pgn), vec![sans], "{pgn}");
+    // One game is one game: the board's PGN is the current game alone, its finished game
+    // listed once.
+    if let Ok(dir) = std::env::var("TOUCHMOVE_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&dir).join("board-last-game.png"));
+    }
+    let (_, current) = get(address, "/boards/north.pgn");
+    assert_eq!(current.matches("[Event ").count(), 1, "{current}");
+    assert!(!current.contains("Qh4"), "{current}");
+    let (_, listed) = get(address, "/api/boards/north/games");
+    let listed: Vec<Value> = serde_json::from_str(&listed).expect("JSON");
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["result"], "0-1");
+    // The next game's first move: its result box is empty again.
+    sse_until(address, "/api/boards/north/events", within, |event| {
+        event["kind"] == "move" && event["san"] == "e4"
+    });
+    let hidden = "return document.getElementById('result').hidden";
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while browser.eval(hidden) != Value::Bool(true) {
+        assert!(std::time::Instant::now() < deadline, "the result stayed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(served);
+    drop(emulator);
 }

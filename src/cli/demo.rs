@@ -93,7 +93,8 @@ async fn demo(
     let mut connector = OwnEnd(Some(host_end), protocol);
     let port = format!("the emulated {} board", protocol.name);
     let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default())
-        .with_pairings(pairings);
+        .with_pairings(pairings)
+        .keeping_finished_games();
     let page = web::serve_one(args.listen, watched, Notation::San, None).await?;
     // JSON lines alone on standard output with --json.
     let address = format!("http://{}/board/1", page.address);

@@ -328,6 +328,9 @@ impl WatchedBoard {
     pub fn with_pairings(mut self, pairings: Vec<Players>) -> WatchedBoard {
         self.pairings = pairings;
         self.set_players();
+        // The first game's record, made before the pairings were known, names its players too.
+        let set_up = self.start != Chess::default();
+        self.pgn = PgnRecorder::new(self.start.clone(), set_up, self.tags.clone());
         self
     }
 
@@ -972,6 +975,37 @@ mod tests {
         assert_eq!(watched.summary().link, Link::Lost);
         watched.link(3_000, LinkState::Back);
         assert_eq!(watched.summary().link, Link::Connected);
+    }
+
+    #[test]
+    fn a_board_playing_known_pairings_names_the_players_from_its_first_game() {
+        let pairings = vec![
+            Players {
+                white: Some("Anna".to_owned()),
+                black: Some("Ben".to_owned()),
+            },
+            Players {
+                white: Some("Cleo".to_owned()),
+                black: Some("Dan".to_owned()),
+            },
+        ];
+        let mut watched = WatchedBoard::new("1", "dgt", "-", Chess::default(), PgnTags::default())
+            .with_pairings(pairings);
+        let pgn = watched.pgn();
+        assert!(
+            pgn.contains("[White \"Anna\"]") && pgn.contains("[Black \"Ben\"]"),
+            "{pgn}"
+        );
+        let next = StreamEvent::from(GameEvent {
+            t: 9_000,
+            kind: EventKind::Game { number: 2 },
+        });
+        watched.decided(&next, &Chess::default(), 0);
+        let pgn = watched.pgn();
+        assert!(
+            pgn.contains("[White \"Cleo\"]") && pgn.contains("[Black \"Dan\"]"),
+            "{pgn}"
+        );
     }
 
     #[test]

@@ -52,9 +52,6 @@ pub struct Setup {
     round: Option<String>,
     /// `--players`: each board's players, by name.
     players: std::collections::HashMap<String, touchmove::watched::Players>,
-    /// `--lichess-round`: the round's push shows every game of each board, so each board
-    /// keeps its finished games.
-    keep_finished: bool,
     /// `--analyse`: each board's game analysed by an engine of its own.
     analyse: super::super::args::AnalyseArgs,
 }
@@ -75,7 +72,6 @@ impl Setup {
             event: args.event.clone(),
             round: args.round.clone(),
             players,
-            keep_finished: args.lichess_round.is_some(),
             analyse: args.analyse.clone(),
         })
     }
@@ -94,20 +90,17 @@ impl Setup {
         }
     }
 
-    /// A new board called `name`, speaking `protocol` on `port`, as the overview follows it.
+    /// A new board called `name`, speaking `protocol` on `port`, as the overview follows it:
+    /// it keeps its finished games (its page lists them, the push holds them).
     pub fn board(&self, name: &str, protocol: &'static Protocol, port: &str) -> WatchedBoard {
-        let board = WatchedBoard::new(
+        WatchedBoard::new(
             name,
             protocol.name,
             port,
             self.start.clone(),
             self.tags(name),
-        );
-        if self.keep_finished {
-            board.keeping_finished_games()
-        } else {
-            board
-        }
+        )
+        .keeping_finished_games()
     }
 
     /// The interpreter's settings for a game of a `protocol` board, resumed from its recording

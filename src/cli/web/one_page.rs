@@ -86,7 +86,7 @@ pub async fn game_page(
         |p| p.display().to_string(),
     );
     let (start, tags) = start;
-    let mut watched = WatchedBoard::new("1", protocol, &port, start, tags);
+    let mut watched = WatchedBoard::new("1", protocol, &port, start, tags).keeping_finished_games();
     if hints {
         watched = watched.giving_hints();
     }

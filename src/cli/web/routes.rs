@@ -42,6 +42,7 @@ pub fn router(overview: Arc<Overview>) -> Router {
         .route("/assets/{file}", get(asset))
         .route("/api/boards", get(boards))
         .route("/api/boards/{name}/events", get(events))
+        .route("/api/boards/{name}/games", get(finished_games))
         .route("/api/stats", get(stats))
         .route("/api/stats/reset", post(reset_stats))
         // The guard lets only the operator's token through (`access::is_operator_action`).
@@ -260,6 +261,42 @@ fn sse(
 fn sse_event(event: StreamEvent) -> Result<Event, Infallible> {
     let json = serde_json::to_string(&event).unwrap_or_default();
     Ok(Event::default().data(json))
+}
+
+/// `/api/boards/NAME/games`: the board's finished games in this session, oldest first, each
+/// `{"white", "black", "result", "pgn"}` (as the viewer sees them: late for the public with
+/// `--public-delay`).
+async fn finished_games(
+    State(overview): State<Arc<Overview>>,
+    Extension(viewer): Extension<Viewer>,
+    Path(name): Path<String>,
+) -> Response {
+    let Some(board) = overview.board(&name) else {
+        return not_found(&format!("no board is called {name}"));
+    };
+    let mut games = board.games_for(viewer);
+    // The last is the current game.
+    games.pop();
+    let games: Vec<serde_json::Value> = games
+        .iter()
+        .map(|pgn| {
+            serde_json::json!({
+                "white": pgn_tag(pgn, "White"),
+                "black": pgn_tag(pgn, "Black"),
+                "result": pgn_tag(pgn, "Result"),
+                "pgn": pgn,
+            })
+        })
+        .collect();
+    Json(games).into_response()
+}
+
+/// The value of tag `name` in the PGN `pgn` (its first game), if it has one.
+fn pgn_tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
+    let opening = format!("[{name} \"");
+    pgn.lines()
+        .find_map(|line| line.strip_prefix(opening.as_str()))
+        .and_then(|rest| rest.strip_suffix("\"]"))
 }
 
 /// `/games.pgn`: every board's current game, in board order, separated by a blank line.

@@ -32,7 +32,16 @@ let analysis = null;
 // What became of the last hint asked for from the page (asked, thinking, or why not).
 let hintNote = "";
 let summary = null;
+// The last game's result, shown until the next game's first move: the board set up again
+// starts the next game at once, and the result stays readable until play goes on.
+let lastGame = null;
+// The board's finished games in this session (`/api/boards/NAME/games`), oldest first, and
+// the game number they were read for.
+let finished = [];
+let finishedFor = null;
 let fetchedAt = Date.now();
+// The instant the clocks were last shown, before the page went offline.
+let clocksShownAt = Date.now();
 // In an online game (`touchmove online --listen`): the last thing the server or the page's
 // request said ({ text, bad }), and until when the resign button waits for its confirmation.
 let onlineNote = null;
@@ -74,6 +83,7 @@ function take(event) {
       break;
     case "move":
       pending = null;
+      lastGame = null;
       moves.length = event.ply - 1;
       moves.push(event);
       marked = [];
@@ -157,7 +167,9 @@ function take(event) {
       break;
     case "game":
     case "setup":
+      if (result) lastGame = result;
       reset();
+      loadFinished();
       break;
     default:
       break;
@@ -291,9 +303,52 @@ function renderBoard() {
   // The engine's move to carry out is lit as a last move would be.
   const lit = engine && engine.pending ? engine.uci : last ? last.uci : null;
   drawBoard(boardElement, pieces || fen, lit, outlined, inHand);
+  // The result; before the next game's first move, the last game's (said so, dimmed).
   const box = document.getElementById("result");
-  box.hidden = !result;
-  box.textContent = result || "";
+  const lastFinished = finished[finished.length - 1];
+  const previous =
+    !result && moves.length === 0 ? lastGame || (lastFinished && lastFinished.result) : null;
+  box.hidden = !result && !previous;
+  box.textContent = result || (previous ? "last game: " + previous : "");
+  box.classList.toggle("previous", !result && !!previous);
+}
+
+// The board's finished games, read again when its game number changes.
+async function loadFinished() {
+  try {
+    const response = await fetch("/api/boards/" + encodeURIComponent(name) + "/games", { cache: "no-store" });
+    if (!response.ok) return;
+    finished = await response.json();
+    finishedFor = summary ? summary.game : null;
+    renderFinished();
+    renderBoard();
+  } catch (error) {
+    // Asked again when the game number next changes.
+  }
+}
+
+// Each finished game: its players and result, and its PGN to save.
+function renderFinished() {
+  const list = document.getElementById("finished");
+  list.textContent = "";
+  if (finished.length === 0) {
+    list.innerHTML = '<li class="none">none yet</li>';
+    return;
+  }
+  finished.forEach((game, i) => {
+    const item = document.createElement("li");
+    const players = document.createElement("span");
+    players.textContent = (game.white || "?") + " – " + (game.black || "?");
+    const outcome = document.createElement("span");
+    outcome.className = "outcome";
+    outcome.textContent = game.result || "*";
+    const link = document.createElement("a");
+    link.textContent = "PGN";
+    link.href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(game.pgn);
+    link.download = "board-" + name + "-finished-" + (i + 1) + ".pgn";
+    item.append(players, " ", outcome, " ", link);
+    list.appendChild(item);
+  });
 }
 
 function renderEngine() {
@@ -359,9 +414,12 @@ function renderSummary() {
     link.className = "link " + summary.link;
     link.title = summary.link_error || "";
   }
-  // While offline, or once the game has a result, the clocks stand as last known.
+  // While offline the clocks stand as they were last shown, never earlier (they ran on until
+  // the page knew it was offline); once the game has a result, as last known.
   const stopped = off || !!summary.result || !!result;
-  const clock = clockNow(summary.clock, fetchedAt, stopped ? fetchedAt : Date.now());
+  if (!off) clocksShownAt = Date.now();
+  const at = off ? clocksShownAt : stopped ? fetchedAt : Date.now();
+  const clock = clockNow(summary.clock, fetchedAt, at);
   for (const side of ["white", "black"]) {
     const element = document.getElementById(side + "-clock");
     element.hidden = !clock;
@@ -513,6 +571,7 @@ async function refresh() {
       const boards = await response.json();
       summary = boards.find((board) => board.name === name) || null;
       fetchedAt = Date.now();
+      if (summary && summary.game !== finishedFor) loadFinished();
       renderBoard();
     }
   } catch (error) {

@@ -7,6 +7,8 @@
 const cards = new Map();
 let latest = [];
 let fetchedAt = Date.now();
+// The instant the clocks were last shown running, before the page went offline.
+let clocksShownAt = Date.now();
 // How long without an answer before the page says it is offline, and how long one request may
 // take.
 const OFFLINE_AFTER = 2500;
@@ -56,8 +58,10 @@ function render() {
   document.getElementById("empty").hidden = latest.length > 0;
   document.getElementById("count").textContent =
     latest.length + (latest.length === 1 ? " board" : " boards");
-  // While offline, nothing runs on: the clocks stand as last known.
-  const now = off ? fetchedAt : Date.now();
+  // While offline, nothing runs on: the clocks stand as they were last shown, never earlier
+  // (they ran on until the page knew it was offline).
+  if (!off) clocksShownAt = Date.now();
+  const now = off ? clocksShownAt : Date.now();
   for (const board of latest) {
     const entry = card(board.name);
     entry.name.textContent = "Board " + board.name;
