@@ -15,8 +15,12 @@
 //! a board was reported lost on the streams (it must be 0: the boards are read on time
 //! whatever clients do).
 //!
+//! With `--public-delay D` (`5m`, `300s`), each board count is run twice, without the delay
+//! and with it (the clients then follow the public's late streams): the row with the delay
+//! says how much more memory it holds than the same serve without it (issue 43: at most 2×).
+//!
 //! `cargo bench --locked --bench serve_scale -- [--boards 1000,2000] [--clients 50]
-//! [--seconds 60] [--warmup 20] [--flood N]`
+//! [--seconds 60] [--warmup 20] [--flood N] [--public-delay D]`
 
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
@@ -34,6 +38,10 @@ const THINKING: &str = "1500-4500";
 /// The time control the boards' clocks are set to (their presses are part of the load).
 const TIME_CONTROL: &str = "180+2";
 
+/// The operator's token: the bench's own requests (the boards, the stats) see serve live; the
+/// clients' streams are the public's (late with `--public-delay`).
+const OPERATOR_TOKEN: &str = "serve-scale-operator-0123456789";
+
 struct Options {
     boards: Vec<u32>,
     clients: u32,
@@ -43,6 +51,8 @@ struct Options {
     warmup: u64,
     /// How many flooding clients of the LiveChess API run during the window.
     flood: u32,
+    /// `--public-delay`: each board count is run without and with it.
+    public_delay: Option<String>,
 }
 
 fn options() -> Options {
@@ -53,6 +63,7 @@ fn options() -> Options {
         seconds: 60,
         warmup: 20,
         flood: 0,
+        public_delay: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut args = args.iter();
@@ -70,6 +81,7 @@ fn options() -> Options {
             "--seconds" => options.seconds = value().parse().unwrap_or(options.seconds),
             "--warmup" => options.warmup = value().parse().unwrap_or(options.warmup),
             "--flood" => options.flood = value().parse().unwrap_or(options.flood),
+            "--public-delay" => options.public_delay = Some(value()),
             // `cargo bench` passes `--bench`.
             _ => {}
         }
@@ -96,6 +108,8 @@ struct Figures {
     /// Flooding clients, and how many times they were dropped.
     flooders: u32,
     flooders_dropped: u64,
+    /// The public delay the run had, if any.
+    delay: Option<String>,
 }
 
 fn main() {
@@ -108,8 +122,13 @@ fn main() {
         0 => String::new(),
         n => format!(" --flood {n}"),
     };
+    let delay = options
+        .public_delay
+        .as_ref()
+        .map(|delay| format!(" --public-delay {delay}"))
+        .unwrap_or_default();
     let command = format!(
-        "cargo bench --locked --bench serve_scale -- --boards {} --clients {}{follow}{flood} --seconds {} --warmup {}",
+        "cargo bench --locked --bench serve_scale -- --boards {} --clients {}{follow}{flood}{delay} --seconds {} --warmup {}",
         options
             .boards
             .iter()
@@ -129,32 +148,40 @@ fn main() {
         .enable_all()
         .build()
         .expect("a runtime");
-    let baseline = runtime.block_on(run(1, 1, None, (2, 3), 0));
+    let baseline = runtime.block_on(run(1, 1, None, (2, 3), 0, None));
     println!(
         "baseline: serve with 1 board holds {} KiB resident",
         baseline.rss_kib
     );
     let mut rows = Vec::new();
+    let delays: Vec<Option<String>> = match &options.public_delay {
+        Some(delay) => vec![None, Some(delay.clone())],
+        None => vec![None],
+    };
     for &boards in &options.boards {
-        let figures = runtime.block_on(run(
-            boards,
-            options.clients,
-            options.follow,
-            (options.warmup, options.seconds),
-            options.flood,
-        ));
-        print_row(&figures, baseline.rss_kib);
-        rows.push(figures);
+        for delay in &delays {
+            let figures = runtime.block_on(run(
+                boards,
+                options.clients,
+                options.follow,
+                (options.warmup, options.seconds),
+                options.flood,
+                delay.clone(),
+            ));
+            print_row(&figures, baseline.rss_kib);
+            rows.push(figures);
+        }
     }
     println!();
     println!(
-        "| boards | streams | flooders (dropped) | moves/board/s | events delivered | p50 ms | p99 ms | max ms | CPU/board | CPU total | memory/board | lost | boards lost |"
+        "| boards | public delay | streams | flooders (dropped) | moves/board/s | events delivered | p50 ms | p99 ms | max ms | CPU/board | CPU total | memory | memory/board | lost | boards lost |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for figures in &rows {
         println!(
-            "| {} | {} | {} ({}) | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.3} % | {:.0} % | {} KiB | {} | {} |",
+            "| {} | {} | {} | {} ({}) | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.3} % | {:.0} % | {} KiB | {} KiB | {} | {} |",
             figures.boards,
+            figures.delay.as_deref().unwrap_or("none"),
             figures.streams,
             figures.flooders,
             figures.flooders_dropped,
@@ -165,9 +192,25 @@ fn main() {
             figures.max,
             figures.cpu_per_board_pct,
             figures.cpu_total_pct,
+            figures.rss_kib,
             per_board_kib(figures, baseline.rss_kib),
             figures.lost + figures.gaps,
             figures.links_lost,
+        );
+    }
+    // Each delayed run beside the same run without the delay.
+    for pair in rows
+        .chunks(2)
+        .filter(|pair| pair.len() == 2 && pair[1].delay.is_some())
+    {
+        let (plain, delayed) = (&pair[0], &pair[1]);
+        println!(
+            "{} boards: with --public-delay {} serve holds {} KiB, {:.2}× the {} KiB it holds without",
+            delayed.boards,
+            delayed.delay.as_deref().unwrap_or(""),
+            delayed.rss_kib,
+            delayed.rss_kib as f64 / plain.rss_kib.max(1) as f64,
+            plain.rss_kib
         );
     }
 }
@@ -214,6 +257,7 @@ async fn run(
     followed: Option<u32>,
     (warmup, seconds): (u64, u64),
     flooders: u32,
+    delay: Option<String>,
 ) -> Figures {
     let followed = followed.unwrap_or(boards).min(boards);
     let mut command = Command::new(env!("CARGO_BIN_EXE_touchmove"));
@@ -224,7 +268,11 @@ async fn run(
     if flooders > 0 {
         command.args(["--livechess", "127.0.0.1:0"]);
     }
+    if let Some(delay) = &delay {
+        command.args(["--public-delay", delay]);
+    }
     let mut child = command
+        .env("TOUCHMOVE_TOKEN", OPERATOR_TOKEN)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -321,6 +369,7 @@ async fn run(
             .load(Ordering::Relaxed)
             .saturating_sub(links_before),
         flooders,
+        delay,
         flooders_dropped: after["clients_dropped"]
             .as_u64()
             .unwrap_or(0)
@@ -480,7 +529,7 @@ async fn request(address: &str, method: &str, path: &str) -> (u16, String) {
         return (0, String::new());
     };
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {OPERATOR_TOKEN}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
     );
     if stream.write_all(request.as_bytes()).await.is_err() {
         return (0, String::new());

@@ -141,3 +141,50 @@ fn time_for_a_clock_that_adds_its_own_increment_is_refused_with_the_reason() {
     drop(served);
     drop(emulator);
 }
+
+#[test]
+fn time_typed_at_watch_s_terminal_for_a_clock_that_adds_its_own_increment_is_refused() {
+    let emulator = emulate_board(
+        "dgt",
+        &[
+            "--pgn",
+            "fixtures/corpus/kasparov-deep-blue-1997.pgn",
+            "--game",
+            "6",
+            "--speed",
+            "20",
+            "--time-control",
+            "300+5",
+        ],
+    );
+    let mut watch = common::child::spawn(
+        common::bin()
+            .args(["watch", "--protocol", "dgt", "--json"])
+            .args(["--port", &emulator.port])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped()),
+    );
+    let mut keyboard = watch.stdin.take().expect("stdin");
+    let lines = common::child::lines_of(watch.stdout.take().expect("stdout"));
+    let mut typed = false;
+    let refused = loop {
+        let line = lines
+            .recv_timeout(common::emulator::DEADLINE)
+            .expect("watch says more");
+        let event: Value = serde_json::from_str(&line).expect("a JSON line");
+        assert_ne!(event["kind"], "time-added", "{event}");
+        if event["kind"] == "move" && event["ply"] == 4 && !typed {
+            std::io::Write::write_all(&mut keyboard, b"time black 120\n").expect("typed");
+            typed = true;
+        }
+        if event["kind"] == "refused" {
+            break event;
+        }
+    };
+    assert_eq!(refused["asked"], "time black 120000", "{refused}");
+    let why = refused["why"].as_str().unwrap_or_default();
+    assert!(why.contains("adds time by itself (5 s"), "{why}");
+    common::child::interrupt(&watch);
+    assert!(watch.wait().expect("watch ends").success());
+    drop(emulator);
+}

@@ -2,6 +2,8 @@
 //! current game's events for its stream, its PGN. Sans-IO: it is told what the board's session
 //! and game said, with their times, and answers questions.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position};
@@ -182,7 +184,10 @@ pub struct WatchedBoard {
     /// The PGN of each game that ended on the board in this session (one that had a move or a
     /// result), oldest first, at most [`FINISHED_KEPT`]; kept only when asked for
     /// ([`WatchedBoard::keeping_finished_games`]).
-    finished: Option<Vec<String>>,
+    finished: Option<Vec<Arc<str>>>,
+    /// How many games have ended on the board in this session (those kept and those dropped
+    /// past [`FINISHED_KEPT`]): it moves when the finished games change.
+    finished_total: u64,
     /// The online game played on the board, if it is one.
     online: Option<OnlineStatus>,
     /// Whether the game gives hints on request.
@@ -235,6 +240,7 @@ impl WatchedBoard {
             pairings: Vec::new(),
             first_game: 1,
             finished: None,
+            finished_total: 0,
             online: None,
             hints: false,
             serial: None,
@@ -262,8 +268,19 @@ impl WatchedBoard {
 
     /// The PGN of each game that ended on the board in this session, oldest first (empty
     /// unless [`WatchedBoard::keeping_finished_games`]).
-    pub fn finished_games(&self) -> &[String] {
+    pub fn finished_games(&self) -> &[Arc<str>] {
         self.finished.as_deref().unwrap_or_default()
+    }
+
+    /// How many games have ended on the board in this session: it moves whenever
+    /// [`WatchedBoard::finished_games`] changes.
+    pub fn finished_total(&self) -> u64 {
+        self.finished_total
+    }
+
+    /// The PGN tags of the current game (its players, the event, the round...).
+    pub fn tags(&self) -> &PgnTags {
+        &self.tags
     }
 
     /// The session's first game is game `number` of the board, from `start` (a session resumed
@@ -545,7 +562,8 @@ impl WatchedBoard {
     fn clear_game(&mut self, start: Chess) {
         let played = self.ply > 0 || self.result.is_some();
         if let Some(finished) = self.finished.as_mut().filter(|_| played) {
-            finished.push(self.pgn.to_pgn_string());
+            self.finished_total = self.finished_total.saturating_add(1);
+            finished.push(Arc::from(self.pgn.to_pgn_string()));
             if finished.len() > FINISHED_KEPT {
                 finished.remove(0);
             }

@@ -121,15 +121,22 @@ impl BoardHandle {
         // count agree.
         let version = self.version();
         let summary = counted_to(state.summary_at(now), now);
-        let (pgn, finished) = match previous.filter(|previous| previous.version == version) {
-            Some(previous) => (Arc::clone(&previous.pgn), Arc::clone(&previous.finished)),
-            None => (Arc::from(state.pgn()), Arc::from(state.finished_games())),
+        // What has not changed since the last sample is shared with it.
+        let finished_total = state.finished_total();
+        let finished = match previous.filter(|previous| previous.finished_total == finished_total) {
+            Some(previous) => Arc::clone(&previous.finished),
+            None => Arc::from(state.finished_games()),
+        };
+        let tags = match previous.filter(|previous| *previous.tags == *state.tags()) {
+            Some(previous) => Arc::clone(&previous.tags),
+            None => Arc::new(state.tags().clone()),
         };
         Sample {
             summary,
             t: now,
-            pgn,
+            tags,
             finished,
+            finished_total,
             version,
         }
     }
@@ -176,12 +183,21 @@ impl BoardHandle {
         }
     }
 
-    /// The current game's PGN as `viewer` sees it.
+    /// The current game's PGN as `viewer` sees it (the public's made from the events it has
+    /// been shown).
     pub fn pgn_for(&self, viewer: Viewer) -> String {
         match self.view(viewer) {
             View::Live => self.lock().pgn(),
-            View::Late { sample, .. } => sample.pgn.to_string(),
+            View::Late { .. } => self.public_pgn(),
         }
+    }
+
+    /// The public's current game as PGN, late by the delay.
+    fn public_pgn(&self) -> String {
+        self.delayed
+            .get()
+            .map(|delayed| delayed.line().pgn())
+            .unwrap_or_default()
     }
 
     /// The board's finished games, then its current game, as `viewer` sees them.
@@ -189,13 +205,18 @@ impl BoardHandle {
         match self.view(viewer) {
             View::Live => {
                 let state = self.lock();
-                let mut games = state.finished_games().to_vec();
+                let mut games: Vec<String> = state
+                    .finished_games()
+                    .iter()
+                    .map(|g| g.to_string())
+                    .collect();
                 games.push(state.pgn());
                 games
             }
             View::Late { sample, .. } => {
-                let mut games = sample.finished.to_vec();
-                games.push(sample.pgn.to_string());
+                let mut games: Vec<String> =
+                    sample.finished.iter().map(|g| g.to_string()).collect();
+                games.push(self.public_pgn());
                 games
             }
         }

@@ -1,21 +1,25 @@
 //! `serve --public-delay`: what the public sees of a board, that long after the operator. Each
-//! change of the board is kept as a sample of what the public will see (its summary, its
-//! PGN, its finished games) and each event published waits its turn; a sample or an event is
-//! shown once it is as old as the delay, never before. The instants are the caller's: the
-//! line itself reads no clock.
+//! change of the board is kept as a sample of what the public will see (its summary, its tags
+//! and finished games, shared with the samples before while they do not change) and each
+//! event published waits its turn; a sample or an event is shown once it is as old as the
+//! delay, never before. The current game's PGN is not kept per sample: the public's is made
+//! from the events it has been shown ([`DelayLine::pgn`]), so a sample costs its summary. The
+//! instants are the caller's: the line itself reads no clock.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use touchmove::event::EventKind;
+use touchmove::output::pgn::{PgnRecorder, PgnTags};
 use touchmove::sensor::Millis;
 use touchmove::stream::{StreamEvent, StreamKind};
 use touchmove::watched::BoardSummary;
 
-/// Samples taken closer together than this, with no event published between them, are kept as
-/// one, the later (the public may miss a piece held for a moment; it never sees anything
-/// sooner than the delay): a board reporting many times a second costs one sample a second.
+/// Samples taken closer together than this are kept as one, the later (the public may miss a
+/// piece held for a moment, or see two moves' summaries at once; it never sees anything sooner
+/// than the delay, and its stream and PGN have every event): a board reporting many times a
+/// second costs one sample a second.
 pub const COALESCE: Duration = Duration::from_secs(1);
 
 /// What the public sees of a board at one moment.
@@ -25,10 +29,13 @@ pub struct Sample {
     pub summary: BoardSummary,
     /// The board's session time then (ms).
     pub t: Millis,
-    /// The current game's PGN then.
-    pub pgn: Arc<str>,
-    /// The games that had ended on the board then, oldest first (kept for a broadcast).
-    pub finished: Arc<[String]>,
+    /// The current game's PGN tags then (its players, the event, the round...).
+    pub tags: Arc<PgnTags>,
+    /// The games that had ended on the board then, oldest first (its page lists them, the
+    /// push holds them).
+    pub finished: Arc<[Arc<str>]>,
+    /// How many games had ended on the board then ([`WatchedBoard::finished_total`]).
+    pub finished_total: u64,
     /// How many events had been published then: it moves when the game changes.
     pub version: u64,
 }
@@ -94,13 +101,11 @@ impl DelayLine {
     }
 
     /// Keeps `sample`, taken at `at`, for the public to see once it is old enough (in place
-    /// of the last one kept, if that is less than [`COALESCE`] older and of the same events).
+    /// of the last one kept, if that is less than [`COALESCE`] older).
     pub fn sample(&mut self, at: Instant, sample: Sample) {
-        let replaces = self.later.back().is_some_and(|(last, kept)| {
-            kept.version == sample.version
-                && at
-                    .checked_duration_since(*last)
-                    .is_some_and(|gap| gap < COALESCE)
+        let replaces = self.later.back().is_some_and(|(last, _)| {
+            at.checked_duration_since(*last)
+                .is_some_and(|gap| gap < COALESCE)
         });
         if replaces {
             self.later.pop_back();
@@ -145,6 +150,23 @@ impl DelayLine {
     /// The public's current game's events, as of the last [`DelayLine::mature`].
     pub fn shown(&self) -> &[StreamEvent] {
         &self.shown
+    }
+
+    /// The public's current game as PGN: the events it has been shown, recorded from the
+    /// start and under the tags of the sample it sees.
+    pub fn pgn(&self) -> String {
+        let sample = &self.current.1;
+        let start = shakmaty::fen::Fen::from_ascii(sample.summary.start.as_bytes())
+            .ok()
+            .and_then(|fen| touchmove::rules::chess960::from_fen(&fen).ok())
+            .unwrap_or_default();
+        let set_up = start != shakmaty::Chess::default();
+        let mut pgn = PgnRecorder::new(start, set_up, (*sample.tags).clone());
+        for event in &self.shown {
+            // An event the record refuses leaves it as it was, as on the live board.
+            let _ = pgn.record_stream(event);
+        }
+        pgn.to_pgn_string()
     }
 
     /// Whether what happened at `at` may be shown at `now`.
@@ -197,7 +219,8 @@ mod tests {
         Sample {
             summary,
             t,
-            pgn: Arc::from(format!("ply {ply}").as_str()),
+            tags: Arc::new(PgnTags::default()),
+            finished_total: 0,
             finished: Arc::from([]),
             version: u64::from(ply),
         }
@@ -226,7 +249,7 @@ mod tests {
     }
 
     #[test]
-    fn samples_close_together_of_the_same_events_are_kept_as_the_later_one() {
+    fn samples_close_together_are_kept_as_the_later_one() {
         let start = Instant::now();
         let at = |ms: u64| start + Duration::from_millis(ms);
         let mut line = DelayLine::new(DELAY, start, sample(0, 0));
@@ -239,9 +262,13 @@ mod tests {
         let seen = |line: &mut DelayLine, ms: u64| line.seen(at(ms)).1.t;
         assert_eq!(seen(&mut line, 900_399), 0);
         assert_eq!(seen(&mut line, 900_400), 400);
-        // An event between two samples keeps both; so does a second between them.
+        // An event between two samples less than a second apart: the later all the same (the
+        // event itself waits in the line); a second between them keeps both.
         line.sample(at(500), sample(1, 500));
-        line.sample(at(1_600), sample(1, 1_600));
+        line.sample(at(700), sample(2, 700));
+        assert_eq!(line.later.len(), 1);
+        assert_eq!(line.latest().version, 2);
+        line.sample(at(1_800), sample(2, 1_800));
         assert_eq!(line.later.len(), 2);
     }
 
@@ -267,6 +294,48 @@ mod tests {
             line.shown().iter().map(|event| event.t).collect::<Vec<_>>(),
             [2_000, 3_000]
         );
+    }
+
+    #[test]
+    fn the_public_s_pgn_is_made_from_the_events_it_was_shown_under_its_sample_s_tags() {
+        use shakmaty::{Chess, Position};
+        let start = Instant::now();
+        let at = |s: u64| start + Duration::from_secs(s);
+        let mut first = sample(0, 0);
+        first.tags = Arc::new(PgnTags {
+            white: Some("Anna".to_owned()),
+            ..PgnTags::default()
+        });
+        let mut line = DelayLine::new(DELAY, start, first);
+        let e4 = Chess::default()
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == shakmaty::Square::E4)
+            .expect("e4");
+        let mut after = Chess::default();
+        after.play_unchecked(e4);
+        let played = touchmove::event::MoveEvent {
+            ply: 1,
+            color: shakmaty::Color::White,
+            san: shakmaty::san::SanPlus::from_move(Chess::default(), e4),
+            uci: e4.to_uci(shakmaty::CastlingMode::Standard),
+            fen: shakmaty::fen::Fen::from_position(&after, shakmaty::EnPassantMode::Legal),
+            promotion_default: false,
+            clock: None,
+            reconstructed: false,
+            chess_move: e4,
+        };
+        line.publish(at(5), event(5_000, EventKind::Move(played)));
+        // Not yet shown: the public's PGN has no move.
+        line.mature(at(10));
+        let pgn = line.pgn();
+        assert!(
+            pgn.contains("[White \"Anna\"]") && !pgn.contains("e4"),
+            "{pgn}"
+        );
+        line.mature(at(905));
+        let pgn = line.pgn();
+        assert!(pgn.trim_end().ends_with("1. e4 *"), "{pgn}");
     }
 
     #[test]
