@@ -1167,3 +1167,29 @@ fn an_unreachable_server_is_said_once_naming_it_and_why_and_again_when_it_answer
     drop(standin);
     drop(board);
 }
+
+#[test]
+fn a_game_the_server_aborts_before_the_board_shows_its_start_is_said_and_left() {
+    let (_, ucis) = game();
+    let standin = StandIn::start(Script {
+        aborted_after: Some(std::time::Duration::from_secs(2)),
+        ..script(&ucis)
+    });
+    // The board still shows the last game's end: the pieces are never set up.
+    let dir = tempfile::tempdir().expect("a folder");
+    let shown = "touchmove-log 1\n@start 4k3/8/8/8/8/8/8/4K2R w - - 0 1\n";
+    let (board, log) = scripted_board(dir.path(), "dgt", shown);
+    let output = online_command(&standin, "dgt", &board.port, &log)
+        .output()
+        .expect("online runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "game {GAME}: the server ended it (aborted) before the board showed its starting \
+             position: nothing was played"
+        )),
+        "{stderr}"
+    );
+    drop(board);
+}

@@ -554,6 +554,10 @@ async fn read_game(
     reopen: Rc<Notify>,
 ) {
     let mut backoff = Duration::from_secs(1);
+    // Whether the server said the game is over: its stream, which the server then closes, is
+    // not opened again, whether the board's game has taken that line yet or not (a game
+    // ended before the board showed its start).
+    let mut ended: Option<String> = None;
     loop {
         loop {
             let line = tokio::select! {
@@ -565,9 +569,30 @@ async fn read_game(
             let Ok(message) = serde_json::from_str::<GameMessage>(&raw) else {
                 continue;
             };
+            let said_state = match &message {
+                GameMessage::GameFull(full) => Some(&full.state),
+                GameMessage::GameState(game_state) => Some(game_state),
+                _ => None,
+            };
+            if let Some(over) = said_state.filter(|said| !said.is_going_on()) {
+                ended = Some(over.status.clone());
+            }
             let mut state = state.borrow_mut();
             state.heard.push_back(Heard::Line { raw, message });
             let _ = state.controls.send(Control::Wake);
+        }
+        if let Some(status) = &ended {
+            // Ended before the board showed its start: nothing was played, and the game's
+            // end is said here (the board's game never took the server's lines).
+            let state = state.borrow();
+            if !state.started {
+                eprintln!(
+                    "touchmove: game {id}: the server ended it ({status}) before the board \
+                     showed its starting position: nothing was played"
+                );
+                state.over.notify_one();
+            }
+            return;
         }
         if state.borrow().game.is_over() {
             return;
