@@ -319,6 +319,25 @@ async fn be_ready(args: &OnlineArgs, ready: &mut bool, played: &HashSet<String>)
     Ok(())
 }
 
+/// The board `online` plays on: its protocol, a session of it and the connector to its port.
+struct BoardLink {
+    protocol: &'static touchmove::live::Protocol,
+    session: Box<dyn touchmove::live::BoardSession + Send>,
+    connector: SerialConnector,
+}
+
+/// The board the options `board` name (`--protocol`, `--port`, `--white-on-clock`).
+fn board_link(board: &super::args::WatchArgs) -> Result<BoardLink> {
+    let protocol = touchmove::registry::find(&board.protocol)
+        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
+    let options = SessionOptions::new().white_side(board.white_on_clock);
+    Ok(BoardLink {
+        protocol,
+        session: (protocol.new_session)(&options),
+        connector: SerialConnector::new(board.port.clone(), protocol),
+    })
+}
+
 /// Opens game `id`'s stream and reads its first line, the whole game.
 async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFull)> {
     let mut backoff = Duration::from_secs(1);
@@ -374,11 +393,11 @@ async fn play(
         set_up_from(&start)
     );
     let board = &args.board;
-    let protocol = touchmove::registry::find(&board.protocol)
-        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
-    let options = SessionOptions::new().white_side(board.white_on_clock);
-    let mut session = (protocol.new_session)(&options);
-    let mut connector = SerialConnector::new(board.port.clone(), protocol);
+    let BoardLink {
+        protocol,
+        mut session,
+        mut connector,
+    } = board_link(board)?;
     let header = LogHeader::new(&start, &format!("{} via touchmove online", protocol.name))
         .with_online(OnlineSeat {
             server: "lichess".to_owned(),

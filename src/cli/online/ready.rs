@@ -10,22 +10,21 @@ use shakmaty::Chess;
 use tokio::sync::Notify;
 
 use touchmove::interpreter::Config;
-use touchmove::live::{LiveEvent, LiveGame, SessionOptions};
+use touchmove::live::{LiveEvent, LiveGame};
 use touchmove::runner::{self, Happened, RunnerConfig, Sink};
 
 use super::super::args::{OnlineArgs, OnlineVariant};
-use super::super::serial::SerialConnector;
 
 /// Waits until the board answers and shows a game's starting position (the standard start; a
 /// Chess960 start with `--variant chess960`), saying what it waits for. `after_game`: a game
 /// was played before in this session (the pieces are to be set up again).
 pub(super) async fn board_ready(args: &OnlineArgs, after_game: bool) -> Result<()> {
     let board = &args.board;
-    let protocol = touchmove::registry::find(&board.protocol)
-        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
-    let options = SessionOptions::new().white_side(board.white_on_clock);
-    let mut session = (protocol.new_session)(&options);
-    let mut connector = SerialConnector::new(board.port.clone(), protocol);
+    let super::BoardLink {
+        mut session,
+        mut connector,
+        ..
+    } = super::board_link(board)?;
     let mut game = LiveGame::new(Chess::default(), Config::default());
     if args.variant == OnlineVariant::Chess960 {
         game = game.recognising_chess960();
