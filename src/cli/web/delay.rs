@@ -16,10 +16,11 @@ use touchmove::sensor::Millis;
 use touchmove::stream::{StreamEvent, StreamKind};
 use touchmove::watched::BoardSummary;
 
-/// Samples taken closer together than this are kept as one, the later (the public may miss a
-/// piece held for a moment, or see two moves' summaries at once; it never sees anything sooner
-/// than the delay, and its stream and PGN have every event): a board reporting many times a
-/// second costs one sample a second.
+/// Samples taken within this of the first of them are kept as one, the latest (the public may
+/// miss a piece held for a moment, or see two moves' summaries at once; it never sees anything
+/// sooner than the delay, and its stream and PGN have every event): a board reporting many
+/// times a second costs one sample a second, and a board that never stops changing is still
+/// seen, a second at a time.
 pub const COALESCE: Duration = Duration::from_secs(1);
 
 /// What the public sees of a board at one moment.
@@ -69,9 +70,10 @@ pub struct DelayLine {
     /// The sample the public sees (the latest at least the delay old, or the first), with the
     /// instant it was taken.
     current: (Instant, Arc<Sample>),
-    /// The samples taken since, oldest first, each with the instant it was taken: not old
-    /// enough yet.
-    later: VecDeque<(Instant, Arc<Sample>)>,
+    /// The samples taken since, oldest first, each with the instant it was taken and the
+    /// instant the first sample it stands for was (it takes the samples of a second from
+    /// then): not old enough yet.
+    later: VecDeque<(Instant, Arc<Sample>, Instant)>,
     /// The events published and not yet shown, oldest first, each with when it was published.
     waiting: VecDeque<(Instant, StreamEvent)>,
     /// The public's current game's events so far.
@@ -97,20 +99,28 @@ impl DelayLine {
 
     /// The last sample taken (the operator's view when it was taken).
     pub fn latest(&self) -> &Arc<Sample> {
-        &self.later.back().unwrap_or(&self.current).1
+        self.later
+            .back()
+            .map_or(&self.current.1, |(_, sample, _)| sample)
     }
 
-    /// Keeps `sample`, taken at `at`, for the public to see once it is old enough (in place
-    /// of the last one kept, if that is less than [`COALESCE`] older).
+    /// Keeps `sample`, taken at `at`, for the public to see once it is old enough: in place of
+    /// the last one kept if the first sample that one stands for is less than [`COALESCE`]
+    /// older.
     pub fn sample(&mut self, at: Instant, sample: Sample) {
-        let replaces = self.later.back().is_some_and(|(last, _)| {
-            at.checked_duration_since(*last)
-                .is_some_and(|gap| gap < COALESCE)
-        });
-        if replaces {
-            self.later.pop_back();
-        }
-        self.later.push_back((at, Arc::new(sample)));
+        let opened = match self.later.back() {
+            Some((_, _, opened))
+                if at
+                    .checked_duration_since(*opened)
+                    .is_some_and(|gap| gap < COALESCE) =>
+            {
+                let opened = *opened;
+                self.later.pop_back();
+                opened
+            }
+            _ => at,
+        };
+        self.later.push_back((at, Arc::new(sample), opened));
         self.catch_up(at);
     }
 
@@ -181,10 +191,10 @@ impl DelayLine {
         while self
             .later
             .front()
-            .is_some_and(|(at, _)| self.old_enough(*at, now))
+            .is_some_and(|(at, _, _)| self.old_enough(*at, now))
         {
-            if let Some(next) = self.later.pop_front() {
-                self.current = next;
+            if let Some((at, sample, _)) = self.later.pop_front() {
+                self.current = (at, sample);
             }
         }
     }
@@ -270,6 +280,26 @@ mod tests {
         assert_eq!(line.latest().version, 2);
         line.sample(at(1_800), sample(2, 1_800));
         assert_eq!(line.later.len(), 2);
+    }
+
+    #[test]
+    fn a_board_that_never_stops_changing_is_seen_a_second_at_a_time() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut line = DelayLine::new(DELAY, start, sample(0, 0));
+        // A sample every 300 ms for 10 s, each of a new ply.
+        for n in 1..=33u32 {
+            let ms = u64::from(n) * 300;
+            line.sample(at(ms), sample(n, ms));
+        }
+        // A second's samples are one: about ten kept, not one nor thirty-three.
+        assert!((9..=12).contains(&line.later.len()), "{}", line.later.len());
+        // Each seen once it is as old as the delay, never before.
+        let seen = |line: &mut DelayLine, ms: u64| line.seen(at(ms)).1.t;
+        assert_eq!(seen(&mut line, 900_000 + 1_199), 0, "not yet");
+        let shown = seen(&mut line, 900_000 + 5_000);
+        assert!((4_000..=5_000).contains(&shown), "{shown}");
+        assert_eq!(seen(&mut line, 900_000 + 10_000), 9_900);
     }
 
     #[test]
