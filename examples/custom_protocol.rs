@@ -26,7 +26,8 @@ use touchmove::{BoardSession, Config, LinkEvent, LiveGame, Millis, SensorEvent, 
 const PROTOCOL: Protocol = Protocol {
     name: "lines",
     summary: "a made-up board that speaks one line per report",
-    line: SerialLine::eight_n_one(9600),
+    line: Some(SerialLine::eight_n_one(9600)),
+    ble: None,
     // Reports come as they happen: no press waits for a late one, and no scan hides a rest.
     report_horizon_ms: 0,
     scan_ms: 0,

@@ -686,6 +686,13 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                 LinkEvent::Notice(what) => {
                     tell(self.sink, Happened::Notice(&what))?;
                 }
+                LinkEvent::Battery { percent, charging } => {
+                    let charging = if charging { ", charging" } else { "" };
+                    tell(
+                        self.sink,
+                        Happened::Notice(&format!("the board's battery: {percent} %{charging}")),
+                    )?;
+                }
                 LinkEvent::Lost | LinkEvent::Back => {}
             }
             self.drain()?;

@@ -11,8 +11,12 @@ use common::watching::{replay_with, source_game, watch_board};
 
 #[test]
 fn every_protocol_s_emulated_board_plays_the_game_watched() {
-    // Every protocol has its emulated board (`touchmove_simulation::emulators`' own test).
+    // Every protocol has its emulated board (`touchmove_simulation::emulators`' own test);
+    // those reached through a serial port are emulated on a pseudo-terminal.
     for protocol in touchmove::registry::PROTOCOLS {
+        if protocol.line.is_none() {
+            continue;
+        }
         let name = protocol.name;
         let args = ["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"];
         let watched = watch_board(name, "registry", &args, &common::SCALED_WINDOWS);
@@ -39,7 +43,7 @@ fn every_protocol_s_emulated_board_plays_the_game_watched() {
 #[test]
 fn ports_finds_every_protocol_s_emulated_board() {
     for protocol in touchmove::registry::PROTOCOLS {
-        if protocol.probe.is_none() {
+        if protocol.probe.is_none() || protocol.line.is_none() {
             continue;
         }
         let emulator = emulate_board(protocol.name, &["--pgn", "fixtures/games/coverage.pgn"]);

@@ -22,9 +22,15 @@ use touchmove_simulation::emulation::{EmulatedBoard, ProtocolScript, ScriptStart
 use touchmove_simulation::emulators::chesslink::{
     ChessLinkBoardEmulator, EmulatorConfig as LinkConfig,
 };
+use touchmove_simulation::emulators::chessnut::{
+    ChessnutBoardEmulator, EmulatorConfig as ChessnutConfig,
+};
 use touchmove_simulation::emulators::dgt::{DgtBoardEmulator, EmulatorConfig, Script};
 use touchmove_simulation::emulators::hall::{
     EmulatorConfig as HallConfig, HallBoardEmulator, Script as HallScript,
+};
+use touchmove_simulation::emulators::pegasus::{
+    EmulatorConfig as PegasusConfig, PegasusBoardEmulator,
 };
 use touchmove_simulation::fidelity::compare;
 use touchmove_simulation::pgn_games::PgnGame;
@@ -85,6 +91,24 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
     };
+    // A Chessnut board identifies pieces and reports the position ten times a second; it has
+    // no clock, and its link drops as a Bluetooth link does.
+    let chessnut = |name, hands: HandStyle, unplug_ms| LiveStyle {
+        name,
+        protocol: &touchmove::chessnut::PROTOCOL,
+        hands: no_clock(hands),
+        unplug_ms,
+        killed_ms: None,
+    };
+    // A Pegasus senses occupancy only and has no clock and no buttons; its link drops as a
+    // Bluetooth link does.
+    let pegasus = |name, hands: HandStyle, unplug_ms| LiveStyle {
+        name,
+        protocol: &touchmove::pegasus::PROTOCOL,
+        hands: no_clock(hands),
+        unplug_ms,
+        killed_ms: None,
+    };
     // A Hall board senses occupancy only; its clock buttons are pressed as the hands press a
     // clock, and no clock reports times.
     let hall_hands = |hands: HandStyle| HandStyle {
@@ -123,6 +147,28 @@ pub fn styles() -> Vec<LiveStyle> {
             None,
         ),
         chesslink("chesslink unplug 3 s", clean.clone(), Some(3_000)),
+        chessnut("chessnut clean", clean.clone(), None),
+        chessnut(
+            "chessnut messy",
+            HandStyle::messy(BoardKind::Identifying),
+            None,
+        ),
+        chessnut("chessnut drop 3 s", clean.clone(), Some(3_000)),
+        pegasus(
+            "pegasus clean",
+            HandStyle::clean(BoardKind::Occupancy),
+            None,
+        ),
+        pegasus(
+            "pegasus messy",
+            HandStyle::messy(BoardKind::Occupancy),
+            None,
+        ),
+        pegasus(
+            "pegasus drop 3 s",
+            HandStyle::clean(BoardKind::Occupancy),
+            Some(3_000),
+        ),
         hall("hall clean", hall_clean.clone(), None),
         hall("hall blitz presses", hall_blitz.clone(), None),
         hall("hall messy", HandStyle::messy(BoardKind::Occupancy), None),
@@ -430,6 +476,14 @@ fn emulated_board(
     seed: u64,
     unplug: Option<Unplug>,
 ) -> Option<Box<dyn EmulatedBoard>> {
+    if style.protocol.name == touchmove::pegasus::PROTOCOL.name {
+        let script = HallScript::from_occupancy(game.start.board().occupied(), events);
+        let mut config = PegasusConfig::new(script);
+        config.playing.start = ScriptStart::OnHost;
+        config.playing.seed = seed;
+        config.unplug = unplug;
+        return Some(Box::new(PegasusBoardEmulator::new(config)));
+    }
     if style.protocol.name == touchmove::hall::PROTOCOL.name {
         let script = HallScript::from_occupancy(game.start.board().occupied(), events);
         let mut config = HallConfig::new(script);
@@ -438,7 +492,11 @@ fn emulated_board(
         config.unplug = unplug;
         return Some(Box::new(HallBoardEmulator::new(config)));
     }
-    if style.protocol.name == touchmove::chesslink::PROTOCOL.name {
+    let identifying = [
+        touchmove::chesslink::PROTOCOL.name,
+        touchmove::chessnut::PROTOCOL.name,
+    ];
+    if identifying.contains(&style.protocol.name) {
         let log = SensorLog {
             header: LogHeader::new(&game.start, "live bench"),
             events: events.to_vec(),
@@ -446,6 +504,13 @@ fn emulated_board(
             host_notes: Vec::new(),
         };
         let script = touchmove_simulation::emulators::chesslink::Script::from_log(&log, 0).ok()?;
+        if style.protocol.name == touchmove::chessnut::PROTOCOL.name {
+            let mut config = ChessnutConfig::new(script);
+            config.playing.start = ScriptStart::OnHost;
+            config.playing.seed = seed;
+            config.unplug = unplug;
+            return Some(Box::new(ChessnutBoardEmulator::new(config)));
+        }
         let mut config = LinkConfig::new(script);
         config.playing.start = ScriptStart::OnHost;
         config.playing.seed = seed;
@@ -464,9 +529,13 @@ fn emulated_board(
     Some(Box::new(DgtBoardEmulator::new(config)))
 }
 
-/// What `style`'s board senses: a Hall board occupancy, the others each piece.
+/// What `style`'s board senses: a Hall board and a Pegasus occupancy, the others each piece.
 fn board_kind(style: &LiveStyle) -> BoardKind {
-    if style.protocol.name == touchmove::hall::PROTOCOL.name {
+    let occupancy = [
+        touchmove::hall::PROTOCOL.name,
+        touchmove::pegasus::PROTOCOL.name,
+    ];
+    if occupancy.contains(&style.protocol.name) {
         BoardKind::Occupancy
     } else {
         BoardKind::Identifying
@@ -661,6 +730,7 @@ impl Watcher {
                 LinkEvent::Gone => self.link.connect(now),
                 LinkEvent::Identified { .. }
                 | LinkEvent::Notice(_)
+                | LinkEvent::Battery { .. }
                 | LinkEvent::Lost
                 | LinkEvent::Back => {}
             }

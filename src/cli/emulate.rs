@@ -24,6 +24,12 @@ use super::pgn_game::find_game;
 pub fn run(args: &EmulateArgs) -> Result<()> {
     let protocol = touchmove::registry::find(&args.board)
         .with_context(|| format!("no board protocol is called `{}`", args.board))?;
+    super::serial::line_of(protocol).with_context(|| {
+        format!(
+            "cannot emulate a {} board on a pseudo-terminal",
+            protocol.name
+        )
+    })?;
     let (script, what) = script_source(&args.script)?;
     let options = options(args, script);
     let emulator = touchmove_simulation::emulators::find(protocol.name)

@@ -29,10 +29,10 @@ pub fn run(args: &PortsArgs) -> Result<()> {
 async fn ask(name: &str) -> String {
     let mut asked = Vec::new();
     for protocol in touchmove::registry::PROTOCOLS {
-        let Some(probe_of) = &protocol.probe else {
+        let (Some(probe_of), Some(line)) = (&protocol.probe, &protocol.line) else {
             continue;
         };
-        match probe(name, &protocol.line, probe_of).await {
+        match probe(name, line, probe_of).await {
             Ok(Some(what)) => return format!("{what} (--protocol {})", protocol.name),
             Ok(None) => asked.push(protocol.name),
             Err(error) => return format!("cannot open: {error}"),

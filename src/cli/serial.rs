@@ -52,11 +52,12 @@ impl Connector for SerialConnector {
     type Port = SerialStream;
 
     async fn connect(&mut self) -> io::Result<(SerialStream, String)> {
+        let line = line_of(self.protocol)?;
         let path = match &self.path {
             Some(path) => path.display().to_string(),
             None => find_board(self.protocol).await?,
         };
-        let mut port = match open(&path, &self.protocol.line) {
+        let mut port = match open(&path, &line) {
             Ok(port) => port,
             Err(error) => {
                 let error = unopened(&path, &error);
@@ -81,6 +82,20 @@ impl Connector for SerialConnector {
         self.opened = true;
         Ok((port, path))
     }
+}
+
+/// The serial line of `protocol`'s boards, or why none of its boards is reached through a
+/// serial port.
+pub fn line_of(protocol: &Protocol) -> io::Result<SerialLine> {
+    protocol.line.ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!(
+                "a {} board is not reached through a serial port: it speaks Bluetooth LE",
+                protocol.name
+            ),
+        )
+    })
 }
 
 /// Why the port at `path` could not be opened, as the user reads it: the path and the reason
@@ -146,8 +161,9 @@ async fn find_board(protocol: &Protocol) -> io::Result<String> {
             ),
         ));
     };
+    let line = line_of(protocol)?;
     for name in port_names()? {
-        if let Ok(Some(_)) = probe(&name, &protocol.line, probe_of).await {
+        if let Ok(Some(_)) = probe(&name, &line, probe_of).await {
             return Ok(name);
         }
     }

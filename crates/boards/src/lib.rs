@@ -22,7 +22,9 @@
 //! boards are `touchmove-simulation`'s.
 
 pub mod chesslink;
+pub mod chessnut;
 pub mod dgt;
 pub mod hall;
 pub mod live;
+pub mod pegasus;
 pub mod registry;

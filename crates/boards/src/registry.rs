@@ -10,6 +10,8 @@ pub const PROTOCOLS: &[&Protocol] = &[
     &crate::dgt::PROTOCOL,
     &crate::hall::PROTOCOL,
     &crate::chesslink::PROTOCOL,
+    &crate::chessnut::PROTOCOL,
+    &crate::pegasus::PROTOCOL,
 ];
 
 /// The protocol called `name`, if there is one.

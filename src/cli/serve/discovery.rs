@@ -151,10 +151,10 @@ fn entries(dir: &Path) -> Vec<String> {
 /// board said it is.
 async fn ask(port: &str) -> Option<(&'static Protocol, String)> {
     for protocol in touchmove::registry::PROTOCOLS {
-        let Some(probe_of) = &protocol.probe else {
+        let (Some(probe_of), Some(line)) = (&protocol.probe, &protocol.line) else {
             continue;
         };
-        match probe(port, &protocol.line, probe_of).await {
+        match probe(port, line, probe_of).await {
             Ok(Some(what)) => return Some((protocol, what)),
             Ok(None) => {}
             Err(error) => {

@@ -19,12 +19,13 @@ pub use session::ChessLinkSession;
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "chesslink",
     summary: "a Millennium ChessLink board (eONE, Exclusive, Performance; 38400 baud 7O1)",
-    line: crate::live::SerialLine {
+    line: Some(crate::live::SerialLine {
         baud_rate: 38_400,
         data_bits: 7,
         parity: crate::live::Parity::Odd,
         stop_bits: 1,
-    },
+    }),
+    ble: None,
     report_horizon_ms: 150,
     scan_ms: 41,
     new_session: session::new_session,

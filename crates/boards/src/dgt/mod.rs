@@ -21,7 +21,10 @@ pub use session::link::DgtLink;
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "dgt",
     summary: "a DGT e-board (9600 baud), with its clock if one is plugged in",
-    line: crate::live::SerialLine::eight_n_one(wire::protocol::BAUD_RATE),
+    line: Some(crate::live::SerialLine::eight_n_one(
+        wire::protocol::BAUD_RATE,
+    )),
+    ble: None,
     report_horizon_ms: wire::protocol::REPORT_HORIZON_MS,
     scan_ms: wire::protocol::SCAN_MS,
     new_session: session::link::new_session,

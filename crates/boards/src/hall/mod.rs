@@ -11,7 +11,10 @@ pub use session::HallSession;
 pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     name: "hall",
     summary: "a home-made Hall-sensor board speaking the open protocol (115200 baud)",
-    line: crate::live::SerialLine::eight_n_one(touchmove_firmware_protocol::BAUD_RATE),
+    line: Some(crate::live::SerialLine::eight_n_one(
+        touchmove_firmware_protocol::BAUD_RATE,
+    )),
+    ble: None,
     report_horizon_ms: 0,
     scan_ms: 0,
     new_session: session::new_session,

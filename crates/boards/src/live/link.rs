@@ -31,6 +31,13 @@ pub enum LinkEvent {
     /// The link itself is gone (unplugged, switched off): the board is lost, and the runner
     /// reconnects.
     Gone,
+    /// The board's battery, as it reported it (when the level or the charging changed).
+    Battery {
+        /// The level, 0 to 100 %.
+        percent: u8,
+        /// Whether the board is charging.
+        charging: bool,
+    },
     /// Something worth a diagnostic line (corrupt bytes dropped, a turned board noticed).
     Notice(String),
 }

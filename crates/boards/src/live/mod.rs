@@ -5,19 +5,24 @@
 //! (the `touchmove` package's `runner`) is the thin loop around both that owns the port, the clock
 //! and reconnects.
 
+mod ble;
 mod board_view;
 mod event;
 mod feedback;
 mod game;
+mod guide;
 mod link;
 mod liveness;
 mod orientation;
+pub mod positions;
 mod protocol;
 
+pub use ble::{BleProfile, Translate, first_notify};
 pub use board_view::board_diagram;
 pub use event::LiveEvent;
 pub use feedback::{Feedback, move_squares};
 pub use game::{LiveGame, ResumePoint};
+pub use guide::GuideLights;
 pub use link::{BoardSession, LinkEvent};
 pub use liveness::{Liveness, Silence};
 pub use orientation::{turned_feedback, turned_sensor, turned_snapshot, turned_square};

@@ -6,6 +6,7 @@
 use touchmove_core::clock::{ClockSide, TimeControl};
 use touchmove_core::sensor::Millis;
 
+use super::ble::BleProfile;
 use super::link::BoardSession;
 
 /// A board protocol.
@@ -15,8 +16,11 @@ pub struct Protocol {
     pub name: &'static str,
     /// What its boards are, in a few words (for `--help` and `ports`).
     pub summary: &'static str,
-    /// The serial line the protocol's boards speak.
-    pub line: SerialLine,
+    /// The serial line the protocol's boards speak, for boards reached through a serial port
+    /// (USB, serial Bluetooth); `None` for boards reached only otherwise.
+    pub line: Option<SerialLine>,
+    /// How a board of the protocol is reached over Bluetooth LE, if it can be.
+    pub ble: Option<BleProfile>,
     /// How long after a clock press the board's reports of what happened before it may still
     /// arrive (ms): one scan and a margin on a scanning board, 0 on one that reports each
     /// change as it happens.

@@ -6,8 +6,10 @@
 //! simply absent here.
 
 pub mod chesslink;
+pub mod chessnut;
 pub mod dgt;
 pub mod hall;
+pub mod pegasus;
 
 use crate::emulation::{EmulatedBoard, EmulatorError, EmulatorOptions, boxed};
 
@@ -38,6 +40,16 @@ pub const EMULATORS: &[Emulator] = &[
         protocol: touchmove_boards::chesslink::PROTOCOL.name,
         new: boxed::<chesslink::ChessLinkBoardEmulator>,
         help: chesslink::HELP,
+    },
+    Emulator {
+        protocol: touchmove_boards::chessnut::PROTOCOL.name,
+        new: boxed::<chessnut::ChessnutBoardEmulator>,
+        help: chessnut::HELP,
+    },
+    Emulator {
+        protocol: touchmove_boards::pegasus::PROTOCOL.name,
+        new: boxed::<pegasus::PegasusBoardEmulator>,
+        help: pegasus::HELP,
     },
 ];
 

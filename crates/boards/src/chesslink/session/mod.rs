@@ -8,9 +8,10 @@
 //!   reports to "at the scan that sees any change" (E2ROM addresses 01 and 02; the settings are
 //!   the board's own and survive a power cycle), and asks for the status;
 //! - the first status after connecting, or after the board was unresponsive, is a full report
-//!   ([`SensorKind::Snapshot`]: the interpreter compares it with the game), and so is one that
-//!   differs from the reading before in more than [`MOVE_SQUARES`] squares (no hand changes
-//!   that many between two scans: the board was away);
+//!   (a [`SensorKind::Snapshot`](touchmove_core::sensor::SensorKind::Snapshot): the
+//!   interpreter compares it with the game), and so is one that differs from the reading
+//!   before in more than [`MOVE_SQUARES`] squares (no hand changes that many between two
+//!   scans: the board was away);
 //! - otherwise each square is debounced on its own: its new reading is taken
 //!   once a reading [`HOLD_MS`] after the first that showed it still shows it (the board is
 //!   asked for its status then, if nothing came meanwhile), and the squares taken together are
@@ -27,7 +28,6 @@
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the last move's squares and
 //!   blinks the squares of a mismatch (a square's four corner LEDs).
 
-mod debounce;
 mod leds;
 #[cfg(test)]
 mod tests;
@@ -38,15 +38,19 @@ use shakmaty::Board;
 
 use super::wire::{
     AUTO_REPORTS_ON_CHANGE, BoardReply, DEFAULT_SCAN_TIME, Decoded, E2ROM_AUTO_REPORTS,
-    E2ROM_SCAN_TIME, FrameDecoder, HostCommand, ReplyDecoder, board_order, encode_command,
+    E2ROM_SCAN_TIME, FrameDecoder, HostCommand, ReplyDecoder, encode_command,
 };
+use crate::live::positions::PositionReader;
 use crate::live::{
     BoardSession, Feedback, LinkEvent, Liveness, ResumePoint, SessionOptions, Silence,
 };
-use debounce::Debounce;
-pub use debounce::HOLD_MS;
 use leds::Leds;
-use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
+use touchmove_core::sensor::Millis;
+
+/// How long after a square's new reading was first seen another reading must still show it
+/// for it to be taken: more than one scan period (40.96 ms, the scan time the session sets),
+/// so that the two readings are of two scans.
+pub const HOLD_MS: Millis = 50;
 
 /// How long a board may send nothing before it is asked for its status (a board at rest
 /// sends nothing; asking often finds an unplugged board before much can happen on it).
@@ -58,8 +62,7 @@ pub const ANSWER_MS: Millis = 500;
 /// How long the board may send no frame before the link counts as lost.
 pub const SILENCE_MS: Millis = 3000;
 
-/// The most squares one move changes (castling: four).
-pub const MOVE_SQUARES: usize = 4;
+pub use crate::live::positions::MOVE_SQUARES;
 
 /// How long the line may be quiet in the middle of a frame before the frame counts as cut (a
 /// whole status takes 18 ms at 38400 baud).
@@ -114,13 +117,8 @@ pub struct ChessLinkSession {
     liveness: Liveness,
     /// When the last bytes arrived.
     last_bytes: Millis,
-    /// The board as taken (what the events said); `None` when the next status is a full
-    /// report.
-    board: Option<Board>,
-    /// The last status read, as the board sent it.
-    reading: Option<Board>,
-    /// The squares whose change is not taken yet.
-    debounce: Debounce,
+    /// The statuses read, turned into lifts and placements.
+    positions: PositionReader,
     /// What the LEDs are to show.
     leds: Leds,
     /// Bytes waiting to be written to the board.
@@ -143,9 +141,7 @@ impl ChessLinkSession {
             connected: false,
             liveness: Liveness::new(0),
             last_bytes: 0,
-            board: None,
-            reading: None,
-            debounce: Debounce::default(),
+            positions: PositionReader::new(HOLD_MS),
             leds: Leds::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
@@ -160,7 +156,7 @@ impl ChessLinkSession {
     /// Asks for the status at `now`.
     fn ask_status(&mut self, now: Millis) {
         self.liveness.asked_again(now);
-        self.debounce.asked();
+        self.positions.asked();
         self.send(&HostCommand::Status);
     }
 
@@ -181,8 +177,7 @@ impl ChessLinkSession {
     fn heard(&mut self, now: Millis) {
         if self.liveness.heard(now) {
             // What happened meanwhile is read from the next status as a whole.
-            self.board = None;
-            self.reading = None;
+            self.positions.clear();
             self.events.push_back(LinkEvent::Back);
         }
     }
@@ -217,60 +212,9 @@ impl ChessLinkSession {
 
     /// A status read at `now`: a full report, or the squares whose change is now taken.
     fn status(&mut self, now: Millis, reading: Board) {
-        let previous = self.reading.replace(reading.clone());
-        let Some(taken) = self.board.clone() else {
-            self.take_whole(reading);
-            return;
-        };
-        let jumped = previous.is_some_and(|previous| {
-            board_order()
-                .filter(|&square| previous.piece_at(square) != reading.piece_at(square))
-                .count()
-                > MOVE_SQUARES
-        });
-        if jumped {
-            self.take_whole(reading);
-            return;
+        for report in self.positions.read(now, reading) {
+            self.events.push_back(LinkEvent::Sensor(report));
         }
-        let changed = self.debounce.read(now, &taken, &reading);
-        if changed.is_empty() {
-            return;
-        }
-        let mut board = taken.clone();
-        for &square in &changed {
-            board.discard_piece_at(square);
-            if let Some(piece) = reading.piece_at(square) {
-                board.set_piece_at(square, piece);
-            }
-        }
-        self.board = Some(board.clone());
-        for &square in &changed {
-            if let Some(piece) = taken.piece_at(square) {
-                let lift = SensorKind::Lift {
-                    square,
-                    piece: Some(piece),
-                };
-                self.events.push_back(LinkEvent::Sensor(lift));
-            }
-        }
-        for &square in &changed {
-            if let Some(piece) = board.piece_at(square) {
-                let place = SensorKind::Place {
-                    square,
-                    piece: Some(piece),
-                };
-                self.events.push_back(LinkEvent::Sensor(place));
-            }
-        }
-    }
-
-    /// `reading` taken whole: a full report, every square's change forgotten.
-    fn take_whole(&mut self, reading: Board) {
-        self.debounce.clear();
-        let snapshot = BoardSnapshot::identified(&reading);
-        self.board = Some(reading);
-        self.events
-            .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
     }
 
     /// Characters that made no frame: said, and the status asked for so that a report lost
@@ -294,7 +238,7 @@ impl ChessLinkSession {
 
     /// When the board is read again for a change seen once.
     fn read_again_at(&self) -> Option<Millis> {
-        self.debounce.read_again_at().filter(|_| self.connected)
+        self.positions.read_again_at().filter(|_| self.connected)
     }
 
     /// When a frame begun and not ended counts as cut.
@@ -350,9 +294,7 @@ impl BoardSession for ChessLinkSession {
         self.connected = true;
         self.liveness.opened(now);
         self.last_bytes = now;
-        self.board = None;
-        self.reading = None;
-        self.debounce.clear();
+        self.positions.clear();
         self.transmit.clear();
         self.leds.forget_shown();
         self.send(&HostCommand::Version);

@@ -5,6 +5,7 @@ use shakmaty::{Board, Color, Piece, Role, Square};
 
 use super::*;
 use crate::chesslink::wire::{CommandDecoder, LED_COUNT, encode_reply};
+use touchmove_core::sensor::{BoardSnapshot, SensorKind};
 
 fn sent(session: &mut ChessLinkSession) -> Vec<Vec<u8>> {
     std::iter::from_fn(|| session.poll_transmit()).collect()

@@ -1,31 +1,28 @@
-//! The host's debounce of a ChessLink board's readings, square by square.
+//! The host's debounce of a board's whole-position readings, square by square.
 //!
-//! The board reports its squares at the scan that sees them change (E2ROM address 02, value
-//! 0b011). A square's new reading is taken once a reading at least [`HOLD_MS`] after the one that
-//! first showed it still shows it: two readings of two different scans, as the board's own
-//! 2-scan debounce asks, but of that square alone. The board's own debounce waits until the
-//! whole board has read the same for two scans, so a knocked piece or a flickering sensor
-//! anywhere held back every other square's change for as long as the board kept changing, and a
-//! piece sliding through a square looked as if it had rested there (a released piece moved on,
-//! ruled under 4.7). Here each square's change comes a constant hold after it was first seen,
-//! whatever the rest of the board does, so the rests the interpreter weighs keep their length.
+//! A square's new reading is taken once a reading at least the hold after the one that first
+//! showed it still shows it: two readings of two different scans, but of that square alone. A
+//! board's own debounce (a ChessLink board's waits until the whole board has read the same for
+//! two scans) holds back every other square's change while a knocked piece or a flickering
+//! sensor anywhere keeps changing, and a piece sliding through a square looks as if it had
+//! rested there (a released piece moved on, ruled under 4.7). Here each square's change comes a
+//! constant hold after it was first seen, whatever the rest of the board does, so the rests the
+//! interpreter weighs keep their length.
 
 use std::collections::BTreeMap;
 
 use shakmaty::{Board, Piece, Square};
 
-use super::super::wire::board_order;
+use super::reading_order;
 use touchmove_core::sensor::Millis;
-
-/// How long after a square's new reading was first seen another reading must still show it
-/// for it to be taken: more than one scan period (40.96 ms, the scan time the session sets),
-/// so that the two readings are of two scans.
-pub const HOLD_MS: Millis = 50;
 
 /// The squares whose reading differs from the board taken, and whether the board was asked to
 /// be read again since its last reading.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Debounce {
+    /// How long after a square's new reading was first seen another reading must still show it
+    /// for it to be taken (ms).
+    hold_ms: Millis,
     /// What each changing square reads and since when it has read so.
     changing: BTreeMap<Square, Sighting>,
     /// Whether a reading was asked for since the last one came.
@@ -40,6 +37,15 @@ struct Sighting {
 }
 
 impl Debounce {
+    /// A debounce holding each change `hold_ms`.
+    pub(super) fn new(hold_ms: Millis) -> Debounce {
+        Debounce {
+            hold_ms,
+            changing: BTreeMap::new(),
+            asked: false,
+        }
+    }
+
     /// Forgets every square's change (the board is read whole again).
     pub(super) fn clear(&mut self) {
         self.changing.clear();
@@ -53,7 +59,7 @@ impl Debounce {
     pub(super) fn read(&mut self, now: Millis, taken: &Board, reading: &Board) -> Vec<Square> {
         self.asked = false;
         let mut confirmed = Vec::new();
-        for square in board_order() {
+        for square in reading_order() {
             let piece = reading.piece_at(square);
             if piece == taken.piece_at(square) {
                 self.changing.remove(&square);
@@ -62,7 +68,7 @@ impl Debounce {
             let seen = self.changing.get(&square).copied();
             match seen {
                 Some(sighting) if sighting.piece == piece => {
-                    if now.saturating_sub(sighting.since) >= HOLD_MS {
+                    if now.saturating_sub(sighting.since) >= self.hold_ms {
                         self.changing.remove(&square);
                         confirmed.push(square);
                     }
@@ -83,7 +89,7 @@ impl Debounce {
         }
         self.changing
             .values()
-            .map(|sighting| sighting.since.saturating_add(HOLD_MS))
+            .map(|sighting| sighting.since.saturating_add(self.hold_ms))
             .min()
     }
 
@@ -99,6 +105,8 @@ mod tests {
 
     use super::*;
 
+    const HOLD_MS: Millis = 50;
+
     fn without(square: Square) -> Board {
         let mut board = Board::new();
         board.discard_piece_at(square);
@@ -107,7 +115,7 @@ mod tests {
 
     #[test]
     fn a_change_is_taken_when_a_reading_a_hold_later_still_shows_it() {
-        let mut debounce = Debounce::default();
+        let mut debounce = Debounce::new(HOLD_MS);
         let start = Board::new();
         let lifted = without(Square::E2);
         assert_eq!(debounce.read(100, &start, &lifted), []);
@@ -120,7 +128,7 @@ mod tests {
 
     #[test]
     fn a_square_back_as_it_was_is_forgotten() {
-        let mut debounce = Debounce::default();
+        let mut debounce = Debounce::new(HOLD_MS);
         let start = Board::new();
         debounce.read(100, &start, &without(Square::D3));
         assert_eq!(debounce.read(141, &start, &start), []);
@@ -130,7 +138,7 @@ mod tests {
 
     #[test]
     fn a_square_read_otherwise_starts_again() {
-        let mut debounce = Debounce::default();
+        let mut debounce = Debounce::new(HOLD_MS);
         let start = Board::new();
         // e7 emptied, then a white knight on it before the hold passed: a capture in one go.
         let mut captured = without(Square::E7);
@@ -149,7 +157,7 @@ mod tests {
 
     #[test]
     fn one_square_s_flicker_holds_back_no_other_square() {
-        let mut debounce = Debounce::default();
+        let mut debounce = Debounce::new(HOLD_MS);
         let start = Board::new();
         let lifted = without(Square::C7);
         debounce.read(100, &start, &lifted);
@@ -162,7 +170,7 @@ mod tests {
 
     #[test]
     fn no_reading_is_asked_for_while_one_asked_for_is_awaited() {
-        let mut debounce = Debounce::default();
+        let mut debounce = Debounce::new(HOLD_MS);
         let start = Board::new();
         debounce.read(100, &start, &without(Square::E2));
         debounce.asked();

@@ -1,0 +1,50 @@
+//! The Chessnut protocol (Chessnut Air, Air+, Go and Pro over Bluetooth LE; the same frames
+//! over USB HID): the board reports the whole position, its pieces identified, about ten times
+//! a second; the host lights squares, a bit a square.
+//!
+//! - [`wire`]: the frames both ways, the position and LED bytes, streaming decoders;
+//! - [`session`]: the host's sans-IO session ([`ChessnutSession`]): reports in, lifts and
+//!   placements out, the move to carry out and mismatches on the LEDs, the battery.
+//!
+//! Sources (protocol facts, no code): the vendor's description, chessnutech/Chessnut_eBoards
+//! `README.md` (UUIDs, the position and piece codes, LEDs, battery); a hardware capture of a
+//! Chessnut Air, egdels/moveapiece `tools/chessnut-sniffer/CHESSNUT_PROTOCOL.md` (the 38-byte
+//! report with its 4-byte uptime, the acknowledgement, the NEW GAME button, the beep's byte
+//! order, the advertised name `Chessnut Air` with a line break and no service). Where the two
+//! differ (a report of 36 or 38 bytes) the capture is followed: the report's length byte says
+//! 36 bytes after it, so both are right about different things.
+
+pub mod session;
+pub mod wire;
+
+pub use session::ChessnutSession;
+
+/// Which characteristic a frame of the board's goes out on: reports on `…8262`, the rest on
+/// `…8273`.
+fn notify_of(frame: &[u8]) -> usize {
+    usize::from(frame.first() != Some(&wire::KIND_REPORT))
+}
+
+/// The Chessnut protocol, over Bluetooth LE. The report horizon is a report period (about
+/// 100 ms), the next report that confirms a change and a margin; a change is seen at a
+/// report, so the scan period is the report period. The board has no clock.
+pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
+    name: "chessnut",
+    summary: "a Chessnut board (Air, Air+, Go, Pro) over Bluetooth LE",
+    line: None,
+    ble: Some(crate::live::BleProfile {
+        services: &[wire::REPORT_SERVICE, wire::COMMAND_SERVICE],
+        names: &["Chessnut"],
+        write: wire::COMMAND_WRITE,
+        write_with_response: true,
+        write_gap_ms: 0,
+        notify: &[wire::REPORT_NOTIFY, wire::REPLY_NOTIFY],
+        notify_of,
+        to_air: None,
+        from_air: None,
+    }),
+    report_horizon_ms: 300,
+    scan_ms: 100,
+    new_session: session::new_session,
+    probe: None,
+};

@@ -1,0 +1,500 @@
+//! The Chessnut frames, both ways, and a streaming decoder of each side's.
+//!
+//! Every frame is a kind byte, a length byte, then that many bytes. The board sends:
+//!
+//! | kind | length | what |
+//! |------|--------|------|
+//! | `01` | `24`   | a report: 32 position bytes, then a 4-byte little-endian uptime (s) |
+//! | `23` | `01`   | an acknowledgement (`23 01 00`) |
+//! | `2a` | `02`   | the battery: level (bit 7: charging), then a flag |
+//! | `0f` | `01`   | a button (`0f 01 02`: NEW GAME) |
+//!
+//! The host sends `21 01 00` (start the reports), `29 01 00` (the battery), `0a 08` + 8 bytes
+//! (the LEDs, a bit a square) and `0b 04` + frequency and duration, both big-endian (a beep).
+//!
+//! Position bytes hold two squares each, the low nibble first; nibble 0 is h8, then g8 … a8,
+//! h7 … a1 (nibble 63). The LED bytes follow the same numbering: byte `i` bit `j` is nibble
+//! `8 i + j`.
+
+use std::collections::VecDeque;
+
+use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
+
+use crate::live::positions::reading_order;
+
+/// The service the board reports on (its characteristic `…8262` notifies the reports).
+pub const REPORT_SERVICE: &str = "1b7e8261-2877-41c3-b46e-cf057c562023";
+/// The characteristic the board's reports are notified on.
+pub const REPORT_NOTIFY: &str = "1b7e8262-2877-41c3-b46e-cf057c562023";
+/// The service the host's commands go to.
+pub const COMMAND_SERVICE: &str = "1b7e8271-2877-41c3-b46e-cf057c562023";
+/// The characteristic the host writes its commands to.
+pub const COMMAND_WRITE: &str = "1b7e8272-2877-41c3-b46e-cf057c562023";
+/// The characteristic the board's other frames (acknowledgements, battery, buttons) are
+/// notified on.
+pub const REPLY_NOTIFY: &str = "1b7e8273-2877-41c3-b46e-cf057c562023";
+
+/// A report's kind byte.
+pub const KIND_REPORT: u8 = 0x01;
+/// An acknowledgement's kind byte.
+pub const KIND_ACK: u8 = 0x23;
+/// The battery's kind byte.
+pub const KIND_BATTERY: u8 = 0x2a;
+/// A button's kind byte.
+pub const KIND_BUTTON: u8 = 0x0f;
+/// The NEW GAME button's code.
+pub const BUTTON_NEW_GAME: u8 = 0x02;
+
+/// The host's "start the reports" kind byte.
+pub const KIND_START_REPORTS: u8 = 0x21;
+/// The host's battery request kind byte.
+pub const KIND_ASK_BATTERY: u8 = 0x29;
+/// The host's LED kind byte.
+pub const KIND_LEDS: u8 = 0x0a;
+/// The host's beep kind byte.
+pub const KIND_BEEP: u8 = 0x0b;
+
+/// A report's length: 32 position bytes and a 4-byte uptime.
+pub const REPORT_LEN: u8 = 0x24;
+
+/// The longest payload of a kind the decoders do not know that they pass on whole (the replies
+/// of other models are a few bytes; a longer length is taken for noise, so that it cannot
+/// swallow the frames after it).
+const OTHER_MAX: u8 = 0x08;
+
+/// Piece codes 1 to 12, in order (0 is an empty square).
+const CODES: [(Color, Role); 12] = [
+    (Color::Black, Role::Queen),
+    (Color::Black, Role::King),
+    (Color::Black, Role::Bishop),
+    (Color::Black, Role::Pawn),
+    (Color::Black, Role::Knight),
+    (Color::White, Role::Rook),
+    (Color::White, Role::Pawn),
+    (Color::Black, Role::Rook),
+    (Color::White, Role::Bishop),
+    (Color::White, Role::Knight),
+    (Color::White, Role::Queen),
+    (Color::White, Role::King),
+];
+
+/// What the board sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BoardMessage {
+    /// The pieces as they stand, and the board's uptime in seconds.
+    Report {
+        /// The pieces.
+        board: Board,
+        /// Seconds since the board was switched on.
+        uptime: u32,
+    },
+    /// A command was taken.
+    Ack,
+    /// The battery's level.
+    Battery {
+        /// The level, 0 to 100 %.
+        percent: u8,
+        /// Whether the board is charging (bit 7 of the level).
+        charging: bool,
+    },
+    /// A button was pressed: its code ([`BUTTON_NEW_GAME`]).
+    Button(u8),
+    /// A frame of a kind this host does not use, whole.
+    Other(Vec<u8>),
+}
+
+/// What the host sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostCommand {
+    /// Start the reports (again after every connection).
+    StartReports,
+    /// Ask the battery's level.
+    AskBattery,
+    /// Light these squares, and no other.
+    Leds(Bitboard),
+    /// Beep at `hz` for `ms`.
+    Beep {
+        /// The frequency (Hz).
+        hz: u16,
+        /// The duration (ms).
+        ms: u16,
+    },
+}
+
+/// The nibble index of `square`: h8 is 0, a8 7, h7 8, a1 63.
+pub fn nibble_of(square: Square) -> usize {
+    let rank_from_top = 7 - usize::from(square.rank());
+    let file_from_h = 7 - usize::from(square.file());
+    rank_from_top * 8 + file_from_h
+}
+
+/// The square of nibble index `nibble` (0 to 63).
+pub fn square_of(nibble: usize) -> Option<Square> {
+    let rank = 7u32.checked_sub(u32::try_from(nibble / 8).ok()?)?;
+    let file = 7u32.checked_sub(u32::try_from(nibble % 8).ok()?)?;
+    let (rank, file) = (Rank::try_from(rank).ok()?, File::try_from(file).ok()?);
+    Some(Square::from_coords(file, rank))
+}
+
+/// The code of `piece` (0: an empty square).
+pub fn code_of(piece: Option<Piece>) -> u8 {
+    let Some(piece) = piece else { return 0 };
+    CODES
+        .iter()
+        .position(|&(color, role)| color == piece.color && role == piece.role)
+        .and_then(|index| u8::try_from(index + 1).ok())
+        .unwrap_or(0)
+}
+
+/// The piece of `code`: `Ok(None)` for an empty square, `Err` for a code no piece has.
+pub fn piece_of(code: u8) -> Result<Option<Piece>, u8> {
+    if code == 0 {
+        return Ok(None);
+    }
+    let (color, role) = CODES
+        .get(usize::from(code).saturating_sub(1))
+        .copied()
+        .ok_or(code)?;
+    Ok(Some(Piece { color, role }))
+}
+
+/// The 32 position bytes of `board`.
+pub fn encode_position(board: &Board) -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    for square in reading_order() {
+        let nibble = nibble_of(square);
+        let code = code_of(board.piece_at(square));
+        if let Some(byte) = bytes.get_mut(nibble / 2) {
+            *byte |= if nibble.is_multiple_of(2) {
+                code
+            } else {
+                code << 4
+            };
+        }
+    }
+    bytes
+}
+
+/// The board 32 position bytes show, or the first square whose code no piece has (with it).
+pub fn decode_position(bytes: &[u8]) -> Result<Board, (Square, u8)> {
+    let mut board = Board::empty();
+    for (index, &byte) in bytes.iter().take(32).enumerate() {
+        for (half, code) in [(0, byte & 0x0f), (1, byte >> 4)] {
+            let Some(square) = square_of(index * 2 + half) else {
+                continue;
+            };
+            match piece_of(code) {
+                Ok(Some(piece)) => board.set_piece_at(square, piece),
+                Ok(None) => {}
+                Err(code) => return Err((square, code)),
+            }
+        }
+    }
+    Ok(board)
+}
+
+/// The 8 LED bytes that light `squares`.
+pub fn encode_leds(squares: Bitboard) -> [u8; 8] {
+    let mut bytes = [0u8; 8];
+    for square in squares {
+        let nibble = nibble_of(square);
+        if let Some(byte) = bytes.get_mut(nibble / 8) {
+            *byte |= 1 << (nibble % 8);
+        }
+    }
+    bytes
+}
+
+/// The squares 8 LED bytes light.
+pub fn decode_leds(bytes: &[u8]) -> Bitboard {
+    let mut squares = Bitboard::EMPTY;
+    for (index, &byte) in bytes.iter().take(8).enumerate() {
+        for bit in 0..8 {
+            if byte & (1 << bit) != 0
+                && let Some(square) = square_of(index * 8 + bit)
+            {
+                squares.add(square);
+            }
+        }
+    }
+    squares
+}
+
+/// The bytes of `command`.
+pub fn encode_command(command: &HostCommand) -> Vec<u8> {
+    match command {
+        HostCommand::StartReports => vec![KIND_START_REPORTS, 0x01, 0x00],
+        HostCommand::AskBattery => vec![KIND_ASK_BATTERY, 0x01, 0x00],
+        HostCommand::Leds(squares) => {
+            let mut bytes = vec![KIND_LEDS, 0x08];
+            bytes.extend_from_slice(&encode_leds(*squares));
+            bytes
+        }
+        HostCommand::Beep { hz, ms } => {
+            let mut bytes = vec![KIND_BEEP, 0x04];
+            bytes.extend_from_slice(&hz.to_be_bytes());
+            bytes.extend_from_slice(&ms.to_be_bytes());
+            bytes
+        }
+    }
+}
+
+/// The bytes of `message` (the board's side: the emulator's).
+pub fn encode_message(message: &BoardMessage) -> Vec<u8> {
+    match message {
+        BoardMessage::Report { board, uptime } => {
+            let mut bytes = vec![KIND_REPORT, REPORT_LEN];
+            bytes.extend_from_slice(&encode_position(board));
+            bytes.extend_from_slice(&uptime.to_le_bytes());
+            bytes
+        }
+        BoardMessage::Ack => vec![KIND_ACK, 0x01, 0x00],
+        BoardMessage::Battery { percent, charging } => {
+            let level = (*percent).min(100) | if *charging { 0x80 } else { 0 };
+            vec![KIND_BATTERY, 0x02, level, 0x00]
+        }
+        BoardMessage::Button(code) => vec![KIND_BUTTON, 0x01, *code],
+        BoardMessage::Other(bytes) => bytes.clone(),
+    }
+}
+
+/// What a decoder found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decoded<T> {
+    /// An intact frame.
+    Frame(T),
+    /// Bytes that made no frame, dropped, with why.
+    Corrupt {
+        /// Exactly the bytes dropped.
+        dropped: Vec<u8>,
+        /// Why, in words.
+        why: String,
+    },
+}
+
+/// A frame's length as its kind requires: `Some(len)` for a kind of known length, `None` for a
+/// kind whose frames may be of any length up to [`OTHER_MAX`].
+type Lengths = fn(u8) -> Option<u8>;
+
+/// The lengths of the board's frames.
+fn board_lengths(kind: u8) -> Option<u8> {
+    match kind {
+        KIND_REPORT => Some(REPORT_LEN),
+        KIND_ACK | KIND_BUTTON => Some(0x01),
+        KIND_BATTERY => Some(0x02),
+        _ => None,
+    }
+}
+
+/// The lengths of the host's frames.
+fn host_lengths(kind: u8) -> Option<u8> {
+    match kind {
+        KIND_START_REPORTS | KIND_ASK_BATTERY => Some(0x01),
+        KIND_LEDS => Some(0x08),
+        KIND_BEEP => Some(0x04),
+        _ => None,
+    }
+}
+
+/// Splits a byte stream into frames: a kind, a length, that many bytes. A known kind whose
+/// length is not its own, or an unknown kind longer than any frame, loses its first byte and
+/// the search starts again at the next.
+#[derive(Debug)]
+struct Framer {
+    pending: VecDeque<u8>,
+    lengths: Lengths,
+}
+
+impl Framer {
+    fn new(lengths: Lengths) -> Framer {
+        Framer {
+            pending: VecDeque::new(),
+            lengths,
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.pending.extend(bytes);
+    }
+
+    /// The next whole frame, a byte that starts none (as `Err`), or `None` while the bytes so
+    /// far end in the middle of a frame.
+    fn next(&mut self) -> Option<Result<Vec<u8>, (u8, String)>> {
+        let kind = *self.pending.front()?;
+        let len = *self.pending.get(1)?;
+        let fits = match (self.lengths)(kind) {
+            Some(own) => len == own,
+            None => len <= OTHER_MAX,
+        };
+        if !fits {
+            self.pending.pop_front();
+            return Some(Err((
+                kind,
+                format!("a frame of kind {kind:#04x} cannot be {len:#04x} bytes long"),
+            )));
+        }
+        let total = usize::from(len) + 2;
+        if self.pending.len() < total {
+            return None;
+        }
+        Some(Ok(self.pending.drain(..total).collect()))
+    }
+
+    /// Whether bytes of a frame begun wait for the rest.
+    fn pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Drops what waits (a frame cut short).
+    fn flush(&mut self) -> Vec<u8> {
+        self.pending.drain(..).collect()
+    }
+}
+
+/// The host's decoder of what the board sends.
+#[derive(Debug)]
+pub struct MessageDecoder {
+    framer: Framer,
+}
+
+impl Default for MessageDecoder {
+    fn default() -> MessageDecoder {
+        MessageDecoder::new()
+    }
+}
+
+impl MessageDecoder {
+    /// A decoder with nothing pending.
+    pub fn new() -> MessageDecoder {
+        MessageDecoder {
+            framer: Framer::new(board_lengths),
+        }
+    }
+
+    /// Takes bytes from the board.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.framer.push(bytes);
+    }
+
+    /// The next thing found, if the bytes so far make one.
+    pub fn poll(&mut self) -> Option<Decoded<BoardMessage>> {
+        match self.framer.next()? {
+            Err((byte, why)) => Some(Decoded::Corrupt {
+                dropped: vec![byte],
+                why,
+            }),
+            Ok(frame) => Some(message(frame)),
+        }
+    }
+
+    /// Whether a frame begun waits for the rest.
+    pub fn pending(&self) -> bool {
+        self.framer.pending()
+    }
+
+    /// Drops a frame cut short: what it held, if anything.
+    pub fn flush(&mut self) -> Option<Decoded<BoardMessage>> {
+        let dropped = self.framer.flush();
+        (!dropped.is_empty()).then(|| Decoded::Corrupt {
+            dropped,
+            why: "a frame cut short".to_owned(),
+        })
+    }
+}
+
+/// The message a whole frame of the board's is.
+fn message(frame: Vec<u8>) -> Decoded<BoardMessage> {
+    let payload = frame.get(2..).unwrap_or_default();
+    match frame.first().copied() {
+        Some(KIND_REPORT) => {
+            let position = payload.get(..32).unwrap_or_default();
+            let uptime = payload
+                .get(32..36)
+                .and_then(|bytes| <[u8; 4]>::try_from(bytes).ok())
+                .map_or(0, u32::from_le_bytes);
+            match decode_position(position) {
+                Ok(board) => Decoded::Frame(BoardMessage::Report { board, uptime }),
+                Err((square, code)) => Decoded::Corrupt {
+                    why: format!("a report shows code {code:#x} on {square}: no piece has it"),
+                    dropped: frame,
+                },
+            }
+        }
+        Some(KIND_ACK) => Decoded::Frame(BoardMessage::Ack),
+        Some(KIND_BATTERY) => {
+            let level = payload.first().copied().unwrap_or(0);
+            Decoded::Frame(BoardMessage::Battery {
+                percent: (level & 0x7f).min(100),
+                charging: level & 0x80 != 0,
+            })
+        }
+        Some(KIND_BUTTON) => {
+            Decoded::Frame(BoardMessage::Button(payload.first().copied().unwrap_or(0)))
+        }
+        _ => Decoded::Frame(BoardMessage::Other(frame)),
+    }
+}
+
+/// The board's decoder of what the host sends (the emulator's).
+#[derive(Debug)]
+pub struct CommandDecoder {
+    framer: Framer,
+}
+
+impl Default for CommandDecoder {
+    fn default() -> CommandDecoder {
+        CommandDecoder::new()
+    }
+}
+
+impl CommandDecoder {
+    /// A decoder with nothing pending.
+    pub fn new() -> CommandDecoder {
+        CommandDecoder {
+            framer: Framer::new(host_lengths),
+        }
+    }
+
+    /// Takes bytes from the host.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.framer.push(bytes);
+    }
+
+    /// The next command found, or what was not one, if the bytes so far make either.
+    pub fn poll(&mut self) -> Option<Decoded<HostCommand>> {
+        match self.framer.next()? {
+            Err((byte, why)) => Some(Decoded::Corrupt {
+                dropped: vec![byte],
+                why,
+            }),
+            Ok(frame) => Some(command(frame)),
+        }
+    }
+}
+
+/// The command a whole frame of the host's is.
+fn command(frame: Vec<u8>) -> Decoded<HostCommand> {
+    let payload = frame.get(2..).unwrap_or_default();
+    let pair = |at: usize| {
+        payload
+            .get(at..at.saturating_add(2))
+            .and_then(|bytes| <[u8; 2]>::try_from(bytes).ok())
+            .map_or(0, u16::from_be_bytes)
+    };
+    match frame.first().copied() {
+        Some(KIND_START_REPORTS) => Decoded::Frame(HostCommand::StartReports),
+        Some(KIND_ASK_BATTERY) => Decoded::Frame(HostCommand::AskBattery),
+        Some(KIND_LEDS) => Decoded::Frame(HostCommand::Leds(decode_leds(payload))),
+        Some(KIND_BEEP) => Decoded::Frame(HostCommand::Beep {
+            hz: pair(0),
+            ms: pair(2),
+        }),
+        _ => Decoded::Corrupt {
+            why: "no command of this host's".to_owned(),
+            dropped: frame,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;
