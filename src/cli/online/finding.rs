@@ -84,7 +84,8 @@ pub(super) fn seek_form(asked: &SeekAsked) -> Vec<(&'static str, String)> {
 pub(super) struct Seeking(JoinHandle<()>);
 
 impl Seeking {
-    /// Posts the seek `args` ask for, if they ask for one.
+    /// Posts the seek `args` ask for, if they ask for one. It is said at once: the server may
+    /// pair it and start the game before the post's answer is read.
     pub(super) fn start(args: &OnlineArgs, lichess: &Lichess) -> Option<Seeking> {
         let form = seek_form(&SeekAsked {
             seek: args.seek?,
@@ -92,6 +93,7 @@ impl Seeking {
             color: args.color,
             variant: args.variant,
         });
+        eprintln!("touchmove: seeking a game");
         let lichess = lichess.clone();
         Some(Seeking(tokio::task::spawn_local(async move {
             let mut backoff = SEEK_RETRY;
@@ -99,7 +101,6 @@ impl Seeking {
                 match lichess.stream_post(SEEK, &form).await {
                     Ok(mut lines) => {
                         lichess.reached();
-                        eprintln!("touchmove: seeking a game");
                         // Kept open, read to its end: the server closes it when a game starts.
                         while let Some(line) = lines.next().await {
                             if let Line::Text(text) = line {
