@@ -8,6 +8,7 @@ mod common;
 mod analyse;
 mod arbiter_clock;
 mod arbiter_console;
+mod ble_watch;
 mod board_health;
 mod chess960;
 mod chesslink_watch;

@@ -498,8 +498,8 @@ pub struct DemoArgs {
 /// `touchmove watch`.
 #[derive(Debug, Args)]
 pub struct WatchArgs {
-    /// The board's serial port (default: the first port on which a board of --protocol
-    /// answers).
+    /// The board's serial port, or `ble:NAME` or `ble:ADDRESS` for a Bluetooth LE board
+    /// (default: the first serial port on which a board of --protocol answers).
     #[arg(long, value_name = "PATH")]
     pub port: Option<PathBuf>,
     /// The protocol the board speaks.
@@ -589,8 +589,9 @@ pub struct EmulateArgs {
 /// What every emulated board does, and then each protocol's board, for `--help`.
 fn emulate_help() -> String {
     let mut help = String::from(
-        "The first line on standard output is the port a host should open (`port: /dev/pts/N`). \
-Script times are divided by --speed. The command ends --grace-ms after the script, or on Ctrl-C.",
+        "The first line on standard output is the port a host should open (`port: /dev/pts/N`; \
+`port: ble:NAME` for a Bluetooth LE board, served behind a BlueZ stand-in on the private D-Bus bus \
+DBUS_SYSTEM_BUS_ADDRESS names). Script times are divided by --speed. The command ends --grace-ms after the script, or on Ctrl-C.",
     );
     for protocol in touchmove::registry::PROTOCOLS {
         if let Some(emulator) = touchmove_simulation::emulators::find(protocol.name) {

@@ -24,12 +24,6 @@ use super::pgn_game::find_game;
 pub fn run(args: &EmulateArgs) -> Result<()> {
     let protocol = touchmove::registry::find(&args.board)
         .with_context(|| format!("no board protocol is called `{}`", args.board))?;
-    super::serial::line_of(protocol).with_context(|| {
-        format!(
-            "cannot emulate a {} board on a pseudo-terminal",
-            protocol.name
-        )
-    })?;
     let (script, what) = script_source(&args.script)?;
     let options = options(args, script);
     let emulator = touchmove_simulation::emulators::find(protocol.name)
@@ -37,7 +31,59 @@ pub fn run(args: &EmulateArgs) -> Result<()> {
     let emulator = (emulator.new)(&options)
         .with_context(|| format!("{what}: cannot emulate a {} board", protocol.name))?;
     let runtime = super::session::runtime()?;
-    runtime.block_on(serve(emulator, Duration::from_millis(args.script.grace_ms)))
+    let grace = Duration::from_millis(args.script.grace_ms);
+    match (protocol.line, protocol.ble) {
+        (None, Some(profile)) => runtime.block_on(serve_ble(profile, emulator, grace)),
+        _ => runtime.block_on(serve(emulator, grace)),
+    }
+}
+
+/// The address the emulated Bluetooth board has.
+const EMULATED_ADDRESS: &str = "C0:FF:EE:00:00:01";
+
+/// Serves the emulated Bluetooth LE board behind a BlueZ stand-in on the private bus
+/// `DBUS_SYSTEM_BUS_ADDRESS` names, until its script is done and `grace` has passed, or
+/// Ctrl-C. The first line on standard output is the port a host names (`port: ble:NAME`).
+async fn serve_ble(
+    profile: touchmove::live::BleProfile,
+    emulator: Box<dyn touchmove_simulation::emulation::EmulatedBoard + Send>,
+    grace: Duration,
+) -> Result<()> {
+    use touchmove_bluez_standin::{Peripheral, StandIn};
+    let bus = StandIn::private_bus()?;
+    let name = format!(
+        "{} emulated",
+        profile.names.first().copied().unwrap_or("board")
+    );
+    let peripheral = Peripheral {
+        name: name.clone(),
+        address: EMULATED_ADDRESS.to_owned(),
+        rssi: -58,
+        advertised: profile
+            .services
+            .iter()
+            .map(|uuid| (*uuid).to_owned())
+            .collect(),
+        profile,
+        board: emulator,
+    };
+    let standin = StandIn::serve(&bus, vec![peripheral]).await?;
+    super::session::announce(&format!("port: ble:{name}"))?;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let mut done_at: Option<tokio::time::Instant> = None;
+    loop {
+        if standin.scripts_done() {
+            done_at.get_or_insert_with(tokio::time::Instant::now);
+        }
+        if done_at.is_some_and(|done| done + grace <= tokio::time::Instant::now()) {
+            return Ok(());
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_millis(100)) => {}
+            signal = &mut ctrl_c => return signal.context("cannot wait for Ctrl-C"),
+        }
+    }
 }
 
 /// The emulator's options from the command line.

@@ -3,6 +3,8 @@
 mod analysis;
 mod arbiter_keys;
 mod args;
+mod ble;
+mod board_link;
 mod demo;
 mod demo_games;
 mod emulate;

@@ -1,5 +1,6 @@
 //! `touchmove ports`: the serial ports, and which board answers on each (every protocol of the
-//! registry that has a probe asks, in registry order).
+//! registry that has a probe asks, in registry order); then the Bluetooth LE boards in range,
+//! each named as `--port` takes it, with its address, its family and its signal strength.
 
 use std::io::Write;
 
@@ -20,6 +21,15 @@ pub fn run(args: &PortsArgs) -> Result<()> {
     for name in names {
         let answer = runtime.block_on(ask(&name));
         writeln!(out, "{name}\t{answer}")?;
+    }
+    match runtime.block_on(super::ble::in_range()) {
+        Ok(boards) => {
+            for board in boards {
+                writeln!(out, "{board}")?;
+            }
+        }
+        // No Bluetooth here is no error of `ports`: it says so and lists the rest.
+        Err(error) => writeln!(out, "bluetooth\t{error}")?,
     }
     Ok(())
 }

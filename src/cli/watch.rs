@@ -16,9 +16,9 @@ use touchmove::timing::Timing;
 
 use super::analysis::{Analysing, AnalysisEngine};
 use super::args::{AnalyseArgs, WatchArgs};
+use super::board_link::BoardConnector;
 use super::recording::Recording;
 use super::resume::Resumed;
-use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 
 /// Runs `touchmove watch`.
@@ -47,7 +47,7 @@ async fn watch(
         .white_side(args.white_on_clock)
         .set_clock(time_control);
     let session = (protocol.new_session)(&options);
-    let connector = SerialConnector::new(args.port.clone(), protocol);
+    let connector = BoardConnector::new(args.port.clone(), protocol);
     let board = Board {
         protocol,
         start,
@@ -74,7 +74,7 @@ async fn watch_with<S: BoardSession>(
     args: &WatchArgs,
     analyse: &AnalyseArgs,
     board: Board,
-    mut connector: SerialConnector,
+    mut connector: BoardConnector,
     mut session: S,
 ) -> Result<()> {
     let Board {

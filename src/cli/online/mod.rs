@@ -42,9 +42,9 @@ use touchmove::timing::Timing;
 use touchmove::watched::Players;
 
 use super::args::OnlineArgs;
+use super::board_link::BoardConnector;
 use super::recording::Recording;
 use super::resume::Resumed;
-use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 use super::web::PageSink;
 use super::web::requests::Asked;
@@ -323,7 +323,7 @@ async fn be_ready(args: &OnlineArgs, ready: &mut bool, played: &HashSet<String>)
 struct BoardLink {
     protocol: &'static touchmove::live::Protocol,
     session: Box<dyn touchmove::live::BoardSession + Send>,
-    connector: SerialConnector,
+    connector: BoardConnector,
 }
 
 /// The board the options `board` name (`--protocol`, `--port`, `--white-on-clock`).
@@ -334,7 +334,7 @@ fn board_link(board: &super::args::WatchArgs) -> Result<BoardLink> {
     Ok(BoardLink {
         protocol,
         session: (protocol.new_session)(&options),
-        connector: SerialConnector::new(board.port.clone(), protocol),
+        connector: BoardConnector::new(board.port.clone(), protocol),
     })
 }
 

@@ -35,9 +35,9 @@ use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
 use super::args::{PlayArgs, PlaySide};
+use super::board_link::BoardConnector;
 use super::recording::Recording;
 use super::resume::Resumed;
-use super::serial::SerialConnector;
 use super::watch_sink::WatchSink;
 use super::web::requests::Asked;
 use book::OpeningBook;
@@ -162,7 +162,7 @@ async fn play(
                 .filter(|_| resumed.is_none()),
         );
     let mut session = (protocol.new_session)(&options);
-    let mut connector = SerialConnector::new(board.port.clone(), protocol);
+    let mut connector = BoardConnector::new(board.port.clone(), protocol);
     // A resumed game decides as it was recorded, unless told otherwise. The engine's side: its
     // moves are carried out by the human's hands.
     let recorded = resumed.as_ref().map(|resumed| &resumed.log.header);

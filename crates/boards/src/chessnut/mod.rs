@@ -35,6 +35,16 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     ble: Some(crate::live::BleProfile {
         services: &[wire::REPORT_SERVICE, wire::COMMAND_SERVICE],
         names: &["Chessnut"],
+        gatt: &[
+            crate::live::GattService {
+                uuid: wire::REPORT_SERVICE,
+                characteristics: &[wire::REPORT_NOTIFY],
+            },
+            crate::live::GattService {
+                uuid: wire::COMMAND_SERVICE,
+                characteristics: &[wire::COMMAND_WRITE, wire::REPLY_NOTIFY],
+            },
+        ],
         write: wire::COMMAND_WRITE,
         write_with_response: true,
         write_gap_ms: 0,

@@ -9,6 +9,15 @@ use touchmove_core::sensor::Millis;
 /// Bytes turned into the bytes of another layer (the air's, the session's).
 pub type Translate = fn(&[u8]) -> Vec<u8>;
 
+/// A GATT service of a board's, with the characteristics the host uses under it.
+#[derive(Debug, Clone, Copy)]
+pub struct GattService {
+    /// The service's UUID.
+    pub uuid: &'static str,
+    /// The characteristics under it the host writes or subscribes to.
+    pub characteristics: &'static [&'static str],
+}
+
 /// A Bluetooth LE board's GATT profile.
 #[derive(Debug, Clone, Copy)]
 pub struct BleProfile {
@@ -18,6 +27,9 @@ pub struct BleProfile {
     /// Advertised names (their beginnings, any case) that tell the family when the
     /// advertisement names no service of it.
     pub names: &'static [&'static str],
+    /// The board's services and the characteristics under them the host uses (what a
+    /// Bluetooth stand-in serves).
+    pub gatt: &'static [GattService],
     /// The characteristic the host writes its commands to.
     pub write: &'static str,
     /// Whether a write waits for the board's response (a board that drops commands sent too
@@ -67,6 +79,7 @@ mod tests {
     const PROFILE: BleProfile = BleProfile {
         services: &["6e400001-b5a3-f393-e0a9-e50e24dcca9e"],
         names: &["DGT_PEGASUS"],
+        gatt: &[],
         write: "6e400002-b5a3-f393-e0a9-e50e24dcca9e",
         write_with_response: true,
         write_gap_ms: 0,

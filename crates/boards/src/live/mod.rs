@@ -17,7 +17,7 @@ mod orientation;
 pub mod positions;
 mod protocol;
 
-pub use ble::{BleProfile, Translate, first_notify};
+pub use ble::{BleProfile, GattService, Translate, first_notify};
 pub use board_view::board_diagram;
 pub use event::LiveEvent;
 pub use feedback::{Feedback, move_squares};

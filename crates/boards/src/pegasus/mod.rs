@@ -29,6 +29,10 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     ble: Some(crate::live::BleProfile {
         services: &[],
         names: &["DGT_PEGASUS", "DGT PEGASUS", "PCS-REVII"],
+        gatt: &[crate::live::GattService {
+            uuid: wire::UART_SERVICE,
+            characteristics: &[wire::UART_WRITE, wire::UART_NOTIFY],
+        }],
         write: wire::UART_WRITE,
         write_with_response: true,
         write_gap_ms: 0,

@@ -1,0 +1,105 @@
+//! How a board is reached: its serial port, or its Bluetooth LE link (`--port ble:NAME` or
+//! `ble:ADDRESS`), each a byte port the runner reads and writes the same way.
+
+use std::io;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio_serial::SerialStream;
+
+use touchmove::live::Protocol;
+use touchmove::runner::Connector;
+
+use super::ble::{BleConnector, BlePort, target};
+use super::serial::SerialConnector;
+
+/// A board's connector: serial or Bluetooth LE, as its port says.
+pub enum BoardConnector {
+    /// A serial port (or the first that answers as the protocol's board).
+    Serial(SerialConnector),
+    /// A Bluetooth LE board.
+    Ble(BleConnector),
+}
+
+impl BoardConnector {
+    /// The connector of `port` (`ble:…` for a Bluetooth LE board; a path; `None`: the first
+    /// serial port that answers) for a board of `protocol`.
+    pub fn new(port: Option<PathBuf>, protocol: &'static Protocol) -> BoardConnector {
+        let ble = port
+            .as_ref()
+            .and_then(|port| port.to_str())
+            .and_then(target)
+            .map(str::to_owned);
+        match ble {
+            Some(target) => BoardConnector::Ble(BleConnector::new(&target, protocol)),
+            None => BoardConnector::Serial(SerialConnector::new(port, protocol)),
+        }
+    }
+}
+
+/// A board's open port.
+pub enum BoardPort {
+    /// A serial port.
+    Serial(SerialStream),
+    /// A Bluetooth LE link.
+    Ble(BlePort),
+}
+
+impl Connector for BoardConnector {
+    type Port = BoardPort;
+
+    async fn connect(&mut self) -> io::Result<(BoardPort, String)> {
+        match self {
+            BoardConnector::Serial(serial) => {
+                let (port, name) = serial.connect().await?;
+                Ok((BoardPort::Serial(port), name))
+            }
+            BoardConnector::Ble(ble) => {
+                let (port, name) = ble.connect().await?;
+                Ok((BoardPort::Ble(port), name))
+            }
+        }
+    }
+}
+
+impl AsyncRead for BoardPort {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            BoardPort::Serial(port) => Pin::new(port).poll_read(cx, buf),
+            BoardPort::Ble(port) => Pin::new(port).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for BoardPort {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            BoardPort::Serial(port) => Pin::new(port).poll_write(cx, buf),
+            BoardPort::Ble(port) => Pin::new(port).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            BoardPort::Serial(port) => Pin::new(port).poll_flush(cx),
+            BoardPort::Ble(port) => Pin::new(port).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            BoardPort::Serial(port) => Pin::new(port).poll_shutdown(cx),
+            BoardPort::Ble(port) => Pin::new(port).poll_shutdown(cx),
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Bluetooth LE boards as a person would use them, without a radio: a private D-Bus bus
+//! (Debian's `dbus-daemon`), `touchmove emulate chessnut|pegasus` serving its board behind the
+//! BlueZ stand-in on it, and `touchmove watch --port ble:NAME` reaching the board through the
+//! real Bluetooth code (btleplug, bluez-async, libdbus) pointed at the bus by
+//! `DBUS_SYSTEM_BUS_ADDRESS`. The game watched is the game played, live as in the replay of
+//! the recording; a link dropped mid-game is reconnected and loses nothing.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+use crate::common;
+
+use common::watching::replay_with;
+
+/// A private D-Bus bus, stopped when dropped.
+struct Bus {
+    child: Child,
+    address: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Bus {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts a private bus with Debian's `dbus-daemon` (the session configuration: any name may
+/// be owned on it), or fails saying how to get it.
+fn private_bus() -> Bus {
+    let dir = tempfile::tempdir().expect("a folder for the bus");
+    let socket = dir.path().join("bus");
+    let child = Command::new("dbus-daemon")
+        .args(["--session", "--nofork", "--print-address"])
+        .arg(format!("--address=unix:path={}", socket.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(error) => panic!(
+            "dbus-daemon cannot be started ({error}): the Bluetooth tests need it \
+             (`sudo apt-get install -y dbus-daemon`, or run .ci/run)"
+        ),
+    };
+    let stdout = child.stdout.take().expect("its output");
+    let mut address = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut address)
+        .expect("the bus's address");
+    Bus {
+        child,
+        address: address.trim().to_owned(),
+        _dir: dir,
+    }
+}
+
+/// `touchmove emulate BOARD ARGS` on `bus`; the port it names (`ble:NAME`).
+fn emulate_on(bus: &Bus, board: &str, args: &[&str]) -> (Child, String) {
+    let mut child = common::bin()
+        .args(["emulate", board])
+        .args(args)
+        .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
+        .current_dir(common::emulator::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the emulator starts");
+    let stdout = child.stdout.take().expect("its output");
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("a first line");
+    let port = first
+        .trim()
+        .strip_prefix("port: ")
+        .unwrap_or_else(|| panic!("`port: ble:NAME` expected, got `{first}`"))
+        .to_owned();
+    assert!(port.starts_with("ble:"), "{port}");
+    (child, port)
+}
+
+/// What `watch` decided and recorded.
+struct Watched {
+    events: Vec<Value>,
+    links: Vec<String>,
+    record: std::path::PathBuf,
+    stderr: String,
+    _dir: tempfile::TempDir,
+}
+
+/// `touchmove watch --protocol BOARD --port PORT --json` on `bus` until the board has been
+/// gone `give_up` seconds.
+fn watch_on(bus: &Bus, board: &str, port: &str, give_up: &str) -> Watched {
+    let dir = tempfile::tempdir().expect("a folder");
+    let record = dir.path().join("game.log");
+    let output = common::bin()
+        .args([
+            "watch",
+            "--protocol",
+            board,
+            "--json",
+            "--give-up-after",
+            give_up,
+        ])
+        .args(["--port", port])
+        .arg("--record")
+        .arg(&record)
+        .args(common::SCALED_WINDOWS)
+        .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
+        .stdin(Stdio::null())
+        .output()
+        .expect("watch runs");
+    common::assert_gave_up(&output);
+    let (links, events): (Vec<Value>, Vec<Value>) = common::json_lines(&output.stdout)
+        .into_iter()
+        .partition(|event| event["kind"] == "link");
+    Watched {
+        events,
+        links: links
+            .iter()
+            .map(|event| event["state"].as_str().unwrap_or("?").to_owned())
+            .collect(),
+        record,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        _dir: dir,
+    }
+}
+
+/// A Ruy Lopez to both sides castled: no promotion, which an occupancy board cannot tell.
+const RUY_LOPEZ: &str = "[Event \"ble\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n";
+
+/// The same, move by move.
+const RUY_LOPEZ_SAN: [&str; 16] = [
+    "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
+    "c3", "O-O",
+];
+
+/// The game `board` plays on `bus` from `pgn` (at `speed` times a player's pace), watched.
+fn played(board: &str, pgn: &Path, speed: &str, extra: &[&str]) -> Watched {
+    let bus = private_bus();
+    let mut args = vec!["--pgn", pgn.to_str().expect("a path"), "--speed", speed];
+    args.extend_from_slice(extra);
+    let (mut emulator, port) = emulate_on(&bus, board, &args);
+    // A board switched off is waited for longer than the drop; one whose script ended is not.
+    let give_up = if extra.is_empty() { "1" } else { "6" };
+    let watched = watch_on(&bus, board, &port, give_up);
+    let _ = emulator.kill();
+    let _ = emulator.wait();
+    watched
+}
+
+fn assert_live_equals_replay(board: &str, watched: &Watched) {
+    assert_eq!(
+        watched.events,
+        replay_with(&watched.record, &common::SCALED_WINDOWS),
+        "{board}: live decisions differ from the replay of the recording\n{}",
+        watched.stderr
+    );
+}
+
+#[test]
+fn every_bluetooth_family_plays_the_game_watched_through_the_bluez_stand_in() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let pgn = dir.path().join("ruy.pgn");
+    std::fs::write(&pgn, RUY_LOPEZ).expect("written");
+    for protocol in touchmove::registry::PROTOCOLS {
+        if protocol.ble.is_none() {
+            continue;
+        }
+        let board = protocol.name;
+        let watched = played(board, &pgn, "20", &[]);
+        assert_eq!(
+            common::recorded_games(&watched.events),
+            vec![
+                RUY_LOPEZ_SAN
+                    .iter()
+                    .map(|san| (*san).to_owned())
+                    .collect::<Vec<_>>()
+            ],
+            "{board}: not the game played\n{}",
+            watched.stderr
+        );
+        assert_live_equals_replay(board, &watched);
+        assert!(
+            watched.stderr.contains("connected to ble:"),
+            "{board}: {}",
+            watched.stderr
+        );
+    }
+}
+
+#[test]
+fn a_chessnut_link_dropped_for_3_s_mid_game_is_reconnected_and_the_game_goes_on() {
+    let pgn = common::fixture_dir().join("games/coverage.pgn");
+    // At 4 times a player's pace the game lasts about 15 s; the board is switched off 3 s
+    // after it began, for 3 s (the emulator's own time, not the script's).
+    let watched = played(
+        "chessnut",
+        &pgn,
+        "4",
+        &["--unplug-at", "3000", "--unplug-for", "3000"],
+    );
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![common::watching::source_game("games/coverage.pgn", 1)],
+        "not the game played\n{}",
+        watched.stderr
+    );
+    assert_live_equals_replay("chessnut", &watched);
+    let connections = watched.stderr.matches("connected to ble:").count();
+    assert!(connections >= 2, "never reconnected:\n{}", watched.stderr);
+    assert!(
+        watched.links.iter().any(|state| state == "lost"),
+        "{:?}\n{}",
+        watched.links,
+        watched.stderr
+    );
+}
+
+#[test]
+fn ports_lists_each_bluetooth_board_in_range_with_its_family_and_signal() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let pgn = dir.path().join("ruy.pgn");
+    std::fs::write(&pgn, RUY_LOPEZ).expect("written");
+    for protocol in touchmove::registry::PROTOCOLS {
+        if protocol.ble.is_none() {
+            continue;
+        }
+        let bus = private_bus();
+        let args = ["--pgn", pgn.to_str().expect("a path")];
+        let (mut emulator, port) = emulate_on(&bus, protocol.name, &args);
+        let output = common::bin()
+            .arg("ports")
+            .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
+            .output()
+            .expect("ports runs");
+        let _ = emulator.kill();
+        let _ = emulator.wait();
+        assert!(output.status.success());
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        // The emulated board's address and signal strength are the stand-in's.
+        let expected = format!(
+            "{port}\tC0:FF:EE:00:00:01\t--protocol {}\t-58 dBm",
+            protocol.name
+        );
+        assert!(
+            stdout.lines().any(|line| line == expected),
+            "{expected:?} not in:\n{stdout}"
+        );
+    }
+}
