@@ -2,7 +2,7 @@
 //! emulated board (`touchmove emulate NAME`) is found by `touchmove ports`, and a game played on
 //! it and watched through `touchmove watch --protocol NAME` is the game played, live as in the
 //! replay of the recording. A protocol added to the registry is checked here without a line of
-//! this file changing.
+//! this file changing (one reached over Bluetooth LE in `ble_watch.rs`, likewise).
 
 use crate::common;
 
