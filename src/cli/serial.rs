@@ -91,7 +91,8 @@ pub fn line_of(protocol: &Protocol) -> io::Result<SerialLine> {
         io::Error::new(
             io::ErrorKind::Unsupported,
             format!(
-                "a {} board is not reached through a serial port: it speaks Bluetooth LE",
+                "a {} board is not reached through a serial port: it speaks Bluetooth LE \
+                 (give --port ble:NAME; `touchmove ports` lists the boards in range)",
                 protocol.name
             ),
         )
