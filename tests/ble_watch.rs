@@ -141,14 +141,13 @@ const RUY_LOPEZ_SAN: [&str; 16] = [
     "c3", "O-O",
 ];
 
-/// The game `board` plays on `bus` from `pgn` (at `speed` times a player's pace), watched.
-fn played(board: &str, pgn: &Path, speed: &str, extra: &[&str]) -> Watched {
+/// The game `board` plays on `bus` from `pgn` (at `speed` times a player's pace), watched until
+/// the board has been gone `give_up` seconds.
+fn played(board: &str, pgn: &Path, speed: &str, give_up: &str, extra: &[&str]) -> Watched {
     let bus = private_bus();
     let mut args = vec!["--pgn", pgn.to_str().expect("a path"), "--speed", speed];
     args.extend_from_slice(extra);
     let (mut emulator, port) = emulate_on(&bus, board, &args);
-    // A board switched off is waited for longer than the drop; one whose script ended is not.
-    let give_up = if extra.is_empty() { "1" } else { "6" };
     let watched = watch_on(&bus, board, &port, give_up);
     let _ = emulator.kill();
     let _ = emulator.wait();
@@ -174,7 +173,7 @@ fn every_bluetooth_family_plays_the_game_watched_through_the_bluez_stand_in() {
             continue;
         }
         let board = protocol.name;
-        let watched = played(board, &pgn, "20", &[]);
+        let watched = played(board, &pgn, "20", "1", &[]);
         assert_eq!(
             common::recorded_games(&watched.events),
             vec![
@@ -204,6 +203,8 @@ fn a_chessnut_link_dropped_for_3_s_mid_game_is_reconnected_and_the_game_goes_on(
         "chessnut",
         &pgn,
         "4",
+        // Waited for longer than the drop.
+        "6",
         &["--unplug-at", "3000", "--unplug-for", "3000"],
     );
     assert_eq!(

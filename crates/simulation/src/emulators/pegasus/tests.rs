@@ -1,6 +1,6 @@
 //! The emulated Pegasus driven with the host's own session.
 
-use shakmaty::{Bitboard, Board, Square};
+use shakmaty::{Board, Square};
 
 use super::*;
 use touchmove_boards::live::{BoardSession, Feedback, LinkEvent};
@@ -129,6 +129,4 @@ fn the_squares_the_host_lights_are_lit() {
     };
     run(&mut session, &mut board, 600, Some((500, show)));
     assert_eq!(board.leds(), [Square::E7, Square::E5]);
-    let lit: Bitboard = board.leds().iter().copied().collect();
-    assert_eq!(lit.count(), 2);
 }
