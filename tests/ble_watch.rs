@@ -93,20 +93,17 @@ struct Watched {
     _dir: tempfile::TempDir,
 }
 
-/// `touchmove watch --protocol BOARD --port PORT --json` on `bus` until the board has been
-/// gone `give_up` seconds.
-fn watch_on(bus: &Bus, board: &str, port: &str, give_up: &str) -> Watched {
+/// `touchmove watch [--protocol BOARD] --port PORT --json` on `bus` until the board has been
+/// gone `give_up` seconds (without a protocol, the family is the one the board tells).
+fn watch_on(bus: &Bus, board: Option<&str>, port: &str, give_up: &str) -> Watched {
     let dir = tempfile::tempdir().expect("a folder");
     let record = dir.path().join("game.log");
+    let named: Vec<&str> = board
+        .map(|board| vec!["--protocol", board])
+        .unwrap_or_default();
     let output = common::bin()
-        .args([
-            "watch",
-            "--protocol",
-            board,
-            "--json",
-            "--give-up-after",
-            give_up,
-        ])
+        .args(["watch", "--json", "--give-up-after", give_up])
+        .args(named)
         .args(["--port", port])
         .arg("--record")
         .arg(&record)
@@ -141,14 +138,34 @@ const RUY_LOPEZ_SAN: [&str; 16] = [
     "c3", "O-O",
 ];
 
+/// How `watch` is told the board's family.
+#[derive(Clone, Copy)]
+enum Family {
+    /// `--protocol NAME`.
+    Named,
+    /// Nothing: the board tells it.
+    Told,
+}
+
 /// The game `board` plays on `bus` from `pgn` (at `speed` times a player's pace), watched until
 /// the board has been gone `give_up` seconds.
-fn played(board: &str, pgn: &Path, speed: &str, give_up: &str, extra: &[&str]) -> Watched {
+fn played(
+    board: &str,
+    family: Family,
+    pgn: &Path,
+    speed: &str,
+    give_up: &str,
+    extra: &[&str],
+) -> Watched {
     let bus = private_bus();
     let mut args = vec!["--pgn", pgn.to_str().expect("a path"), "--speed", speed];
     args.extend_from_slice(extra);
     let (mut emulator, port) = emulate_on(&bus, board, &args);
-    let watched = watch_on(&bus, board, &port, give_up);
+    let named = match family {
+        Family::Named => Some(board),
+        Family::Told => None,
+    };
+    let watched = watch_on(&bus, named, &port, give_up);
     let _ = emulator.kill();
     let _ = emulator.wait();
     watched
@@ -163,6 +180,7 @@ fn assert_live_equals_replay(board: &str, watched: &Watched) {
     );
 }
 
+/// Each board is watched without naming its family: the board tells it.
 #[test]
 fn every_bluetooth_family_plays_the_game_watched_through_the_bluez_stand_in() {
     let dir = tempfile::tempdir().expect("a folder");
@@ -173,7 +191,7 @@ fn every_bluetooth_family_plays_the_game_watched_through_the_bluez_stand_in() {
             continue;
         }
         let board = protocol.name;
-        let watched = played(board, &pgn, "20", "1", &[]);
+        let watched = played(board, Family::Told, &pgn, "20", "1", &[]);
         assert_eq!(
             common::recorded_games(&watched.events),
             vec![
@@ -201,6 +219,7 @@ fn a_chessnut_link_dropped_for_3_s_mid_game_is_reconnected_and_the_game_goes_on(
     // after it began, for 3 s (the emulator's own time, not the script's).
     let watched = played(
         "chessnut",
+        Family::Named,
         &pgn,
         "4",
         // Waited for longer than the drop.

@@ -310,8 +310,9 @@ pub struct ServeArgs {
     /// (as for `watch`; the streams, the API and the PGN stay standard SAN).
     #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]
     pub notation: Notation,
-    /// A board to watch: its port, with its protocol (`dgt:` by default) and its name (1, 2,
-    /// ... in the order given by default).
+    /// A board to watch: its serial port or `ble:NAME`, with its protocol (by default a
+    /// Bluetooth LE board's family, told by the board, or `dgt`) and its name (1, 2, ... in the
+    /// order given by default).
     #[arg(long = "board", value_name = "[NAME=][PROTOCOL:]PORT", value_parser = parse_board_spec)]
     pub boards: Vec<BoardSpec>,
     /// With no --board: look for boards in DIR too (every entry a port, such as
@@ -444,13 +445,14 @@ fn parse_ms_range(text: &str) -> Result<(Millis, Millis), String> {
 pub struct BoardSpec {
     /// Its name, if given.
     pub name: Option<String>,
-    /// Its protocol's name.
-    pub protocol: String,
+    /// Its protocol's name, if given (else a Bluetooth LE board's family, or `dgt`).
+    pub protocol: Option<String>,
     /// Its port.
     pub port: PathBuf,
 }
 
-/// `[NAME=][PROTOCOL:]PORT`, the protocol one of the registry's (`dgt` when not given).
+/// `[NAME=][PROTOCOL:]PORT`, the protocol one of the registry's (when not given: a Bluetooth
+/// LE board's family, or `dgt`).
 fn parse_board_spec(text: &str) -> Result<BoardSpec, String> {
     let (name, rest) = match text.split_once('=') {
         Some((name, rest)) if !name.is_empty() => (Some(name.to_owned()), rest),
@@ -458,15 +460,17 @@ fn parse_board_spec(text: &str) -> Result<BoardSpec, String> {
         None => (None, text),
     };
     let (protocol, port) = match rest.split_once(':') {
-        Some((protocol, port)) if touchmove::registry::find(protocol).is_some() => (protocol, port),
-        _ => ("dgt", rest),
+        Some((protocol, port)) if touchmove::registry::find(protocol).is_some() => {
+            (Some(protocol.to_owned()), port)
+        }
+        _ => (None, rest),
     };
     if port.is_empty() {
         return Err(format!("`{text}`: no port"));
     }
     Ok(BoardSpec {
         name,
-        protocol: protocol.to_owned(),
+        protocol,
         port: PathBuf::from(port),
     })
 }
@@ -502,9 +506,10 @@ pub struct WatchArgs {
     /// (default: the first serial port on which a board of --protocol answers).
     #[arg(long, value_name = "PATH")]
     pub port: Option<PathBuf>,
-    /// The protocol the board speaks.
-    #[arg(long, value_name = "NAME", default_value = "dgt", value_parser = protocol_name())]
-    pub protocol: String,
+    /// The protocol the board speaks (default: a Bluetooth LE board's family, told by its
+    /// advertisement or its services; `dgt` on a serial port).
+    #[arg(long, value_name = "NAME", value_parser = protocol_name())]
+    pub protocol: Option<String>,
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,
@@ -986,5 +991,34 @@ mod tests {
         for text in ["", "15", "0m", "-5m", "1.5m", "15 min", "m"] {
             assert!(parse_delay(text).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_served_board_names_its_protocol_or_leaves_it_to_the_board() {
+        let spec = |name: Option<&str>, protocol: Option<&str>, port: &str| {
+            Ok(BoardSpec {
+                name: name.map(str::to_owned),
+                protocol: protocol.map(str::to_owned),
+                port: PathBuf::from(port),
+            })
+        };
+        assert_eq!(
+            parse_board_spec("hall=chessnut:ble:Chessnut Air"),
+            spec(Some("hall"), Some("chessnut"), "ble:Chessnut Air")
+        );
+        assert_eq!(
+            parse_board_spec("ble:C0:FF:EE:00:00:01"),
+            spec(None, None, "ble:C0:FF:EE:00:00:01")
+        );
+        assert_eq!(
+            parse_board_spec("1=/dev/ttyACM0"),
+            spec(Some("1"), None, "/dev/ttyACM0")
+        );
+        assert_eq!(
+            parse_board_spec("dgt:/dev/ttyUSB0"),
+            spec(None, Some("dgt"), "/dev/ttyUSB0")
+        );
+        assert!(parse_board_spec("=ble:x").is_err());
+        assert!(parse_board_spec("pegasus:").is_err());
     }
 }

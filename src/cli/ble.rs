@@ -210,14 +210,7 @@ pub async fn in_range() -> io::Result<Vec<InRange>> {
             .map(ToString::to_string)
             .collect();
         let name = properties.local_name.map(|name| name.trim().to_owned());
-        let family = touchmove::registry::PROTOCOLS
-            .iter()
-            .find(|protocol| {
-                protocol
-                    .ble
-                    .is_some_and(|profile| profile.recognises(name.as_deref(), &services))
-            })
-            .map(|protocol| protocol.name);
+        let family = family_of(name.as_deref(), &services).map(|protocol| protocol.name);
         found.push(InRange {
             name,
             address: properties.address.to_string(),
@@ -227,6 +220,64 @@ pub async fn in_range() -> io::Result<Vec<InRange>> {
     }
     found.sort_by_key(|board| board.family.is_none());
     Ok(found)
+}
+
+/// The protocol whose profile recognises a board advertised as `name` with `services`.
+fn family_of(name: Option<&str>, services: &[String]) -> Option<&'static Protocol> {
+    touchmove::registry::PROTOCOLS
+        .iter()
+        .find(|protocol| {
+            protocol
+                .ble
+                .is_some_and(|profile| profile.recognises(name, services))
+        })
+        .copied()
+}
+
+/// The family of the board `target` names (its advertised name or its address): told by its
+/// advertisement (name, services), else by the services it serves once connected.
+pub async fn family(target: &str) -> io::Result<&'static Protocol> {
+    let adapter = first_adapter().await?;
+    let peripheral = find(&adapter, target).await?;
+    let properties = peripheral
+        .properties()
+        .await
+        .map_err(|error| bluetooth(&error))?
+        .unwrap_or_default();
+    let name = properties.local_name.as_deref().map(str::trim);
+    let advertised: Vec<String> = properties
+        .services
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if let Some(protocol) = family_of(name, &advertised) {
+        return Ok(protocol);
+    }
+    let unknown = |why: &str| {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "{PREFIX}{target}: {why}; name its family with --protocol (`touchmove ports` \
+                 lists the boards in range)"
+            ),
+        )
+    };
+    if !peripheral.is_connected().await.unwrap_or(false) {
+        peripheral
+            .connect()
+            .await
+            .map_err(|error| unknown(&error.to_string()))?;
+    }
+    peripheral
+        .discover_services()
+        .await
+        .map_err(|error| unknown(&error.to_string()))?;
+    let served: Vec<String> = peripheral
+        .services()
+        .iter()
+        .map(|service| service.uuid.to_string())
+        .collect();
+    family_of(name, &served).ok_or_else(|| unknown("no board family touchmove knows"))
 }
 
 /// The characteristic `uuid` of `peripheral`'s.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use anyhow::Context as _;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_serial::SerialStream;
 
@@ -14,6 +15,22 @@ use touchmove::runner::Connector;
 
 use super::ble::{BleConnector, BlePort, target};
 use super::serial::SerialConnector;
+
+/// The protocol of the board on `port`: the one `named` (`--protocol`), else a Bluetooth LE
+/// board's family (told by its advertisement or its services), else DGT.
+pub async fn board_protocol(
+    port: Option<&std::path::Path>,
+    named: Option<&str>,
+) -> anyhow::Result<&'static Protocol> {
+    if let Some(named) = named {
+        return touchmove::registry::find(named)
+            .with_context(|| format!("no board protocol is called `{named}`"));
+    }
+    match port.and_then(|port| port.to_str()).and_then(target) {
+        Some(board) => Ok(super::ble::family(board).await?),
+        None => Ok(&touchmove::dgt::PROTOCOL),
+    }
+}
 
 /// A board's connector: serial or Bluetooth LE, as its port says.
 pub enum BoardConnector {

@@ -16,7 +16,7 @@ use touchmove::timing::Timing;
 
 use super::analysis::{Analysing, AnalysisEngine};
 use super::args::{AnalyseArgs, WatchArgs};
-use super::board_link::BoardConnector;
+use super::board_link::{BoardConnector, board_protocol};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::watch_sink::WatchSink;
@@ -35,8 +35,7 @@ async fn watch(
     start: Chess,
     resumed: Option<Resumed>,
 ) -> Result<()> {
-    let protocol = touchmove::registry::find(&args.protocol)
-        .with_context(|| format!("no board protocol is called `{}`", args.protocol))?;
+    let protocol = board_protocol(args.port.as_deref(), args.protocol.as_deref()).await?;
     // A resumed game's clock kept running on its own: it is not set again.
     let time_control = args
         .interpreter

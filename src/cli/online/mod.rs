@@ -42,7 +42,7 @@ use touchmove::timing::Timing;
 use touchmove::watched::Players;
 
 use super::args::OnlineArgs;
-use super::board_link::BoardConnector;
+use super::board_link::{BoardConnector, board_protocol};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::watch_sink::WatchSink;
@@ -169,9 +169,8 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
     // The page's buttons ask as the keys do.
     let mut page = match args.listen {
         Some(listen) => {
-            let protocol = touchmove::registry::find(&args.board.protocol).with_context(|| {
-                format!("no board protocol is called `{}`", args.board.protocol)
-            })?;
+            let protocol =
+                board_protocol(args.board.port.as_deref(), args.board.protocol.as_deref()).await?;
             let start = (Chess::default(), PgnTags::default());
             let requests = Some(typed_requests.clone());
             let page = super::web::one_page::game_page(
@@ -327,9 +326,8 @@ struct BoardLink {
 }
 
 /// The board the options `board` name (`--protocol`, `--port`, `--white-on-clock`).
-fn board_link(board: &super::args::WatchArgs) -> Result<BoardLink> {
-    let protocol = touchmove::registry::find(&board.protocol)
-        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
+async fn board_link(board: &super::args::WatchArgs) -> Result<BoardLink> {
+    let protocol = board_protocol(board.port.as_deref(), board.protocol.as_deref()).await?;
     let options = SessionOptions::new().white_side(board.white_on_clock);
     Ok(BoardLink {
         protocol,
@@ -397,7 +395,7 @@ async fn play(
         protocol,
         mut session,
         mut connector,
-    } = board_link(board)?;
+    } = board_link(board).await?;
     let header = LogHeader::new(&start, &format!("{} via touchmove online", protocol.name))
         .with_online(OnlineSeat {
             server: "lichess".to_owned(),

@@ -24,7 +24,7 @@ pub(super) async fn board_ready(args: &OnlineArgs, after_game: bool) -> Result<(
         mut session,
         mut connector,
         ..
-    } = super::board_link(board)?;
+    } = super::board_link(board).await?;
     let mut game = LiveGame::new(Chess::default(), Config::default());
     if args.variant == OnlineVariant::Chess960 {
         game = game.recognising_chess960();

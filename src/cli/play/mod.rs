@@ -35,7 +35,7 @@ use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
 use super::args::{PlayArgs, PlaySide};
-use super::board_link::BoardConnector;
+use super::board_link::{BoardConnector, board_protocol};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::watch_sink::WatchSink;
@@ -149,8 +149,7 @@ async fn play(
         super::session::side_name(!engine)
     );
     let board = &args.board;
-    let protocol = touchmove::registry::find(&board.protocol)
-        .with_context(|| format!("no board protocol is called `{}`", board.protocol))?;
+    let protocol = board_protocol(board.port.as_deref(), board.protocol.as_deref()).await?;
     // A resumed game's clock kept running on its own: it is not set again.
     let options = SessionOptions::new()
         .white_side(board.white_on_clock)

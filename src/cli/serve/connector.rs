@@ -1,17 +1,17 @@
-//! How a served board is reached: a serial port, or the host's end of a board emulated in the
-//! process (`serve --demo`).
+//! How a served board is reached: its port (serial or Bluetooth LE), or the host's end of a
+//! board emulated in the process (`serve --demo`).
 
 use tokio_serial::SerialStream;
 
 use touchmove::runner::Connector;
 
-use super::super::serial::SerialConnector;
+use super::super::board_link::BoardConnector;
 use super::super::web::stamps::Stamped;
 
 /// How a planned board is reached.
 pub enum PlannedConnector {
-    /// A serial port.
-    Serial(SerialConnector),
+    /// Its port: serial, or a Bluetooth LE link.
+    Board(BoardConnector),
     /// The host's end of an emulated board's pseudo-terminal.
     Demo(OwnEnd),
 }

@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use tokio::task::LocalSet;
 
 use super::args::{BoardSpec, ServeArgs};
+use super::board_link::board_protocol;
 use super::token::Token;
 use super::web::access::{self, Access, Allowed};
 use super::web::board::Overview;
@@ -53,7 +54,7 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     let allowed = Arc::new(allowed(args));
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {
-        planned.push(plan_serial(&setup, index, spec)?);
+        planned.push(plan_named(&setup, index, spec).await?);
     }
     if let Some(count) = args.demo {
         let first = planned.len();
@@ -268,12 +269,11 @@ impl WebServers {
 }
 
 /// The board `--board` number `index` names.
-fn plan_serial(setup: &Setup, index: usize, spec: &BoardSpec) -> Result<Planned> {
-    let protocol = touchmove::registry::find(&spec.protocol)
-        .with_context(|| format!("no board protocol is called `{}`", spec.protocol))?;
+async fn plan_named(setup: &Setup, index: usize, spec: &BoardSpec) -> Result<Planned> {
+    let protocol = board_protocol(Some(&spec.port), spec.protocol.as_deref()).await?;
     let name = spec.name.clone().unwrap_or_else(|| (index + 1).to_string());
     let port = spec.port.display().to_string();
-    Ok(Planned::serial(
+    Ok(Planned::named(
         setup.board(&name, protocol, &port),
         protocol,
         &spec.port,

@@ -16,8 +16,8 @@ use touchmove::watched::WatchedBoard;
 
 use super::super::analysis::{Analysing, AnalysisEngine};
 use super::super::args::ServeArgs;
+use super::super::board_link::BoardConnector;
 use super::super::resume::Resumed;
-use super::super::serial::SerialConnector;
 use super::super::web::board::BoardHandle;
 use super::super::web::records::GameRecords;
 use super::super::web::sink::PageSink;
@@ -154,7 +154,7 @@ impl Setup {
                 controls,
             };
             match plan.connector {
-                PlannedConnector::Serial(connector) => {
+                PlannedConnector::Board(connector) => {
                     watch_board(plan.protocol, connector, run, stopped).await
                 }
                 PlannedConnector::Demo(connector) => {
@@ -173,8 +173,8 @@ impl Setup {
             return Ok((None, None));
         };
         let name = &plan.handle.name;
-        let serial = matches!(plan.connector, PlannedConnector::Serial(_));
-        let last = if self.resume && serial {
+        let own_port = matches!(plan.connector, PlannedConnector::Board(_));
+        let last = if self.resume && own_port {
             GameRecords::last(dir, name)?
         } else {
             None
@@ -203,13 +203,14 @@ fn resumed_start(resumed: &Resumed, name: &str) -> Result<Chess> {
 }
 
 impl Planned {
-    /// `board`, speaking `protocol` on the serial port at `path`, which the user named (it may
-    /// hold any board: another one answering there is a new board, a new game).
-    pub fn serial(board: WatchedBoard, protocol: &'static Protocol, path: &Path) -> Planned {
+    /// `board`, speaking `protocol` on the port at `path` (serial, or `ble:NAME`), which the
+    /// user named (it may hold any board: another one answering there is a new board, a new
+    /// game).
+    pub fn named(board: WatchedBoard, protocol: &'static Protocol, path: &Path) -> Planned {
         Planned {
             handle: Arc::new(BoardHandle::new(board)),
             protocol,
-            connector: PlannedConnector::Serial(SerialConnector::new(
+            connector: PlannedConnector::Board(BoardConnector::new(
                 Some(path.to_owned()),
                 protocol,
             )),
@@ -224,7 +225,7 @@ impl Planned {
     pub fn found(board: WatchedBoard, protocol: &'static Protocol, path: &Path) -> Planned {
         Planned {
             another_board: AnotherBoard::Leave,
-            ..Planned::serial(board, protocol, path)
+            ..Planned::named(board, protocol, path)
         }
     }
 }
