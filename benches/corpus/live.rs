@@ -11,8 +11,8 @@ use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position};
 use touchmove::clock::ClockReading;
 use touchmove::event::{ClockTimes, EventKind, GameEvent};
 use touchmove::interpreter::Config;
+use touchmove::live::{BleProfile, Protocol, SessionOptions};
 use touchmove::live::{BoardSession, LinkEvent, LiveEvent, LiveGame};
-use touchmove::live::{Protocol, SessionOptions};
 use touchmove::replay::Replay;
 use touchmove::sensor::{Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::SensorLog;
@@ -100,6 +100,15 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
     };
+    // An eONE is a ChessLink board over Bluetooth LE (its emulator is the ChessLink board's,
+    // its bytes crossing with their parity bit).
+    let eone = |name, hands: HandStyle, unplug_ms| LiveStyle {
+        name,
+        protocol: &touchmove::eone::PROTOCOL,
+        hands: no_clock(hands),
+        unplug_ms,
+        killed_ms: None,
+    };
     // A Pegasus senses occupancy only and has no clock and no buttons; its link drops as a
     // Bluetooth link does.
     let pegasus = |name, hands: HandStyle, unplug_ms| LiveStyle {
@@ -154,6 +163,9 @@ pub fn styles() -> Vec<LiveStyle> {
             None,
         ),
         chessnut("chessnut drop 3 s", clean.clone(), Some(3_000)),
+        eone("eone clean", clean.clone(), None),
+        eone("eone messy", HandStyle::messy(BoardKind::Identifying), None),
+        eone("eone drop 3 s", clean.clone(), Some(3_000)),
         pegasus(
             "pegasus clean",
             HandStyle::clean(BoardKind::Occupancy),
@@ -495,6 +507,7 @@ fn emulated_board(
     let identifying = [
         touchmove::chesslink::PROTOCOL.name,
         touchmove::chessnut::PROTOCOL.name,
+        touchmove::eone::PROTOCOL.name,
     ];
     if identifying.contains(&style.protocol.name) {
         let log = SensorLog {
@@ -656,9 +669,28 @@ fn heard_after(recorded: &[LogRecord], back: Millis) -> Millis {
         .unwrap_or(Millis::MAX)
 }
 
+/// `bytes` as they reach the other end of a Bluetooth link with `profile` (put on the air,
+/// taken off it), or of a wire (as they are).
+fn across(profile: Option<BleProfile>, bytes: Vec<u8>) -> Vec<u8> {
+    let Some(profile) = profile else {
+        return bytes;
+    };
+    let on_air = match profile.to_air {
+        Some(to_air) => to_air(&bytes),
+        None => bytes,
+    };
+    match profile.from_air {
+        Some(from_air) => from_air(&on_air),
+        None => on_air,
+    }
+}
+
 /// The host side: the session, the live game, what it recorded and decided.
 struct Watcher {
     link: Box<dyn BoardSession + Send>,
+    /// A Bluetooth board's profile: its bytes cross as they go on the air (an eONE's parity
+    /// bit) and come off it, as the transport and the Bluetooth stand-in pass them.
+    air: Option<BleProfile>,
     game: LiveGame,
     recorded: Vec<LogRecord>,
     decisions: Vec<GameEvent>,
@@ -674,6 +706,7 @@ impl Watcher {
     ) -> Watcher {
         Watcher {
             link: (protocol.new_session)(&SessionOptions::new()),
+            air: protocol.ble,
             game: LiveGame::new(game.start.clone(), config),
             recorded,
             decisions: Vec::new(),
@@ -703,11 +736,11 @@ impl Watcher {
     fn exchange(&mut self, board: &mut dyn EmulatedBoard, now: Millis) -> bool {
         let mut moved = false;
         while let Some(bytes) = self.link.poll_transmit() {
-            board.handle_bytes(now, &bytes);
+            board.handle_bytes(now, &across(self.air, bytes));
             moved = true;
         }
         while let Some(bytes) = board.poll_transmit() {
-            self.link.handle_bytes(now, &bytes);
+            self.link.handle_bytes(now, &across(self.air, bytes));
             moved = true;
         }
         while let Some(event) = self.link.poll_event() {

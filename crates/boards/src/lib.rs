@@ -14,8 +14,8 @@
 //!   the game tells a board ([`live::Feedback`]), a protocol's facts ([`live::Protocol`]), the
 //!   game of a live board ([`live::LiveGame`]: the starting position awaited, the interpreter
 //!   fed, resumed from a recording).
-//! - [`dgt`], [`hall`] and [`chesslink`]: each protocol's wire codecs and host session, and its
-//!   [`live::Protocol`].
+//! - [`dgt`], [`hall`], [`chesslink`], [`chessnut`], [`pegasus`] and [`eone`]: each
+//!   protocol's wire codecs and host session, and its [`live::Protocol`].
 //! - [`registry`]: the list of them, the one the command line iterates.
 //!
 //! The async runner that owns a port and the clock is the `touchmove` package's; the emulated
@@ -24,6 +24,7 @@
 pub mod chesslink;
 pub mod chessnut;
 pub mod dgt;
+pub mod eone;
 pub mod hall;
 pub mod live;
 pub mod pegasus;

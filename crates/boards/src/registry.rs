@@ -12,6 +12,7 @@ pub const PROTOCOLS: &[&Protocol] = &[
     &crate::chesslink::PROTOCOL,
     &crate::chessnut::PROTOCOL,
     &crate::pegasus::PROTOCOL,
+    &crate::eone::PROTOCOL,
 ];
 
 /// The protocol called `name`, if there is one.

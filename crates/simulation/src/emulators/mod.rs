@@ -51,6 +51,13 @@ pub const EMULATORS: &[Emulator] = &[
         new: boxed::<pegasus::PegasusBoardEmulator>,
         help: pegasus::HELP,
     },
+    // An eONE is a ChessLink board reached over Bluetooth LE: the same board, the parity bit
+    // its link adds being the Bluetooth stand-in's.
+    Emulator {
+        protocol: touchmove_boards::eone::PROTOCOL.name,
+        new: boxed::<chesslink::ChessLinkBoardEmulator>,
+        help: chesslink::EONE_HELP,
+    },
 ];
 
 /// The emulator of the protocol called `protocol`, if it has one.

@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 
 use shakmaty::{Board, Square};
 
-pub use options::HELP;
+pub use options::{EONE_HELP, HELP};
 pub use script::{Change, Script};
 
 use crate::emulation::follow::{Follower, Shown, follow};

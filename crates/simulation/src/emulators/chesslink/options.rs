@@ -15,6 +15,12 @@ host's first intact command, unless --no-wait. Noise bursts come between frames.
 (--unplug-at, --unplug-for) it reads and sends nothing; plugged in again it has forgotten its last
 status and LEDs, not its E2ROM.";
 
+/// What the emulated eONE does, for `emulate --help`.
+pub const EONE_HELP: &str = "\
+The ChessLink board above, reached over Bluetooth LE behind a BlueZ stand-in (`emulate` prints
+`port: ble:MILLENNIUM CHESS emulated`): each character goes on the air with its odd parity bit,
+its frames notified on the transparent UART service. Unplugged, its link drops.";
+
 /// What a ChessLink board does not have: no clock, no sequence numbers to lose, no
 /// orientation of its own (a board turned round is the host's to notice, not emulated).
 const LACKING: [BoardOption; 6] = [
