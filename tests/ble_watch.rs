@@ -1,88 +1,19 @@
 //! Bluetooth LE boards as a person would use them, without a radio: a private D-Bus bus
-//! (Debian's `dbus-daemon`), `touchmove emulate chessnut|pegasus` serving its board behind the
+//! (Debian's `dbus-daemon`), `touchmove emulate chessnut|pegasus|eone` serving its board behind the
 //! BlueZ stand-in on it, and `touchmove watch --port ble:NAME` reaching the board through the
 //! real Bluetooth code (btleplug, bluez-async, libdbus) pointed at the bus by
 //! `DBUS_SYSTEM_BUS_ADDRESS`. The game watched is the game played, live as in the replay of
 //! the recording; a link dropped mid-game is reconnected and loses nothing.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
 use crate::common;
 
+use common::ble::{Bus, emulate_on, families, private_bus};
 use common::watching::replay_with;
-
-/// A private D-Bus bus, stopped when dropped.
-struct Bus {
-    child: Child,
-    address: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Bus {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts a private bus with Debian's `dbus-daemon` (the session configuration: any name may
-/// be owned on it), or fails saying how to get it.
-fn private_bus() -> Bus {
-    let dir = tempfile::tempdir().expect("a folder for the bus");
-    let socket = dir.path().join("bus");
-    let child = Command::new("dbus-daemon")
-        .args(["--session", "--nofork", "--print-address"])
-        .arg(format!("--address=unix:path={}", socket.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn();
-    let mut child = match child {
-        Ok(child) => child,
-        Err(error) => panic!(
-            "dbus-daemon cannot be started ({error}): the Bluetooth tests need it \
-             (`sudo apt-get install -y dbus-daemon`, or run .ci/run)"
-        ),
-    };
-    let stdout = child.stdout.take().expect("its output");
-    let mut address = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut address)
-        .expect("the bus's address");
-    Bus {
-        child,
-        address: address.trim().to_owned(),
-        _dir: dir,
-    }
-}
-
-/// `touchmove emulate BOARD ARGS` on `bus`; the port it names (`ble:NAME`).
-fn emulate_on(bus: &Bus, board: &str, args: &[&str]) -> (Child, String) {
-    let mut child = common::bin()
-        .args(["emulate", board])
-        .args(args)
-        .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
-        .current_dir(common::emulator::root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the emulator starts");
-    let stdout = child.stdout.take().expect("its output");
-    let mut first = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut first)
-        .expect("a first line");
-    let port = first
-        .trim()
-        .strip_prefix("port: ")
-        .unwrap_or_else(|| panic!("`port: ble:NAME` expected, got `{first}`"))
-        .to_owned();
-    assert!(port.starts_with("ble:"), "{port}");
-    (child, port)
-}
 
 /// What `watch` decided and recorded.
 struct Watched {
@@ -108,7 +39,7 @@ fn watch_on(bus: &Bus, board: Option<&str>, port: &str, give_up: &str) -> Watche
         .arg("--record")
         .arg(&record)
         .args(common::SCALED_WINDOWS)
-        .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
+        .env(common::ble::BUS_VARIABLE, &bus.address)
         .stdin(Stdio::null())
         .output()
         .expect("watch runs");
@@ -160,14 +91,13 @@ fn played(
     let bus = private_bus();
     let mut args = vec!["--pgn", pgn.to_str().expect("a path"), "--speed", speed];
     args.extend_from_slice(extra);
-    let (mut emulator, port) = emulate_on(&bus, board, &args);
+    let emulator = emulate_on(&bus, board, &args, Stdio::inherit());
     let named = match family {
         Family::Named => Some(board),
         Family::Told => None,
     };
-    let watched = watch_on(&bus, named, &port, give_up);
-    let _ = emulator.kill();
-    let _ = emulator.wait();
+    let watched = watch_on(&bus, named, &emulator.port, give_up);
+    drop(emulator);
     watched
 }
 
@@ -186,11 +116,7 @@ fn every_bluetooth_family_plays_the_game_watched_through_the_bluez_stand_in() {
     let dir = tempfile::tempdir().expect("a folder");
     let pgn = dir.path().join("ruy.pgn");
     std::fs::write(&pgn, RUY_LOPEZ).expect("written");
-    for protocol in touchmove::registry::PROTOCOLS {
-        if protocol.ble.is_none() {
-            continue;
-        }
-        let board = protocol.name;
+    for board in families() {
         let watched = played(board, Family::Told, &pgn, "20", "1", &[]);
         assert_eq!(
             common::recorded_games(&watched.events),
@@ -248,27 +174,21 @@ fn ports_lists_each_bluetooth_board_in_range_with_its_family_and_signal() {
     let dir = tempfile::tempdir().expect("a folder");
     let pgn = dir.path().join("ruy.pgn");
     std::fs::write(&pgn, RUY_LOPEZ).expect("written");
-    for protocol in touchmove::registry::PROTOCOLS {
-        if protocol.ble.is_none() {
-            continue;
-        }
+    for family in families() {
         let bus = private_bus();
         let args = ["--pgn", pgn.to_str().expect("a path")];
-        let (mut emulator, port) = emulate_on(&bus, protocol.name, &args);
+        let emulator = emulate_on(&bus, family, &args, Stdio::inherit());
         let output = common::bin()
             .arg("ports")
-            .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
+            .env(common::ble::BUS_VARIABLE, &bus.address)
             .output()
             .expect("ports runs");
-        let _ = emulator.kill();
-        let _ = emulator.wait();
+        let port = emulator.port.clone();
+        drop(emulator);
         assert!(output.status.success());
         let stdout = String::from_utf8_lossy(&output.stdout);
         // The emulated board's address and signal strength are the stand-in's.
-        let expected = format!(
-            "{port}\tC0:FF:EE:00:00:01\t--protocol {}\t-58 dBm",
-            protocol.name
-        );
+        let expected = format!("{port}\tC0:FF:EE:00:00:01\t--protocol {family}\t-58 dBm");
         assert!(
             stdout.lines().any(|line| line == expected),
             "{expected:?} not in:\n{stdout}"

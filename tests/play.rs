@@ -1,5 +1,6 @@
 //! `touchmove play` end to end: Debian's Stockfish as the engine, an emulated board (DGT, Hall,
-//! ChessLink) on a real pseudo-terminal, and emulated hands that play White from a script and
+//! ChessLink on a real pseudo-terminal; Chessnut, Pegasus, eONE behind the BlueZ stand-in,
+//! reached through the real Bluetooth code), and emulated hands that play White from a script and
 //! carry out Black's moves as the host shows them (`emulate --follow black`: the DGT clock's
 //! text, the lit squares). The script is the game worked out beforehand with Stockfish itself:
 //! the human's moves from a second engine (depth 1), the engine's replies from an engine
@@ -17,6 +18,7 @@ use serde_json::Value;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
+use common::ble::emulate_any;
 use common::emulator::emulate_with;
 use common::engine::{Engine, stockfish};
 use touchmove::engine::{EngineConfig, SearchLimits};
@@ -99,7 +101,7 @@ fn play_with(board: &str, played: &[String], emulated_args: &[&str], play_args: 
         "5",
     ];
     emulate_args.extend_from_slice(emulated_args);
-    let emulated = emulate_with(
+    let emulated = emulate_any(
         board,
         &emulate_args,
         Stdio::from(std::fs::File::create(&emulator_log).expect("a log")),
@@ -117,6 +119,7 @@ fn play_with(board: &str, played: &[String], emulated_args: &[&str], play_args: 
             "white",
         ])
         .args(["--protocol", board, "--port", &emulated.port, "--json"])
+        .envs(emulated.env())
         .args(["--give-up-after", "1"])
         .args(common::SHORT_WINDOWS)
         .args(play_args)
@@ -273,6 +276,27 @@ fn a_game_against_stockfish_on_a_hall_board() {
 fn a_game_against_stockfish_on_a_chesslink_board() {
     let played = sans(&game());
     check_game(&play_on("chesslink", &played), &played);
+}
+
+// The Bluetooth families, through the real Bluetooth code and the BlueZ stand-in: the hands
+// carry out each engine move as the board's lights show it.
+
+#[test]
+fn a_game_against_stockfish_on_a_chessnut_board_over_bluetooth() {
+    let played = sans(&game());
+    check_game(&play_on("chessnut", &played), &played);
+}
+
+#[test]
+fn a_game_against_stockfish_on_a_pegasus_over_bluetooth() {
+    let played = sans(&game());
+    check_game(&play_on("pegasus", &played), &played);
+}
+
+#[test]
+fn a_game_against_stockfish_on_an_eone_over_bluetooth() {
+    let played = sans(&game());
+    check_game(&play_on("eone", &played), &played);
 }
 
 /// A log line for moving `m`'s piece (the move's own squares; a plain move, no capture).

@@ -380,6 +380,7 @@ async fn write_loop(
             Some(to_air) => to_air(&bytes),
             None => bytes,
         };
+        tracing::debug!(bytes = %hex(&bytes), "writing to the board");
         if let Err(error) = peripheral.write(&write, &bytes, kind).await {
             tracing::debug!(%error, "write to the board failed");
             return;
@@ -388,6 +389,15 @@ async fn write_loop(
             tokio::time::sleep(gap).await;
         }
     }
+}
+
+/// `bytes` as hex, for diagnostics.
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// An open link to a Bluetooth LE board, as a byte port.

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod ble;
 pub mod browser;
 pub mod child;
 pub mod dgt_board;

@@ -65,6 +65,9 @@ pub(crate) struct Follower {
     notices: VecDeque<Notice>,
     /// Whether the hands press the clock after the moves they carry out for the host too.
     presses_followed: bool,
+    /// Whether the board's lights show only moves to carry out (put out once a move is made,
+    /// never showing the last move): then lights that name a move are always a new one.
+    lights_only_guide: bool,
 }
 
 impl Follower {
@@ -96,7 +99,16 @@ impl Follower {
             stage: Stage::Waiting,
             notices: VecDeque::new(),
             presses_followed: true,
+            lights_only_guide: false,
         }
+    }
+
+    /// Hands on a board whose lights show only the moves to carry out (a Chessnut's, a
+    /// Pegasus's: the host puts them out once the move is made): lights that name a move of
+    /// the followed side are carried out whenever they come.
+    pub(crate) fn with_guiding_lights(mut self) -> Follower {
+        self.lights_only_guide = true;
+        self
     }
 
     /// Whether the hands press the clock after the moves they carry out for the host (as
@@ -128,6 +140,9 @@ impl Follower {
         }
         let chosen = match (self.stage, shown) {
             (Stage::Finished, _) => return None,
+            (Stage::Played { .. }, Shown::Lights(lit)) if self.lights_only_guide => {
+                self.read_lights(lit)?
+            }
             (Stage::Played { from, to }, Shown::Lights(lit)) => {
                 if lit(from, to) {
                     self.stage = Stage::Waiting;
@@ -393,6 +408,23 @@ mod tests {
         assert_eq!(board, board_after(&["e4", "e5", "Nf3"]));
         // Black's reply to the script's last move is still to be carried out.
         assert!(!hands.done());
+    }
+
+    #[test]
+    fn on_a_board_whose_lights_only_guide_a_move_lit_is_carried_out_at_once() {
+        // A Chessnut or a Pegasus never lights the move just made: the hands do not wait for
+        // e4's squares before taking e5's.
+        let mut hands = follower(&["e4", "e5", "Nf3"], Color::Black).with_guiding_lights();
+        let _ = hands.opening().expect("e4");
+        let e5 = |from: Square, to: Square| {
+            Bitboard::from_iter([from, to]) == Bitboard::from_iter([Square::E7, Square::E5])
+        };
+        let segment = hands.shown(Shown::Lights(&e5)).expect("e5 at once");
+        let board = played(board_after(&["e4"]), &segment);
+        assert_eq!(board, board_after(&["e4", "e5", "Nf3"]));
+        // Lights naming no move of Black's are none.
+        let none = |_: Square, _: Square| false;
+        assert!(hands.shown(Shown::Lights(&none)).is_none());
     }
 
     #[test]

@@ -122,7 +122,7 @@ impl ChessnutBoardEmulator {
     /// them (the move's two squares lit, and no other).
     pub(crate) fn with_follower(mut self, mut follower: Follower) -> ChessnutBoardEmulator {
         follower.take_notices(&mut self.notices);
-        self.follower = Some(follower);
+        self.follower = Some(follower.with_guiding_lights());
         self
     }
 
