@@ -1,6 +1,7 @@
 //! `touchmove online` end to end: a local stand-in for the Lichess Board API (written from its
-//! published description, `common::lichess`), an emulated board on a real pseudo-terminal
-//! whose hands play White from a script and carry out Black's moves as the host shows them
+//! published description, `common::lichess`), an emulated board on a real pseudo-terminal (a
+//! Bluetooth family's behind the BlueZ stand-in, through the real Bluetooth code) whose hands
+//! play White from a script and carry out Black's moves as the host shows them
 //! (`emulate --follow black`), and the stand-in's scripted opponent playing Black's moves of
 //! the same game. Checked: the server's game is the game, each move sent once, the opponent's
 //! moves announced and carried out as shown, the token in no output, and the recording replays
@@ -15,6 +16,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
+use common::ble::emulate_any;
 use common::emulator::emulate_with;
 use common::lichess::{Announce, CHALLENGE, GAME, Script, StandIn, TOKEN, script_pgn};
 use common::watching::source_game;
@@ -150,7 +152,7 @@ fn play_pgn_on(
         "5",
     ];
     emulate_args.extend_from_slice(faults);
-    let emulated = emulate_with(
+    let emulated = emulate_any(
         board,
         &emulate_args,
         Stdio::from(std::fs::File::create(&emulator_log).expect("a log")),
@@ -160,6 +162,7 @@ fn play_pgn_on(
     let online = |extra: &[&str]| {
         let mut command = online_command(standin, board, &emulated.port, &log);
         command
+            .envs(emulated.env())
             .arg("-vvv")
             .args(online_args)
             .args(extra)
@@ -373,6 +376,39 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
     check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+}
+
+/// A game online on Bluetooth board `family` (through the real Bluetooth code and the BlueZ
+/// stand-in): a cut stream, a 429 and a 500 from the server, the board's link dropped for 10 s
+/// and the session killed and resumed lose nothing and send nothing twice.
+fn online_over_bluetooth(family: &str) {
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        cut_stream_after: Some(10),
+        rate_limit_moves: vec![4],
+        fail_moves: vec![1],
+        ..script(&ucis)
+    });
+    let drop = ["--unplug-at", "40000", "--unplug-for", "10000"];
+    let played = play_on(family, &drop, Some(13), &standin, &sans, &[]);
+    check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
+    assert_unplugged(&played);
+    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+}
+
+#[test]
+fn a_cut_stream_a_429_a_500_a_10_s_drop_and_a_kill_on_a_chessnut_board_over_bluetooth() {
+    online_over_bluetooth("chessnut");
+}
+
+#[test]
+fn a_cut_stream_a_429_a_500_a_10_s_drop_and_a_kill_on_a_pegasus_over_bluetooth() {
+    online_over_bluetooth("pegasus");
+}
+
+#[test]
+fn a_cut_stream_a_429_a_500_a_10_s_drop_and_a_kill_on_an_eone_over_bluetooth() {
+    online_over_bluetooth("eone");
 }
 
 /// A whole game on an emulated DGT board with a DGT 3000, whose lever bit follows the host's

@@ -66,8 +66,13 @@ pub(crate) struct Follower {
     /// Whether the hands press the clock after the moves they carry out for the host too.
     presses_followed: bool,
     /// Whether the board's lights show only moves to carry out (put out once a move is made,
-    /// never showing the last move): then lights that name a move are always a new one.
+    /// never showing the last move): then lights that name a move are a new one, unless they
+    /// are still those of the move last carried out ([`Follower::stale`]).
     lights_only_guide: bool,
+    /// On such a board, the squares of the move the hands last carried out for the host, until
+    /// the lights show anything else: the host may light them again before it has seen that
+    /// move made (after a drop), and they must not be carried out twice.
+    stale: Option<(Square, Square)>,
 }
 
 impl Follower {
@@ -100,6 +105,7 @@ impl Follower {
             notices: VecDeque::new(),
             presses_followed: true,
             lights_only_guide: false,
+            stale: None,
         }
     }
 
@@ -135,6 +141,12 @@ impl Follower {
     /// The host now shows `shown`: the hands' events that carry out the followed side's move
     /// it names (and then the script's next move), timed from 0; `None` when it names none.
     pub(crate) fn shown(&mut self, shown: Shown<'_>) -> Option<Segment> {
+        if let (true, Shown::Lights(lit)) = (self.lights_only_guide, shown) {
+            match self.stale {
+                Some((from, to)) if lit(from, to) => return None,
+                _ => self.stale = None,
+            }
+        }
         if self.position.turn() != self.follows {
             return None;
         }
@@ -154,6 +166,9 @@ impl Follower {
         };
         let san = SanPlus::from_move(self.position.clone(), chosen);
         self.notices.push_back(Notice::Followed(san.to_string()));
+        if self.lights_only_guide {
+            self.stale = Some(squares(chosen));
+        }
         let mut moves = vec![chosen];
         let mut after = self.position.clone();
         after.play_unchecked(chosen);
@@ -411,20 +426,29 @@ mod tests {
     }
 
     #[test]
-    fn on_a_board_whose_lights_only_guide_a_move_lit_is_carried_out_at_once() {
+    fn on_a_board_whose_lights_only_guide_a_move_lit_is_carried_out_at_once_and_only_once() {
         // A Chessnut or a Pegasus never lights the move just made: the hands do not wait for
-        // e4's squares before taking e5's.
-        let mut hands = follower(&["e4", "e5", "Nf3"], Color::Black).with_guiding_lights();
+        // e4's squares before taking Nf6's.
+        let mut hands =
+            follower(&["e4", "Nf6", "Nc3", "Ng8", "Nb1"], Color::Black).with_guiding_lights();
         let _ = hands.opening().expect("e4");
-        let e5 = |from: Square, to: Square| {
-            Bitboard::from_iter([from, to]) == Bitboard::from_iter([Square::E7, Square::E5])
+        let lit = |squares: [Square; 2]| {
+            let set = Bitboard::from_iter(squares);
+            move |from: Square, to: Square| Bitboard::from_iter([from, to]) == set
         };
-        let segment = hands.shown(Shown::Lights(&e5)).expect("e5 at once");
+        let nf6 = lit([Square::G8, Square::F6]);
+        let segment = hands.shown(Shown::Lights(&nf6)).expect("Nf6 at once");
         let board = played(board_after(&["e4"]), &segment);
-        assert_eq!(board, board_after(&["e4", "e5", "Nf3"]));
-        // Lights naming no move of Black's are none.
-        let none = |_: Square, _: Square| false;
-        assert!(hands.shown(Shown::Lights(&none)).is_none());
+        assert_eq!(board, board_after(&["e4", "Nf6", "Nc3"]));
+        // The host lights Nf6's squares again before it has seen the move made (after a drop):
+        // they name Ng8 now, which is not carried out.
+        assert!(hands.shown(Shown::Lights(&nf6)).is_none());
+        // The lights put out (the host saw Nf6), then the same squares: a new move, Ng8.
+        let dark = |_: Square, _: Square| false;
+        assert!(hands.shown(Shown::Lights(&dark)).is_none());
+        let segment = hands.shown(Shown::Lights(&nf6)).expect("Ng8");
+        let board = played(board, &segment);
+        assert_eq!(board, board_after(&["e4", "Nf6", "Nc3", "Ng8", "Nb1"]));
     }
 
     #[test]
