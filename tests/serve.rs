@@ -1,5 +1,6 @@
 //! `touchmove serve` as a person uses it: boards emulated as independent processes on real
-//! pseudo-terminals (a DGT, a Hall-sensor and a ChessLink board), `serve --board ...` watching
+//! pseudo-terminals (a DGT, a Hall-sensor and a ChessLink board; a Chessnut board behind the
+//! BlueZ stand-in, reached through the real Bluetooth code), `serve --board ...` watching
 //! them, and what it serves checked: `/api/boards` and `/games.pgn` (read back by python-chess)
 //! equal the games played, each board's event stream equals the replay of the sensor log serve
 //! recorded, and the pages, rendered by headless Chromium (over WebDriver), show the games.
@@ -226,6 +227,82 @@ fn a_ruling_and_an_unplugged_board_show_on_their_pages() {
     );
     assert!(rulings.contains("before the king"), "{rulings}");
     drop((ruled, unplugged));
+}
+
+#[test]
+fn a_bluetooth_board_is_served_beside_a_serial_one_and_its_dropped_link_comes_back() {
+    // The Chessnut board behind the BlueZ stand-in on a bus of its own, named by its port only
+    // (the board tells its family); its link dropped 3 s into the game for 3 s, at four times
+    // a player's pace. A Hall board on a pseudo-terminal beside it.
+    let bus = common::ble::private_bus();
+    let dropped = [
+        "--pgn",
+        "fixtures/games/coverage.pgn",
+        "--speed",
+        "4",
+        "--unplug-at",
+        "3000",
+        "--unplug-for",
+        "3000",
+        "--grace-ms",
+        "600000",
+    ];
+    let chessnut = common::ble::emulate_on(&bus, "chessnut", &dropped, Stdio::inherit());
+    let hall = emulate_board("hall", &common::serving::COVERAGE_GAME);
+    let record = tempfile::tempdir().expect("a directory for the records");
+    let record_arg = record.path().display().to_string();
+    let boards = [
+        format!("air={}", chessnut.port),
+        format!("hall:{}", hall.port),
+    ];
+    let mut command = common::serving::serve_command(&["--record-dir", record_arg.as_str()]);
+    for board in &boards {
+        command.args(["--board", board.as_str()]);
+    }
+    command
+        .args(common::SCALED_WINDOWS)
+        .env(common::ble::BUS_VARIABLE, &bus.address);
+    let served = common::serving::start(command);
+    let played = source_game("games/coverage.pgn", 1);
+    let summaries = wait_for_plies(&served.address, played.len() as u64);
+    let protocols: Vec<&str> = summaries
+        .iter()
+        .filter_map(|b| b["protocol"].as_str())
+        .collect();
+    assert_eq!(protocols, ["chessnut", "hall"]);
+    for (name, drops) in [("air", true), ("2", false)] {
+        let path = format!("/api/boards/{name}/events");
+        let events: Vec<Value> = sse_data(&served.address, &path, Duration::from_secs(1))
+            .iter()
+            .map(|line| serde_json::from_str(line).expect("a JSON event"))
+            .collect();
+        assert_eq!(
+            common::recorded_games(&events),
+            vec![played.clone()],
+            "board {name}: not the game played"
+        );
+        let links: Vec<&str> = events
+            .iter()
+            .filter(|event| event["kind"] == "link")
+            .filter_map(|event| event["state"].as_str())
+            .collect();
+        assert_eq!(links.contains(&"lost"), drops, "board {name}: {links:?}");
+        let game_events: Vec<Value> = events
+            .into_iter()
+            .filter(|event| event["kind"] != "link")
+            .collect();
+        let log = record.path().join(format!("{name}-game1.log"));
+        assert_eq!(
+            game_events,
+            replay_with(&log, &common::SCALED_WINDOWS),
+            "board {name}: the stream differs from the replay of its recording"
+        );
+    }
+    let (status, pgn) = get(&served.address, "/games.pgn");
+    assert_eq!(status, 200);
+    assert_eq!(common::pgn_games(&pgn), vec![played.clone(); 2]);
+    drop(served);
+    drop((chessnut, hall));
 }
 
 #[test]
