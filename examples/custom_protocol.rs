@@ -33,6 +33,8 @@ const PROTOCOL: Protocol = Protocol {
     scan_ms: 0,
     new_session: line_session,
     probe: None,
+    // Its promotions are placed as any move: the queen, unless a `promote` report says else.
+    promotion_at_host: false,
 };
 
 fn line_session(_options: &SessionOptions) -> Box<dyn BoardSession + Send> {
@@ -192,6 +194,9 @@ fn pass(game: &mut LiveGame, session: &mut dyn BoardSession, now: Millis) {
             LiveEvent::Decision(decision) => println!("{:>6} {}", decision.t, render(&decision)),
             LiveEvent::Waiting { .. } => println!("{now:>6} waiting for the start position"),
             LiveEvent::SetUp { t } => println!("{t:>6} a new game was set up"),
+            LiveEvent::PromotionAsked { from, to } => {
+                println!("{now:>6} {from}-{to} promotes: which piece?");
+            }
         }
     }
     while let Some(feedback) = game.poll_feedback() {

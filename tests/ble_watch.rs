@@ -195,3 +195,83 @@ fn ports_lists_each_bluetooth_board_in_range_with_its_family_and_signal() {
         );
     }
 }
+
+#[test]
+fn a_pegasus_promotion_waits_for_the_piece_typed_at_watch_s_terminal() {
+    use std::io::Write;
+    // 5. bxa8=N: a Pegasus senses only that a8 is occupied; watch asks for the piece and the
+    // player types the knight.
+    let dir = tempfile::tempdir().expect("a folder");
+    let pgn = dir.path().join("knight.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"knight\"]\n\n1. e4 d5 2. exd5 c6 3. dxc6 Qb6 4. cxb7 Kd8 5. bxa8=N *\n",
+    )
+    .expect("written");
+    let bus = private_bus();
+    let args = ["--pgn", pgn.to_str().expect("a path"), "--speed", "10"];
+    let emulator = emulate_on(&bus, "pegasus", &args, Stdio::inherit());
+    let record = dir.path().join("game.log");
+    let mut watch = common::bin()
+        .args(["watch", "--json", "--give-up-after", "1"])
+        .args(["--port", &emulator.port])
+        .arg("--record")
+        .arg(&record)
+        .args(common::SCALED_WINDOWS)
+        .env(common::ble::BUS_VARIABLE, &bus.address)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("watch runs");
+    let mut keyboard = watch.stdin.take().expect("stdin");
+    let said = common::child::lines_of(watch.stderr.take().expect("stderr"));
+    let lines = common::child::lines_of(watch.stdout.take().expect("stdout"));
+    let mut stderr = Vec::new();
+    loop {
+        let line = said
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no promotion asked for: {stderr:?}"));
+        let asked = line.contains("b7-a8 promotes: choose the piece");
+        stderr.push(line);
+        if asked {
+            break;
+        }
+    }
+    keyboard.write_all(b"promote n\n").expect("typed");
+    let status = watch.wait().expect("watch ends");
+    drop(emulator);
+    stderr.extend(said.iter());
+    let stderr = stderr.join("\n");
+    // It gives up once the board has gone (the emulator ended), as it says.
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.matches("giving up").count(), 1, "{stderr}");
+    let events: Vec<Value> = lines
+        .iter()
+        .map(|line| serde_json::from_str(&line).expect("JSON"))
+        .filter(|event: &Value| event["kind"] != "link")
+        .collect();
+    let sans = [
+        "e4", "d5", "exd5", "c6", "dxc6", "Qb6", "cxb7", "Kd8", "bxa8=N",
+    ];
+    assert_eq!(
+        common::recorded_games(&events),
+        vec![sans.iter().map(|san| (*san).to_owned()).collect::<Vec<_>>()],
+        "{stderr}"
+    );
+    assert!(
+        events.iter().all(|e| e["promotion_default"].is_null()),
+        "{events:?}"
+    );
+    let recorded = std::fs::read_to_string(&record).expect("the recording");
+    assert!(
+        recorded.lines().any(|l| l == "@promotion-choice awaited")
+            && recorded.lines().any(|l| l.ends_with(" promote n")),
+        "{recorded}"
+    );
+    assert_eq!(
+        events,
+        replay_with(&record, &common::SCALED_WINDOWS),
+        "live decisions differ from the replay of the recording\n{stderr}"
+    );
+}

@@ -18,7 +18,7 @@ use touchmove::sensor::{Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::SensorLog;
 use touchmove::sensor_log::{LogHeader, LogRecord};
 use touchmove::timing::{Timing, resolve};
-use touchmove_simulation::emulation::{EmulatedBoard, ProtocolScript, ScriptStart, Unplug};
+use touchmove_simulation::emulation::{EmulatedBoard, Notice, ProtocolScript, ScriptStart, Unplug};
 use touchmove_simulation::emulators::chesslink::{
     ChessLinkBoardEmulator, EmulatorConfig as LinkConfig,
 };
@@ -111,10 +111,15 @@ pub fn styles() -> Vec<LiveStyle> {
     };
     // A Pegasus senses occupancy only and has no clock and no buttons; its link drops as a
     // Bluetooth link does.
+    // Its promotions wait for the piece typed at the host, which asks for it: the hands always
+    // answer (never leaving a queen to a default there is not).
     let pegasus = |name, hands: HandStyle, unplug_ms| LiveStyle {
         name,
         protocol: &touchmove::pegasus::PROTOCOL,
-        hands: no_clock(hands),
+        hands: HandStyle {
+            omit_queen_choice: false,
+            ..no_clock(hands)
+        },
         unplug_ms,
         killed_ms: None,
     };
@@ -575,12 +580,12 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     let mut kill = style.killed_ms.map(|down| (fault_at, down));
     let mut board = emulated_board(style, game, &simulated.events, seed, unplug)?;
     // As `watch` decides on this protocol's board: its report horizon and its scan period.
-    let interpreter = resolve(
+    let interpreter = style.protocol.deciding(resolve(
         Config::default(),
         Timing::default(),
         Timing::default(),
         style.protocol.timing(),
-    );
+    ));
     let mut watcher = Watcher::new(style.protocol, game, interpreter, Vec::new());
     let mut now: Millis = 0;
     watcher.link.connect(now);
@@ -743,6 +748,17 @@ impl Watcher {
             self.link.handle_bytes(now, &across(self.air, bytes));
             moved = true;
         }
+        // A promotion's piece the player types at the host (a board without buttons), taken
+        // as the runner takes `promote q|r|b|n`: once the game is on.
+        while let Some(notice) = board.poll_notice() {
+            if let (Notice::ChosenAtHost(role), true) = (notice, self.game.started()) {
+                let event = SensorEvent::new(now, SensorKind::Promote(role));
+                self.game.handle_sensor(&event);
+                self.recorded.push(LogRecord::Event(event));
+                self.drain(now);
+                moved = true;
+            }
+        }
         while let Some(event) = self.link.poll_event() {
             moved = true;
             match event {
@@ -788,7 +804,9 @@ impl Watcher {
 /// The decisions of replaying `recorded`, as `replay` reads a `watch --record` log (whose
 /// header states the timing the session decided with).
 fn replay(game: &PgnGame, recorded: &[LogRecord], config: &Config) -> Vec<GameEvent> {
-    let header = LogHeader::new(&game.start, "live bench").with_timing(Timing::of_config(config));
+    let header = LogHeader::new(&game.start, "live bench")
+        .with_timing(Timing::of_config(config))
+        .with_promotion_choice_of(config);
     let mut replay = Replay::new(Config::default());
     let mut out = Vec::new();
     replay.record(LogRecord::Header(Box::new(header)), &mut |event| {

@@ -129,7 +129,9 @@ impl<S: Sink + Commented> Sink for Analysing<S> {
                 match event {
                     LiveEvent::Started { .. } => self.analyst.started(),
                     LiveEvent::Decision(decision) => self.analyst.handle_decision(decision),
-                    LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => {}
+                    LiveEvent::Waiting { .. }
+                    | LiveEvent::SetUp { .. }
+                    | LiveEvent::PromotionAsked { .. } => {}
                 }
                 self.drive(None)
             }

@@ -17,7 +17,8 @@ use super::typed::read_typed;
 pub(super) const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
 `default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`, `time white|black \
 SECONDS`, `clock WHITE BLACK` (each H:MM:SS or M:SS), `note TEXT`, \
-`tag white|black|event|round|site|board TEXT`, `reinstate PLY`";
+`tag white|black|event|round|site|board TEXT`, `reinstate PLY`, `promote q|r|b|n` (a \
+promotion's piece the board cannot tell)";
 
 /// Reads the lines typed and sends each declaration to the board's runner; anything else is
 /// answered with what can be typed.
@@ -49,7 +50,19 @@ fn typed_control(line: &str) -> Option<Control> {
     if let Some(ply) = typed_reinstate(&lower) {
         return Some(Control::Reinstate(ply));
     }
+    if let Some(role) = typed_promotion(&lower) {
+        return Some(Control::Promote(role));
+    }
     typed_note(line).map(|text| Control::Note(text.to_owned()))
+}
+
+/// The piece a typed `promote q|r|b|n` chooses for a promotion the board cannot tell, if the
+/// line is one.
+pub(super) fn typed_promotion(line: &str) -> Option<shakmaty::Role> {
+    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["promote", letter] => super::web::requests::promotion_piece(letter),
+        _ => None,
+    }
 }
 
 /// The tag and its value (as typed) of a typed `tag NAME TEXT`, if the line is one (the name

@@ -967,14 +967,26 @@ impl InterpreterArgs {
 
     /// The configuration of a live game on a `protocol` board, resumed from a recording with
     /// `recorded` or not: the timing these options give, else the recording's (a resumed game
-    /// is weighed as it was recorded), else the protocol's.
+    /// is weighed as it was recorded), else the protocol's; a promotion's piece awaited where
+    /// the protocol or the recording says so.
     pub fn live_config(
         &self,
         recorded: Option<&LogHeader>,
         protocol: &touchmove::live::Protocol,
     ) -> Config {
+        let awaited = recorded.is_some_and(|header| header.promotion_choice);
         let recorded = recorded.map(LogHeader::timing).unwrap_or_default();
-        resolve(self.config(), self.given(), recorded, protocol.timing())
+        let config = protocol.deciding(resolve(
+            self.config(),
+            self.given(),
+            recorded,
+            protocol.timing(),
+        ));
+        if awaited {
+            config.awaiting_promotion_choice()
+        } else {
+            config
+        }
     }
 }
 

@@ -93,7 +93,8 @@ async fn watch_with<S: BoardSession>(
         }
         (Some(path), None) => {
             let header = LogHeader::new(&start, &board_name(protocol))
-                .with_timing(Timing::of_config(&config));
+                .with_timing(Timing::of_config(&config))
+                .with_promotion_choice_of(&config);
             Some(Recording::create(path, header))
         }
         (None, _) => None,

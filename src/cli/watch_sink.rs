@@ -255,6 +255,14 @@ impl<W: Write> WatchSink<W> {
                 eprintln!("touchmove: a new game was set up: waiting for the board to show it");
                 Ok(())
             }
+            LiveEvent::PromotionAsked { from, to } => {
+                eprintln!(
+                    "touchmove: {from}-{to} promotes: choose the piece (`promote q|r|b|n` typed \
+                     and Enter, the page's buttons, or the board's own where it has them): the \
+                     move waits for it"
+                );
+                Ok(())
+            }
         }
     }
 

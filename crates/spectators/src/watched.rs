@@ -442,7 +442,8 @@ impl WatchedBoard {
                 self.started = true;
                 None
             }
-            LiveEvent::Waiting { .. } => None,
+            // The page shows a promotion waiting for its piece from the turn's summary.
+            LiveEvent::Waiting { .. } | LiveEvent::PromotionAsked { .. } => None,
             LiveEvent::Decision(decision) => Some(self.decision(decision, game)),
             LiveEvent::SetUp { t } => Some(self.set_up(*t, game)),
         }

@@ -410,7 +410,9 @@ async fn play(
         Timing::default(),
         None,
     );
-    let header = header.with_timing(Timing::of_config(&interpreter));
+    let header = header
+        .with_timing(Timing::of_config(&interpreter))
+        .with_promotion_choice_of(&interpreter);
     let mut game = LiveGame::new(start.clone(), interpreter);
     let recording = match (&board.record, &resumed) {
         (Some(path), Some(resumed)) => Some(

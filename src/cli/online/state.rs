@@ -10,7 +10,7 @@ use tokio::sync::{Notify, mpsc};
 
 use shakmaty::Move;
 use touchmove::interpreter::PendingDecision;
-use touchmove::live::{Feedback, LiveEvent, LiveGame, move_squares};
+use touchmove::live::{Feedback, LiveEvent, LiveGame};
 use touchmove::online::lichess::request::Request;
 use touchmove::online::lichess::wire::GameMessage;
 use touchmove::online::{Answer, OnlineEvent, OnlineGame};
@@ -154,32 +154,15 @@ impl OnlineState {
         }
     }
 
-    /// Whether the board's game now waits for a promotion's piece: said once, with what to do,
-    /// and the move lit on the board.
+    /// Notes whether the board's game now waits for a promotion's piece (the live game says it
+    /// and lights it; a choice asked for is taken only while one waits).
     fn watch_promotion(&mut self, game: &LiveGame) {
-        let awaited =
+        self.promotion =
             game.interpreter()
                 .and_then(|interpreter| match interpreter.turn_view().pending {
                     Some(PendingDecision::PromotionChoice { chess_move }) => Some(chess_move),
                     _ => None,
                 });
-        if std::mem::replace(&mut self.promotion, awaited) == awaited || self.replaying {
-            return;
-        }
-        let Some(m) = awaited else {
-            return;
-        };
-        let (from, to) = move_squares(m);
-        eprintln!(
-            "touchmove: {from}-{to} promotes: choose the piece (the board's Q, R, B or N button, \
-             `promote q|r|b|n` typed, or the page): nothing is sent until then"
-        );
-        let show = Feedback::Show {
-            from,
-            to,
-            text: format!("{to}=? QRBN"),
-        };
-        let _ = self.controls.send(Control::Feedback(show));
     }
 
     /// The board's reports and its link: to the page, then as `watch` has them.
@@ -238,7 +221,9 @@ impl OnlineSink {
                 state.started = true;
                 state.take_heard(*t)?;
             }
-            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.board_said(happened)?,
+            LiveEvent::Waiting { .. }
+            | LiveEvent::SetUp { .. }
+            | LiveEvent::PromotionAsked { .. } => state.board_said(happened)?,
         }
         state.watch_promotion(game);
         state.drain()

@@ -6,24 +6,31 @@ use tokio::sync::mpsc;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
 
+use super::super::arbiter_keys::typed_promotion;
 use super::super::typed::read_typed;
 use super::super::web::requests::Asked;
 
-/// `resign` (and Enter) resigns `human`'s game; `hint` asks the engine for a hint.
+/// `resign` (and Enter) resigns `human`'s game; `hint` asks the engine for a hint; `promote
+/// q|r|b|n` chooses the piece of a promotion the board cannot tell.
 pub(super) fn read_keys(
     controls: mpsc::UnboundedSender<Control>,
     asks: mpsc::UnboundedSender<Asked>,
     human: Color,
 ) {
     read_typed("`resign` or `hint`", move |line| {
-        match line.to_ascii_lowercase().as_str() {
+        let lower = line.to_ascii_lowercase();
+        if let Some(role) = typed_promotion(&lower) {
+            return controls.send(Control::Promote(role)).is_ok();
+        }
+        match lower.as_str() {
             "resign" => controls
                 .send(Control::Declare(Declared::Resigned(human)))
                 .is_ok(),
             "hint" => asks.send(Asked::Hint).is_ok(),
             other => {
                 eprintln!(
-                    "touchmove: `{other}`? type `resign` and Enter to resign, `hint` for a hint"
+                    "touchmove: `{other}`? type `resign` and Enter to resign, `hint` for a hint, \
+                     `promote q|r|b|n` for a promotion's piece"
                 );
                 true
             }

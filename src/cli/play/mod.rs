@@ -179,6 +179,7 @@ async fn play(
         (Some(path), None) => {
             let header = LogHeader::new(&start, &format!("{} via touchmove play", protocol.name))
                 .with_timing(Timing::of_config(&interpreter))
+                .with_promotion_choice_of(&interpreter)
                 .with_engine(engine);
             Some(
                 Recording::create(path, header)

@@ -281,7 +281,9 @@ impl PlaySink {
                 state.out.take(happened)?;
                 state.game.started();
             }
-            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => state.out.take(happened)?,
+            LiveEvent::Waiting { .. }
+            | LiveEvent::SetUp { .. }
+            | LiveEvent::PromotionAsked { .. } => state.out.take(happened)?,
         }
         // The page sees the game's start and what the game against the engine decides, never
         // the interpreter's decisions themselves.

@@ -114,6 +114,8 @@ impl Setup {
         let recorded = resumed
             .map(|resumed| resumed.log.header.timing())
             .unwrap_or_default();
+        // No one types at serve's terminal for a board's players: a promotion the board
+        // cannot tell is the queen, marked as the default (`Protocol::deciding` is not used).
         touchmove::timing::resolve(self.interpreter, self.given, recorded, protocol.timing())
     }
 

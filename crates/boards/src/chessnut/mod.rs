@@ -57,4 +57,5 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     scan_ms: 100,
     new_session: session::new_session,
     probe: None,
+    promotion_at_host: false,
 };

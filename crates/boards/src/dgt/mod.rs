@@ -32,4 +32,5 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
         request: session::probe::request,
         recognise: session::probe::recognise,
     }),
+    promotion_at_host: false,
 };

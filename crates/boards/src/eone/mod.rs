@@ -63,6 +63,7 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
     scan_ms: crate::chesslink::PROTOCOL.scan_ms,
     new_session: crate::chesslink::session::new_session,
     probe: None,
+    promotion_at_host: false,
 };
 
 #[cfg(test)]

@@ -22,4 +22,5 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
         request: probe::request,
         recognise: probe::recognise,
     }),
+    promotion_at_host: false,
 };

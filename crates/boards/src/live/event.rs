@@ -18,6 +18,15 @@ pub enum LiveEvent {
     },
     /// A decision of the interpreter.
     Decision(GameEvent),
+    /// A promotion waits for the player's choice of piece, which the board cannot tell (the
+    /// game awaits it: [`touchmove_core::interpreter::Config::promotion_choice_awaited`]): the
+    /// pawn's square and the promotion square. Said once when it begins to wait.
+    PromotionAsked {
+        /// Where the pawn came from.
+        from: shakmaty::Square,
+        /// Where it promotes.
+        to: shakmaty::Square,
+    },
     /// A new game was set up at `t` (by a spectator's tool, LiveChess's `setup`): it starts
     /// from [`LiveGame::start`](super::LiveGame::start) once the board shows it, and the game before it is over.
     SetUp {

@@ -112,7 +112,9 @@ impl FeedbackWriter {
             LiveEvent::Started { .. } => Some(Feedback::Started {
                 to_move: self.first,
             }),
-            LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => None,
+            LiveEvent::Waiting { .. }
+            | LiveEvent::SetUp { .. }
+            | LiveEvent::PromotionAsked { .. } => None,
             LiveEvent::Decision(GameEvent { kind, .. }) => self.decision(kind),
         }
     }

@@ -2,11 +2,11 @@
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square};
 
 use touchmove_core::clock::{ClockReading, TimeControl};
 use touchmove_core::event::{EventKind, GameEvent, one_line};
-use touchmove_core::interpreter::{Config, Interpreter};
+use touchmove_core::interpreter::{Config, Interpreter, PendingDecision};
 use touchmove_core::replay::take_host_note;
 use touchmove_core::rules::{Declared, chess960};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
@@ -92,6 +92,8 @@ pub struct LiveGame {
     left_standard: Option<bool>,
     /// A Chess960 start the board shows is played from ([`LiveGame::recognising_chess960`]).
     recognise_chess960: bool,
+    /// The promotion waiting for the player's choice of piece, once said.
+    promotion_asked: Option<shakmaty::Move>,
 }
 
 impl LiveGame {
@@ -108,6 +110,7 @@ impl LiveGame {
             feedback: VecDeque::new(),
             left_standard: None,
             recognise_chess960: false,
+            promotion_asked: None,
         }
     }
 
@@ -382,6 +385,33 @@ impl LiveGame {
         while let Some(decision) = self.interpreter.as_mut().and_then(Interpreter::poll_event) {
             self.say(LiveEvent::Decision(decision));
         }
+        self.ask_promotion();
+    }
+
+    /// Says once that a promotion waits for the player's choice of piece, and shows its
+    /// squares on the board (`e8=? QRBN` on a display).
+    fn ask_promotion(&mut self) {
+        if !self.config.promotion_choice_awaited {
+            return;
+        }
+        let awaited = self.interpreter.as_ref().and_then(|interpreter| {
+            match interpreter.turn_view().pending {
+                Some(PendingDecision::PromotionChoice { chess_move }) => Some(chess_move),
+                _ => None,
+            }
+        });
+        if std::mem::replace(&mut self.promotion_asked, awaited) == awaited {
+            return;
+        }
+        let Some(Move::Normal { from, to, .. }) = awaited else {
+            return;
+        };
+        self.out.push_back(LiveEvent::PromotionAsked { from, to });
+        self.feedback.push_back(Feedback::Show {
+            from,
+            to,
+            text: format!("{to}=? QRBN"),
+        });
     }
 
     /// Queues `event`, and what it tells the board.
@@ -570,5 +600,81 @@ mod tests {
             matches!(&decision, Some(LiveEvent::Decision(GameEvent { t: 1300, kind: touchmove_core::event::EventKind::Move(m) })) if m.san.to_string() == "e4"),
             "{decision:?}"
         );
+    }
+
+    #[test]
+    fn a_promotion_the_board_cannot_tell_is_asked_for_once_and_decided_by_the_choice() {
+        use shakmaty::fen::Fen;
+        let start: Chess = "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"
+            .parse::<Fen>()
+            .expect("a FEN")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("legal");
+        let config = Config::default().awaiting_promotion_choice();
+        let mut game = LiveGame::new(start.clone(), config);
+        let at = |t, kind| SensorEvent::new(t, kind);
+        let occupancy = BoardSnapshot::occupancy(start.board().occupied());
+        game.handle_sensor(&at(0, SensorKind::Snapshot(occupancy)));
+        assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
+        game.handle_sensor(&at(
+            1000,
+            SensorKind::Lift {
+                square: Square::E7,
+                piece: None,
+            },
+        ));
+        game.handle_sensor(&at(
+            1200,
+            SensorKind::Place {
+                square: Square::E8,
+                piece: None,
+            },
+        ));
+        while let Some(deadline) = game.poll_timeout() {
+            game.handle_timeout(deadline);
+        }
+        let events: Vec<LiveEvent> = std::iter::from_fn(|| game.poll_event()).collect();
+        let asked = LiveEvent::PromotionAsked {
+            from: Square::E7,
+            to: Square::E8,
+        };
+        assert_eq!(
+            events.iter().filter(|e| **e == asked).count(),
+            1,
+            "{events:?}"
+        );
+        assert!(
+            !events.iter().any(
+                |e| matches!(e, LiveEvent::Decision(d) if matches!(d.kind, EventKind::Move(_)))
+            ),
+            "decided before the choice: {events:?}"
+        );
+        let shown: Vec<Feedback> = std::iter::from_fn(|| game.poll_feedback()).collect();
+        assert!(
+            shown.contains(&Feedback::Show {
+                from: Square::E7,
+                to: Square::E8,
+                text: "e8=? QRBN".to_owned(),
+            }),
+            "{shown:?}"
+        );
+        // The player types `promote n`: the knight, and nothing asked again.
+        game.handle_sensor(&at(9000, SensorKind::Promote(shakmaty::Role::Knight)));
+        while let Some(deadline) = game.poll_timeout() {
+            game.handle_timeout(deadline);
+        }
+        let events: Vec<LiveEvent> = std::iter::from_fn(|| game.poll_event()).collect();
+        let sans: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                LiveEvent::Decision(GameEvent {
+                    kind: EventKind::Move(m),
+                    ..
+                }) => Some(m.san.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sans, ["e8=N"], "{events:?}");
+        assert!(!events.contains(&asked));
     }
 }

@@ -34,9 +34,27 @@ pub struct Protocol {
     pub new_session: fn(&SessionOptions) -> Box<dyn BoardSession + Send>,
     /// How a board of this protocol is recognised on a port, if it can be.
     pub probe: Option<Probe>,
+    /// Whether a promotion's new piece is entered at the host only: the board neither
+    /// identifies pieces nor has promotion buttons (a DGT Pegasus). Then the game waits for
+    /// the player's choice (`promote q|r|b|n` typed, or the page) instead of making a queen
+    /// nobody chose.
+    pub promotion_at_host: bool,
 }
 
 impl Protocol {
+    /// `config` as a game on a board of this protocol decides: a promotion whose piece is
+    /// entered at the host only waits for that choice ([`Protocol::promotion_at_host`]).
+    pub fn deciding(
+        &self,
+        config: touchmove_core::interpreter::Config,
+    ) -> touchmove_core::interpreter::Config {
+        if self.promotion_at_host {
+            config.awaiting_promotion_choice()
+        } else {
+            config
+        }
+    }
+
     /// The timing a board of this protocol decides with when nothing else says (see
     /// [`touchmove_core::timing`]): its report horizon and its scan period.
     pub fn timing(&self) -> touchmove_core::timing::Timing {

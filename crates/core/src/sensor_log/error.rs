@@ -101,6 +101,12 @@ pub enum LineError {
         /// The text found.
         text: String,
     },
+    /// The `@promotion-choice` value is not `awaited`.
+    #[error("bad `@promotion-choice` value `{text}`: expected `awaited`")]
+    BadPromotionChoice {
+        /// The text found.
+        text: String,
+    },
     /// The `@online` value is not a server, a game and a side.
     #[error("bad `@online` value `{text}`: expected `<server> <game> white|black`")]
     BadOnline {

@@ -32,6 +32,11 @@ pub struct LogHeader {
     pub bounce_ms: Option<Millis>,
     /// The board's scan period the recording session decided with (`@scan-ms`), when it said.
     pub scan_ms: Option<Millis>,
+    /// Whether a promotion whose piece the board cannot tell waited for the player's choice
+    /// (`@promotion-choice awaited`, written by a session on a board whose promotions are
+    /// chosen at the host): a replay waits for it too
+    /// ([`crate::Config::promotion_choice_awaited`]).
+    pub promotion_choice: bool,
 }
 
 impl LogHeader {
@@ -48,12 +53,20 @@ impl LogHeader {
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
+            promotion_choice: false,
         }
     }
 
     /// The same header, stating the board's scan period the session decided with.
     pub fn with_scan(mut self, scan_ms: Millis) -> LogHeader {
         self.scan_ms = Some(scan_ms);
+        self
+    }
+
+    /// The same header, stating whether the session waited for the player's choice of a
+    /// promotion's piece the board cannot tell (as `config` says), so that a replay does too.
+    pub fn with_promotion_choice_of(mut self, config: &Config) -> LogHeader {
+        self.promotion_choice = config.promotion_choice_awaited;
         self
     }
 
@@ -93,6 +106,9 @@ impl LogHeader {
         if self.online.is_some() {
             config.illegal_limit = u32::MAX;
             // A move sent to the server stands: a promotion is never to a piece nobody chose.
+            config = config.awaiting_promotion_choice();
+        }
+        if self.promotion_choice {
             config = config.awaiting_promotion_choice();
         }
         config
@@ -260,6 +276,7 @@ mod tests {
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
+            promotion_choice: false,
         };
         let position = header.start_position().expect("legal position");
         assert_eq!(position.turn(), Color::Black);

@@ -18,6 +18,7 @@ pub(super) struct MetadataCollector {
     slide_line: Option<usize>,
     scan_line: Option<usize>,
     bounce_line: Option<usize>,
+    promotion_line: Option<usize>,
 }
 
 impl MetadataCollector {
@@ -83,6 +84,17 @@ impl MetadataCollector {
                 })?;
                 self.header.online = Some(seat);
                 self.online_line = Some(line);
+                Ok(())
+            }
+            "promotion-choice" => {
+                check_once(key, self.promotion_line, value)?;
+                if value != "awaited" {
+                    return Err(LineError::BadPromotionChoice {
+                        text: value.to_owned(),
+                    });
+                }
+                self.header.promotion_choice = true;
+                self.promotion_line = Some(line);
                 Ok(())
             }
             _ => Ok(()),

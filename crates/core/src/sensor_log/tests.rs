@@ -87,9 +87,10 @@ fn header() -> impl Strategy<Value = LogHeader> {
             shakmaty::Color::Black,
         ])),
         prop::option::of((0..=60_000u64, 0..=60_000u64)),
+        any::<bool>(),
     )
         .prop_map(
-            |(fen, board, report_horizon_ms, engine, windows)| LogHeader {
+            |(fen, board, report_horizon_ms, engine, windows, promotion_choice)| LogHeader {
                 start: fen.map(|fen| fen.parse::<Fen>().expect("valid FEN")),
                 board,
                 report_horizon_ms,
@@ -102,6 +103,7 @@ fn header() -> impl Strategy<Value = LogHeader> {
                 slide_ms: windows.map(|(slide, _)| slide),
                 bounce_ms: windows.map(|(_, bounce)| bounce),
                 scan_ms: windows.map(|(slide, _)| slide / 2),
+                promotion_choice,
             },
         )
 }

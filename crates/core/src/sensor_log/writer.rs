@@ -189,6 +189,9 @@ impl<W: Write> LogWriter<W> {
         if let Some(seat) = &header.online {
             writeln!(self.out, "@online {seat}")?;
         }
+        if header.promotion_choice {
+            writeln!(self.out, "@promotion-choice awaited")?;
+        }
         self.flush_if_asked()
     }
 
@@ -308,6 +311,7 @@ mod tests {
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
+            promotion_choice: false,
         };
         let mut writer =
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("header");
@@ -377,6 +381,7 @@ mod tests {
                 slide_ms: None,
                 bounce_ms: None,
                 scan_ms: None,
+                promotion_choice: false,
             };
             assert!(
                 matches!(
@@ -399,6 +404,7 @@ mod tests {
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
+            promotion_choice: false,
         };
         assert!(matches!(
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),

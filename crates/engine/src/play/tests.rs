@@ -41,7 +41,9 @@ impl Table {
             match event {
                 LiveEvent::Started { .. } => self.play.started(),
                 LiveEvent::Decision(decision) => self.play.handle_decision(&decision),
-                LiveEvent::Waiting { .. } | LiveEvent::SetUp { .. } => {}
+                LiveEvent::Waiting { .. }
+                | LiveEvent::SetUp { .. }
+                | LiveEvent::PromotionAsked { .. } => {}
             }
         }
     }

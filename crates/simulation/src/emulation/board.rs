@@ -71,6 +71,9 @@ pub enum Notice {
     /// The hands stop playing the script, and why (its next move is not legal in the game as
     /// played).
     HandsStopped(String),
+    /// The player chooses a promotion's piece at the host (`promote q|r|b|n` typed), on a board
+    /// that has no promotion buttons: whoever runs the board passes it to the host.
+    ChosenAtHost(shakmaty::Role),
 }
 
 impl Notice {
@@ -87,6 +90,13 @@ impl Notice {
             Notice::Displayed(text) => (format!("the clock shows `{text}`"), false),
             Notice::Followed(san) => (format!("the hands carry out {san}, as shown"), false),
             Notice::HandsStopped(why) => (why.clone(), true),
+            Notice::ChosenAtHost(role) => (
+                format!(
+                    "the player chooses the promotion's piece at the host: `promote {}`",
+                    role.char()
+                ),
+                false,
+            ),
         }
     }
 }

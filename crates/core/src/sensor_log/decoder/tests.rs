@@ -86,6 +86,7 @@ fn the_contract_example_reads_to_its_events() {
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
+            promotion_choice: false,
         }
     );
     assert_eq!(
@@ -140,6 +141,7 @@ fn a_log_without_events_yields_its_header_at_the_end() {
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
+            promotion_choice: false,
         }))))
     );
     assert_eq!(decoder.poll(), None);
@@ -182,6 +184,7 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
             slide_ms: None,
             bounce_ms: None,
             scan_ms: None,
+            promotion_choice: false,
         }))),
         Ok(LogRecord::Event(SensorEvent::new(
             0,
@@ -676,4 +679,27 @@ fn the_windows_a_session_decided_with_read_back_and_bad_ones_are_errors() {
         let text = format!("touchmove-log 1\n{line}\n0 lift e2\n");
         assert_eq!(first_error(text.as_bytes()).to_string(), message);
     }
+}
+
+#[test]
+fn a_log_that_awaited_promotion_choices_is_decided_awaiting_them() {
+    let text = "touchmove-log 1\n@board pegasus via touchmove watch\n@promotion-choice awaited\n\
+                0 lift e2\n";
+    let log = read_log(text).expect("valid");
+    assert!(log.header.promotion_choice);
+    let config = log.header.config(
+        crate::interpreter::Config::default(),
+        crate::timing::Timing::default(),
+        None,
+    );
+    assert!(config.promotion_choice_awaited);
+    let without = read_log("touchmove-log 1\n0 lift e2\n").expect("valid");
+    let config = without.header.config(
+        crate::interpreter::Config::default(),
+        crate::timing::Timing::default(),
+        None,
+    );
+    assert!(!config.promotion_choice_awaited);
+    let bad = first_error(b"touchmove-log 1\n@promotion-choice maybe\n0 lift e2\n");
+    assert!(bad.to_string().contains("expected `awaited`"), "{bad}");
 }

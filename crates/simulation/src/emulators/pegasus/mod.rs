@@ -6,8 +6,9 @@
 //! dump (`01` on an occupied square, `00` elsewhere), the version (1.0), the serial numbers,
 //! the trademark and the battery ([`BATTERY_PERCENT`]); once the host turns field updates on
 //! (`44`) it reports each square's change as it happens, until a reset (`40`). It lights the
-//! squares the LED command (`60`) lists. It has no buttons: the script's clock presses and
-//! promotion choices are not the board's. Unplugged (the Bluetooth link dropped, the board
+//! squares the LED command (`60`) lists. It has no buttons: the script's clock presses are not
+//! the board's, and its promotion choices are the player's at the host
+//! ([`Notice::ChosenAtHost`]). Unplugged (the Bluetooth link dropped, the board
 //! switched off) it reads and sends nothing while the hands go on; plugged in again it has
 //! forgotten the updates and its LEDs.
 
@@ -137,8 +138,15 @@ impl PegasusBoardEmulator {
         let Some(event) = self.script.pop() else {
             return;
         };
-        let Change::Square { square, action } = event.change else {
-            return;
+        let (square, action) = match event.change {
+            Change::Square { square, action } => (square, action),
+            Change::Button(button) => {
+                // No buttons: a promotion's piece is chosen at the host.
+                if let Some(role) = promotion_of(button) {
+                    self.notices.push_back(Notice::ChosenAtHost(role));
+                }
+                return;
+            }
         };
         let square = Square::new(u32::from(square.index()));
         let placed = action == Action::Placed;
@@ -304,5 +312,17 @@ impl EmulatedBoard for PegasusBoardEmulator {
 
     fn poll_notice(&mut self) -> Option<Notice> {
         self.notices.pop_front()
+    }
+}
+
+/// The piece a promotion button chooses (none for the other buttons).
+fn promotion_of(button: touchmove_firmware_protocol::Button) -> Option<shakmaty::Role> {
+    use touchmove_firmware_protocol::Button;
+    match button {
+        Button::PromoteQueen => Some(shakmaty::Role::Queen),
+        Button::PromoteRook => Some(shakmaty::Role::Rook),
+        Button::PromoteBishop => Some(shakmaty::Role::Bishop),
+        Button::PromoteKnight => Some(shakmaty::Role::Knight),
+        Button::ClockWhite | Button::ClockBlack | Button::Adjust => None,
     }
 }

@@ -130,3 +130,36 @@ fn the_squares_the_host_lights_are_lit() {
     run(&mut session, &mut board, 600, Some((500, show)));
     assert_eq!(board.leds(), [Square::E7, Square::E5]);
 }
+
+#[test]
+fn a_promotion_button_of_the_script_is_the_player_s_choice_at_the_host() {
+    let mut script = e4_script();
+    script.events.push(ScriptEvent {
+        t: 1600,
+        change: Change::Button(touchmove_firmware_protocol::Button::PromoteKnight),
+    });
+    script.events.push(ScriptEvent {
+        t: 1700,
+        change: Change::Button(touchmove_firmware_protocol::Button::ClockWhite),
+    });
+    let mut board = PegasusBoardEmulator::new(EmulatorConfig::new(script));
+    let mut session = PegasusSession::new();
+    let events = run(&mut session, &mut board, 3000, None);
+    // The board reports no button: only the squares.
+    assert!(
+        events
+            .iter()
+            .all(|event| !matches!(event, LinkEvent::Sensor(SensorKind::Promote(_)))),
+        "{events:?}"
+    );
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    let chosen: Vec<&Notice> = notices
+        .iter()
+        .filter(|notice| matches!(notice, Notice::ChosenAtHost(_)))
+        .collect();
+    assert_eq!(
+        chosen,
+        [&Notice::ChosenAtHost(shakmaty::Role::Knight)],
+        "{notices:?}"
+    );
+}
