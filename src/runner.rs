@@ -63,6 +63,13 @@ pub enum Happened<'a> {
         /// Lost or back.
         state: LinkState,
     },
+    /// The board told its battery at `t`.
+    Battery {
+        /// When.
+        t: Millis,
+        /// Its level.
+        level: crate::stream::BatteryLevel,
+    },
     /// A diagnostic about the link (for standard error).
     Notice(&'a str),
     /// The board said its serial number (once it was identified, after the notice that says
@@ -687,11 +694,9 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                     tell(self.sink, Happened::Notice(&what))?;
                 }
                 LinkEvent::Battery { percent, charging } => {
-                    let charging = if charging { ", charging" } else { "" };
-                    tell(
-                        self.sink,
-                        Happened::Notice(&format!("the board's battery: {percent} %{charging}")),
-                    )?;
+                    let level = crate::stream::BatteryLevel { percent, charging };
+                    let t = self.clock.now();
+                    tell(self.sink, Happened::Battery { t, level })?;
                 }
                 LinkEvent::Lost | LinkEvent::Back => {}
             }

@@ -19,6 +19,8 @@ use common::watching::replay_with;
 struct Watched {
     events: Vec<Value>,
     links: Vec<String>,
+    /// The `battery` lines.
+    batteries: Vec<Value>,
     record: std::path::PathBuf,
     stderr: String,
     _dir: tempfile::TempDir,
@@ -46,12 +48,18 @@ fn watch_on(bus: &Bus, board: Option<&str>, port: &str, give_up: &str) -> Watche
     common::assert_gave_up(&output);
     let (links, events): (Vec<Value>, Vec<Value>) = common::json_lines(&output.stdout)
         .into_iter()
-        .partition(|event| event["kind"] == "link");
+        .partition(common::live_only);
     Watched {
         events,
+        batteries: links
+            .iter()
+            .filter(|event| event["kind"] == "battery")
+            .cloned()
+            .collect(),
         links: links
             .iter()
-            .map(|event| event["state"].as_str().unwrap_or("?").to_owned())
+            .filter_map(|event| event["state"].as_str())
+            .map(str::to_owned)
             .collect(),
         record,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -135,6 +143,26 @@ fn every_bluetooth_family_plays_the_game_watched_through_the_bluez_stand_in() {
             "{board}: {}",
             watched.stderr
         );
+        // The boards that tell their battery (the eONE does not): what the emulated one holds.
+        let told = match board {
+            "chessnut" => Some(touchmove_simulation::emulators::chessnut::BATTERY_PERCENT),
+            "pegasus" => Some(touchmove_simulation::emulators::pegasus::BATTERY_PERCENT),
+            _ => None,
+        };
+        let percents: Vec<Option<u64>> = watched
+            .batteries
+            .iter()
+            .map(|event| event["percent"].as_u64())
+            .collect();
+        match told {
+            Some(percent) => assert_eq!(
+                percents.first(),
+                Some(&Some(u64::from(percent))),
+                "{board}: {:?}",
+                watched.batteries
+            ),
+            None => assert!(percents.is_empty(), "{board}: {percents:?}"),
+        }
     }
 }
 
@@ -249,7 +277,7 @@ fn a_pegasus_promotion_waits_for_the_piece_typed_at_watch_s_terminal() {
     let events: Vec<Value> = lines
         .iter()
         .map(|line| serde_json::from_str(&line).expect("JSON"))
-        .filter(|event: &Value| event["kind"] != "link")
+        .filter(|event: &Value| !common::live_only(event))
         .collect();
     let sans = [
         "e4", "d5", "exd5", "c6", "dxc6", "Qb6", "cxb7", "Kd8", "bxa8=N",

@@ -285,7 +285,7 @@ fn check_game(
     }
     // Live equals replay: the recording (the server's lines and answers in it) replays to
     // every decision the session made; the link's state is the live session's.
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events.iter().filter(|e| !common::live_only(e)).collect();
     let replayed: Vec<&Value> = played.replayed.iter().collect();
     assert_eq!(replayed, decided, "{stderr}");
 }
@@ -301,7 +301,7 @@ fn rulings(events: &[Value]) -> Vec<&Value> {
 /// Live equals replay: the recording at `log` (the server's lines and answers in it) replays to
 /// every decision of the session's `events`; the link's state is the live session's alone.
 fn assert_replays_to(log: &std::path::Path, events: &[Value], stderr: &str) {
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events.iter().filter(|e| !common::live_only(e)).collect();
     let replayed = common::watching::replay_with(log, &[]);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided, "{stderr}");
 }

@@ -163,7 +163,7 @@ fn check_game(result: &Played, played: &[String]) {
     let (events, stderr) = (&result.events, &result.stderr);
     // Live equals replay: the recording (its engine notes included) replays to every decision
     // the session made, the engine's moves among them; the link's state is the live session's.
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events.iter().filter(|e| !common::live_only(e)).collect();
     let replayed: Vec<&Value> = result.replayed.iter().collect();
     assert_eq!(replayed, decided, "{stderr}");
     let kinds = |kind: &str| -> Vec<String> {
@@ -424,7 +424,7 @@ fn a_wrongly_carried_out_engine_move_is_reported_and_waited_for_and_a_takeback_a
         "{events:?}"
     );
     // Live equals replay: the wrong execution, the takeback and the engine's choices too.
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events.iter().filter(|e| !common::live_only(e)).collect();
     let replayed = replay_json(&recording);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     // No Article 4 ruling for the engine's side.
@@ -636,7 +636,7 @@ fn the_live_page_shows_the_engine_s_move_its_score_and_that_it_was_carried_out_a
         (&"0-1".into(), &"resignation".into(), &"5.1.2".into())
     );
     // The resignation is in the recording: the replay ends the game so too.
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events.iter().filter(|e| !common::live_only(e)).collect();
     let replayed = replay_json(&recording);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     let _ = std::fs::remove_dir_all(&dir);
@@ -722,7 +722,7 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
     // And the recording says so: it replays to the same.
     let log = std::fs::read_to_string(&recording).expect("the recording");
     assert!(log.contains("\n#engine-gone "), "{log}");
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events.iter().filter(|e| !common::live_only(e)).collect();
     let replayed = replay_json(&recording);
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     drop(board);
@@ -783,7 +783,7 @@ fn a_game_against_stockfish_killed_mid_game_and_resumed_goes_on_to_its_end() {
     assert!(stderr.contains("resumed: "), "{stderr}");
     let events: Vec<Value> = common::json_lines(&resumed.stdout)
         .into_iter()
-        .filter(|event| event["kind"] != "link")
+        .filter(|event| !common::live_only(event))
         .collect();
     // White's moves are the script's; Black's are the engine's, each announced and carried
     // out (a new engine process after the resume need not choose as the first would have).

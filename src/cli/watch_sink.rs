@@ -16,7 +16,7 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::runner::{Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
-use touchmove::stream::{Refusal, StreamEvent, StreamKind};
+use touchmove::stream::{BatteryLevel, Refusal, StreamEvent, StreamKind};
 
 use super::output::write_event;
 use super::pgn_file::PgnFile;
@@ -206,6 +206,7 @@ impl<W: Write> Sink for WatchSink<W> {
             }
             Happened::Live { event, game } => self.live(event, game),
             Happened::Link { t, state } => self.link(t, state),
+            Happened::Battery { t, level } => self.battery(t, level),
             Happened::Refused { t, refusal } => self.refused(t, refusal),
             Happened::Notice(text) => {
                 eprintln!("touchmove: {text}");
@@ -274,6 +275,23 @@ impl<W: Write> WatchSink<W> {
                 t,
                 kind: StreamKind::Refused(refusal.clone()),
             };
+            write_event(&mut self.out, true, Notation::San, &event)?;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// The board's battery: said, and a `battery` line with `--json`.
+    fn battery(&mut self, t: Millis, level: BatteryLevel) -> io::Result<()> {
+        let event = StreamEvent {
+            t,
+            kind: StreamKind::Battery(level),
+        };
+        eprintln!(
+            "touchmove: {}",
+            touchmove::output::text::render_stream_in(&event, Notation::San)
+        );
+        if self.json {
             write_event(&mut self.out, true, Notation::San, &event)?;
             self.out.flush()?;
         }

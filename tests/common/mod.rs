@@ -29,6 +29,12 @@ use touchmove::interpreter::Config;
 use touchmove::replay::Replay;
 use touchmove::sensor_log::{LogDecoder, LogReader, LogRecord};
 
+/// Whether a JSON event is a live session's alone (`link`, `battery`): a replay of the
+/// recording gives the same events less these.
+pub fn live_only(event: &Value) -> bool {
+    matches!(event["kind"].as_str(), Some("link" | "battery"))
+}
+
 /// One fixture: a sensor log, the events it must give, and the options to give them.
 pub struct Fixture {
     /// The file name without `.log`.

@@ -185,6 +185,17 @@ pub enum StreamKind {
     Online(OnlineNotice),
     /// An operator's action was refused (kind `refused`; live sessions only).
     Refused(Refusal),
+    /// The board's battery, as it told it (kind `battery`; live sessions only).
+    Battery(BatteryLevel),
+}
+
+/// A board's battery, as the board tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BatteryLevel {
+    /// The charge left, 0 to 100 %.
+    pub percent: u8,
+    /// Whether it is charging.
+    pub charging: bool,
 }
 
 /// One line of the stream: what was decided, and when.
@@ -208,6 +219,7 @@ enum Other<'a> {
     Link { state: LinkState },
     Online(&'a OnlineNotice),
     Refused(&'a Refusal),
+    Battery(&'a BatteryLevel),
 }
 
 impl Serialize for StreamKind {
@@ -221,6 +233,7 @@ impl Serialize for StreamKind {
             StreamKind::Link(state) => Other::Link { state: *state }.serialize(s),
             StreamKind::Online(notice) => Other::Online(notice).serialize(s),
             StreamKind::Refused(refusal) => Other::Refused(refusal).serialize(s),
+            StreamKind::Battery(level) => Other::Battery(level).serialize(s),
         }
     }
 }
@@ -338,6 +351,13 @@ mod tests {
                     why: "no".to_owned(),
                 }),
             },
+            StreamEvent {
+                t: 12,
+                kind: StreamKind::Battery(BatteryLevel {
+                    percent: 88,
+                    charging: true,
+                }),
+            },
         ];
         let expected = [
             r#"{"t":5,"kind":"engine","color":"white","san":"e4","uci":"e2e4","score_cp":31}"#,
@@ -349,7 +369,9 @@ mod tests {
             r#"{"t":9,"kind":"online","what":"move","color":"black","san":"e4","uci":"e2e4"}"#,
             r#"{"t":10,"kind":"online","what":"opponent-gone","gone":true,"claim_in_s":8}"#,
             r#"{"t":11,"kind":"refused","asked":"time-added black 120000","why":"no"}"#,
+            r#"{"t":12,"kind":"battery","percent":88,"charging":true}"#,
         ];
+        assert_eq!(lines.len(), expected.len());
         for (event, expected) in lines.iter().zip(expected) {
             assert_eq!(serde_json::to_string(event).ok().as_deref(), Some(expected));
             let mut fast = Vec::new();

@@ -14,7 +14,7 @@ use touchmove_core::interpreter::PendingDecision;
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
 use touchmove_core::sensor_log::format_placement;
-use touchmove_core::stream::{StreamEvent, StreamKind};
+use touchmove_core::stream::{BatteryLevel, StreamEvent, StreamKind};
 
 use touchmove_boards::live::{LiveEvent, LiveGame};
 
@@ -126,6 +126,10 @@ pub struct BoardSummary {
     /// Whether the board's clock says its battery is low, once a clock that says so has
     /// reported (a DGT clock).
     pub clock_battery_low: Option<bool>,
+    /// The board's own battery, once the board has told it (a Chessnut's, a Pegasus's); not
+    /// written otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub battery: Option<BatteryLevel>,
     /// How long ago (ms) the board last reported, if it has in this session (its health: a
     /// board that says nothing for long may be unplugged or its pieces untouched).
     pub since_report_ms: Option<u64>,
@@ -196,6 +200,8 @@ pub struct WatchedBoard {
     serial: Option<String>,
     /// Whether the board's clock last said its battery is low, if it says so.
     clock_battery_low: Option<bool>,
+    /// The board's own battery, once told.
+    battery: Option<BatteryLevel>,
     /// When the board last reported (ms of session time), if it has.
     reported: Option<Millis>,
     /// When the current game's last move was made (taken back or not), if it has one.
@@ -244,6 +250,7 @@ impl WatchedBoard {
             online: None,
             hints: false,
             serial: None,
+            battery: None,
             clock_battery_low: None,
             reported: None,
             moved: None,
@@ -321,6 +328,12 @@ impl WatchedBoard {
         let event = StreamEvent::from(GameEvent { t, kind });
         self.events.push(event.clone());
         event
+    }
+
+    /// The board told its battery.
+    pub fn set_battery(&mut self, level: BatteryLevel) {
+        self.battery = Some(level);
+        self.heard();
     }
 
     /// The board said its serial number.
@@ -638,6 +651,7 @@ impl WatchedBoard {
             hints: self.hints,
             serial: self.serial.clone(),
             clock_battery_low: self.clock_battery_low,
+            battery: self.battery,
             since_report_ms: since(self.reported),
             since_move_ms: since(self.moved),
         }

@@ -89,6 +89,7 @@ impl Sink for ReadySink {
             | Happened::Sensor { .. }
             | Happened::ClockReading { .. }
             | Happened::Link { .. }
+            | Happened::Battery { .. }
             | Happened::Serial { .. }
             | Happened::Connected { .. }
             | Happened::Unreachable { .. }

@@ -196,6 +196,7 @@ impl Sink for OnlineSink {
             }
             Happened::ClockReading { .. }
             | Happened::Link { .. }
+            | Happened::Battery { .. }
             | Happened::Connected { .. }
             | Happened::Serial { .. }
             | Happened::Unreachable { .. }

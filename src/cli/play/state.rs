@@ -256,6 +256,7 @@ impl Sink for PlaySink {
             | Happened::Sensor { .. }
             | Happened::ClockReading { .. }
             | Happened::Link { .. }
+            | Happened::Battery { .. }
             | Happened::Connected { .. }
             | Happened::Serial { .. }
             | Happened::Unreachable { .. }

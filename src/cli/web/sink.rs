@@ -159,6 +159,16 @@ impl Sink for PageSink {
                 self.handle.changed();
                 Ok(())
             }
+            Happened::Battery { level, .. } => {
+                let charging = if level.charging { ", charging" } else { "" };
+                self.say(&format!(
+                    "the board's battery: {} %{charging}",
+                    level.percent
+                ));
+                self.handle.lock().set_battery(level);
+                self.handle.changed();
+                Ok(())
+            }
             Happened::Unreachable { t, why } => self.unreachable(t, why),
             Happened::Timeout { due } => {
                 self.origin = due;

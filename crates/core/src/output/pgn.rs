@@ -85,7 +85,8 @@ impl PgnRecorder {
             StreamKind::Engine(_)
             | StreamKind::Link(_)
             | StreamKind::Analysis(_)
-            | StreamKind::Refused(_) => Ok(()),
+            | StreamKind::Refused(_)
+            | StreamKind::Battery(_) => Ok(()),
         }
     }
 

@@ -32,6 +32,11 @@ pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
         StreamKind::Execution(execution) => execution.message.clone(),
         StreamKind::Online(notice) => render_online(notice, notation),
         StreamKind::Refused(refusal) => format!("refused ({}): {}", refusal.asked, refusal.why),
+        StreamKind::Battery(level) => format!(
+            "the board's battery: {} %{}",
+            level.percent,
+            if level.charging { ", charging" } else { "" }
+        ),
     }
 }
 

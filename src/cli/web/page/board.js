@@ -412,7 +412,8 @@ function renderSummary() {
     const unreachable = summary.link === "unreachable";
     link.textContent = unreachable ? "no board at " + summary.port : summary.link;
     link.className = "link " + summary.link;
-    link.title = summary.link_error || "";
+    link.title = summary.link_error ||
+      (summary.battery ? "board battery " + summary.battery.percent + " %" : "");
   }
   // While offline the clocks stand as they were last shown, never earlier (they ran on until
   // the page knew it was offline); once the game has a result, as last known.

@@ -280,6 +280,13 @@ function show(board) {
     battery.textContent = "clock battery low";
     entry.link.appendChild(battery);
   }
+  if (board.battery) {
+    const battery = document.createElement("div");
+    battery.className = board.battery.percent < 20 && !board.battery.charging ? "battery" : "health";
+    battery.textContent = "board battery " + board.battery.percent + " %" +
+      (board.battery.charging ? ", charging" : "");
+    entry.link.appendChild(battery);
+  }
   entry.link.classList.toggle("quiet", (board.since_report_ms || 0) > QUIET_AFTER);
   entry.clocks.textContent = board.clock
     ? clockText(board.clock.white) + " · " + clockText(board.clock.black)
