@@ -476,3 +476,36 @@ fn docs_serve_s_synopsis_lists_every_option_serve_offers() {
         "docs/serve.md's synopsis lacks {missing:?}"
     );
 }
+
+#[test]
+fn a_board_named_the_way_its_family_is_not_reached_is_refused_at_once() {
+    // (With --give-up-after, a board tried again and again would end too, but saying it gave up.)
+    for (protocol, port, said) in [
+        (
+            "chessnut",
+            "/dev/ttyUSB0",
+            "a chessnut board is not reached through a serial port: it speaks Bluetooth LE",
+        ),
+        (
+            "pegasus",
+            "",
+            "a pegasus board is not reached through a serial port: it speaks Bluetooth LE",
+        ),
+        (
+            "dgt",
+            "ble:DGT_PEGASUS",
+            "a dgt board is not reached over Bluetooth LE: give its serial port",
+        ),
+    ] {
+        let mut command = common::bin();
+        command.args(["watch", "--protocol", protocol, "--give-up-after", "1"]);
+        if !port.is_empty() {
+            command.args(["--port", port]);
+        }
+        let output = command.output().expect("watch runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(said), "{protocol} {port}: {stderr}");
+        assert!(!stderr.contains("giving up"), "{stderr}");
+    }
+}

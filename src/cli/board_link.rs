@@ -22,14 +22,24 @@ pub async fn board_protocol(
     port: Option<&std::path::Path>,
     named: Option<&str>,
 ) -> anyhow::Result<&'static Protocol> {
-    if let Some(named) = named {
-        return touchmove::registry::find(named)
-            .with_context(|| format!("no board protocol is called `{named}`"));
+    let ble = port.and_then(|port| port.to_str()).and_then(target);
+    let protocol = match (named, ble) {
+        (Some(named), _) => touchmove::registry::find(named)
+            .with_context(|| format!("no board protocol is called `{named}`"))?,
+        (None, Some(board)) => super::ble::family(board).await?,
+        (None, None) => &touchmove::dgt::PROTOCOL,
+    };
+    // A board reached only one way is refused at once the other way, not tried again and again.
+    if ble.is_none() {
+        super::serial::line_of(protocol)?;
+    } else if protocol.ble.is_none() {
+        anyhow::bail!(
+            "a {} board is not reached over Bluetooth LE: give its serial port (`touchmove \
+             ports` lists them)",
+            protocol.name
+        );
     }
-    match port.and_then(|port| port.to_str()).and_then(target) {
-        Some(board) => Ok(super::ble::family(board).await?),
-        None => Ok(&touchmove::dgt::PROTOCOL),
-    }
+    Ok(protocol)
 }
 
 /// A board's connector: serial or Bluetooth LE, as its port says.
