@@ -69,20 +69,13 @@ async fn serve_ble(
     };
     let standin = StandIn::serve(&bus, vec![peripheral]).await?;
     super::session::announce(&format!("port: ble:{name}"))?;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
-    let mut done_at: Option<tokio::time::Instant> = None;
-    loop {
-        if standin.scripts_done() {
-            done_at.get_or_insert_with(tokio::time::Instant::now);
-        }
-        if done_at.is_some_and(|done| done + grace <= tokio::time::Instant::now()) {
-            return Ok(());
-        }
-        tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(100)) => {}
-            signal = &mut ctrl_c => return signal.context("cannot wait for Ctrl-C"),
-        }
+    let finished = async {
+        standin.scripts_finished().await;
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        () = finished => Ok(()),
+        signal = tokio::signal::ctrl_c() => signal.context("cannot wait for Ctrl-C"),
     }
 }
 

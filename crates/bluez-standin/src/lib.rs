@@ -67,7 +67,39 @@ pub enum StandInError {
 pub struct StandIn {
     _connection: zbus::Connection,
     tasks: Vec<tokio::task::JoinHandle<()>>,
-    done: Vec<Arc<AtomicBool>>,
+    done: Vec<Arc<Finished>>,
+}
+
+/// Whether a board's script is done, and a wake-up for whoever waits for it.
+#[derive(Debug, Default)]
+pub(crate) struct Finished {
+    done: AtomicBool,
+    woken: tokio::sync::Notify,
+}
+
+impl Finished {
+    /// The script is done (from its first call on).
+    pub(crate) fn set(&self) {
+        if !self.done.swap(true, Ordering::SeqCst) {
+            self.woken.notify_waiters();
+        }
+    }
+
+    fn is_set(&self) -> bool {
+        self.done.load(Ordering::SeqCst)
+    }
+
+    /// Returns once the script is done.
+    async fn wait(&self) {
+        loop {
+            // Created before the check: a wake-up in between is not missed.
+            let woken = self.woken.notified();
+            if self.is_set() {
+                return;
+            }
+            woken.await;
+        }
+    }
 }
 
 impl Drop for StandIn {
@@ -110,7 +142,7 @@ impl StandIn {
         let mut tasks = Vec::new();
         let mut done = Vec::new();
         for (index, peripheral) in peripherals.into_iter().enumerate() {
-            let finished = Arc::new(AtomicBool::new(false));
+            let finished = Arc::new(Finished::default());
             let served = peripheral::serve(&connection, index, peripheral, Arc::clone(&finished))
                 .await
                 .map_err(bus)?;
@@ -126,6 +158,13 @@ impl StandIn {
 
     /// Whether every board's script has started and everything in it has happened.
     pub fn scripts_done(&self) -> bool {
-        self.done.iter().all(|done| done.load(Ordering::SeqCst))
+        self.done.iter().all(|done| done.is_set())
+    }
+
+    /// Returns once every board's script has started and everything in it has happened.
+    pub async fn scripts_finished(&self) {
+        for done in &self.done {
+            done.wait().await;
+        }
     }
 }

@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use zbus::Connection;
 use zbus::zvariant::OwnedObjectPath;
 
-use super::ADAPTER_PATH;
+use super::{ADAPTER_PATH, Finished};
 use super::device::Device;
 use super::gatt::{Characteristic, Service};
 use touchmove_boards::live::BleProfile;
@@ -45,7 +45,7 @@ pub(crate) async fn serve(
     connection: &Connection,
     index: usize,
     peripheral: Peripheral,
-    done: Arc<AtomicBool>,
+    done: Arc<Finished>,
 ) -> zbus::Result<JoinHandle<()>> {
     let server = connection.object_server();
     let device_path = path(format!(
@@ -122,7 +122,7 @@ struct Driver {
     board: Box<dyn EmulatedBoard + Send>,
     start: Instant,
     /// Set once the board's script has started and everything in it has happened.
-    done: Arc<AtomicBool>,
+    done: Arc<Finished>,
 }
 
 impl Driver {
@@ -138,7 +138,7 @@ impl Driver {
                 tracing::warn!(%error, "the Bluetooth stand-in could not notify");
             }
             if self.board.script_done() {
-                self.done.store(true, Ordering::SeqCst);
+                self.done.set();
             }
             let deadline = self.board.poll_timeout().map_or_else(
                 || Instant::now() + Duration::from_secs(3600),
