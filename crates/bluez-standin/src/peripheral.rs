@@ -11,9 +11,9 @@ use tokio::time::Instant;
 use zbus::Connection;
 use zbus::zvariant::OwnedObjectPath;
 
-use super::{ADAPTER_PATH, Finished};
 use super::device::Device;
 use super::gatt::{Characteristic, Service};
+use super::{ADAPTER_PATH, Finished};
 use touchmove_boards::live::BleProfile;
 use touchmove_core::sensor::Millis;
 use touchmove_simulation::emulation::{EmulatedBoard, Notice};

@@ -33,6 +33,11 @@ pub(super) struct Bounds {
     /// The square the first ply's piece left (the piece seen in hand when the board went
     /// unheard; a rook-first castling counts).
     pub(super) first_from: Option<Square>,
+    /// The last change seen as it happened: a sequence counts only if it keeps its order
+    /// ([`keeps_the_order`]). Two sequences that differ only in the order of one side's moves
+    /// are then one when the board was seen making the last (a piece seen in hand after the
+    /// others were made unseen, then set down).
+    pub(super) last_seen: Option<SeenChange>,
 }
 
 /// The shortest legal move sequences from `position` after which the board shows what `board`
@@ -42,6 +47,7 @@ pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard, bounds: Bounds) 
     let Bounds {
         last_mover,
         first_from,
+        last_seen,
     } = bounds;
     let mut path = Vec::with_capacity(MAX_PLIES);
     // The board may show the position itself with a move under way, its victim perhaps taken
@@ -60,7 +66,12 @@ pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard, bounds: Bounds) 
             continue;
         }
         let mut found = Found::default();
-        search(position, board, plies, first_from, &mut path, &mut found);
+        let from = Origin {
+            root: position,
+            first_from,
+            last_seen,
+        };
+        search(position, board, plies, from, &mut path, &mut found);
         match found.exact.len() {
             0 => {}
             _ if under_way => return CatchUp::UnderWay,
@@ -171,20 +182,34 @@ fn reach(plies: usize) -> usize {
     plies.saturating_mul(3).saturating_add(plies.min(2))
 }
 
+/// Where a search starts, and what its sequences must keep.
+#[derive(Clone, Copy)]
+struct Origin<'a> {
+    /// The game's position the sequences start from.
+    root: &'a Chess,
+    /// The square the first ply must leave, while the search is at the first ply.
+    first_from: Option<Square>,
+    /// The last change seen, whose order a sequence must keep.
+    last_seen: Option<SeenChange>,
+}
+
 /// Depth-first search of the sequences of exactly `plies` plies, the first leaving
-/// `first_from` when given; stops at the second found.
+/// `from.first_from` when given, keeping the order of `from.last_seen`; stops at the second
+/// found.
 fn search(
     position: &Chess,
     board: &PhysicalBoard,
     plies: usize,
-    first_from: Option<Square>,
+    from: Origin<'_>,
     path: &mut Vec<Move>,
     found: &mut Found,
 ) {
     let differences = board.differences(position.board()).count();
     let Some(left) = plies.checked_sub(1) else {
         if differences == 0 {
-            found.exact.push(path.clone());
+            if keeps_the_order(from.root, path, from.last_seen) {
+                found.exact.push(path.clone());
+            }
         } else if !found.under_way
             && (shows_under_way(position, board, Victim::OnBoard)
                 || shows_castling_under_way(position, board, path))
@@ -200,13 +225,17 @@ fn search(
         if found.exact.len() > 1 {
             return;
         }
-        if first_from.is_some_and(|from| !leaves(m, from)) {
+        if from.first_from.is_some_and(|square| !leaves(m, square)) {
             continue;
         }
         let mut next = position.clone();
         next.play_unchecked(m);
         path.push(m);
-        search(&next, board, left, None, path, found);
+        let then = Origin {
+            first_from: None,
+            ..from
+        };
+        search(&next, board, left, then, path, found);
         path.pop();
     }
 }
@@ -228,7 +257,7 @@ mod tests {
     fn last(color: Color) -> Bounds {
         Bounds {
             last_mover: Some(color),
-            first_from: None,
+            ..Bounds::default()
         }
     }
 
@@ -295,8 +324,8 @@ mod tests {
             CatchUp::Several
         );
         let king_first = Bounds {
-            last_mover: None,
             first_from: Some(Square::E7),
+            ..Bounds::default()
         };
         assert_eq!(
             ucis(catch_up(&start, &board, king_first)),
@@ -397,6 +426,28 @@ mod tests {
         assert_eq!(
             ucis(catch_up(&start, &identified, Bounds::default())),
             ["e7e8n"]
+        );
+    }
+
+    #[test]
+    fn moves_of_one_side_made_unseen_in_either_order_are_one_when_the_last_was_seen_set_down() {
+        // After 1. e4, unseen: ...Nc6, Nf3, ...Nd4 and Bc4, White's two in either order; the
+        // board was heard again with the bishop in hand, then saw it set down on c4. Both
+        // orders lead to the board; only the one with Bc4 last keeps what was seen.
+        let start = after(&Chess::default(), &["e2e4"]);
+        let end = after(&start, &["b8c6", "g1f3", "c6d4", "f1c4"]);
+        let board = PhysicalBoard::identified(end.board());
+        assert_eq!(
+            catch_up(&start, &board, Bounds::default()),
+            CatchUp::Several
+        );
+        let seen = Bounds {
+            last_seen: Some(SeenChange::Place(Square::C4)),
+            ..Bounds::default()
+        };
+        assert_eq!(
+            ucis(catch_up(&start, &board, seen)),
+            ["b8c6", "g1f3", "c6d4", "f1c4"]
         );
     }
 }

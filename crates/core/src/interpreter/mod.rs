@@ -962,6 +962,7 @@ impl Interpreter {
             catch_up::Bounds {
                 last_mover,
                 first_from,
+                last_seen: self.sensed.last_seen,
             },
         ) else {
             return;
