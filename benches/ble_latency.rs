@@ -16,7 +16,6 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -30,6 +29,11 @@ use touchmove_bluez_standin::{Peripheral, StandIn};
 use touchmove_simulation::emulation::{EmulatedBoard, Notice};
 use touchmove_simulation::pgn_games::read_games;
 use touchmove_simulation::simulate::footprint::could_go_further;
+
+#[path = "shared/watch_process.rs"]
+mod watch_process;
+
+use watch_process::{Watch, spawn_watch};
 
 /// The games played: the first eight of the chess.js benchmark file.
 const GAMES: &str = "fixtures/corpus/chessjs-benchmark.pgn";
@@ -204,40 +208,6 @@ fn private_bus() -> Bus {
     }
 }
 
-/// The watch process and its stdout lines, each with the instant it was read.
-struct Watch {
-    child: Child,
-    lines: Receiver<(Instant, String)>,
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn spawn_watch(bus: &Bus) -> Watch {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(["watch", "--json", "--protocol", "chessnut"])
-        .args(["--port", &format!("ble:{NAME}")])
-        .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("watch starts");
-    let stdout = child.stdout.take().expect("piped");
-    let (send, lines) = channel();
-    thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if send.send((Instant::now(), line)).is_err() {
-                break;
-            }
-        }
-    });
-    Watch { child, lines }
-}
-
 /// The latencies of one game's moves.
 struct Played {
     at_once: Vec<Duration>,
@@ -276,7 +246,11 @@ fn play(start: &Chess, moves: &[Move]) -> Played {
     let standin = runtime
         .block_on(StandIn::serve(&bus.address, vec![peripheral]))
         .expect("the stand-in serves");
-    let watch = spawn_watch(&bus);
+    let port = format!("ble:{NAME}");
+    let watch = spawn_watch(
+        &["--protocol", "chessnut", "--port", &port],
+        &[("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)],
+    );
     let mut position = start.clone();
     // The game starts once a report after the first has shown the starting position.
     while reports_showing(&shared, start.board()).len() < 3 {

@@ -10,10 +10,6 @@
 //! the time to their `pending` line, which says them the moment they are seen (what a page or a
 //! clock's display shows first).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Board, Chess, Move, Position};
@@ -22,8 +18,11 @@ use touchmove_simulation::simulate::footprint::could_go_further;
 
 #[path = "shared/dgt_board.rs"]
 mod dgt_board;
+#[path = "shared/watch_process.rs"]
+mod watch_process;
 
 use dgt_board::DgtBoard;
+use watch_process::{Watch, spawn_watch};
 
 /// The games played: the first eight of the chess.js benchmark file.
 const GAMES: &str = "fixtures/corpus/chessjs-benchmark.pgn";
@@ -72,38 +71,6 @@ fn report(what: &str, samples: &mut [Duration]) {
     );
 }
 
-/// The watch process and its stdout lines, each with the instant it was read.
-struct Watch {
-    child: Child,
-    lines: Receiver<(Instant, String)>,
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn spawn_watch(port: &str) -> Watch {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchmove"))
-        .args(["watch", "--json", "--port", port])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("watch starts");
-    let stdout = child.stdout.take().expect("piped");
-    let (send, lines) = channel();
-    thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if send.send((Instant::now(), line)).is_err() {
-                break;
-            }
-        }
-    });
-    Watch { child, lines }
-}
-
 /// The latencies of one game's moves.
 struct Played {
     /// Moves decided at once.
@@ -118,7 +85,7 @@ struct Played {
 /// at once and of those that wait for the window.
 fn play(start: &Chess, moves: &[Move]) -> Played {
     let (mut board, _host, name) = DgtBoard::pair();
-    let watch = spawn_watch(&name);
+    let watch = spawn_watch(&["--port", &name], &[]);
     let mut position = start.clone();
     board.serve_until_updates(position.board());
     let mut fast = Vec::new();

@@ -21,6 +21,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use touchmove::live::{BleProfile, Protocol};
 use touchmove::runner::Connector;
+use touchmove_simulation::emulation::hex;
 
 /// How a port names a Bluetooth LE board: `ble:NAME` or `ble:ADDRESS`.
 pub const PREFIX: &str = "ble:";
@@ -389,15 +390,6 @@ async fn write_loop(
             tokio::time::sleep(gap).await;
         }
     }
-}
-
-/// `bytes` as hex, for diagnostics.
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// An open link to a Bluetooth LE board, as a byte port.
