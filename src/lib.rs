@@ -38,7 +38,9 @@ pub use touchmove_core::{
     clock, event, evidence, interpreter, output, replay, rules, sensor, sensor_log, stream, timing,
 };
 
-pub use touchmove_boards::{chesslink, chessnut, dgt, eone, hall, live, pegasus, registry};
+pub use touchmove_boards::{
+    chesslink, chessnut, dgt, eone, hall, live, pegasus, registry, squareoff,
+};
 pub use touchmove_engine::{self as engine, analysis, play};
 pub use touchmove_online as online;
 pub use touchmove_spectators::{broadcast, livechess, watched};

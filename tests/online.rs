@@ -411,6 +411,11 @@ fn a_cut_stream_a_429_a_500_a_10_s_drop_and_a_kill_on_an_eone_over_bluetooth() {
     online_over_bluetooth("eone");
 }
 
+#[test]
+fn a_cut_stream_a_429_a_500_a_10_s_drop_and_a_kill_on_a_square_off_over_bluetooth() {
+    online_over_bluetooth("squareoff");
+}
+
 /// A whole game on an emulated DGT board with a DGT 3000, whose lever bit follows the host's
 /// settings of the server's clock, the hands pressing the clock as `presses` says: every check
 /// of a game, no ruling among them (the host's settings are no presses; the opponent's side,

@@ -299,6 +299,12 @@ fn a_game_against_stockfish_on_an_eone_over_bluetooth() {
     check_game(&play_on("eone", &played), &played);
 }
 
+#[test]
+fn a_game_against_stockfish_on_a_square_off_over_bluetooth() {
+    let played = sans(&game());
+    check_game(&play_on("squareoff", &played), &played);
+}
+
 /// A log line for moving `m`'s piece (the move's own squares; a plain move, no capture).
 fn lift_place(t: u64, position: &Chess, from: shakmaty::Square, to: shakmaty::Square) -> String {
     let piece = position

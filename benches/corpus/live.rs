@@ -32,6 +32,9 @@ use touchmove_simulation::emulators::hall::{
 use touchmove_simulation::emulators::pegasus::{
     EmulatorConfig as PegasusConfig, PegasusBoardEmulator,
 };
+use touchmove_simulation::emulators::squareoff::{
+    EmulatorConfig as SquareOffConfig, SquareOffBoardEmulator,
+};
 use touchmove_simulation::fidelity::compare;
 use touchmove_simulation::pgn_games::PgnGame;
 use touchmove_simulation::resolvable::{Waiting, resolvable};
@@ -113,15 +116,22 @@ pub fn styles() -> Vec<LiveStyle> {
     // Bluetooth link does.
     // Its promotions wait for the piece typed at the host, which asks for it: the hands always
     // answer (never leaving a queen to a default there is not).
-    let pegasus = |name, hands: HandStyle, unplug_ms| LiveStyle {
+    let host_chooses = |name, protocol, hands: HandStyle, unplug_ms| LiveStyle {
         name,
-        protocol: &touchmove::pegasus::PROTOCOL,
+        protocol,
         hands: HandStyle {
             omit_queen_choice: false,
             ..no_clock(hands)
         },
         unplug_ms,
         killed_ms: None,
+    };
+    let pegasus = |name, hands, unplug_ms| {
+        host_chooses(name, &touchmove::pegasus::PROTOCOL, hands, unplug_ms)
+    };
+    // A Square Off likewise (each change reported as it happens, its arm not driven).
+    let squareoff = |name, hands, unplug_ms| {
+        host_chooses(name, &touchmove::squareoff::PROTOCOL, hands, unplug_ms)
     };
     // A Hall board senses occupancy only; its clock buttons are pressed as the hands press a
     // clock, and no clock reports times.
@@ -183,6 +193,21 @@ pub fn styles() -> Vec<LiveStyle> {
         ),
         pegasus(
             "pegasus drop 3 s",
+            HandStyle::clean(BoardKind::Occupancy),
+            Some(3_000),
+        ),
+        squareoff(
+            "squareoff clean",
+            HandStyle::clean(BoardKind::Occupancy),
+            None,
+        ),
+        squareoff(
+            "squareoff messy",
+            HandStyle::messy(BoardKind::Occupancy),
+            None,
+        ),
+        squareoff(
+            "squareoff drop 3 s",
             HandStyle::clean(BoardKind::Occupancy),
             Some(3_000),
         ),
@@ -501,6 +526,14 @@ fn emulated_board(
         config.unplug = unplug;
         return Some(Box::new(PegasusBoardEmulator::new(config)));
     }
+    if style.protocol.name == touchmove::squareoff::PROTOCOL.name {
+        let script = HallScript::from_occupancy(game.start.board().occupied(), events);
+        let mut config = SquareOffConfig::new(script);
+        config.playing.start = ScriptStart::OnHost;
+        config.playing.seed = seed;
+        config.unplug = unplug;
+        return Some(Box::new(SquareOffBoardEmulator::new(config)));
+    }
     if style.protocol.name == touchmove::hall::PROTOCOL.name {
         let script = HallScript::from_occupancy(game.start.board().occupied(), events);
         let mut config = HallConfig::new(script);
@@ -547,11 +580,13 @@ fn emulated_board(
     Some(Box::new(DgtBoardEmulator::new(config)))
 }
 
-/// What `style`'s board senses: a Hall board and a Pegasus occupancy, the others each piece.
+/// What `style`'s board senses: a Hall board, a Pegasus and a Square Off occupancy, the
+/// others each piece.
 fn board_kind(style: &LiveStyle) -> BoardKind {
     let occupancy = [
         touchmove::hall::PROTOCOL.name,
         touchmove::pegasus::PROTOCOL.name,
+        touchmove::squareoff::PROTOCOL.name,
     ];
     if occupancy.contains(&style.protocol.name) {
         BoardKind::Occupancy

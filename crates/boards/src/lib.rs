@@ -14,7 +14,7 @@
 //!   the game tells a board ([`live::Feedback`]), a protocol's facts ([`live::Protocol`]), the
 //!   game of a live board ([`live::LiveGame`]: the starting position awaited, the interpreter
 //!   fed, resumed from a recording).
-//! - [`dgt`], [`hall`], [`chesslink`], [`chessnut`], [`pegasus`] and [`eone`]: each
+//! - [`dgt`], [`hall`], [`chesslink`], [`chessnut`], [`pegasus`], [`eone`] and [`squareoff`]: each
 //!   protocol's wire codecs and host session, and its [`live::Protocol`].
 //! - [`registry`]: the list of them, the one the command line iterates.
 //!
@@ -29,3 +29,4 @@ pub mod hall;
 pub mod live;
 pub mod pegasus;
 pub mod registry;
+pub mod squareoff;

@@ -13,6 +13,7 @@ pub const PROTOCOLS: &[&Protocol] = &[
     &crate::chessnut::PROTOCOL,
     &crate::pegasus::PROTOCOL,
     &crate::eone::PROTOCOL,
+    &crate::squareoff::PROTOCOL,
 ];
 
 /// The protocol called `name`, if there is one.

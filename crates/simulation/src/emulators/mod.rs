@@ -10,6 +10,7 @@ pub mod chessnut;
 pub mod dgt;
 pub mod hall;
 pub mod pegasus;
+pub mod squareoff;
 
 use crate::emulation::{EmulatedBoard, EmulatorError, EmulatorOptions, boxed};
 
@@ -58,6 +59,11 @@ pub const EMULATORS: &[Emulator] = &[
         new: boxed::<chesslink::ChessLinkBoardEmulator>,
         help: chesslink::EONE_HELP,
     },
+    Emulator {
+        protocol: touchmove_boards::squareoff::PROTOCOL.name,
+        new: boxed::<squareoff::SquareOffBoardEmulator>,
+        help: squareoff::HELP,
+    },
 ];
 
 /// The emulator of the protocol called `protocol`, if it has one.
@@ -65,6 +71,18 @@ pub fn find(protocol: &str) -> Option<&'static Emulator> {
     EMULATORS
         .iter()
         .find(|emulator| emulator.protocol == protocol)
+}
+
+/// The piece a promotion button chooses (none for the other buttons).
+pub(crate) fn promotion_of(button: touchmove_firmware_protocol::Button) -> Option<shakmaty::Role> {
+    use touchmove_firmware_protocol::Button;
+    match button {
+        Button::PromoteQueen => Some(shakmaty::Role::Queen),
+        Button::PromoteRook => Some(shakmaty::Role::Rook),
+        Button::PromoteBishop => Some(shakmaty::Role::Bishop),
+        Button::PromoteKnight => Some(shakmaty::Role::Knight),
+        Button::ClockWhite | Button::ClockBlack | Button::Adjust => None,
+    }
 }
 
 #[cfg(test)]

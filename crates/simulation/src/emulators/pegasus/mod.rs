@@ -25,6 +25,7 @@ pub use commands::{Command, CommandDecoder};
 pub use options::HELP;
 
 use super::hall::{Change, Script, ScriptEvent};
+use super::promotion_of;
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::plug::Plug;
@@ -312,17 +313,5 @@ impl EmulatedBoard for PegasusBoardEmulator {
 
     fn poll_notice(&mut self) -> Option<Notice> {
         self.notices.pop_front()
-    }
-}
-
-/// The piece a promotion button chooses (none for the other buttons).
-fn promotion_of(button: touchmove_firmware_protocol::Button) -> Option<shakmaty::Role> {
-    use touchmove_firmware_protocol::Button;
-    match button {
-        Button::PromoteQueen => Some(shakmaty::Role::Queen),
-        Button::PromoteRook => Some(shakmaty::Role::Rook),
-        Button::PromoteBishop => Some(shakmaty::Role::Bishop),
-        Button::PromoteKnight => Some(shakmaty::Role::Knight),
-        Button::ClockWhite | Button::ClockBlack | Button::Adjust => None,
     }
 }

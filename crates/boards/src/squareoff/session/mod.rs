@@ -1,0 +1,293 @@
+//! The Square Off on the host's side, sans-IO: bytes and the time in, bytes and [`LinkEvent`]s
+//! out.
+//!
+//! What the session does:
+//!
+//! - on [`connect`](BoardSession::connect): a game opened (`!#*`), the lights put out, the
+//!   occupancy asked;
+//! - the board senses occupancy: its answer is an occupancy snapshot (no piece identified), a
+//!   change (`0#e2u*`, `0#e4d*`) a lift or a placement; the first answer after connecting, and
+//!   one that differs from what the changes said, is a full report, so nothing the board did
+//!   not report is lost;
+//! - checks: every [`CHECK_MS`] the occupancy is asked again, every [`LOST_CHECK_MS`] while the
+//!   board does not answer; a request unanswered for [`ANSWER_MS`] is [`LinkEvent::Lost`], for
+//!   [`SILENCE_MS`] [`LinkEvent::Gone`];
+//! - [`handle_feedback`](BoardSession::handle_feedback) lights the squares of a move to carry
+//!   out, then the squares that differ from the game until the board matches it; nothing is lit
+//!   while it matches; a game's end is shown (`27#wt*`, `27#bl*`, `27#dw*`).
+//!
+//! The arm is not driven (its commands are not confirmed, see the module's sources): a move
+//! to carry out is lit, and the player's hands carry it out.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+
+use shakmaty::{Bitboard, Board, Color, KnownOutcome, Square};
+
+use super::wire::{
+    BoardMessage, Decoded, Message, MessageDecoder, OCCUPANCY, OCCUPANCY_ASKED, OPEN, RESULT,
+    lights,
+};
+use crate::live::{
+    BoardSession, Feedback, GuideLights, LinkEvent, Liveness, SessionOptions, Silence,
+};
+use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
+
+/// How often the board is checked: its occupancy asked and compared.
+pub const CHECK_MS: Millis = 1000;
+
+/// How often a board that stopped answering is checked (its link back, it answers at once).
+pub const LOST_CHECK_MS: Millis = 250;
+
+/// How long a request may go unanswered before the board counts as unresponsive.
+pub const ANSWER_MS: Millis = 500;
+
+/// How long a request may go unanswered before the link counts as gone.
+pub const SILENCE_MS: Millis = 3000;
+
+/// A Square Off board behind the live runner.
+#[derive(Debug)]
+pub struct SquareOffSession {
+    decoder: MessageDecoder,
+    /// Whether the link is open (between `connect` and a reported silence).
+    connected: bool,
+    liveness: Liveness,
+    /// Whether the board was said lost and has not answered since.
+    lost: bool,
+    /// The occupied squares as the reports said; `None` until an answer was taken whole.
+    occupied: Option<Bitboard>,
+    /// Whether the board was identified since connecting.
+    identified: bool,
+    /// What the lights are to show, and what they show.
+    leds: GuideLights,
+    transmit: VecDeque<Vec<u8>>,
+    events: VecDeque<LinkEvent>,
+}
+
+impl Default for SquareOffSession {
+    fn default() -> SquareOffSession {
+        SquareOffSession::new()
+    }
+}
+
+impl SquareOffSession {
+    /// A session that has not connected yet.
+    pub fn new() -> SquareOffSession {
+        SquareOffSession {
+            decoder: MessageDecoder::new(),
+            connected: false,
+            liveness: Liveness::new(0),
+            lost: false,
+            occupied: None,
+            identified: false,
+            leds: GuideLights::default(),
+            transmit: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    fn send(&mut self, message: &Message) {
+        self.transmit.push_back(message.to_host_bytes());
+    }
+
+    /// Asks for the occupancy.
+    fn check(&mut self, now: Millis) {
+        self.liveness.checked(now);
+        self.liveness.asked(now);
+        self.send(&Message::new(OCCUPANCY, OCCUPANCY_ASKED));
+    }
+
+    fn take_decoded(&mut self, now: Millis) {
+        while let Some(decoded) = self.decoder.poll() {
+            match decoded {
+                Decoded::Message(message) => match BoardMessage::read(message) {
+                    Ok(message) => {
+                        self.heard(now);
+                        self.message(message);
+                    }
+                    Err(reason) => {
+                        self.notice(format!("a message from the board dropped: {reason}"))
+                    }
+                },
+                Decoded::Corrupt { dropped, reason } => self.notice(format!(
+                    "{} bytes from the board dropped: {reason}",
+                    dropped.len()
+                )),
+            }
+        }
+    }
+
+    fn notice(&mut self, text: String) {
+        self.events.push_back(LinkEvent::Notice(text));
+    }
+
+    fn heard(&mut self, now: Millis) {
+        if self.liveness.heard(now) {
+            self.lost = false;
+            // What happened meanwhile is read from the next answer as a whole.
+            self.occupied = None;
+            self.events.push_back(LinkEvent::Back);
+            self.check(now);
+        }
+    }
+
+    fn message(&mut self, message: BoardMessage) {
+        match message {
+            BoardMessage::Occupancy(occupied) => {
+                self.identify();
+                self.occupancy(occupied);
+            }
+            BoardMessage::Lifted(square) => self.change(square, false),
+            BoardMessage::Placed(square) => self.change(square, true),
+            BoardMessage::Other(_) => {}
+        }
+    }
+
+    /// Identifies the board at its first answer (it tells no version nor serial number).
+    fn identify(&mut self) {
+        if !std::mem::replace(&mut self.identified, true) {
+            self.events.push_back(LinkEvent::Identified {
+                what: "Square Off".to_owned(),
+                serial: None,
+            });
+        }
+    }
+
+    /// An answer: a full report the first time, and whenever it differs from the changes.
+    fn occupancy(&mut self, occupied: Bitboard) {
+        if self.occupied.replace(occupied) == Some(occupied) {
+            return;
+        }
+        let snapshot = BoardSnapshot {
+            occupied,
+            pieces: Board::empty(),
+        };
+        self.events
+            .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
+    }
+
+    /// A change: a lift or a placement (no piece is identified).
+    fn change(&mut self, square: Square, placed: bool) {
+        let Some(occupied) = self.occupied.as_mut() else {
+            // No answer taken yet: the next one says it all.
+            return;
+        };
+        let kind = if placed {
+            occupied.add(square);
+            SensorKind::Place {
+                square,
+                piece: None,
+            }
+        } else {
+            occupied.discard(square);
+            SensorKind::Lift {
+                square,
+                piece: None,
+            }
+        };
+        self.events.push_back(LinkEvent::Sensor(kind));
+    }
+
+    fn show(&mut self) {
+        if let Some(squares) = self.leds.to_show() {
+            self.send(&lights(&squares));
+        }
+    }
+
+    fn unresponsive_at(&self) -> Option<Millis> {
+        self.liveness.lost_at(ANSWER_MS).filter(|_| self.connected)
+    }
+
+    fn silence_at(&self) -> Option<Millis> {
+        self.liveness
+            .silence_at(SILENCE_MS, Silence::FromFirstUnanswered)
+            .filter(|_| self.connected)
+    }
+
+    fn check_at(&self) -> Option<Millis> {
+        let every = if self.lost { LOST_CHECK_MS } else { CHECK_MS };
+        self.connected.then(|| self.liveness.check_at(every))
+    }
+}
+
+/// The body of the message that shows `outcome` on the board.
+fn result_body(outcome: KnownOutcome) -> &'static str {
+    match outcome {
+        KnownOutcome::Decisive {
+            winner: Color::White,
+        } => "wt",
+        KnownOutcome::Decisive {
+            winner: Color::Black,
+        } => "bl",
+        KnownOutcome::Draw => "dw",
+    }
+}
+
+/// The registry's session constructor (a Square Off has no clock).
+pub(crate) fn new_session(_options: &SessionOptions) -> Box<dyn BoardSession + Send> {
+    Box::new(SquareOffSession::new())
+}
+
+impl BoardSession for SquareOffSession {
+    fn connect(&mut self, now: Millis) {
+        self.decoder = MessageDecoder::new();
+        self.connected = true;
+        self.identified = false;
+        self.lost = false;
+        self.occupied = None;
+        self.liveness.opened(now);
+        self.transmit.clear();
+        self.leds.forget_shown();
+        self.send(&Message::new(OPEN, ""));
+        self.show();
+        self.check(now);
+    }
+
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.decoder.push(bytes);
+        self.take_decoded(now);
+    }
+
+    fn handle_timeout(&mut self, now: Millis) {
+        if self.silence_at().is_some_and(|at| at <= now) {
+            self.liveness.report_silence();
+            self.connected = false;
+            self.events.push_back(LinkEvent::Gone);
+            return;
+        }
+        if self.unresponsive_at().is_some_and(|at| at <= now) {
+            self.liveness.report_lost();
+            self.lost = true;
+            self.events.push_back(LinkEvent::Lost);
+        }
+        if self.check_at().is_some_and(|at| at <= now) {
+            self.check(now);
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<Millis> {
+        [self.silence_at(), self.unresponsive_at(), self.check_at()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.transmit.pop_front()
+    }
+
+    fn poll_event(&mut self) -> Option<LinkEvent> {
+        self.events.pop_front()
+    }
+
+    fn handle_feedback(&mut self, _now: Millis, feedback: &Feedback) {
+        if let Feedback::Ended { outcome } = feedback {
+            self.send(&Message::new(RESULT, result_body(*outcome)));
+        }
+        if self.leds.take(feedback) {
+            self.show();
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The emulated Square Off driven with the host's own session.
+
+use shakmaty::{Board, Color, KnownOutcome, Square};
+
+use super::*;
+use crate::emulators::hall::ScriptEvent;
+use touchmove_boards::live::{BoardSession, Feedback, LinkEvent};
+use touchmove_boards::squareoff::SquareOffSession;
+use touchmove_core::sensor::SensorKind;
+use touchmove_firmware_protocol::Square as HallSquare;
+
+/// e2 lifted at 1000 ms, e4 filled at 1500 ms.
+fn e4_script() -> Script {
+    let square =
+        |square: Square| HallSquare::new(u8::from(square)).unwrap_or_else(|| unreachable!());
+    Script {
+        start: u64::from(Board::default().occupied()),
+        events: vec![
+            ScriptEvent {
+                t: 1000,
+                change: Change::Square {
+                    square: square(Square::E2),
+                    action: Action::Lifted,
+                },
+            },
+            ScriptEvent {
+                t: 1500,
+                change: Change::Square {
+                    square: square(Square::E4),
+                    action: Action::Placed,
+                },
+            },
+        ],
+        lap: None,
+    }
+}
+
+/// The host's session connected at `from` and the emulator, each fed what the other sent,
+/// until `until`; each feedback given at its time.
+fn run_from(
+    session: &mut SquareOffSession,
+    board: &mut SquareOffBoardEmulator,
+    from: Millis,
+    until: Millis,
+    mut feedback: Vec<(Millis, Feedback)>,
+) -> Vec<LinkEvent> {
+    let mut events = Vec::new();
+    let mut now = from;
+    board.handle_timeout(now);
+    session.connect(now);
+    loop {
+        while let Some(at) = feedback.iter().position(|(at, _)| *at <= now) {
+            let (at, given) = feedback.remove(at);
+            session.handle_feedback(at, &given);
+        }
+        while let Some(bytes) = session.poll_transmit() {
+            board.handle_bytes(now, &bytes);
+        }
+        while let Some(bytes) = board.poll_transmit() {
+            session.handle_bytes(now, &bytes);
+        }
+        events.extend(std::iter::from_fn(|| session.poll_event()));
+        let next = [session.poll_timeout(), board.poll_timeout()]
+            .into_iter()
+            .chain(feedback.iter().map(|(at, _)| Some(*at)))
+            .flatten()
+            .min();
+        match next {
+            Some(at) if at <= until => {
+                now = at.max(now);
+                board.handle_timeout(now);
+                session.handle_timeout(now);
+            }
+            _ => return events,
+        }
+    }
+}
+
+/// [`run_from`] the start.
+fn run(
+    session: &mut SquareOffSession,
+    board: &mut SquareOffBoardEmulator,
+    until: Millis,
+    feedback: Vec<(Millis, Feedback)>,
+) -> Vec<LinkEvent> {
+    run_from(session, board, 0, until, feedback)
+}
+
+fn sensors(events: Vec<LinkEvent>) -> Vec<SensorKind> {
+    events
+        .into_iter()
+        .filter_map(|event| match event {
+            LinkEvent::Sensor(kind) => Some(kind),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_host_s_session_identifies_the_board_and_sees_the_move_as_a_lift_and_a_place() {
+    let mut session = SquareOffSession::new();
+    let mut config = EmulatorConfig::new(e4_script());
+    config.playing.start = ScriptStart::OnHost;
+    let mut board = SquareOffBoardEmulator::new(config);
+    let events = run(&mut session, &mut board, 3000, Vec::new());
+    assert!(events.contains(&LinkEvent::Identified {
+        what: "Square Off".to_owned(),
+        serial: None,
+    }));
+    let sensors = sensors(events);
+    assert!(matches!(
+        sensors.first(),
+        Some(SensorKind::Snapshot(snapshot)) if snapshot.occupied == Board::default().occupied()
+    ));
+    assert_eq!(
+        sensors.get(1..),
+        Some(
+            &[
+                SensorKind::Lift {
+                    square: Square::E2,
+                    piece: None
+                },
+                SensorKind::Place {
+                    square: Square::E4,
+                    piece: None
+                }
+            ][..]
+        )
+    );
+}
+
+#[test]
+fn the_squares_the_host_lights_are_lit_and_the_result_it_shows_is_kept() {
+    let mut session = SquareOffSession::new();
+    let mut board = SquareOffBoardEmulator::new(EmulatorConfig::new(e4_script()));
+    let show = Feedback::Show {
+        from: Square::E7,
+        to: Square::E5,
+        text: "e5".to_owned(),
+    };
+    let ended = Feedback::Ended {
+        outcome: KnownOutcome::Decisive {
+            winner: Color::White,
+        },
+    };
+    run(
+        &mut session,
+        &mut board,
+        700,
+        vec![(500, show), (600, ended)],
+    );
+    assert_eq!(board.leds(), [Square::E7, Square::E5]);
+    assert_eq!(board.result(), Some("wt"));
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    assert!(
+        !notices
+            .iter()
+            .any(|notice| matches!(notice, Notice::NotUnderstood(_))),
+        "{notices:?}"
+    );
+}
+
+#[test]
+fn unplugged_it_says_nothing_and_plugged_in_again_the_host_reads_what_changed_meanwhile() {
+    let mut session = SquareOffSession::new();
+    let mut config = EmulatorConfig::new(e4_script());
+    // Switched off from 800 ms to 5000 ms: both changes happen unheard; the check at 1000 ms
+    // goes unanswered, the link is gone 3 s later.
+    config.unplug = Some(Unplug {
+        at: 800,
+        duration: 4200,
+    });
+    let mut board = SquareOffBoardEmulator::new(config);
+    let events = run(&mut session, &mut board, 4500, Vec::new());
+    assert!(events.contains(&LinkEvent::Lost), "{events:?}");
+    assert!(events.contains(&LinkEvent::Gone), "{events:?}");
+    // Connected again once the board is back (as the runner reconnects).
+    let mut events = events;
+    events.extend(run_from(&mut session, &mut board, 5100, 7000, Vec::new()));
+    let sensors = sensors(events);
+    let mut after = Board::default().occupied();
+    after.discard(Square::E2);
+    after.add(Square::E4);
+    // No change was reported: the answer after reconnecting tells them.
+    assert!(
+        !sensors
+            .iter()
+            .any(|kind| matches!(kind, SensorKind::Lift { .. } | SensorKind::Place { .. })),
+        "{sensors:?}"
+    );
+    assert!(matches!(
+        sensors.last(),
+        Some(SensorKind::Snapshot(snapshot)) if snapshot.occupied == after
+    ));
+}
+
+#[test]
+fn a_promotion_button_of_the_script_is_the_player_s_choice_at_the_host() {
+    let mut script = e4_script();
+    script.events.push(ScriptEvent {
+        t: 1600,
+        change: Change::Button(touchmove_firmware_protocol::Button::PromoteRook),
+    });
+    let mut board = SquareOffBoardEmulator::new(EmulatorConfig::new(script));
+    let mut session = SquareOffSession::new();
+    let events = run(&mut session, &mut board, 3000, Vec::new());
+    assert!(
+        events
+            .iter()
+            .all(|event| !matches!(event, LinkEvent::Sensor(SensorKind::Promote(_)))),
+        "{events:?}"
+    );
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    assert!(
+        notices.contains(&Notice::ChosenAtHost(shakmaty::Role::Rook)),
+        "{notices:?}"
+    );
+}
