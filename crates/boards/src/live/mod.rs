@@ -7,23 +7,27 @@
 
 mod ble;
 mod board_view;
+mod checks;
 mod event;
 mod feedback;
 mod game;
 mod guide;
 mod link;
 mod liveness;
+mod occupancy;
 mod orientation;
 pub mod positions;
 mod protocol;
 
 pub use ble::{BleProfile, GattService, Translate, first_notify};
 pub use board_view::board_diagram;
+pub use checks::{CheckTimes, Checks, Expired};
 pub use event::LiveEvent;
 pub use feedback::{Feedback, move_squares};
 pub use game::{LiveGame, ResumePoint};
 pub use guide::GuideLights;
 pub use link::{BoardSession, LinkEvent};
 pub use liveness::{Liveness, Silence};
+pub use occupancy::OccupancyReports;
 pub use orientation::{turned_feedback, turned_sensor, turned_snapshot, turned_square};
 pub use protocol::{Parity, Probe, Protocol, SerialLine, SessionOptions};

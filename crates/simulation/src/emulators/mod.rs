@@ -9,8 +9,11 @@ pub mod chesslink;
 pub mod chessnut;
 pub mod dgt;
 pub mod hall;
+pub mod occupancy;
 pub mod pegasus;
 pub mod squareoff;
+#[cfg(test)]
+mod testing;
 
 use crate::emulation::{EmulatedBoard, EmulatorError, EmulatorOptions, boxed};
 
@@ -71,18 +74,6 @@ pub fn find(protocol: &str) -> Option<&'static Emulator> {
     EMULATORS
         .iter()
         .find(|emulator| emulator.protocol == protocol)
-}
-
-/// The piece a promotion button chooses (none for the other buttons).
-pub(crate) fn promotion_of(button: touchmove_firmware_protocol::Button) -> Option<shakmaty::Role> {
-    use touchmove_firmware_protocol::Button;
-    match button {
-        Button::PromoteQueen => Some(shakmaty::Role::Queen),
-        Button::PromoteRook => Some(shakmaty::Role::Rook),
-        Button::PromoteBishop => Some(shakmaty::Role::Bishop),
-        Button::PromoteKnight => Some(shakmaty::Role::Knight),
-        Button::ClockWhite | Button::ClockBlack | Button::Adjust => None,
-    }
 }
 
 #[cfg(test)]

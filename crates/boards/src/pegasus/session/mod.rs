@@ -27,16 +27,17 @@ mod tests;
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Square};
+use shakmaty::{Bitboard, Square};
 
 use super::wire::{battery_percent, encode_leds};
 use crate::dgt::wire::command::{HostCommand, encode};
 use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
 use crate::live::{
-    BoardSession, Feedback, GuideLights, LinkEvent, Liveness, SessionOptions, Silence,
+    BoardSession, CheckTimes, Checks, Feedback, GuideLights, LinkEvent, OccupancyReports,
+    SessionOptions,
 };
-use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
+use touchmove_core::sensor::{Millis, SensorKind};
 
 /// How often the board is checked: its dump asked and compared.
 pub const CHECK_MS: Millis = 1000;
@@ -53,17 +54,21 @@ pub const SILENCE_MS: Millis = 3000;
 /// How often the battery is asked.
 pub const BATTERY_MS: Millis = 60_000;
 
+/// The times of a Pegasus's checks.
+const CHECK_TIMES: CheckTimes = CheckTimes {
+    every_ms: CHECK_MS,
+    lost_every_ms: LOST_CHECK_MS,
+    answer_ms: ANSWER_MS,
+    silence_ms: SILENCE_MS,
+};
+
 /// A DGT Pegasus behind the live runner.
 #[derive(Debug)]
 pub struct PegasusSession {
     decoder: DgtDecoder,
-    /// Whether the link is open (between `connect` and a reported silence).
-    connected: bool,
-    liveness: Liveness,
-    /// Whether the board was said lost and has not answered since.
-    lost: bool,
-    /// The occupied squares as the reports said; `None` until a dump was taken whole.
-    occupied: Option<Bitboard>,
+    checks: Checks,
+    /// The occupied squares as the reports said.
+    reports: OccupancyReports,
     /// The version, once the board gave it, and whether the board was identified.
     version: Option<(u8, u8)>,
     serial: Option<String>,
@@ -87,10 +92,8 @@ impl PegasusSession {
     pub fn new() -> PegasusSession {
         PegasusSession {
             decoder: DgtDecoder::new(),
-            connected: false,
-            liveness: Liveness::new(0),
-            lost: false,
-            occupied: None,
+            checks: Checks::new(CHECK_TIMES),
+            reports: OccupancyReports::new(),
             version: None,
             serial: None,
             identified: false,
@@ -104,14 +107,14 @@ impl PegasusSession {
 
     fn send(&mut self, now: Millis, command: &HostCommand) {
         if command.expects_answer() {
-            self.liveness.asked(now);
+            self.checks.asked(now);
         }
         self.transmit.push_back(encode(command));
     }
 
     /// Asks for the dump, the updates turned on again first.
     fn check(&mut self, now: Millis) {
-        self.liveness.checked(now);
+        self.checks.checked(now);
         self.send(now, &HostCommand::SendUpdateBoard);
         self.send(now, &HostCommand::SendBoard);
     }
@@ -139,10 +142,9 @@ impl PegasusSession {
     }
 
     fn heard(&mut self, now: Millis) {
-        if self.liveness.heard(now) {
-            self.lost = false;
+        if self.checks.heard(now) {
             // What happened meanwhile is read from the next dump as a whole.
-            self.occupied = None;
+            self.reports.forget();
             self.events.push_back(LinkEvent::Back);
             self.check(now);
         }
@@ -195,38 +197,20 @@ impl PegasusSession {
             .into_iter()
             .filter(|&square| dump.occupant(square) != Occupant::Empty)
             .collect();
-        if self.occupied == Some(occupied) {
-            return;
-        }
-        self.occupied = Some(occupied);
-        let snapshot = BoardSnapshot {
-            occupied,
-            pieces: Board::empty(),
-        };
-        self.events
-            .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
+        let sensed = self.reports.whole(occupied);
+        self.sensed(sensed);
     }
 
     /// A field update: a lift or a placement (no piece is identified).
     fn update(&mut self, square: Square, occupant: Occupant) {
-        let Some(occupied) = self.occupied.as_mut() else {
-            // No dump taken yet: the next one says it all.
-            return;
-        };
-        let kind = if occupant == Occupant::Empty {
-            occupied.discard(square);
-            SensorKind::Lift {
-                square,
-                piece: None,
-            }
-        } else {
-            occupied.add(square);
-            SensorKind::Place {
-                square,
-                piece: None,
-            }
-        };
-        self.events.push_back(LinkEvent::Sensor(kind));
+        let sensed = self.reports.changed(square, occupant != Occupant::Empty);
+        self.sensed(sensed);
+    }
+
+    fn sensed(&mut self, sensed: Option<SensorKind>) {
+        if let Some(kind) = sensed {
+            self.events.push_back(LinkEvent::Sensor(kind));
+        }
     }
 
     fn show(&mut self) {
@@ -235,23 +219,9 @@ impl PegasusSession {
         }
     }
 
-    fn unresponsive_at(&self) -> Option<Millis> {
-        self.liveness.lost_at(ANSWER_MS).filter(|_| self.connected)
-    }
-
-    fn silence_at(&self) -> Option<Millis> {
-        self.liveness
-            .silence_at(SILENCE_MS, Silence::FromFirstUnanswered)
-            .filter(|_| self.connected)
-    }
-
-    fn check_at(&self) -> Option<Millis> {
-        let every = if self.lost { LOST_CHECK_MS } else { CHECK_MS };
-        self.connected.then(|| self.liveness.check_at(every))
-    }
-
     fn battery_due_at(&self) -> Option<Millis> {
-        self.connected
+        self.checks
+            .connected()
             .then(|| self.battery_at.saturating_add(BATTERY_MS))
     }
 }
@@ -264,12 +234,10 @@ pub(crate) fn new_session(_options: &SessionOptions) -> Box<dyn BoardSession + S
 impl BoardSession for PegasusSession {
     fn connect(&mut self, now: Millis) {
         self.decoder = DgtDecoder::new();
-        self.connected = true;
+        self.checks.opened(now);
         self.identified = false;
         self.version = None;
-        self.lost = false;
-        self.occupied = None;
-        self.liveness.opened(now);
+        self.reports.forget();
         self.transmit.clear();
         self.leds.forget_shown();
         self.send(now, &HostCommand::Reset);
@@ -286,18 +254,15 @@ impl BoardSession for PegasusSession {
     }
 
     fn handle_timeout(&mut self, now: Millis) {
-        if self.silence_at().is_some_and(|at| at <= now) {
-            self.liveness.report_silence();
-            self.connected = false;
+        let expired = self.checks.expire(now);
+        if expired.gone {
             self.events.push_back(LinkEvent::Gone);
             return;
         }
-        if self.unresponsive_at().is_some_and(|at| at <= now) {
-            self.liveness.report_lost();
-            self.lost = true;
+        if expired.lost {
             self.events.push_back(LinkEvent::Lost);
         }
-        if self.check_at().is_some_and(|at| at <= now) {
+        if expired.check {
             self.check(now);
         }
         if self.battery_due_at().is_some_and(|at| at <= now) {
@@ -306,15 +271,10 @@ impl BoardSession for PegasusSession {
     }
 
     fn poll_timeout(&self) -> Option<Millis> {
-        [
-            self.silence_at(),
-            self.unresponsive_at(),
-            self.check_at(),
-            self.battery_due_at(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        [self.checks.poll_timeout(), self.battery_due_at()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn poll_transmit(&mut self) -> Option<Vec<u8>> {

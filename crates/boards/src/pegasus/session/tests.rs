@@ -3,6 +3,7 @@ use shakmaty::{Bitboard, Board, Square};
 use super::*;
 use crate::dgt::wire::message::encode;
 use crate::dgt::wire::protocol::{command, index_from_square, message};
+use touchmove_core::sensor::{BoardSnapshot, SensorKind};
 
 /// The dump of a Pegasus whose occupied squares are `occupied`: `01` on each, `00` elsewhere.
 fn dump(occupied: Bitboard) -> Vec<u8> {

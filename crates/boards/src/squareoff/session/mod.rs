@@ -24,16 +24,17 @@ mod tests;
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Color, KnownOutcome, Square};
+use shakmaty::{Color, KnownOutcome};
 
 use super::wire::{
     BoardMessage, Decoded, Message, MessageDecoder, OCCUPANCY, OCCUPANCY_ASKED, OPEN, RESULT,
     lights,
 };
 use crate::live::{
-    BoardSession, Feedback, GuideLights, LinkEvent, Liveness, SessionOptions, Silence,
+    BoardSession, CheckTimes, Checks, Feedback, GuideLights, LinkEvent, OccupancyReports,
+    SessionOptions,
 };
-use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
+use touchmove_core::sensor::Millis;
 
 /// How often the board is checked: its occupancy asked and compared.
 pub const CHECK_MS: Millis = 1000;
@@ -47,17 +48,21 @@ pub const ANSWER_MS: Millis = 500;
 /// How long a request may go unanswered before the link counts as gone.
 pub const SILENCE_MS: Millis = 3000;
 
+/// The times of a Square Off's checks.
+const CHECK_TIMES: CheckTimes = CheckTimes {
+    every_ms: CHECK_MS,
+    lost_every_ms: LOST_CHECK_MS,
+    answer_ms: ANSWER_MS,
+    silence_ms: SILENCE_MS,
+};
+
 /// A Square Off board behind the live runner.
 #[derive(Debug)]
 pub struct SquareOffSession {
     decoder: MessageDecoder,
-    /// Whether the link is open (between `connect` and a reported silence).
-    connected: bool,
-    liveness: Liveness,
-    /// Whether the board was said lost and has not answered since.
-    lost: bool,
-    /// The occupied squares as the reports said; `None` until an answer was taken whole.
-    occupied: Option<Bitboard>,
+    checks: Checks,
+    /// The occupied squares as the reports said.
+    reports: OccupancyReports,
     /// Whether the board was identified since connecting.
     identified: bool,
     /// What the lights are to show, and what they show.
@@ -77,10 +82,8 @@ impl SquareOffSession {
     pub fn new() -> SquareOffSession {
         SquareOffSession {
             decoder: MessageDecoder::new(),
-            connected: false,
-            liveness: Liveness::new(0),
-            lost: false,
-            occupied: None,
+            checks: Checks::new(CHECK_TIMES),
+            reports: OccupancyReports::new(),
             identified: false,
             leds: GuideLights::default(),
             transmit: VecDeque::new(),
@@ -94,8 +97,7 @@ impl SquareOffSession {
 
     /// Asks for the occupancy.
     fn check(&mut self, now: Millis) {
-        self.liveness.checked(now);
-        self.liveness.asked(now);
+        self.checks.checked(now);
         self.send(&Message::new(OCCUPANCY, OCCUPANCY_ASKED));
     }
 
@@ -108,7 +110,7 @@ impl SquareOffSession {
                         self.message(message);
                     }
                     Err(reason) => {
-                        self.notice(format!("a message from the board dropped: {reason}"))
+                        self.notice(format!("a message from the board dropped: {reason}"));
                     }
                 },
                 Decoded::Corrupt { dropped, reason } => self.notice(format!(
@@ -124,24 +126,26 @@ impl SquareOffSession {
     }
 
     fn heard(&mut self, now: Millis) {
-        if self.liveness.heard(now) {
-            self.lost = false;
+        if self.checks.heard(now) {
             // What happened meanwhile is read from the next answer as a whole.
-            self.occupied = None;
+            self.reports.forget();
             self.events.push_back(LinkEvent::Back);
             self.check(now);
         }
     }
 
     fn message(&mut self, message: BoardMessage) {
-        match message {
+        let sensed = match message {
             BoardMessage::Occupancy(occupied) => {
                 self.identify();
-                self.occupancy(occupied);
+                self.reports.whole(occupied)
             }
-            BoardMessage::Lifted(square) => self.change(square, false),
-            BoardMessage::Placed(square) => self.change(square, true),
-            BoardMessage::Other(_) => {}
+            BoardMessage::Lifted(square) => self.reports.changed(square, false),
+            BoardMessage::Placed(square) => self.reports.changed(square, true),
+            BoardMessage::Other(_) => None,
+        };
+        if let Some(kind) = sensed {
+            self.events.push_back(LinkEvent::Sensor(kind));
         }
     }
 
@@ -155,60 +159,10 @@ impl SquareOffSession {
         }
     }
 
-    /// An answer: a full report the first time, and whenever it differs from the changes.
-    fn occupancy(&mut self, occupied: Bitboard) {
-        if self.occupied.replace(occupied) == Some(occupied) {
-            return;
-        }
-        let snapshot = BoardSnapshot {
-            occupied,
-            pieces: Board::empty(),
-        };
-        self.events
-            .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
-    }
-
-    /// A change: a lift or a placement (no piece is identified).
-    fn change(&mut self, square: Square, placed: bool) {
-        let Some(occupied) = self.occupied.as_mut() else {
-            // No answer taken yet: the next one says it all.
-            return;
-        };
-        let kind = if placed {
-            occupied.add(square);
-            SensorKind::Place {
-                square,
-                piece: None,
-            }
-        } else {
-            occupied.discard(square);
-            SensorKind::Lift {
-                square,
-                piece: None,
-            }
-        };
-        self.events.push_back(LinkEvent::Sensor(kind));
-    }
-
     fn show(&mut self) {
         if let Some(squares) = self.leds.to_show() {
             self.send(&lights(&squares));
         }
-    }
-
-    fn unresponsive_at(&self) -> Option<Millis> {
-        self.liveness.lost_at(ANSWER_MS).filter(|_| self.connected)
-    }
-
-    fn silence_at(&self) -> Option<Millis> {
-        self.liveness
-            .silence_at(SILENCE_MS, Silence::FromFirstUnanswered)
-            .filter(|_| self.connected)
-    }
-
-    fn check_at(&self) -> Option<Millis> {
-        let every = if self.lost { LOST_CHECK_MS } else { CHECK_MS };
-        self.connected.then(|| self.liveness.check_at(every))
     }
 }
 
@@ -233,11 +187,9 @@ pub(crate) fn new_session(_options: &SessionOptions) -> Box<dyn BoardSession + S
 impl BoardSession for SquareOffSession {
     fn connect(&mut self, now: Millis) {
         self.decoder = MessageDecoder::new();
-        self.connected = true;
+        self.checks.opened(now);
         self.identified = false;
-        self.lost = false;
-        self.occupied = None;
-        self.liveness.opened(now);
+        self.reports.forget();
         self.transmit.clear();
         self.leds.forget_shown();
         self.send(&Message::new(OPEN, ""));
@@ -251,27 +203,20 @@ impl BoardSession for SquareOffSession {
     }
 
     fn handle_timeout(&mut self, now: Millis) {
-        if self.silence_at().is_some_and(|at| at <= now) {
-            self.liveness.report_silence();
-            self.connected = false;
+        let expired = self.checks.expire(now);
+        if expired.gone {
             self.events.push_back(LinkEvent::Gone);
-            return;
         }
-        if self.unresponsive_at().is_some_and(|at| at <= now) {
-            self.liveness.report_lost();
-            self.lost = true;
+        if expired.lost {
             self.events.push_back(LinkEvent::Lost);
         }
-        if self.check_at().is_some_and(|at| at <= now) {
+        if expired.check {
             self.check(now);
         }
     }
 
     fn poll_timeout(&self) -> Option<Millis> {
-        [self.silence_at(), self.unresponsive_at(), self.check_at()]
-            .into_iter()
-            .flatten()
-            .min()
+        self.checks.poll_timeout()
     }
 
     fn poll_transmit(&mut self) -> Option<Vec<u8>> {

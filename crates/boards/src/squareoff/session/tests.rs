@@ -2,6 +2,7 @@ use shakmaty::{Bitboard, Board, Color, KnownOutcome, Square};
 
 use super::*;
 use crate::squareoff::wire::occupancy;
+use touchmove_core::sensor::{BoardSnapshot, SensorKind};
 
 /// The board's answer when `occupied` are the occupied squares, written out by hand: each
 /// file's eight ranks from 1 to 8, a to h.

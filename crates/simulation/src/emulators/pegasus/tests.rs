@@ -3,76 +3,22 @@
 use shakmaty::{Board, Square};
 
 use super::*;
-use touchmove_boards::live::{BoardSession, Feedback, LinkEvent};
+use crate::emulation::ScriptStart;
+use crate::emulators::hall::{Change, ScriptEvent};
+use crate::emulators::testing::{e4_script, run_from};
+use touchmove_boards::live::{Feedback, LinkEvent};
 use touchmove_boards::pegasus::PegasusSession;
 use touchmove_core::sensor::SensorKind;
-use touchmove_firmware_protocol::Square as HallSquare;
 
-/// e2 lifted at 1000 ms, e4 filled at 1500 ms.
-fn e4_script() -> Script {
-    let square =
-        |square: Square| HallSquare::new(u8::from(square)).unwrap_or_else(|| unreachable!());
-    Script {
-        start: u64::from(Board::default().occupied()),
-        events: vec![
-            ScriptEvent {
-                t: 1000,
-                change: Change::Square {
-                    square: square(Square::E2),
-                    action: Action::Lifted,
-                },
-            },
-            ScriptEvent {
-                t: 1500,
-                change: Change::Square {
-                    square: square(Square::E4),
-                    action: Action::Placed,
-                },
-            },
-        ],
-        lap: None,
-    }
-}
-
-/// The host's session and the emulator, each fed what the other sent, until `until`; the
-/// feedback given at `feedback.0`.
+/// The host's session and the emulator from the start until `until`, `feedback` given at its
+/// time.
 fn run(
     session: &mut PegasusSession,
     board: &mut PegasusBoardEmulator,
     until: Millis,
-    mut feedback: Option<(Millis, Feedback)>,
+    feedback: Option<(Millis, Feedback)>,
 ) -> Vec<LinkEvent> {
-    let mut events = Vec::new();
-    let mut now = 0;
-    session.connect(now);
-    loop {
-        if let Some((at, given)) = feedback.take_if(|(at, _)| *at <= now) {
-            session.handle_feedback(at, &given);
-        }
-        while let Some(bytes) = session.poll_transmit() {
-            board.handle_bytes(now, &bytes);
-        }
-        while let Some(bytes) = board.poll_transmit() {
-            session.handle_bytes(now, &bytes);
-        }
-        events.extend(std::iter::from_fn(|| session.poll_event()));
-        let next = [
-            session.poll_timeout(),
-            board.poll_timeout(),
-            feedback.as_ref().map(|(at, _)| *at),
-        ]
-        .into_iter()
-        .flatten()
-        .min();
-        match next {
-            Some(at) if at <= until => {
-                now = at.max(now);
-                board.handle_timeout(now);
-                session.handle_timeout(now);
-            }
-            _ => return events,
-        }
-    }
+    run_from(session, board, 0, until, feedback.into_iter().collect())
 }
 
 #[test]
