@@ -55,7 +55,14 @@ pub struct LiveStyle {
     /// point: nothing the board says meanwhile is read; the new host reads the recording back
     /// and goes on appending to it.
     pub killed_ms: Option<Millis>,
+    /// Hands that heed the lights (a Pegasus's, a Square Off's): once the host has lit squares
+    /// that differ from its game for this long, the board is set back to the host's position
+    /// and what was made since made again. `None`: hands that never look at the lights.
+    pub set_back_after: Option<Millis>,
 }
+
+/// How long the lights show a difference before a person heeding them sets the board back.
+const SET_BACK_AFTER_MS: Millis = 2_000;
 
 /// The live rows.
 pub fn styles() -> Vec<LiveStyle> {
@@ -71,6 +78,7 @@ pub fn styles() -> Vec<LiveStyle> {
         hands: hands.clone(),
         unplug_ms,
         killed_ms: None,
+        set_back_after: None,
     };
     let killed = |name, killed_ms| LiveStyle {
         name,
@@ -78,6 +86,7 @@ pub fn styles() -> Vec<LiveStyle> {
         hands: blitz.clone(),
         unplug_ms: None,
         killed_ms: Some(killed_ms),
+        set_back_after: None,
     };
     // A ChessLink board has no clock: its moves are decided when the slide window closes or
     // the reply starts.
@@ -93,6 +102,7 @@ pub fn styles() -> Vec<LiveStyle> {
         hands: no_clock(hands),
         unplug_ms,
         killed_ms: None,
+        set_back_after: None,
     };
     // A Chessnut board identifies pieces and reports the position ten times a second; it has
     // no clock, and its link drops as a Bluetooth link does.
@@ -102,6 +112,7 @@ pub fn styles() -> Vec<LiveStyle> {
         hands: no_clock(hands),
         unplug_ms,
         killed_ms: None,
+        set_back_after: None,
     };
     // An eONE is a ChessLink board over Bluetooth LE (its emulator is the ChessLink board's,
     // its bytes crossing with their parity bit).
@@ -111,12 +122,15 @@ pub fn styles() -> Vec<LiveStyle> {
         hands: no_clock(hands),
         unplug_ms,
         killed_ms: None,
+        set_back_after: None,
     };
     // A Pegasus senses occupancy only and has no clock and no buttons; its link drops as a
     // Bluetooth link does.
     // Its promotions wait for the piece typed at the host, which asks for it: the hands always
-    // answer (never leaving a queen to a default there is not).
-    let host_chooses = |name, protocol, hands: HandStyle, unplug_ms| LiveStyle {
+    // answer (never leaving a queen to a default there is not). After a drop they heed the
+    // lights: a board the host cannot follow is set back to its position and the moves made
+    // since made again, as a person does when the board's lights say so.
+    let host_chooses = |name, protocol, hands: HandStyle, unplug_ms: Option<Millis>| LiveStyle {
         name,
         protocol,
         hands: HandStyle {
@@ -125,6 +139,7 @@ pub fn styles() -> Vec<LiveStyle> {
         },
         unplug_ms,
         killed_ms: None,
+        set_back_after: unplug_ms.map(|_| SET_BACK_AFTER_MS),
     };
     let pegasus = |name, hands, unplug_ms| {
         host_chooses(name, &touchmove::pegasus::PROTOCOL, hands, unplug_ms)
@@ -145,6 +160,7 @@ pub fn styles() -> Vec<LiveStyle> {
         hands: hall_hands(hands),
         unplug_ms,
         killed_ms: None,
+        set_back_after: None,
     };
     let hall_clean = HandStyle::clean(BoardKind::Occupancy);
     let hall_blitz = HandStyle {
@@ -223,6 +239,7 @@ pub fn styles() -> Vec<LiveStyle> {
             hands: hall_hands(hall_blitz),
             unplug_ms: None,
             killed_ms: Some(2_000),
+            set_back_after: None,
         },
     ]
 }
@@ -524,6 +541,7 @@ fn emulated_board(
         config.playing.start = ScriptStart::OnHost;
         config.playing.seed = seed;
         config.unplug = unplug;
+        config.set_back_after = style.set_back_after;
         return Some(Box::new(PegasusBoardEmulator::new(config)));
     }
     if style.protocol.name == touchmove::squareoff::PROTOCOL.name {
@@ -532,6 +550,7 @@ fn emulated_board(
         config.playing.start = ScriptStart::OnHost;
         config.playing.seed = seed;
         config.unplug = unplug;
+        config.set_back_after = style.set_back_after;
         return Some(Box::new(SquareOffBoardEmulator::new(config)));
     }
     if style.protocol.name == touchmove::hall::PROTOCOL.name {
@@ -775,6 +794,10 @@ impl Watcher {
     /// the runner does; returns whether anything happened.
     fn exchange(&mut self, board: &mut dyn EmulatedBoard, now: Millis) -> bool {
         let mut moved = false;
+        // The host's screen shows the record's position to the players.
+        if let Some(interpreter) = self.game.interpreter() {
+            board.screen(now, interpreter.game().position().board().occupied());
+        }
         while let Some(bytes) = self.link.poll_transmit() {
             board.handle_bytes(now, &across(self.air, bytes));
             moved = true;

@@ -1,6 +1,7 @@
 //! What every emulated board offers whoever runs it (the `emulate` command's pseudo-terminal
 //! loop, the benchmarks, the tests): sans-IO, the time passed in.
 
+use shakmaty::Bitboard;
 use touchmove_core::sensor::Millis;
 
 /// An emulated board: host bytes and the time in, board bytes and notices out. Times are ms of
@@ -21,6 +22,12 @@ pub trait EmulatedBoard {
     /// The next thing worth telling whoever runs the emulator.
     #[must_use]
     fn poll_notice(&mut self) -> Option<Notice>;
+    /// What the players see of the host's game on its screen at `now`: the occupied squares of
+    /// the record's position. Hands that heed the board's lights set the board back to it when
+    /// the host cannot follow; other boards ignore it.
+    fn screen(&mut self, now: Millis, record: Bitboard) {
+        let _ = (now, record);
+    }
 }
 
 /// A boxed board is a board: the registry hands emulators out boxed.
@@ -42,6 +49,9 @@ impl<B: EmulatedBoard + ?Sized> EmulatedBoard for Box<B> {
     }
     fn poll_notice(&mut self) -> Option<Notice> {
         (**self).poll_notice()
+    }
+    fn screen(&mut self, now: Millis, record: Bitboard) {
+        (**self).screen(now, record);
     }
 }
 

@@ -80,12 +80,37 @@ impl<E: Scheduled + Copy> ScriptPlayer<E> {
     /// Adds `events` (timed from 0) to the end of a script that does not go round, to happen
     /// from `now` on (emulator time), and never before the events already in it.
     pub(crate) fn append(&mut self, now: Millis, events: impl IntoIterator<Item = E>) {
-        let elapsed = self.origin.map_or(0, |origin| now.saturating_sub(origin));
-        let script_now = (elapsed as f64 * self.speed).round() as Millis;
+        let script_now = self.script_time(now);
         let last = self.events.last().map_or(0, Scheduled::t);
         let base = script_now.max(last);
         self.events
             .extend(events.into_iter().map(|event| event.later(base)));
+    }
+
+    /// Puts `events` (timed from 0) before the events still to happen, to happen from `now` on
+    /// (emulator time); those still to happen keep their spacing, moved later if need be so
+    /// that the first of them comes `pause` (script time) after the last put in at the soonest.
+    pub(crate) fn insert(&mut self, now: Millis, events: Vec<E>, pause: Millis) {
+        let script_now = self.script_time(now);
+        let inserted: Vec<E> = events
+            .into_iter()
+            .map(|event| event.later(script_now))
+            .collect();
+        let end = inserted.last().map_or(script_now, Scheduled::t);
+        let rest = self.events.get(self.next..).unwrap_or_default();
+        let shift = rest.first().map_or(0, |first| {
+            end.saturating_add(pause).saturating_sub(first.t())
+        });
+        let rest: Vec<E> = rest.iter().map(|event| event.later(shift)).collect();
+        self.events.truncate(self.next);
+        self.events.extend(inserted);
+        self.events.extend(rest);
+    }
+
+    /// The script time at emulator time `now` (0 before the start).
+    fn script_time(&self, now: Millis) -> Millis {
+        let elapsed = self.origin.map_or(0, |origin| now.saturating_sub(origin));
+        (elapsed as f64 * self.speed).round() as Millis
     }
 
     /// The next event, taken as happened.
@@ -132,6 +157,27 @@ mod tests {
         player.append(650, [At(10)]);
         player.pop();
         assert_eq!(player.pop(), Some(At(1_410)));
+    }
+
+    #[test]
+    fn inserted_events_happen_from_now_and_push_the_rest_back_keeping_their_spacing() {
+        let mut player = ScriptPlayer::new(vec![At(0), At(1_000), At(1_500)], 1.0);
+        player.start(0);
+        assert_eq!(player.pop(), Some(At(0)));
+        // At 900 ms: two events 100 ms apart, then the rest from 300 ms after the last.
+        player.insert(900, vec![At(0), At(100)], 300);
+        assert_eq!(player.due(), Some(900));
+        assert_eq!(player.pop(), Some(At(900)));
+        assert_eq!(player.pop(), Some(At(1_000)));
+        assert_eq!(player.pop(), Some(At(1_300)));
+        assert_eq!(player.pop(), Some(At(1_800)));
+        assert!(player.done());
+        // Inserted when the rest is far enough: it stays where it was.
+        let mut player = ScriptPlayer::new(vec![At(5_000)], 1.0);
+        player.start(0);
+        player.insert(0, vec![At(0)], 300);
+        assert_eq!(player.pop(), Some(At(0)));
+        assert_eq!(player.pop(), Some(At(5_000)));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::emulation::plug::Plug;
 use crate::emulation::{Notice, Playing, ProtocolScript, ScriptPlayer, ScriptStart, Unplug};
 use touchmove_core::sensor::Millis;
 use touchmove_firmware_protocol::Action;
+use touchmove_firmware_protocol::Square as HallSquare;
 
 /// The settings of an emulated occupancy board (a Pegasus's, a Square Off's).
 #[derive(Debug, Clone)]
@@ -26,17 +27,39 @@ pub struct EmulatorConfig {
     pub playing: Playing,
     /// An unplugging, if any.
     pub unplug: Option<Unplug>,
+    /// Hands that heed the lights: once the host has lit squares that differ from its game for
+    /// this long (ms), a person sets the board back to the record's position, as the host's
+    /// screen shows it ([`EmulatedBoard::screen`](crate::emulation::EmulatedBoard::screen)),
+    /// and makes again the changes made since the board last showed it. `None`: hands that
+    /// never look at the lights.
+    pub set_back_after: Option<Millis>,
 }
 
 impl EmulatorConfig {
-    /// `script` at normal speed, starting at once, on a clean link, never unplugged.
+    /// `script` at normal speed, starting at once, on a clean link, never unplugged, its hands
+    /// never looking at the lights.
     pub fn new(script: Script) -> EmulatorConfig {
         EmulatorConfig {
             script,
             playing: Playing::default(),
             unplug: None,
+            set_back_after: None,
         }
     }
+}
+
+/// How long a person takes to move a piece while setting the board back (script time): quick,
+/// as a person putting right what they know.
+pub const SET_BACK_STEP_MS: Millis = 150;
+
+/// How long a person pauses once the board is set back, before making again what was made.
+pub const SET_BACK_PAUSE_MS: Millis = 1_000;
+
+/// The host's lights seen showing that the board differs from its game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Asked {
+    /// When they were lit so.
+    at: Millis,
 }
 
 /// What happened on the board that its own bytes answer.
@@ -59,6 +82,7 @@ enum Due {
     Change,
     Plug,
     Noise,
+    SetBack,
 }
 
 /// An emulated occupancy board without its bytes.
@@ -75,6 +99,14 @@ pub(crate) struct OccupancyBoard {
     out: VecDeque<Vec<u8>>,
     notices: VecDeque<Notice>,
     follower: Option<Follower>,
+    /// How long the lights must show a difference before a person sets the board back.
+    set_back_after: Option<Millis>,
+    /// The lights showing a difference, while they do.
+    asked: Option<Asked>,
+    /// The occupied squares of the host's record, as its screen last showed them.
+    screen: Option<Bitboard>,
+    /// What the hands did, in order: each change with the occupancy before it.
+    done: Vec<(Bitboard, ScriptEvent)>,
 }
 
 impl OccupancyBoard {
@@ -84,6 +116,7 @@ impl OccupancyBoard {
             script,
             playing,
             unplug,
+            set_back_after,
         } = config;
         let mut board = OccupancyBoard {
             occupied: Bitboard(script.start),
@@ -97,6 +130,10 @@ impl OccupancyBoard {
             out: VecDeque::new(),
             notices: VecDeque::new(),
             follower: None,
+            set_back_after,
+            asked: None,
+            screen: None,
+            done: Vec::new(),
         };
         if board.start == ScriptStart::AtOnce {
             board.start_script(0);
@@ -154,6 +191,8 @@ impl OccupancyBoard {
     /// Lights `squares` (and no other) at `now`; hands that follow the lights carry out the
     /// move they show.
     pub(crate) fn light(&mut self, now: Millis, squares: Vec<Square>) {
+        self.asked =
+            (self.set_back_after.is_some() && !squares.is_empty()).then_some(Asked { at: now });
         self.leds = squares;
         let leds = &self.leds;
         let lit = |from: Square, to: Square| {
@@ -182,6 +221,7 @@ impl OccupancyBoard {
                 self.script.due().map(|at| (at, Due::Change)),
                 self.plug.due().map(|at| (at, Due::Plug)),
                 self.noise.as_ref().map(|noise| (noise.next(), Due::Noise)),
+                self.set_back_at().map(|at| (at, Due::SetBack)),
             ]
             .into_iter()
             .flatten()
@@ -192,6 +232,10 @@ impl OccupancyBoard {
                 Due::Plug => self.toggle_plug(),
                 Due::Noise => {
                     self.noise_burst();
+                    None
+                }
+                Due::SetBack => {
+                    self.set_back(now);
                     None
                 }
             };
@@ -205,6 +249,9 @@ impl OccupancyBoard {
     /// at the host (no buttons on the board), another button nothing.
     fn change(&mut self) -> Option<Happening> {
         let event = self.script.pop()?;
+        if self.set_back_after.is_some() {
+            self.done.push((self.occupied, event));
+        }
         let (square, action) = match event.change {
             Change::Square { square, action } => (square, action),
             Change::Button(button) => {
@@ -224,9 +271,66 @@ impl OccupancyBoard {
         Some(Happening::Changed { square, placed })
     }
 
+    /// When a person sets the board back, if the lights ask it.
+    fn set_back_at(&self) -> Option<Millis> {
+        let after = self.set_back_after?;
+        self.asked
+            .filter(|_| self.plug.plugged())
+            .map(|asked| asked.at.saturating_add(after))
+    }
+
+    /// What the host's screen shows of its record: its position's occupied squares.
+    pub(crate) fn screen(&mut self, record: Bitboard) {
+        self.screen = Some(record);
+    }
+
+    /// Sets the board back to the record's position, as the host's screen shows it, then makes
+    /// again what was made since the board last showed it, before the hands go on.
+    fn set_back(&mut self, now: Millis) {
+        let (Some(_), Some(host)) = (self.asked.take(), self.screen) else {
+            return;
+        };
+        let Some(since) = self.done.iter().rposition(|(before, _)| *before == host) else {
+            self.notices.push_back(Notice::HandsStopped(
+                "the hands cannot set the board back: it never showed the host's position"
+                    .to_owned(),
+            ));
+            return;
+        };
+        let lifts = self.occupied & !host;
+        let places = host & !self.occupied;
+        let step = |(index, (square, action)): (usize, (Square, Action))| {
+            let t = SET_BACK_STEP_MS.saturating_mul(index as Millis);
+            HallSquare::new(u8::from(square)).map(|square| ScriptEvent {
+                t,
+                change: Change::Square { square, action },
+            })
+        };
+        let mut events: Vec<ScriptEvent> = lifts
+            .into_iter()
+            .map(|square| (square, Action::Lifted))
+            .chain(places.into_iter().map(|square| (square, Action::Placed)))
+            .enumerate()
+            .filter_map(step)
+            .collect();
+        let set = events.last().map_or(0, |event| event.t);
+        let again = self.done.get(since..).unwrap_or_default();
+        let first = again.first().map_or(0, |(_, event)| event.t);
+        events.extend(again.iter().map(|(_, event)| {
+            ScriptEvent {
+                t: set
+                    .saturating_add(SET_BACK_PAUSE_MS)
+                    .saturating_add(event.t.saturating_sub(first)),
+                ..*event
+            }
+        }));
+        self.script.insert(now, events, SET_BACK_PAUSE_MS);
+    }
+
     fn toggle_plug(&mut self) -> Option<Happening> {
         if self.plug.toggle(&mut self.notices) {
             self.leds.clear();
+            self.asked = None;
             Some(Happening::Unplugged)
         } else {
             self.out.clear();
@@ -248,6 +352,7 @@ impl OccupancyBoard {
             self.script.due(),
             self.plug.due(),
             self.noise.as_ref().map(Noise::next),
+            self.set_back_at(),
         ]
         .into_iter()
         .flatten()

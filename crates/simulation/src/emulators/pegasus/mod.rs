@@ -174,4 +174,8 @@ impl EmulatedBoard for PegasusBoardEmulator {
     fn poll_notice(&mut self) -> Option<Notice> {
         self.board.poll_notice()
     }
+
+    fn screen(&mut self, _now: Millis, record: Bitboard) {
+        self.board.screen(record);
+    }
 }

@@ -140,4 +140,8 @@ impl EmulatedBoard for SquareOffBoardEmulator {
     fn poll_notice(&mut self) -> Option<Notice> {
         self.board.poll_notice()
     }
+
+    fn screen(&mut self, _now: Millis, record: Bitboard) {
+        self.board.screen(record);
+    }
 }

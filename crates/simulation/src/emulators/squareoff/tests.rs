@@ -151,3 +151,57 @@ fn a_promotion_button_of_the_script_is_the_player_s_choice_at_the_host() {
         "{notices:?}"
     );
 }
+
+#[test]
+fn hands_that_heed_the_lights_set_the_board_back_to_the_screen_s_position_and_move_again() {
+    let mut session = SquareOffSession::new();
+    let mut config = EmulatorConfig::new(e4_script());
+    config.set_back_after = Some(2000);
+    let mut board = SquareOffBoardEmulator::new(config);
+    // The host's record is the start position; at 2000 ms (e2-e4 made) it lights what differs.
+    board.screen(0, Board::default().occupied());
+    let mismatch = Feedback::Mismatch {
+        squares: vec![Square::E2, Square::E4],
+    };
+    let events = run(&mut session, &mut board, 8000, vec![(2000, mismatch)]);
+    let changes: Vec<SensorKind> = sensors(events)
+        .into_iter()
+        .filter(|kind| !matches!(kind, SensorKind::Snapshot(_)))
+        .collect();
+    let lift = |square| SensorKind::Lift {
+        square,
+        piece: None,
+    };
+    let place = |square| SensorKind::Place {
+        square,
+        piece: None,
+    };
+    // e2-e4, then (2 s after the lights) e4 emptied and e2 filled, then e2-e4 again.
+    assert_eq!(
+        changes,
+        [
+            lift(Square::E2),
+            place(Square::E4),
+            lift(Square::E4),
+            place(Square::E2),
+            lift(Square::E2),
+            place(Square::E4),
+        ]
+    );
+}
+
+#[test]
+fn hands_that_do_not_heed_the_lights_go_on_as_their_script_says() {
+    let mut session = SquareOffSession::new();
+    let mut board = SquareOffBoardEmulator::new(EmulatorConfig::new(e4_script()));
+    board.screen(0, Board::default().occupied());
+    let mismatch = Feedback::Mismatch {
+        squares: vec![Square::E2, Square::E4],
+    };
+    let events = run(&mut session, &mut board, 8000, vec![(2000, mismatch)]);
+    let changes = sensors(events)
+        .into_iter()
+        .filter(|kind| !matches!(kind, SensorKind::Snapshot(_)))
+        .count();
+    assert_eq!(changes, 2);
+}
