@@ -272,7 +272,9 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
     println!(
         "  from the source game, not by the interpreter); unplugs: once a game, the port open, the board"
     );
-    println!("  back idle; blitz hands");
+    println!(
+        "  back idle (in the Pegasus and Square Off drop rows the hands heed the lights: lit 2 s, the board is set back to the record's position and what was made since made again); blitz hands"
+    );
     println!(
         "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in the DGT"
     );
