@@ -1,8 +1,8 @@
 //! Bluetooth LE boards as a person would use them, without a radio: a private D-Bus bus
-//! (Debian's `dbus-daemon`), `touchmove emulate chessnut|pegasus|eone` serving its board behind the
-//! BlueZ stand-in on it, and `touchmove watch --port ble:NAME` reaching the board through the
-//! real Bluetooth code (btleplug, bluez-async, libdbus) pointed at the bus by
-//! `DBUS_SYSTEM_BUS_ADDRESS`. The game watched is the game played, live as in the replay of
+//! (Debian's `dbus-daemon`), `touchmove emulate chessnut|pegasus|eone|squareoff` serving its
+//! board behind the BlueZ stand-in on it, and `touchmove watch --port ble:NAME` reaching the
+//! board through the real Bluetooth code (btleplug, bluez-async, libdbus) pointed at the bus
+//! by `DBUS_SYSTEM_BUS_ADDRESS`. The game watched is the game played, live as in the replay of
 //! the recording; a link dropped mid-game is reconnected and loses nothing.
 
 use std::path::Path;
