@@ -52,6 +52,9 @@ impl EmulatorConfig {
 /// as a person putting right what they know.
 pub const SET_BACK_STEP_MS: Millis = 150;
 
+/// How many times a person sets the board back in a game before no longer heeding the lights.
+pub const SET_BACKS: usize = 3;
+
 /// How long a person pauses once the board is set back, before making again what was made.
 pub const SET_BACK_PAUSE_MS: Millis = 1_000;
 
@@ -103,6 +106,11 @@ pub(crate) struct OccupancyBoard {
     set_back_after: Option<Millis>,
     /// The lights showing a difference, while they do.
     asked: Option<Asked>,
+    /// Whether the board was set back and the lights have not gone out since (a person sets
+    /// it back again only once the host has followed it).
+    set_back_pending: bool,
+    /// How many times the board was set back.
+    set_backs: usize,
     /// The occupied squares of the host's record, as its screen last showed them.
     screen: Option<Bitboard>,
     /// What the hands did, in order: each change with the occupancy before it.
@@ -132,6 +140,8 @@ impl OccupancyBoard {
             follower: None,
             set_back_after,
             asked: None,
+            set_back_pending: false,
+            set_backs: 0,
             screen: None,
             done: Vec::new(),
         };
@@ -191,8 +201,12 @@ impl OccupancyBoard {
     /// Lights `squares` (and no other) at `now`; hands that follow the lights carry out the
     /// move they show.
     pub(crate) fn light(&mut self, now: Millis, squares: Vec<Square>) {
+        if squares.is_empty() {
+            self.set_back_pending = false;
+        }
+        let heeded = self.set_back_after.is_some() && self.set_backs < SET_BACKS;
         self.asked =
-            (self.set_back_after.is_some() && !squares.is_empty()).then_some(Asked { at: now });
+            (heeded && !squares.is_empty() && !self.set_back_pending).then_some(Asked { at: now });
         self.leds = squares;
         let leds = &self.leds;
         let lit = |from: Square, to: Square| {
@@ -290,6 +304,8 @@ impl OccupancyBoard {
         let (Some(_), Some(host)) = (self.asked.take(), self.screen) else {
             return;
         };
+        self.set_back_pending = true;
+        self.set_backs += 1;
         let Some(since) = self.done.iter().rposition(|(before, _)| *before == host) else {
             self.notices.push_back(Notice::HandsStopped(
                 "the hands cannot set the board back: it never showed the host's position"
