@@ -205,3 +205,34 @@ fn hands_that_do_not_heed_the_lights_go_on_as_their_script_says() {
         .count();
     assert_eq!(changes, 2);
 }
+
+#[test]
+fn a_person_sets_the_board_back_again_only_once_the_host_has_followed_it() {
+    let lit = |squares: Vec<Square>| Feedback::Mismatch { squares };
+    let changes = |feedback: Vec<(Millis, Feedback)>| {
+        let mut session = SquareOffSession::new();
+        let mut config = EmulatorConfig::new(e4_script());
+        config.set_back_after = Some(2000);
+        let mut board = SquareOffBoardEmulator::new(config);
+        board.screen(0, Board::default().occupied());
+        let events = run(&mut session, &mut board, 20_000, feedback);
+        sensors(events)
+            .into_iter()
+            .filter(|kind| !matches!(kind, SensorKind::Snapshot(_)))
+            .count()
+    };
+    // e2-e4 (2 changes), set back and made again at 4000 (4 more); lit again at 9000 with no
+    // resync between: the person waits for the host.
+    let again_unfollowed = vec![
+        (2000, lit(vec![Square::E2, Square::E4])),
+        (9000, lit(vec![Square::E4])),
+    ];
+    assert_eq!(changes(again_unfollowed), 6);
+    // Followed (the lights out) and lit again: set back once more (e4 to e2, then e2-e4).
+    let again_followed = vec![
+        (2000, lit(vec![Square::E2, Square::E4])),
+        (8000, Feedback::Resynced),
+        (9000, lit(vec![Square::E2, Square::E4])),
+    ];
+    assert_eq!(changes(again_followed), 10);
+}
