@@ -20,6 +20,17 @@ pub struct CheckTimes {
     pub silence_ms: Millis,
 }
 
+impl CheckTimes {
+    /// A board checked every second, every 250 ms while it does not answer, lost after 500 ms
+    /// without an answer, gone after 3 s (a DGT Pegasus, a Square Off).
+    pub const QUIET_BOARD: CheckTimes = CheckTimes {
+        every_ms: 1000,
+        lost_every_ms: 250,
+        answer_ms: 500,
+        silence_ms: 3000,
+    };
+}
+
 /// What expired at a time ([`Checks::expire`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Expired {

@@ -10,10 +10,10 @@
 //!   field update a lift (`00`) or a placement; the first dump after connecting, and one that
 //!   differs from what the updates said, is a full report, so nothing the board did not
 //!   report is lost;
-//! - checks: every [`CHECK_MS`] the dump is asked again (the updates turned on again first: a
-//!   board switched off and on reports nothing by itself), every [`LOST_CHECK_MS`] while it
-//!   does not answer; a request unanswered for
-//!   [`ANSWER_MS`] is [`LinkEvent::Lost`], for [`SILENCE_MS`] [`LinkEvent::Gone`];
+//! - checks ([`CheckTimes::QUIET_BOARD`]): every second the dump is asked again (the updates turned
+//!   on again first: a board switched off and on reports nothing by itself), every 250 ms while it
+//!   does not answer; a request unanswered for 500 ms is [`LinkEvent::Lost`], for 3 s
+//!   [`LinkEvent::Gone`];
 //! - the battery is asked every [`BATTERY_MS`] and said when it changes;
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the squares of a move to carry
 //!   out, then the squares that differ from the game until the board matches it; nothing is lit
@@ -39,28 +39,11 @@ use crate::live::{
 };
 use touchmove_core::sensor::{Millis, SensorKind};
 
-/// How often the board is checked: its dump asked and compared.
-pub const CHECK_MS: Millis = 1000;
-
-/// How often a board that stopped answering is checked (its link back, it answers at once).
-pub const LOST_CHECK_MS: Millis = 250;
-
-/// How long a request may go unanswered before the board counts as unresponsive.
-pub const ANSWER_MS: Millis = 500;
-
-/// How long a request may go unanswered before the link counts as gone.
-pub const SILENCE_MS: Millis = 3000;
-
 /// How often the battery is asked.
 pub const BATTERY_MS: Millis = 60_000;
 
-/// The times of a Pegasus's checks.
-const CHECK_TIMES: CheckTimes = CheckTimes {
-    every_ms: CHECK_MS,
-    lost_every_ms: LOST_CHECK_MS,
-    answer_ms: ANSWER_MS,
-    silence_ms: SILENCE_MS,
-};
+/// The times of the board's checks.
+const CHECK_TIMES: CheckTimes = CheckTimes::QUIET_BOARD;
 
 /// A DGT Pegasus behind the live runner.
 #[derive(Debug)]

@@ -1,6 +1,10 @@
 use shakmaty::{Bitboard, Board, Square};
 
 use super::*;
+
+const CHECK_MS: Millis = CHECK_TIMES.every_ms;
+const ANSWER_MS: Millis = CHECK_TIMES.answer_ms;
+const SILENCE_MS: Millis = CHECK_TIMES.silence_ms;
 use crate::dgt::wire::message::encode;
 use crate::dgt::wire::protocol::{command, index_from_square, message};
 use touchmove_core::sensor::{BoardSnapshot, SensorKind};

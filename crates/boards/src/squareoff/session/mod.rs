@@ -9,9 +9,9 @@
 //!   change (`0#e2u*`, `0#e4d*`) a lift or a placement; the first answer after connecting, and
 //!   one that differs from what the changes said, is a full report, so nothing the board did
 //!   not report is lost;
-//! - checks: every [`CHECK_MS`] the occupancy is asked again, every [`LOST_CHECK_MS`] while the
-//!   board does not answer; a request unanswered for [`ANSWER_MS`] is [`LinkEvent::Lost`], for
-//!   [`SILENCE_MS`] [`LinkEvent::Gone`];
+//! - checks ([`CheckTimes::QUIET_BOARD`]): every second the occupancy is asked again, every 250 ms
+//!   while the board does not answer; a request unanswered for 500 ms is [`LinkEvent::Lost`], for 3
+//!   s [`LinkEvent::Gone`];
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the squares of a move to carry
 //!   out, then the squares that differ from the game until the board matches it; nothing is lit
 //!   while it matches; a game's end is shown (`27#wt*`, `27#bl*`, `27#dw*`).
@@ -36,25 +36,8 @@ use crate::live::{
 };
 use touchmove_core::sensor::Millis;
 
-/// How often the board is checked: its occupancy asked and compared.
-pub const CHECK_MS: Millis = 1000;
-
-/// How often a board that stopped answering is checked (its link back, it answers at once).
-pub const LOST_CHECK_MS: Millis = 250;
-
-/// How long a request may go unanswered before the board counts as unresponsive.
-pub const ANSWER_MS: Millis = 500;
-
-/// How long a request may go unanswered before the link counts as gone.
-pub const SILENCE_MS: Millis = 3000;
-
-/// The times of a Square Off's checks.
-const CHECK_TIMES: CheckTimes = CheckTimes {
-    every_ms: CHECK_MS,
-    lost_every_ms: LOST_CHECK_MS,
-    answer_ms: ANSWER_MS,
-    silence_ms: SILENCE_MS,
-};
+/// The times of the board's checks.
+const CHECK_TIMES: CheckTimes = CheckTimes::QUIET_BOARD;
 
 /// A Square Off board behind the live runner.
 #[derive(Debug)]

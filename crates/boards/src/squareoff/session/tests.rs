@@ -1,6 +1,11 @@
 use shakmaty::{Bitboard, Board, Color, KnownOutcome, Square};
 
 use super::*;
+
+const CHECK_MS: Millis = CHECK_TIMES.every_ms;
+const LOST_CHECK_MS: Millis = CHECK_TIMES.lost_every_ms;
+const ANSWER_MS: Millis = CHECK_TIMES.answer_ms;
+const SILENCE_MS: Millis = CHECK_TIMES.silence_ms;
 use crate::squareoff::wire::occupancy;
 use touchmove_core::sensor::{BoardSnapshot, SensorKind};
 
