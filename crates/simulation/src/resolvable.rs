@@ -106,12 +106,14 @@ fn rested_quiet(game: &Waiting, ply: usize) -> bool {
 
 /// The length of the one legal sequence that is the shortest of at most [`MAX_PLIES`] plies
 /// from `record` to a position the board senses as `target`, if exactly one is and no shorter
-/// one leaves the board showing a move under way (the side to move's pieces in hand).
+/// one leaves the board showing a move under way (the side to move's pieces in hand, and after
+/// at most one ply the one piece they can capture taken off first).
 fn one_shortest_sequence(record: &Chess, target: &Board, board: BoardKind) -> Option<usize> {
     let mut under_way = false;
     for plies in 0..=MAX_PLIES {
         let mut found = Found::default();
-        search(record, target, board, plies, &mut found);
+        let victim_off = plies <= 1;
+        search(record, target, board, plies, victim_off, &mut found);
         match found.exact {
             0 => {}
             1 if !under_way => return Some(plies),
@@ -131,14 +133,22 @@ struct Found {
     under_way: bool,
 }
 
-/// Looks at every legal sequence of exactly `plies` plies from `position`.
-fn search(position: &Chess, target: &Board, board: BoardKind, plies: usize, found: &mut Found) {
+/// Looks at every legal sequence of exactly `plies` plies from `position`; `victim_off`: a
+/// move under way at their end may have its victim off the board.
+fn search(
+    position: &Chess,
+    target: &Board,
+    board: BoardKind,
+    plies: usize,
+    victim_off: bool,
+    found: &mut Found,
+) {
     let differences = differences(board, position.board(), target);
     let Some(left) = plies.checked_sub(1) else {
         if differences == 0 {
             found.exact = found.exact.saturating_add(1);
         } else {
-            found.under_way |= in_hand(position, target, board);
+            found.under_way |= in_hand(position, target, board, victim_off);
         }
         return;
     };
@@ -148,23 +158,46 @@ fn search(position: &Chess, target: &Board, board: BoardKind, plies: usize, foun
     for m in position.legal_moves() {
         let mut next = position.clone();
         next.play_unchecked(m);
-        search(&next, target, board, left, found);
+        search(&next, target, board, left, victim_off, found);
         if found.exact > 1 {
             return;
         }
     }
 }
 
-/// Whether `target` is `position` with some of the side to move's pieces off the board.
-fn in_hand(position: &Chess, target: &Board, board: BoardKind) -> bool {
+/// Whether `target` is `position` with some of the side to move's pieces off the board, and
+/// with `victim_off` perhaps one piece that one of them can capture.
+fn in_hand(position: &Chess, target: &Board, board: BoardKind, victim_off: bool) -> bool {
     let pieces = position.board();
     let missing = pieces.occupied() & !target.occupied();
     let mut rest = pieces.clone();
     for square in missing {
         rest.discard_piece_at(square);
     }
-    (missing & !pieces.by_color(position.turn())).is_empty()
-        && differences(board, &rest, target) == 0
+    let lifted = missing & pieces.by_color(position.turn());
+    let victims = missing & !lifted;
+    let victims_allowed = victims.is_empty()
+        || victim_off
+            && !lifted.is_empty()
+            && !victims.more_than_one()
+            && position.legal_moves().iter().any(|m| {
+                m.from().is_some_and(|from| lifted.contains(from))
+                    && capture_square(m).is_some_and(|square| victims.contains(square))
+            });
+    victims_allowed && differences(board, &rest, target) == 0
+}
+
+/// The square of the piece `m` captures, if it captures.
+fn capture_square(m: &Move) -> Option<shakmaty::Square> {
+    match *m {
+        Move::EnPassant { from, to } => Some(shakmaty::Square::from_coords(to.file(), from.rank())),
+        Move::Normal {
+            capture: Some(_),
+            to,
+            ..
+        } => Some(to),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

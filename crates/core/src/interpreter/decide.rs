@@ -191,7 +191,10 @@ impl Interpreter {
             let quiet_at = self
                 .unseen()
                 .then(|| t.saturating_add(self.config.slide_ms));
-            self.phase = Phase::InHand { quiet_at };
+            self.phase = Phase::InHand {
+                quiet_at,
+                rested: false,
+            };
         } else {
             // Weighed once the board has rested for the slide window.
             let quiet_at = Some(t.saturating_add(self.config.slide_ms));

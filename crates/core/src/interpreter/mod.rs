@@ -54,6 +54,12 @@ use sync::Sync;
 use trace::Trace;
 use turn::Turn;
 
+/// How long a board caught up on after an outage may stay as it is, pieces off it, the slide
+/// window over and nothing caught up, before it is said to differ from the record (ms): long
+/// enough for a person to be thinking with a piece in hand, short enough for the board's
+/// lights to say what to put back before the next move is made.
+pub const STALLED_MS: Millis = 3_000;
+
 /// The interpreter's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -186,8 +192,13 @@ enum Phase {
     AtRest,
     /// Pieces are off the board (in hand); nothing else differs. While moves made unseen are
     /// looked for, the board is also weighed when it has been quiet for the window
-    /// (`quiet_at`): a piece missing may have been captured unseen.
-    InHand { quiet_at: Option<Millis> },
+    /// (`quiet_at`): a piece missing may have been captured unseen. `rested`: it was weighed
+    /// at the window's end and nothing was caught up, and `quiet_at` is then when the board,
+    /// still unchanged, is said to differ ([`STALLED_MS`]).
+    InHand {
+        quiet_at: Option<Millis>,
+        rested: bool,
+    },
     /// A decision waits for the slide window, the clock or the opponent.
     Pending { what: Pending, deadline: Millis },
     /// One of the mover's pieces stands on a square no legal move reaches.
@@ -449,7 +460,7 @@ impl Interpreter {
             // Only the player's choice decides a promotion awaiting its piece.
             Phase::Pending { .. } if self.awaits_promotion_choice() => None,
             Phase::Pending { deadline, .. } => Some(deadline),
-            Phase::Unexplained { quiet_at } | Phase::InHand { quiet_at } => quiet_at,
+            Phase::Unexplained { quiet_at } | Phase::InHand { quiet_at, .. } => quiet_at,
             _ => None,
         };
         // A lift made before the window closed is either a real lift (which changes the board
@@ -547,7 +558,9 @@ impl Interpreter {
         match self.phase {
             Phase::Pending { .. } => self.decide_pending(due),
             Phase::Unexplained { quiet_at: Some(_) } => self.board_quiet(due),
-            Phase::InHand { quiet_at: Some(_) } => self.in_hand_quiet(due),
+            Phase::InHand {
+                quiet_at: Some(_), ..
+            } => self.in_hand_quiet(due),
             _ => {}
         }
     }
@@ -887,11 +900,50 @@ impl Interpreter {
     /// for, has rested for the slide window at `t`: the pieces may be in hand, or may have been
     /// captured in moves nobody saw. Those moves are caught up if exactly one shortest sequence
     /// leads to what the board shows and no shorter one leaves pieces in hand
-    /// ([`Interpreter::catch_up`]); otherwise the pieces are taken to be in hand, as before
-    /// (no mismatch: a player may hold a piece as long as they like).
+    /// ([`Interpreter::catch_up`]); otherwise the pieces are taken to be in hand, as before.
+    ///
+    /// While catching up, a board that then stays as it is for [`STALLED_MS`] more is said to
+    /// differ (`mismatch`, the squares where it differs from the record's position, once): the
+    /// host cannot follow it, and a board with lights shows a person what to put back. Nothing
+    /// is played: pieces in hand and moves made unseen that the board cannot tell apart stay
+    /// unguessed.
     fn in_hand_quiet(&mut self, t: Millis) {
-        self.phase = Phase::InHand { quiet_at: None };
+        let rested = matches!(self.phase, Phase::InHand { rested: true, .. });
+        self.phase = Phase::InHand {
+            quiet_at: None,
+            rested: false,
+        };
+        if rested {
+            self.report_stalled(t);
+            return;
+        }
         self.catch_up(t);
+        if matches!(self.phase, Phase::InHand { .. })
+            && self.sync.catching_up()
+            && !self.sync.mismatch_reported()
+        {
+            self.phase = Phase::InHand {
+                quiet_at: Some(t.saturating_add(STALLED_MS)),
+                rested: true,
+            };
+        }
+    }
+
+    /// Says the board differs from the record's position where it does (once while catching
+    /// up), the board having stayed unexplained for [`STALLED_MS`] after the window.
+    fn report_stalled(&mut self, t: Millis) {
+        let position = self.game.position();
+        let squares: Vec<Square> = self
+            .sensed
+            .board
+            .differences(position.board())
+            .into_iter()
+            .collect();
+        if squares.is_empty() || self.sync.mismatch_reported() || !self.sync.catching_up() {
+            return;
+        }
+        self.sync.report_mismatch();
+        self.emit(t, EventKind::Mismatch { squares });
     }
 
     /// The board has rested for the slide window at `t` on a position nothing expected
