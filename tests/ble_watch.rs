@@ -143,9 +143,12 @@ fn every_bluetooth_family_plays_the_game_watched_through_the_bluez_stand_in() {
             "{board}: {}",
             watched.stderr
         );
-        // The boards that tell their battery (the eONE does not): what the emulated one holds.
+        // The boards that tell their battery (the eONE does not): what the emulated one holds
+        // (a Chessnut Move's asked as `41 01 0c`, answered `41 03 0c`).
         let told = match board {
-            "chessnut" => Some(touchmove_simulation::emulators::chessnut::BATTERY_PERCENT),
+            "chessnut" | "chessnut-move" => {
+                Some(touchmove_simulation::emulators::chessnut::BATTERY_PERCENT)
+            }
             "pegasus" => Some(touchmove_simulation::emulators::pegasus::BATTERY_PERCENT),
             _ => None,
         };

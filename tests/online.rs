@@ -231,6 +231,24 @@ fn check_game(
     ucis: &[String],
     faults: &[(usize, u16)],
 ) {
+    check_game_carried_out_by(
+        standin,
+        played,
+        (sans, ucis),
+        faults,
+        ("the hands carry out ", ", as shown"),
+    );
+}
+
+/// As [`check_game`], Black's moves carried out as the emulator's log says between
+/// `carried.0` and `carried.1` (the hands', a robot's).
+fn check_game_carried_out_by(
+    standin: &StandIn,
+    played: &Played,
+    (sans, ucis): (&[String], &[String]),
+    faults: &[(usize, u16)],
+    carried: (&str, &str),
+) {
     let (events, stderr) = (&played.events, &played.stderr);
     assert_eq!(standin.moves(), ucis, "{stderr}");
     assert_eq!(
@@ -265,8 +283,8 @@ fn check_game(
     let followed: Vec<&str> = played
         .emulator
         .lines()
-        .filter_map(|line| line.split("the hands carry out ").nth(1))
-        .filter_map(|rest| rest.strip_suffix(", as shown"))
+        .filter_map(|line| line.split(carried.0).nth(1))
+        .filter_map(|rest| rest.strip_suffix(carried.1))
         .collect();
     assert_eq!(followed, black, "{}", played.emulator);
     assert!(
@@ -382,6 +400,12 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
 /// stand-in): a cut stream, a 429 and a 500 from the server, the board's link dropped for 10 s
 /// and the session killed and resumed lose nothing and send nothing twice.
 fn online_over_bluetooth(family: &str) {
+    online_over_bluetooth_carried_out_by(family, ("the hands carry out ", ", as shown"));
+}
+
+/// As [`online_over_bluetooth`], the opponent's moves carried out as the emulator's log says
+/// between `carried.0` and `carried.1`.
+fn online_over_bluetooth_carried_out_by(family: &str, carried: (&str, &str)) {
     let (sans, ucis) = game();
     let standin = StandIn::start(Script {
         cut_stream_after: Some(10),
@@ -391,7 +415,8 @@ fn online_over_bluetooth(family: &str) {
     });
     let drop = ["--unplug-at", "40000", "--unplug-for", "10000"];
     let played = play_on(family, &drop, Some(13), &standin, &sans, &[]);
-    check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
+    let faults = [(1, 500), (3, 429)];
+    check_game_carried_out_by(&standin, &played, (&sans, &ucis), &faults, carried);
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
 }
@@ -399,6 +424,12 @@ fn online_over_bluetooth(family: &str) {
 #[test]
 fn a_cut_stream_a_429_a_500_a_10_s_drop_and_a_kill_on_a_chessnut_board_over_bluetooth() {
     online_over_bluetooth("chessnut");
+}
+
+/// On a Chessnut Move its robot, not the hands, carries out the opponent's moves.
+#[test]
+fn a_cut_stream_a_429_a_500_a_10_s_drop_and_a_kill_on_a_chessnut_move_whose_robot_plays_black() {
+    online_over_bluetooth_carried_out_by("chessnut-move", ("the robot carries out ", ", as sent"));
 }
 
 #[test]

@@ -158,8 +158,15 @@ fn replay_json(log: &std::path::Path) -> Vec<Value> {
 }
 
 /// The checks every board gets: the game stands, each engine move announced, no wrong
-/// execution, the engine named in the PGN, which reads back as the game.
+/// execution, the engine named in the PGN, which reads back as the game; the hands carried out
+/// each engine move as the board showed it.
 fn check_game(result: &Played, played: &[String]) {
+    check_game_carried_out_by(result, played, ("the hands carry out ", ", as shown"));
+}
+
+/// As [`check_game`], each engine move carried out as the emulator's log says between
+/// `carried.0` and `carried.1` (the hands', a robot's).
+fn check_game_carried_out_by(result: &Played, played: &[String], carried: (&str, &str)) {
     let (events, stderr) = (&result.events, &result.stderr);
     // Live equals replay: the recording (its engine notes included) replays to every decision
     // the session made, the engine's moves among them; the link's state is the live session's.
@@ -181,12 +188,12 @@ fn check_game(result: &Played, played: &[String]) {
     let engine_moves: Vec<String> = played.iter().skip(1).step_by(2).cloned().collect();
     assert_eq!(kinds("engine"), engine_moves, "every engine move announced");
     assert!(kinds("execution").is_empty(), "{events:?}");
-    // The hands carried out each engine move as the board showed it, and nothing else.
+    // Each engine move was carried out as the board was told, and nothing else.
     let followed: Vec<&str> = result
         .emulator
         .lines()
-        .filter_map(|line| line.split("the hands carry out ").nth(1))
-        .filter_map(|rest| rest.strip_suffix(", as shown"))
+        .filter_map(|line| line.split(carried.0).nth(1))
+        .filter_map(|rest| rest.strip_suffix(carried.1))
         .collect();
     assert_eq!(followed, engine_moves, "{}", result.emulator);
     // Each engine move with the score of the engine's last info line.
@@ -285,6 +292,30 @@ fn a_game_against_stockfish_on_a_chesslink_board() {
 fn a_game_against_stockfish_on_a_chessnut_board_over_bluetooth() {
     let played = sans(&game());
     check_game(&play_on("chessnut", &played), &played);
+}
+
+#[test]
+fn a_game_against_stockfish_on_a_chessnut_move_whose_robot_carries_out_the_engine_s_moves() {
+    let played = sans(&game());
+    let result = play_on("chessnut-move", &played);
+    check_game_carried_out_by(&result, &played, ("the robot carries out ", ", as sent"));
+    // The hands carried out none of them: they played White's moves only.
+    assert!(
+        !result.emulator.contains("the hands carry out"),
+        "{}",
+        result.emulator
+    );
+    // No engine move earned a ruling. (That the board's silence while its robot moves is no
+    // lost link is the session's unit tests': timed here, a loaded machine could starve the
+    // emulator as long.)
+    assert!(
+        result
+            .events
+            .iter()
+            .all(|e| e["kind"] != "violation" && e["kind"] != "illegal"),
+        "{}",
+        result.stderr
+    );
 }
 
 #[test]

@@ -12,6 +12,14 @@
 //! The host sends `21 01 00` (start the reports), `29 01 00` (the battery), `0a 08` + 8 bytes
 //! (the LEDs, a bit a square) and `0b 04` + frequency and duration, both big-endian (a beep).
 //!
+//! A Chessnut Move (its robot moves the pieces) takes three more, and answers one:
+//!
+//! | host sends | what |
+//! |------------|------|
+//! | `42 21` + 32 position bytes + a flag | the robot sets the pieces to that position (flag `01`: a player's hand stops it; `00`: it goes on regardless); the reports pause while it moves |
+//! | `43 20` + 32 bytes | the LEDs, a nibble a square in the position's order: `0` off, `1` red, `2` green, `3` blue |
+//! | `41 01 0c` | the battery; answered `41 03 0c`, charging (`1`/`0`), level (0 to 100) |
+//!
 //! Position bytes hold two squares each, the low nibble first; nibble 0 is h8, then g8 … a8,
 //! h7 … a1 (nibble 63). The LED bytes follow the same numbering: byte `i` bit `j` is nibble
 //! `8 i + j`.
@@ -53,6 +61,17 @@ pub const KIND_ASK_BATTERY: u8 = 0x29;
 pub const KIND_LEDS: u8 = 0x0a;
 /// The host's beep kind byte.
 pub const KIND_BEEP: u8 = 0x0b;
+
+/// A Chessnut Move's "set the pieces to this position" kind byte (its robot moves them).
+pub const KIND_ROBOT_SET: u8 = 0x42;
+/// A Chessnut Move's coloured LEDs kind byte.
+pub const KIND_COLOUR_LEDS: u8 = 0x43;
+/// A Chessnut Move's query kind byte (the host's `41 01` + what, the board's `41` + answer).
+pub const KIND_QUERY: u8 = 0x41;
+/// What a Chessnut Move's query asks for: the battery.
+pub const QUERY_BATTERY: u8 = 0x0c;
+/// The colour a Chessnut Move's lit squares are lit in (green).
+pub const LIGHT_COLOUR: u8 = 0x02;
 
 /// A report's length: 32 position bytes and a 4-byte uptime.
 pub const REPORT_LEN: u8 = 0x24;
@@ -99,6 +118,13 @@ pub enum BoardMessage {
     },
     /// A button was pressed: its code ([`BUTTON_NEW_GAME`]).
     Button(u8),
+    /// A Chessnut Move's battery (`41 03 0c`, charging, level).
+    RobotBattery {
+        /// The level, 0 to 100 %.
+        percent: u8,
+        /// Whether the board is charging.
+        charging: bool,
+    },
     /// A frame of a kind this host does not use, whole.
     Other(Vec<u8>),
 }
@@ -119,6 +145,18 @@ pub enum HostCommand {
         /// The duration (ms).
         ms: u16,
     },
+    /// A Chessnut Move's robot sets the pieces to `board` (`yield_to_hands`: a player's hand
+    /// stops it).
+    RobotSet {
+        /// The position the pieces are to stand in.
+        board: Board,
+        /// Whether a player's hand stops the robot (flag `01`).
+        yield_to_hands: bool,
+    },
+    /// A Chessnut Move lights these squares, and no other ([`LIGHT_COLOUR`]).
+    ColourLeds(Bitboard),
+    /// A Chessnut Move's battery request (`41 01 0c`).
+    AskRobotBattery,
 }
 
 /// The nibble index of `square`: h8 is 0, a8 7, h7 8, a1 63.
@@ -236,7 +274,54 @@ pub fn encode_command(command: &HostCommand) -> Vec<u8> {
             bytes.extend_from_slice(&ms.to_be_bytes());
             bytes
         }
+        HostCommand::RobotSet {
+            board,
+            yield_to_hands,
+        } => {
+            let mut bytes = vec![KIND_ROBOT_SET, 0x21];
+            bytes.extend_from_slice(&encode_position(board));
+            bytes.push(u8::from(*yield_to_hands));
+            bytes
+        }
+        HostCommand::ColourLeds(squares) => {
+            let mut bytes = vec![KIND_COLOUR_LEDS, 0x20];
+            bytes.extend_from_slice(&encode_colours(*squares));
+            bytes
+        }
+        HostCommand::AskRobotBattery => vec![KIND_QUERY, 0x01, QUERY_BATTERY],
     }
+}
+
+/// The 32 coloured-LED bytes that light `squares` in [`LIGHT_COLOUR`] (a nibble a square, in
+/// the position's order).
+pub fn encode_colours(squares: Bitboard) -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    for square in squares {
+        let nibble = nibble_of(square);
+        if let Some(byte) = bytes.get_mut(nibble / 2) {
+            *byte |= if nibble.is_multiple_of(2) {
+                LIGHT_COLOUR
+            } else {
+                LIGHT_COLOUR << 4
+            };
+        }
+    }
+    bytes
+}
+
+/// The squares 32 coloured-LED bytes light, in any colour.
+pub fn decode_colours(bytes: &[u8]) -> Bitboard {
+    let mut squares = Bitboard::EMPTY;
+    for (index, &byte) in bytes.iter().take(32).enumerate() {
+        for (half, colour) in [(0, byte & 0x0f), (1, byte >> 4)] {
+            if colour != 0
+                && let Some(square) = square_of(index * 2 + half)
+            {
+                squares.add(square);
+            }
+        }
+    }
+    squares
 }
 
 /// The bytes of `message` (the board's side: the emulator's).
@@ -254,6 +339,13 @@ pub fn encode_message(message: &BoardMessage) -> Vec<u8> {
             vec![KIND_BATTERY, 0x02, level, 0x00]
         }
         BoardMessage::Button(code) => vec![KIND_BUTTON, 0x01, *code],
+        BoardMessage::RobotBattery { percent, charging } => vec![
+            KIND_QUERY,
+            0x03,
+            QUERY_BATTERY,
+            u8::from(*charging),
+            (*percent).min(100),
+        ],
         BoardMessage::Other(bytes) => bytes.clone(),
     }
 }
@@ -289,9 +381,11 @@ fn board_lengths(kind: u8) -> Option<u8> {
 /// The lengths of the host's frames.
 fn host_lengths(kind: u8) -> Option<u8> {
     match kind {
-        KIND_START_REPORTS | KIND_ASK_BATTERY => Some(0x01),
+        KIND_START_REPORTS | KIND_ASK_BATTERY | KIND_QUERY => Some(0x01),
         KIND_LEDS => Some(0x08),
         KIND_BEEP => Some(0x04),
+        KIND_ROBOT_SET => Some(0x21),
+        KIND_COLOUR_LEDS => Some(0x20),
         _ => None,
     }
 }
@@ -431,6 +525,12 @@ fn message(frame: Vec<u8>) -> Decoded<BoardMessage> {
         Some(KIND_BUTTON) => {
             Decoded::Frame(BoardMessage::Button(payload.first().copied().unwrap_or(0)))
         }
+        Some(KIND_QUERY) if payload.first() == Some(&QUERY_BATTERY) && payload.len() == 3 => {
+            Decoded::Frame(BoardMessage::RobotBattery {
+                percent: payload.get(2).copied().unwrap_or(0).min(100),
+                charging: payload.get(1) == Some(&1),
+            })
+        }
         _ => Decoded::Frame(BoardMessage::Other(frame)),
     }
 }
@@ -489,6 +589,20 @@ fn command(frame: Vec<u8>) -> Decoded<HostCommand> {
             hz: pair(0),
             ms: pair(2),
         }),
+        Some(KIND_ROBOT_SET) => match decode_position(payload.get(..32).unwrap_or_default()) {
+            Ok(board) => Decoded::Frame(HostCommand::RobotSet {
+                board,
+                yield_to_hands: payload.get(32) == Some(&1),
+            }),
+            Err((square, code)) => Decoded::Corrupt {
+                why: format!("a position to set shows code {code:#x} on {square}: no piece has it"),
+                dropped: frame,
+            },
+        },
+        Some(KIND_COLOUR_LEDS) => Decoded::Frame(HostCommand::ColourLeds(decode_colours(payload))),
+        Some(KIND_QUERY) if payload.first() == Some(&QUERY_BATTERY) => {
+            Decoded::Frame(HostCommand::AskRobotBattery)
+        }
         _ => Decoded::Corrupt {
             why: "no command of this host's".to_owned(),
             dropped: frame,

@@ -69,6 +69,13 @@ pub enum Feedback {
         /// The move in SAN.
         text: String,
     },
+    /// The position the board is to show once the move to carry out ([`Feedback::Show`]) is
+    /// made: a board whose robot moves the pieces (a Chessnut Move) sets them to it; the others
+    /// leave it to the hands.
+    SetPieces {
+        /// The pieces as they are to stand.
+        board: shakmaty::Board,
+    },
     /// The player's move the board shows while it waits to be decided (a `play` or `online`
     /// game, whose host has the clock's display): a display shows `text` without a beep until
     /// the move is decided; `None`, nothing is pending any more (the display is given back).
@@ -178,6 +185,22 @@ pub fn move_squares(m: shakmaty::Move) -> (Square, Square) {
         UciMove::Put { to, .. } => (to, to),
         UciMove::Null => (Square::A1, Square::A1),
     }
+}
+
+/// What the board is told of `m`, a move to carry out in `position` (an engine's, an
+/// opponent's), shown as `text`: its squares ([`Feedback::Show`]), then the position it leaves
+/// ([`Feedback::SetPieces`], for a board whose robot carries it out).
+pub fn carry_out(position: &shakmaty::Chess, m: shakmaty::Move, text: String) -> [Feedback; 2] {
+    use shakmaty::Position;
+    let (from, to) = move_squares(m);
+    let mut after = position.clone();
+    after.play_unchecked(m);
+    [
+        Feedback::Show { from, to, text },
+        Feedback::SetPieces {
+            board: after.board().clone(),
+        },
+    ]
 }
 
 fn squares(chess_move: shakmaty::Move) -> Option<(Square, Square)> {

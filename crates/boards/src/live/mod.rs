@@ -23,7 +23,7 @@ pub use ble::{BleProfile, GattService, Translate, first_notify};
 pub use board_view::board_diagram;
 pub use checks::{CheckTimes, Checks, Expired};
 pub use event::LiveEvent;
-pub use feedback::{Feedback, move_squares};
+pub use feedback::{Feedback, carry_out, move_squares};
 pub use game::{LiveGame, ResumePoint};
 pub use guide::GuideLights;
 pub use link::{BoardSession, LinkEvent};

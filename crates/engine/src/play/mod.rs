@@ -21,7 +21,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::{Score, score_fields, score_from_fields};
-use touchmove_boards::live::{Feedback, move_squares};
+use touchmove_boards::live::{Feedback, carry_out, move_squares};
 use touchmove_core::event::{EventKind, GameEvent};
 use touchmove_core::sensor::Millis;
 use touchmove_core::sensor_log::HostNote;
@@ -266,12 +266,7 @@ impl EngineGame {
         self.expected = Some(chosen);
         let san = SanPlus::from_move(self.position.clone(), chosen).to_string();
         let uci = UciMove::from_move(chosen, self.position.castles().mode()).to_string();
-        let (from, to) = move_squares(chosen);
-        self.out.push_back(PlayEvent::Show(Feedback::Show {
-            from,
-            to,
-            text: san.clone(),
-        }));
+        self.show_to_carry_out(chosen, san.clone());
         let (score_cp, mate) = score_fields(score);
         self.out.push_back(PlayEvent::Decision(StreamEvent {
             t,
@@ -426,9 +421,7 @@ impl EngineGame {
         }));
         // The board showed the wrong move as made: it shows the engine's again.
         if let (Some(m), Some(text)) = (self.expected, expected) {
-            let (from, to) = move_squares(m);
-            self.out
-                .push_back(PlayEvent::Show(Feedback::Show { from, to, text }));
+            self.show_to_carry_out(m, text);
         }
     }
 
@@ -439,11 +432,17 @@ impl EngineGame {
         match self.expected {
             Some(m) if self.engine_to_move() => {
                 let text = SanPlus::from_move(self.position.clone(), m).to_string();
-                let (from, to) = move_squares(m);
-                self.out
-                    .push_back(PlayEvent::Show(Feedback::Show { from, to, text }));
+                self.show_to_carry_out(m, text);
             }
             _ => self.ask_if_engine_to_move(),
+        }
+    }
+
+    /// The engine's move `m`, shown as `text`, is to be carried out on the board: its squares,
+    /// and the position it leaves (which a robot board sets itself).
+    fn show_to_carry_out(&mut self, m: Move, text: String) {
+        for feedback in carry_out(&self.position, m, text) {
+            self.out.push_back(PlayEvent::Show(feedback));
         }
     }
 

@@ -99,6 +99,7 @@ impl Table {
                 PlayEvent::Show(Feedback::Pending { text }) => {
                     format!("show pending {}", text.unwrap_or_default())
                 }
+                PlayEvent::Show(Feedback::SetPieces { board }) => format!("set {board}"),
                 PlayEvent::Show(other) => format!("show {other:?}"),
                 PlayEvent::Decision(decision) => match decision.kind {
                     StreamKind::Game(EventKind::Move(played)) => format!("move {}", played.san),
@@ -133,7 +134,15 @@ fn the_engine_is_asked_after_the_human_s_move_and_its_move_carried_out() {
     table.slide(Square::E2, Square::E4);
     assert_eq!(table.said(), ["move e4", "ask"]);
     table.engine("e7e5");
-    assert_eq!(table.said(), ["show e5 e7e5", "engine e5"]);
+    // The engine's move shown, then the position it leaves (which a robot board sets).
+    assert_eq!(
+        table.said(),
+        [
+            "show e5 e7e5",
+            "set rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR",
+            "engine e5"
+        ]
+    );
     table.slide(Square::E7, Square::E5);
     assert_eq!(table.said(), ["move e5"]);
     table.slide(Square::G1, Square::F3);
@@ -165,7 +174,8 @@ fn the_human_s_move_that_could_still_grow_is_shown_pending_the_engine_s_is_not()
         [
             "pending Qg5",
             "execution carry out Qh4, not Qg5 [d8 h4]",
-            "show Qh4 d8h4"
+            "show Qh4 d8h4",
+            "set rnb1kbnr/pppp1ppp/8/4p3/2B1P2q/8/PPPP1PPP/RNBQK1NR"
         ]
     );
 }
@@ -212,7 +222,11 @@ fn another_move_than_the_engine_s_is_reported_and_waited_for() {
     table.slide(Square::D7, Square::D5);
     assert_eq!(
         table.said(),
-        ["execution carry out e5, not d5 [e7 e5]", "show e5 e7e5"]
+        [
+            "execution carry out e5, not d5 [e7 e5]",
+            "show e5 e7e5",
+            "set rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR"
+        ]
     );
     assert_eq!(table.play.moves().len(), 1, "d5 does not stand");
     // Put back, then the engine's move.
@@ -235,7 +249,15 @@ fn a_move_made_for_the_engine_before_it_chose_waits_for_its_choice() {
         ["execution wait for the engine's move: c5 is not taken []"]
     );
     table.engine("c7c5");
-    assert_eq!(table.said(), ["show c5 c7c5", "engine c5", "move c5"]);
+    assert_eq!(
+        table.said(),
+        [
+            "show c5 c7c5",
+            "set rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR",
+            "engine c5",
+            "move c5"
+        ]
+    );
 }
 
 #[test]

@@ -23,7 +23,7 @@ use shakmaty::{ByColor, CastlingMode, Chess, Color, KnownOutcome, Move, Position
 
 use crate::lichess::request::Request;
 use crate::lichess::wire::{CHESS960, GameMessage, GameState};
-use touchmove_boards::live::{Feedback, move_squares};
+use touchmove_boards::live::{Feedback, carry_out, move_squares};
 use touchmove_core::clock::ClockReading;
 use touchmove_core::event::{ClockTimes, EventKind, GameEvent, GameResult, Termination};
 use touchmove_core::sensor::Millis;
@@ -507,7 +507,6 @@ impl OnlineGame {
         }
         self.shown = Some(next);
         let san = SanPlus::from_move(self.position.clone(), next).to_string();
-        let (from, to) = move_squares(next);
         self.notice(
             t,
             OnlineNotice::Move {
@@ -517,11 +516,15 @@ impl OnlineGame {
                 chess_move: next,
             },
         );
-        self.out.push_back(OnlineEvent::Show(Feedback::Show {
-            from,
-            to,
-            text: san,
-        }));
+        self.show_to_carry_out(next, san);
+    }
+
+    /// The server's move `m`, shown as `text`, is to be carried out on the board: its squares,
+    /// and the position it leaves (which a robot board sets itself).
+    fn show_to_carry_out(&mut self, m: Move, text: String) {
+        for feedback in carry_out(&self.position, m, text) {
+            self.out.push_back(OnlineEvent::Show(feedback));
+        }
     }
 
     /// The moves after the `plies`th are taken back.
@@ -608,9 +611,7 @@ impl OnlineGame {
             }),
         }));
         if let (Some(m), Some(text)) = (expected, expected_san) {
-            let (from, to) = move_squares(m);
-            self.out
-                .push_back(OnlineEvent::Show(Feedback::Show { from, to, text }));
+            self.show_to_carry_out(m, text);
         }
     }
 

@@ -78,6 +78,9 @@ pub enum Notice {
     Displayed(String),
     /// The hands carry out this move (SAN) as the host showed it (`--follow`).
     Followed(String),
+    /// A robot under the board carried out this move (SAN) as the host sent it (a Chessnut
+    /// Move's, `--follow`).
+    SetByRobot(String),
     /// The hands stop playing the script, and why (its next move is not legal in the game as
     /// played).
     HandsStopped(String),
@@ -99,6 +102,7 @@ impl Notice {
             Notice::Dropped(seq) => (format!("report seq {seq:#04x} dropped, as asked"), false),
             Notice::Displayed(text) => (format!("the clock shows `{text}`"), false),
             Notice::Followed(san) => (format!("the hands carry out {san}, as shown"), false),
+            Notice::SetByRobot(san) => (format!("the robot carries out {san}, as sent"), false),
             Notice::HandsStopped(why) => (why.clone(), true),
             Notice::ChosenAtHost(role) => (
                 format!(

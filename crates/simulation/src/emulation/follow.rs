@@ -164,11 +164,42 @@ impl Follower {
             (_, Shown::Text(text)) => self.read_text(text)?,
             (Stage::Waiting, Shown::Lights(lit)) => self.read_lights(lit)?,
         };
-        let san = SanPlus::from_move(self.position.clone(), chosen);
-        self.notices.push_back(Notice::Followed(san.to_string()));
         if self.lights_only_guide {
             self.stale = Some(squares(chosen));
         }
+        self.carry_out(chosen, true)
+    }
+
+    /// A robot under the board set the pieces to `board` (a Chessnut Move's): the followed
+    /// side's move that leads there is made without the hands, which then play the script's
+    /// next move (their events, timed from 0 from the robot's end); `None` when no one move
+    /// of the followed side leads there.
+    pub(crate) fn set_by_robot(&mut self, board: &shakmaty::Board) -> Option<Segment> {
+        if self.position.turn() != self.follows || self.stage == Stage::Finished {
+            return None;
+        }
+        let mut leading = self.position.legal_moves().into_iter().filter(|&m| {
+            let mut after = self.position.clone();
+            after.play_unchecked(m);
+            after.board() == board
+        });
+        let chosen = leading.next()?;
+        if leading.next().is_some() {
+            return None;
+        }
+        self.carry_out(chosen, false)
+    }
+
+    /// The followed side's `chosen` move is carried out (by the hands when `by_hand`, else
+    /// the board stands after it already), then the script's next move is played: the hands'
+    /// events.
+    fn carry_out(&mut self, chosen: Move, by_hand: bool) -> Option<Segment> {
+        let san = SanPlus::from_move(self.position.clone(), chosen).to_string();
+        self.notices.push_back(if by_hand {
+            Notice::Followed(san)
+        } else {
+            Notice::SetByRobot(san)
+        });
         let mut moves = vec![chosen];
         let mut after = self.position.clone();
         after.play_unchecked(chosen);
@@ -176,6 +207,17 @@ impl Follower {
             self.stage = Stage::Finished;
         } else {
             moves.extend(self.next_scripted(&after));
+        }
+        if !by_hand {
+            self.position = after;
+            moves.remove(0);
+            self.plies = self.plies.wrapping_add(1);
+            if moves.is_empty() {
+                return Some(Segment {
+                    start: self.position.clone(),
+                    events: Vec::new(),
+                });
+            }
         }
         match self.play(&moves) {
             Ok(events) => Some(events),

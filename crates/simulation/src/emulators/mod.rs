@@ -46,6 +46,11 @@ pub const EMULATORS: &[Emulator] = &[
         help: chesslink::HELP,
     },
     Emulator {
+        protocol: touchmove_boards::chessnut::ROBOT_PROTOCOL.name,
+        new: chessnut::new_robot,
+        help: chessnut::ROBOT_HELP,
+    },
+    Emulator {
         protocol: touchmove_boards::chessnut::PROTOCOL.name,
         new: boxed::<chessnut::ChessnutBoardEmulator>,
         help: chessnut::HELP,

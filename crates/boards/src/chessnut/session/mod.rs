@@ -19,6 +19,16 @@
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the squares of a move to carry
 //!   out (an engine's, an opponent's), then the squares that differ from the game until the
 //!   board matches it again; nothing is lit while the board matches the game.
+//!
+//! A Chessnut Move ([`ChessnutSession::robot`]) is the same board with a robot under it: the
+//! move to carry out is carried out by the robot ([`Feedback::SetPieces`]: the position is
+//! sent, `42 21`, a player's hand stopping the robot), its motion read as the board reads any
+//! hand's (the game's side whose move it is earns no ruling: an engine's, an opponent's). The
+//! reports pause while the robot moves: from when the position was sent until a report shows
+//! it, for up to [`ROBOT_MS`], a silence is no lost link (the reports are still asked for again,
+//! in case the board waits for that once its robot is done). A robot stopped by a hand leaves
+//! another position: the link is then watched again [`ROBOT_MS`] after it was sent. Its lights are coloured (`43 20`), its battery asked with
+//! `41 01 0c`.
 
 #[cfg(test)]
 mod tests;
@@ -58,6 +68,20 @@ pub const BATTERY_MS: Millis = 60_000;
 /// How long the bytes of a frame begun may wait for the rest before the frame counts as cut.
 pub const QUIET_MS: Millis = 200;
 
+/// How long a Chessnut Move's robot may move pieces, its reports paused, before its silence
+/// counts against the link (a move with a capture: the mover and the victim carried across
+/// the board).
+pub const ROBOT_MS: Millis = 30_000;
+
+/// Which Chessnut board the session drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Model {
+    /// An Air, Air+, Go or Pro: a person carries out every move.
+    Hands,
+    /// A Move: its robot carries out the moves the host sends.
+    Robot,
+}
+
 /// A Chessnut board (Air, Air+, Go, Pro) behind the live runner.
 #[derive(Debug)]
 pub struct ChessnutSession {
@@ -80,6 +104,12 @@ pub struct ChessnutSession {
     positions: PositionReader,
     /// What the LEDs are to show, and what they show.
     leds: GuideLights,
+    /// The board driven.
+    model: Model,
+    /// The position a robot was sent, and until when it may move pieces with the reports
+    /// paused: over once a report shows that position (a report already on its way when the
+    /// position was sent shows the board before), or at that time.
+    robot: Option<(Millis, Board)>,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<LinkEvent>,
 }
@@ -93,6 +123,15 @@ impl Default for ChessnutSession {
 impl ChessnutSession {
     /// A session that has not connected yet.
     pub fn new() -> ChessnutSession {
+        ChessnutSession::of(Model::Hands)
+    }
+
+    /// A session for a Chessnut Move, whose robot carries out the moves the host sends.
+    pub fn robot() -> ChessnutSession {
+        ChessnutSession::of(Model::Robot)
+    }
+
+    fn of(model: Model) -> ChessnutSession {
         ChessnutSession {
             decoder: MessageDecoder::new(),
             connected: false,
@@ -104,6 +143,8 @@ impl ChessnutSession {
             identified: false,
             positions: PositionReader::new(HOLD_MS),
             leds: GuideLights::default(),
+            model,
+            robot: None,
             transmit: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -122,7 +163,10 @@ impl ChessnutSession {
 
     fn ask_battery(&mut self, now: Millis) {
         self.battery_at = now;
-        self.send(&HostCommand::AskBattery);
+        self.send(match self.model {
+            Model::Hands => &HostCommand::AskBattery,
+            Model::Robot => &HostCommand::AskRobotBattery,
+        });
     }
 
     fn take_decoded(&mut self, now: Millis) {
@@ -134,7 +178,10 @@ impl ChessnutSession {
     fn decoded(&mut self, now: Millis, decoded: Decoded<BoardMessage>) {
         match decoded {
             Decoded::Frame(BoardMessage::Report { board, .. }) => self.report(now, board),
-            Decoded::Frame(BoardMessage::Battery { percent, charging }) => {
+            Decoded::Frame(
+                BoardMessage::Battery { percent, charging }
+                | BoardMessage::RobotBattery { percent, charging },
+            ) => {
                 self.heard(now);
                 if self.battery.replace((percent, charging)) != Some((percent, charging)) {
                     self.events
@@ -178,9 +225,20 @@ impl ChessnutSession {
     fn report(&mut self, now: Millis, board: Board) {
         self.heard(now);
         self.liveness.asked(now);
+        if self
+            .robot
+            .as_ref()
+            .is_some_and(|(_, target)| *target == board)
+        {
+            self.robot = None;
+        }
         if !std::mem::replace(&mut self.identified, true) {
+            let what = match self.model {
+                Model::Hands => "Chessnut board (Air, Air+, Go or Pro)",
+                Model::Robot => "Chessnut Move (its robot carries out the moves sent)",
+            };
             self.events.push_back(LinkEvent::Identified {
-                what: "Chessnut board (Air, Air+, Go or Pro)".to_owned(),
+                what: what.to_owned(),
                 serial: None,
             });
         }
@@ -191,8 +249,32 @@ impl ChessnutSession {
 
     fn show(&mut self) {
         if let Some(squares) = self.leds.to_show() {
-            self.send(&HostCommand::Leds(squares.into_iter().collect()));
+            let squares = squares.into_iter().collect();
+            self.send(&match self.model {
+                Model::Hands => HostCommand::Leds(squares),
+                Model::Robot => HostCommand::ColourLeds(squares),
+            });
         }
+    }
+
+    /// The robot is sent `board` at `now`, to set the pieces to it.
+    fn set_pieces(&mut self, now: Millis, board: &Board) {
+        if self.model != Model::Robot || !self.connected {
+            return;
+        }
+        self.send(&HostCommand::RobotSet {
+            board: board.clone(),
+            yield_to_hands: true,
+        });
+        self.robot = Some((now.saturating_add(ROBOT_MS), board.clone()));
+    }
+
+    /// `at`, or no earlier than `grace` after the robot's time while it may be moving with the
+    /// reports paused.
+    fn after_robot(&self, at: Millis, grace: Millis) -> Millis {
+        self.robot
+            .as_ref()
+            .map_or(at, |(until, _)| at.max(until.saturating_add(grace)))
     }
 
     /// When a frame begun and not ended counts as cut.
@@ -203,7 +285,10 @@ impl ChessnutSession {
     }
 
     fn unresponsive_at(&self) -> Option<Millis> {
-        self.liveness.lost_at(ANSWER_MS).filter(|_| self.connected)
+        self.liveness
+            .lost_at(ANSWER_MS)
+            .filter(|_| self.connected)
+            .map(|at| self.after_robot(at, 0))
     }
 
     /// When the reports are started again: [`RESTART_MS`] after the last report or the last
@@ -219,6 +304,7 @@ impl ChessnutSession {
         self.liveness
             .silence_at(SILENCE_MS, Silence::FromLastHeard)
             .filter(|_| self.connected)
+            .map(|at| self.after_robot(at, SILENCE_MS.saturating_sub(ANSWER_MS)))
     }
 
     fn battery_due_at(&self) -> Option<Millis> {
@@ -241,6 +327,11 @@ pub(crate) fn new_session(_options: &SessionOptions) -> Box<dyn BoardSession + S
     Box::new(ChessnutSession::new())
 }
 
+/// The registry's session constructor for a Chessnut Move.
+pub(crate) fn new_robot_session(_options: &SessionOptions) -> Box<dyn BoardSession + Send> {
+    Box::new(ChessnutSession::robot())
+}
+
 impl BoardSession for ChessnutSession {
     fn connect(&mut self, now: Millis) {
         self.decoder = MessageDecoder::new();
@@ -251,6 +342,7 @@ impl BoardSession for ChessnutSession {
         self.positions.clear();
         self.transmit.clear();
         self.leds.forget_shown();
+        self.robot = None;
         self.start_reports(now);
         self.ask_battery(now);
         self.show();
@@ -307,7 +399,10 @@ impl BoardSession for ChessnutSession {
         self.events.pop_front()
     }
 
-    fn handle_feedback(&mut self, _now: Millis, feedback: &Feedback) {
+    fn handle_feedback(&mut self, now: Millis, feedback: &Feedback) {
+        if let Feedback::SetPieces { board } = feedback {
+            self.set_pieces(now, board);
+        }
         if self.leds.take(feedback) {
             self.show();
         }

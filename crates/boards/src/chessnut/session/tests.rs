@@ -240,3 +240,117 @@ fn a_frame_cut_short_is_said_and_dropped() {
         [LinkEvent::Notice(text)] if text.starts_with("10 bytes from the board dropped (a frame cut short)")
     ));
 }
+
+/// A Chessnut Move connected at 0 whose first report, the start position, came at 100.
+fn robot_connected() -> ChessnutSession {
+    let mut session = ChessnutSession::robot();
+    session.connect(0);
+    session.handle_bytes(100, &report(&Board::default()));
+    events(&mut session);
+    session
+}
+
+/// The board after 1. e4.
+fn after_e4() -> Board {
+    let mut board = Board::default();
+    board.discard_piece_at(Square::E2);
+    board.set_piece_at(Square::E4, WHITE_PAWN);
+    board
+}
+
+#[test]
+fn a_chessnut_move_asks_its_battery_its_own_way() {
+    let mut session = ChessnutSession::robot();
+    session.connect(0);
+    let asked = sent(&mut session);
+    assert!(asked.contains(&HostCommand::AskRobotBattery), "{asked:?}");
+    assert!(!asked.contains(&HostCommand::AskBattery), "{asked:?}");
+}
+
+#[test]
+fn the_position_to_set_goes_to_a_chessnut_move_s_robot_and_to_no_other_board() {
+    let mut robot = robot_connected();
+    sent(&mut robot);
+    let set = Feedback::SetPieces { board: after_e4() };
+    robot.handle_feedback(200, &set);
+    assert_eq!(
+        sent(&mut robot),
+        [HostCommand::RobotSet {
+            board: after_e4(),
+            yield_to_hands: true
+        }]
+    );
+    let mut hands = connected();
+    sent(&mut hands);
+    hands.handle_feedback(200, &set);
+    assert_eq!(sent(&mut hands), [], "an Air's hands carry it out");
+}
+
+#[test]
+fn a_chessnut_move_silent_while_its_robot_moves_is_not_lost_and_its_next_report_is_the_move() {
+    let mut session = robot_connected();
+    session.handle_feedback(200, &Feedback::SetPieces { board: after_e4() });
+    // A report already on its way when the position was sent shows the board before.
+    session.handle_bytes(210, &report(&Board::default()));
+    // Ten seconds without a report: the robot moves (an Air would be lost after a second, gone
+    // after five).
+    while let Some(at) = session.poll_timeout().filter(|&at| at < 10_200) {
+        session.handle_timeout(at);
+    }
+    let said = events(&mut session);
+    assert!(
+        !said.contains(&LinkEvent::Lost) && !said.contains(&LinkEvent::Gone),
+        "{said:?}"
+    );
+    // The reports come again with the pawn on e4: a lift and a place, taken at the report
+    // after the one that showed them, as any hand's.
+    session.handle_bytes(10_200, &report(&after_e4()));
+    session.handle_bytes(10_300, &report(&after_e4()));
+    assert_eq!(
+        sensors(&mut session),
+        [
+            SensorKind::Lift {
+                square: Square::E2,
+                piece: Some(WHITE_PAWN)
+            },
+            SensorKind::Place {
+                square: Square::E4,
+                piece: Some(WHITE_PAWN)
+            },
+        ]
+    );
+    // The robot done, a silence counts again.
+    session.handle_timeout(10_300 + ANSWER_MS);
+    assert_eq!(events(&mut session), [LinkEvent::Lost]);
+}
+
+#[test]
+fn a_chessnut_move_s_robot_silent_past_its_time_is_lost() {
+    let mut session = robot_connected();
+    session.handle_feedback(200, &Feedback::SetPieces { board: after_e4() });
+    while let Some(at) = session.poll_timeout().filter(|&at| at <= 200 + ROBOT_MS) {
+        session.handle_timeout(at);
+    }
+    let said = events(&mut session);
+    assert_eq!(said, [LinkEvent::Lost], "lost at its time, gone only later");
+}
+
+#[test]
+fn a_chessnut_move_lights_its_squares_in_colour() {
+    let mut session = robot_connected();
+    sent(&mut session);
+    session.handle_feedback(
+        200,
+        &Feedback::Show {
+            from: Square::E7,
+            to: Square::E5,
+            text: "e5".to_owned(),
+        },
+    );
+    assert_eq!(
+        sent(&mut session),
+        [HostCommand::ColourLeds(
+            Bitboard::from_square(Square::E7) | Bitboard::from_square(Square::E5)
+        )]
+    );
+}

@@ -201,3 +201,84 @@ fn a_frame_of_a_kind_this_host_does_not_use_is_passed_on_whole() {
         ]
     );
 }
+
+// A Chessnut Move's commands, against vectors worked out by hand from the vendor's description
+// (chessnutech/chess_move_api): the position's nibbles from h8, the low nibble first.
+
+#[test]
+fn a_position_for_the_robot_is_35_bytes_its_flag_last() {
+    // A black queen on h8 (code 1, the low nibble of the first byte) and a black king on g8
+    // (code 2, its high nibble): the first position byte is 0x21, every other 0.
+    let mut board = Board::empty();
+    board.set_piece_at(Square::H8, Color::Black.queen());
+    board.set_piece_at(Square::G8, Color::Black.king());
+    let bytes = encode_command(&HostCommand::RobotSet {
+        board,
+        yield_to_hands: true,
+    });
+    let mut expected = vec![0x42, 0x21, 0x21];
+    expected.extend([0u8; 31]);
+    expected.push(0x01);
+    assert_eq!(bytes, expected);
+    let forced = encode_command(&HostCommand::RobotSet {
+        board: Board::empty(),
+        yield_to_hands: false,
+    });
+    assert_eq!(forced.len(), 35);
+    assert_eq!(
+        forced.last(),
+        Some(&0x00),
+        "0: the robot goes on regardless"
+    );
+}
+
+#[test]
+fn the_robot_s_position_reads_back_as_sent() {
+    let sent = HostCommand::RobotSet {
+        board: Board::default(),
+        yield_to_hands: true,
+    };
+    let mut decoder = CommandDecoder::new();
+    decoder.push(&encode_command(&sent));
+    assert_eq!(decoder.poll(), Some(Decoded::Frame(sent)));
+}
+
+#[test]
+fn coloured_leds_are_a_nibble_a_square() {
+    // h8 and g8 lit share the first byte (0x22: green twice); a1 is nibble 63, the high
+    // nibble of the last byte (0x20).
+    let squares = Bitboard::from_square(Square::H8)
+        | Bitboard::from_square(Square::G8)
+        | Bitboard::from_square(Square::A1);
+    let bytes = encode_command(&HostCommand::ColourLeds(squares));
+    let mut expected = vec![0x43, 0x20, 0x22];
+    expected.extend([0u8; 30]);
+    expected.push(0x20);
+    assert_eq!(bytes, expected);
+    assert_eq!(
+        decode_colours(expected.get(2..).unwrap_or_default()),
+        squares
+    );
+}
+
+#[test]
+fn the_move_s_battery_is_asked_and_answered_as_the_vendor_says() {
+    assert_eq!(
+        encode_command(&HostCommand::AskRobotBattery),
+        [0x41, 0x01, 0x0c]
+    );
+    // Not charging, 64 %; charging, 74 %.
+    assert_eq!(
+        decoded(&[0x41, 0x03, 0x0c, 0x00, 64, 0x41, 0x03, 0x0c, 0x01, 74]),
+        [
+            Decoded::Frame(BoardMessage::RobotBattery {
+                percent: 64,
+                charging: false
+            }),
+            Decoded::Frame(BoardMessage::RobotBattery {
+                percent: 74,
+                charging: true
+            }),
+        ]
+    );
+}

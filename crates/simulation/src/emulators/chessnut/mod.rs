@@ -8,6 +8,12 @@
 //! with [`BATTERY_PERCENT`], and lights the squares the host sets. Unplugged (the Bluetooth link
 //! dropped, the board switched off) it reads and sends nothing while the hands go on; plugged
 //! in again it has forgotten the reports (the host must start them again) and its LEDs.
+//!
+//! As a Chessnut Move ([`EmulatorConfig::robot`]) a robot under the board sets the pieces to the
+//! position the host sends (`42 21`): the reports pause, [`ROBOT_MS_PER_SQUARE`] a square
+//! changed, then the board stands in that position and reports again; the hands that follow
+//! one side leave that side's moves to the robot. Its lights are coloured (`43 20`), its battery
+//! answered as `41 03 0c`.
 
 mod options;
 #[cfg(test)]
@@ -17,7 +23,7 @@ use std::collections::VecDeque;
 
 use shakmaty::{Bitboard, Board, Square};
 
-pub use options::HELP;
+pub use options::{HELP, ROBOT_HELP, new_robot};
 
 use super::chesslink::{Change, Script};
 use crate::emulation::follow::{Follower, Shown, follow};
@@ -38,6 +44,9 @@ pub const REPORT_MS: Millis = 100;
 /// The battery level the emulated board answers with.
 pub const BATTERY_PERCENT: u8 = 88;
 
+/// How long a Chessnut Move's robot takes a square it changes, in ms at normal speed.
+pub const ROBOT_MS_PER_SQUARE: Millis = 4_000;
+
 /// The settings of a [`ChessnutBoardEmulator`].
 #[derive(Debug, Clone)]
 pub struct EmulatorConfig {
@@ -47,6 +56,8 @@ pub struct EmulatorConfig {
     pub playing: Playing,
     /// An unplugging, if any.
     pub unplug: Option<Unplug>,
+    /// Whether the board is a Chessnut Move, whose robot sets the pieces the host sends.
+    pub robot: bool,
 }
 
 impl EmulatorConfig {
@@ -56,6 +67,7 @@ impl EmulatorConfig {
             script,
             playing: Playing::default(),
             unplug: None,
+            robot: false,
         }
     }
 }
@@ -82,6 +94,12 @@ pub struct ChessnutBoardEmulator {
     notices: VecDeque<Notice>,
     /// Hands that carry out one side's moves as the LEDs show them.
     follower: Option<Follower>,
+    /// Whether a robot sets the pieces the host sends (a Chessnut Move).
+    robot: bool,
+    /// The robot's work: when it is done, and the position it leaves.
+    robot_done: Option<(Millis, Board)>,
+    /// The speed the script plays at.
+    speed: f64,
 }
 
 impl ChessnutBoardEmulator {
@@ -111,6 +129,9 @@ impl ChessnutBoardEmulator {
             out: VecDeque::new(),
             notices: VecDeque::new(),
             follower: None,
+            robot: config.robot,
+            robot_done: None,
+            speed,
         };
         if emulator.start == ScriptStart::AtOnce {
             emulator.start_script(0);
@@ -134,6 +155,45 @@ impl ChessnutBoardEmulator {
     /// The squares lit now.
     pub fn leds(&self) -> Bitboard {
         self.leds
+    }
+
+    /// The robot is sent `target` at `now`: the reports pause while it sets the pieces, and
+    /// the hands following the side whose move that is go on after it.
+    fn robot_set(&mut self, now: Millis, target: Board) {
+        let changed = Square::ALL
+            .iter()
+            .filter(|&&square| self.board.piece_at(square) != target.piece_at(square))
+            .count() as u64;
+        let motion = ((ROBOT_MS_PER_SQUARE.saturating_mul(changed.max(1)) as f64) / self.speed)
+            .ceil() as Millis;
+        let done = now.saturating_add(motion);
+        self.next_report = None;
+        let segment = self
+            .follower
+            .as_mut()
+            .and_then(|follower| follower.set_by_robot(&target));
+        if let Some(follower) = self.follower.as_mut() {
+            follower.take_notices(&mut self.notices);
+        }
+        if let Some(segment) = segment
+            && !segment.events.is_empty()
+        {
+            match Script::from_events(&segment.start, &segment.events) {
+                Ok(script) => self.script.append(done, script.changes),
+                Err(error) => self
+                    .notices
+                    .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
+            }
+        }
+        self.robot_done = Some((done, target));
+    }
+
+    /// The robot has set the pieces: the board stands as sent and reports again.
+    fn robot_finished(&mut self, at: Millis) {
+        if let Some((_, target)) = self.robot_done.take() {
+            self.board = target;
+            self.report(at);
+        }
     }
 
     fn start_script(&mut self, now: Millis) {
@@ -214,6 +274,9 @@ impl ChessnutBoardEmulator {
             self.start_script(now);
         }
         match command {
+            // While its robot moves, the board says nothing at all (the reports pause, as the
+            // vendor says; that the acknowledgements pause too is this emulator's harder case).
+            HostCommand::StartReports if self.robot_done.is_some() => {}
             HostCommand::StartReports => {
                 self.send(&BoardMessage::Ack);
                 if self.next_report.is_none() {
@@ -230,6 +293,19 @@ impl ChessnutBoardEmulator {
                 self.follow(now);
             }
             HostCommand::Beep { .. } => self.send(&BoardMessage::Ack),
+            HostCommand::RobotSet { board, .. } if self.robot => self.robot_set(now, board),
+            HostCommand::ColourLeds(squares) if self.robot => self.leds = squares,
+            HostCommand::AskRobotBattery if self.robot => {
+                self.send(&BoardMessage::RobotBattery {
+                    percent: BATTERY_PERCENT,
+                    charging: false,
+                });
+            }
+            HostCommand::RobotSet { .. }
+            | HostCommand::ColourLeds(_)
+            | HostCommand::AskRobotBattery => self.notices.push_back(Notice::NotUnderstood(
+                "a Chessnut Move's command, sent to a board with no robot".to_owned(),
+            )),
         }
     }
 }
@@ -265,6 +341,7 @@ impl EmulatedBoard for ChessnutBoardEmulator {
                 self.plug.due().map(|at| (at, 1)),
                 self.next_report.map(|at| (at, 2)),
                 self.noise.as_ref().map(|noise| (noise.next(), 3)),
+                self.robot_done.as_ref().map(|(at, _)| (*at, 4)),
             ]
             .into_iter()
             .flatten()
@@ -277,7 +354,8 @@ impl EmulatedBoard for ChessnutBoardEmulator {
                 0 => self.change(),
                 1 => self.toggle_plug(at),
                 2 => self.report(at),
-                _ => self.noise_burst(),
+                3 => self.noise_burst(),
+                _ => self.robot_finished(at),
             }
         }
     }
@@ -288,6 +366,7 @@ impl EmulatedBoard for ChessnutBoardEmulator {
             self.script.due(),
             self.plug.due(),
             self.noise.as_ref().map(Noise::next),
+            self.robot_done.as_ref().map(|(at, _)| *at),
         ]
         .into_iter()
         .flatten()

@@ -26,6 +26,22 @@ const LACKING: [BoardOption; 6] = [
     BoardOption::ClockModel,
 ];
 
+/// What the emulated Chessnut Move does, for `emulate --help`.
+pub const ROBOT_HELP: &str = "\
+A Chessnut board (as `emulate chessnut`) with a robot under it: given a position (`42 21`, 32
+bytes of piece codes, a flag), it falls silent (no reports, no acknowledgements), sets the pieces to it (4 s a square changed,
+divided by --speed), and reports again. With --follow the robot, not the hands, carries out the
+followed side's moves. Its lights are coloured (`43 20`), its battery answered to `41 01 0c`.";
+
+/// A Chessnut Move playing `options` (the registry's constructor).
+pub fn new_robot(
+    options: &EmulatorOptions,
+) -> Result<Box<dyn crate::emulation::EmulatedBoard + Send>, EmulatorError> {
+    let mut emulator = ChessnutBoardEmulator::from_options(options)?;
+    emulator.robot = true;
+    Ok(Box::new(emulator))
+}
+
 impl FromOptions for ChessnutBoardEmulator {
     /// A board playing `options`.
     fn from_options(options: &EmulatorOptions) -> Result<ChessnutBoardEmulator, EmulatorError> {

@@ -173,3 +173,67 @@ fn the_host_s_session_sees_the_script_s_move_as_a_lift_then_a_place() {
         )
     );
 }
+
+/// A Chessnut Move with nothing scripted, its reports started at 0.
+fn robot() -> ChessnutBoardEmulator {
+    let mut config = EmulatorConfig::new(Script {
+        start: Board::new(),
+        changes: Vec::new(),
+        lap: None,
+    });
+    config.robot = true;
+    let mut board = ChessnutBoardEmulator::new(config);
+    board.handle_bytes(0, &encode_command(&HostCommand::StartReports));
+    sent(&mut board, 0);
+    board
+}
+
+#[test]
+fn a_chessnut_move_s_robot_sets_the_pieces_silent_while_it_moves() {
+    let mut board = robot();
+    let mut e4 = Board::new();
+    let pawn = e4.remove_piece_at(Square::E2);
+    if let Some(pawn) = pawn {
+        e4.set_piece_at(Square::E4, pawn);
+    }
+    board.handle_bytes(
+        50,
+        &encode_command(&HostCommand::RobotSet {
+            board: e4.clone(),
+            yield_to_hands: true,
+        }),
+    );
+    // Two squares change: the robot takes 2 × 4 s, saying nothing meanwhile, not even to a
+    // host that starts the reports again.
+    let done = 50 + 2 * ROBOT_MS_PER_SQUARE;
+    board.handle_bytes(1000, &encode_command(&HostCommand::StartReports));
+    assert_eq!(sent(&mut board, done - 1), []);
+    assert_eq!(board.board(), &Board::new(), "the pieces not set yet");
+    assert_eq!(reports(&sent(&mut board, done)), [e4.clone()]);
+    assert_eq!(board.board(), &e4);
+    assert_eq!(reports(&sent(&mut board, done + REPORT_MS)), [e4]);
+}
+
+#[test]
+fn a_board_with_no_robot_refuses_a_position_to_set() {
+    let mut board = ChessnutBoardEmulator::new(EmulatorConfig::new(e4_script()));
+    board.handle_bytes(
+        0,
+        &encode_command(&HostCommand::RobotSet {
+            board: Board::empty(),
+            yield_to_hands: true,
+        }),
+    );
+    assert!(matches!(
+        board.poll_notice(),
+        Some(Notice::ScriptStarted) | None
+    ));
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    assert!(
+        notices
+            .iter()
+            .any(|notice| matches!(notice, Notice::NotUnderstood(_))),
+        "{notices:?}"
+    );
+    assert_eq!(board.board(), &Board::new());
+}
