@@ -15,12 +15,14 @@
 //!   game of a live board ([`live::LiveGame`]: the starting position awaited, the interpreter
 //!   fed, resumed from a recording).
 //! - [`dgt`], [`hall`], [`chesslink`], [`chessnut`], [`pegasus`], [`eone`] and [`squareoff`]: each
-//!   protocol's wire codecs and host session, and its [`live::Protocol`].
+//!   protocol's wire codecs and host session, and its [`live::Protocol`]; [`certabo`]: the
+//!   Certabo boards' frames and chips (its session to come).
 //! - [`registry`]: the list of them, the one the command line iterates.
 //!
 //! The async runner that owns a port and the clock is the `touchmove` package's; the emulated
 //! boards are `touchmove-simulation`'s.
 
+pub mod certabo;
 pub mod chesslink;
 pub mod chessnut;
 pub mod dgt;
