@@ -4,7 +4,9 @@
 //!
 //! - [`wire`]: the frames (chips or occupancy) and their streaming decoder, the LED bytes;
 //! - [`calibration`]: the chips learnt from the start position (and the spare queens), and a
-//!   chip frame read as pieces ([`calibration::Chips`]).
+//!   chip frame read as pieces ([`calibration::Chips`]);
+//! - [`session`]: the host's sans-IO session ([`CertaboSession`]): frames in, lifts and
+//!   placements out, the chips learnt when none are known, the lights.
 //!
 //! Sources (protocol facts, no code): CERTABO/CERTABO-CHESSBOARDS-SOFTWARE `codes.py` (five
 //! numbers a square from a8, a chip with more than two zeros no chip, calibration from the start
@@ -15,4 +17,7 @@
 //! byte and bit).
 
 pub mod calibration;
+pub mod session;
 pub mod wire;
+
+pub use session::CertaboSession;

@@ -1,0 +1,280 @@
+//! The Certabo protocol on the host's side, sans-IO: bytes and the time in, bytes and
+//! [`LinkEvent`]s out.
+//!
+//! What the session does:
+//!
+//! - the board streams frames on its own; the first tells what it is: an RFID board (chips) or
+//!   a Sentio board (occupancy);
+//! - an RFID board's chips are read as pieces with the chips known ([`Chips`]); with none known,
+//!   they are learnt first from the start position ([`Calibrator`]: the squares that do not
+//!   agree are said, and the game waits); a chip no known piece has is said with its square,
+//!   once, and the frame is not taken (never guessed);
+//! - the frames become lifts and placements square by square ([`PositionReader`]): a square's
+//!   change is taken once a frame [`HOLD_MS`] after the first that showed it still shows it; the
+//!   first frame, and one far from the frame before, is a full report. A Sentio board's
+//!   lifts and placements name no piece;
+//! - the board owes a frame all the time: none for [`ANSWER_MS`] is [`LinkEvent::Lost`]; the
+//!   next frame is [`LinkEvent::Back`], read whole;
+//! - [`handle_feedback`](BoardSession::handle_feedback) lights the squares of a move to carry
+//!   out, then the squares that differ from the game until the board matches it again.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeSet, VecDeque};
+
+use shakmaty::{Bitboard, Board, Color, Square};
+
+use super::calibration::{Calibrator, Chips, Learning, UnknownChip};
+use super::wire::{Chip, Decoded, FrameDecoder, Reading, encode_leds};
+use crate::live::positions::PositionReader;
+use crate::live::{BoardSession, Feedback, GuideLights, LinkEvent, Liveness};
+use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
+
+/// How long after a square's new reading was first seen a frame must still show it for it to
+/// be taken (the next frame: a whole frame takes about 250 ms at 38400 baud).
+pub const HOLD_MS: Millis = 100;
+
+/// How long the board may send no frame before it counts as lost.
+pub const ANSWER_MS: Millis = 2000;
+
+/// What the board is, told by its first frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An RFID board: a chip in each piece.
+    Rfid,
+    /// A Sentio board: occupancy only.
+    Sentio,
+}
+
+/// A Certabo board behind the live runner.
+#[derive(Debug)]
+pub struct CertaboSession {
+    decoder: FrameDecoder,
+    connected: bool,
+    liveness: Liveness,
+    kind: Option<Kind>,
+    /// The chips known (given, or learnt on this connection).
+    chips: Option<Chips>,
+    calibrator: Calibrator,
+    /// The squares said unsettled last while learning (said again only when they change).
+    unsettled: Option<Bitboard>,
+    /// The unknown chips said, so that each is said once.
+    unknown: BTreeSet<(Square, Chip)>,
+    /// The frames, turned into lifts and placements (a Sentio board's as pieces of no known
+    /// kind: see [`as_pieces`]).
+    positions: PositionReader,
+    leds: GuideLights,
+    transmit: VecDeque<Vec<u8>>,
+    events: VecDeque<LinkEvent>,
+}
+
+impl CertaboSession {
+    /// A session that has not connected yet, knowing `chips` (an RFID board's, kept from an
+    /// earlier calibration; `None`: learnt from the start position).
+    pub fn new(chips: Option<Chips>) -> CertaboSession {
+        CertaboSession {
+            decoder: FrameDecoder::new(),
+            connected: false,
+            liveness: Liveness::new(0),
+            kind: None,
+            chips,
+            calibrator: Calibrator::new(),
+            unsettled: None,
+            unknown: BTreeSet::new(),
+            positions: PositionReader::new(HOLD_MS),
+            leds: GuideLights::default(),
+            transmit: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// What the board was told to be by its first frame, once it came.
+    pub fn kind(&self) -> Option<Kind> {
+        self.kind
+    }
+
+    /// The chips known, once given or learnt.
+    pub fn chips(&self) -> Option<&Chips> {
+        self.chips.as_ref()
+    }
+
+    fn take_decoded(&mut self, now: Millis) {
+        while let Some(decoded) = self.decoder.poll() {
+            match decoded {
+                Decoded::Frame(reading) => self.frame(now, reading),
+                Decoded::Corrupt { dropped, why } => {
+                    self.events.push_back(LinkEvent::Notice(format!(
+                        "{} bytes from the board dropped ({why})",
+                        dropped.len()
+                    )));
+                }
+            }
+        }
+    }
+
+    /// A frame arrived at `now`: the board answers, and the next frame is owed.
+    fn frame(&mut self, now: Millis, reading: Reading) {
+        if self.liveness.heard(now) {
+            self.positions.clear();
+            self.events.push_back(LinkEvent::Back);
+        }
+        self.liveness.asked(now);
+        let kind = match reading {
+            Reading::Chips(_) => Kind::Rfid,
+            Reading::Occupancy(_) => Kind::Sentio,
+        };
+        if self.kind.replace(kind) != Some(kind) {
+            let what = match kind {
+                Kind::Rfid => "Certabo RFID board (pieces identified by their chips)",
+                Kind::Sentio => "Certabo Sentio board (occupancy only)",
+            };
+            self.events.push_back(LinkEvent::Identified {
+                what: what.to_owned(),
+                serial: None,
+            });
+        }
+        let board = match reading {
+            Reading::Chips(chips) => match self.pieces(&chips) {
+                Some(board) => board,
+                None => return,
+            },
+            Reading::Occupancy(occupied) => as_pieces(occupied),
+        };
+        for report in self.positions.read(now, board) {
+            let report = match kind {
+                Kind::Rfid => report,
+                Kind::Sentio => unidentified(report),
+            };
+            self.events.push_back(LinkEvent::Sensor(report));
+        }
+    }
+
+    /// The pieces a chip frame shows, once the chips are known (learning them from it if not);
+    /// `None` while they are learnt, or when an unknown chip stands on the board.
+    fn pieces(&mut self, frame: &[Chip; 64]) -> Option<Board> {
+        let Some(chips) = self.chips.as_ref() else {
+            self.learn(frame);
+            return None;
+        };
+        match chips.read(frame) {
+            Ok(board) => Some(board),
+            Err(UnknownChip { square, chip }) => {
+                if self.unknown.insert((square, chip)) {
+                    self.events.push_back(LinkEvent::Notice(format!(
+                        "an unknown chip ({chip}) on {square}: the board is not read until it \
+                         goes; calibrate again with that piece in the set"
+                    )));
+                }
+                None
+            }
+        }
+    }
+
+    /// Learns the chips from `frame`, the pieces set up for a game.
+    fn learn(&mut self, frame: &[Chip; 64]) {
+        match self.calibrator.take(frame) {
+            Learning::NotYet => {}
+            Learning::Unsettled(squares) => {
+                if self.unsettled.replace(squares) != Some(squares) {
+                    let names: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
+                    self.events.push_back(LinkEvent::Notice(format!(
+                        "learning the pieces' chips: set the pieces up for a game (the spare \
+                         queens on d6 and d3, if the set has them); not settled on {}",
+                        names.join(" ")
+                    )));
+                }
+            }
+            Learning::Learnt(chips) => {
+                self.events.push_back(LinkEvent::Notice(format!(
+                    "the pieces' chips learnt: {} chips",
+                    chips.len()
+                )));
+                self.chips = Some(chips);
+            }
+        }
+    }
+
+    fn show(&mut self) {
+        if let Some(squares) = self.leds.to_show() {
+            let squares: Bitboard = squares.into_iter().collect();
+            self.transmit.push_back(encode_leds(squares).to_vec());
+        }
+    }
+
+    fn unresponsive_at(&self) -> Option<Millis> {
+        self.liveness.lost_at(ANSWER_MS).filter(|_| self.connected)
+    }
+}
+
+/// A Sentio board's occupancy as a board of pieces of one kind (what the position reader
+/// compares); its reports are then made to name no piece ([`unidentified`]).
+fn as_pieces(occupied: Bitboard) -> Board {
+    let mut board = Board::empty();
+    for square in occupied {
+        board.set_piece_at(square, Color::White.pawn());
+    }
+    board
+}
+
+/// `report` naming no piece: a Sentio board senses occupancy only.
+fn unidentified(report: SensorKind) -> SensorKind {
+    match report {
+        SensorKind::Lift { square, .. } => SensorKind::Lift {
+            square,
+            piece: None,
+        },
+        SensorKind::Place { square, .. } => SensorKind::Place {
+            square,
+            piece: None,
+        },
+        SensorKind::Snapshot(snapshot) => {
+            SensorKind::Snapshot(BoardSnapshot::occupancy(snapshot.occupied))
+        }
+        other => other,
+    }
+}
+
+impl BoardSession for CertaboSession {
+    fn connect(&mut self, now: Millis) {
+        self.decoder = FrameDecoder::new();
+        self.connected = true;
+        self.liveness.opened(now);
+        self.liveness.asked(now);
+        self.positions.clear();
+        self.transmit.clear();
+        self.unknown.clear();
+        self.leds.forget_shown();
+        self.show();
+    }
+
+    fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
+        self.decoder.push(bytes);
+        self.take_decoded(now);
+    }
+
+    fn handle_timeout(&mut self, now: Millis) {
+        if self.unresponsive_at().is_some_and(|at| at <= now) {
+            self.liveness.report_lost();
+            self.events.push_back(LinkEvent::Lost);
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<Millis> {
+        self.unresponsive_at()
+    }
+
+    fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.transmit.pop_front()
+    }
+
+    fn poll_event(&mut self) -> Option<LinkEvent> {
+        self.events.pop_front()
+    }
+
+    fn handle_feedback(&mut self, _now: Millis, feedback: &Feedback) {
+        if self.leds.take(feedback) {
+            self.show();
+        }
+    }
+}
