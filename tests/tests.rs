@@ -10,6 +10,7 @@ mod arbiter_clock;
 mod arbiter_console;
 mod ble_watch;
 mod board_health;
+mod certabo_watch;
 mod chess960;
 mod chesslink_watch;
 mod cli;

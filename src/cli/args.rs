@@ -639,6 +639,9 @@ pub struct EmulatedBoardArgs {
     /// `3000` (a host's set-and-run moves the lever bit too, high on the side set running).
     #[arg(long, value_name = "MODEL", default_value = "xl")]
     pub clock: ClockModelArg,
+    /// A Certabo Sentio board (occupancy only) rather than an RFID board.
+    #[arg(long)]
+    pub sentio: bool,
 }
 
 /// The clock plugged into an emulated DGT board (`emulate --clock`).

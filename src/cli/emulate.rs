@@ -101,6 +101,7 @@ fn options(args: &EmulateArgs, script: ScriptSource) -> EmulatorOptions {
         .map(|(at, duration)| Unplug { at, duration });
     options.drop_every = board.drop_every.and_then(NonZeroU32::new);
     options.serial = board.serial;
+    options.sentio = board.sentio;
     options.follow = played.follow.map(|side| match side {
         Side::White => Color::White,
         Side::Black => Color::Black,

@@ -29,6 +29,9 @@ pub struct Emulator {
     pub child: Child,
     /// Lines of standard output after the first; closed when the process ends.
     pub lines: Receiver<String>,
+    /// What its player types at the host (`promote n`, a promotion's piece the board cannot
+    /// tell), as the emulator says on standard error (with `-v`); taken by whoever relays it.
+    pub typed: Option<Receiver<String>>,
     /// The board's stable name: a link to its pseudo-terminal, removed when the board goes (a
     /// freed `/dev/pts/N` is given to the next program that opens a pseudo-terminal; a host
     /// still trying the link then finds no port, never another program's terminal).
@@ -72,7 +75,7 @@ pub fn emulate_with(board: &str, args: &[&str], stderr: Stdio) -> Emulator {
         .stderr(stderr)
         .spawn()
         .expect("the emulator starts");
-    super::child::forward_stderr(&mut child);
+    let typed = forward_typed(&mut child);
     let stdout = child.stdout.take().expect("piped stdout");
     let (send, lines) = channel();
     thread::spawn(move || {
@@ -103,8 +106,31 @@ pub fn emulate_with(board: &str, args: &[&str], stderr: Stdio) -> Emulator {
     Emulator {
         child,
         lines,
+        typed,
         port: link.display().to_string(),
         _links: links,
         _held: held,
     }
+}
+
+/// Passes `child`'s standard error to the test's output, as
+/// [`super::child::forward_stderr`] does, and what it says its player types at the host
+/// (`` at the host: `promote n` ``) to the receiver returned (`None`: its standard error is not
+/// piped).
+fn forward_typed(child: &mut Child) -> Option<Receiver<String>> {
+    let stderr = child.stderr.take()?;
+    let (send, typed) = channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            eprintln!("{line}");
+            let text = line
+                .split("at the host: `")
+                .nth(1)
+                .and_then(|rest| rest.split('`').next());
+            if let Some(text) = text {
+                let _ = send.send(text.to_owned());
+            }
+        }
+    });
+    Some(typed)
 }

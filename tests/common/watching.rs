@@ -25,11 +25,15 @@ pub struct Watched {
 /// Starts `touchmove emulate BOARD EMULATE_ARGS` and runs `touchmove watch --json WATCH_ARGS`
 /// on its port until the board has gone, recording the sensor log under `name`.
 pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &[&str]) -> Watched {
-    let emulator = emulate_board(board, emulate_args);
+    // With -v the emulator says what its player types at the host (a promotion's piece the
+    // board cannot tell), which is typed at watch's terminal, as the player would.
+    let mut args = vec!["-v"];
+    args.extend_from_slice(emulate_args);
+    let mut emulator = emulate_board(board, &args);
     let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let record = dir.join(format!("{board}-{name}.log"));
-    let output = super::bin()
+    let mut child = super::bin()
         .args([
             "watch",
             "--protocol",
@@ -42,9 +46,22 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
         .arg("--record")
         .arg(&record)
         .args(watch_args)
-        .stdin(Stdio::null())
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("watch runs");
+    if let (Some(mut keyboard), Some(typed)) = (child.stdin.take(), emulator.typed.take()) {
+        std::thread::spawn(move || {
+            use std::io::Write;
+            for line in typed {
+                if writeln!(keyboard, "{line}").is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    let output = child.wait_with_output().expect("watch runs");
     // The board gone for good, watch gives up.
     super::assert_gave_up(&output);
     let (links, events): (Vec<Value>, Vec<Value>) = super::json_lines(&output.stdout)

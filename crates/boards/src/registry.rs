@@ -10,6 +10,7 @@ pub const PROTOCOLS: &[&Protocol] = &[
     &crate::dgt::PROTOCOL,
     &crate::hall::PROTOCOL,
     &crate::chesslink::PROTOCOL,
+    &crate::certabo::PROTOCOL,
     &crate::chessnut::ROBOT_PROTOCOL,
     &crate::chessnut::PROTOCOL,
     &crate::pegasus::PROTOCOL,

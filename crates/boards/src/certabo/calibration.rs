@@ -94,6 +94,26 @@ impl Chips {
         Ok(board)
     }
 
+    /// The pieces a chip frame shows that known chips name, and the squares (from a8) of the
+    /// chips no known piece has, with them.
+    pub fn read_known(&self, chips: &[Chip; 64]) -> (Board, Vec<UnknownChip>) {
+        let mut board = Board::empty();
+        let mut unknown = Vec::new();
+        for square in reading_order() {
+            let Some(&chip) = chips.get(index_of(square)) else {
+                continue;
+            };
+            if chip.is_none() {
+                continue;
+            }
+            match self.piece_of(chip) {
+                Some(piece) => board.set_piece_at(square, piece),
+                None => unknown.push(UnknownChip { square, chip }),
+            }
+        }
+        (board, unknown)
+    }
+
     /// These chips and `newer`'s: a chip both know is `newer`'s piece.
     pub fn merged(mut self, newer: Chips) -> Chips {
         self.known.extend(newer.known);

@@ -21,3 +21,43 @@ pub mod session;
 pub mod wire;
 
 pub use session::CertaboSession;
+
+use wire::{Decoded, FrameDecoder, Reading};
+
+/// The Certabo protocol, over USB serial (38400 baud, 8N1). A frame takes about a quarter of a
+/// second: a change is seen at a frame (the scan period), and taken at the next. The board has
+/// no clock. Its promotions are the spare queen on an RFID board (its chip tells it) and chosen
+/// at the host on a Sentio board, which senses occupancy only.
+pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
+    name: "certabo",
+    summary: "a Certabo board (RFID or Sentio) over USB serial",
+    line: Some(crate::live::SerialLine::eight_n_one(38_400)),
+    ble: None,
+    report_horizon_ms: 600,
+    scan_ms: 250,
+    new_session,
+    probe: Some(crate::live::Probe {
+        request: Vec::new,
+        recognise,
+    }),
+    promotion_at_host: true,
+};
+
+/// The registry's session constructor: the chips are learnt from the start position.
+fn new_session(
+    _options: &crate::live::SessionOptions,
+) -> Box<dyn crate::live::BoardSession + Send> {
+    Box::new(CertaboSession::new(None))
+}
+
+/// What the bytes read on a port say of a Certabo board: one whole frame tells it (many
+/// devices share its USB bridge's identifiers, so only its frames do).
+fn recognise(bytes: &[u8]) -> Option<String> {
+    let mut decoder = FrameDecoder::new();
+    decoder.push(bytes);
+    std::iter::from_fn(|| decoder.poll()).find_map(|decoded| match decoded {
+        Decoded::Frame(Reading::Chips(_)) => Some("Certabo RFID board".to_owned()),
+        Decoded::Frame(Reading::Occupancy(_)) => Some("Certabo Sentio board".to_owned()),
+        Decoded::Corrupt { .. } => None,
+    })
+}

@@ -166,6 +166,8 @@ pub struct EmulatorOptions {
     pub presses: Presses,
     /// How the board's clock reports its lever (a DGT board's).
     pub clock_model: ClockModel,
+    /// A Certabo Sentio board (occupancy only) rather than an RFID board.
+    pub sentio: bool,
 }
 
 impl EmulatorOptions {
@@ -188,6 +190,7 @@ impl EmulatorOptions {
             serial: None,
             presses: Presses::Every,
             clock_model: ClockModel::Xl,
+            sentio: false,
         }
     }
 
@@ -294,6 +297,8 @@ pub enum BoardOption {
     Serial,
     /// [`EmulatorOptions::clock_model`] other than the DGT XL.
     ClockModel,
+    /// [`EmulatorOptions::sentio`].
+    Sentio,
 }
 
 impl BoardOption {
@@ -307,6 +312,7 @@ impl BoardOption {
             BoardOption::DropEvery => options.drop_every.is_some(),
             BoardOption::Serial => options.serial.is_some(),
             BoardOption::ClockModel => options.clock_model != ClockModel::Xl,
+            BoardOption::Sentio => options.sentio,
         }
     }
 
@@ -320,6 +326,7 @@ impl BoardOption {
             BoardOption::DropEvery => "--drop-every",
             BoardOption::Serial => "--serial",
             BoardOption::ClockModel => "--clock",
+            BoardOption::Sentio => "--sentio",
         }
     }
 }

@@ -5,6 +5,7 @@
 //! [`find`] gives a protocol's emulator by the protocol's name; a protocol without one is
 //! simply absent here.
 
+pub mod certabo;
 pub mod chesslink;
 pub mod chessnut;
 pub mod dgt;
@@ -44,6 +45,11 @@ pub const EMULATORS: &[Emulator] = &[
         protocol: touchmove_boards::chesslink::PROTOCOL.name,
         new: boxed::<chesslink::ChessLinkBoardEmulator>,
         help: chesslink::HELP,
+    },
+    Emulator {
+        protocol: touchmove_boards::certabo::PROTOCOL.name,
+        new: boxed::<certabo::CertaboBoardEmulator>,
+        help: certabo::HELP,
     },
     Emulator {
         protocol: touchmove_boards::chessnut::ROBOT_PROTOCOL.name,

@@ -8,11 +8,13 @@
 //! - an RFID board's chips are read as pieces with the chips known ([`Chips`]); with none known,
 //!   they are learnt first from the start position ([`Calibrator`]: the squares that do not
 //!   agree are said, and the game waits); a chip no known piece has is said with its square,
-//!   once, and the frame is not taken (never guessed);
+//!   once, and read as a piece the board cannot name (never guessed: a promotion's piece of
+//!   another set is then chosen at the host, as on an occupancy board);
 //! - the frames become lifts and placements square by square ([`PositionReader`]): a square's
-//!   change is taken once a frame [`HOLD_MS`] after the first that showed it still shows it; the
-//!   first frame, and one far from the frame before, is a full report. A Sentio board's
-//!   lifts and placements name no piece;
+//!   change is taken once the next frame still shows it ([`HOLD_MS`]); the first frame, and one
+//!   far from the frame before, is a full report. A Sentio board samples occupancy (a capture
+//!   between two frames leaves no trace): each of its frames that changed is a full report,
+//!   the moves between them caught up, never touches or illegal placements;
 //! - the board owes a frame all the time: none for [`ANSWER_MS`] is [`LinkEvent::Lost`]; the
 //!   next frame is [`LinkEvent::Back`], read whole;
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the squares of a move to carry
@@ -32,8 +34,10 @@ use crate::live::{BoardSession, Feedback, GuideLights, LinkEvent, Liveness};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// How long after a square's new reading was first seen a frame must still show it for it to
-/// be taken (the next frame: a whole frame takes about 250 ms at 38400 baud).
-pub const HOLD_MS: Millis = 100;
+/// be taken: 1 ms, so the next frame takes it, however fast the frames come (a whole frame
+/// takes about 250 ms at 38400 baud; the rate is not published). A reading that lasts one frame
+/// is never taken.
+pub const HOLD_MS: Millis = 1;
 
 /// How long the board may send no frame before it counts as lost.
 pub const ANSWER_MS: Millis = 2000;
@@ -61,9 +65,11 @@ pub struct CertaboSession {
     unsettled: Option<Bitboard>,
     /// The unknown chips said, so that each is said once.
     unknown: BTreeSet<(Square, Chip)>,
-    /// The frames, turned into lifts and placements (a Sentio board's as pieces of no known
-    /// kind: see [`as_pieces`]).
+    /// The frames, turned into lifts and placements (a piece the board cannot name stands in
+    /// them as [`UNNAMED`]).
     positions: PositionReader,
+    /// The squares whose piece, as the position reader took it, the board cannot name.
+    unnamed: Bitboard,
     leds: GuideLights,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<LinkEvent>,
@@ -83,6 +89,7 @@ impl CertaboSession {
             unsettled: None,
             unknown: BTreeSet::new(),
             positions: PositionReader::new(HOLD_MS),
+            unnamed: Bitboard::EMPTY,
             leds: GuideLights::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
@@ -117,6 +124,7 @@ impl CertaboSession {
     fn frame(&mut self, now: Millis, reading: Reading) {
         if self.liveness.heard(now) {
             self.positions.clear();
+            self.unnamed = Bitboard::EMPTY;
             self.events.push_back(LinkEvent::Back);
         }
         self.liveness.asked(now);
@@ -134,40 +142,85 @@ impl CertaboSession {
                 serial: None,
             });
         }
-        let board = match reading {
+        let (board, unnamed) = match reading {
             Reading::Chips(chips) => match self.pieces(&chips) {
-                Some(board) => board,
+                Some(read) => read,
                 None => return,
             },
-            Reading::Occupancy(occupied) => as_pieces(occupied),
+            Reading::Occupancy(occupied) => (unnamed_pieces(Board::empty(), occupied), occupied),
         };
-        for report in self.positions.read(now, board) {
-            let report = match kind {
-                Kind::Rfid => report,
-                Kind::Sentio => unidentified(report),
-            };
+        let reports = self.positions.read(now, board);
+        if kind == Kind::Sentio && !reports.is_empty() {
+            // A Sentio board samples occupancy: a capture whose victim goes and whose piece
+            // lands between two frames leaves no trace, so its frames are full reports (the
+            // moves between them caught up, no placement ruled illegal), never touches.
+            if let Some(taken) = self.positions.taken() {
+                let snapshot = BoardSnapshot::occupancy(taken.occupied());
+                self.events
+                    .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
+            }
+            return;
+        }
+        for report in reports {
+            let report = self.named(report, unnamed);
             self.events.push_back(LinkEvent::Sensor(report));
         }
     }
 
-    /// The pieces a chip frame shows, once the chips are known (learning them from it if not);
-    /// `None` while they are learnt, or when an unknown chip stands on the board.
-    fn pieces(&mut self, frame: &[Chip; 64]) -> Option<Board> {
+    /// The pieces a chip frame shows once the chips are known (learning them from it if not:
+    /// `None` meanwhile), the squares of the chips no known piece has standing as [`UNNAMED`],
+    /// and those squares.
+    fn pieces(&mut self, frame: &[Chip; 64]) -> Option<(Board, Bitboard)> {
         let Some(chips) = self.chips.as_ref() else {
             self.learn(frame);
             return None;
         };
-        match chips.read(frame) {
-            Ok(board) => Some(board),
-            Err(UnknownChip { square, chip }) => {
-                if self.unknown.insert((square, chip)) {
-                    self.events.push_back(LinkEvent::Notice(format!(
-                        "an unknown chip ({chip}) on {square}: the board is not read until it \
-                         goes; calibrate again with that piece in the set"
-                    )));
-                }
-                None
+        let (board, unknown) = chips.read_known(frame);
+        let mut unnamed = Bitboard::EMPTY;
+        for UnknownChip { square, chip } in unknown {
+            unnamed.add(square);
+            if self.unknown.insert((square, chip)) {
+                self.events.push_back(LinkEvent::Notice(format!(
+                    "an unknown chip ({chip}) on {square}: read as a piece the board cannot name; \
+                     calibrate again with that piece in the set"
+                )));
             }
+        }
+        Some((unnamed_pieces(board, unnamed), unnamed))
+    }
+
+    /// `report` from the position reader, naming no piece where the board cannot (`unnamed`:
+    /// the squares of this frame's unknown chips; the reader's board had its own).
+    fn named(&mut self, report: SensorKind, unnamed: Bitboard) -> SensorKind {
+        match report {
+            SensorKind::Snapshot(snapshot) => {
+                self.unnamed = unnamed;
+                let mut pieces = snapshot.pieces;
+                for square in unnamed {
+                    pieces.discard_piece_at(square);
+                }
+                SensorKind::Snapshot(BoardSnapshot {
+                    occupied: snapshot.occupied,
+                    pieces,
+                })
+            }
+            SensorKind::Lift { square, piece } => {
+                let was_unnamed = self.unnamed.contains(square);
+                self.unnamed.discard(square);
+                SensorKind::Lift {
+                    square,
+                    piece: piece.filter(|_| !was_unnamed),
+                }
+            }
+            SensorKind::Place { square, piece } => {
+                let unnamed = unnamed.contains(square);
+                self.unnamed.set(square, unnamed);
+                SensorKind::Place {
+                    square,
+                    piece: piece.filter(|_| !unnamed),
+                }
+            }
+            other => other,
         }
     }
 
@@ -207,32 +260,20 @@ impl CertaboSession {
     }
 }
 
-/// A Sentio board's occupancy as a board of pieces of one kind (what the position reader
-/// compares); its reports are then made to name no piece ([`unidentified`]).
-fn as_pieces(occupied: Bitboard) -> Board {
-    let mut board = Board::empty();
-    for square in occupied {
-        board.set_piece_at(square, Color::White.pawn());
+/// What stands, in the position reader's board, for a piece the board cannot name (a Sentio
+/// board's every piece, an unknown chip): the reader sees it come and go; the reports it makes
+/// name no piece there.
+pub const UNNAMED: shakmaty::Piece = shakmaty::Piece {
+    color: Color::White,
+    role: shakmaty::Role::King,
+};
+
+/// `board` with [`UNNAMED`] on `squares`.
+fn unnamed_pieces(mut board: Board, squares: Bitboard) -> Board {
+    for square in squares {
+        board.set_piece_at(square, UNNAMED);
     }
     board
-}
-
-/// `report` naming no piece: a Sentio board senses occupancy only.
-fn unidentified(report: SensorKind) -> SensorKind {
-    match report {
-        SensorKind::Lift { square, .. } => SensorKind::Lift {
-            square,
-            piece: None,
-        },
-        SensorKind::Place { square, .. } => SensorKind::Place {
-            square,
-            piece: None,
-        },
-        SensorKind::Snapshot(snapshot) => {
-            SensorKind::Snapshot(BoardSnapshot::occupancy(snapshot.occupied))
-        }
-        other => other,
-    }
 }
 
 impl BoardSession for CertaboSession {
@@ -242,6 +283,7 @@ impl BoardSession for CertaboSession {
         self.liveness.opened(now);
         self.liveness.asked(now);
         self.positions.clear();
+        self.unnamed = Bitboard::EMPTY;
         self.transmit.clear();
         self.unknown.clear();
         self.leds.forget_shown();

@@ -152,16 +152,20 @@ fn the_squares_that_do_not_settle_while_learning_are_said_once() {
 }
 
 #[test]
-fn an_unknown_chip_is_said_once_and_its_frames_not_taken() {
+fn an_unknown_chip_is_said_once_and_read_as_a_piece_the_board_cannot_name() {
     let mut session = CertaboSession::new(Some(known_chips()));
     session.connect(0);
     session.handle_bytes(250, &start_frame());
     events(&mut session);
+    // The e2 pawn taken off, a piece of another set put on e4.
     let mut chips = [Chip::NONE; 64];
     for (index, chip) in chips.iter_mut().enumerate() {
         if let Some(square) = square_at(index).filter(|s| Board::new().piece_at(*s).is_some()) {
             *chip = chip_of(square);
         }
+    }
+    if let Some(chip) = chips.get_mut(index_of(Square::E2)) {
+        *chip = Chip::NONE;
     }
     if let Some(chip) = chips.get_mut(index_of(Square::E4)) {
         *chip = Chip([9, 9, 9, 9, 9]);
@@ -169,19 +173,66 @@ fn an_unknown_chip_is_said_once_and_its_frames_not_taken() {
     let bytes = encode_reading(&Reading::Chips(Box::new(chips)));
     session.handle_bytes(500, &bytes);
     session.handle_bytes(750, &bytes);
+    session.handle_bytes(1000, &bytes);
     let said = events(&mut session);
+    let notices: Vec<&LinkEvent> = said
+        .iter()
+        .filter(|e| matches!(e, LinkEvent::Notice(_)))
+        .collect();
     assert_eq!(
-        said,
-        [LinkEvent::Notice(
-            "an unknown chip (9 9 9 9 9) on e4: the board is not read until it goes; calibrate \
-             again with that piece in the set"
+        notices,
+        [&LinkEvent::Notice(
+            "an unknown chip (9 9 9 9 9) on e4: read as a piece the board cannot name; \
+             calibrate again with that piece in the set"
                 .to_owned()
         )]
     );
+    let sensors: Vec<&LinkEvent> = said
+        .iter()
+        .filter(|e| matches!(e, LinkEvent::Sensor(_)))
+        .collect();
+    assert_eq!(
+        sensors,
+        [
+            &LinkEvent::Sensor(SensorKind::Lift {
+                square: Square::E2,
+                piece: Some(Color::White.pawn())
+            }),
+            &LinkEvent::Sensor(SensorKind::Place {
+                square: Square::E4,
+                piece: None
+            }),
+        ]
+    );
+    // Lifted again, it names no piece either.
+    let mut lifted = chips;
+    if let Some(chip) = lifted.get_mut(index_of(Square::E4)) {
+        *chip = Chip::NONE;
+    }
+    let bytes = encode_reading(&Reading::Chips(Box::new(lifted)));
+    session.handle_bytes(1250, &bytes);
+    session.handle_bytes(1500, &bytes);
+    assert_eq!(
+        sensors_of(events(&mut session)),
+        [SensorKind::Lift {
+            square: Square::E4,
+            piece: None
+        }]
+    );
+}
+
+fn sensors_of(events: Vec<LinkEvent>) -> Vec<SensorKind> {
+    events
+        .into_iter()
+        .filter_map(|event| match event {
+            LinkEvent::Sensor(kind) => Some(kind),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
-fn a_sentio_board_s_reports_name_no_piece() {
+fn a_sentio_board_s_frames_that_changed_are_full_reports_naming_no_piece() {
     let mut session = CertaboSession::new(None);
     session.connect(0);
     let start = Board::new().occupied();
@@ -197,16 +248,18 @@ fn a_sentio_board_s_reports_name_no_piece() {
             BoardSnapshot::occupancy(start)
         )))
     );
+    // g1 empty: first shown at 500, taken at 750, as a full report (a capture between two
+    // frames would leave no trace: no touch is read from a Sentio board).
     let lifted = start & !Bitboard::from_square(Square::G1);
     session.handle_bytes(500, &occupancy(lifted));
+    assert_eq!(sensors(&mut session), []);
     session.handle_bytes(750, &occupancy(lifted));
     assert_eq!(
         sensors(&mut session),
-        [SensorKind::Lift {
-            square: Square::G1,
-            piece: None
-        }]
+        [SensorKind::Snapshot(BoardSnapshot::occupancy(lifted))]
     );
+    session.handle_bytes(1000, &occupancy(lifted));
+    assert_eq!(sensors(&mut session), [], "nothing changed");
 }
 
 #[test]

@@ -23,13 +23,14 @@ its frames notified on the transparent UART service. Unplugged, its link drops."
 
 /// What a ChessLink board does not have: no clock, no sequence numbers to lose, no
 /// orientation of its own (a board turned round is the host's to notice, not emulated).
-const LACKING: [BoardOption; 6] = [
+const LACKING: [BoardOption; 7] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
     BoardOption::DropEvery,
     BoardOption::Serial,
     BoardOption::ClockModel,
+    BoardOption::Sentio,
 ];
 
 impl FromOptions for ChessLinkBoardEmulator {

@@ -17,13 +17,14 @@ it has forgotten the reports and its LEDs.";
 
 /// What a Chessnut board does not have: no clock, no sequence numbers to lose, no serial
 /// number it tells, no orientation of its own.
-const LACKING: [BoardOption; 6] = [
+const LACKING: [BoardOption; 7] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
     BoardOption::DropEvery,
     BoardOption::Serial,
     BoardOption::ClockModel,
+    BoardOption::Sentio,
 ];
 
 /// What the emulated Chessnut Move does, for `emulate --help`.

@@ -21,7 +21,7 @@ impl FromOptions for DgtBoardEmulator {
     /// A board playing `options` (every option applies: a DGT board identifies pieces, scans,
     /// has a clock, can stand rotated and be unplugged).
     fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
-        options.refuse(&[BoardOption::DropEvery])?;
+        options.refuse(&[BoardOption::DropEvery, BoardOption::Sentio])?;
         let follower = options.follower_of::<Script>()?;
         let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);

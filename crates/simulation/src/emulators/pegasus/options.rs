@@ -17,13 +17,14 @@ and sends nothing; plugged in again it has forgotten the updates and its LEDs.";
 
 /// What a Pegasus does not have: no clock, no sequence numbers, no serial of the user's
 /// choosing, no orientation of its own.
-const LACKING: [BoardOption; 6] = [
+const LACKING: [BoardOption; 7] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
     BoardOption::DropEvery,
     BoardOption::Serial,
     BoardOption::ClockModel,
+    BoardOption::Sentio,
 ];
 
 impl FromOptions for PegasusBoardEmulator {

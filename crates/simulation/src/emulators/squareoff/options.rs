@@ -17,13 +17,14 @@ script starts with the host's first message, unless --no-wait. Unplugged (--unpl
 
 /// What a Square Off does not have: no clock, no sequence numbers, no serial of the user's
 /// choosing, no orientation of its own.
-const LACKING: [BoardOption; 6] = [
+const LACKING: [BoardOption; 7] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
     BoardOption::DropEvery,
     BoardOption::Serial,
     BoardOption::ClockModel,
+    BoardOption::Sentio,
 ];
 
 impl FromOptions for SquareOffBoardEmulator {

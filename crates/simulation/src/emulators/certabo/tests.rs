@@ -1,0 +1,209 @@
+//! The emulated Certabo board driven with the host's bytes, its frames decoded; and with the
+//! host's own session on the other side.
+
+use shakmaty::{Board, Color, Square};
+
+use super::*;
+use touchmove_boards::certabo::CertaboSession;
+use touchmove_boards::certabo::calibration::SPARE_QUEENS;
+use touchmove_boards::certabo::wire::{Chip, Decoded, FrameDecoder, index_of};
+use touchmove_boards::live::{BoardSession, LinkEvent};
+use touchmove_core::sensor::SensorKind;
+
+/// A script: e2 lifted at 1000 ms, put on e4 at 1500 ms.
+fn e4_script() -> Script {
+    Script {
+        start: Board::new(),
+        changes: vec![
+            Change {
+                t: 1000,
+                square: Square::E2,
+                piece: None,
+            },
+            Change {
+                t: 1500,
+                square: Square::E4,
+                piece: Some(Color::White.pawn()),
+            },
+        ],
+        lap: None,
+    }
+}
+
+fn on_host(sentio: bool) -> CertaboBoardEmulator {
+    let mut config = EmulatorConfig::new(e4_script());
+    config.playing.start = ScriptStart::OnHost;
+    config.sentio = sentio;
+    CertaboBoardEmulator::new(config)
+}
+
+/// The frames the board sent by `now`.
+fn frames(board: &mut CertaboBoardEmulator, now: Millis) -> Vec<Reading> {
+    board.handle_timeout(now);
+    let mut decoder = FrameDecoder::new();
+    while let Some(bytes) = board.poll_transmit() {
+        decoder.push(&bytes);
+    }
+    std::iter::from_fn(|| decoder.poll())
+        .filter_map(|decoded| match decoded {
+            Decoded::Frame(reading) => Some(reading),
+            Decoded::Corrupt { .. } => None,
+        })
+        .collect()
+}
+
+fn chips(reading: Option<&Reading>) -> [Chip; 64] {
+    match reading {
+        Some(Reading::Chips(chips)) => **chips,
+        other => panic!("no chip frame: {other:?}"),
+    }
+}
+
+#[test]
+fn an_rfid_board_streams_from_power_up_its_spare_queens_out_until_after_the_host_spoke() {
+    let mut board = on_host(false);
+    // Frames at 0, 250 and 500, unasked.
+    let sent = frames(&mut board, 500);
+    assert_eq!(sent.len(), 3);
+    let first = chips(sent.first());
+    for (square, _) in SPARE_QUEENS {
+        assert!(
+            !first.get(index_of(square)).is_some_and(Chip::is_none),
+            "{square}"
+        );
+    }
+    assert_eq!(first.iter().filter(|chip| !chip.is_none()).count(), 34);
+    // The host lights nothing at 600: the spares come off at 3600, the script starts then.
+    board.handle_bytes(600, &[0; 8]);
+    assert!(board.board().piece_at(Square::D6).is_some());
+    frames(&mut board, 3599);
+    assert!(board.board().piece_at(Square::D6).is_some());
+    frames(&mut board, 3600);
+    assert_eq!(board.board(), Board::new());
+    // The pawn's own chip goes with it from e2 to e4 (the script's 1500 ms after 3600).
+    let before = chips(frames(&mut board, 3750).last());
+    let pawn = before.get(index_of(Square::E2)).copied();
+    let after = chips(frames(&mut board, 5250).last());
+    assert_eq!(after.get(index_of(Square::E4)).copied(), pawn);
+    assert!(after.get(index_of(Square::E2)).is_some_and(Chip::is_none));
+}
+
+#[test]
+fn every_piece_has_its_own_chip() {
+    let mut board = on_host(false);
+    let frame = chips(frames(&mut board, 0).first());
+    let mut seen: Vec<Chip> = frame
+        .iter()
+        .copied()
+        .filter(|chip| !chip.is_none())
+        .collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 34);
+}
+
+#[test]
+fn a_sentio_board_streams_the_occupancy_with_no_spare_queens() {
+    let mut board = on_host(true);
+    board.handle_bytes(10, &[0; 8]);
+    let sent = frames(&mut board, 250);
+    assert_eq!(
+        sent.last(),
+        Some(&Reading::Occupancy(Board::new().occupied()))
+    );
+}
+
+#[test]
+fn the_host_s_session_learns_the_chips_and_reads_the_move() {
+    let mut board = on_host(false);
+    let mut session = CertaboSession::new(None);
+    session.connect(0);
+    let mut events = Vec::new();
+    let mut now = 0;
+    while now <= 8000 {
+        while let Some(bytes) = session.poll_transmit() {
+            board.handle_bytes(now, &bytes);
+        }
+        board.handle_timeout(now);
+        while let Some(bytes) = board.poll_transmit() {
+            session.handle_bytes(now, &bytes);
+        }
+        events.extend(std::iter::from_fn(|| session.poll_event()));
+        now += 50;
+    }
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, LinkEvent::Notice(text) if text.contains("34 chips"))),
+        "{events:?}"
+    );
+    let sensors: Vec<&SensorKind> = events
+        .iter()
+        .filter_map(|e| match e {
+            LinkEvent::Sensor(kind) => Some(kind),
+            _ => None,
+        })
+        .collect();
+    // The start with the spare queens, the spares taken off, then e2-e4.
+    assert!(
+        matches!(sensors.first(), Some(SensorKind::Snapshot(snapshot))
+            if snapshot.pieces.piece_at(Square::D6) == Some(Color::Black.queen())),
+        "{sensors:?}"
+    );
+    let rest: Vec<SensorKind> = sensors.iter().skip(1).map(|kind| (*kind).clone()).collect();
+    assert_eq!(
+        rest,
+        [
+            SensorKind::Lift {
+                square: Square::D6,
+                piece: Some(Color::Black.queen())
+            },
+            SensorKind::Lift {
+                square: Square::D3,
+                piece: Some(Color::White.queen())
+            },
+            SensorKind::Lift {
+                square: Square::E2,
+                piece: Some(Color::White.pawn())
+            },
+            SensorKind::Place {
+                square: Square::E4,
+                piece: Some(Color::White.pawn())
+            },
+        ]
+    );
+}
+
+#[test]
+fn a_promotion_s_queen_is_the_spare_and_one_more_a_piece_the_host_cannot_name() {
+    let start: Board = "k7/3PP3/8/8/8/8/8/4K3"
+        .parse::<shakmaty::fen::Fen>()
+        .map(|fen| fen.as_setup().board.clone())
+        .unwrap_or_default();
+    let queen = Some(Color::White.queen());
+    let change = |t, square, piece| Change { t, square, piece };
+    let mut config = EmulatorConfig::new(Script {
+        start,
+        changes: vec![
+            change(1000, Square::E7, None),
+            change(1200, Square::E8, queen),
+            change(3000, Square::D7, None),
+            change(3200, Square::D8, queen),
+        ],
+        lap: None,
+    });
+    config.playing.start = ScriptStart::OnHost;
+    let mut board = CertaboBoardEmulator::new(config);
+    let spare = chips(frames(&mut board, 0).first())
+        .get(index_of(Square::D3))
+        .copied();
+    board.handle_bytes(0, &[0; 8]);
+    // The spares come off at 3000; the script runs from then.
+    let promoted = chips(frames(&mut board, 3000 + 1250).last());
+    assert_eq!(promoted.get(index_of(Square::E8)).copied(), spare);
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    assert!(!notices.contains(&Notice::ChosenAtHost(shakmaty::Role::Queen)));
+    frames(&mut board, 3000 + 3250);
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    assert_eq!(notices, [Notice::ChosenAtHost(shakmaty::Role::Queen)]);
+}

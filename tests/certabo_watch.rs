@@ -1,0 +1,45 @@
+//! Certabo boards as real processes over a real pseudo-terminal (`touchmove emulate certabo`,
+//! `touchmove watch --protocol certabo`): an RFID board, its chips drawn at random per piece and
+//! learnt from the start position with the spare queens (the registry's own game is in
+//! `every_protocol.rs`), unplugged mid-game.
+
+use crate::common;
+
+use common::watching::{replay_with, source_game, watch_board};
+
+#[test]
+fn an_rfid_board_unplugged_mid_game_is_read_whole_again_and_the_game_goes_on() {
+    // At 4 times a player's pace the spare queens come off 750 ms after the host's first
+    // bytes, then the game lasts about 15 s; the board is unplugged 3 s into the game, for 3 s
+    // (the emulator's own time, not the script's): as the Chessnut's drop in `ble_watch.rs`.
+    let args = [
+        "--pgn",
+        "fixtures/games/coverage.pgn",
+        "--speed",
+        "4",
+        "--unplug-at",
+        "3750",
+        "--unplug-for",
+        "3000",
+    ];
+    let watched = watch_board("certabo", "unplugged", &args, &common::SCALED_WINDOWS);
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![source_game("games/coverage.pgn", 1)],
+        "not the game played\nstderr: {}",
+        watched.stderr
+    );
+    // Lost while unplugged, back when plugged in again (and lost for good when the emulator
+    // ends).
+    assert_eq!(
+        watched.links.get(..2),
+        Some(&["lost".to_owned(), "back".to_owned()][..]),
+        "{}",
+        watched.stderr
+    );
+    assert_eq!(
+        watched.events,
+        replay_with(&watched.record, &common::SCALED_WINDOWS),
+        "live decisions differ from the replay of the recording"
+    );
+}
