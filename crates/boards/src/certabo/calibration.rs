@@ -80,18 +80,8 @@ impl Chips {
     /// The pieces a chip frame shows, or the first square (from a8) whose chip no known piece
     /// has.
     pub fn read(&self, chips: &[Chip; 64]) -> Result<Board, UnknownChip> {
-        let mut board = Board::empty();
-        for square in reading_order() {
-            let Some(&chip) = chips.get(index_of(square)) else {
-                continue;
-            };
-            if chip.is_none() {
-                continue;
-            }
-            let piece = self.piece_of(chip).ok_or(UnknownChip { square, chip })?;
-            board.set_piece_at(square, piece);
-        }
-        Ok(board)
+        let (board, unknown) = self.read_known(chips);
+        unknown.first().map_or(Ok(board), |&unknown| Err(unknown))
     }
 
     /// The pieces a chip frame shows that known chips name, and the squares (from a8) of the

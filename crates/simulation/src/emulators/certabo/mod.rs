@@ -23,13 +23,11 @@ use shakmaty::{Bitboard, Board, Square};
 
 pub use options::HELP;
 
-use super::chesslink::{Change, Script};
+use super::chesslink::{Change, Script, play_segment};
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::plug::Plug;
-use crate::emulation::{
-    EmulatedBoard, Notice, Playing, ProtocolScript, ScriptPlayer, ScriptStart, Unplug,
-};
+use crate::emulation::{EmulatedBoard, Notice, Playing, ScriptPlayer, ScriptStart, Unplug};
 use chips::SetOfChips;
 use touchmove_boards::certabo::wire::{Reading, decode_leds, encode_reading};
 use touchmove_core::sensor::Millis;
@@ -246,14 +244,7 @@ impl CertaboBoardEmulator {
             Shown::Lights(&lit),
             &mut self.notices,
         );
-        if let Some(segment) = segment {
-            match Script::from_events(&segment.start, &segment.events) {
-                Ok(script) => self.script.append(now, script.changes),
-                Err(error) => self
-                    .notices
-                    .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
-            }
-        }
+        play_segment(&mut self.script, now, segment, &mut self.notices);
     }
 }
 

@@ -21,14 +21,13 @@ use std::collections::VecDeque;
 use shakmaty::{Board, Square};
 
 pub use options::{EONE_HELP, HELP};
+pub(crate) use script::play_segment;
 pub use script::{Change, Script};
 
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::plug::Plug;
-use crate::emulation::{
-    EmulatedBoard, Notice, Playing, ProtocolScript, ScriptPlayer, ScriptStart, Unplug,
-};
+use crate::emulation::{EmulatedBoard, Notice, Playing, ScriptPlayer, ScriptStart, Unplug};
 use touchmove_boards::chesslink::wire::{
     BoardReply, CommandDecoder, Decoded, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder,
     HostCommand, LED_COUNT, corners, encode_reply,
@@ -127,14 +126,7 @@ impl ChessLinkBoardEmulator {
             Shown::Lights(&lit),
             &mut self.notices,
         );
-        if let Some(segment) = segment {
-            match Script::from_events(&segment.start, &segment.events) {
-                Ok(script) => self.script.append(now, script.changes),
-                Err(error) => self
-                    .notices
-                    .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
-            }
-        }
+        play_segment(&mut self.script, now, segment, &mut self.notices);
     }
 
     /// A board set up as `config` says, powered up at emulator time 0.

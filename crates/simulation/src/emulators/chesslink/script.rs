@@ -3,7 +3,10 @@
 
 use shakmaty::{Board, Chess, Piece, Position, Square};
 
-use crate::emulation::{ProtocolScript, Scheduled, ScriptError};
+use std::collections::VecDeque;
+
+use crate::emulation::follow::Segment;
+use crate::emulation::{Notice, ProtocolScript, Scheduled, ScriptError, ScriptPlayer};
 use crate::simulate::{BoardKind, HandStyle};
 use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
 
@@ -95,6 +98,23 @@ impl Script {
 }
 
 /// What one sensor event changes on `board`.
+/// The hands' `segment` (from following the host), if any, played from `at` on `player`, the
+/// board's script of an identifying board; the hands stop, saying why, when it makes no script.
+pub(crate) fn play_segment(
+    player: &mut ScriptPlayer<Change>,
+    at: Millis,
+    segment: Option<Segment>,
+    notices: &mut VecDeque<Notice>,
+) {
+    let Some(segment) = segment.filter(|segment| !segment.events.is_empty()) else {
+        return;
+    };
+    match Script::from_events(&segment.start, &segment.events) {
+        Ok(script) => player.append(at, script.changes),
+        Err(error) => notices.push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
+    }
+}
+
 fn event_changes(
     board: &Board,
     event: &SensorEvent,

@@ -25,13 +25,11 @@ use shakmaty::{Bitboard, Board, Square};
 
 pub use options::{HELP, ROBOT_HELP, new_robot};
 
-use super::chesslink::{Change, Script};
+use super::chesslink::{Change, Script, play_segment};
 use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::plug::Plug;
-use crate::emulation::{
-    EmulatedBoard, Notice, Playing, ProtocolScript, ScriptPlayer, ScriptStart, Unplug,
-};
+use crate::emulation::{EmulatedBoard, Notice, Playing, ScriptPlayer, ScriptStart, Unplug};
 use touchmove_boards::chessnut::wire::{
     BoardMessage, CommandDecoder, Decoded, HostCommand, encode_message,
 };
@@ -175,16 +173,7 @@ impl ChessnutBoardEmulator {
         if let Some(follower) = self.follower.as_mut() {
             follower.take_notices(&mut self.notices);
         }
-        if let Some(segment) = segment
-            && !segment.events.is_empty()
-        {
-            match Script::from_events(&segment.start, &segment.events) {
-                Ok(script) => self.script.append(done, script.changes),
-                Err(error) => self
-                    .notices
-                    .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
-            }
-        }
+        play_segment(&mut self.script, done, segment, &mut self.notices);
         self.robot_done = Some((done, target));
     }
 
@@ -258,14 +247,7 @@ impl ChessnutBoardEmulator {
             Shown::Lights(&lit),
             &mut self.notices,
         );
-        if let Some(segment) = segment {
-            match Script::from_events(&segment.start, &segment.events) {
-                Ok(script) => self.script.append(now, script.changes),
-                Err(error) => self
-                    .notices
-                    .push_back(Notice::HandsStopped(format!("the hands stop: {error}"))),
-            }
-        }
+        play_segment(&mut self.script, now, segment, &mut self.notices);
     }
 
     /// Carries out `command`, received at `now`.
