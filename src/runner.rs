@@ -25,6 +25,18 @@ pub trait Connector {
     type Port: AsyncRead + AsyncWrite + Unpin;
     /// Opens the link; the name says which port it is.
     fn connect(&mut self) -> impl Future<Output = io::Result<(Self::Port, String)>>;
+
+    /// What an earlier session learnt of the board on the port `name` ([`LinkEvent::Learnt`]:
+    /// a Certabo board's chips), as kept; `None` when nothing is. By default nothing is kept.
+    fn learnt(&mut self, _name: &str) -> io::Result<Option<String>> {
+        Ok(None)
+    }
+
+    /// Keeps `learnt` for the next session of the board on the port `name`, and says where it
+    /// is kept (`None`: nowhere, the default).
+    fn keep_learnt(&mut self, _name: &str, _learnt: &str) -> io::Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// What the runner has to tell, as it happens, quinn-proto style: one enum, which each sink
@@ -513,8 +525,17 @@ where
             },
         )?;
         backoff = config.backoff_min;
+        match connector.learnt(&name) {
+            Ok(Some(learnt)) => session.recall(&learnt),
+            Ok(None) => {}
+            Err(error) => {
+                let notice = format!("what was learnt of this board cannot be read: {error}");
+                tell(sink, Happened::Notice(&notice))?;
+            }
+        }
         session.connect(clock.now());
         identity.port.clone_from(&name);
+        let mut keep = |learnt: &str| connector.keep_learnt(&name, learnt);
         let link = Link {
             session: &mut *session,
             game: &mut *game,
@@ -524,6 +545,7 @@ where
             controls: controls.as_deref_mut(),
             flipped: &mut flipped,
             identity: &mut identity,
+            keep: &mut keep,
         };
         match serve(&mut port, link, &mut shutdown).await? {
             LinkEnd::Shutdown => break,
@@ -566,6 +588,8 @@ struct Link<'a, S, K> {
     flipped: &'a mut bool,
     /// The board watched: its serial number once it said one, and what another is.
     identity: &'a mut Identity,
+    /// Keeps what the session learnt of the board, for its next session; says where.
+    keep: &'a mut dyn FnMut(&str) -> io::Result<Option<String>>,
 }
 
 /// The board a runner watches, as it said who it is.
@@ -648,7 +672,7 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
             // Whatever the board itself sent shows it answers; a notice may be the host's own.
             let state = match event {
                 LinkEvent::Lost | LinkEvent::Gone => Some(LinkState::Lost),
-                LinkEvent::Notice(_) => None,
+                LinkEvent::Notice(_) | LinkEvent::Learnt(_) => None,
                 _ => Some(LinkState::Back),
             };
             if let Some(state) = state {
@@ -692,6 +716,18 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                 }
                 LinkEvent::Notice(what) => {
                     tell(self.sink, Happened::Notice(&what))?;
+                }
+                LinkEvent::Learnt(learnt) => {
+                    let notice = match (self.keep)(&learnt) {
+                        Ok(Some(place)) => {
+                            format!("what was learnt of this board is kept in {place}")
+                        }
+                        Ok(None) => "what was learnt of this board is not kept".to_owned(),
+                        Err(error) => {
+                            format!("what was learnt of this board cannot be kept: {error}")
+                        }
+                    };
+                    tell(self.sink, Happened::Notice(&notice))?;
                 }
                 LinkEvent::Battery { percent, charging } => {
                     let level = crate::stream::BatteryLevel { percent, charging };

@@ -43,3 +43,63 @@ fn an_rfid_board_unplugged_mid_game_is_read_whole_again_and_the_game_goes_on() {
         "live decisions differ from the replay of the recording"
     );
 }
+
+#[test]
+fn a_board_calibrated_once_is_known_when_watched_again() {
+    // The same board twice: the emulator draws the pieces' chips from its seed.
+    let emulate_args = [
+        "--pgn",
+        "fixtures/games/coverage.pgn",
+        "--speed",
+        "4",
+        "--seed",
+        "11",
+    ];
+    let data = common::fresh_data_dir();
+    let links = tempfile::tempdir().expect("a folder for the port's stable name");
+    let link = links.path().join("usb-Certabo-board");
+    let calibrated = {
+        let board = common::emulator::emulate_board("certabo", &emulate_args);
+        common::watching::link_to(&link, &board.port);
+        common::bin()
+            .env("XDG_DATA_HOME", &data)
+            .args(["calibrate", "--port"])
+            .arg(&link)
+            .output()
+            .expect("calibrate runs")
+    };
+    let said = String::from_utf8_lossy(&calibrated.stdout);
+    assert!(
+        calibrated.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&calibrated.stderr)
+    );
+    // 32 pieces and the two spare queens.
+    assert!(
+        said.contains("the pieces' chips learnt: 34 chips\nkept for this board in"),
+        "{said}"
+    );
+    let kept = common::watching::Kept {
+        data: &data,
+        link: &link,
+    };
+    let watched = common::watching::watch_board_kept(
+        "certabo",
+        "calibrated",
+        &emulate_args,
+        &common::SCALED_WINDOWS,
+        Some(&kept),
+    );
+    assert_eq!(
+        common::recorded_games(&watched.events),
+        vec![source_game("games/coverage.pgn", 1)],
+        "not the game played\nstderr: {}",
+        watched.stderr
+    );
+    assert!(
+        !watched.stderr.contains("learning the pieces' chips")
+            && !watched.stderr.contains("chips learnt"),
+        "the chips learnt again: {}",
+        watched.stderr
+    );
+}

@@ -19,6 +19,9 @@ use touchmove::sensor_log::SensorLog;
 use touchmove::sensor_log::{LogHeader, LogRecord};
 use touchmove::timing::{Timing, resolve};
 use touchmove_simulation::emulation::{EmulatedBoard, Notice, ProtocolScript, ScriptStart, Unplug};
+use touchmove_simulation::emulators::certabo::{
+    CertaboBoardEmulator, EmulatorConfig as CertaboConfig,
+};
 use touchmove_simulation::emulators::chesslink::{
     ChessLinkBoardEmulator, EmulatorConfig as LinkConfig,
 };
@@ -59,6 +62,8 @@ pub struct LiveStyle {
     /// that differ from its game for this long, the board is set back to the host's position
     /// and what was made since made again. `None`: hands that never look at the lights.
     pub set_back_after: Option<Millis>,
+    /// A Certabo board that senses occupancy only (a Sentio), rather than chips.
+    pub sentio: bool,
 }
 
 /// How long the lights show a difference before a person heeding them sets the board back.
@@ -79,6 +84,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        sentio: false,
     };
     let killed = |name, killed_ms| LiveStyle {
         name,
@@ -87,6 +93,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms: None,
         killed_ms: Some(killed_ms),
         set_back_after: None,
+        sentio: false,
     };
     // A ChessLink board has no clock: its moves are decided when the slide window closes or
     // the reply starts.
@@ -103,6 +110,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        sentio: false,
     };
     // A Chessnut board identifies pieces and reports the position ten times a second; it has
     // no clock, and its link drops as a Bluetooth link does.
@@ -113,6 +121,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        sentio: false,
     };
     // An eONE is a ChessLink board over Bluetooth LE (its emulator is the ChessLink board's,
     // its bytes crossing with their parity bit).
@@ -123,6 +132,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        sentio: false,
     };
     // A Pegasus senses occupancy only and has no clock and no buttons; its link drops as a
     // Bluetooth link does.
@@ -140,6 +150,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: unplug_ms.map(|_| SET_BACK_AFTER_MS),
+        sentio: false,
     };
     let pegasus = |name, hands, unplug_ms| {
         host_chooses(name, &touchmove::pegasus::PROTOCOL, hands, unplug_ms)
@@ -147,6 +158,21 @@ pub fn styles() -> Vec<LiveStyle> {
     // A Square Off likewise (each change reported as it happens, its arm not driven).
     let squareoff = |name, hands, unplug_ms| {
         host_chooses(name, &touchmove::squareoff::PROTOCOL, hands, unplug_ms)
+    };
+    // A Certabo RFID board identifies pieces by their chips (learnt from the start position and
+    // the spare queens, which the person takes off after), streaming a frame every 250 ms; no
+    // clock. A Sentio board streams occupancy only: its promotions are typed at the host.
+    let certabo = |name, hands: HandStyle, unplug_ms, sentio: bool| LiveStyle {
+        name,
+        protocol: &touchmove::certabo::PROTOCOL,
+        hands: HandStyle {
+            omit_queen_choice: !sentio && hands.omit_queen_choice,
+            ..no_clock(hands)
+        },
+        unplug_ms,
+        killed_ms: None,
+        set_back_after: None,
+        sentio,
     };
     // A Hall board senses occupancy only; its clock buttons are pressed as the hands press a
     // clock, and no clock reports times.
@@ -161,6 +187,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        sentio: false,
     };
     let hall_clean = HandStyle::clean(BoardKind::Occupancy);
     let hall_blitz = HandStyle {
@@ -227,6 +254,32 @@ pub fn styles() -> Vec<LiveStyle> {
             HandStyle::clean(BoardKind::Occupancy),
             Some(3_000),
         ),
+        certabo("certabo clean", clean.clone(), None, false),
+        certabo(
+            "certabo messy",
+            HandStyle::messy(BoardKind::Identifying),
+            None,
+            false,
+        ),
+        certabo("certabo unplug 3 s", clean.clone(), Some(3_000), false),
+        certabo(
+            "sentio clean",
+            HandStyle::clean(BoardKind::Occupancy),
+            None,
+            true,
+        ),
+        certabo(
+            "sentio messy",
+            HandStyle::messy(BoardKind::Occupancy),
+            None,
+            true,
+        ),
+        certabo(
+            "sentio unplug 3 s",
+            HandStyle::clean(BoardKind::Occupancy),
+            Some(3_000),
+            true,
+        ),
         hall("hall clean", hall_clean.clone(), None),
         hall("hall blitz presses", hall_blitz.clone(), None),
         hall("hall messy", HandStyle::messy(BoardKind::Occupancy), None),
@@ -240,6 +293,7 @@ pub fn styles() -> Vec<LiveStyle> {
             unplug_ms: None,
             killed_ms: Some(2_000),
             set_back_after: None,
+            sentio: false,
         },
     ]
 }
@@ -561,6 +615,21 @@ fn emulated_board(
         config.unplug = unplug;
         return Some(Box::new(HallBoardEmulator::new(config)));
     }
+    if style.protocol.name == touchmove::certabo::PROTOCOL.name {
+        let log = SensorLog {
+            header: LogHeader::new(&game.start, "live bench"),
+            events: events.to_vec(),
+            clock_readings: Vec::new(),
+            host_notes: Vec::new(),
+        };
+        let script = touchmove_simulation::emulators::chesslink::Script::from_log(&log, 0).ok()?;
+        let mut config = CertaboConfig::new(script);
+        config.playing.start = ScriptStart::OnHost;
+        config.playing.seed = seed;
+        config.unplug = unplug;
+        config.sentio = style.sentio;
+        return Some(Box::new(CertaboBoardEmulator::new(config)));
+    }
     let identifying = [
         touchmove::chesslink::PROTOCOL.name,
         touchmove::chessnut::PROTOCOL.name,
@@ -599,15 +668,15 @@ fn emulated_board(
     Some(Box::new(DgtBoardEmulator::new(config)))
 }
 
-/// What `style`'s board senses: a Hall board, a Pegasus and a Square Off occupancy, the
-/// others each piece.
+/// What `style`'s board senses: a Hall board, a Pegasus, a Square Off and a Sentio occupancy,
+/// the others each piece.
 fn board_kind(style: &LiveStyle) -> BoardKind {
     let occupancy = [
         touchmove::hall::PROTOCOL.name,
         touchmove::pegasus::PROTOCOL.name,
         touchmove::squareoff::PROTOCOL.name,
     ];
-    if occupancy.contains(&style.protocol.name) {
+    if style.sentio || occupancy.contains(&style.protocol.name) {
         BoardKind::Occupancy
     } else {
         BoardKind::Identifying
@@ -619,8 +688,15 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     // As the emulators play a game, keeping the rulings the hands earn: a DGT board scans
     // as the hands simulator models it; a ChessLink board's emulator scans by itself.
     let dgt = style.protocol.name == touchmove::dgt::PROTOCOL.name;
+    // A Sentio board's pieces are real pieces (the emulator plays their changes, a promotion's
+    // piece typed at the host); it senses their occupancy only.
+    let hands_board = if style.sentio {
+        BoardKind::Identifying
+    } else {
+        board_kind(style)
+    };
     let hands = HandStyle {
-        board: board_kind(style),
+        board: hands_board,
         scans: dgt,
         ..style.hands.clone()
     };
@@ -837,6 +913,7 @@ impl Watcher {
                 LinkEvent::Gone => self.link.connect(now),
                 LinkEvent::Identified { .. }
                 | LinkEvent::Notice(_)
+                | LinkEvent::Learnt(_)
                 | LinkEvent::Battery { .. }
                 | LinkEvent::Lost
                 | LinkEvent::Back => {}

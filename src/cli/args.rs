@@ -32,6 +32,9 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// List the serial ports and say which board answers on each.
     Ports(PortsArgs),
+    /// Learn what a board must know of its pieces (a Certabo RFID board's chips, from the
+    /// pieces set up for a game and the spare queens on d6 and d3) and keep it for the board.
+    Calibrate(CalibrateArgs),
     /// Watch a live board (any protocol of `--protocol`): each move and ruling as it is
     /// decided.
     Watch(WatchCommand),
@@ -574,6 +577,20 @@ fn protocol_name() -> clap::builder::PossibleValuesParser {
 pub struct PortsArgs {
     /// Ports to ask besides those the system lists (a pseudo-terminal, say).
     pub paths: Vec<PathBuf>,
+}
+
+/// `touchmove calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// The board's serial port (default: the first on which a board of --protocol answers).
+    #[arg(long, value_name = "PATH")]
+    pub port: Option<PathBuf>,
+    /// The protocol the board speaks.
+    #[arg(long, value_name = "NAME", default_value = "certabo", value_parser = protocol_name())]
+    pub protocol: String,
+    /// Give up when the pieces have not read steadily for this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub timeout: u64,
 }
 
 /// `touchmove emulate`.

@@ -89,6 +89,21 @@ impl Connector for BoardConnector {
             }
         }
     }
+
+    fn learnt(&mut self, name: &str) -> io::Result<Option<String>> {
+        match self {
+            BoardConnector::Serial(serial) => serial.learnt(name),
+            // A Bluetooth board learns nothing.
+            BoardConnector::Ble(_) => Ok(None),
+        }
+    }
+
+    fn keep_learnt(&mut self, name: &str, learnt: &str) -> io::Result<Option<String>> {
+        match self {
+            BoardConnector::Serial(serial) => serial.keep_learnt(name, learnt),
+            BoardConnector::Ble(_) => Ok(None),
+        }
+    }
 }
 
 impl AsyncRead for BoardPort {

@@ -5,10 +5,12 @@ mod arbiter_keys;
 mod args;
 mod ble;
 mod board_link;
+mod calibrate;
 mod demo;
 mod demo_games;
 mod emulate;
 mod emulator_pty;
+mod learnt;
 mod online;
 mod output;
 mod output_paths;
@@ -49,6 +51,7 @@ pub fn run() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Ports(args) => ports::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
         Command::Watch(args) => watch::run(&args.board, &args.analyse),
         Command::Play(args) => play::run(&args),
         Command::Emulate(args) => emulate::run(&args),

@@ -51,6 +51,24 @@ impl SerialConnector {
 impl Connector for SerialConnector {
     type Port = SerialStream;
 
+    /// What the board's session learnt, as kept for the board on the port `name`
+    /// ([`super::learnt`]).
+    fn learnt(&mut self, name: &str) -> io::Result<Option<String>> {
+        match super::learnt::place(self.protocol.name, name) {
+            Some(path) => super::learnt::read(&path),
+            None => Ok(None),
+        }
+    }
+
+    /// Keeps what the board's session learnt for the board on the port `name`.
+    fn keep_learnt(&mut self, name: &str, learnt: &str) -> io::Result<Option<String>> {
+        let Some(path) = super::learnt::place(self.protocol.name, name) else {
+            return Ok(None);
+        };
+        super::learnt::write(&path, learnt)?;
+        Ok(Some(path.display().to_string()))
+    }
+
     async fn connect(&mut self) -> io::Result<(SerialStream, String)> {
         let line = line_of(self.protocol)?;
         let path = match &self.path {

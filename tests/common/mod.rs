@@ -261,7 +261,19 @@ pub const SHORT_WINDOWS: [&str; 4] = ["--slide-ms", "50", "--bounce-ms", "10"];
 /// The built `touchmove` binary, to be run as a child that never outlives its test, its
 /// standard error piped ([`child::command`]).
 pub fn bin() -> Command {
-    child::command(env!("CARGO_BIN_EXE_touchmove"))
+    let mut command = child::command(env!("CARGO_BIN_EXE_touchmove"));
+    // What a run learns of a board (a Certabo board's chips) is kept in a directory of its
+    // own: pseudo-terminals' names come back, and another test's board is another board.
+    command.env("XDG_DATA_HOME", fresh_data_dir());
+    command
+}
+
+/// A new directory under the tests' temporary directory, for one run's data.
+pub fn fresh_data_dir() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("data-{}-{n}", std::process::id()))
 }
 
 /// Runs the built `touchmove` binary with `args`, `stdin` (if any) on its standard input, and

@@ -25,6 +25,28 @@ pub struct Watched {
 /// Starts `touchmove emulate BOARD EMULATE_ARGS` and runs `touchmove watch --json WATCH_ARGS`
 /// on its port until the board has gone, recording the sensor log under `name`.
 pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &[&str]) -> Watched {
+    watch_board_kept(board, name, emulate_args, watch_args, None)
+}
+
+/// Where a board is known from one run to the next: the data directory where what is learnt
+/// of it is kept, and the stable name of its port (a link to its pseudo-terminal, as
+/// `/dev/serial/by-id/…` names a USB board).
+pub struct Kept<'a> {
+    /// The `XDG_DATA_HOME` of the runs.
+    pub data: &'a Path,
+    /// The port's stable name.
+    pub link: &'a Path,
+}
+
+/// [`watch_board`], the board's port reached through `kept`'s link and what is learnt of it
+/// kept in `kept`'s data directory, when given.
+pub fn watch_board_kept(
+    board: &str,
+    name: &str,
+    emulate_args: &[&str],
+    watch_args: &[&str],
+    kept: Option<&Kept>,
+) -> Watched {
     // With -v the emulator says what its player types at the host (a promotion's piece the
     // board cannot tell), which is typed at watch's terminal, as the player would.
     let mut args = vec!["-v"];
@@ -33,7 +55,16 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
     let dir = std::env::temp_dir().join(format!("touchmove-watch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let record = dir.join(format!("{board}-{name}.log"));
-    let mut child = super::bin()
+    let mut command = super::bin();
+    let port = match kept {
+        Some(kept) => {
+            link_to(kept.link, &emulator.port);
+            command.env("XDG_DATA_HOME", kept.data);
+            kept.link.display().to_string()
+        }
+        None => emulator.port.clone(),
+    };
+    let mut child = command
         .args([
             "watch",
             "--protocol",
@@ -42,7 +73,7 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
             "--give-up-after",
             "1",
         ])
-        .args(["--port", &emulator.port])
+        .args(["--port", &port])
         .arg("--record")
         .arg(&record)
         .args(watch_args)
@@ -77,6 +108,12 @@ pub fn watch_board(board: &str, name: &str, emulate_args: &[&str], watch_args: &
         record,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// Makes `link` (replacing what was there) a link to `port`.
+pub fn link_to(link: &Path, port: &str) {
+    let _ = std::fs::remove_file(link);
+    std::os::unix::fs::symlink(port, link).expect("the port's stable name");
 }
 
 /// `touchmove replay --json ARGS` on `log`.

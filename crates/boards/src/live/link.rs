@@ -40,6 +40,10 @@ pub enum LinkEvent {
     },
     /// Something worth a diagnostic line (corrupt bytes dropped, a turned board noticed).
     Notice(String),
+    /// The session learnt what it needs to know of this very board (a Certabo board's chips),
+    /// as text to keep for the board's next session: given back through
+    /// [`BoardSession::recall`].
+    Learnt(String),
 }
 
 /// A host-side board protocol, sans-IO: bytes and the time in, bytes and events out.
@@ -64,6 +68,10 @@ pub trait BoardSession {
     fn handle_feedback(&mut self, _now: Millis, _feedback: &Feedback) {}
     /// The game goes on from a recording (`watch --resume`), where `point` says it stands.
     fn resume(&mut self, _point: &ResumePoint) {}
+    /// What an earlier session learnt of this board ([`LinkEvent::Learnt`]), kept by the
+    /// runner: taken before the link opens (a text it cannot read is said, and learnt again).
+    /// A board that learns nothing ignores it.
+    fn recall(&mut self, _learnt: &str) {}
 
     /// Why the board's own clock could not keep times the arbiter gives or sets at the host
     /// (a clock the players run, which the host cannot set so that it stays right), if it
@@ -100,6 +108,9 @@ impl<S: BoardSession + ?Sized> BoardSession for Box<S> {
     }
     fn resume(&mut self, point: &ResumePoint) {
         (**self).resume(point);
+    }
+    fn recall(&mut self, learnt: &str) {
+        (**self).recall(learnt);
     }
     fn clock_refusal(&self) -> Option<String> {
         (**self).clock_refusal()

@@ -5,9 +5,10 @@
 //!
 //! - the board streams frames on its own; the first tells what it is: an RFID board (chips) or
 //!   a Sentio board (occupancy);
-//! - an RFID board's chips are read as pieces with the chips known ([`Chips`]); with none known,
-//!   they are learnt first from the start position ([`Calibrator`]: the squares that do not
-//!   agree are said, and the game waits); a chip no known piece has is said with its square,
+//! - an RFID board's chips are read as pieces with the chips known ([`Chips`]: given, or
+//!   recalled from an earlier session, [`BoardSession::recall`]); with none known, they are
+//!   learnt first from the start position ([`Calibrator`]: the squares that do not agree are
+//!   said, and the game waits), then given out to be kept ([`LinkEvent::Learnt`]); a chip no known piece has is said with its square,
 //!   once, and read as a piece the board cannot name (never guessed: a promotion's piece of
 //!   another set is then chosen at the host, as on an occupancy board);
 //! - the frames become lifts and placements square by square ([`PositionReader`]): a square's
@@ -243,6 +244,7 @@ impl CertaboSession {
                     "the pieces' chips learnt: {} chips",
                     chips.len()
                 )));
+                self.events.push_back(LinkEvent::Learnt(chips.to_text()));
                 self.chips = Some(chips);
             }
         }
@@ -317,6 +319,19 @@ impl BoardSession for CertaboSession {
     fn handle_feedback(&mut self, _now: Millis, feedback: &Feedback) {
         if self.leds.take(feedback) {
             self.show();
+        }
+    }
+
+    /// The chips kept from an earlier calibration of this board ([`Chips::to_text`]); a text
+    /// that does not read as chips is said, and the chips learnt again.
+    fn recall(&mut self, learnt: &str) {
+        match Chips::from_text(learnt) {
+            Ok(chips) if !chips.is_empty() => self.chips = Some(chips),
+            Ok(_) => {}
+            Err(error) => self.events.push_back(LinkEvent::Notice(format!(
+                "the chips kept for this board do not read ({error}): learning them again \
+                 from the start position"
+            ))),
         }
     }
 }

@@ -304,3 +304,48 @@ fn the_lights_are_written_as_the_board_s_eight_bytes() {
         Some(vec![0, 0, 0, 0, 0x10, 0, 0x10, 0])
     );
 }
+
+#[test]
+fn chips_learnt_are_given_out_to_be_kept_and_recalled_by_the_next_session() {
+    let mut session = CertaboSession::new(None);
+    session.connect(0);
+    let mut learnt = Vec::new();
+    for n in 1..=FRAMES_TO_LEARN as u64 {
+        session.handle_bytes(n * 250, &start_frame());
+        learnt.extend(
+            events(&mut session)
+                .into_iter()
+                .filter_map(|event| match event {
+                    LinkEvent::Learnt(text) => Some(text),
+                    _ => None,
+                }),
+        );
+    }
+    let [text] = learnt.as_slice() else {
+        panic!("the chips given out once: {learnt:?}");
+    };
+    // The 32 pieces' chips, each line a piece's letter and its chip.
+    assert_eq!(Chips::from_text(text), Ok(known_chips()));
+    let mut next = CertaboSession::new(None);
+    next.recall(text);
+    assert_eq!(next.chips(), Some(&known_chips()));
+    next.connect(0);
+    next.handle_bytes(250, &start_frame());
+    let said = events(&mut next);
+    assert!(
+        said.iter().any(|event| matches!(event,
+            LinkEvent::Sensor(SensorKind::Snapshot(snapshot)) if snapshot.pieces == Board::new())),
+        "the start read at once: {said:?}"
+    );
+}
+
+#[test]
+fn chips_kept_that_do_not_read_are_said_and_learnt_again() {
+    let mut session = CertaboSession::new(None);
+    session.recall("Q 1 2 3 4 5\nX 1 2 3 4 5\n");
+    assert_eq!(session.chips(), None);
+    assert!(matches!(
+        events(&mut session).as_slice(),
+        [LinkEvent::Notice(notice)] if notice.contains("line 2")
+    ));
+}
