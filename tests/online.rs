@@ -159,10 +159,14 @@ fn play_pgn_on(
     );
     let log = dir.join("game.log");
     let _ = std::fs::remove_file(&log);
+    // One user's data for both sessions: what the first learnt of the board (a Certabo board's
+    // chips), the resumed one knows.
+    let data = common::fresh_data_dir();
     let online = |extra: &[&str]| {
         let mut command = online_command(standin, board, &emulated.port, &log);
         command
             .envs(emulated.env())
+            .env("XDG_DATA_HOME", &data)
             .arg("-vvv")
             .args(online_args)
             .args(extra)
@@ -394,6 +398,29 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
     check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+}
+
+#[test]
+fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_certabo_rfid_board() {
+    // The chips learnt from the start position and the spare queens are kept: the session
+    // resumed mid-game reads the pieces at once.
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        cut_stream_after: Some(10),
+        rate_limit_moves: vec![4],
+        fail_moves: vec![1],
+        ..script(&ucis)
+    });
+    let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
+    let played = play_on("certabo", &unplug, Some(13), &standin, &sans, &[]);
+    check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
+    assert_unplugged(&played);
+    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+    assert!(
+        !played.stderr.contains("learning the pieces' chips"),
+        "the resumed session had to learn the chips: {}",
+        played.stderr
+    );
 }
 
 /// A game online on Bluetooth board `family` (through the real Bluetooth code and the BlueZ

@@ -285,6 +285,13 @@ fn a_game_against_stockfish_on_a_chesslink_board() {
     check_game(&play_on("chesslink", &played), &played);
 }
 
+#[test]
+fn a_game_against_stockfish_on_a_certabo_rfid_board() {
+    // The chips learnt from the start position and the spare queens, then the game.
+    let played = sans(&game());
+    check_game(&play_on("certabo", &played), &played);
+}
+
 // The Bluetooth families, through the real Bluetooth code and the BlueZ stand-in: the hands
 // carry out each engine move as the board's lights show it.
 

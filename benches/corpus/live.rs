@@ -341,6 +341,8 @@ pub struct LiveRow {
     pub misruled: Vec<String>,
     /// The first games whose record left the game and did not come back, for the report.
     pub gone_elsewhere: Vec<String>,
+    /// The first games whose live decisions differ from the replay of their recording.
+    pub unlike_replay: Vec<String>,
 }
 
 /// Whether a record that left the game after `agreed` plies came back to it: from some ply
@@ -417,7 +419,12 @@ pub fn run(games: &[(String, PgnGame)], style: &LiveStyle) -> LiveRow {
             row.inexact
                 .push(format!("{file} game {} seed {seed}", game.number));
         }
-        row.same_as_replay += usize::from(session.decisions == session.replayed);
+        let same = session.decisions == session.replayed;
+        row.same_as_replay += usize::from(same);
+        if !same && row.unlike_replay.len() < 5 {
+            row.unlike_replay
+                .push(format!("{file} game {} seed {seed}", game.number));
+        }
         row.false_rulings += verdict.false_rulings.len();
         let misruled = !(verdict.false_rulings.is_empty() && verdict.missed_rulings.is_empty());
         if misruled && row.misruled.len() < 5 {
@@ -717,6 +724,10 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
         style.protocol.timing(),
     ));
     let mut watcher = Watcher::new(style.protocol, game, interpreter, Vec::new());
+    // A board calibrated before (a Certabo RFID board's chips kept): its session knows it.
+    if let Some(learnt) = board.calibration() {
+        watcher.link.recall(&learnt);
+    }
     let mut now: Millis = 0;
     watcher.link.connect(now);
     let mut done_at: Option<Millis> = None;
@@ -900,7 +911,8 @@ impl Watcher {
                     let event = SensorEvent::new(now, kind);
                     self.game.handle_sensor(&event);
                     if self.game.started() {
-                        self.recorded.push(LogRecord::Event(event));
+                        self.recorded
+                            .push(LogRecord::Event(self.game.recorded(&event)));
                     }
                 }
                 LinkEvent::ClockReading(reading) => {

@@ -182,7 +182,7 @@ fn note_games(notes: &mut Vec<String>, row: &str, inexact: &[String], misruled: 
 fn live_table(games: &[(String, PgnGame)], name: &str) {
     println!();
     println!(
-        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock; Chessnut: the whole position every 100 ms, no clock, its link dropped as a Bluetooth link drops; eONE: the ChessLink board over Bluetooth, its bytes with their parity bit; Pegasus and Square Off: occupancy, each change, no clock, no buttons; Hall: occupancy, each change, clock buttons) and the protocol's real host session and live game, in process on simulated time"
+        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock; Chessnut: the whole position every 100 ms, no clock, its link dropped as a Bluetooth link drops; eONE: the ChessLink board over Bluetooth, its bytes with their parity bit; Pegasus and Square Off: occupancy, each change, no clock, no buttons; Certabo: a frame every 250 ms, the RFID board's chips calibrated before (kept), the Sentio's occupancy only, no clock; Hall: occupancy, each change, clock buttons) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
         "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>7} {:>8} {:>8} {:>14} {:>6}",
@@ -226,6 +226,11 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
             began.elapsed().as_secs_f64()
         );
         note_games(&mut notes, style.name, &row.inexact, &row.misruled);
+        notes.extend(
+            row.unlike_replay
+                .iter()
+                .map(|game| format!("live unlike its replay under {}: {game}", style.name)),
+        );
         notes.extend(row.gone_elsewhere.iter().map(|game| {
             format!(
                 "astray under {} and not back to the game: {game}",
@@ -279,7 +284,7 @@ fn live_table(games: &[(String, PgnGame)], name: &str) {
         "  (presses 0-200 ms after the move, one reply in four 50-250 ms after the press) in the DGT"
     );
     println!(
-        "  and Hall rows blitz presses, unplugged 0.3 (DGT), 3 (DGT) and 10 s and killed; the ChessLink, eONE, Chessnut, Pegasus and Square Off rows have no clock"
+        "  and Hall rows blitz presses, unplugged 0.3 (DGT), 3 (DGT) and 10 s and killed; the ChessLink, eONE, Chessnut, Pegasus, Square Off and Certabo rows have no clock"
     );
     println!(
         "  (moves decided by the slide window or the reply); the Hall rows' hands press its clock"

@@ -1,5 +1,6 @@
-//! How a board is reached: its serial port, or its Bluetooth LE link (`--port ble:NAME` or
-//! `ble:ADDRESS`), each a byte port the runner reads and writes the same way.
+//! How a board is reached: its serial port, its Bluetooth LE link (`--port ble:NAME` or
+//! `ble:ADDRESS`), or USB HID (`--port hid`, `hid:PATH`: a Chessnut board plugged in), each a
+//! byte port the runner reads and writes the same way.
 
 use std::io;
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ use touchmove::live::Protocol;
 use touchmove::runner::Connector;
 
 use super::ble::{BleConnector, BlePort, target};
+use super::hid::{HidConnector, HidPort};
 use super::serial::SerialConnector;
 
 /// The protocol of the board on `port`: the one `named` (`--protocol`), else a Bluetooth LE
@@ -23,6 +25,18 @@ pub async fn board_protocol(
     named: Option<&str>,
 ) -> anyhow::Result<&'static Protocol> {
     let ble = port.and_then(|port| port.to_str()).and_then(target);
+    if port
+        .and_then(|port| port.to_str())
+        .and_then(super::hid::target)
+        .is_some()
+    {
+        // Only Chessnut boards are reached over USB HID.
+        let chessnut = &touchmove::chessnut::PROTOCOL;
+        if named.is_some_and(|named| named != chessnut.name) {
+            anyhow::bail!("only Chessnut boards (`--protocol chessnut`) are reached over USB HID");
+        }
+        return Ok(chessnut);
+    }
     let protocol = match (named, ble) {
         (Some(named), _) => touchmove::registry::find(named)
             .with_context(|| format!("no board protocol is called `{named}`"))?,
@@ -48,17 +62,19 @@ pub enum BoardConnector {
     Serial(SerialConnector),
     /// A Bluetooth LE board.
     Ble(BleConnector),
+    /// A Chessnut board plugged in by USB (HID).
+    Hid(HidConnector),
 }
 
 impl BoardConnector {
     /// The connector of `port` (`ble:…` for a Bluetooth LE board; a path; `None`: the first
     /// serial port that answers) for a board of `protocol`.
     pub fn new(port: Option<PathBuf>, protocol: &'static Protocol) -> BoardConnector {
-        let ble = port
-            .as_ref()
-            .and_then(|port| port.to_str())
-            .and_then(target)
-            .map(str::to_owned);
+        let named = port.as_ref().and_then(|port| port.to_str());
+        if let Some(path) = named.and_then(super::hid::target) {
+            return BoardConnector::Hid(HidConnector::new(path));
+        }
+        let ble = named.and_then(target).map(str::to_owned);
         match ble {
             Some(target) => BoardConnector::Ble(BleConnector::new(&target, protocol)),
             None => BoardConnector::Serial(SerialConnector::new(port, protocol)),
@@ -72,6 +88,8 @@ pub enum BoardPort {
     Serial(SerialStream),
     /// A Bluetooth LE link.
     Ble(BlePort),
+    /// A USB HID device.
+    Hid(HidPort),
 }
 
 impl Connector for BoardConnector {
@@ -87,21 +105,25 @@ impl Connector for BoardConnector {
                 let (port, name) = ble.connect().await?;
                 Ok((BoardPort::Ble(port), name))
             }
+            BoardConnector::Hid(hid) => {
+                let (port, name) = hid.connect().await?;
+                Ok((BoardPort::Hid(port), name))
+            }
         }
     }
 
     fn learnt(&mut self, name: &str) -> io::Result<Option<String>> {
         match self {
             BoardConnector::Serial(serial) => serial.learnt(name),
-            // A Bluetooth board learns nothing.
-            BoardConnector::Ble(_) => Ok(None),
+            // A Bluetooth or USB HID board learns nothing.
+            BoardConnector::Ble(_) | BoardConnector::Hid(_) => Ok(None),
         }
     }
 
     fn keep_learnt(&mut self, name: &str, learnt: &str) -> io::Result<Option<String>> {
         match self {
             BoardConnector::Serial(serial) => serial.keep_learnt(name, learnt),
-            BoardConnector::Ble(_) => Ok(None),
+            BoardConnector::Ble(_) | BoardConnector::Hid(_) => Ok(None),
         }
     }
 }
@@ -115,6 +137,7 @@ impl AsyncRead for BoardPort {
         match self.get_mut() {
             BoardPort::Serial(port) => Pin::new(port).poll_read(cx, buf),
             BoardPort::Ble(port) => Pin::new(port).poll_read(cx, buf),
+            BoardPort::Hid(port) => Pin::new(port).poll_read(cx, buf),
         }
     }
 }
@@ -128,6 +151,7 @@ impl AsyncWrite for BoardPort {
         match self.get_mut() {
             BoardPort::Serial(port) => Pin::new(port).poll_write(cx, buf),
             BoardPort::Ble(port) => Pin::new(port).poll_write(cx, buf),
+            BoardPort::Hid(port) => Pin::new(port).poll_write(cx, buf),
         }
     }
 
@@ -135,6 +159,7 @@ impl AsyncWrite for BoardPort {
         match self.get_mut() {
             BoardPort::Serial(port) => Pin::new(port).poll_flush(cx),
             BoardPort::Ble(port) => Pin::new(port).poll_flush(cx),
+            BoardPort::Hid(port) => Pin::new(port).poll_flush(cx),
         }
     }
 
@@ -142,6 +167,7 @@ impl AsyncWrite for BoardPort {
         match self.get_mut() {
             BoardPort::Serial(port) => Pin::new(port).poll_shutdown(cx),
             BoardPort::Ble(port) => Pin::new(port).poll_shutdown(cx),
+            BoardPort::Hid(port) => Pin::new(port).poll_shutdown(cx),
         }
     }
 }

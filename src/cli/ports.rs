@@ -1,6 +1,7 @@
 //! `touchmove ports`: the serial ports, and which board answers on each (every protocol of the
 //! registry that has a probe asks, in registry order); then the Bluetooth LE boards in range,
-//! each named as `--port` takes it, with its address, its family and its signal strength.
+//! each named as `--port` takes it, with its address, its family and its signal strength; then
+//! the Chessnut boards plugged in by USB (HID).
 
 use std::io::Write;
 
@@ -30,6 +31,17 @@ pub fn run(args: &PortsArgs) -> Result<()> {
         }
         // No Bluetooth here is no error of `ports`: it says so and lists the rest.
         Err(error) => writeln!(out, "bluetooth\t{error}")?,
+    }
+    match super::hid::boards_plugged_in() {
+        Ok(boards) => {
+            for board in boards {
+                writeln!(
+                    out,
+                    "{board}\tChessnut board over USB (--protocol chessnut)"
+                )?;
+            }
+        }
+        Err(error) => writeln!(out, "hid\t{error}")?,
     }
     Ok(())
 }

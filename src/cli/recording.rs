@@ -161,11 +161,13 @@ impl Recording {
     }
 
     /// Records a live session's `event` once `game` has started (the reports before the
-    /// starting position are not the game's); what a failing write says goes to standard error.
+    /// starting position are not the game's; the one that started it is kept as the board's
+    /// whole picture the game took, [`LiveGame::recorded`]); what a failing write says goes to
+    /// standard error.
     pub fn game_event(&mut self, event: &SensorEvent, game: &LiveGame) {
         self.adopt_start(game);
         if game.started()
-            && let Some(notice) = self.event(event)
+            && let Some(notice) = self.event(&game.recorded(event))
         {
             eprintln!("touchmove: {notice}");
         }

@@ -3,6 +3,7 @@
 //! a second; the host lights squares, a bit a square.
 //!
 //! - [`wire`]: the frames both ways, the position and LED bytes, streaming decoders;
+//! - [`usb`]: the board over USB HID (which device it is, a report's frame, the writes' pace);
 //! - [`session`]: the host's sans-IO session ([`ChessnutSession`]): reports in, lifts and
 //!   placements out, the move to carry out and mismatches on the LEDs, the battery; on a
 //!   Chessnut Move ([`ROBOT_PROTOCOL`]) the move to carry out sent to its robot.
@@ -20,6 +21,7 @@
 //! `41 01 0c`).
 
 pub mod session;
+pub mod usb;
 pub mod wire;
 
 pub use session::ChessnutSession;

@@ -94,6 +94,8 @@ pub struct LiveGame {
     recognise_chess960: bool,
     /// The promotion waiting for the player's choice of piece, once said.
     promotion_asked: Option<shakmaty::Move>,
+    /// The board's whole picture the game started from, when the report just taken started it.
+    started_from: Option<SensorEvent>,
 }
 
 impl LiveGame {
@@ -111,6 +113,7 @@ impl LiveGame {
             left_standard: None,
             recognise_chess960: false,
             promotion_asked: None,
+            started_from: None,
         }
     }
 
@@ -145,6 +148,7 @@ impl LiveGame {
 
     /// Takes one sensor report.
     pub fn handle_sensor(&mut self, event: &SensorEvent) {
+        self.started_from = None;
         self.seen.apply(&event.kind);
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.handle_event(event);
@@ -156,6 +160,16 @@ impl LiveGame {
                 seen: self.seen.clone(),
             });
         }
+    }
+
+    /// What a recording keeps of `event`, the report just taken: the board's whole picture
+    /// the game started from when `event` started it (what the game took, not the report: a
+    /// replay of the recording then decides as the game did), else `event`.
+    pub fn recorded(&self, event: &SensorEvent) -> SensorEvent {
+        self.started_from
+            .clone()
+            .filter(|from| from.t == event.t)
+            .unwrap_or_else(|| event.clone())
     }
 
     /// Starts the game at `t` if the board shows its starting position; returns whether it did.
@@ -186,10 +200,9 @@ impl LiveGame {
             interpreter = interpreter.with_time_control(time_control.clone());
         }
         // The pieces the board identified are known from the start.
-        interpreter.handle_event(&SensorEvent::new(
-            t,
-            SensorKind::Snapshot(self.seen.clone()),
-        ));
+        let started_from = SensorEvent::new(t, SensorKind::Snapshot(self.seen.clone()));
+        interpreter.handle_event(&started_from);
+        self.started_from = Some(started_from);
         self.interpreter = Some(interpreter);
         self.say(LiveEvent::Started { t });
         self.drain();

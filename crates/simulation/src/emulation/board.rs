@@ -28,6 +28,12 @@ pub trait EmulatedBoard {
     fn screen(&mut self, now: Millis, record: Bitboard) {
         let _ = (now, record);
     }
+    /// What a host that calibrated this board before knows of it, as its session gives it out
+    /// (`LinkEvent::Learnt`: a Certabo board's chips, every piece's of its set); `None` for a
+    /// board with nothing to learn.
+    fn calibration(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A boxed board is a board: the registry hands emulators out boxed.
@@ -52,6 +58,9 @@ impl<B: EmulatedBoard + ?Sized> EmulatedBoard for Box<B> {
     }
     fn screen(&mut self, now: Millis, record: Bitboard) {
         (**self).screen(now, record);
+    }
+    fn calibration(&self) -> Option<String> {
+        (**self).calibration()
     }
 }
 

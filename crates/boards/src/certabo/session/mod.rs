@@ -127,6 +127,9 @@ impl CertaboSession {
             self.positions.clear();
             self.unnamed = Bitboard::EMPTY;
             self.events.push_back(LinkEvent::Back);
+            // A board that went silent may have been unplugged, its lights out: shown again.
+            self.leds.forget_shown();
+            self.show();
         }
         self.liveness.asked(now);
         let kind = match reading {

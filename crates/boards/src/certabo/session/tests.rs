@@ -266,6 +266,11 @@ fn a_sentio_board_s_frames_that_changed_are_full_reports_naming_no_piece() {
 fn no_frame_for_two_seconds_is_a_lost_board_and_the_next_frame_read_whole() {
     let mut session = CertaboSession::new(Some(known_chips()));
     session.connect(0);
+    assert_eq!(
+        session.poll_transmit(),
+        Some(vec![0; 8]),
+        "the lights put out"
+    );
     session.handle_bytes(250, &start_frame());
     events(&mut session);
     assert_eq!(session.poll_timeout(), Some(250 + ANSWER_MS));
@@ -280,6 +285,8 @@ fn no_frame_for_two_seconds_is_a_lost_board_and_the_next_frame_read_whole() {
         said.get(1),
         Some(LinkEvent::Sensor(SensorKind::Snapshot(snapshot))) if snapshot.pieces == board
     ));
+    // Unplugged meanwhile, its lights went out: they are written again.
+    assert_eq!(session.poll_transmit(), Some(vec![0; 8]));
 }
 
 #[test]

@@ -40,6 +40,11 @@ impl SetOfChips {
         set
     }
 
+    /// Every piece of the set with its chip, on the board or off it.
+    pub(super) fn every_chip(&self) -> impl Iterator<Item = (Piece, Chip)> + '_ {
+        self.on.values().chain(self.off.iter()).copied()
+    }
+
     /// A chip no piece of the set has: five bytes, none zero.
     fn draw(&mut self) -> Chip {
         loop {

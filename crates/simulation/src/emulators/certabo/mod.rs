@@ -5,8 +5,9 @@
 //! frame every [`FRAME_MS`] (divided by the speed), unasked: an RFID board the chip under each
 //! square, each piece with its own chip drawn at random (`chips.rs`), the chips moving with the
 //! pieces; a Sentio board the occupancy. The host's bytes are LED frames, 8 bytes each. An RFID
-//! board's person first sets the spare queens on d6 and d3 beside the pieces, for the host to
-//! learn their chips, and takes them off [`SPARES_MS`] after the host's first bytes; the
+//! board's person first sets the spare queens on d6 and d3 beside the pieces of the standard
+//! start (the one position a host learns chips from), for the host to learn their chips, and
+//! takes them off [`SPARES_MS`] after the host's first bytes; the
 //! script starts then, and a promotion's queen is the spare (a promotion to a piece of which
 //! none is off the board is a piece of another set, unknown to the host: the player chooses
 //! it at the host, [`Notice::ChosenAtHost`]). Unplugged it reads and sends
@@ -106,7 +107,10 @@ impl CertaboBoardEmulator {
         };
         let scaled = |ms: Millis| ((ms as f64) / speed).ceil().max(1.0) as Millis;
         let mut set = SetOfChips::new(&config.script.start, config.playing.seed);
-        if !config.sentio {
+        // The spare queens are set out for the host to learn their chips, which it does only
+        // from the standard start position.
+        let learnable = config.script.start == Board::new();
+        if !config.sentio && learnable {
             set.spares_out();
         }
         let mut emulator = CertaboBoardEmulator {
@@ -116,7 +120,11 @@ impl CertaboBoardEmulator {
                 .with_lap(config.script.lap),
             start: config.playing.start,
             frame_ms: scaled(FRAME_MS),
-            spares_ms: if config.sentio { 0 } else { scaled(SPARES_MS) },
+            spares_ms: if config.sentio || !learnable {
+                0
+            } else {
+                scaled(SPARES_MS)
+            },
             spares_in_at: None,
             next_frame: 0,
             pending: Vec::new(),
@@ -321,5 +329,15 @@ impl EmulatedBoard for CertaboBoardEmulator {
 
     fn poll_notice(&mut self) -> Option<Notice> {
         self.notices.pop_front()
+    }
+
+    /// An RFID board's chips, every piece's of its set, as a calibration keeps them.
+    fn calibration(&self) -> Option<String> {
+        (!self.sentio).then(|| {
+            self.set
+                .every_chip()
+                .map(|(piece, chip)| format!("{} {chip}\n", piece.char()))
+                .collect()
+        })
     }
 }

@@ -11,8 +11,8 @@ pub const HELP: &str = "\
 An RFID board (or, with --sentio, a Sentio board: occupancy only) streaming a frame every 250 ms
 (divided by --speed), unasked: `:`, the five chip numbers of each square from a8 to h1 (each piece
 its own chip, drawn from --seed), then a line break; a Sentio board's 8 numbers, a rank each. The
-RFID board's spare queens stand on d6 and d3 until 3 s after the host's first bytes (for the host
-to learn their chips); the script starts then, and a promotion's queen is the spare. The host's
+RFID board's spare queens stand on d6 and d3 (in a game from the standard start) until 3 s after
+the host's first bytes (for the host to learn their chips); the script starts then, and a promotion's queen is the spare. The host's
 bytes are LED frames of 8 bytes. Noise bursts come between frames. Unplugged (--unplug-at,
 --unplug-for) it reads and sends nothing; plugged in again it streams, its LEDs out.";
 

@@ -194,16 +194,42 @@ fn a_promotion_s_queen_is_the_spare_and_one_more_a_piece_the_host_cannot_name() 
     });
     config.playing.start = ScriptStart::OnHost;
     let mut board = CertaboBoardEmulator::new(config);
-    let spare = chips(frames(&mut board, 0).first())
-        .get(index_of(Square::D3))
-        .copied();
+    // Not the standard start: the spare queens stay off the board (no host learns from it).
+    assert_eq!(
+        chips(frames(&mut board, 0).first()).get(index_of(Square::D3)),
+        Some(&Chip::NONE)
+    );
+    let spare = board
+        .set
+        .every_chip()
+        .find(|(piece, _)| *piece == Color::White.queen())
+        .map(|(_, chip)| chip);
     board.handle_bytes(0, &[0; 8]);
-    // The spares come off at 3000; the script runs from then.
-    let promoted = chips(frames(&mut board, 3000 + 1250).last());
+    // The script runs from the host's first bytes.
+    let promoted = chips(frames(&mut board, 2000).last());
     assert_eq!(promoted.get(index_of(Square::E8)).copied(), spare);
     let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
     assert!(!notices.contains(&Notice::ChosenAtHost(shakmaty::Role::Queen)));
-    frames(&mut board, 3000 + 3250);
+    frames(&mut board, 3500);
     let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
     assert_eq!(notices, [Notice::ChosenAtHost(shakmaty::Role::Queen)]);
+}
+
+#[test]
+fn an_rfid_board_s_calibration_names_every_piece_of_its_set_and_a_sentio_board_has_none() {
+    let script = || Script {
+        start: Board::new(),
+        changes: Vec::new(),
+        lap: None,
+    };
+    let rfid = CertaboBoardEmulator::new(EmulatorConfig::new(script()));
+    let text = rfid.calibration().unwrap_or_default();
+    let chips = touchmove_boards::certabo::calibration::Chips::from_text(&text);
+    let chips = chips.unwrap_or_default();
+    // 32 pieces and the two spare queens.
+    assert_eq!(chips.len(), 34);
+    assert_eq!(chips.read(&rfid.set.frame()), Ok(rfid.board()));
+    let mut config = EmulatorConfig::new(script());
+    config.sentio = true;
+    assert_eq!(CertaboBoardEmulator::new(config).calibration(), None);
 }
