@@ -43,6 +43,12 @@ pub const HOLD_MS: Millis = 1;
 /// How long the board may send no frame before it counts as lost.
 pub const ANSWER_MS: Millis = 2000;
 
+/// What the host says of a Sentio board once it is told: what it cannot follow yet.
+pub const SENTIO_CAVEAT: &str = "a Sentio board senses occupancy, sampled: moves made between two \
+     frames are caught up from what the board shows, and may be another sequence reaching the \
+     same squares (marked reconstructed); a capture made within one frame can leave the game \
+     waiting (issue 45, docs/boards.md)";
+
 /// What the board is, told by its first frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -145,6 +151,10 @@ impl CertaboSession {
                 what: what.to_owned(),
                 serial: None,
             });
+            if kind == Kind::Sentio {
+                self.events
+                    .push_back(LinkEvent::Notice(SENTIO_CAVEAT.to_owned()));
+            }
         }
         let (board, unnamed) = match reading {
             Reading::Chips(chips) => match self.pieces(&chips) {

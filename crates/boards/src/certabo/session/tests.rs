@@ -242,8 +242,13 @@ fn a_sentio_board_s_frames_that_changed_are_full_reports_naming_no_piece() {
     assert!(
         matches!(said.first(), Some(LinkEvent::Identified { what, .. }) if what.contains("Sentio"))
     );
+    // What it cannot follow yet is said.
     assert_eq!(
         said.get(1),
+        Some(&LinkEvent::Notice(SENTIO_CAVEAT.to_owned()))
+    );
+    assert_eq!(
+        said.get(2),
         Some(&LinkEvent::Sensor(SensorKind::Snapshot(
             BoardSnapshot::occupancy(start)
         )))
