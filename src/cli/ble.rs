@@ -5,7 +5,6 @@
 //! commands. A dropped link ends the port (read returns nothing more), as an unplugged cable
 //! does, and the runner connects again.
 
-use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -22,6 +21,8 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use touchmove::live::{BleProfile, Protocol};
 use touchmove::runner::Connector;
 use touchmove_simulation::emulation::hex;
+
+use super::frames_in::FramesIn;
 
 /// How a port names a Bluetooth LE board: `ble:NAME` or `ble:ADDRESS`.
 pub const PREFIX: &str = "ble:";
@@ -352,8 +353,7 @@ impl Connector for BleConnector {
         let (write_tx, write_rx) = unbounded_channel();
         let writer = tokio::spawn(write_loop(peripheral, write, profile, write_rx));
         let port = BlePort {
-            read: read_rx,
-            pending: VecDeque::new(),
+            read: FramesIn::new(read_rx),
             write: write_tx,
             profile,
             tasks: [reader, writer],
@@ -394,8 +394,7 @@ async fn write_loop(
 
 /// An open link to a Bluetooth LE board, as a byte port.
 pub struct BlePort {
-    read: UnboundedReceiver<Vec<u8>>,
-    pending: VecDeque<u8>,
+    read: FramesIn,
     write: UnboundedSender<Vec<u8>>,
     profile: BleProfile,
     tasks: [tokio::task::JoinHandle<()>; 2],
@@ -415,24 +414,11 @@ impl AsyncRead for BlePort {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        if self.pending.is_empty() {
-            match self.read.poll_recv(cx) {
-                Poll::Ready(Some(bytes)) => {
-                    let bytes = match self.profile.from_air {
-                        Some(from_air) => from_air(&bytes),
-                        None => bytes,
-                    };
-                    self.pending.extend(bytes);
-                }
-                // The link dropped: the port ends as an unplugged one does.
-                Poll::Ready(None) => return Poll::Ready(Ok(())),
-                Poll::Pending => return Poll::Pending,
-            }
-        }
-        let n = buf.remaining().min(self.pending.len());
-        let bytes: Vec<u8> = self.pending.drain(..n).collect();
-        buf.put_slice(&bytes);
-        Poll::Ready(Ok(()))
+        let from_air = self.profile.from_air;
+        self.read.poll_read(cx, buf, |bytes| match from_air {
+            Some(from_air) => from_air(&bytes),
+            None => bytes,
+        })
     }
 }
 

@@ -10,6 +10,7 @@ mod demo;
 mod demo_games;
 mod emulate;
 mod emulator_pty;
+mod frames_in;
 mod hid;
 mod learnt;
 mod online;

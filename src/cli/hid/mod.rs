@@ -16,8 +16,9 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
+use super::frames_in::FramesIn;
 use touchmove::chessnut::usb::{WritePacer, frame_of, is_chessnut};
 use touchmove::runner::Connector;
 use touchmove::sensor::Millis;
@@ -61,8 +62,7 @@ pub fn target(port: &str) -> Option<Option<&str>> {
 
 /// An open board over USB HID, as a byte port: its frames in, the session's frames out.
 pub struct HidPort {
-    read: UnboundedReceiver<Vec<u8>>,
-    pending: VecDeque<u8>,
+    read: FramesIn,
     write: Sender<Vec<u8>>,
 }
 
@@ -74,8 +74,7 @@ impl HidPort {
         let (write, writes) = channel();
         std::thread::spawn(move || serve(device, &frames, &writes));
         HidPort {
-            read,
-            pending: VecDeque::new(),
+            read: FramesIn::new(read),
             write,
         }
     }
@@ -135,18 +134,7 @@ impl AsyncRead for HidPort {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        if self.pending.is_empty() {
-            match self.read.poll_recv(cx) {
-                Poll::Ready(Some(frame)) => self.pending.extend(frame),
-                // The device failed (unplugged): the port ends.
-                Poll::Ready(None) => return Poll::Ready(Ok(())),
-                Poll::Pending => return Poll::Pending,
-            }
-        }
-        let n = buf.remaining().min(self.pending.len());
-        let bytes: Vec<u8> = self.pending.drain(..n).collect();
-        buf.put_slice(&bytes);
-        Poll::Ready(Ok(()))
+        self.read.poll_read(cx, buf, |frame| frame)
     }
 }
 
