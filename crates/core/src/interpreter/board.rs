@@ -1,8 +1,9 @@
 //! The physical board as the sensors report it: which squares are occupied, and which pieces
 //! the board identified.
 
-use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Piece, Role, Square};
 
+use super::frames::Frames;
 use super::motions::Motions;
 use crate::sensor::Millis;
 
@@ -111,6 +112,8 @@ pub(super) struct Sensed {
     pub(super) reading: Reading,
     /// When the last lift or placement taken in was made (a held lift keeps its own time).
     pub(super) changed_at: Millis,
+    /// What the board showed, report after report, since the record last changed.
+    pub(super) frames: Frames,
 }
 
 impl Sensed {
@@ -122,7 +125,20 @@ impl Sensed {
             last_seen: None,
             reading: Reading::Changes,
             changed_at: 0,
+            frames: Frames::default(),
         }
+    }
+
+    /// The board, as it stands after a change at `t`, is shown while the record stands at
+    /// `record`.
+    pub(super) fn observe(&mut self, t: Millis, record: &Chess) {
+        self.frames.observe(t, self.board.occupied(), record);
+    }
+
+    /// The record, having caught up on moves made unseen, stands at `record` at `t`: the board
+    /// as it stands is the first report since, perhaps moves ahead.
+    pub(super) fn caught_up(&mut self, t: Millis, record: &Chess) {
+        self.frames.caught_up(t, self.board.occupied(), record);
     }
 }
 

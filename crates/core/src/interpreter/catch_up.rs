@@ -2,13 +2,42 @@
 //! running): the legal move sequences that lead from the game's position to what the board
 //! shows.
 
-use shakmaty::{CastlingSide, Chess, Color, Move, Position, Square};
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Position, Role, Square};
 
 use super::board::{PhysicalBoard, SeenChange};
+use super::frames::Frames;
 use super::geometry;
 
 /// The longest sequence of plies looked for.
 pub(super) const MAX_PLIES: usize = 4;
+
+/// The most sequences an undecided board leaves to be followed further.
+pub(super) const MAX_KEPT: usize = 64;
+
+/// The sequences a board left undecided ([`CatchUp::Several`], [`CatchUp::Open`]), from the
+/// record's position they start from: followed further while the record stays there.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Undecided {
+    /// The record's board and side to move when they were kept.
+    from: Option<(Board, Color)>,
+    /// The sequences (of any length: some leave a move under way).
+    lines: Vec<Vec<Move>>,
+}
+
+impl Undecided {
+    /// Keeps `lines`, sequences from `position` (none: too many to follow).
+    pub(super) fn keep(&mut self, position: &Chess, lines: Vec<Vec<Move>>) {
+        self.from = Some((position.board().clone(), position.turn()));
+        self.lines = lines;
+    }
+
+    /// The sequences kept, if they start from `position` (the record has not moved since).
+    pub(super) fn lines_from(&self, position: &Chess) -> Option<&[Vec<Move>]> {
+        let (board, turn) = self.from.as_ref()?;
+        let here = board == position.board() && *turn == position.turn();
+        (here && !self.lines.is_empty()).then_some(self.lines.as_slice())
+    }
+}
 
 /// What the search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,17 +46,25 @@ pub(super) enum CatchUp {
     Nothing,
     /// Exactly one shortest sequence does.
     One(Vec<Move>),
-    /// Several shortest sequences do (which one was played cannot be known).
-    Several,
+    /// Several shortest sequences do (which one was played cannot be known yet): they are
+    /// given when there are at most [`MAX_KEPT`], to be followed further ([`catch_up_after`])
+    /// as the board changes; none when there are more.
+    Several(Vec<Vec<Move>>),
+    /// Some do, and shorter ones leave a move under way, with no first move in common: all are
+    /// given, to be followed further as the board changes.
+    Open(Vec<Vec<Move>>),
     /// A shorter sequence leads to a position the board shows with pieces of the side to
     /// move off it: most likely a move under way, not a longer sequence in which those pieces
     /// were captured. Nothing is played until the board says more.
     UnderWay,
+    /// A move may be under way, but every sequence, with it or not, begins with these moves:
+    /// they were made.
+    Settled(Vec<Move>),
 }
 
 /// What is known of the sequence besides the board it leads to.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Bounds {
+pub(super) struct Bounds<'a> {
     /// The side whose ply is the last (a clock press said who completed the last move).
     pub(super) last_mover: Option<Color>,
     /// The square the first ply's piece left (the piece seen in hand when the board went
@@ -38,49 +75,189 @@ pub(super) struct Bounds {
     /// are then one when the board was seen making the last (a piece seen in hand after the
     /// others were made unseen, then set down).
     pub(super) last_seen: Option<SeenChange>,
+    /// What the board showed since the record last changed: a sequence counts only if it
+    /// explains it ([`Frames::explained_by`]).
+    pub(super) frames: Option<&'a Frames>,
+    /// Whether the input has ended: no piece is in hand any more, so no board shows a move under
+    /// way.
+    pub(super) ended: bool,
+    /// The promotion piece entered at the host for the turn's move (a board that cannot tell
+    /// it): a sequence's first promotion counts only if it promotes to that piece.
+    pub(super) promotion: Option<Role>,
+    /// Whether the sequences left open by a move perhaps under way are given to be followed
+    /// further ([`CatchUp::Open`], [`CatchUp::Settled`]) rather than waited on
+    /// ([`CatchUp::UnderWay`]).
+    pub(super) follow: bool,
 }
 
 /// The shortest legal move sequences from `position` after which the board shows what `board`
 /// shows, if exactly one is the shortest and no shorter one (the empty one included: `position`
 /// itself) leaves the board showing a move under way. Only the sequences within `bounds` count.
-pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard, bounds: Bounds) -> CatchUp {
+pub(super) fn catch_up(position: &Chess, board: &PhysicalBoard, bounds: Bounds<'_>) -> CatchUp {
+    catch_up_after(position, &[Vec::new()], board, bounds)
+}
+
+/// As [`catch_up`], the sequences sought being those that begin with one of `lines` (each a
+/// sequence from `position`: the ones an earlier board left undecided, see [`Undecided`])
+/// followed by at most [`MAX_PLIES`] plies; the shortest in all count.
+pub(super) fn catch_up_after(
+    position: &Chess,
+    lines: &[Vec<Move>],
+    board: &PhysicalBoard,
+    bounds: Bounds<'_>,
+) -> CatchUp {
     let Bounds {
         last_mover,
         first_from,
         last_seen,
+        frames,
+        ended,
+        promotion,
+        follow,
     } = bounds;
-    let mut path = Vec::with_capacity(MAX_PLIES);
-    // The board may show the position itself with a move under way, its victim perhaps taken
-    // off first: then no move was made unseen (unless the side to move pressed since: its move
-    // is complete).
-    let mut under_way = last_mover.is_none_or(|last| last != position.turn())
-        && shows_under_way(position, board, Victim::MayBeOff);
-    for plies in 1..=MAX_PLIES {
-        // The side to move makes the odd plies.
-        let mover = if plies % 2 == 1 {
+    let mut roots = Vec::with_capacity(lines.len());
+    for line in lines {
+        let mut root = position.clone();
+        for &m in line {
+            root.play_unchecked(m);
+        }
+        roots.push((root, line));
+    }
+    let shortest = lines.iter().map(Vec::len).min().unwrap_or(0);
+    let mut under_way: Vec<Vec<Move>> = Vec::new();
+    for total in shortest..=shortest.saturating_add(MAX_PLIES) {
+        // The side to move in `position` makes the odd plies.
+        let mover = if total % 2 == 1 {
             position.turn()
         } else {
             !position.turn()
         };
-        if last_mover.is_some_and(|last| last != mover) {
-            continue;
-        }
         let mut found = Found::default();
-        let from = Origin {
-            root: position,
-            first_from,
-            last_seen,
-        };
-        search(position, board, plies, from, &mut path, &mut found);
-        match found.exact.len() {
-            0 => {}
-            _ if under_way => return CatchUp::UnderWay,
-            1 => return found.exact.pop().map_or(CatchUp::Nothing, CatchUp::One),
-            _ => return CatchUp::Several,
+        for (root, line) in &roots {
+            let Some(plies) = total.checked_sub(line.len()) else {
+                continue;
+            };
+            if plies == 0 {
+                // The board may show where the line ends, or that with a move under way, its
+                // victim perhaps taken off first (unless the side to move pressed since: its
+                // move is complete).
+                let shown = !line.is_empty()
+                    && board.differences(root.board()).is_empty()
+                    && keeps_the_order(position, line, last_seen)
+                    && keeps_the_choice(line, promotion)
+                    && frames.is_none_or(|frames| frames.explained_by(position, line, None));
+                if shown {
+                    found.exact.push(line.to_vec());
+                } else if !ended
+                    && last_mover.is_none_or(|last| last != root.turn())
+                    && (shows_under_way(
+                        root,
+                        board,
+                        if follow {
+                            Victim::First
+                        } else {
+                            Victim::MayBeOff
+                        },
+                    ) || follow && shows_castling_under_way(root, board, line, true))
+                    && frames.is_none_or(|frames| {
+                        frames.explained_by(
+                            position,
+                            line,
+                            Some(root.board().occupied() & !board.occupied()),
+                        )
+                    })
+                {
+                    found.under_way.push(line.to_vec());
+                }
+                continue;
+            }
+            if plies > MAX_PLIES || last_mover.is_some_and(|last| last != mover) {
+                continue;
+            }
+            let from = Origin {
+                root: position,
+                base: line.len(),
+                first_from: first_from.filter(|_| line.is_empty()),
+                last_seen,
+                frames,
+                promotion,
+                kept: if follow {
+                    MAX_KEPT.saturating_add(1)
+                } else {
+                    2
+                },
+                under_way_kept: if follow {
+                    MAX_KEPT.saturating_add(1)
+                } else {
+                    1
+                },
+                follow,
+            };
+            let mut path = Vec::with_capacity(total);
+            path.extend_from_slice(line);
+            search(root, board, plies, from, &mut path, &mut found);
         }
-        under_way |= found.under_way;
+        if !found.exact.is_empty() {
+            return weigh(found.exact, under_way, follow);
+        }
+        if !ended {
+            under_way.extend(found.under_way);
+        }
     }
     CatchUp::Nothing
+}
+
+/// What the shortest sequences that lead to the board, `exact`, say, with the shorter ones
+/// after which it shows a move under way, `under_way`: the one sequence, or the several, to be
+/// followed further; with a move perhaps under way, the first moves all of them begin with, or
+/// all of them to be followed further.
+fn weigh(exact: Vec<Vec<Move>>, under_way: Vec<Vec<Move>>, follow: bool) -> CatchUp {
+    // A sequence reached from two lines is one.
+    let (mut exact, mut under_way) = (distinct(exact), distinct(under_way));
+    if under_way.is_empty() {
+        return match exact.len() {
+            1 => exact.pop().map_or(CatchUp::Nothing, CatchUp::One),
+            n if n > MAX_KEPT => CatchUp::Several(Vec::new()),
+            _ => CatchUp::Several(exact),
+        };
+    }
+    if !follow || under_way.len().saturating_add(exact.len()) > MAX_KEPT {
+        return CatchUp::UnderWay;
+    }
+    let prefix = common_prefix(exact.iter().chain(&under_way));
+    if !prefix.is_empty() {
+        return CatchUp::Settled(prefix);
+    }
+    exact.append(&mut under_way);
+    CatchUp::Open(exact)
+}
+
+/// `sequences`, each once.
+fn distinct(sequences: Vec<Vec<Move>>) -> Vec<Vec<Move>> {
+    let mut kept: Vec<Vec<Move>> = Vec::with_capacity(sequences.len());
+    for sequence in sequences {
+        if !kept.contains(&sequence) {
+            kept.push(sequence);
+        }
+    }
+    kept
+}
+
+/// The first moves every one of `sequences` begins with.
+pub(super) fn common_prefix<'a>(mut sequences: impl Iterator<Item = &'a Vec<Move>>) -> Vec<Move> {
+    let Some(first) = sequences.next() else {
+        return Vec::new();
+    };
+    let mut length = first.len();
+    for sequence in sequences {
+        length = first
+            .iter()
+            .zip(sequence)
+            .take(length)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    first.iter().take(length).copied().collect()
 }
 
 /// Whether `moves`, caught up from `position`, keep the order of the last change seen,
@@ -112,6 +289,12 @@ pub(super) fn keeps_the_order(
     }
 }
 
+/// Whether the first promotion of `moves`, if any, is to `chosen`, when a piece was chosen.
+fn keeps_the_choice(moves: &[Move], chosen: Option<Role>) -> bool {
+    let first = moves.iter().find_map(|m| m.promotion());
+    first.is_none_or(|role| chosen.is_none_or(|chosen| chosen == role))
+}
+
 /// Whether `m` moves the piece on `from` (the king or the rook of a castling).
 fn leaves(m: Move, from: Square) -> bool {
     m.from() == Some(from) || matches!(m, Move::Castle { rook, .. } if rook == from)
@@ -120,10 +303,12 @@ fn leaves(m: Move, from: Square) -> bool {
 /// What a search of one length found.
 #[derive(Debug, Default)]
 struct Found {
-    /// The sequences after which the board shows the position (two at most are kept).
+    /// The sequences after which the board shows the position ([`MAX_KEPT`] and one more at
+    /// most are kept).
     exact: Vec<Vec<Move>>,
-    /// Whether one leads to a position the board shows with pieces of the side to move in hand.
-    under_way: bool,
+    /// The sequences after which the board shows the position with pieces of the side to move
+    /// in hand ([`MAX_KEPT`] and one more at most are kept).
+    under_way: Vec<Vec<Move>>,
 }
 
 /// Whether a capture's victim taken off the board first counts as a move under way.
@@ -134,6 +319,9 @@ enum Victim {
     /// One piece that a lifted piece can capture may be off too (from the position itself, or
     /// one ply after it: [`victim_after`]).
     MayBeOff,
+    /// As [`Victim::MayBeOff`], or the victim alone off, the capturing piece not lifted yet (a
+    /// sampling board's report of a capture whose victim was taken off first).
+    First,
 }
 
 /// Whether a capture's victim may be off the board in a move under way after `plies` plies
@@ -156,24 +344,37 @@ fn shows_under_way(position: &Chess, board: &PhysicalBoard, victim: Victim) -> b
     let expected = position.board();
     let missing = expected.occupied() & !board.occupied();
     let lifted = missing & expected.by_color(position.turn());
-    if lifted.is_empty() || !(board.differences(expected) & !missing).is_empty() {
+    if missing.is_empty() || !(board.differences(expected) & !missing).is_empty() {
         return false;
     }
     let victims = missing & !lifted;
     if victims.is_empty() {
         return true;
     }
-    victim == Victim::MayBeOff
+    // The capturing piece lifted, or with the victim taken off first, not yet.
+    let capturing = if lifted.is_empty() && victim == Victim::First {
+        expected.by_color(position.turn())
+    } else {
+        lifted
+    };
+    victim != Victim::OnBoard
+        && capturing.any()
         && !victims.more_than_one()
         && position.legal_moves().iter().any(|&m| {
-            m.from().is_some_and(|from| lifted.contains(from))
+            m.from().is_some_and(|from| capturing.contains(from))
                 && geometry::capture_square(m).is_some_and(|square| victims.contains(square))
         })
 }
 
 /// Whether `board` shows `position`, reached by `path`, with its last move a castling whose
-/// rook has not moved yet (the king set down on its square first, as 4.4.2 asks).
-fn shows_castling_under_way(position: &Chess, board: &PhysicalBoard, path: &[Move]) -> bool {
+/// rook has not moved yet (the king set down on its square first, as 4.4.2 asks), or, when
+/// `rook_in_hand`, is in hand.
+fn shows_castling_under_way(
+    position: &Chess,
+    board: &PhysicalBoard,
+    path: &[Move],
+    rook_in_hand: bool,
+) -> bool {
     let Some(&Move::Castle { king, rook }) = path.last() else {
         return false;
     };
@@ -184,6 +385,9 @@ fn shows_castling_under_way(position: &Chess, board: &PhysicalBoard, path: &[Mov
     else {
         return false;
     };
+    if rook_in_hand && board.differences(&rook_at_home).is_empty() {
+        return true;
+    }
     rook_at_home.set_piece_at(rook, piece);
     board.differences(&rook_at_home).is_empty()
 }
@@ -199,15 +403,27 @@ fn reach(plies: usize) -> usize {
 struct Origin<'a> {
     /// The game's position the sequences start from.
     root: &'a Chess,
+    /// How many plies of the sequences were given (a line followed further), not searched.
+    base: usize,
     /// The square the first ply must leave, while the search is at the first ply.
     first_from: Option<Square>,
     /// The last change seen, whose order a sequence must keep.
     last_seen: Option<SeenChange>,
+    /// What the board showed since the record last changed, which a sequence must explain.
+    frames: Option<&'a Frames>,
+    /// The promotion piece entered at the host, which a sequence's first promotion must be.
+    promotion: Option<Role>,
+    /// How many sequences that lead to the board are kept (the search stops there).
+    kept: usize,
+    /// How many sequences that leave a move under way are kept.
+    under_way_kept: usize,
+    /// Whether undecided sequences are followed (see [`Bounds::follow`]).
+    follow: bool,
 }
 
 /// Depth-first search of the sequences of exactly `plies` plies, the first leaving
-/// `from.first_from` when given, keeping the order of `from.last_seen`; stops at the second
-/// found.
+/// `from.first_from` when given, keeping the order of `from.last_seen`; stops once more than
+/// [`MAX_KEPT`] are found.
 fn search(
     position: &Chess,
     board: &PhysicalBoard,
@@ -219,14 +435,28 @@ fn search(
     let differences = board.differences(position.board()).count();
     let Some(left) = plies.checked_sub(1) else {
         if differences == 0 {
-            if keeps_the_order(from.root, path, from.last_seen) {
+            if keeps_the_order(from.root, path, from.last_seen)
+                && keeps_the_choice(path, from.promotion)
+                && from
+                    .frames
+                    .is_none_or(|frames| frames.explained_by(from.root, path, None))
+            {
                 found.exact.push(path.clone());
             }
-        } else if !found.under_way
-            && (shows_under_way(position, board, victim_after(path.len()))
-                || shows_castling_under_way(position, board, path))
+        } else if found.under_way.len() < from.under_way_kept
+            && (shows_under_way(
+                position,
+                board,
+                victim_after(path.len().saturating_sub(from.base)),
+            ) && from.frames.is_none_or(|frames| {
+                frames.explained_by(
+                    from.root,
+                    path,
+                    Some(position.board().occupied() & !board.occupied()),
+                )
+            }) || shows_castling_under_way(position, board, path, from.follow))
         {
-            found.under_way = true;
+            found.under_way.push(path.clone());
         }
         return;
     };
@@ -234,7 +464,7 @@ fn search(
         return;
     }
     for m in position.legal_moves() {
-        if found.exact.len() > 1 {
+        if found.exact.len() >= from.kept {
             return;
         }
         if from.first_from.is_some_and(|square| !leaves(m, square)) {
@@ -266,7 +496,7 @@ mod tests {
     }
 
     /// Bounds with the last ply `color`'s.
-    fn last(color: Color) -> Bounds {
+    fn last(color: Color) -> Bounds<'static> {
         Bounds {
             last_mover: Some(color),
             ..Bounds::default()
@@ -284,7 +514,8 @@ mod tests {
     }
 
     /// Asserts that `longer`, played from `start`, leaves what `board` shows, and yet the
-    /// catch-up takes the board for a move under way.
+    /// catch-up takes the board for a move under way; followed further, `longer` is only one
+    /// of the sequences, beside one that leaves a move under way.
     fn assert_under_way(start: &Chess, board: &PhysicalBoard, longer: &[&str]) {
         let played = after(start, longer);
         assert!(
@@ -292,6 +523,28 @@ mod tests {
             "the longer sequence fits"
         );
         assert_eq!(catch_up(start, board, Bounds::default()), CatchUp::UnderWay);
+        let followed = Bounds {
+            follow: true,
+            ..Bounds::default()
+        };
+        match catch_up(start, board, followed) {
+            CatchUp::Open(lines) => {
+                let longer: Vec<Move> = longer
+                    .iter()
+                    .scan(start.clone(), |position, uci| {
+                        let m = uci_move(position, uci);
+                        position.play_unchecked(m);
+                        Some(m)
+                    })
+                    .collect();
+                assert!(lines.contains(&longer), "the longer sequence is followed");
+                assert!(
+                    lines.iter().any(|line| line.len() < longer.len()),
+                    "and a shorter one, with a move under way"
+                );
+            }
+            other => panic!("taken for moves made: {other:?}"),
+        }
     }
 
     #[test]
@@ -318,10 +571,10 @@ mod tests {
         // 1. Nf3 Nf6 2. Nc3 and 1. Nc3 Nf6 2. Nf3 leave the same board.
         let start = Chess::default();
         let board = PhysicalBoard::identified(after(&start, &["g1f3", "g8f6", "b1c3"]).board());
-        assert_eq!(
+        assert!(matches!(
             catch_up(&start, &board, Bounds::default()),
-            CatchUp::Several
-        );
+            CatchUp::Several(_)
+        ));
     }
 
     #[test]
@@ -331,10 +584,10 @@ mod tests {
         // the king was lifted first.
         let start = position("8/1n2kp1p/p7/Pp1p4/2pP1P2/2P1NP2/6PP/4K3 b - - 4 29");
         let board = PhysicalBoard::identified(after(&start, &["e7d6", "e3c2", "b7a5"]).board());
-        assert_eq!(
+        assert!(matches!(
             catch_up(&start, &board, Bounds::default()),
-            CatchUp::Several
-        );
+            CatchUp::Several(_)
+        ));
         let king_first = Bounds {
             first_from: Some(Square::E7),
             ..Bounds::default()
@@ -363,10 +616,10 @@ mod tests {
         );
         // Four plies with White last: Black's queen reaches b4 by a5, b5 or c5 (and Rb1 may
         // come first), so which was played cannot be known.
-        assert_eq!(
+        assert!(matches!(
             catch_up(&start, &board, last(Color::White)),
-            CatchUp::Several
-        );
+            CatchUp::Several(_)
+        ));
     }
 
     #[test]
@@ -446,10 +699,10 @@ mod tests {
         let start = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
         let promoted = after(&start, &["e7e8n"]);
         let occupancy = PhysicalBoard::unidentified(promoted.board());
-        assert_eq!(
+        assert!(matches!(
             catch_up(&start, &occupancy, Bounds::default()),
-            CatchUp::Several
-        );
+            CatchUp::Several(_)
+        ));
         let identified = PhysicalBoard::identified(promoted.board());
         assert_eq!(
             ucis(catch_up(&start, &identified, Bounds::default())),
@@ -465,10 +718,10 @@ mod tests {
         let start = after(&Chess::default(), &["e2e4"]);
         let end = after(&start, &["b8c6", "g1f3", "c6d4", "f1c4"]);
         let board = PhysicalBoard::identified(end.board());
-        assert_eq!(
+        assert!(matches!(
             catch_up(&start, &board, Bounds::default()),
-            CatchUp::Several
-        );
+            CatchUp::Several(_)
+        ));
         let seen = Bounds {
             last_seen: Some(SeenChange::Place(Square::C4)),
             ..Bounds::default()
@@ -476,6 +729,76 @@ mod tests {
         assert_eq!(
             ucis(catch_up(&start, &board, seen)),
             ["b8c6", "g1f3", "c6d4", "f1c4"]
+        );
+    }
+
+    /// Before 13. Nxe5 fxe5 14. Nxe5 (chessbase-empty-line.pgn game 1), and the reports a
+    /// board sampling occupancy made of it: c4, then f6, then f3 emptied.
+    fn knights_on_e5() -> (Chess, Frames) {
+        use crate::interpreter::frames::{BEFORE_NXE5, emptied_in_turn};
+        let start = position(BEFORE_NXE5);
+        let frames = emptied_in_turn(&start, &[Square::C4, Square::F6, Square::F3]);
+        (start, frames)
+    }
+
+    #[test]
+    fn the_reports_in_order_settle_what_a_move_under_way_leaves_open() {
+        // 13. Nxe5 fxe5 14. Nxe5, or the f3 knight in hand after the first two: both begin
+        // with 13. Ncxe5 fxe5, which were made. (Without the reports, 13. Nfxe5 fxe5 14. Ncxe5
+        // reaches the board too.)
+        let (start, frames) = knights_on_e5();
+        let board = PhysicalBoard::unidentified(after(&start, &["c4e5", "f6e5", "f3e5"]).board());
+        let followed = Bounds {
+            follow: true,
+            ..Bounds::default()
+        };
+        assert!(matches!(
+            catch_up(&start, &board, followed),
+            CatchUp::Open(_)
+        ));
+        let shown = Bounds {
+            frames: Some(&frames),
+            ..followed
+        };
+        let CatchUp::Settled(made) = catch_up(&start, &board, shown) else {
+            panic!("not settled");
+        };
+        let made: Vec<String> = made
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        assert_eq!(made, ["c4e5", "f6e5"]);
+        // With the input ended, no piece is in hand: the three captures.
+        let ended = Bounds {
+            ended: true,
+            ..shown
+        };
+        assert_eq!(
+            ucis(catch_up(&start, &board, ended)),
+            ["c4e5", "f6e5", "f3e5"]
+        );
+    }
+
+    #[test]
+    fn sequences_left_undecided_are_followed_beyond_four_plies() {
+        // 1. Nxd6 or 1. Nxf6: the board shows e4 emptied either way. Four plies later only the
+        // knight of d6 can have reached b5 and been taken there: 1. Nxd6 a6 2. Nb5 axb5 3. Kd2.
+        let start = position("7k/p7/3p1p2/8/4N3/8/P7/4K3 w - - 0 1");
+        let line = |uci: &str| vec![uci_move(&start, uci)];
+        let lines = [line("e4d6"), line("e4f6")];
+        let played = ["e4d6", "a7a6", "d6b5", "a6b5", "e1d2"];
+        let board = PhysicalBoard::unidentified(after(&start, &played).board());
+        assert_eq!(
+            catch_up(&start, &board, Bounds::default()),
+            CatchUp::Nothing
+        );
+        let followed = Bounds {
+            follow: true,
+            ..Bounds::default()
+        };
+        assert_eq!(
+            ucis(catch_up_after(&start, &lines, &board, followed)),
+            played
         );
     }
 }

@@ -75,7 +75,13 @@ impl Interpreter {
             }
             Relation::Unmatched => {
                 self.unmatched(t);
-                if self.sync.catching_up() && matches!(self.phase, Phase::Unexplained { .. }) {
+                // A sampling board's report is weighed once it is all taken in, not square by
+                // square.
+                let partial = self.sensed.reading == Reading::Snapshot && self.samples_occupancy();
+                if self.sync.catching_up()
+                    && !partial
+                    && matches!(self.phase, Phase::Unexplained { .. })
+                {
                     self.catch_up(t);
                 }
             }
@@ -89,10 +95,25 @@ impl Interpreter {
     }
 
     /// Whether a legal sequence of up to [`super::catch_up::MAX_PLIES`] plies from the game's
-    /// position also leads to what the board shows.
+    /// position also leads to what the board shows (or, on a board that does not sample
+    /// occupancy, to it with a move under way).
     fn forward_play_explains(&self) -> bool {
-        super::catch_up::catch_up(self.game.position(), &self.sensed.board, Default::default())
-            != super::catch_up::CatchUp::Nothing
+        use super::catch_up::{Bounds, CatchUp, catch_up};
+        if !self.samples_occupancy() {
+            return catch_up(self.game.position(), &self.sensed.board, Bounds::default())
+                != CatchUp::Nothing;
+        }
+        // On a board that samples occupancy, only sequences that explain its reports, and lead
+        // to the board itself (no move under way: a piece lifted shows one far too often).
+        let bounds = Bounds {
+            frames: Some(&self.sensed.frames),
+            follow: true,
+            ..Bounds::default()
+        };
+        matches!(
+            catch_up(self.game.position(), &self.sensed.board, bounds),
+            CatchUp::One(_) | CatchUp::Several(_)
+        )
     }
 
     /// Decides the move the board left, `left`, at `t`: the touches made since it was left are

@@ -18,6 +18,7 @@ mod catch_up;
 mod decide;
 mod decisions;
 mod evidence;
+mod frames;
 mod game_clock;
 mod geometry;
 mod gesture;
@@ -280,6 +281,9 @@ pub struct Interpreter {
     decisions: Decisions,
     /// A result gesture that may be under way: decisions are held back meanwhile.
     gesture: Option<Box<GestureWatch>>,
+    /// The sequences of moves made unseen a board left undecided, followed further as it
+    /// changes.
+    undecided: catch_up::Undecided,
 }
 
 impl Interpreter {
@@ -313,6 +317,7 @@ impl Interpreter {
             pending_said: None,
             decisions: Decisions::default(),
             gesture: None,
+            undecided: catch_up::Undecided::default(),
         }
     }
 
@@ -547,6 +552,7 @@ impl Interpreter {
                 self.handle_timeout(due);
             }
         }
+        self.settle_at_end();
         self.drop_gesture_watch();
     }
 
@@ -586,6 +592,7 @@ impl Interpreter {
         let piece = self.sensed.board.identified_at(square);
         self.sensed.board.lift(square);
         self.sensed.motions.lift_at(square, t);
+        self.observe(t);
         self.turn.trace.lift(square, t, touch);
         self.sensed.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square, piece));
         match seen {
@@ -610,6 +617,7 @@ impl Interpreter {
             (self.sensed.reading == Reading::Changes).then_some(SeenChange::Place(square));
         self.sensed.board.place(square, piece);
         self.sensed.motions.place_at(square, t);
+        self.observe(t);
         self.turn.trace.place(square);
         if self.phase == Phase::Closed {
             self.check_new_game(t);
@@ -829,7 +837,7 @@ impl Interpreter {
         self.start_turn(None);
         self.phase = Phase::Unexplained { quiet_at: None };
         self.sync.catch_up();
-        self.catch_up_with(t, Some(color));
+        self.catch_up_with(t, Some(color), false);
         if matches!(self.phase, Phase::Unexplained { .. }) {
             if !self.sync.mismatch_reported() {
                 self.report_mismatch(t);
@@ -973,7 +981,40 @@ impl Interpreter {
     /// sequences whose last ply is that side's are looked at.
     pub(super) fn catch_up(&mut self, t: Millis) {
         let last_mover = self.guess.last_mover(self.sensed.changed_at);
-        self.catch_up_with(t, last_mover);
+        self.catch_up_with(t, last_mover, false);
+    }
+
+    /// The input has ended: on a board that samples occupancy (a scan period, no piece named),
+    /// a capture made within its last frames shows only the capturing piece's square emptied,
+    /// like a piece in hand; with the input ended no piece is in hand any more, so what the
+    /// board shows is caught up on as moves made unseen, if exactly one shortest sequence leads
+    /// there.
+    fn settle_at_end(&mut self) {
+        if !self.samples_occupancy()
+            || !matches!(self.phase, Phase::InHand { .. } | Phase::Unexplained { .. })
+        {
+            return;
+        }
+        let t = self.decisions.last_t().max(self.sensed.changed_at);
+        let last_mover = self.guess.last_mover(self.sensed.changed_at);
+        self.catch_up_with(t, last_mover, true);
+    }
+
+    /// The board, as it stands after a change at `t`, is one more report of a board that
+    /// samples occupancy.
+    fn observe(&mut self, t: Millis) {
+        if self.samples_occupancy() {
+            self.sensed.observe(t, self.game.position());
+        }
+    }
+
+    /// Whether the board samples occupancy (a scan period, no piece named: a Certabo Sentio):
+    /// a capture can then be made within one frame, unseen. Moves made unseen are then looked
+    /// for with the reports the board made in their order ([`frames::Frames`]), and the
+    /// sequences it leaves undecided followed further ([`catch_up::Undecided`]); on other
+    /// boards, whose every change is seen, that costs time for little.
+    pub(super) fn samples_occupancy(&self) -> bool {
+        self.config.scan_ms > 0 && !self.sensed.board.identified_any()
     }
 
     /// The one piece of the side to move in hand, seen lifted by hand in this turn (its changes
@@ -996,7 +1037,7 @@ impl Interpreter {
     /// Catches up as [`Interpreter::catch_up`] does, with the sequence's last ply `last_mover`'s
     /// when given, and its first the move of the piece seen in hand before a full report, while
     /// its square stays empty.
-    fn catch_up_with(&mut self, t: Millis, last_mover: Option<Color>) {
+    fn catch_up_with(&mut self, t: Millis, last_mover: Option<Color>, ended: bool) {
         if self.reinstating() {
             return;
         }
@@ -1008,20 +1049,52 @@ impl Interpreter {
             .turn
             .seen_in_hand
             .filter(|square| !self.sensed.board.occupied().contains(*square));
-        let catch_up::CatchUp::One(moves) = catch_up::catch_up(
-            self.game.position(),
-            &self.sensed.board,
-            catch_up::Bounds {
-                last_mover,
-                first_from,
-                last_seen: self.sensed.last_seen,
-            },
-        ) else {
-            return;
+        let follow = self.samples_occupancy();
+        let bounds = catch_up::Bounds {
+            last_mover,
+            first_from,
+            last_seen: self.sensed.last_seen,
+            frames: follow.then_some(&self.sensed.frames),
+            ended,
+            promotion: self.turn.promotion.filter(|_| follow),
+            follow,
         };
-        if !catch_up::keeps_the_order(self.game.position(), &moves, self.sensed.last_seen) {
-            return;
+        let position = self.game.position();
+        let mut found = catch_up::catch_up(position, &self.sensed.board, bounds);
+        if found == catch_up::CatchUp::Nothing
+            && let Some(lines) = self.undecided.lines_from(position)
+        {
+            // Too far from the record: looked for beyond the sequences an earlier board left
+            // undecided.
+            found = catch_up::catch_up_after(position, lines, &self.sensed.board, bounds);
         }
+        let (moves, rest) = match found {
+            catch_up::CatchUp::One(moves) => {
+                if !catch_up::keeps_the_order(position, &moves, self.sensed.last_seen) {
+                    return;
+                }
+                (moves, Vec::new())
+            }
+            catch_up::CatchUp::Settled(moves) => (moves, Vec::new()),
+            catch_up::CatchUp::Several(lines) | catch_up::CatchUp::Open(lines) => {
+                // The moves every line begins with were made; the rest stays undecided.
+                if !follow {
+                    return;
+                }
+                let made = catch_up::common_prefix(lines.iter());
+                if made.is_empty() {
+                    self.undecided.keep(position, lines);
+                    return;
+                }
+                let rest = lines
+                    .iter()
+                    .map(|line| line.get(made.len()..).unwrap_or_default().to_vec())
+                    .collect();
+                (made, rest)
+            }
+            catch_up::CatchUp::Nothing | catch_up::CatchUp::UnderWay => return,
+        };
+        self.undecided = catch_up::Undecided::default();
         for m in moves {
             // Nobody saw the turn: correcting its move later earns no ruling (4.7).
             self.turn.trace = Trace::new(self.game.position().board(), self.game.turn());
@@ -1030,6 +1103,13 @@ impl Interpreter {
             if self.phase == Phase::Closed {
                 return;
             }
+        }
+        if !rest.is_empty() {
+            self.undecided.keep(self.game.position(), rest);
+        }
+        // What the board shows now is the first evidence for the moves after these.
+        if self.samples_occupancy() {
+            self.sensed.caught_up(t, self.game.position());
         }
         self.reassess(t);
     }

@@ -396,3 +396,70 @@ fn while_a_reinstated_position_is_put_back_no_press_is_ruled_and_a_board_put_bac
         "{said:?}"
     );
 }
+
+// Before 13. Nxe5 fxe5 14. Nxe5 Rf6: a board that samples occupancy every 250 ms saw each
+// capture as the capturing piece's square emptied, nothing more.
+use super::frames::BEFORE_NXE5;
+
+/// A board sampling occupancy every 250 ms (a Certabo Sentio's scan).
+fn sampled() -> Config {
+    Config::default().with_scan_ms(250)
+}
+
+#[test]
+fn captures_a_sampling_board_hid_are_caught_up_in_the_order_it_showed_them() {
+    // The board showed c4 emptied, then f6, then f3, then f7, then f6 filled: both knights
+    // took on e5, and 13. Nfxe5 fxe5 14. Ncxe5 reaches the same squares; only the c4 knight
+    // first keeps the order shown.
+    let out = run(
+        position(BEFORE_NXE5),
+        sampled(),
+        "1000 snapshot X1XX1XX1/XXX2XXX/2X1XX2/X3X3/4X3/3X1X2/1XX2XXX/X1X1XX1X
+         2000 snapshot X1XX1XX1/XXX2XXX/2X1X3/X3X3/4X3/3X1X2/1XX2XXX/X1X1XX1X
+         3000 snapshot X1XX1XX1/XXX2XXX/2X1X3/X3X3/4X3/3X4/1XX2XXX/X1X1XX1X
+         4000 snapshot X1XX1XX1/XXX3XX/2X1X3/X3X3/4X3/3X4/1XX2XXX/X1X1XX1X
+         5000 snapshot X1XX1XX1/XXX3XX/2X1XX2/X3X3/4X3/3X4/1XX2XXX/X1X1XX1X",
+    );
+    let moves: Vec<(String, bool)> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Move(m) => Some((m.uci.to_string(), m.reconstructed)),
+            _ => None,
+        })
+        .collect();
+    // The captures made unseen are reconstructed; the rook's move, seen leaving f7 and
+    // reaching f6 once the record had caught up, is a move like any other.
+    let expected = [
+        ("c4e5", true),
+        ("f6e5", true),
+        ("f3e5", true),
+        ("f7f6", false),
+    ]
+    .map(|(uci, reconstructed)| (uci.to_owned(), reconstructed));
+    assert_eq!(moves, expected);
+    assert!(
+        out.iter()
+            .all(|e| !matches!(e.kind, EventKind::Violation(_) | EventKind::Illegal(_))),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_last_capture_a_sampling_board_hid_is_taken_once_the_input_ends() {
+    // 13. Nxe5, the last move recorded: only c4 was seen emptied. While the log goes on, the
+    // knight may be in hand; once it has ended, it is not: the one capture from c4 was made.
+    let script = "1000 snapshot X1XX1XX1/XXX2XXX/2X1XX2/X3X3/4X3/3X1X2/1XX2XXX/X1X1XX1X";
+    let out = run(position(BEFORE_NXE5), sampled(), script);
+    let moves: Vec<String> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Move(m) if m.reconstructed => Some(m.san.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, ["Ncxe5"]);
+    // A board reporting every change as it happens would have shown the pawn taken off: the
+    // knight is in hand.
+    let every_change = run(position(BEFORE_NXE5), Config::default(), script);
+    assert!(sans(&every_change).is_empty(), "{every_change:?}");
+}

@@ -44,10 +44,10 @@ pub const HOLD_MS: Millis = 1;
 pub const ANSWER_MS: Millis = 2000;
 
 /// What the host says of a Sentio board once it is told: what it cannot follow yet.
-pub const SENTIO_CAVEAT: &str = "a Sentio board senses occupancy, sampled: moves made between two \
-     frames are caught up from what the board shows, and may be another sequence reaching the \
-     same squares (marked reconstructed); a capture made within one frame can leave the game \
-     waiting (issue 45, docs/boards.md)";
+pub const SENTIO_CAVEAT: &str = "a Sentio board senses occupancy, sampled: a capture made within one \
+     frame shows only its piece's square emptied, and is caught up from the order the board showed \
+     its squares in (marked reconstructed); when several captures explain what it shows, the game \
+     waits until a later move tells them apart (docs/boards.md)";
 
 /// What the board is, told by its first frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
