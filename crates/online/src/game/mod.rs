@@ -115,6 +115,8 @@ pub struct OnlineGame {
     reported: Option<Vec<Move>>,
     /// The server's move last shown.
     shown: Option<Move>,
+    /// The ply of the player's move the board shows pending (made, not yet decided).
+    pending_mine: Option<u32>,
     /// The draw offers and takeback proposals last stated, each side's.
     offers: ByColor<(bool, bool)>,
     /// The opponent has left the game (the server said so, and not yet that they came back).
@@ -145,6 +147,7 @@ impl OnlineGame {
             dropped: Vec::new(),
             reported: None,
             shown: None,
+            pending_mine: None,
             offers: ByColor::new_with(|_| (false, false)),
             opponent_gone: false,
             over: false,
@@ -206,11 +209,13 @@ impl OnlineGame {
     pub fn handle_decision(&mut self, event: &GameEvent) {
         match &event.kind {
             EventKind::Move(played) => {
+                self.pending_mine = None;
                 self.seen.truncate(before(played.ply));
                 self.seen.push(event.clone());
                 self.reconcile(event.t);
             }
             EventKind::Takeback { ply } => {
+                self.pending_mine = None;
                 self.seen.truncate(before(*ply));
                 self.reconcile(event.t);
             }
@@ -218,6 +223,7 @@ impl OnlineGame {
             // The player's move, shown while it waits to be decided; the server's is shown
             // already.
             EventKind::Pending(pending) if pending.color == self.me && !self.over => {
+                self.pending_mine = pending.san.is_some().then_some(pending.ply);
                 let text = pending.san.clone();
                 self.out
                     .push_back(OnlineEvent::Show(Feedback::Pending { text }));
@@ -503,6 +509,13 @@ impl OnlineGame {
             return;
         };
         if self.shown == Some(next) {
+            return;
+        }
+        // The player's own move, which the server has and the board is deciding (a session
+        // killed once it had sent it, resumed before deciding it again): the board's decision
+        // follows; there is nothing to carry out.
+        let deciding = ply_number(self.record.len().saturating_add(1));
+        if self.position.turn() == self.me && self.pending_mine == Some(deciding) {
             return;
         }
         self.shown = Some(next);

@@ -347,6 +347,51 @@ fn a_move_made_after_a_resume_waits_for_the_server_s_state_before_it_is_sent() {
 }
 
 #[test]
+fn the_player_s_own_move_the_server_has_is_not_shown_to_carry_out_while_the_board_decides_it() {
+    let (mut game, mut board) = after_e4_e5();
+    // Killed once Nf3 was decided and sent; resumed, the recording leaves Nf3 pending (its
+    // decision was the window's end, after the last report), and the server has it.
+    game.resumed();
+    let pending = |san: Option<&str>, uci: Option<&str>| GameEvent {
+        t: 3000,
+        kind: EventKind::Pending(touchmove_core::event::PendingMove {
+            ply: 3,
+            color: Color::White,
+            san: san.map(str::to_owned),
+            uci: uci.map(str::to_owned),
+        }),
+    };
+    let mut deciding = game.clone();
+    deciding.handle_decision(&pending(Some("Nf3"), Some("g1f3")));
+    deciding.handle_state(3100, &state("e2e4 e7e5 g1f3", "started"));
+    let out = drain(&mut deciding);
+    assert!(
+        !said(&out).iter().any(|line| line.starts_with("server")),
+        "{out:?}"
+    );
+    assert!(
+        !out.iter()
+            .any(|e| matches!(e, OnlineEvent::Show(Feedback::Show { .. }))),
+        "{out:?}"
+    );
+    // Decided: it stands, nothing sent; the reply is shown once the server has it.
+    deciding.handle_decision(&board.play(3300, "g1f3"));
+    let out = drain(&mut deciding);
+    assert_eq!(said(&out), ["move Nf3"]);
+    assert!(sent(&out).is_empty());
+    deciding.handle_state(4000, &state("e2e4 e7e5 g1f3 b8c6", "started"));
+    assert_eq!(said(&drain(&mut deciding)), ["server Nc6"]);
+    // Nothing pending on the board (withdrawn), a move of the player's the server has (made
+    // elsewhere) is shown to carry out, as before.
+    let mut elsewhere = game.clone();
+    elsewhere.handle_decision(&pending(Some("Nf3"), Some("g1f3")));
+    elsewhere.handle_decision(&pending(None, None));
+    drain(&mut elsewhere);
+    elsewhere.handle_state(3100, &state("e2e4 e7e5 g1f3", "started"));
+    assert_eq!(said(&drain(&mut elsewhere)), ["server Nf3"]);
+}
+
+#[test]
 fn offers_are_said_once() {
     let mut game = OnlineGame::new(Chess::default(), Color::White);
     let mut offer = state("", "started");
