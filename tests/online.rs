@@ -423,6 +423,29 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_certabo_rfid_board() {
     );
 }
 
+#[test]
+fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_certabo_sentio_board() {
+    // Occupancy only: the moves, the opponent's carried out as the lights show, are told from
+    // the squares that empty and fill, and the session resumed mid-game reads the board whole.
+    let (sans, ucis) = game();
+    let standin = StandIn::start(Script {
+        cut_stream_after: Some(10),
+        rate_limit_moves: vec![4],
+        fail_moves: vec![1],
+        ..script(&ucis)
+    });
+    let faults = ["--sentio", "--unplug-at", "40000", "--unplug-for", "10000"];
+    let played = play_on("certabo", &faults, Some(13), &standin, &sans, &[]);
+    check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
+    assert_unplugged(&played);
+    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+    assert!(
+        played.stderr.contains("a Sentio board senses occupancy"),
+        "{}",
+        played.stderr
+    );
+}
+
 /// A game online on Bluetooth board `family` (through the real Bluetooth code and the BlueZ
 /// stand-in): a cut stream, a 429 and a 500 from the server, the board's link dropped for 10 s
 /// and the session killed and resumed lose nothing and send nothing twice.

@@ -292,6 +292,21 @@ fn a_game_against_stockfish_on_a_certabo_rfid_board() {
     check_game(&play_on("certabo", &played), &played);
 }
 
+#[test]
+fn a_game_against_stockfish_on_a_certabo_sentio_board() {
+    // Occupancy only: each move, the player's and the engine's carried out as the lights
+    // show, is told from the squares that empty and fill.
+    let played = sans(&game());
+    let result = play_with("certabo", &played, &["--sentio"], &[]);
+    check_game(&result, &played);
+    // Told a Sentio board, the host said what it cannot sense.
+    assert!(
+        result.stderr.contains("a Sentio board senses occupancy"),
+        "{}",
+        result.stderr
+    );
+}
+
 // The Bluetooth families, through the real Bluetooth code and the BlueZ stand-in: the hands
 // carry out each engine move as the board's lights show it.
 

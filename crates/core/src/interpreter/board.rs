@@ -117,15 +117,16 @@ pub(super) struct Sensed {
 }
 
 impl Sensed {
-    /// `board`, before any report.
-    pub(super) fn new(board: PhysicalBoard) -> Sensed {
+    /// `board`, before any report; a report the board showed for less than `transient_ms`
+    /// may be a piece passing by ([`Frames::new`]).
+    pub(super) fn new(board: PhysicalBoard, transient_ms: Millis) -> Sensed {
         Sensed {
             board,
             motions: Motions::default(),
             last_seen: None,
             reading: Reading::Changes,
             changed_at: 0,
-            frames: Frames::default(),
+            frames: Frames::new(transient_ms),
         }
     }
 

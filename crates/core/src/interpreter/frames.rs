@@ -37,6 +37,9 @@ pub(super) struct Frames {
     shown: Vec<(Millis, Bitboard)>,
     /// Whether more reports came than are kept.
     overflowed: bool,
+    /// A report the board showed for less than this was perhaps a piece passing by (slid
+    /// across a square, knocked and put back): it need not be explained.
+    transient_ms: Millis,
 }
 
 /// Where a sequence stands when the board showed a report: at rest after a ply (0: before the
@@ -45,6 +48,15 @@ pub(super) struct Frames {
 struct Stage(usize);
 
 impl Frames {
+    /// No reports yet; a report shown for less than `transient_ms` (the slide window) need
+    /// not be explained by a sequence.
+    pub(super) fn new(transient_ms: Millis) -> Frames {
+        Frames {
+            transient_ms,
+            ..Frames::default()
+        }
+    }
+
     /// The board showed `occupied` at `t`, the record standing at `record`.
     pub(super) fn observe(&mut self, t: Millis, occupied: Bitboard, record: &Chess) {
         let here = self
@@ -77,11 +89,10 @@ impl Frames {
     /// `root` (the record's position), then, when `under_way` is given (the squares the board
     /// now shows emptied of the last position), while the next move was under way. Each report
     /// shows a position the sequence rested on, or one ply in the hands: its squares changed,
-    /// its victim taken off; nothing else lifted, nothing set down elsewhere. (A neighbour
-    /// knocked off and put back is not allowed for: a sampling board does not show a change
-    /// that lasts one frame, as most knocks do; one that shows it may leave the sequence made
-    /// unexplained, and the record waiting.) Reports that are not kept, or that came while the
-    /// record stood elsewhere, weigh nothing.
+    /// its victim taken off; nothing else lifted, nothing set down elsewhere; or a piece
+    /// passing by ([`Frames::passing`]: slid across a square, a neighbour knocked off and put
+    /// back), which shows nothing of the sequence. Reports that are not kept, or that came
+    /// while the record stood elsewhere, weigh nothing.
     pub(super) fn explained_by(
         &self,
         root: &Chess,
@@ -118,14 +129,17 @@ impl Frames {
         for (n, &(t, occupied)) in self.shown.iter().enumerate() {
             let unheard = t.saturating_sub(heard) >= UNHEARD_MS || (n == 0 && self.ahead);
             heard = t;
+            let passing = self.passing(n);
             let next: Vec<bool> = (0..stages)
                 .map(|to| {
-                    shows(occupied, Stage(to), &positions, moves, under_way)
-                        && reachable.iter().take(to.saturating_add(1)).enumerate().any(
-                            |(from, &reached)| {
-                                reached && (unheard || made_whole(Stage(from), Stage(to)) <= 1)
-                            },
-                        )
+                    let stayed = passing && reachable.get(to).copied().unwrap_or(false);
+                    stayed
+                        || shows(occupied, Stage(to), &positions, moves, under_way)
+                            && reachable.iter().take(to.saturating_add(1)).enumerate().any(
+                                |(from, &reached)| {
+                                    reached && (unheard || made_whole(Stage(from), Stage(to)) <= 1)
+                                },
+                            )
                 })
                 .collect();
             if !next.contains(&true) {
@@ -134,6 +148,25 @@ impl Frames {
             reachable = next;
         }
         true
+    }
+
+    /// Whether the `n`th report may show a piece passing by, and nothing of the sequence: shown
+    /// for less than the transient time before the next report, or undone by it (a neighbour
+    /// knocked and put back: the board back as the report before showed it). The last report,
+    /// the board as it stands, never is.
+    fn passing(&self, n: usize) -> bool {
+        let Some(&(then, after)) = self.shown.get(n.saturating_add(1)) else {
+            return false;
+        };
+        let brief = self
+            .shown
+            .get(n)
+            .is_some_and(|&(t, _)| then.saturating_sub(t) < self.transient_ms);
+        let undone = n
+            .checked_sub(1)
+            .and_then(|before| self.shown.get(before))
+            .is_some_and(|&(_, before)| before == after);
+        brief || undone
     }
 }
 
@@ -279,6 +312,46 @@ mod tests {
         frames.observe(2_000, occupied, &start);
         // The knight rested on d6 before it took on e5: not 13. Nxe5 alone.
         assert!(!frames.explained_by(&start, &moves(&start, &["c4e5"]), None));
+    }
+
+    #[test]
+    fn a_piece_shown_on_a_square_for_less_than_the_slide_window_was_passing_by() {
+        // The knight shown on d6 on its way to e5 for 100 ms, then gone: slid across it, not
+        // set down there; shown there for a second, it rested there.
+        let start = position(BEFORE);
+        let nxe5 = moves(&start, &["c4e5"]);
+        for (gone_at, explained) in [(1_100, true), (2_000, false)] {
+            let mut frames = Frames::new(250);
+            let mut occupied = start.board().occupied();
+            occupied.discard(Square::C4);
+            occupied.add(Square::D6);
+            frames.observe(1_000, occupied, &start);
+            occupied.discard(Square::D6);
+            frames.observe(gone_at, occupied, &start);
+            assert_eq!(
+                frames.explained_by(&start, &nxe5, None),
+                explained,
+                "gone at {gone_at}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_neighbour_knocked_and_put_back_shows_nothing_of_the_sequence() {
+        // While the knight of c4 is in hand, the pawn of f7 knocked off for a second and put
+        // back: 13. Nxe5 alone explains it; not while the pawn is still off.
+        let start = position(BEFORE);
+        let nxe5 = moves(&start, &["c4e5"]);
+        let mut frames = Frames::default();
+        let mut occupied = start.board().occupied();
+        occupied.discard(Square::C4);
+        frames.observe(1_000, occupied, &start);
+        occupied.discard(Square::F7);
+        frames.observe(2_000, occupied, &start);
+        assert!(!frames.explained_by(&start, &nxe5, None));
+        occupied.add(Square::F7);
+        frames.observe(3_000, occupied, &start);
+        assert!(frames.explained_by(&start, &nxe5, None));
     }
 
     #[test]

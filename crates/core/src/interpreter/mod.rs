@@ -303,7 +303,7 @@ impl Interpreter {
             config,
             game,
             game_number: 1,
-            sensed: Sensed::new(board),
+            sensed: Sensed::new(board, config.slide_ms),
             turn,
             previous: None,
             phase,
