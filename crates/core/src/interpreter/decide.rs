@@ -44,7 +44,7 @@ impl Interpreter {
             && self.unseen()
             && self.forward_play_explains()
         {
-            let quiet_at = Some(t.saturating_add(self.config.slide_ms));
+            let quiet_at = Some(self.quiet_after(t));
             self.phase = Phase::Unexplained { quiet_at };
             return;
         }
@@ -209,17 +209,29 @@ impl Interpreter {
         } else if self.in_progress() {
             // Pieces missing from a board not seen change by change may have been captured
             // unseen: weighed once it has rested.
-            let quiet_at = self
-                .unseen()
-                .then(|| t.saturating_add(self.config.slide_ms));
+            let quiet_at = self.unseen().then(|| self.quiet_after(t));
             self.phase = Phase::InHand {
                 quiet_at,
                 rested: false,
             };
         } else {
             // Weighed once the board has rested for the slide window.
-            let quiet_at = Some(t.saturating_add(self.config.slide_ms));
+            let quiet_at = Some(self.quiet_after(t));
             self.phase = Phase::Unexplained { quiet_at };
+        }
+    }
+
+    /// When the board, changed at `t`, will have rested for the slide window. On a board that
+    /// samples occupancy several times a window, just after the frame that ends the window, so
+    /// that frame is seen first: a neighbour knocked off and put back in it is not weighed as
+    /// moves. (A board that samples once a window or less is weighed at the window's end: one
+    /// frame more would let the next move begin before a capture made unseen is caught up.)
+    fn quiet_after(&self, t: Millis) -> Millis {
+        let due = t.saturating_add(self.config.slide_ms);
+        if self.samples_occupancy() && self.config.scan_ms < self.config.slide_ms {
+            due.saturating_add(1)
+        } else {
+            due
         }
     }
 

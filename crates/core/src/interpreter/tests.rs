@@ -445,6 +445,22 @@ fn captures_a_sampling_board_hid_are_caught_up_in_the_order_it_showed_them() {
 }
 
 #[test]
+fn a_neighbour_knocked_for_a_window_while_a_pawn_is_in_hand_is_no_capture() {
+    // After 1. e4 e6 2. d4 d5, on a board sampling every 50 ms: the e4 pawn lifted, the e6
+    // pawn knocked off and put back exactly one slide window later, then the e4 pawn set down
+    // on e5. The board, weighed only once the frame that ends the window is seen, shows the
+    // pawn in hand, not 3. exd5 exd5 made unseen.
+    let start = "rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3";
+    let script = "1000 snapshot XXXXXXXX/XXX2XXX/4X3/3X4/3X4/8/XXX2XXX/XXXXXXXX
+                  1300 snapshot XXXXXXXX/XXX2XXX/8/3X4/3X4/8/XXX2XXX/XXXXXXXX
+                  1550 snapshot XXXXXXXX/XXX2XXX/4X3/3X4/3X4/8/XXX2XXX/XXXXXXXX
+                  2000 snapshot XXXXXXXX/XXX2XXX/4X3/3XX3/3X4/8/XXX2XXX/XXXXXXXX";
+    let out = run(position(start), Config::default().with_scan_ms(50), script);
+    let moves: Vec<String> = sans(&out).into_iter().map(|(_, san)| san).collect();
+    assert_eq!(moves, ["e5"], "{out:?}");
+}
+
+#[test]
 fn a_last_capture_a_sampling_board_hid_is_taken_once_the_input_ends() {
     // 13. Nxe5, the last move recorded: only c4 was seen emptied. While the log goes on, the
     // knight may be in hand; once it has ended, it is not: the one capture from c4 was made.
