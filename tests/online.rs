@@ -386,36 +386,14 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_hall_board() {
 
 #[test]
 fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_chesslink_board() {
-    let (sans, ucis) = game();
-    let standin = StandIn::start(Script {
-        cut_stream_after: Some(10),
-        rate_limit_moves: vec![4],
-        fail_moves: vec![1],
-        ..script(&ucis)
-    });
-    let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
-    let played = play_on("chesslink", &unplug, Some(13), &standin, &sans, &[]);
-    check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
-    assert_unplugged(&played);
-    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+    cut_stream_unplug_and_kill_on("chesslink", &[]);
 }
 
 #[test]
 fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_certabo_rfid_board() {
     // The chips learnt from the start position and the spare queens are kept: the session
     // resumed mid-game reads the pieces at once.
-    let (sans, ucis) = game();
-    let standin = StandIn::start(Script {
-        cut_stream_after: Some(10),
-        rate_limit_moves: vec![4],
-        fail_moves: vec![1],
-        ..script(&ucis)
-    });
-    let unplug = ["--unplug-at", "40000", "--unplug-for", "10000"];
-    let played = play_on("certabo", &unplug, Some(13), &standin, &sans, &[]);
-    check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
-    assert_unplugged(&played);
-    assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
+    let played = cut_stream_unplug_and_kill_on("certabo", &[]);
     assert!(
         !played.stderr.contains("learning the pieces' chips"),
         "the resumed session had to learn the chips: {}",
@@ -427,6 +405,19 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_certabo_rfid_board() {
 fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_certabo_sentio_board() {
     // Occupancy only: the moves, the opponent's carried out as the lights show, are told from
     // the squares that empty and fill, and the session resumed mid-game reads the board whole.
+    let played = cut_stream_unplug_and_kill_on("certabo", &["--sentio"]);
+    assert!(
+        played.stderr.contains("a Sentio board senses occupancy"),
+        "{}",
+        played.stderr
+    );
+}
+
+/// A game online on serial board `board` (emulated with `emulated_args` too): the stream cut
+/// after 10 lines, the first move request answered 500 and the fourth 429, the board unplugged
+/// 40 s in for 10 s, the session killed after 13 moves and resumed; nothing lost, nothing sent
+/// twice.
+fn cut_stream_unplug_and_kill_on(board: &str, emulated_args: &[&str]) -> Played {
     let (sans, ucis) = game();
     let standin = StandIn::start(Script {
         cut_stream_after: Some(10),
@@ -434,16 +425,13 @@ fn a_cut_stream_a_429_a_500_a_10_s_unplug_and_a_kill_on_a_certabo_sentio_board()
         fail_moves: vec![1],
         ..script(&ucis)
     });
-    let faults = ["--sentio", "--unplug-at", "40000", "--unplug-for", "10000"];
-    let played = play_on("certabo", &faults, Some(13), &standin, &sans, &[]);
+    let mut faults = vec!["--unplug-at", "40000", "--unplug-for", "10000"];
+    faults.extend_from_slice(emulated_args);
+    let played = play_on(board, &faults, Some(13), &standin, &sans, &[]);
     check_game(&standin, &played, &sans, &ucis, &[(1, 500), (3, 429)]);
     assert_unplugged(&played);
     assert!(played.stderr.contains("resumed: "), "{}", played.stderr);
-    assert!(
-        played.stderr.contains("a Sentio board senses occupancy"),
-        "{}",
-        played.stderr
-    );
+    played
 }
 
 /// A game online on Bluetooth board `family` (through the real Bluetooth code and the BlueZ
