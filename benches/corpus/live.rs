@@ -64,6 +64,9 @@ pub struct LiveStyle {
     pub set_back_after: Option<Millis>,
     /// A Certabo board that senses occupancy only (a Sentio), rather than chips.
     pub sentio: bool,
+    /// A Certabo board's frame period, when not the emulator's 250 ms: `watch` is told it as
+    /// its scan period (`--scan-ms`).
+    pub frame_ms: Option<Millis>,
 }
 
 /// How long the lights show a difference before a person heeding them sets the board back.
@@ -85,6 +88,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: None,
         set_back_after: None,
         sentio: false,
+        frame_ms: None,
     };
     let killed = |name, killed_ms| LiveStyle {
         name,
@@ -94,6 +98,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: Some(killed_ms),
         set_back_after: None,
         sentio: false,
+        frame_ms: None,
     };
     // A ChessLink board has no clock: its moves are decided when the slide window closes or
     // the reply starts.
@@ -111,6 +116,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: None,
         set_back_after: None,
         sentio: false,
+        frame_ms: None,
     };
     // A Chessnut board identifies pieces and reports the position ten times a second; it has
     // no clock, and its link drops as a Bluetooth link does.
@@ -122,6 +128,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: None,
         set_back_after: None,
         sentio: false,
+        frame_ms: None,
     };
     // An eONE is a ChessLink board over Bluetooth LE (its emulator is the ChessLink board's,
     // its bytes crossing with their parity bit).
@@ -133,6 +140,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: None,
         set_back_after: None,
         sentio: false,
+        frame_ms: None,
     };
     // A Pegasus senses occupancy only and has no clock and no buttons; its link drops as a
     // Bluetooth link does.
@@ -151,6 +159,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: None,
         set_back_after: unplug_ms.map(|_| SET_BACK_AFTER_MS),
         sentio: false,
+        frame_ms: None,
     };
     let pegasus = |name, hands, unplug_ms| {
         host_chooses(name, &touchmove::pegasus::PROTOCOL, hands, unplug_ms)
@@ -162,7 +171,7 @@ pub fn styles() -> Vec<LiveStyle> {
     // A Certabo RFID board identifies pieces by their chips (learnt from the start position and
     // the spare queens, which the person takes off after), streaming a frame every 250 ms; no
     // clock. A Sentio board streams occupancy only: its promotions are typed at the host.
-    let certabo = |name, hands: HandStyle, unplug_ms, sentio: bool| LiveStyle {
+    let certabo = |name, hands: HandStyle, unplug_ms, sentio: bool, frame_ms| LiveStyle {
         name,
         protocol: &touchmove::certabo::PROTOCOL,
         hands: HandStyle {
@@ -173,6 +182,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: None,
         set_back_after: None,
         sentio,
+        frame_ms,
     };
     // A Hall board senses occupancy only; its clock buttons are pressed as the hands press a
     // clock, and no clock reports times.
@@ -188,6 +198,7 @@ pub fn styles() -> Vec<LiveStyle> {
         killed_ms: None,
         set_back_after: None,
         sentio: false,
+        frame_ms: None,
     };
     let hall_clean = HandStyle::clean(BoardKind::Occupancy);
     let hall_blitz = HandStyle {
@@ -254,31 +265,64 @@ pub fn styles() -> Vec<LiveStyle> {
             HandStyle::clean(BoardKind::Occupancy),
             Some(3_000),
         ),
-        certabo("certabo clean", clean.clone(), None, false),
+        certabo("certabo clean", clean.clone(), None, false, None),
         certabo(
             "certabo messy",
             HandStyle::messy(BoardKind::Identifying),
             None,
             false,
+            None,
         ),
-        certabo("certabo unplug 3 s", clean.clone(), Some(3_000), false),
+        certabo(
+            "certabo unplug 3 s",
+            clean.clone(),
+            Some(3_000),
+            false,
+            None,
+        ),
         certabo(
             "sentio clean",
             HandStyle::clean(BoardKind::Occupancy),
             None,
             true,
+            None,
         ),
         certabo(
             "sentio messy",
             HandStyle::messy(BoardKind::Occupancy),
             None,
             true,
+            None,
         ),
         certabo(
             "sentio unplug 3 s",
             HandStyle::clean(BoardKind::Occupancy),
             Some(3_000),
             true,
+            None,
+        ),
+        // A Sentio's 8-number frame takes about 8 ms on the wire: the same hands on a board
+        // sending a frame every 50 ms.
+        certabo(
+            "sentio 50 ms clean",
+            HandStyle::clean(BoardKind::Occupancy),
+            None,
+            true,
+            Some(50),
+        ),
+        certabo(
+            "sentio 50 ms messy",
+            HandStyle::messy(BoardKind::Occupancy),
+            None,
+            true,
+            Some(50),
+        ),
+        certabo(
+            "sentio 50 ms unplug 3 s",
+            HandStyle::clean(BoardKind::Occupancy),
+            Some(3_000),
+            true,
+            Some(50),
         ),
         hall("hall clean", hall_clean.clone(), None),
         hall("hall blitz presses", hall_blitz.clone(), None),
@@ -294,6 +338,7 @@ pub fn styles() -> Vec<LiveStyle> {
             killed_ms: Some(2_000),
             set_back_after: None,
             sentio: false,
+            frame_ms: None,
         },
     ]
 }
@@ -635,6 +680,9 @@ fn emulated_board(
         config.playing.seed = seed;
         config.unplug = unplug;
         config.sentio = style.sentio;
+        if let Some(frame_ms) = style.frame_ms {
+            config.frame_ms = frame_ms;
+        }
         return Some(Box::new(CertaboBoardEmulator::new(config)));
     }
     let identifying = [
@@ -717,9 +765,13 @@ fn play(game: &PgnGame, style: &LiveStyle, seed: u64) -> Option<Session> {
     let mut kill = style.killed_ms.map(|down| (fault_at, down));
     let mut board = emulated_board(style, game, &simulated.events, seed, unplug)?;
     // As `watch` decides on this protocol's board: its report horizon and its scan period.
+    let given = Timing {
+        scan_ms: style.frame_ms,
+        ..Timing::default()
+    };
     let interpreter = style.protocol.deciding(resolve(
         Config::default(),
-        Timing::default(),
+        given,
         Timing::default(),
         style.protocol.timing(),
     ));

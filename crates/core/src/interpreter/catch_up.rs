@@ -5,7 +5,7 @@
 use shakmaty::{Board, CastlingSide, Chess, Color, Move, Position, Role, Square};
 
 use super::board::{PhysicalBoard, SeenChange};
-use super::frames::Frames;
+use super::frames::{Fit, Frames};
 use super::geometry;
 
 /// The longest sequence of plies looked for.
@@ -144,10 +144,12 @@ pub(super) fn catch_up_after(
                 let shown = !line.is_empty()
                     && board.differences(root.board()).is_empty()
                     && keeps_the_order(position, line, last_seen)
-                    && keeps_the_choice(line, promotion)
-                    && frames.is_none_or(|frames| frames.explained_by(position, line, None));
+                    && keeps_the_choice(line, promotion);
                 if shown {
-                    found.exact.push(line.to_vec());
+                    found.lead_to(
+                        line,
+                        frames.map_or(Fit::Whole, |frames| frames.fit(position, line, None)),
+                    );
                 } else if !ended
                     && last_mover.is_none_or(|last| last != root.turn())
                     && (shows_under_way(
@@ -199,6 +201,9 @@ pub(super) fn catch_up_after(
         }
         if !found.exact.is_empty() {
             return weigh(found.exact, under_way, follow);
+        }
+        if !found.passing.is_empty() {
+            return weigh(found.passing, under_way, follow);
         }
         if !ended {
             under_way.extend(found.under_way);
@@ -306,9 +311,26 @@ struct Found {
     /// The sequences after which the board shows the position ([`MAX_KEPT`] and one more at
     /// most are kept).
     exact: Vec<Vec<Move>>,
+    /// The sequences after which the board shows the position that explain what it showed on
+    /// the way only if a report showed a piece passing by ([`Fit::Passing`]): taken only when
+    /// no sequence explains every report, as many kept as of `exact`.
+    passing: Vec<Vec<Move>>,
     /// The sequences after which the board shows the position with pieces of the side to move
     /// in hand ([`MAX_KEPT`] and one more at most are kept).
     under_way: Vec<Vec<Move>>,
+}
+
+impl Found {
+    /// `sequence` leads to the board, explaining what it showed on the way as `fit` says.
+    fn lead_to(&mut self, sequence: &[Move], fit: Fit) {
+        match fit {
+            Fit::Whole => self.exact.push(sequence.to_vec()),
+            Fit::Passing if self.passing.len() <= MAX_KEPT => {
+                self.passing.push(sequence.to_vec());
+            }
+            Fit::Passing | Fit::None => {}
+        }
+    }
 }
 
 /// Whether a capture's victim taken off the board first counts as a move under way.
@@ -437,11 +459,11 @@ fn search(
         if differences == 0 {
             if keeps_the_order(from.root, path, from.last_seen)
                 && keeps_the_choice(path, from.promotion)
-                && from
-                    .frames
-                    .is_none_or(|frames| frames.explained_by(from.root, path, None))
             {
-                found.exact.push(path.clone());
+                let fit = from
+                    .frames
+                    .map_or(Fit::Whole, |frames| frames.fit(from.root, path, None));
+                found.lead_to(path, fit);
             }
         } else if found.under_way.len() < from.under_way_kept
             && (shows_under_way(
@@ -486,7 +508,7 @@ fn search(
 mod tests {
     use super::*;
     use crate::testutil::{position, uci_move};
-    use shakmaty::{Board, CastlingMode};
+    use shakmaty::{Bitboard, Board, CastlingMode};
 
     fn after(start: &Chess, ucis: &[&str]) -> Chess {
         ucis.iter().fold(start.clone(), |position, uci| {
@@ -739,6 +761,40 @@ mod tests {
         let start = position(BEFORE_NXE5);
         let frames = emptied_in_turn(&start, &[Square::C4, Square::F6, Square::F3]);
         (start, frames)
+    }
+
+    #[test]
+    fn a_capture_whose_victim_a_report_showed_off_is_taken_over_one_the_reports_allow() {
+        // The rook of d4 can take on d7 or on g4; either leaves d4 emptied and nothing else.
+        // Reports: d4 emptied, then d7 too for one frame, then d4 alone: the knight of d7
+        // taken off before the rook came (1. Rxd7), or a neighbour knocked off and put back
+        // while the rook went to g4. The one that explains every report is taken; without the
+        // report between, neither.
+        let start = position("4k3/3n4/8/8/3R2n1/8/8/4K3 w - - 0 1");
+        let rook_gone = start.board().occupied() & !Bitboard::from(Square::D4);
+        let board = PhysicalBoard::unidentified(after(&start, &["d4d7"]).board());
+        let weighed = |between: Option<Square>| {
+            let mut frames = Frames::new(251);
+            frames.observe(1_000, rook_gone, &start);
+            if let Some(square) = between {
+                frames.observe(1_250, rook_gone & !Bitboard::from(square), &start);
+            }
+            frames.observe(1_500, rook_gone, &start);
+            let bounds = Bounds {
+                frames: Some(&frames),
+                follow: true,
+                ended: true,
+                ..Bounds::default()
+            };
+            catch_up(&start, &board, bounds)
+        };
+        assert_eq!(ucis(weighed(Some(Square::D7))), ["d4d7"]);
+        assert_eq!(ucis(weighed(Some(Square::G4))), ["d4g4"]);
+        assert!(
+            matches!(weighed(None), CatchUp::Several(ref all) if all.len() == 2),
+            "{:?}",
+            weighed(None)
+        );
     }
 
     #[test]

@@ -222,14 +222,12 @@ impl Interpreter {
     }
 
     /// When the board, changed at `t`, will have rested for the slide window. On a board that
-    /// samples occupancy several times a window, just after the frame that ends the window, so
-    /// that frame is seen first: a neighbour knocked off and put back in it is not weighed as
-    /// moves. A board that samples once a window or less is weighed at the window's end, as
-    /// before (weighed a frame later, the emulated 250 ms Sentio's clean and messy bench rows
-    /// lost a game each).
+    /// samples occupancy once a window or more often, just after the frame that ends the
+    /// window, so that frame is seen first: a neighbour knocked off and put back in it, or a
+    /// piece slid on across the square it was shown on, is not weighed as moves.
     fn quiet_after(&self, t: Millis) -> Millis {
         let due = t.saturating_add(self.config.slide_ms);
-        if self.samples_occupancy() && self.config.scan_ms < self.config.slide_ms {
+        if self.samples_occupancy() && self.config.scan_ms <= self.config.slide_ms {
             due.saturating_add(1)
         } else {
             due

@@ -5,7 +5,10 @@
 //! made within one frame as its piece's square emptied, nothing more; hands quicker than the
 //! sensor leave several sequences reaching what it shows now. What it showed on the way often
 //! tells them apart: 1. Nxe5 fxe5 2. Nxe5 with either knight first reach the same board, but
-//! only one emptied c4 before f3.
+//! only one emptied c4 before f3. A report may also show a piece passing by (slid across a
+//! square, a neighbour knocked off and put back), which tells nothing; a sequence that explains
+//! every report without taking any for that is preferred ([`Fit`]): a frame showing d7
+//! emptied too while the rook of d4 was in hand tells Rxd7 from Rxg4.
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
 
@@ -47,9 +50,20 @@ pub(super) struct Frames {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Stage(usize);
 
+/// How well a sequence explains the reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Fit {
+    /// Not at all: some report cannot have been shown while it was made.
+    None,
+    /// Only if some report showed a piece passing by, nothing of the sequence.
+    Passing,
+    /// Every report shows a stage of it.
+    Whole,
+}
+
 impl Frames {
-    /// No reports yet; a report shown for less than `transient_ms` (the slide window) need
-    /// not be explained by a sequence.
+    /// No reports yet; a report shown for less than `transient_ms` (the slide window, or one scan
+    /// and a millisecond if longer) need not be explained by a sequence.
     pub(super) fn new(transient_ms: Millis) -> Frames {
         Frames {
             transient_ms,
@@ -87,24 +101,32 @@ impl Frames {
 
     /// Whether the reports can have been shown, in their order, while `moves` were made from
     /// `root` (the record's position), then, when `under_way` is given (the squares the board
-    /// now shows emptied of the last position), while the next move was under way. Each report
-    /// shows a position the sequence rested on, or one ply in the hands: its squares changed,
-    /// its victim taken off; nothing else lifted, nothing set down elsewhere; or a piece
-    /// passing by ([`Frames::passing`]: slid across a square, a neighbour knocked off and put
-    /// back), which shows nothing of the sequence. Reports that are not kept, or that came
-    /// while the record stood elsewhere, weigh nothing.
+    /// now shows emptied of the last position), while the next move was under way
+    /// ([`Frames::fit`] is not [`Fit::None`]).
     pub(super) fn explained_by(
         &self,
         root: &Chess,
         moves: &[Move],
         under_way: Option<Bitboard>,
     ) -> bool {
+        self.fit(root, moves, under_way) != Fit::None
+    }
+
+    /// How well the reports can have been shown, in their order, while `moves` were made from
+    /// `root` (the record's position), then, when `under_way` is given (the squares the board
+    /// now shows emptied of the last position), while the next move was under way. Each report
+    /// shows a position the sequence rested on, or one ply in the hands: its squares changed,
+    /// its victim taken off; nothing else lifted, nothing set down elsewhere; or a piece
+    /// passing by ([`Frames::passing`]: slid across a square, a neighbour knocked off and put
+    /// back), which shows nothing of the sequence. Reports that are not kept, or that came
+    /// while the record stood elsewhere, weigh nothing.
+    pub(super) fn fit(&self, root: &Chess, moves: &[Move], under_way: Option<Bitboard>) -> Fit {
         let here = self
             .record
             .as_ref()
             .is_some_and(|(board, turn)| board == root.board() && *turn == root.turn());
         if !here || self.overflowed || self.shown.is_empty() {
-            return true;
+            return Fit::Whole;
         }
         let mut positions = Vec::with_capacity(moves.len().saturating_add(1));
         let mut position = root.clone();
@@ -113,11 +135,29 @@ impl Frames {
             position.play_unchecked(m);
             positions.push(position.clone());
         }
+        let sequence = Sequence {
+            positions: &positions,
+            moves,
+            under_way,
+        };
+        if self.followed(&sequence, false) {
+            Fit::Whole
+        } else if self.followed(&sequence, true) {
+            Fit::Passing
+        } else {
+            Fit::None
+        }
+    }
+
+    /// Whether every report can have been shown, in order, while `sequence` was made, those
+    /// that may show a piece passing by perhaps showing nothing of it when `passing` is given.
+    fn followed(&self, sequence: &Sequence<'_>, passing: bool) -> bool {
         let last = Stage(
-            moves
+            sequence
+                .moves
                 .len()
                 .saturating_mul(2)
-                .saturating_add(usize::from(under_way.is_some())),
+                .saturating_add(usize::from(sequence.under_way.is_some())),
         );
         // The stages each report may have been shown at, given those before it.
         let stages = last.0.saturating_add(1);
@@ -129,12 +169,12 @@ impl Frames {
         for (n, &(t, occupied)) in self.shown.iter().enumerate() {
             let unheard = t.saturating_sub(heard) >= UNHEARD_MS || (n == 0 && self.ahead);
             heard = t;
-            let passing = self.passing(n);
+            let passing = passing && self.passing(n);
             let next: Vec<bool> = (0..stages)
                 .map(|to| {
                     let stayed = passing && reachable.get(to).copied().unwrap_or(false);
                     stayed
-                        || shows(occupied, Stage(to), &positions, moves, under_way)
+                        || sequence.shows(occupied, Stage(to))
                             && reachable.iter().take(to.saturating_add(1)).enumerate().any(
                                 |(from, &reached)| {
                                     reached && (unheard || made_whole(Stage(from), Stage(to)) <= 1)
@@ -151,7 +191,9 @@ impl Frames {
     }
 
     /// Whether the `n`th report may show a piece passing by, and nothing of the sequence: shown
-    /// for less than the transient time before the next report, or undone by it (a neighbour
+    /// for less than the transient time before the next report (the slide window, or one scan
+    /// and a millisecond: a report the next replaced within a scan may have lasted no time), or
+    /// undone by it (a neighbour
     /// knocked and put back: the board back as the report before showed it). The last report,
     /// the board as it stands, never is.
     fn passing(&self, n: usize) -> bool {
@@ -198,41 +240,50 @@ pub(super) fn emptied_in_turn(start: &Chess, squares: &[shakmaty::Square]) -> Fr
     frames
 }
 
-/// Whether `occupied` can be shown at `stage` of `moves`, made through `positions` (the root,
-/// then the position after each), the next move under way after them when `under_way` says
-/// which squares it emptied.
-fn shows(
-    occupied: Bitboard,
-    stage: Stage,
-    positions: &[Chess],
-    moves: &[Move],
+/// A sequence of moves a report may be weighed against.
+struct Sequence<'a> {
+    /// The record's position, then the position after each move.
+    positions: &'a [Chess],
+    /// The moves made.
+    moves: &'a [Move],
+    /// The squares the next move under way emptied, when one is.
     under_way: Option<Bitboard>,
-) -> bool {
-    let ply = stage.0 / 2;
-    let Some(before) = positions.get(ply) else {
-        return false;
-    };
-    let board = before.board();
-    if stage.0.is_multiple_of(2) {
-        return occupied == board.occupied();
-    }
-    let (changed, lifted) = match moves.get(ply) {
-        Some(&m) => {
-            let delta = geometry::occupancy_delta(m);
-            let victim = geometry::capture_square(m).map_or(Bitboard::EMPTY, Bitboard::from);
-            (delta, delta | victim)
+}
+
+impl Sequence<'_> {
+    /// Whether `occupied` can be shown at `stage` of the sequence.
+    fn shows(&self, occupied: Bitboard, stage: Stage) -> bool {
+        let Sequence {
+            positions,
+            moves,
+            under_way,
+        } = *self;
+        let ply = stage.0 / 2;
+        let Some(before) = positions.get(ply) else {
+            return false;
+        };
+        let board = before.board();
+        if stage.0.is_multiple_of(2) {
+            return occupied == board.occupied();
         }
-        None => match under_way {
-            Some(emptied) => (Bitboard::EMPTY, emptied),
-            None => return false,
-        },
-    };
-    // A report showing the position before the ply unchanged shows it at rest.
-    let set_down = occupied & !board.occupied();
-    let taken_off = board.occupied() & !occupied;
-    (set_down | taken_off).any()
-        && (set_down & !changed).is_empty()
-        && (taken_off & !lifted).is_empty()
+        let (changed, lifted) = match moves.get(ply) {
+            Some(&m) => {
+                let delta = geometry::occupancy_delta(m);
+                let victim = geometry::capture_square(m).map_or(Bitboard::EMPTY, Bitboard::from);
+                (delta, delta | victim)
+            }
+            None => match under_way {
+                Some(emptied) => (Bitboard::EMPTY, emptied),
+                None => return false,
+            },
+        };
+        // A report showing the position before the ply unchanged shows it at rest.
+        let set_down = occupied & !board.occupied();
+        let taken_off = board.occupied() & !occupied;
+        (set_down | taken_off).any()
+            && (set_down & !changed).is_empty()
+            && (taken_off & !lifted).is_empty()
+    }
 }
 
 #[cfg(test)]

@@ -303,7 +303,8 @@ impl Interpreter {
             config,
             game,
             game_number: 1,
-            sensed: Sensed::new(board, config.slide_ms),
+            // A report the next replaced within one scan may have lasted no time at all.
+            sensed: Sensed::new(board, config.slide_ms.max(config.scan_ms.saturating_add(1))),
             turn,
             previous: None,
             phase,
@@ -899,7 +900,9 @@ impl Interpreter {
         if matches!(self.phase, Phase::Unexplained { .. } | Phase::InHand { .. }) {
             self.sync.catch_up();
         }
-        if matches!(self.phase, Phase::Unexplained { .. }) {
+        // A sampling board's frame is weighed once the board has rested on it (a piece slid
+        // across a square shows in a frame), others' full report at once.
+        if matches!(self.phase, Phase::Unexplained { .. }) && !self.samples_occupancy() {
             self.catch_up(t);
         }
     }

@@ -461,6 +461,19 @@ fn a_neighbour_knocked_for_a_window_while_a_pawn_is_in_hand_is_no_capture() {
 }
 
 #[test]
+fn a_frame_that_shows_a_pawn_passing_a_square_is_weighed_once_the_board_rested() {
+    // A frame each 250 ms: White's e2 pawn lifted; then set down on e4, and Black's pawn shown
+    // on e6 on its way from e7 to e5 (a quick reply); then on e5. 1. e4 e6 explains the second
+    // frame; weighed once the board rested, the third shows 1. e4 e5.
+    let script = "1000 snapshot XXXXXXXX/XXXXXXXX/8/8/8/8/XXXX1XXX/XXXXXXXX
+                  1250 snapshot XXXXXXXX/XXXX1XXX/4X3/8/4X3/8/XXXX1XXX/XXXXXXXX
+                  1500 snapshot XXXXXXXX/XXXX1XXX/8/4X3/4X3/8/XXXX1XXX/XXXXXXXX";
+    let out = run(Chess::default(), sampled(), script);
+    let moves: Vec<String> = sans(&out).into_iter().map(|(_, san)| san).collect();
+    assert_eq!(moves, ["e4", "e5"], "{out:?}");
+}
+
+#[test]
 fn a_last_capture_a_sampling_board_hid_is_taken_once_the_input_ends() {
     // 13. Nxe5, the last move recorded: only c4 was seen emptied. While the log goes on, the
     // knight may be in hand; once it has ended, it is not: the one capture from c4 was made.

@@ -14,8 +14,9 @@
 //! - the frames become lifts and placements square by square ([`PositionReader`]): a square's
 //!   change is taken once the next frame still shows it ([`HOLD_MS`]); the first frame, and one
 //!   far from the frame before, is a full report. A Sentio board samples occupancy (a capture
-//!   between two frames leaves no trace): each of its frames that changed is a full report,
-//!   the moves between them caught up, never touches or illegal placements;
+//!   between two frames leaves no trace): each change it shows is a full report, taken at once
+//!   from frames [`AT_ONCE_MS`] apart or more (else held as an RFID board's), the moves between
+//!   them caught up, never touches or illegal placements;
 //! - the board owes a frame all the time: none for [`ANSWER_MS`] is [`LinkEvent::Lost`]; the
 //!   next frame is [`LinkEvent::Back`], read whole;
 //! - [`handle_feedback`](BoardSession::handle_feedback) lights the squares of a move to carry
@@ -34,11 +35,17 @@ use crate::live::positions::PositionReader;
 use crate::live::{BoardSession, Feedback, GuideLights, LinkEvent, Liveness};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
-/// How long after a square's new reading was first seen a frame must still show it for it to
-/// be taken: 1 ms, so the next frame takes it, however fast the frames come (a whole frame
-/// takes about 250 ms at 38400 baud; the rate is not published). A reading that lasts one frame
-/// is never taken.
+/// How long after a square's new reading on an RFID board was first seen a frame must still
+/// show it for it to be taken: 1 ms, so the next frame takes it, however fast the frames come
+/// (a whole frame takes about 250 ms at 38400 baud; the rate is not published). A chip reading
+/// that lasts one frame is never taken (real boards show stray values). A Sentio board's
+/// frames are taken so too when they come quicker than [`AT_ONCE_MS`], else at once.
 pub const HOLD_MS: Millis = 1;
+
+/// A Sentio board's frames this far apart or more are taken at once, each a report; quicker
+/// ones once the next frame still shows their change ([`HOLD_MS`]). The frame period is not
+/// published (the corpus bench runs 250 ms and 50 ms).
+pub const AT_ONCE_MS: Millis = 100;
 
 /// How long the board may send no frame before it counts as lost.
 pub const ANSWER_MS: Millis = 2000;
@@ -77,6 +84,10 @@ pub struct CertaboSession {
     positions: PositionReader,
     /// The squares whose piece, as the position reader took it, the board cannot name.
     unnamed: Bitboard,
+    /// A Sentio board's occupancy as last reported (`None`: the next frame is reported).
+    occupancy: Option<Bitboard>,
+    /// When the last frame came (`None`: none since the board was last heard).
+    last_frame_at: Option<Millis>,
     leds: GuideLights,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<LinkEvent>,
@@ -97,6 +108,8 @@ impl CertaboSession {
             unknown: BTreeSet::new(),
             positions: PositionReader::new(HOLD_MS),
             unnamed: Bitboard::EMPTY,
+            occupancy: None,
+            last_frame_at: None,
             leds: GuideLights::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
@@ -132,6 +145,8 @@ impl CertaboSession {
         if self.liveness.heard(now) {
             self.positions.clear();
             self.unnamed = Bitboard::EMPTY;
+            self.occupancy = None;
+            self.last_frame_at = None;
             self.events.push_back(LinkEvent::Back);
             // A board that went silent may have been unplugged, its lights out: shown again.
             self.leds.forget_shown();
@@ -161,23 +176,43 @@ impl CertaboSession {
                 Some(read) => read,
                 None => return,
             },
-            Reading::Occupancy(occupied) => (unnamed_pieces(Board::empty(), occupied), occupied),
+            Reading::Occupancy(occupied) => {
+                self.occupancy(now, occupied);
+                return;
+            }
         };
         let reports = self.positions.read(now, board);
-        if kind == Kind::Sentio && !reports.is_empty() {
-            // A Sentio board samples occupancy: a capture whose victim goes and whose piece
-            // lands between two frames leaves no trace, so its frames are full reports (the
-            // moves between them caught up, no placement ruled illegal), never touches.
-            if let Some(taken) = self.positions.taken() {
-                let snapshot = BoardSnapshot::occupancy(taken.occupied());
-                self.events
-                    .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
-            }
-            return;
-        }
         for report in reports {
             let report = self.named(report, unnamed);
             self.events.push_back(LinkEvent::Sensor(report));
+        }
+    }
+
+    /// A Sentio board's frame showing `occupied`, arrived at `now`. The board samples
+    /// occupancy: a capture whose victim goes and whose piece lands between two frames leaves
+    /// no trace, so each change is a full report (the moves between them caught up, no
+    /// placement ruled illegal, never touches). Frames [`AT_ONCE_MS`] apart or more are taken
+    /// at once: a frame shown once may be the one that tells which capture was made (its victim
+    /// off), and the interpreter weighs the frames a piece passing by shows. Quicker frames are
+    /// taken square by square once the next still shows them, as an RFID board's: a knock
+    /// shorter than a frame or two is not taken, and a victim's time off spans two frames.
+    fn occupancy(&mut self, now: Millis, occupied: Bitboard) {
+        let quick = self
+            .last_frame_at
+            .replace(now)
+            .is_some_and(|before| now.saturating_sub(before) < AT_ONCE_MS);
+        if !quick {
+            self.positions.clear();
+        }
+        self.positions
+            .read(now, unnamed_pieces(Board::empty(), occupied));
+        let Some(shown) = self.positions.taken().map(Board::occupied) else {
+            return;
+        };
+        if self.occupancy.replace(shown) != Some(shown) {
+            let snapshot = BoardSnapshot::occupancy(shown);
+            self.events
+                .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
         }
     }
 
@@ -299,6 +334,8 @@ impl BoardSession for CertaboSession {
         self.liveness.asked(now);
         self.positions.clear();
         self.unnamed = Bitboard::EMPTY;
+        self.occupancy = None;
+        self.last_frame_at = None;
         self.transmit.clear();
         self.unknown.clear();
         self.leds.forget_shown();

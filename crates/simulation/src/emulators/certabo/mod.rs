@@ -2,7 +2,7 @@
 //! frames come out.
 //!
 //! [`CertaboBoardEmulator`] never reads a clock, a port or a file. From power-up it streams a
-//! frame every [`FRAME_MS`] (divided by the speed), unasked: an RFID board the chip under each
+//! frame every [`EmulatorConfig::frame_ms`] ([`FRAME_MS`] unless told; divided by the speed), unasked: an RFID board the chip under each
 //! square, each piece with its own chip drawn at random (`chips.rs`), the chips moving with the
 //! pieces; a Sentio board the occupancy. The host's bytes are LED frames, 8 bytes each. An RFID
 //! board's person first sets the spare queens on d6 and d3 beside the pieces of the standard
@@ -52,6 +52,10 @@ pub struct EmulatorConfig {
     pub unplug: Option<Unplug>,
     /// A Sentio board (occupancy only) rather than an RFID board.
     pub sentio: bool,
+    /// How often the board sends a frame, in ms at normal speed (at least 1): [`FRAME_MS`]
+    /// unless told (a Sentio's 8-number frame takes about 8 ms on the wire; its real period
+    /// is not published).
+    pub frame_ms: Millis,
 }
 
 impl EmulatorConfig {
@@ -63,6 +67,7 @@ impl EmulatorConfig {
             playing: Playing::default(),
             unplug: None,
             sentio: false,
+            frame_ms: FRAME_MS,
         }
     }
 }
@@ -119,7 +124,7 @@ impl CertaboBoardEmulator {
             script: ScriptPlayer::new(config.script.changes, config.playing.speed)
                 .with_lap(config.script.lap),
             start: config.playing.start,
-            frame_ms: scaled(FRAME_MS),
+            frame_ms: scaled(config.frame_ms.max(1)),
             spares_ms: if config.sentio || !learnable {
                 0
             } else {

@@ -114,6 +114,25 @@ fn a_sentio_board_streams_the_occupancy_with_no_spare_queens() {
 }
 
 #[test]
+fn a_sentio_board_told_its_frame_period_streams_that_often() {
+    // Frames from power-up at 0, every 50 ms: 0, 50, ..., 1000 by 1000 ms (21), the e2 pawn
+    // lifted at 1000 ms after the host spoke at 0 shown in the last.
+    let mut config = EmulatorConfig::new(e4_script());
+    config.sentio = true;
+    config.frame_ms = 50;
+    let mut board = CertaboBoardEmulator::new(config);
+    board.handle_bytes(0, &[0; 8]);
+    let sent = frames(&mut board, 1_000);
+    assert_eq!(sent.len(), 21);
+    let lifted = Board::new().occupied() & !shakmaty::Bitboard::from(Square::E2);
+    assert_eq!(sent.last(), Some(&Reading::Occupancy(lifted)));
+    assert_eq!(
+        sent.get(19),
+        Some(&Reading::Occupancy(Board::new().occupied()))
+    );
+}
+
+#[test]
 fn the_host_s_session_learns_the_chips_and_reads_the_move() {
     let mut board = on_host(false);
     let mut session = CertaboSession::new(None);
