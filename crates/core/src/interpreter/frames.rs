@@ -193,9 +193,8 @@ impl Frames {
     /// Whether the `n`th report may show a piece passing by, and nothing of the sequence: shown
     /// for less than the transient time before the next report (the slide window, or one scan
     /// and a millisecond: a report the next replaced within a scan may have lasted no time), or
-    /// undone by it (a neighbour
-    /// knocked and put back: the board back as the report before showed it). The last report,
-    /// the board as it stands, never is.
+    /// undone by it (a neighbour knocked and put back: the board back as the report before
+    /// showed it). The last report, the board as it stands, never is.
     fn passing(&self, n: usize) -> bool {
         let Some(&(then, after)) = self.shown.get(n.saturating_add(1)) else {
             return false;

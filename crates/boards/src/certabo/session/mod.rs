@@ -177,7 +177,7 @@ impl CertaboSession {
                 None => return,
             },
             Reading::Occupancy(occupied) => {
-                self.occupancy(now, occupied);
+                self.sentio_frame(now, occupied);
                 return;
             }
         };
@@ -196,7 +196,7 @@ impl CertaboSession {
     /// off), and the interpreter weighs the frames a piece passing by shows. Quicker frames are
     /// taken square by square once the next still shows them, as an RFID board's: a knock
     /// shorter than a frame or two is not taken, and a victim's time off spans two frames.
-    fn occupancy(&mut self, now: Millis, occupied: Bitboard) {
+    fn sentio_frame(&mut self, now: Millis, occupied: Bitboard) {
         let quick = self
             .last_frame_at
             .replace(now)

@@ -2,9 +2,9 @@
 //! frames come out.
 //!
 //! [`CertaboBoardEmulator`] never reads a clock, a port or a file. From power-up it streams a
-//! frame every [`EmulatorConfig::frame_ms`] ([`FRAME_MS`] unless told; divided by the speed), unasked: an RFID board the chip under each
-//! square, each piece with its own chip drawn at random (`chips.rs`), the chips moving with the
-//! pieces; a Sentio board the occupancy. The host's bytes are LED frames, 8 bytes each. An RFID
+//! frame every [`EmulatorConfig::frame_ms`] ([`FRAME_MS`] unless told; divided by the speed),
+//! unasked: an RFID board the chip under each square, each piece with its own chip drawn at
+//! random (`chips.rs`), the chips moving with the pieces; a Sentio board the occupancy. The host's bytes are LED frames, 8 bytes each. An RFID
 //! board's person first sets the spare queens on d6 and d3 beside the pieces of the standard
 //! start (the one position a host learns chips from), for the host to learn their chips, and
 //! takes them off [`SPARES_MS`] after the host's first bytes; the
