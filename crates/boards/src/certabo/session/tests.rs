@@ -231,13 +231,22 @@ fn sensors_of(events: Vec<LinkEvent>) -> Vec<SensorKind> {
         .collect()
 }
 
+/// A Sentio board's frame showing `occupied`.
+fn sentio_frame(occupied: Bitboard) -> Vec<u8> {
+    encode_reading(&Reading::Occupancy(occupied))
+}
+
+/// The full report of a Sentio board showing `occupied`.
+fn snapshot(occupied: Bitboard) -> SensorKind {
+    SensorKind::Snapshot(BoardSnapshot::occupancy(occupied))
+}
+
 #[test]
 fn a_sentio_board_s_frames_that_changed_are_full_reports_naming_no_piece() {
     let mut session = CertaboSession::new(None);
     session.connect(0);
     let start = Board::new().occupied();
-    let occupancy = |occupied| encode_reading(&Reading::Occupancy(occupied));
-    session.handle_bytes(250, &occupancy(start));
+    session.handle_bytes(250, &sentio_frame(start));
     let said = events(&mut session);
     assert!(
         matches!(said.first(), Some(LinkEvent::Identified { what, .. }) if what.contains("Sentio"))
@@ -247,28 +256,17 @@ fn a_sentio_board_s_frames_that_changed_are_full_reports_naming_no_piece() {
         said.get(1),
         Some(&LinkEvent::Notice(SENTIO_CAVEAT.to_owned()))
     );
-    assert_eq!(
-        said.get(2),
-        Some(&LinkEvent::Sensor(SensorKind::Snapshot(
-            BoardSnapshot::occupancy(start)
-        )))
-    );
+    assert_eq!(said.get(2), Some(&LinkEvent::Sensor(snapshot(start))));
     // g1 empty for one frame: taken at once as a full report (a capture between two frames
     // would leave no trace: no touch is read from a Sentio board), and so is the next frame
     // that undoes it (a frame shown once may be a capture's victim off: the interpreter weighs
     // it); a frame that changed nothing is no report.
     let lifted = start & !Bitboard::from_square(Square::G1);
-    session.handle_bytes(500, &occupancy(lifted));
-    assert_eq!(
-        sensors(&mut session),
-        [SensorKind::Snapshot(BoardSnapshot::occupancy(lifted))]
-    );
-    session.handle_bytes(750, &occupancy(start));
-    assert_eq!(
-        sensors(&mut session),
-        [SensorKind::Snapshot(BoardSnapshot::occupancy(start))]
-    );
-    session.handle_bytes(1000, &occupancy(start));
+    session.handle_bytes(500, &sentio_frame(lifted));
+    assert_eq!(sensors(&mut session), [snapshot(lifted)]);
+    session.handle_bytes(750, &sentio_frame(start));
+    assert_eq!(sensors(&mut session), [snapshot(start)]);
+    session.handle_bytes(1000, &sentio_frame(start));
     assert_eq!(sensors(&mut session), [], "nothing changed");
 }
 
@@ -279,24 +277,17 @@ fn a_sentio_board_s_quick_frames_are_taken_once_the_next_still_shows_them() {
     let mut session = CertaboSession::new(None);
     session.connect(0);
     let start = Board::new().occupied();
-    let occupancy = |occupied| encode_reading(&Reading::Occupancy(occupied));
-    session.handle_bytes(50, &occupancy(start));
-    assert_eq!(
-        sensors(&mut session),
-        [SensorKind::Snapshot(BoardSnapshot::occupancy(start))]
-    );
+    session.handle_bytes(50, &sentio_frame(start));
+    assert_eq!(sensors(&mut session), [snapshot(start)]);
     let knocked = start & !Bitboard::from_square(Square::G1);
-    session.handle_bytes(100, &occupancy(knocked));
-    session.handle_bytes(150, &occupancy(start));
+    session.handle_bytes(100, &sentio_frame(knocked));
+    session.handle_bytes(150, &sentio_frame(start));
     assert_eq!(sensors(&mut session), [], "a knock for one frame");
     let lifted = start & !Bitboard::from_square(Square::E2);
-    session.handle_bytes(200, &occupancy(lifted));
+    session.handle_bytes(200, &sentio_frame(lifted));
     assert_eq!(sensors(&mut session), []);
-    session.handle_bytes(250, &occupancy(lifted));
-    assert_eq!(
-        sensors(&mut session),
-        [SensorKind::Snapshot(BoardSnapshot::occupancy(lifted))]
-    );
+    session.handle_bytes(250, &sentio_frame(lifted));
+    assert_eq!(sensors(&mut session), [snapshot(lifted)]);
 }
 
 #[test]
