@@ -816,9 +816,12 @@ fn the_page_shows_the_game_and_the_server_s_clock_and_its_buttons_ask_the_server
     let offer = browser.text_when("#online-offer", within, |text| text.is_empty());
     assert_eq!(offer, "");
     assert_eq!(posted("draw/no"), [200]);
-    // A takeback proposed, which the opponent declines.
+    let note = browser.text_when("#online-note", within, |text| text.starts_with("Decline"));
+    assert_eq!(note, "Decline: asked of the server");
+    // A takeback proposed, which the opponent declines. The decline's note stays until the
+    // page has the proposal's answer, so the wait is for a note about the proposal.
     browser.click("#ask-takeback");
-    let note = browser.text_when("#online-note", within, |text| text.contains("asked"));
+    let note = browser.text_when("#online-note", within, |text| text.starts_with("Propose"));
     assert_eq!(note, "Propose takeback: asked of the server");
     assert_eq!(
         browser.text_when("#ask-takeback", within, |text| text == "Propose takeback"),
