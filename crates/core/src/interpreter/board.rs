@@ -1,7 +1,7 @@
 //! The physical board as the sensors report it: which squares are occupied, and which pieces
 //! the board identified.
 
-use shakmaty::{Bitboard, Board, Chess, Color, Piece, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Role, Square};
 
 use super::frames::Frames;
 use super::motions::Motions;
@@ -136,10 +136,12 @@ impl Sensed {
         self.frames.observe(t, self.board.occupied(), record);
     }
 
-    /// The record, having caught up on moves made unseen, stands at `record` at `t`: the board
-    /// as it stands is the first report since, perhaps moves ahead.
-    pub(super) fn caught_up(&mut self, t: Millis, record: &Chess) {
-        self.frames.caught_up(t, self.board.occupied(), record);
+    /// The record, having caught up on `made`, moves made unseen from `root`, stands at `record`
+    /// at `t`: the reports since the board showed them made, at rest, and the board as it
+    /// stands, are the first evidence for the moves after them ([`Frames::caught_up`]).
+    pub(super) fn caught_up(&mut self, t: Millis, root: &Chess, made: &[Move], record: &Chess) {
+        self.frames
+            .caught_up(t, self.board.occupied(), root, made, record);
     }
 }
 

@@ -92,11 +92,67 @@ impl Frames {
         }
     }
 
-    /// The record caught up on moves made unseen and reached `record` at `t`, the board showing
-    /// `occupied`: perhaps moves ahead of it.
-    pub(super) fn caught_up(&mut self, t: Millis, occupied: Bitboard, record: &Chess) {
-        self.observe(t, occupied, record);
-        self.ahead = true;
+    /// The record caught up on `made`, moves made unseen from `root`, and reached `record` at
+    /// `t`, the board showing `occupied`. The reports the board made from when it last showed
+    /// them made, at rest, are kept: the first evidence for the moves after them (a reply begun
+    /// before they were decided shows in them; a neighbour knocked off and put back after the
+    /// rest is seen undone). When no report showed that rest, the board may have been any
+    /// number of moves ahead of the record when it reached it.
+    pub(super) fn caught_up(
+        &mut self,
+        t: Millis,
+        occupied: Bitboard,
+        root: &Chess,
+        made: &[Move],
+        record: &Chess,
+    ) {
+        let kept = self.after_rest(root, made);
+        self.record = Some((record.board().clone(), record.turn()));
+        self.overflowed = false;
+        match kept {
+            Some((since, shown)) => {
+                self.since = since;
+                self.ahead = false;
+                self.shown = shown;
+            }
+            None => {
+                self.since = t;
+                self.ahead = true;
+                self.shown.clear();
+            }
+        }
+        if self.shown.last().is_none_or(|&(_, last)| last != occupied) {
+            self.observe(t, occupied, record);
+        }
+    }
+
+    /// When the board last showed `made` (moves from `root`, the record's position) made, at
+    /// rest, the reports before it showing them being made: that time, and the reports from it.
+    fn after_rest(&self, root: &Chess, made: &[Move]) -> Option<(Millis, Vec<(Millis, Bitboard)>)> {
+        if !self.stands_at(root) || self.overflowed || made.is_empty() {
+            return None;
+        }
+        let positions = positions_after(root, made);
+        let rest = positions.last()?.board().occupied();
+        let at = self.shown.iter().rposition(|&(_, shown)| shown == rest)?;
+        let sequence = Sequence {
+            positions: &positions,
+            moves: made,
+            under_way: None,
+        };
+        let reached = self.stages_reached(at.checked_add(1)?, &sequence, true)?;
+        if reached.last() != Some(&true) {
+            return None;
+        }
+        let &(since, _) = self.shown.get(at)?;
+        Some((since, self.shown.get(at..)?.to_vec()))
+    }
+
+    /// Whether the record stood at `position` when the reports came.
+    fn stands_at(&self, position: &Chess) -> bool {
+        self.record
+            .as_ref()
+            .is_some_and(|(board, turn)| board == position.board() && *turn == position.turn())
     }
 
     /// Whether the reports can have been shown, in their order, while `moves` were made from
@@ -121,20 +177,10 @@ impl Frames {
     /// back), which shows nothing of the sequence. Reports that are not kept, or that came
     /// while the record stood elsewhere, weigh nothing.
     pub(super) fn fit(&self, root: &Chess, moves: &[Move], under_way: Option<Bitboard>) -> Fit {
-        let here = self
-            .record
-            .as_ref()
-            .is_some_and(|(board, turn)| board == root.board() && *turn == root.turn());
-        if !here || self.overflowed || self.shown.is_empty() {
+        if !self.stands_at(root) || self.overflowed || self.shown.is_empty() {
             return Fit::Whole;
         }
-        let mut positions = Vec::with_capacity(moves.len().saturating_add(1));
-        let mut position = root.clone();
-        positions.push(position.clone());
-        for &m in moves {
-            position.play_unchecked(m);
-            positions.push(position.clone());
-        }
+        let positions = positions_after(root, moves);
         let sequence = Sequence {
             positions: &positions,
             moves,
@@ -152,6 +198,20 @@ impl Frames {
     /// Whether every report can have been shown, in order, while `sequence` was made, those
     /// that may show a piece passing by perhaps showing nothing of it when `passing` is given.
     fn followed(&self, sequence: &Sequence<'_>, passing: bool) -> bool {
+        self.stages_reached(self.shown.len(), sequence, passing)
+            .is_some()
+    }
+
+    /// The stages of `sequence` (at rest after a ply, or one in the hands) the first `count`
+    /// reports may leave it at, each report shown at one of them in order (those that may show
+    /// a piece passing by perhaps at none when `passing` is given); none when some report cannot
+    /// have been shown.
+    fn stages_reached(
+        &self,
+        count: usize,
+        sequence: &Sequence<'_>,
+        passing: bool,
+    ) -> Option<Vec<bool>> {
         let last = Stage(
             sequence
                 .moves
@@ -166,7 +226,7 @@ impl Frames {
             *first = true;
         }
         let mut heard = self.since;
-        for (n, &(t, occupied)) in self.shown.iter().enumerate() {
+        for (n, &(t, occupied)) in self.shown.iter().enumerate().take(count) {
             let unheard = t.saturating_sub(heard) >= UNHEARD_MS || (n == 0 && self.ahead);
             heard = t;
             let passing = passing && self.passing(n);
@@ -183,11 +243,11 @@ impl Frames {
                 })
                 .collect();
             if !next.contains(&true) {
-                return false;
+                return None;
             }
             reachable = next;
         }
-        true
+        Some(reachable)
     }
 
     /// Whether the `n`th report may show a piece passing by, and nothing of the sequence: shown
@@ -209,6 +269,18 @@ impl Frames {
             .is_some_and(|&(_, before)| before == after);
         brief || undone
     }
+}
+
+/// `root`, then the position after each of `moves` played from it.
+fn positions_after(root: &Chess, moves: &[Move]) -> Vec<Chess> {
+    let mut positions = Vec::with_capacity(moves.len().saturating_add(1));
+    let mut position = root.clone();
+    positions.push(position.clone());
+    for &m in moves {
+        position.play_unchecked(m);
+        positions.push(position.clone());
+    }
+    positions
 }
 
 /// How many plies were made whole between a report at stage `from` and the next at `to`:
@@ -415,6 +487,55 @@ mod tests {
         };
         let transposed = moves(&after, &["f6e5", "f3e5"]);
         assert!(frames.explained_by(&after, &transposed, None));
+    }
+
+    #[test]
+    fn the_reports_after_the_moves_caught_up_rested_are_kept_for_the_next() {
+        // 1... Kf8 made, then the rook of d4 in hand, the knight of d7 off for a frame, the rook
+        // set down: Rxd7, not Rxg4 (which leaves the same board). Kf8 is caught up only then (a
+        // move under way after it until then): the reports since the king rested still tell
+        // Rxd7; taken for a board any number of moves ahead, they told nothing.
+        let start = position("4k3/3n4/8/8/3R2n1/8/8/4K3 b - - 0 1");
+        let kf8 = moves(&start, &["e8f8"]);
+        let mut after = start.clone();
+        after.play_unchecked(kf8[0]);
+        let rested = after.board().occupied();
+        let rook_gone = rested & !Bitboard::from(Square::D4);
+        let rxd7 = moves(&after, &["d4d7"]);
+        let rxg4 = moves(&after, &["d4g4"]);
+        // The reports before Kf8 is caught up, a quarter of a second apart, the board showing
+        // the last of them then; and those after it.
+        let weighed = |before: &[Bitboard], since: &[Bitboard]| {
+            let mut frames = Frames::new(251);
+            let mut times = (1_000..).step_by(250);
+            for (t, &shown) in times.by_ref().zip(before) {
+                frames.observe(t, shown, &start);
+            }
+            let now = before.last().copied().unwrap_or(rested);
+            let at = times.next().unwrap_or_default();
+            frames.caught_up(at, now, &start, &kf8, &after);
+            for (t, &shown) in times.zip(since) {
+                frames.observe(t, shown, &after);
+            }
+            (
+                frames.fit(&after, &rxd7, None),
+                frames.fit(&after, &rxg4, None),
+            )
+        };
+        let rook_in_hand = [
+            rook_gone,
+            rook_gone & !Bitboard::from(Square::D7),
+            rook_gone,
+        ];
+        let rest_then_rook: Vec<Bitboard> = [rested].into_iter().chain(rook_in_hand).collect();
+        assert_eq!(weighed(&rest_then_rook, &[]), (Fit::Whole, Fit::Passing));
+        // The white king knocked off after the rest (Kf8 caught up then) and put back: undone,
+        // as the rest before it shows, it rules out neither.
+        let knocked = rested & !Bitboard::from(Square::E1);
+        assert_eq!(
+            weighed(&[rested, knocked], &rest_then_rook),
+            (Fit::Passing, Fit::Passing)
+        );
     }
 
     #[test]

@@ -1098,7 +1098,8 @@ impl Interpreter {
             catch_up::CatchUp::Nothing | catch_up::CatchUp::UnderWay => return,
         };
         self.undecided = catch_up::Undecided::default();
-        for m in moves {
+        let root = position.clone();
+        for &m in &moves {
             // Nobody saw the turn: correcting its move later earns no ruling (4.7).
             self.turn.trace = Trace::new(self.game.position().board(), self.game.turn());
             self.turn.trace.mark_unseen();
@@ -1110,9 +1111,11 @@ impl Interpreter {
         if !rest.is_empty() {
             self.undecided.keep(self.game.position(), rest);
         }
-        // What the board shows now is the first evidence for the moves after these.
+        // What the board showed since it rested after these, and shows now, is the first
+        // evidence for the moves after them.
         if self.samples_occupancy() {
-            self.sensed.caught_up(t, self.game.position());
+            self.sensed
+                .caught_up(t, &root, &moves, self.game.position());
         }
         self.reassess(t);
     }

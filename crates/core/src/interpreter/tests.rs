@@ -474,6 +474,23 @@ fn a_frame_that_shows_a_pawn_passing_a_square_is_weighed_once_the_board_rested()
 }
 
 #[test]
+fn a_reply_a_sampling_board_showed_before_the_move_was_caught_up_is_weighed_by_its_frames() {
+    // From a corpus game (chessjs-benchmark.pgn game 6) on the bench's Sentio board: 31...
+    // Rxd5 shows c5 emptied, nothing more (the rook may be in hand); then White's queen lifted
+    // from e5, the rook of d5 off for a frame, the queen set down: 32. Qxd5+. Rxd5 is caught
+    // up only then; the frames since it rested still show which of the queen's captures
+    // (d5, g5, c7, h2...) was made.
+    let script = "1000 snapshot 8/2XX1X2/7X/3XX1X1/8/6X1/X4X1X/5XX1
+                  3750 snapshot 8/2XX1X2/7X/3X2X1/8/6X1/X4X1X/5XX1
+                  4000 snapshot 8/2XX1X2/7X/6X1/8/6X1/X4X1X/5XX1
+                  4250 snapshot 8/2XX1X2/7X/3X2X1/8/6X1/X4X1X/5XX1";
+    let start = position("8/2pk1p2/7p/2rRQ1p1/8/6P1/P4P1P/5RK1 b - - 0 31");
+    let out = run(start, sampled(), script);
+    let moves: Vec<String> = sans(&out).into_iter().map(|(_, san)| san).collect();
+    assert_eq!(moves, ["Rxd5", "Qxd5+"], "{out:?}");
+}
+
+#[test]
 fn a_last_capture_a_sampling_board_hid_is_taken_once_the_input_ends() {
     // 13. Nxe5, the last move recorded: only c4 was seen emptied. While the log goes on, the
     // knight may be in hand; once it has ended, it is not: the one capture from c4 was made.
