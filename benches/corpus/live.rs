@@ -62,6 +62,10 @@ pub struct LiveStyle {
     /// that differ from its game for this long, the board is set back to the host's position
     /// and what was made since made again. `None`: hands that never look at the lights.
     pub set_back_after: Option<Millis>,
+    /// Hands that answer a Certabo board's LEDs asking where a piece went: once lit for this
+    /// long, the piece last set down, if lit, is lifted and set back. `None`: hands that never
+    /// look at the LEDs so.
+    pub answer_after: Option<Millis>,
     /// A Certabo board that senses occupancy only (a Sentio), rather than chips.
     pub sentio: bool,
     /// A Certabo board's frame period, when not the emulator's 250 ms: `watch` is told it as
@@ -71,6 +75,10 @@ pub struct LiveStyle {
 
 /// How long the lights show a difference before a person heeding them sets the board back.
 const SET_BACK_AFTER_MS: Millis = 2_000;
+
+/// How long a Certabo board's LEDs ask where a piece went before a person looking at them
+/// answers.
+const ANSWER_AFTER_MS: Millis = 1_000;
 
 /// The live rows.
 pub fn styles() -> Vec<LiveStyle> {
@@ -87,6 +95,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        answer_after: None,
         sentio: false,
         frame_ms: None,
     };
@@ -97,6 +106,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms: None,
         killed_ms: Some(killed_ms),
         set_back_after: None,
+        answer_after: None,
         sentio: false,
         frame_ms: None,
     };
@@ -115,6 +125,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        answer_after: None,
         sentio: false,
         frame_ms: None,
     };
@@ -127,6 +138,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        answer_after: None,
         sentio: false,
         frame_ms: None,
     };
@@ -139,6 +151,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        answer_after: None,
         sentio: false,
         frame_ms: None,
     };
@@ -158,6 +171,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: unplug_ms.map(|_| SET_BACK_AFTER_MS),
+        answer_after: None,
         sentio: false,
         frame_ms: None,
     };
@@ -170,7 +184,8 @@ pub fn styles() -> Vec<LiveStyle> {
     };
     // A Certabo RFID board identifies pieces by their chips (learnt from the start position and
     // the spare queens, which the person takes off after), streaming a frame every 250 ms; no
-    // clock. A Sentio board streams occupancy only: its promotions are typed at the host.
+    // clock. A Sentio board streams occupancy only: its promotions are typed at the host, and
+    // its hands answer the LEDs asking where a capture went (a person looks at the board).
     let certabo = |name, hands: HandStyle, unplug_ms, sentio: bool, frame_ms| LiveStyle {
         name,
         protocol: &touchmove::certabo::PROTOCOL,
@@ -181,6 +196,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        answer_after: sentio.then_some(ANSWER_AFTER_MS),
         sentio,
         frame_ms,
     };
@@ -197,6 +213,7 @@ pub fn styles() -> Vec<LiveStyle> {
         unplug_ms,
         killed_ms: None,
         set_back_after: None,
+        answer_after: None,
         sentio: false,
         frame_ms: None,
     };
@@ -337,6 +354,7 @@ pub fn styles() -> Vec<LiveStyle> {
             unplug_ms: None,
             killed_ms: Some(2_000),
             set_back_after: None,
+            answer_after: None,
             sentio: false,
             frame_ms: None,
         },
@@ -680,6 +698,7 @@ fn emulated_board(
         config.playing.seed = seed;
         config.unplug = unplug;
         config.sentio = style.sentio;
+        config.answer_after = style.answer_after;
         if let Some(frame_ms) = style.frame_ms {
             config.frame_ms = frame_ms;
         }

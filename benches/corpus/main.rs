@@ -182,7 +182,7 @@ fn note_games(notes: &mut Vec<String>, row: &str, inexact: &[String], misruled: 
 fn live_table(games: &[(String, PgnGame)], name: &str) {
     println!();
     println!(
-        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock; Chessnut: the whole position every 100 ms, no clock, its link dropped as a Bluetooth link drops; eONE: the ChessLink board over Bluetooth, its bytes with their parity bit; Pegasus and Square Off: occupancy, each change, no clock, no buttons; Certabo: a frame every 250 ms (the sentio 50 ms rows: every 50 ms, `watch` told `--scan-ms 50`), the RFID board's chips calibrated before (kept), the Sentio's occupancy only, no clock; Hall: occupancy, each change, clock buttons) and the protocol's real host session and live game, in process on simulated time"
+        "Live: an emulated board (DGT: scans, DGT clock; ChessLink: 41 ms scans, a report at each changing scan, no clock; Chessnut: the whole position every 100 ms, no clock, its link dropped as a Bluetooth link drops; eONE: the ChessLink board over Bluetooth, its bytes with their parity bit; Pegasus and Square Off: occupancy, each change, no clock, no buttons; Certabo: a frame every 250 ms (the sentio 50 ms rows: every 50 ms, `watch` told `--scan-ms 50`), the RFID board's chips calibrated before (kept), the Sentio's occupancy only, its hands answering the lights that ask where a piece went (lit 1 s: the piece of their last move lifted and set back), no clock; Hall: occupancy, each change, clock buttons) and the protocol's real host session and live game, in process on simulated time"
     );
     println!(
         "{:<19} {:>6} {:>7} {:>8} {:>6} {:>11} {:>6} {:>7} {:>8} {:>8} {:>14} {:>6}",

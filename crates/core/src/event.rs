@@ -79,6 +79,18 @@ pub enum EventKind {
     },
     /// The board matches an expected position again after a mismatch.
     Resync,
+    /// The board shows the piece of `from` moved, but not where to: each square of `to` leaves
+    /// it showing the same (a capture whose victim a sampling board never showed off). Nothing
+    /// is decided by it; the board's lights show the squares, and the piece lifted where it
+    /// stands and set back tells (a later move may tell too).
+    Ambiguous {
+        /// The square the piece left.
+        #[serde(serialize_with = "ser_display")]
+        from: Square,
+        /// The squares it may stand on, in square order.
+        #[serde(serialize_with = "ser_squares")]
+        to: Vec<Square>,
+    },
     /// A new game begins on the same board.
     Game {
         /// The number of the game on this board, from 1.

@@ -45,6 +45,15 @@ pub enum Feedback {
     },
     /// The board matches the game again after a mismatch.
     Resynced,
+    /// The board shows the piece of `from` moved but not where to, one of `to`: a board with
+    /// lights lights them all until a move is decided (the piece lifted where it stands and set
+    /// back tells).
+    Ambiguous {
+        /// The square the piece left.
+        from: Square,
+        /// The squares it may stand on.
+        to: Vec<Square>,
+    },
     /// `side` gets `ms` more on its clock (the opponent of a completed illegal move, FIDE
     /// 7.5.5; time the arbiter gave).
     TimeAdded {
@@ -149,6 +158,10 @@ impl FeedbackWriter {
                 squares: squares.clone(),
             }),
             EventKind::Resync => Some(Feedback::Resynced),
+            EventKind::Ambiguous { from, to } => Some(Feedback::Ambiguous {
+                from: *from,
+                to: to.clone(),
+            }),
             EventKind::Illegal(illegal) => illegal.penalty_ms.map(|ms| Feedback::TimeAdded {
                 side: !illegal.color,
                 ms,

@@ -1,7 +1,8 @@
 //! Lights that guide the hands, for a board with a light per square (Chessnut, Pegasus): the
 //! squares of a move to carry out (an engine's, an opponent's) until it is made, and while the
-//! board differs from the game the squares that differ, until it matches again; nothing while
-//! the board matches the game and nothing is to be carried out.
+//! board differs from the game the squares that differ, until it matches again; while where a
+//! piece went is asked, the square it left and those it may stand on, until a move is decided;
+//! nothing while the board matches the game and nothing is to be carried out.
 
 use shakmaty::Square;
 
@@ -12,6 +13,7 @@ use super::feedback::Feedback;
 pub struct GuideLights {
     to_carry_out: Vec<Square>,
     mismatch: Vec<Square>,
+    asked: Vec<Square>,
     shown: Option<Vec<Square>>,
 }
 
@@ -22,19 +24,29 @@ impl GuideLights {
             Feedback::Started { .. } => {
                 self.to_carry_out.clear();
                 self.mismatch.clear();
+                self.asked.clear();
             }
             Feedback::Show { from, to, .. } => self.to_carry_out = vec![*from, *to],
-            Feedback::Moved { .. } | Feedback::TakenBack { .. } => self.to_carry_out.clear(),
+            Feedback::Moved { .. } | Feedback::TakenBack { .. } => {
+                self.to_carry_out.clear();
+                self.asked.clear();
+            }
             Feedback::Mismatch { squares } => self.mismatch = squares.clone(),
             Feedback::Resynced => self.mismatch.clear(),
+            Feedback::Ambiguous { from, to } => {
+                self.asked = std::iter::once(*from).chain(to.iter().copied()).collect();
+            }
             _ => return false,
         }
         true
     }
 
-    /// The squares to light now: the mismatch while there is one, else the move to carry out.
+    /// The squares to light now: a question while one is asked, else the mismatch while there
+    /// is one, else the move to carry out.
     pub fn wanted(&self) -> &[Square] {
-        if self.mismatch.is_empty() {
+        if !self.asked.is_empty() {
+            &self.asked
+        } else if self.mismatch.is_empty() {
             &self.to_carry_out
         } else {
             &self.mismatch
@@ -97,6 +109,32 @@ mod tests {
             Some(vec![]),
             "set again on a new connection"
         );
+    }
+
+    #[test]
+    fn a_question_is_lit_over_a_mismatch_until_a_move_is_decided() {
+        let mut lights = GuideLights::default();
+        let asked = Feedback::Ambiguous {
+            from: Square::H3,
+            to: vec![Square::E6, Square::H7],
+        };
+        assert!(lights.take(&asked));
+        let mismatch = Feedback::Mismatch {
+            squares: vec![Square::H3],
+        };
+        assert!(lights.take(&mismatch));
+        assert_eq!(
+            lights.to_show(),
+            Some(vec![Square::H3, Square::E6, Square::H7])
+        );
+        assert!(lights.take(&Feedback::Resynced));
+        let moved = Feedback::Moved {
+            by: Color::White,
+            from: Square::H3,
+            to: Square::E6,
+        };
+        assert!(lights.take(&moved));
+        assert_eq!(lights.to_show(), Some(vec![]));
     }
 
     #[test]

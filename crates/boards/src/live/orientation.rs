@@ -61,6 +61,10 @@ pub fn turned_feedback(feedback: Feedback) -> Feedback {
         Feedback::Mismatch { squares } => Feedback::Mismatch {
             squares: squares.into_iter().map(turned_square).collect(),
         },
+        Feedback::Ambiguous { from, to } => Feedback::Ambiguous {
+            from: turned_square(from),
+            to: to.into_iter().map(turned_square).collect(),
+        },
         Feedback::SetPieces { mut board } => {
             board.rotate_180();
             Feedback::SetPieces { board }

@@ -22,21 +22,72 @@ pub(super) struct Undecided {
     from: Option<(Board, Color)>,
     /// The sequences (of any length: some leave a move under way).
     lines: Vec<Vec<Move>>,
+    /// The question last asked of the hands from there ([`question`]).
+    asked: Option<Question>,
 }
+
+/// Where one piece went, when the board cannot tell: the square it left, and the squares it
+/// may stand on, in square order (one or more; with one, the piece may still be in hand).
+pub(super) type Question = (Square, Vec<Square>);
 
 impl Undecided {
     /// Keeps `lines`, sequences from `position` (none: too many to follow).
     pub(super) fn keep(&mut self, position: &Chess, lines: Vec<Vec<Move>>) {
+        if !self.kept_from(position) {
+            self.asked = None;
+        }
         self.from = Some((position.board().clone(), position.turn()));
         self.lines = lines;
     }
 
     /// The sequences kept, if they start from `position` (the record has not moved since).
     pub(super) fn lines_from(&self, position: &Chess) -> Option<&[Vec<Move>]> {
-        let (board, turn) = self.from.as_ref()?;
-        let here = board == position.board() && *turn == position.turn();
-        (here && !self.lines.is_empty()).then_some(self.lines.as_slice())
+        (self.kept_from(position) && !self.lines.is_empty()).then_some(self.lines.as_slice())
     }
+
+    /// The question the kept sequences leave, if it was not asked yet from their position: it
+    /// is taken as asked.
+    pub(super) fn ask(&mut self) -> Option<Question> {
+        let question = question(&self.lines)?;
+        if self.asked.as_ref() == Some(&question) {
+            return None;
+        }
+        self.asked = Some(question.clone());
+        Some(question)
+    }
+
+    /// Whether what is kept starts from `position`.
+    fn kept_from(&self, position: &Chess) -> bool {
+        self.from
+            .as_ref()
+            .is_some_and(|(board, turn)| board == position.board() && *turn == position.turn())
+    }
+}
+
+/// Where the piece went, when every one of `lines` is one move of the same piece (captures
+/// whose victim the board never showed off leave it showing the same), or none, the piece
+/// perhaps still in hand, and they are not one move alone. Which piece a pawn became is not
+/// asked so (it is chosen at the host).
+pub(super) fn question(lines: &[Vec<Move>]) -> Option<Question> {
+    let mut from = None;
+    let mut to: Vec<Square> = Vec::with_capacity(lines.len());
+    for line in lines {
+        let m = match line.as_slice() {
+            [] => continue,
+            [m] => m,
+            _ => return None,
+        };
+        let left = m.from()?;
+        if from.is_some_and(|from| from != left) || m.is_promotion() {
+            return None;
+        }
+        from = Some(left);
+        if !to.contains(&m.to()) {
+            to.push(m.to());
+        }
+    }
+    to.sort_unstable();
+    (lines.len() >= 2).then_some((from?, to))
 }
 
 /// What the search found.

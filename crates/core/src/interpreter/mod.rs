@@ -1087,6 +1087,9 @@ impl Interpreter {
                 let made = catch_up::common_prefix(lines.iter());
                 if made.is_empty() {
                     self.undecided.keep(position, lines);
+                    if let Some((from, to)) = self.undecided.ask() {
+                        self.emit(t, EventKind::Ambiguous { from, to });
+                    }
                     return;
                 }
                 let rest = lines

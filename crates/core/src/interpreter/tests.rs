@@ -491,6 +491,41 @@ fn a_reply_a_sampling_board_showed_before_the_move_was_caught_up_is_weighed_by_i
 }
 
 #[test]
+fn a_capture_a_sampling_board_cannot_place_is_asked_once_and_the_piece_lifted_answers() {
+    // The queen of h3 lifted, set down on e6 or h7 with its victim taken off within a frame:
+    // the board shows h3 emptied, nothing more. Which square is asked (once, however long
+    // the board rests, the mismatch said meanwhile); the queen lifted from e6 and set back
+    // answers: 1. Qxe6+, decided when it is set back, not only when the log ends.
+    let script = "1000 snapshot 6X1/7X/4X3/8/8/8/8/6X1
+                  5500 snapshot 6X1/7X/8/8/8/8/8/6X1
+                  6000 snapshot 6X1/7X/4X3/8/8/8/8/6X1
+                  9000 snapshot 6X1/7X/4X3/8/8/8/8/6X1";
+    let start = position("6k1/7p/4p3/8/8/7Q/8/6K1 w - - 0 1");
+    let out = run(start.clone(), sampled(), script);
+    let asked: Vec<(Square, Vec<Square>)> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Ambiguous { from, to } => Some((*from, to.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        asked,
+        [(Square::H3, vec![Square::E6, Square::H7])],
+        "{out:?}"
+    );
+    let moves = sans(&out);
+    assert_eq!(moves.len(), 1, "{out:?}");
+    assert_eq!(moves[0].1, "Qxe6+");
+    assert!(moves[0].0 < 9_000, "decided when answered: {out:?}");
+    // Unanswered, the question stands, and nothing is decided before the log ends.
+    let unanswered = "1000 snapshot 6X1/7X/4X3/8/8/8/8/6X1
+                      9000 snapshot 6X1/7X/4X3/8/8/8/8/6X1";
+    let out = run(start, sampled(), unanswered);
+    assert!(sans(&out).iter().all(|(t, _)| *t >= 9_000), "{out:?}");
+}
+
+#[test]
 fn a_last_capture_a_sampling_board_hid_is_taken_once_the_input_ends() {
     // 13. Nxe5, the last move recorded: only c4 was seen emptied. While the log goes on, the
     // knight may be in hand; once it has ended, it is not: the one capture from c4 was made.

@@ -115,8 +115,8 @@ impl PgnRecorder {
                     None => Ok(()),
                 }
             }
-            // What is pending is not yet the record.
-            EventKind::Pending(_) => Ok(()),
+            // What is pending is not yet the record, nor a question to the hands.
+            EventKind::Pending(_) | EventKind::Ambiguous { .. } => Ok(()),
             EventKind::Clock { ply, color, clock } => {
                 self.current.set_clock(*ply, clk_comment(*color, *clock))
             }

@@ -141,6 +141,14 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             format!("board mismatch at {}", squares.join(" "))
         }
         EventKind::Resync => "board matches again (resync)".to_owned(),
+        EventKind::Ambiguous { from, to } => {
+            let to: Vec<String> = to.iter().map(ToString::to_string).collect();
+            format!(
+                "which square? the piece of {from} went to {}: lift it where it stands and set \
+                 it back",
+                to.join(" or ")
+            )
+        }
         EventKind::Pending(pending) => match &pending.san {
             Some(san) => format!("ply {} pending: {san}", pending.ply),
             None => format!("ply {}: nothing pending", pending.ply),
@@ -472,6 +480,14 @@ mod tests {
             "board mismatch at d2 e4"
         );
         assert_eq!(line(EventKind::Resync), "board matches again (resync)");
+        assert_eq!(
+            line(EventKind::Ambiguous {
+                from: Square::H3,
+                to: vec![Square::E6, Square::H7],
+            }),
+            "which square? the piece of h3 went to e6 or h7: lift it where it stands and set it \
+             back"
+        );
         assert_eq!(
             line(EventKind::Claimable {
                 reason: ClaimReason::FiftyMoves

@@ -130,6 +130,11 @@ function take(event) {
     case "mismatch":
       marked = event.squares || [];
       break;
+    // Where a piece went is asked: the square it left and those it may stand on, as the
+    // board's lights show them, until a move is decided.
+    case "ambiguous":
+      marked = [event.from].concat(event.to || []);
+      break;
     case "resync":
       marked = [];
       break;

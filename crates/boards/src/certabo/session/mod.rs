@@ -50,11 +50,12 @@ pub const AT_ONCE_MS: Millis = 100;
 /// How long the board may send no frame before it counts as lost.
 pub const ANSWER_MS: Millis = 2000;
 
-/// What the host says of a Sentio board once it is told: what it cannot follow yet.
+/// What the host says of a Sentio board once it is told: what it cannot see, and what the
+/// player is asked then.
 pub const SENTIO_CAVEAT: &str = "a Sentio board senses occupancy, sampled: a capture made within one \
-     frame shows only its piece's square emptied, and is caught up from the order the board showed \
-     its squares in (marked reconstructed); when several captures explain what it shows, the game \
-     waits until a later move tells them apart (docs/boards.md)";
+     frame shows only its piece's square emptied; when the board cannot tell where the piece went, \
+     its lights show the square it left and those it may stand on: lift it where it stands and set \
+     it back (docs/boards.md)";
 
 /// What the board is, told by its first frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

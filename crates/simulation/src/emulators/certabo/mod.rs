@@ -11,7 +11,9 @@
 //! script starts then, and a promotion's queen is the spare (a promotion to a piece of which
 //! none is off the board is a piece of another set, unknown to the host: the player chooses
 //! it at the host, [`Notice::ChosenAtHost`]). Unplugged it reads and sends
-//! nothing while the hands go on; plugged in again it streams again, its LEDs out.
+//! nothing while the hands go on; plugged in again it streams again, its LEDs out. Hands told
+//! to ([`EmulatorConfig::answer_after`]) answer the LEDs asking where a piece went: they lift
+//! the piece of their last move, if lit, and set it back.
 
 mod chips;
 mod options;
@@ -20,7 +22,7 @@ mod tests;
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Square};
+use shakmaty::{Bitboard, Board, Piece, Square};
 
 pub use options::HELP;
 
@@ -41,6 +43,14 @@ pub const FRAME_MS: Millis = 250;
 /// speed: time for the host to learn the chips from 7 frames, and a margin.
 pub const SPARES_MS: Millis = 3000;
 
+/// How long a person answering the LEDs holds the piece before setting it back, in ms of script
+/// time: longer than two frames, so that one shows it lifted.
+pub const ANSWER_HOLD_MS: Millis = 600;
+
+/// How long a person pauses after setting the piece back before the hands go on, in ms of
+/// script time.
+pub const ANSWER_PAUSE_MS: Millis = 500;
+
 /// The settings of a [`CertaboBoardEmulator`].
 #[derive(Debug, Clone)]
 pub struct EmulatorConfig {
@@ -56,6 +66,12 @@ pub struct EmulatorConfig {
     /// unless told (a Sentio's 8-number frame takes about 8 ms on the wire; its real period
     /// is not published).
     pub frame_ms: Millis,
+    /// Hands that answer the LEDs asking where a piece went (the square it left, empty, and
+    /// those it may stand on lit: among them the hands' last move's, the piece standing where
+    /// they set it down): once lit so for this long (ms at normal speed), a person lifts that
+    /// piece and sets it back [`ANSWER_HOLD_MS`] later. `None`: hands that never look at the
+    /// LEDs so.
+    pub answer_after: Option<Millis>,
 }
 
 impl EmulatorConfig {
@@ -68,6 +84,7 @@ impl EmulatorConfig {
             unplug: None,
             sentio: false,
             frame_ms: FRAME_MS,
+            answer_after: None,
         }
     }
 }
@@ -99,6 +116,17 @@ pub struct CertaboBoardEmulator {
     follower: Option<Follower>,
     /// Whether the host has spoken.
     heard_host: bool,
+    /// How long a question stays lit before the hands answer it, in ms of emulator time.
+    answer_after: Option<Millis>,
+    /// The squares the hands lifted pieces from since they last set one down.
+    lifted: Vec<Square>,
+    /// The hands' last move: the square its piece left, the square it was set down on, and the
+    /// piece.
+    last_move: Option<(Square, Square, Piece)>,
+    /// The question the LEDs show, and when the hands answer it.
+    asked: Option<(Millis, Bitboard)>,
+    /// The LEDs last answered (not answered twice).
+    answered: Bitboard,
 }
 
 impl CertaboBoardEmulator {
@@ -143,6 +171,11 @@ impl CertaboBoardEmulator {
             notices: VecDeque::new(),
             follower: None,
             heard_host: false,
+            answer_after: config.answer_after.map(scaled),
+            lifted: Vec::new(),
+            last_move: None,
+            asked: None,
+            answered: Bitboard::EMPTY,
         };
         if emulator.start == ScriptStart::AtOnce {
             emulator.host_spoke(0);
@@ -206,8 +239,14 @@ impl CertaboBoardEmulator {
                     if !self.set.place(change.square, piece) || promotion {
                         self.notices.push_back(Notice::ChosenAtHost(piece.role));
                     }
+                    let left = self.lifted.iter().find(|&&square| square != change.square);
+                    self.last_move = left.map(|&from| (from, change.square, piece));
+                    self.lifted.clear();
                 }
-                None => self.set.lift(change.square),
+                None => {
+                    self.set.lift(change.square);
+                    self.lifted.push(change.square);
+                }
             }
         }
     }
@@ -216,6 +255,7 @@ impl CertaboBoardEmulator {
         if self.plug.toggle(&mut self.notices) {
             // Switched on again: streaming, its LEDs out.
             self.leds = Bitboard::EMPTY;
+            self.asked = None;
             self.pending.clear();
             self.next_frame = at;
         } else {
@@ -244,6 +284,59 @@ impl CertaboBoardEmulator {
         if self.plug.plugged() {
             self.out.push_back(burst);
         }
+    }
+
+    /// The hands look at the LEDs at `now`, if they answer questions: a question lit (the
+    /// squares of their last move among them, its piece where they set it down and the square
+    /// it left empty) not answered yet is answered after its time, unless a piece is in hand
+    /// meanwhile (the next move begun).
+    fn heed(&mut self, now: Millis) {
+        let Some(after) = self.answer_after else {
+            return;
+        };
+        let lit = self.leds;
+        let board = self.set.board();
+        let in_hand = !self.lifted.is_empty();
+        let question = !in_hand
+            && self.last_move.is_some_and(|(from, to, piece)| {
+                lit.contains(from)
+                    && lit.contains(to)
+                    && board.piece_at(from).is_none()
+                    && board.piece_at(to) == Some(piece)
+            });
+        if !question || lit == self.answered {
+            self.asked = None;
+        } else if self.asked.is_none_or(|(_, asked)| asked != lit) {
+            self.asked = Some((now.saturating_add(after), lit));
+        }
+    }
+
+    /// A person answers the question lit at `at`: lifts the piece of the hands' last move, if
+    /// it still stands where they set it down, and sets it back, before the hands go on.
+    fn answer(&mut self, at: Millis) {
+        let Some((_, lit)) = self.asked.take() else {
+            return;
+        };
+        self.answered = lit;
+        let board = self.set.board();
+        let Some((_, square, piece)) = self
+            .last_move
+            .filter(|&(_, to, piece)| board.piece_at(to) == Some(piece))
+        else {
+            return;
+        };
+        let lifted = Change {
+            t: 0,
+            square,
+            piece: None,
+        };
+        let set_back = Change {
+            t: ANSWER_HOLD_MS,
+            square,
+            piece: Some(piece),
+        };
+        self.script
+            .insert(at, vec![lifted, set_back], ANSWER_PAUSE_MS);
     }
 
     /// The hands look at the LEDs: a move they carry out goes on the script.
@@ -276,6 +369,7 @@ impl EmulatedBoard for CertaboBoardEmulator {
         while self.pending.len() >= 8 {
             let frame: Vec<u8> = self.pending.drain(..8).collect();
             self.leds = decode_leds(&frame);
+            self.heed(now);
             self.follow(now);
         }
     }
@@ -290,6 +384,7 @@ impl EmulatedBoard for CertaboBoardEmulator {
                 Some((self.next_frame, 2)),
                 self.noise.as_ref().map(|noise| (noise.next(), 3)),
                 self.spares_in_at.map(|at| (at, 4)),
+                self.asked.map(|(at, _)| (at, 5)),
             ]
             .into_iter()
             .flatten()
@@ -299,11 +394,16 @@ impl EmulatedBoard for CertaboBoardEmulator {
                 return;
             };
             match which {
-                0 => self.change(),
+                0 => {
+                    // The hands look at the LEDs again once they have moved.
+                    self.change();
+                    self.heed(at);
+                }
                 1 => self.toggle_plug(at),
                 2 => self.frame(at),
                 3 => self.noise_burst(),
-                _ => self.spares_in(at),
+                4 => self.spares_in(at),
+                _ => self.answer(at),
             }
         }
     }
@@ -315,6 +415,7 @@ impl EmulatedBoard for CertaboBoardEmulator {
             self.plug.due(),
             self.noise.as_ref().map(Noise::next),
             self.spares_in_at,
+            self.asked.map(|(at, _)| at),
         ]
         .into_iter()
         .flatten()
@@ -328,6 +429,7 @@ impl EmulatedBoard for CertaboBoardEmulator {
     fn script_done(&self) -> bool {
         self.heard_host
             && self.spares_in_at.is_none()
+            && self.asked.is_none()
             && self.script.done()
             && self.follower.as_ref().is_none_or(Follower::done)
     }

@@ -252,3 +252,48 @@ fn an_rfid_board_s_calibration_names_every_piece_of_its_set_and_a_sentio_board_h
     config.sentio = true;
     assert_eq!(CertaboBoardEmulator::new(config).calibration(), None);
 }
+
+#[test]
+fn hands_that_answer_lift_the_piece_of_their_last_move_when_asked_where_it_went_once() {
+    use shakmaty::Bitboard;
+    use touchmove_boards::certabo::wire::encode_leds;
+    let mut config = EmulatorConfig::new(e4_script());
+    config.sentio = true;
+    config.answer_after = Some(1_000);
+    let mut board = CertaboBoardEmulator::new(config);
+    board.handle_bytes(0, &[0; 8]);
+    frames(&mut board, 2_000);
+    let played = (Board::new().occupied() & !Bitboard::from(Square::E2)) | Square::E4;
+    let occupancy = |sent: Vec<Reading>| -> Vec<Bitboard> {
+        sent.into_iter()
+            .map(|reading| match reading {
+                Reading::Occupancy(occupied) => occupied,
+                other => panic!("not an occupancy frame: {other:?}"),
+            })
+            .collect()
+    };
+    // The squares of another move lit (one to carry out): no question.
+    board.handle_bytes(2_000, &encode_leds(Bitboard::from(Square::E4) | Square::D5));
+    assert!(
+        occupancy(frames(&mut board, 3_500))
+            .iter()
+            .all(|&o| o == played)
+    );
+    // e2 and e4 among those lit, e2 empty, the pawn on e4: asked where it went. A second
+    // later, at 4500 (after that instant's frame), it is lifted, and set back 600 ms after:
+    // the frames of 4750 and 5000 show it lifted (frames every 250 ms, from 3750 to 6000).
+    let asked = Bitboard::from(Square::E2) | Square::E4 | Square::D5;
+    board.handle_bytes(3_500, &encode_leds(asked));
+    let lifted = played & !Bitboard::from(Square::E4);
+    let mut expected = vec![played; 4];
+    expected.extend([lifted; 2]);
+    expected.extend([played; 4]);
+    assert_eq!(occupancy(frames(&mut board, 6_000)), expected);
+    // The same question lit again is not answered twice.
+    board.handle_bytes(6_000, &encode_leds(asked));
+    assert!(
+        occupancy(frames(&mut board, 9_000))
+            .iter()
+            .all(|&o| o == played)
+    );
+}
