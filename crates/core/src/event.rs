@@ -79,10 +79,12 @@ pub enum EventKind {
     },
     /// The board matches an expected position again after a mismatch.
     Resync,
-    /// The board shows the piece of `from` moved, but not where to: each square of `to` leaves
-    /// it showing the same (a capture whose victim a sampling board never showed off). Nothing
-    /// is decided by it; the board's lights show the squares, and the piece lifted where it
-    /// stands and set back tells (a later move may tell too).
+    /// The board shows the piece of `from` gone, but not where: to one of `to`, each leaving it
+    /// showing the same (a capture whose victim a sampling board never showed off), or, with
+    /// one square, still in hand. Nothing is decided by it; the board's lights show the
+    /// squares, and the piece lifted where it stands and set back tells (a later move may tell
+    /// too). With `to` empty, nothing is asked any more: the board shows the piece back on
+    /// `from`.
     Ambiguous {
         /// The square the piece left.
         #[serde(serialize_with = "ser_display")]

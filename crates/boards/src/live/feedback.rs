@@ -47,7 +47,7 @@ pub enum Feedback {
     Resynced,
     /// The board shows the piece of `from` moved but not where to, one of `to`: a board with
     /// lights lights them all until a move is decided (the piece lifted where it stands and set
-    /// back tells).
+    /// back tells). With `to` empty, nothing is asked any more (the piece is back).
     Ambiguous {
         /// The square the piece left.
         from: Square,

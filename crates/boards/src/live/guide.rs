@@ -33,6 +33,7 @@ impl GuideLights {
             }
             Feedback::Mismatch { squares } => self.mismatch = squares.clone(),
             Feedback::Resynced => self.mismatch.clear(),
+            Feedback::Ambiguous { to, .. } if to.is_empty() => self.asked.clear(),
             Feedback::Ambiguous { from, to } => {
                 self.asked = std::iter::once(*from).chain(to.iter().copied()).collect();
             }
@@ -134,6 +135,18 @@ mod tests {
             to: Square::E6,
         };
         assert!(lights.take(&moved));
+        assert_eq!(lights.to_show(), Some(vec![]));
+        // Asked again, then the piece back where it was: nothing asked any more.
+        assert!(lights.take(&asked));
+        assert_eq!(
+            lights.to_show(),
+            Some(vec![Square::H3, Square::E6, Square::H7])
+        );
+        let back = Feedback::Ambiguous {
+            from: Square::H3,
+            to: Vec::new(),
+        };
+        assert!(lights.take(&back));
         assert_eq!(lights.to_show(), Some(vec![]));
     }
 

@@ -56,6 +56,15 @@ impl Undecided {
         Some(question)
     }
 
+    /// The square whose piece's whereabouts were asked from `position`, if they were: nothing is
+    /// asked any more (the board shows the piece back there).
+    pub(super) fn withdraw(&mut self, position: &Chess) -> Option<Square> {
+        if !self.kept_from(position) {
+            return None;
+        }
+        self.asked.take().map(|(from, _)| from)
+    }
+
     /// Whether what is kept starts from `position`.
     fn kept_from(&self, position: &Chess) -> bool {
         self.from

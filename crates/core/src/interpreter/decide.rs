@@ -58,6 +58,15 @@ impl Interpreter {
             Relation::Current => {
                 self.phase = Phase::AtRest;
                 self.turn.left_candidate = None;
+                if let Some(from) = self.undecided.withdraw(self.game.position()) {
+                    self.emit(
+                        t,
+                        EventKind::Ambiguous {
+                            from,
+                            to: Vec::new(),
+                        },
+                    );
+                }
             }
             Relation::Next(m) => self.candidate(t, m, false),
             Relation::Correction(m) => self.candidate(t, m, true),

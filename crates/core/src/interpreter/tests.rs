@@ -521,8 +521,21 @@ fn a_capture_a_sampling_board_cannot_place_is_asked_once_and_the_piece_lifted_an
     // Unanswered, the question stands, and nothing is decided before the log ends.
     let unanswered = "1000 snapshot 6X1/7X/4X3/8/8/8/8/6X1
                       9000 snapshot 6X1/7X/4X3/8/8/8/8/6X1";
-    let out = run(start, sampled(), unanswered);
+    let out = run(start.clone(), sampled(), unanswered);
     assert!(sans(&out).iter().all(|(t, _)| *t >= 9_000), "{out:?}");
+    // The queen set back on h3 (it was in hand): nothing is asked any more.
+    let back = "1000 snapshot 6X1/7X/4X3/8/8/8/8/6X1
+                2000 snapshot 6X1/7X/4X3/8/8/7X/8/6X1";
+    let out = run(start, sampled(), back);
+    let said: Vec<(Square, usize)> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Ambiguous { from, to } => Some((*from, to.len())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, [(Square::H3, 2), (Square::H3, 0)], "{out:?}");
+    assert!(sans(&out).is_empty(), "{out:?}");
 }
 
 #[test]

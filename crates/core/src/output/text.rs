@@ -141,6 +141,9 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             format!("board mismatch at {}", squares.join(" "))
         }
         EventKind::Resync => "board matches again (resync)".to_owned(),
+        EventKind::Ambiguous { from, to } if to.is_empty() => {
+            format!("the piece of {from} is back: nothing is asked")
+        }
         EventKind::Ambiguous { from, to } => {
             let to: Vec<String> = to.iter().map(ToString::to_string).collect();
             format!(
@@ -487,6 +490,13 @@ mod tests {
             }),
             "which square? the piece of h3 went to e6 or h7: lift it where it stands and set it \
              back"
+        );
+        assert_eq!(
+            line(EventKind::Ambiguous {
+                from: Square::H3,
+                to: Vec::new(),
+            }),
+            "the piece of h3 is back: nothing is asked"
         );
         assert_eq!(
             line(EventKind::Claimable {

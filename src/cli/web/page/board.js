@@ -133,7 +133,7 @@ function take(event) {
     // Where a piece went is asked: the square it left and those it may stand on, as the
     // board's lights show them, until a move is decided.
     case "ambiguous":
-      marked = [event.from].concat(event.to || []);
+      marked = event.to && event.to.length ? [event.from].concat(event.to) : [];
       break;
     case "resync":
       marked = [];
