@@ -73,10 +73,10 @@ impl Undecided {
     }
 }
 
-/// Where the piece went, when every one of `lines` is one move of the same piece (captures
-/// whose victim the board never showed off leave it showing the same), or none, the piece
-/// perhaps still in hand, and they are not one move alone. Which piece a pawn became is not
-/// asked so (it is chosen at the host).
+/// Where the piece went, when every one of `lines` is one move of the same piece, each to its
+/// own square (captures whose victim the board never showed off leave it showing the same), or
+/// none, the piece perhaps still in hand, and they are not one move alone. Which piece a pawn
+/// became is not asked so (two moves to one square: it is chosen at the host).
 pub(super) fn question(lines: &[Vec<Move>]) -> Option<Question> {
     let mut from = None;
     let mut to: Vec<Square> = Vec::with_capacity(lines.len());
@@ -87,13 +87,11 @@ pub(super) fn question(lines: &[Vec<Move>]) -> Option<Question> {
             _ => return None,
         };
         let left = m.from()?;
-        if from.is_some_and(|from| from != left) || m.is_promotion() {
+        if from.is_some_and(|from| from != left) || to.contains(&m.to()) {
             return None;
         }
         from = Some(left);
-        if !to.contains(&m.to()) {
-            to.push(m.to());
-        }
+        to.push(m.to());
     }
     to.sort_unstable();
     (lines.len() >= 2).then_some((from?, to))
@@ -892,6 +890,42 @@ mod tests {
         assert_eq!(
             ucis(catch_up(&start, &board, ended)),
             ["c4e5", "f6e5", "f3e5"]
+        );
+    }
+
+    #[test]
+    fn where_one_piece_went_is_asked_and_which_piece_a_pawn_became_is_not() {
+        let start = position("4k3/8/4p3/8/8/7Q/8/4K3 w - - 0 1");
+        let line = |position: &Chess, uci: &str| vec![uci_move(position, uci)];
+        let (e6, h6) = (line(&start, "h3e6"), line(&start, "h3h6"));
+        assert_eq!(
+            question(&[h6.clone(), e6.clone()]),
+            Some((Square::H3, vec![Square::E6, Square::H6]))
+        );
+        // A capture, or the queen still in hand.
+        assert_eq!(
+            question(&[e6.clone(), Vec::new()]),
+            Some((Square::H3, vec![Square::E6]))
+        );
+        // One move alone is no question; two pieces' moves, or two plies, are not asked so.
+        assert_eq!(question(std::slice::from_ref(&e6)), None);
+        assert_eq!(question(&[e6.clone(), line(&start, "e1d1")]), None);
+        let two = vec![
+            uci_move(&start, "h3e6"),
+            uci_move(&after(&start, &["h3e6"]), "e8d8"),
+        ];
+        assert_eq!(question(&[two, h6]), None);
+        // gxf8=N or gxh8=N is asked; e8=Q or e8=N is chosen at the host.
+        let pawn = position("5n1n/6P1/8/8/8/8/8/k3K3 w - - 0 1");
+        let promotions = [line(&pawn, "g7f8n"), line(&pawn, "g7h8n")];
+        assert_eq!(
+            question(&promotions),
+            Some((Square::G7, vec![Square::F8, Square::H8]))
+        );
+        let pushed = position("8/4P3/8/8/8/8/8/k3K3 w - - 0 1");
+        assert_eq!(
+            question(&[line(&pushed, "e7e8q"), line(&pushed, "e7e8n")]),
+            None
         );
     }
 
