@@ -36,6 +36,9 @@ pub(super) struct Frames {
     /// Whether the board may have been any number of moves ahead of the record when it
     /// reached it (moves caught up on, the board showing those made since).
     ahead: bool,
+    /// What the board showed as the record reached its position (the report before the first
+    /// kept, which a knock in the first is undone to), when known.
+    before: Option<Bitboard>,
     /// Each report's time and the occupancy it left.
     shown: Vec<(Millis, Bitboard)>,
     /// Whether more reports came than are kept.
@@ -81,6 +84,7 @@ impl Frames {
             self.record = Some((record.board().clone(), record.turn()));
             self.since = t;
             self.ahead = false;
+            self.before = self.shown.last().map(|&(_, shown)| shown);
             self.shown.clear();
             self.overflowed = false;
         }
@@ -109,6 +113,7 @@ impl Frames {
         let kept = self.after_rest(root, made);
         self.record = Some((record.board().clone(), record.turn()));
         self.overflowed = false;
+        self.before = None;
         match kept {
             Some((since, shown)) => {
                 self.since = since;
@@ -229,12 +234,15 @@ impl Frames {
         for (n, &(t, occupied)) in self.shown.iter().enumerate().take(count) {
             let unheard = t.saturating_sub(heard) >= UNHEARD_MS || (n == 0 && self.ahead);
             heard = t;
+            let unknocked = self.unknocked(n).filter(|_| passing);
             let passing = passing && self.passing(n);
             let next: Vec<bool> = (0..stages)
                 .map(|to| {
                     let stayed = passing && reachable.get(to).copied().unwrap_or(false);
+                    let shows = sequence.shows(occupied, Stage(to))
+                        || unknocked.is_some_and(|put_back| sequence.shows(put_back, Stage(to)));
                     stayed
-                        || sequence.shows(occupied, Stage(to))
+                        || shows
                             && reachable.iter().take(to.saturating_add(1)).enumerate().any(
                                 |(from, &reached)| {
                                     reached && (unheard || made_whole(Stage(from), Stage(to)) <= 1)
@@ -250,11 +258,27 @@ impl Frames {
         Some(reachable)
     }
 
+    /// The `n`th report with the neighbours it shows knocked off put back, if it shows some:
+    /// squares it shows emptied that the report before it (for the first, the board as the
+    /// record reached its position) and the one after both show occupied. The last report,
+    /// the board as it stands, has none.
+    fn unknocked(&self, n: usize) -> Option<Bitboard> {
+        let &(_, occupied) = self.shown.get(n)?;
+        let &(_, after) = self.shown.get(n.checked_add(1)?)?;
+        let before = match n.checked_sub(1) {
+            Some(before) => self.shown.get(before).map(|&(_, shown)| shown),
+            None => self.before,
+        }?;
+        let knocked = before & after & !occupied;
+        knocked.any().then_some(occupied | knocked)
+    }
+
     /// Whether the `n`th report may show a piece passing by, and nothing of the sequence: shown
     /// for less than the transient time before the next report (the slide window, or one scan
     /// and a millisecond: a report the next replaced within a scan may have lasted no time), or
     /// undone by it (a neighbour knocked and put back: the board back as the report before
-    /// showed it). The last report, the board as it stands, never is.
+    /// showed it, or for the first as the board showed it when the record reached its
+    /// position). The last report, the board as it stands, never is.
     fn passing(&self, n: usize) -> bool {
         let Some(&(then, after)) = self.shown.get(n.saturating_add(1)) else {
             return false;
@@ -263,10 +287,11 @@ impl Frames {
             .shown
             .get(n)
             .is_some_and(|&(t, _)| then.saturating_sub(t) < self.transient_ms);
-        let undone = n
-            .checked_sub(1)
-            .and_then(|before| self.shown.get(before))
-            .is_some_and(|&(_, before)| before == after);
+        let before = match n.checked_sub(1) {
+            Some(before) => self.shown.get(before).map(|&(_, shown)| shown),
+            None => self.before,
+        };
+        let undone = before.is_some_and(|before| before == after);
         brief || undone
     }
 }
@@ -474,6 +499,33 @@ mod tests {
         occupied.add(Square::F7);
         frames.observe(3_000, occupied, &start);
         assert!(frames.explained_by(&start, &nxe5, None));
+    }
+
+    #[test]
+    fn a_neighbour_knocked_while_a_move_is_made_is_put_back_in_the_report_that_shows_it() {
+        // 13. Nxe5 shown made (the record moves there), then the f6 pawn lifted with the g7 pawn
+        // knocked off in the same frame, the pawn put back, the f6 pawn set down on e5 (taking
+        // the knight): 13... fxe5 explains every report but the knock, which the board showed
+        // put back (g7 occupied before and after).
+        let start = position(BEFORE);
+        let mut after = start.clone();
+        after.play_unchecked(uci_move(&start, "c4e5"));
+        let rested = after.board().occupied();
+        let lifted = rested & !Bitboard::from(Square::F6);
+        let knocked = lifted & !Bitboard::from(Square::G7);
+        let fxe5 = moves(&after, &["f6e5"]);
+        let weighed = |first: Option<Bitboard>| {
+            let mut frames = Frames::new(250);
+            if let Some(first) = first {
+                frames.observe(1_000, first, &start);
+            }
+            frames.observe(2_000, knocked, &after);
+            frames.observe(2_500, lifted, &after);
+            frames.fit(&after, &fxe5, None)
+        };
+        assert_eq!(weighed(Some(rested)), Fit::Passing);
+        // Not knowing how the board stood before, the knock is not seen put back.
+        assert_eq!(weighed(None), Fit::None);
     }
 
     #[test]

@@ -123,6 +123,8 @@ pub struct CertaboBoardEmulator {
     /// The hands' last move: the square its piece left, the square it was set down on, and the
     /// piece.
     last_move: Option<(Square, Square, Piece)>,
+    /// Whether the hands' last change set a piece down.
+    set_down_last: bool,
     /// The question the LEDs show, and when the hands answer it.
     asked: Option<(Millis, Bitboard)>,
     /// The LEDs last answered (not answered twice).
@@ -174,6 +176,7 @@ impl CertaboBoardEmulator {
             answer_after: config.answer_after.map(scaled),
             lifted: Vec::new(),
             last_move: None,
+            set_down_last: false,
             asked: None,
             answered: Bitboard::EMPTY,
         };
@@ -230,6 +233,8 @@ impl CertaboBoardEmulator {
     /// the promotion's piece at the host.
     fn change(&mut self) {
         if let Some(change) = self.script.pop() {
+            let set_down_before =
+                std::mem::replace(&mut self.set_down_last, change.piece.is_some());
             match change.piece {
                 Some(piece) => {
                     // On a Sentio board no promotion's piece is told.
@@ -245,7 +250,14 @@ impl CertaboBoardEmulator {
                 }
                 None => {
                     self.set.lift(change.square);
-                    self.lifted.push(change.square);
+                    // The piece just set down picked up again goes on with its move (slid
+                    // across a square): it left where that move began.
+                    let again = self
+                        .last_move
+                        .filter(|&(_, to, _)| to == change.square && self.lifted.is_empty())
+                        .filter(|_| set_down_before);
+                    self.lifted
+                        .push(again.map_or(change.square, |(from, _, _)| from));
                 }
             }
         }
