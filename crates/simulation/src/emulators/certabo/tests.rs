@@ -297,3 +297,39 @@ fn hands_that_answer_lift_the_piece_of_their_last_move_when_asked_where_it_went_
             .all(|&o| o == played)
     );
 }
+
+#[test]
+fn a_piece_slid_across_a_square_keeps_where_its_move_began_for_the_answer() {
+    use shakmaty::Bitboard;
+    use touchmove_boards::certabo::wire::encode_leds;
+    // The e2 pawn set down on e3 on its way, picked up again at once, set down on e4: the move
+    // began on e2, so e2 and e4 lit ask about it.
+    let pawn = Some(Color::White.pawn());
+    let change = |t, square, piece| Change { t, square, piece };
+    let script = Script {
+        start: Board::new(),
+        changes: vec![
+            change(1_000, Square::E2, None),
+            change(1_300, Square::E3, pawn),
+            change(1_350, Square::E3, None),
+            change(1_500, Square::E4, pawn),
+        ],
+        lap: None,
+    };
+    let mut config = EmulatorConfig::new(script);
+    config.sentio = true;
+    config.answer_after = Some(1_000);
+    let mut board = CertaboBoardEmulator::new(config);
+    board.handle_bytes(0, &[0; 8]);
+    frames(&mut board, 2_000);
+    board.handle_bytes(2_000, &encode_leds(Bitboard::from(Square::E2) | Square::E4));
+    let played = (Board::new().occupied() & !Bitboard::from(Square::E2)) | Square::E4;
+    let lifted = played & !Bitboard::from(Square::E4);
+    // Answered at 3000, set back at 3600.
+    let sent = frames(&mut board, 4_000);
+    assert!(
+        sent.contains(&Reading::Occupancy(lifted)),
+        "the pawn lifted from e4 in a frame: {sent:?}"
+    );
+    assert_eq!(sent.last(), Some(&Reading::Occupancy(played)));
+}
