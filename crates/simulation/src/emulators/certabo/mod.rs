@@ -15,6 +15,7 @@
 //! to ([`EmulatorConfig::answer_after`]) answer the LEDs asking where a piece went: they lift
 //! the piece of their last move, if lit, and set it back.
 
+mod answers;
 mod chips;
 mod options;
 #[cfg(test)]
@@ -22,8 +23,9 @@ mod tests;
 
 use std::collections::VecDeque;
 
-use shakmaty::{Bitboard, Board, Piece, Square};
+use shakmaty::{Bitboard, Board, Square};
 
+pub use answers::{ANSWER_HOLD_MS, ANSWER_PAUSE_MS};
 pub use options::HELP;
 
 use super::chesslink::{Change, Script, play_segment};
@@ -31,6 +33,7 @@ use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::plug::Plug;
 use crate::emulation::{EmulatedBoard, Notice, Playing, ScriptPlayer, ScriptStart, Unplug};
+use answers::Answering;
 use chips::SetOfChips;
 use touchmove_boards::certabo::wire::{Reading, decode_leds, encode_reading};
 use touchmove_core::sensor::Millis;
@@ -42,14 +45,6 @@ pub const FRAME_MS: Millis = 250;
 /// How long the spare queens stand on d6 and d3 after the host's first bytes, in ms at normal
 /// speed: time for the host to learn the chips from 7 frames, and a margin.
 pub const SPARES_MS: Millis = 3000;
-
-/// How long a person answering the LEDs holds the piece before setting it back, in ms of script
-/// time: longer than two frames, so that one shows it lifted.
-pub const ANSWER_HOLD_MS: Millis = 600;
-
-/// How long a person pauses after setting the piece back before the hands go on, in ms of
-/// script time.
-pub const ANSWER_PAUSE_MS: Millis = 500;
 
 /// The settings of a [`CertaboBoardEmulator`].
 #[derive(Debug, Clone)]
@@ -116,19 +111,8 @@ pub struct CertaboBoardEmulator {
     follower: Option<Follower>,
     /// Whether the host has spoken.
     heard_host: bool,
-    /// How long a question stays lit before the hands answer it, in ms of emulator time.
-    answer_after: Option<Millis>,
-    /// The squares the hands lifted pieces from since they last set one down.
-    lifted: Vec<Square>,
-    /// The hands' last move: the square its piece left, the square it was set down on, and the
-    /// piece.
-    last_move: Option<(Square, Square, Piece)>,
-    /// Whether the hands' last change set a piece down.
-    set_down_last: bool,
-    /// The question the LEDs show, and when the hands answer it.
-    asked: Option<(Millis, Bitboard)>,
-    /// The LEDs last answered (not answered twice).
-    answered: Bitboard,
+    /// Hands that answer the LEDs asking where a piece went, if told to.
+    answering: Option<Answering>,
 }
 
 impl CertaboBoardEmulator {
@@ -173,12 +157,9 @@ impl CertaboBoardEmulator {
             notices: VecDeque::new(),
             follower: None,
             heard_host: false,
-            answer_after: config.answer_after.map(scaled),
-            lifted: Vec::new(),
-            last_move: None,
-            set_down_last: false,
-            asked: None,
-            answered: Bitboard::EMPTY,
+            answering: config
+                .answer_after
+                .map(|after| Answering::new(scaled(after))),
         };
         if emulator.start == ScriptStart::AtOnce {
             emulator.host_spoke(0);
@@ -233,8 +214,9 @@ impl CertaboBoardEmulator {
     /// the promotion's piece at the host.
     fn change(&mut self) {
         if let Some(change) = self.script.pop() {
-            let set_down_before =
-                std::mem::replace(&mut self.set_down_last, change.piece.is_some());
+            if let Some(answering) = self.answering.as_mut() {
+                answering.changed(change.square, change.piece);
+            }
             match change.piece {
                 Some(piece) => {
                     // On a Sentio board no promotion's piece is told.
@@ -244,21 +226,8 @@ impl CertaboBoardEmulator {
                     if !self.set.place(change.square, piece) || promotion {
                         self.notices.push_back(Notice::ChosenAtHost(piece.role));
                     }
-                    let left = self.lifted.iter().find(|&&square| square != change.square);
-                    self.last_move = left.map(|&from| (from, change.square, piece));
-                    self.lifted.clear();
                 }
-                None => {
-                    self.set.lift(change.square);
-                    // The piece just set down picked up again goes on with its move (slid
-                    // across a square): it left where that move began.
-                    let again = self
-                        .last_move
-                        .filter(|&(_, to, _)| to == change.square && self.lifted.is_empty())
-                        .filter(|_| set_down_before);
-                    self.lifted
-                        .push(again.map_or(change.square, |(from, _, _)| from));
-                }
+                None => self.set.lift(change.square),
             }
         }
     }
@@ -267,7 +236,9 @@ impl CertaboBoardEmulator {
         if self.plug.toggle(&mut self.notices) {
             // Switched on again: streaming, its LEDs out.
             self.leds = Bitboard::EMPTY;
-            self.asked = None;
+            if let Some(answering) = self.answering.as_mut() {
+                answering.lights_out();
+            }
             self.pending.clear();
             self.next_frame = at;
         } else {
@@ -298,57 +269,24 @@ impl CertaboBoardEmulator {
         }
     }
 
-    /// The hands look at the LEDs at `now`, if they answer questions: a question lit (the
-    /// squares of their last move among them, its piece where they set it down and the square
-    /// it left empty) not answered yet is answered after its time, unless a piece is in hand
-    /// meanwhile (the next move begun).
+    /// The hands look at the LEDs at `now`, if they answer questions ([`Answering::heed`]).
     fn heed(&mut self, now: Millis) {
-        let Some(after) = self.answer_after else {
-            return;
-        };
-        let lit = self.leds;
         let board = self.set.board();
-        let in_hand = !self.lifted.is_empty();
-        let question = !in_hand
-            && self.last_move.is_some_and(|(from, to, piece)| {
-                lit.contains(from)
-                    && lit.contains(to)
-                    && board.piece_at(from).is_none()
-                    && board.piece_at(to) == Some(piece)
-            });
-        if !question || lit == self.answered {
-            self.asked = None;
-        } else if self.asked.is_none_or(|(_, asked)| asked != lit) {
-            self.asked = Some((now.saturating_add(after), lit));
+        if let Some(answering) = self.answering.as_mut() {
+            answering.heed(now, self.leds, &board);
         }
     }
 
-    /// A person answers the question lit at `at`: lifts the piece of the hands' last move, if
-    /// it still stands where they set it down, and sets it back, before the hands go on.
+    /// A person answers the question lit at `at`, before the hands go on.
     fn answer(&mut self, at: Millis) {
-        let Some((_, lit)) = self.asked.take() else {
-            return;
-        };
-        self.answered = lit;
         let board = self.set.board();
-        let Some((_, square, piece)) = self
-            .last_move
-            .filter(|&(_, to, piece)| board.piece_at(to) == Some(piece))
-        else {
-            return;
-        };
-        let lifted = Change {
-            t: 0,
-            square,
-            piece: None,
-        };
-        let set_back = Change {
-            t: ANSWER_HOLD_MS,
-            square,
-            piece: Some(piece),
-        };
-        self.script
-            .insert(at, vec![lifted, set_back], ANSWER_PAUSE_MS);
+        let answer = self
+            .answering
+            .as_mut()
+            .and_then(|answering| answering.answer(&board));
+        if let Some(changes) = answer {
+            self.script.insert(at, changes.to_vec(), ANSWER_PAUSE_MS);
+        }
     }
 
     /// The hands look at the LEDs: a move they carry out goes on the script.
@@ -396,7 +334,10 @@ impl EmulatedBoard for CertaboBoardEmulator {
                 Some((self.next_frame, 2)),
                 self.noise.as_ref().map(|noise| (noise.next(), 3)),
                 self.spares_in_at.map(|at| (at, 4)),
-                self.asked.map(|(at, _)| (at, 5)),
+                self.answering
+                    .as_ref()
+                    .and_then(Answering::due)
+                    .map(|at| (at, 5)),
             ]
             .into_iter()
             .flatten()
@@ -427,7 +368,7 @@ impl EmulatedBoard for CertaboBoardEmulator {
             self.plug.due(),
             self.noise.as_ref().map(Noise::next),
             self.spares_in_at,
-            self.asked.map(|(at, _)| at),
+            self.answering.as_ref().and_then(Answering::due),
         ]
         .into_iter()
         .flatten()
@@ -441,7 +382,10 @@ impl EmulatedBoard for CertaboBoardEmulator {
     fn script_done(&self) -> bool {
         self.heard_host
             && self.spares_in_at.is_none()
-            && self.asked.is_none()
+            && self
+                .answering
+                .as_ref()
+                .is_none_or(|answering| answering.due().is_none())
             && self.script.done()
             && self.follower.as_ref().is_none_or(Follower::done)
     }
