@@ -258,6 +258,15 @@ impl Frames {
         Some(reachable)
     }
 
+    /// What the board showed before the `n`th report: the report before it, or for the first
+    /// the board as the record reached its position, when known.
+    fn shown_before(&self, n: usize) -> Option<Bitboard> {
+        match n.checked_sub(1) {
+            Some(before) => self.shown.get(before).map(|&(_, shown)| shown),
+            None => self.before,
+        }
+    }
+
     /// The `n`th report with the neighbours it shows knocked off put back, if it shows some:
     /// squares it shows emptied that the report before it (for the first, the board as the
     /// record reached its position) and the one after both show occupied. The last report,
@@ -265,10 +274,7 @@ impl Frames {
     fn unknocked(&self, n: usize) -> Option<Bitboard> {
         let &(_, occupied) = self.shown.get(n)?;
         let &(_, after) = self.shown.get(n.checked_add(1)?)?;
-        let before = match n.checked_sub(1) {
-            Some(before) => self.shown.get(before).map(|&(_, shown)| shown),
-            None => self.before,
-        }?;
+        let before = self.shown_before(n)?;
         let knocked = before & after & !occupied;
         knocked.any().then_some(occupied | knocked)
     }
@@ -287,11 +293,7 @@ impl Frames {
             .shown
             .get(n)
             .is_some_and(|&(t, _)| then.saturating_sub(t) < self.transient_ms);
-        let before = match n.checked_sub(1) {
-            Some(before) => self.shown.get(before).map(|&(_, shown)| shown),
-            None => self.before,
-        };
-        let undone = before.is_some_and(|before| before == after);
+        let undone = self.shown_before(n).is_some_and(|before| before == after);
         brief || undone
     }
 }
