@@ -73,6 +73,24 @@ pub struct LiveStyle {
     pub frame_ms: Option<Millis>,
 }
 
+impl LiveStyle {
+    /// A row on `protocol` with `hands`, no fault, hands that never look at the lights, a
+    /// board's own frame period.
+    fn plain(name: &'static str, protocol: &'static Protocol, hands: HandStyle) -> LiveStyle {
+        LiveStyle {
+            name,
+            protocol,
+            hands,
+            unplug_ms: None,
+            killed_ms: None,
+            set_back_after: None,
+            answer_after: None,
+            sentio: false,
+            frame_ms: None,
+        }
+    }
+}
+
 /// How long the lights show a difference before a person heeding them sets the board back.
 const SET_BACK_AFTER_MS: Millis = 2_000;
 
@@ -89,26 +107,12 @@ pub fn styles() -> Vec<LiveStyle> {
     };
     let dgt = &touchmove::dgt::PROTOCOL;
     let row = |name, hands: &HandStyle, unplug_ms| LiveStyle {
-        name,
-        protocol: dgt,
-        hands: hands.clone(),
         unplug_ms,
-        killed_ms: None,
-        set_back_after: None,
-        answer_after: None,
-        sentio: false,
-        frame_ms: None,
+        ..LiveStyle::plain(name, dgt, hands.clone())
     };
     let killed = |name, killed_ms| LiveStyle {
-        name,
-        protocol: dgt,
-        hands: blitz.clone(),
-        unplug_ms: None,
         killed_ms: Some(killed_ms),
-        set_back_after: None,
-        answer_after: None,
-        sentio: false,
-        frame_ms: None,
+        ..LiveStyle::plain(name, dgt, blitz.clone())
     };
     // A ChessLink board has no clock: its moves are decided when the slide window closes or
     // the reply starts.
@@ -119,41 +123,20 @@ pub fn styles() -> Vec<LiveStyle> {
         ..hands
     };
     let chesslink = |name, hands: HandStyle, unplug_ms| LiveStyle {
-        name,
-        protocol: link,
-        hands: no_clock(hands),
         unplug_ms,
-        killed_ms: None,
-        set_back_after: None,
-        answer_after: None,
-        sentio: false,
-        frame_ms: None,
+        ..LiveStyle::plain(name, link, no_clock(hands))
     };
     // A Chessnut board identifies pieces and reports the position ten times a second; it has
     // no clock, and its link drops as a Bluetooth link does.
     let chessnut = |name, hands: HandStyle, unplug_ms| LiveStyle {
-        name,
-        protocol: &touchmove::chessnut::PROTOCOL,
-        hands: no_clock(hands),
         unplug_ms,
-        killed_ms: None,
-        set_back_after: None,
-        answer_after: None,
-        sentio: false,
-        frame_ms: None,
+        ..LiveStyle::plain(name, &touchmove::chessnut::PROTOCOL, no_clock(hands))
     };
     // An eONE is a ChessLink board over Bluetooth LE (its emulator is the ChessLink board's,
     // its bytes crossing with their parity bit).
     let eone = |name, hands: HandStyle, unplug_ms| LiveStyle {
-        name,
-        protocol: &touchmove::eone::PROTOCOL,
-        hands: no_clock(hands),
         unplug_ms,
-        killed_ms: None,
-        set_back_after: None,
-        answer_after: None,
-        sentio: false,
-        frame_ms: None,
+        ..LiveStyle::plain(name, &touchmove::eone::PROTOCOL, no_clock(hands))
     };
     // A Pegasus senses occupancy only and has no clock and no buttons; its link drops as a
     // Bluetooth link does.
@@ -161,19 +144,16 @@ pub fn styles() -> Vec<LiveStyle> {
     // answer (never leaving a queen to a default there is not). After a drop they heed the
     // lights: a board the host cannot follow is set back to its position and the moves made
     // since made again, as a person does when the board's lights say so.
-    let host_chooses = |name, protocol, hands: HandStyle, unplug_ms: Option<Millis>| LiveStyle {
-        name,
-        protocol,
-        hands: HandStyle {
+    let host_chooses = |name, protocol, hands: HandStyle, unplug_ms: Option<Millis>| {
+        let hands = HandStyle {
             omit_queen_choice: false,
             ..no_clock(hands)
-        },
-        unplug_ms,
-        killed_ms: None,
-        set_back_after: unplug_ms.map(|_| SET_BACK_AFTER_MS),
-        answer_after: None,
-        sentio: false,
-        frame_ms: None,
+        };
+        LiveStyle {
+            unplug_ms,
+            set_back_after: unplug_ms.map(|_| SET_BACK_AFTER_MS),
+            ..LiveStyle::plain(name, protocol, hands)
+        }
     };
     let pegasus = |name, hands, unplug_ms| {
         host_chooses(name, &touchmove::pegasus::PROTOCOL, hands, unplug_ms)
@@ -186,19 +166,18 @@ pub fn styles() -> Vec<LiveStyle> {
     // the spare queens, which the person takes off after), streaming a frame every 250 ms; no
     // clock. A Sentio board streams occupancy only: its promotions are typed at the host, and
     // its hands answer the LEDs asking where a capture went (a person looks at the board).
-    let certabo = |name, hands: HandStyle, unplug_ms, sentio: bool, frame_ms| LiveStyle {
-        name,
-        protocol: &touchmove::certabo::PROTOCOL,
-        hands: HandStyle {
+    let certabo = |name, hands: HandStyle, unplug_ms, sentio: bool, frame_ms| {
+        let hands = HandStyle {
             omit_queen_choice: !sentio && hands.omit_queen_choice,
             ..no_clock(hands)
-        },
-        unplug_ms,
-        killed_ms: None,
-        set_back_after: None,
-        answer_after: sentio.then_some(ANSWER_AFTER_MS),
-        sentio,
-        frame_ms,
+        };
+        LiveStyle {
+            unplug_ms,
+            answer_after: sentio.then_some(ANSWER_AFTER_MS),
+            sentio,
+            frame_ms,
+            ..LiveStyle::plain(name, &touchmove::certabo::PROTOCOL, hands)
+        }
     };
     // A Hall board senses occupancy only; its clock buttons are pressed as the hands press a
     // clock, and no clock reports times.
@@ -207,15 +186,8 @@ pub fn styles() -> Vec<LiveStyle> {
         ..hands
     };
     let hall = |name, hands: HandStyle, unplug_ms| LiveStyle {
-        name,
-        protocol: &touchmove::hall::PROTOCOL,
-        hands: hall_hands(hands),
         unplug_ms,
-        killed_ms: None,
-        set_back_after: None,
-        answer_after: None,
-        sentio: false,
-        frame_ms: None,
+        ..LiveStyle::plain(name, &touchmove::hall::PROTOCOL, hall_hands(hands))
     };
     let hall_clean = HandStyle::clean(BoardKind::Occupancy);
     let hall_blitz = HandStyle {
@@ -348,15 +320,12 @@ pub fn styles() -> Vec<LiveStyle> {
         hall("hall unplug 10 s", hall_blitz.clone(), Some(10_000)),
         hall("hall unplug 60 s", hall_clean.clone(), Some(60_000)),
         LiveStyle {
-            name: "hall killed, resumed",
-            protocol: &touchmove::hall::PROTOCOL,
-            hands: hall_hands(hall_blitz),
-            unplug_ms: None,
             killed_ms: Some(2_000),
-            set_back_after: None,
-            answer_after: None,
-            sentio: false,
-            frame_ms: None,
+            ..LiveStyle::plain(
+                "hall killed, resumed",
+                &touchmove::hall::PROTOCOL,
+                hall_hands(hall_blitz),
+            )
         },
     ]
 }

@@ -2,11 +2,12 @@
 //! running): the legal move sequences that lead from the game's position to what the board
 //! shows.
 
-use shakmaty::{Board, CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{CastlingSide, Chess, Color, Move, Position, Role, Square};
 
 use super::board::{PhysicalBoard, SeenChange};
 use super::frames::{Fit, Frames};
 use super::geometry;
+use super::standing::{self, Standing};
 
 /// The longest sequence of plies looked for.
 pub(super) const MAX_PLIES: usize = 4;
@@ -19,7 +20,7 @@ pub(super) const MAX_KEPT: usize = 64;
 #[derive(Debug, Clone, Default)]
 pub(super) struct Undecided {
     /// The record's board and side to move when they were kept.
-    from: Option<(Board, Color)>,
+    from: Option<Standing>,
     /// The sequences (of any length: some leave a move under way).
     lines: Vec<Vec<Move>>,
     /// The question last asked of the hands from there ([`question`]).
@@ -36,7 +37,7 @@ impl Undecided {
         if !self.kept_from(position) {
             self.asked = None;
         }
-        self.from = Some((position.board().clone(), position.turn()));
+        self.from = Some(Standing::of(position));
         self.lines = lines;
     }
 
@@ -67,9 +68,7 @@ impl Undecided {
 
     /// Whether what is kept starts from `position`.
     fn kept_from(&self, position: &Chess) -> bool {
-        self.from
-            .as_ref()
-            .is_some_and(|(board, turn)| board == position.board() && *turn == position.turn())
+        standing::stands_at(self.from.as_ref(), position)
     }
 }
 

@@ -10,9 +10,10 @@
 //! every report without taking any for that is preferred ([`Fit`]): a frame showing d7
 //! emptied too while the rook of d4 was in hand tells Rxd7 from Rxg4.
 
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
+use shakmaty::{Bitboard, Chess, Move, Position};
 
 use super::geometry;
+use super::standing::{self, Standing};
 use crate::sensor::Millis;
 
 /// Reports this far apart or more may have a time unheard between them (the board unplugged),
@@ -30,7 +31,7 @@ const MAX_FRAMES: usize = 512;
 #[derive(Debug, Clone, Default)]
 pub(super) struct Frames {
     /// The record's board and side to move when the first of `shown` came.
-    record: Option<(Board, Color)>,
+    record: Option<Standing>,
     /// When the record reached them.
     since: Millis,
     /// Whether the board may have been any number of moves ahead of the record when it
@@ -76,12 +77,8 @@ impl Frames {
 
     /// The board showed `occupied` at `t`, the record standing at `record`.
     pub(super) fn observe(&mut self, t: Millis, occupied: Bitboard, record: &Chess) {
-        let here = self
-            .record
-            .as_ref()
-            .is_some_and(|(board, turn)| board == record.board() && *turn == record.turn());
-        if !here {
-            self.record = Some((record.board().clone(), record.turn()));
+        if !self.stands_at(record) {
+            self.record = Some(Standing::of(record));
             self.since = t;
             self.ahead = false;
             self.before = self.shown.last().map(|&(_, shown)| shown);
@@ -111,7 +108,7 @@ impl Frames {
         record: &Chess,
     ) {
         let kept = self.after_rest(root, made);
-        self.record = Some((record.board().clone(), record.turn()));
+        self.record = Some(Standing::of(record));
         self.overflowed = false;
         self.before = None;
         match kept {
@@ -155,9 +152,7 @@ impl Frames {
 
     /// Whether the record stood at `position` when the reports came.
     fn stands_at(&self, position: &Chess) -> bool {
-        self.record
-            .as_ref()
-            .is_some_and(|(board, turn)| board == position.board() && *turn == position.turn())
+        standing::stands_at(self.record.as_ref(), position)
     }
 
     /// Whether the reports can have been shown, in their order, while `moves` were made from

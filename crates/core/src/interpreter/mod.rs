@@ -30,6 +30,7 @@ mod matching;
 mod motions;
 mod move_times;
 mod pending_move;
+mod standing;
 mod sync;
 mod trace;
 mod turn;
