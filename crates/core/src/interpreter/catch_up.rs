@@ -2,7 +2,7 @@
 //! running): the legal move sequences that lead from the game's position to what the board
 //! shows.
 
-use shakmaty::{CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Position, Role, Square};
 
 use super::board::{PhysicalBoard, SeenChange};
 use super::frames::{Fit, Frames};
@@ -25,6 +25,9 @@ pub(super) struct Undecided {
     lines: Vec<Vec<Move>>,
     /// The question last asked of the hands from there ([`question`]).
     asked: Option<Question>,
+    /// The square asked about whose piece the board showed lifted where it stands
+    /// ([`Undecided::watch`]).
+    lifted: Option<Square>,
 }
 
 /// Where one piece went, when the board cannot tell: the square it left, and the squares it
@@ -36,6 +39,7 @@ impl Undecided {
     pub(super) fn keep(&mut self, position: &Chess, lines: Vec<Vec<Move>>) {
         if !self.kept_from(position) {
             self.asked = None;
+            self.lifted = None;
         }
         self.from = Some(Standing::of(position));
         self.lines = lines;
@@ -66,34 +70,114 @@ impl Undecided {
         self.asked.take().map(|(from, _)| from)
     }
 
+    /// The board shows `board`, the record standing at `position`: one of the squares asked
+    /// emptied, the board otherwise where a kept sequence whose first move set a piece there
+    /// leads, is the piece lifted where it stands (to be set back: [`Undecided::answered`]);
+    /// the board where a kept sequence leads keeps it so; anything else is no answer.
+    pub(super) fn watch(&mut self, position: &Chess, board: &PhysicalBoard) {
+        let occupied = board.occupied();
+        let asked = match &self.asked {
+            Some((_, asked)) if self.kept_from(position) => asked,
+            _ => {
+                self.lifted = None;
+                return;
+            }
+        };
+        let mut at_end = false;
+        let mut lifted = None;
+        for (_, first, end) in self.ends(position) {
+            let differs = end ^ occupied;
+            at_end |= differs.is_empty();
+            if differs == Bitboard::from_square(first)
+                && asked.contains(&first)
+                && !occupied.contains(first)
+            {
+                lifted = Some(first);
+            }
+        }
+        if lifted.is_some() || !at_end {
+            self.lifted = lifted;
+        }
+    }
+
+    /// Whether the board shows the piece asked about from `position` lifted where it stands:
+    /// an answer under way, nothing to look for until it is set back.
+    pub(super) fn answering(&self, position: &Chess) -> bool {
+        self.lifted.is_some() && self.kept_from(position)
+    }
+
+    /// The kept sequences the hands' answer picks: the piece asked about lifted where it
+    /// stands, then set back ([`Undecided::watch`]), the board showing where they lead; those
+    /// whose first move set it there and lead there.
+    pub(super) fn answered(
+        &self,
+        position: &Chess,
+        board: &PhysicalBoard,
+    ) -> Option<Vec<Vec<Move>>> {
+        let square = self.lifted?;
+        if !self.kept_from(position) {
+            return None;
+        }
+        let occupied = board.occupied();
+        let picked: Vec<Vec<Move>> = self
+            .ends(position)
+            .filter(|&(_, first, end)| first == square && end == occupied)
+            .map(|(line, _, _)| line.clone())
+            .collect();
+        (!picked.is_empty()).then_some(picked)
+    }
+
+    /// Each kept sequence from `position` that is not empty, with the square its first move
+    /// set a piece on and the squares occupied where it leads.
+    fn ends<'a>(
+        &'a self,
+        position: &'a Chess,
+    ) -> impl Iterator<Item = (&'a Vec<Move>, Square, Bitboard)> + 'a {
+        self.lines.iter().filter_map(move |line| {
+            let first = line.first()?;
+            let mut end = position.clone();
+            for &m in line {
+                end.play_unchecked(m);
+            }
+            Some((line, first.to(), end.board().occupied()))
+        })
+    }
+
     /// Whether what is kept starts from `position`.
     fn kept_from(&self, position: &Chess) -> bool {
         standing::stands_at(self.from.as_ref(), position)
     }
 }
 
-/// Where the piece went, when every one of `lines` is one move of the same piece, each to its
-/// own square (captures whose victim the board never showed off leave it showing the same), or
-/// none, the piece perhaps still in hand, and they are not one move alone. Which piece a pawn
-/// became is not asked so (two moves to one square: it is chosen at the host).
+/// Where the piece went, when every one of `lines` begins with a move of the same piece, each
+/// such move to its own square (captures whose victim the board never showed off leave it
+/// showing the same; what follows, the reply perhaps, may differ), and they do not all begin
+/// with one move. When each is that one move, some may be empty: the piece perhaps still in
+/// hand (after more, an empty line is some other move under way). Which piece a pawn became
+/// is not asked so (two moves to one square: it is chosen at the host).
 pub(super) fn question(lines: &[Vec<Move>]) -> Option<Question> {
-    let mut from = None;
-    let mut to: Vec<Square> = Vec::with_capacity(lines.len());
+    let mut first_moves: Vec<Move> = Vec::with_capacity(lines.len());
+    let in_hand = lines.iter().any(Vec::is_empty);
+    if in_hand && lines.iter().any(|line| line.len() > 1) {
+        return None;
+    }
     for line in lines {
-        let m = match line.as_slice() {
-            [] => continue,
-            [m] => m,
-            _ => return None,
-        };
-        let left = m.from()?;
-        if from.is_some_and(|from| from != left) || to.contains(&m.to()) {
+        if let Some(m) = line.first()
+            && !first_moves.contains(m)
+        {
+            first_moves.push(*m);
+        }
+    }
+    let from = first_moves.first()?.from()?;
+    let mut to: Vec<Square> = Vec::with_capacity(first_moves.len());
+    for m in &first_moves {
+        if m.from() != Some(from) || to.contains(&m.to()) {
             return None;
         }
-        from = Some(left);
         to.push(m.to());
     }
     to.sort_unstable();
-    (lines.len() >= 2).then_some((from?, to))
+    (first_moves.len() >= 2 || in_hand).then_some((from, to))
 }
 
 /// What the search found.
@@ -115,8 +199,9 @@ pub(super) enum CatchUp {
     /// were captured. Nothing is played until the board says more.
     UnderWay,
     /// A move may be under way, but every sequence, with it or not, begins with these moves:
-    /// they were made.
-    Settled(Vec<Move>),
+    /// they were made. What follows them in each sequence (none: the move perhaps under way
+    /// not made yet) is given too, to be followed further.
+    Settled(Vec<Move>, Vec<Vec<Move>>),
 }
 
 /// What is known of the sequence besides the board it leads to.
@@ -286,12 +371,12 @@ fn weigh(exact: Vec<Vec<Move>>, under_way: Vec<Vec<Move>>, follow: bool) -> Catc
     if !follow || under_way.len().saturating_add(exact.len()) > MAX_KEPT {
         return CatchUp::UnderWay;
     }
-    let prefix = common_prefix(exact.iter().chain(&under_way));
-    if !prefix.is_empty() {
-        return CatchUp::Settled(prefix);
-    }
     exact.append(&mut under_way);
-    CatchUp::Open(exact)
+    let (made, rest) = split_made(&exact);
+    if made.is_empty() {
+        return CatchUp::Open(exact);
+    }
+    CatchUp::Settled(made, rest)
 }
 
 /// `sequences`, each once.
@@ -303,6 +388,20 @@ fn distinct(sequences: Vec<Vec<Move>>) -> Vec<Vec<Move>> {
         }
     }
     kept
+}
+
+/// The first moves every one of `lines` begins with, and what follows them in each (nothing
+/// when there is one line: it was all made).
+pub(super) fn split_made(lines: &[Vec<Move>]) -> (Vec<Move>, Vec<Vec<Move>>) {
+    let made = common_prefix(lines.iter());
+    if lines.len() <= 1 {
+        return (made, Vec::new());
+    }
+    let rest = lines
+        .iter()
+        .map(|line| line.get(made.len()..).unwrap_or_default().to_vec())
+        .collect();
+    (made, rest)
 }
 
 /// The first moves every one of `sequences` begins with.
@@ -565,7 +664,7 @@ fn search(
 mod tests {
     use super::*;
     use crate::testutil::{position, uci_move};
-    use shakmaty::{Bitboard, Board, CastlingMode};
+    use shakmaty::{Board, CastlingMode};
 
     fn after(start: &Chess, ucis: &[&str]) -> Chess {
         ucis.iter().fold(start.clone(), |position, uci| {
@@ -873,7 +972,7 @@ mod tests {
             frames: Some(&frames),
             ..followed
         };
-        let CatchUp::Settled(made) = catch_up(&start, &board, shown) else {
+        let CatchUp::Settled(made, _) = catch_up(&start, &board, shown) else {
             panic!("not settled");
         };
         let made: Vec<String> = made
@@ -906,14 +1005,24 @@ mod tests {
             question(&[e6.clone(), Vec::new()]),
             Some((Square::H3, vec![Square::E6]))
         );
-        // One move alone is no question; two pieces' moves, or two plies, are not asked so.
+        // One move alone is no question; two pieces' moves are not asked so.
         assert_eq!(question(std::slice::from_ref(&e6)), None);
         assert_eq!(question(&[e6.clone(), line(&start, "e1d1")]), None);
-        let two = vec![
-            uci_move(&start, "h3e6"),
-            uci_move(&after(&start, &["h3e6"]), "e8d8"),
-        ];
-        assert_eq!(question(&[two, h6]), None);
+        // The reply made since: where the queen went is asked still, unless it went to one
+        // square in two lines (the reply is what differs).
+        let then = |uci: &str| {
+            vec![
+                uci_move(&start, "h3e6"),
+                uci_move(&after(&start, &["h3e6"]), uci),
+            ]
+        };
+        assert_eq!(
+            question(&[then("e8d8"), h6.clone()]),
+            Some((Square::H3, vec![Square::E6, Square::H6]))
+        );
+        assert_eq!(question(&[then("e8d8"), then("e8f8")]), None);
+        // After two plies, an empty line is some other move under way, not the queen in hand.
+        assert_eq!(question(&[then("e8d8"), Vec::new()]), None);
         // gxf8=N or gxh8=N is asked; e8=Q or e8=N is chosen at the host.
         let pawn = position("5n1n/6P1/8/8/8/8/8/k3K3 w - - 0 1");
         let promotions = [line(&pawn, "g7f8n"), line(&pawn, "g7h8n")];

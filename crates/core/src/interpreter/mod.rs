@@ -1009,6 +1009,8 @@ impl Interpreter {
     fn observe(&mut self, t: Millis) {
         if self.samples_occupancy() {
             self.sensed.observe(t, self.game.position());
+            self.undecided
+                .watch(self.game.position(), &self.sensed.board);
         }
     }
 
@@ -1064,6 +1066,17 @@ impl Interpreter {
             follow,
         };
         let position = self.game.position();
+        // The piece asked about lifted where it stands: the sequences that set it there.
+        if let Some(lines) = self.undecided.answered(position, &self.sensed.board) {
+            let (made, rest) = catch_up::split_made(&lines);
+            if !made.is_empty() {
+                self.play_caught_up(t, made, rest);
+            }
+            return;
+        }
+        if self.undecided.answering(position) {
+            return;
+        }
         let mut found = catch_up::catch_up(position, &self.sensed.board, bounds);
         if found == catch_up::CatchUp::Nothing
             && let Some(lines) = self.undecided.lines_from(position)
@@ -1079,30 +1092,30 @@ impl Interpreter {
                 }
                 (moves, Vec::new())
             }
-            catch_up::CatchUp::Settled(moves) => (moves, Vec::new()),
+            catch_up::CatchUp::Settled(moves, rest) => (moves, rest),
             catch_up::CatchUp::Several(lines) | catch_up::CatchUp::Open(lines) => {
                 // The moves every line begins with were made; the rest stays undecided.
                 if !follow {
                     return;
                 }
-                let made = catch_up::common_prefix(lines.iter());
+                let (made, rest) = catch_up::split_made(&lines);
                 if made.is_empty() {
                     self.undecided.keep(position, lines);
-                    if let Some((from, to)) = self.undecided.ask() {
-                        self.emit(t, EventKind::Ambiguous { from, to });
-                    }
+                    self.ask_where_undecided(t);
                     return;
                 }
-                let rest = lines
-                    .iter()
-                    .map(|line| line.get(made.len()..).unwrap_or_default().to_vec())
-                    .collect();
                 (made, rest)
             }
             catch_up::CatchUp::Nothing | catch_up::CatchUp::UnderWay => return,
         };
+        self.play_caught_up(t, moves, rest);
+    }
+
+    /// Plays `moves`, caught up at `t` (made unseen), and keeps `rest`, the sequences after
+    /// them left undecided.
+    fn play_caught_up(&mut self, t: Millis, moves: Vec<Move>, rest: Vec<Vec<Move>>) {
         self.undecided = catch_up::Undecided::default();
-        let root = position.clone();
+        let root = self.game.position().clone();
         for &m in &moves {
             // Nobody saw the turn: correcting its move later earns no ruling (4.7).
             self.turn.trace = Trace::new(self.game.position().board(), self.game.turn());
@@ -1122,6 +1135,18 @@ impl Interpreter {
                 .caught_up(t, &root, &moves, self.game.position());
         }
         self.reassess(t);
+        self.ask_where_undecided(t);
+    }
+
+    /// Asks where a piece went, at `t`, when the sequences left undecided from the record's
+    /// position leave that question and it was not asked yet ([`catch_up::question`]).
+    fn ask_where_undecided(&mut self, t: Millis) {
+        if self.undecided.lines_from(self.game.position()).is_none() {
+            return;
+        }
+        if let Some((from, to)) = self.undecided.ask() {
+            self.emit(t, EventKind::Ambiguous { from, to });
+        }
     }
 
     /// When the running side's flag falls (never once the game is over or the input ended).

@@ -539,6 +539,138 @@ fn a_capture_a_sampling_board_cannot_place_is_asked_once_and_the_piece_lifted_an
 }
 
 #[test]
+fn a_capture_left_open_after_moves_caught_up_is_asked_too() {
+    // From a corpus game (lichess_db_1000k.pgn game 264) on the bench's Sentio board: 26...
+    // Bxd2+ 27. Nxd2 each made within a frame (e3, f3 and d2 emptied, d2 filled again); then
+    // the rook of d8 lifted and 27... Rxd2 made within a frame: the board shows d8 emptied,
+    // nothing more. Bxd2+ Nxd2 are caught up; whether the rook is in hand or took on d2 is
+    // asked (it was not asked once the record stood there), and the rook lifted from d2 and
+    // set back answers it.
+    let script = "1000 snapshot 3X2X1/X4XXX/2X5/6X1/5X1X/4XX2/XXXXX3/2X5
+                  1250 snapshot 3X2X1/X4XXX/2X5/6X1/5X1X/8/XXX1X3/2X5
+                  1500 snapshot 3X2X1/X4XXX/2X5/6X1/5X1X/8/XXXXX3/2X5
+                  3000 snapshot 6X1/X4XXX/2X5/6X1/5X1X/8/XXXXX3/2X5
+                  6000 snapshot 6X1/X4XXX/2X5/6X1/5X1X/8/XXX1X3/2X5
+                  6250 snapshot 6X1/X4XXX/2X5/6X1/5X1X/8/XXXXX3/2X5
+                  9000 snapshot 6X1/X4XXX/2X5/6X1/5X1X/8/XXXXX3/2X5";
+    let start = position("3r2k1/p4ppp/2p5/6P1/5q1P/4bN2/PPPNR3/2K5 b - - 0 26");
+    let out = run(start, sampled(), script);
+    let asked: Vec<(Square, Vec<Square>)> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Ambiguous { from, to } if !to.is_empty() => Some((*from, to.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        asked.last(),
+        Some(&(Square::D8, vec![Square::D2])),
+        "{out:?}"
+    );
+    let moves = sans(&out);
+    let sans_only: Vec<&str> = moves.iter().map(|(_, san)| san.as_str()).collect();
+    assert_eq!(sans_only, ["Bxd2+", "Nxd2", "Rxd2"], "{out:?}");
+    assert!(
+        moves.iter().all(|(t, _)| *t < 9_000),
+        "decided when answered: {out:?}"
+    );
+}
+
+#[test]
+fn where_a_piece_went_is_answered_after_the_reply_was_made() {
+    // From a corpus game (twic1599_1000k.pgn game 1075) on the bench's Sentio board: 29. Rxg4
+    // made within a frame (e4 emptied, nothing more: Rxd4 shows the same), then 29... Rxd3
+    // (b3 emptied: Rxa3 shows the same) before the hands answered. Where the rook of e4 went
+    // is asked, and stays asked once the reply is made; the rook lifted from g4 and set back
+    // answers it (29. Rxg4 decided once it is set back and the board rested); then where the
+    // rook of b3 went is asked, and the rook lifted from d3 and set back answers it.
+    let frames = [
+        "1000 snapshot 3X2X1/X4XXX/7X/4XX2/3XX1X1/XX1X2X1/3X3X/5XX1",
+        "1250 snapshot 3X2X1/X4XXX/7X/4XX2/3X2X1/XX1X2X1/3X3X/5XX1",
+        "2500 snapshot 3X2X1/X4XXX/7X/4XX2/3X2X1/X2X2X1/3X3X/5XX1",
+    ];
+    let answers = [
+        "5000 snapshot 3X2X1/X4XXX/7X/4XX2/3X4/X2X2X1/3X3X/5XX1",
+        "5750 snapshot 3X2X1/X4XXX/7X/4XX2/3X2X1/X2X2X1/3X3X/5XX1",
+        "7000 snapshot 3X2X1/X4XXX/7X/4XX2/3X2X1/X5X1/3X3X/5XX1",
+        "7750 snapshot 3X2X1/X4XXX/7X/4XX2/3X2X1/X2X2X1/3X3X/5XX1",
+    ];
+    let end = "9000 snapshot 3X2X1/X4XXX/7X/4XX2/3X2X1/X2X2X1/3X3X/5XX1";
+    let script: Vec<&str> = frames
+        .iter()
+        .chain(&answers)
+        .chain([&end])
+        .copied()
+        .collect();
+    let start = position("3r2k1/p4ppn/7p/4PP2/3pR1q1/Pr1Q2P1/3B3P/5RK1 w - - 4 29");
+    let out = run(start.clone(), sampled(), &script.join("\n"));
+    let asked: Vec<(Square, Vec<Square>)> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Ambiguous { from, to } if !to.is_empty() => Some((*from, to.clone())),
+            _ => None,
+        })
+        .collect();
+    let expected = [
+        (Square::E4, vec![Square::D4, Square::G4]),
+        (Square::B3, vec![Square::A3, Square::D3]),
+    ];
+    assert_eq!(asked, expected, "{out:?}");
+    let moves = sans(&out);
+    let decided: Vec<(bool, &str)> = moves
+        .iter()
+        .map(|(t, san)| {
+            let answered = (5_750..=6_250).contains(t) || (7_750..=8_250).contains(t);
+            (answered, san.as_str())
+        })
+        .collect();
+    assert_eq!(decided, [(true, "Rxg4"), (true, "Rxd3")], "{out:?}");
+    // Unanswered, nothing is decided while the log goes on.
+    let unanswered: Vec<&str> = frames.iter().chain([&end]).copied().collect();
+    let out = run(start, sampled(), &unanswered.join("\n"));
+    assert!(sans(&out).iter().all(|(t, _)| *t >= 9_000), "{out:?}");
+}
+
+#[test]
+fn an_answer_seen_begun_before_the_move_was_decided_holds_nothing_up_after() {
+    // From a corpus game (lichess_db_1000k.pgn game 105) on the bench's Sentio board: 19...
+    // Qd7 (d8 emptied, d7 filled), White's queen lifted from g4 at once, then 20. Qxd7 made
+    // within a frame (d7 off, then on). Where Black's queen went was asked (d7 or g5); d7
+    // emptied and filled looked like its answer, but 19... Qd7 was decided otherwise. From
+    // there, where White's queen went (d7 or h5) is asked, not held up for an answer to the
+    // question before, and answered.
+    let script = "1000 snapshot X2XX1X1/X4X1X/2X3X1/3XX1XX/6X1/2X4X/XXX3X1/X4XX1
+                  1250 snapshot X3X1X1/X4X1X/2X3X1/3XX1XX/6X1/2X4X/XXX3X1/X4XX1
+                  1500 snapshot X3X1X1/X2X1X1X/2X3X1/3XX1XX/6X1/2X4X/XXX3X1/X4XX1
+                  1750 snapshot X3X1X1/X2X1X1X/2X3X1/3XX1XX/8/2X4X/XXX3X1/X4XX1
+                  2250 snapshot X3X1X1/X4X1X/2X3X1/3XX1XX/8/2X4X/XXX3X1/X4XX1
+                  2500 snapshot X3X1X1/X2X1X1X/2X3X1/3XX1XX/8/2X4X/XXX3X1/X4XX1
+                  4000 snapshot X3X1X1/X4X1X/2X3X1/3XX1XX/8/2X4X/XXX3X1/X4XX1
+                  4600 snapshot X3X1X1/X2X1X1X/2X3X1/3XX1XX/8/2X4X/XXX3X1/X4XX1
+                  9000 snapshot X3X1X1/X2X1X1X/2X3X1/3XX1XX/8/2X4X/XXX3X1/X4XX1";
+    let start = position("r2qr1k1/p4p1p/2p3b1/3pP1Bn/6Q1/2N4P/PPP3P1/R4RK1 b - - 2 19");
+    let out = run(start, sampled(), script);
+    let asked: Vec<(Square, Vec<Square>)> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Ambiguous { from, to } if !to.is_empty() => Some((*from, to.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        asked.last(),
+        Some(&(Square::G4, vec![Square::H5, Square::D7])),
+        "{out:?}"
+    );
+    let moves = sans(&out);
+    let decided: Vec<(bool, &str)> = moves
+        .iter()
+        .map(|(t, san)| (*t < 4_000 || (4_600..=5_100).contains(t), san.as_str()))
+        .collect();
+    assert_eq!(decided, [(true, "Qd7"), (true, "Qxd7")], "{out:?}");
+}
+
+#[test]
 fn a_last_capture_a_sampling_board_hid_is_taken_once_the_input_ends() {
     // 13. Nxe5, the last move recorded: only c4 was seen emptied. While the log goes on, the
     // knight may be in hand; once it has ended, it is not: the one capture from c4 was made.
