@@ -140,3 +140,50 @@ fn a_sentio_board_s_game_with_captures_hidden_within_a_frame_is_followed_through
         .collect();
     assert_followed_through_the_unplug(&watched, played);
 }
+
+#[test]
+fn a_sentio_board_asks_where_a_capture_went_and_the_hands_answer() {
+    // 3. exd5 made within a frame: the board shows e4 emptied, nothing more, and exf5 shows the
+    // same. The host asks (an `ambiguous` event, the LEDs on e4, d5 and f5); the hands, once
+    // the LEDs have asked for a second, lift the pawn where they set it and set it back, and
+    // the capture is decided: the game is followed to its end.
+    let dir = tempfile::tempdir().expect("a folder");
+    let pgn = dir.path().join("asked.pgn");
+    let game = "1. e4 d5 2. Nc3 f5 3. exd5 Nf6 4. Bc4 Nxd5 5. Nxd5 *";
+    std::fs::write(&pgn, format!("[Event \"asked\"]\n\n{game}\n")).expect("written");
+    let args = [
+        "--sentio",
+        "--answer-after",
+        "1000",
+        "--pgn",
+        pgn.to_str().expect("a path"),
+        "--speed",
+        "4",
+    ];
+    let watched = watch_board("certabo", "asked", &args, &common::SCALED_WINDOWS);
+    let asked: Vec<&serde_json::Value> = watched
+        .events
+        .iter()
+        .filter(|event| event["kind"] == "ambiguous")
+        .collect();
+    let first = asked.first().expect("asked where the pawn went");
+    assert_eq!(first["from"], "e4", "{asked:?}");
+    assert_eq!(first["to"], serde_json::json!(["d5", "f5"]), "{asked:?}");
+    let moves: Vec<(&str, u64)> = watched
+        .events
+        .iter()
+        .filter(|event| event["kind"] == "move")
+        .filter_map(|event| Some((event["san"].as_str()?, event["t"].as_u64()?)))
+        .collect();
+    let sans: Vec<&str> = moves.iter().map(|&(san, _)| san).collect();
+    assert_eq!(
+        sans,
+        [
+            "e4", "d5", "Nc3", "f5", "exd5", "Nf6", "Bc4", "Nxd5", "Nxd5"
+        ]
+    );
+    // Answered, not told apart by the later moves (4... Nxd5 only after exd5): decided before
+    // the reply was.
+    let decided_at = |ply: usize| moves.get(ply).map(|&(_, t)| t);
+    assert!(decided_at(4) < decided_at(5), "{moves:?}");
+}

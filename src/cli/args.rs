@@ -659,6 +659,10 @@ pub struct EmulatedBoardArgs {
     /// A Certabo Sentio board (occupancy only) rather than an RFID board.
     #[arg(long)]
     pub sentio: bool,
+    /// A Sentio board's hands answer its lights asking where a piece went once lit this long,
+    /// in ms: the piece lifted where they set it and set back (unset: they never look).
+    #[arg(long, value_name = "MS", requires = "sentio")]
+    pub answer_after: Option<u64>,
 }
 
 /// The clock plugged into an emulated DGT board (`emulate --clock`).

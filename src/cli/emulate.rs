@@ -102,6 +102,7 @@ fn options(args: &EmulateArgs, script: ScriptSource) -> EmulatorOptions {
     options.drop_every = board.drop_every.and_then(NonZeroU32::new);
     options.serial = board.serial;
     options.sentio = board.sentio;
+    options.answer_after = board.answer_after;
     options.follow = played.follow.map(|side| match side {
         Side::White => Color::White,
         Side::Black => Color::Black,

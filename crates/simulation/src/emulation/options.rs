@@ -168,6 +168,9 @@ pub struct EmulatorOptions {
     pub clock_model: ClockModel,
     /// A Certabo Sentio board (occupancy only) rather than an RFID board.
     pub sentio: bool,
+    /// Hands that answer a Sentio board's lights asking where a piece went, once lit this
+    /// long (ms of script time): the piece lifted where they set it and set back.
+    pub answer_after: Option<Millis>,
 }
 
 impl EmulatorOptions {
@@ -191,6 +194,7 @@ impl EmulatorOptions {
             presses: Presses::Every,
             clock_model: ClockModel::Xl,
             sentio: false,
+            answer_after: None,
         }
     }
 
@@ -299,6 +303,8 @@ pub enum BoardOption {
     ClockModel,
     /// [`EmulatorOptions::sentio`].
     Sentio,
+    /// [`EmulatorOptions::answer_after`].
+    AnswerAfter,
 }
 
 impl BoardOption {
@@ -313,6 +319,7 @@ impl BoardOption {
             BoardOption::Serial => options.serial.is_some(),
             BoardOption::ClockModel => options.clock_model != ClockModel::Xl,
             BoardOption::Sentio => options.sentio,
+            BoardOption::AnswerAfter => options.answer_after.is_some(),
         }
     }
 
@@ -327,6 +334,7 @@ impl BoardOption {
             BoardOption::Serial => "--serial",
             BoardOption::ClockModel => "--clock",
             BoardOption::Sentio => "--sentio",
+            BoardOption::AnswerAfter => "--answer-after",
         }
     }
 }

@@ -16,20 +16,27 @@ pub const ANSWER_HOLD_MS: Millis = 600;
 /// script time.
 pub const ANSWER_PAUSE_MS: Millis = 500;
 
+/// How many of the hands' last moves they answer for: each side's last (a question about a
+/// move may be lit after the reply to it was made).
+const MOVES_ANSWERED: usize = 2;
+
+/// One of the hands' moves: the square its piece left, the square it was set down on, and the
+/// piece.
+type HandMove = (Square, Square, Piece);
+
 /// What the answering hands know of their own moves, and the question they see lit.
 #[derive(Debug, Clone)]
 pub(super) struct Answering {
     /// How long a question stays lit before it is answered, in ms of emulator time.
     after: Millis,
-    /// The squares pieces were lifted from since one was last set down.
-    lifted: Vec<Square>,
-    /// The hands' last move: the square its piece left, the square it was set down on, and the
-    /// piece.
-    last_move: Option<(Square, Square, Piece)>,
+    /// The squares pieces were lifted from since one was last set down, and those pieces.
+    lifted: Vec<(Square, Option<Piece>)>,
+    /// The hands' last moves, the last one last (at most [`MOVES_ANSWERED`]).
+    moves: Vec<HandMove>,
     /// Whether the hands' last change set a piece down.
     set_down_last: bool,
-    /// The question lit, and when it is answered.
-    asked: Option<(Millis, Bitboard)>,
+    /// The question lit, when it is answered, and the move it asks about.
+    asked: Option<(Millis, Bitboard, HandMove)>,
     /// The lights last answered (not answered twice).
     answered: Bitboard,
 }
@@ -40,49 +47,76 @@ impl Answering {
         Answering {
             after,
             lifted: Vec::new(),
-            last_move: None,
+            moves: Vec::with_capacity(MOVES_ANSWERED),
             set_down_last: false,
             asked: None,
             answered: Bitboard::EMPTY,
         }
     }
 
-    /// The hands set `piece` down on `square`, or lifted the piece there (`None`). A piece set
-    /// down and picked up again at once (slid across a square) goes on with its move: it left
-    /// where that move began.
-    pub(super) fn changed(&mut self, square: Square, piece: Option<Piece>) {
+    /// The hands set `piece` down on `square`, or lifted the piece there, `standing` (`piece`
+    /// `None`). A piece set down where it was lifted from (knocked off and put back, or a move
+    /// given up) moves nothing. A piece set down and picked up again at once (slid across a
+    /// square) goes on with its move: it left where that move began.
+    pub(super) fn changed(
+        &mut self,
+        square: Square,
+        standing: Option<Piece>,
+        piece: Option<Piece>,
+    ) {
         let set_down_before = std::mem::replace(&mut self.set_down_last, piece.is_some());
         match piece {
             Some(piece) => {
-                let left = self.lifted.iter().find(|&&lifted| lifted != square);
-                self.last_move = left.map(|&from| (from, square, piece));
+                let put_back = self
+                    .lifted
+                    .iter()
+                    .rposition(|&lifted| lifted == (square, Some(piece)));
+                if let Some(at) = put_back {
+                    self.lifted.remove(at);
+                    return;
+                }
+                let from = self.lifted.iter().find(|&&(lifted, _)| lifted != square);
+                if let Some(&(from, _)) = from {
+                    if self.moves.len() >= MOVES_ANSWERED {
+                        self.moves.remove(0);
+                    }
+                    self.moves.push((from, square, piece));
+                }
                 self.lifted.clear();
             }
             None => {
-                let again = self.last_move.filter(|&(_, to, _)| {
+                let again = self.moves.last().copied().filter(|&(_, to, _)| {
                     set_down_before && to == square && self.lifted.is_empty()
                 });
-                self.lifted.push(again.map_or(square, |(from, _, _)| from));
+                if again.is_some() {
+                    self.moves.pop();
+                }
+                self.lifted.push(match again {
+                    Some((from, _, moved)) => (from, Some(moved)),
+                    None => (square, standing),
+                });
             }
         }
     }
 
     /// The hands look at the lights, `lit`, at `now`, the board standing as `board` shows: a
-    /// question (the squares of their last move lit, the square it left empty, its piece where
-    /// they set it down) not answered yet is answered after its time, unless a piece is in hand
-    /// meanwhile (the next move begun).
+    /// question (the squares of one of their last moves lit, the square it left empty, its
+    /// piece where they set it down) not answered yet is answered after its time, unless a
+    /// piece is in hand meanwhile (the next move begun).
     pub(super) fn heed(&mut self, now: Millis, lit: Bitboard, board: &Board) {
-        let question = self.lifted.is_empty()
-            && self.last_move.is_some_and(|(from, to, piece)| {
-                lit.contains(from)
-                    && lit.contains(to)
-                    && board.piece_at(from).is_none()
-                    && board.piece_at(to) == Some(piece)
-            });
-        if !question || lit == self.answered {
-            self.asked = None;
-        } else if self.asked.is_none_or(|(_, asked)| asked != lit) {
-            self.asked = Some((now.saturating_add(self.after), lit));
+        let asked_about = self.moves.iter().rev().copied().find(|&(from, to, piece)| {
+            lit.contains(from)
+                && lit.contains(to)
+                && board.piece_at(from).is_none()
+                && board.piece_at(to) == Some(piece)
+        });
+        let question = asked_about.filter(|_| self.lifted.is_empty() && lit != self.answered);
+        match question {
+            None => self.asked = None,
+            Some(m) if self.asked.is_none_or(|(_, asked, _)| asked != lit) => {
+                self.asked = Some((now.saturating_add(self.after), lit, m));
+            }
+            Some(_) => {}
         }
     }
 
@@ -93,18 +127,17 @@ impl Answering {
 
     /// When a question lit is answered, if one is.
     pub(super) fn due(&self) -> Option<Millis> {
-        self.asked.map(|(at, _)| at)
+        self.asked.map(|(at, _, _)| at)
     }
 
     /// The question lit is answered, the board standing as `board` shows: the piece of the
-    /// hands' last move lifted, if it still stands where they set it down, and set back
+    /// move it asks about lifted, if it still stands where they set it down, and set back
     /// [`ANSWER_HOLD_MS`] later (script time from the answer).
     pub(super) fn answer(&mut self, board: &Board) -> Option<[Change; 2]> {
-        let (_, lit) = self.asked.take()?;
+        let (_, lit, asked_about) = self.asked.take()?;
         self.answered = lit;
-        let (_, square, piece) = self
-            .last_move
-            .filter(|&(_, to, piece)| board.piece_at(to) == Some(piece))?;
+        let (_, square, piece) =
+            Some(asked_about).filter(|&(_, to, piece)| board.piece_at(to) == Some(piece))?;
         let lifted = Change {
             t: 0,
             square,

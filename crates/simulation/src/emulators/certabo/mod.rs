@@ -215,7 +215,8 @@ impl CertaboBoardEmulator {
     fn change(&mut self) {
         if let Some(change) = self.script.pop() {
             if let Some(answering) = self.answering.as_mut() {
-                answering.changed(change.square, change.piece);
+                let standing = self.set.board().piece_at(change.square);
+                answering.changed(change.square, standing, change.piece);
             }
             match change.piece {
                 Some(piece) => {

@@ -333,3 +333,70 @@ fn a_piece_slid_across_a_square_keeps_where_its_move_began_for_the_answer() {
     );
     assert_eq!(sent.last(), Some(&Reading::Occupancy(played)));
 }
+
+#[test]
+fn hands_answer_for_a_move_before_the_reply_and_a_knock_put_back_is_no_move() {
+    use shakmaty::Bitboard;
+    use touchmove_boards::certabo::wire::encode_leds;
+    // 1. e4, the d7 pawn knocked off and put back while the e2 pawn is in hand; then 1... e5.
+    // e2 and e4 lit after the reply ask about White's move still: the pawn of e4 is lifted
+    // and set back (the knock moved nothing: without it seen so, d7 would be taken for where
+    // the pawn of e2 went).
+    let (white, black) = (Some(Color::White.pawn()), Some(Color::Black.pawn()));
+    let change = |t, square, piece| Change { t, square, piece };
+    let script = Script {
+        start: Board::new(),
+        changes: vec![
+            change(1_000, Square::E2, None),
+            change(1_100, Square::D7, None),
+            change(1_150, Square::D7, black),
+            change(1_500, Square::E4, white),
+            change(2_000, Square::E7, None),
+            change(2_300, Square::E5, black),
+        ],
+        lap: None,
+    };
+    let mut config = EmulatorConfig::new(script);
+    config.sentio = true;
+    config.answer_after = Some(1_000);
+    let mut board = CertaboBoardEmulator::new(config);
+    board.handle_bytes(0, &[0; 8]);
+    frames(&mut board, 3_000);
+    board.handle_bytes(3_000, &encode_leds(Bitboard::from(Square::E2) | Square::E4));
+    let played =
+        (Board::new().occupied() & !Bitboard::from(Square::E2) & !Bitboard::from(Square::E7))
+            | Square::E4
+            | Square::E5;
+    let lifted = played & !Bitboard::from(Square::E4);
+    // Answered at 4000, set back at 4600.
+    let sent = frames(&mut board, 5_000);
+    assert!(
+        sent.contains(&Reading::Occupancy(lifted)),
+        "the pawn lifted from e4 in a frame: {sent:?}"
+    );
+    assert_eq!(sent.last(), Some(&Reading::Occupancy(played)));
+}
+
+#[test]
+fn only_a_sentio_board_s_hands_answer_its_lights() {
+    use crate::emulation::{
+        BoardOption, EmulatorError, EmulatorOptions, FromOptions, ScriptSource,
+    };
+    let mut options = EmulatorOptions::new(ScriptSource::Game {
+        start: shakmaty::Chess::default(),
+        moves: Vec::new(),
+        messy: false,
+    });
+    options.answer_after = Some(1_000);
+    // An RFID board knows where each piece went: it never asks.
+    assert!(matches!(
+        CertaboBoardEmulator::from_options(&options),
+        Err(EmulatorError::Unsupported {
+            option: BoardOption::AnswerAfter
+        })
+    ));
+    options.sentio = true;
+    let board =
+        CertaboBoardEmulator::from_options(&options).unwrap_or_else(|error| panic!("{error}"));
+    assert!(board.answering.is_some());
+}

@@ -23,7 +23,7 @@ its frames notified on the transparent UART service. Unplugged, its link drops."
 
 /// What a ChessLink board does not have: no clock, no sequence numbers to lose, no
 /// orientation of its own (a board turned round is the host's to notice, not emulated).
-const LACKING: [BoardOption; 7] = [
+const LACKING: [BoardOption; 8] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
@@ -31,6 +31,7 @@ const LACKING: [BoardOption; 7] = [
     BoardOption::Serial,
     BoardOption::ClockModel,
     BoardOption::Sentio,
+    BoardOption::AnswerAfter,
 ];
 
 impl FromOptions for ChessLinkBoardEmulator {

@@ -17,7 +17,7 @@ it has forgotten the reports and its LEDs.";
 
 /// What a Chessnut board does not have: no clock, no sequence numbers to lose, no serial
 /// number it tells, no orientation of its own.
-const LACKING: [BoardOption; 7] = [
+const LACKING: [BoardOption; 8] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
@@ -25,6 +25,7 @@ const LACKING: [BoardOption; 7] = [
     BoardOption::Serial,
     BoardOption::ClockModel,
     BoardOption::Sentio,
+    BoardOption::AnswerAfter,
 ];
 
 /// What the emulated Chessnut Move does, for `emulate --help`.

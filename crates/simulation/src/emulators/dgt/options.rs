@@ -21,7 +21,11 @@ impl FromOptions for DgtBoardEmulator {
     /// A board playing `options` (every option applies: a DGT board identifies pieces, scans,
     /// has a clock, can stand rotated and be unplugged).
     fn from_options(options: &EmulatorOptions) -> Result<DgtBoardEmulator, EmulatorError> {
-        options.refuse(&[BoardOption::DropEvery, BoardOption::Sentio])?;
+        options.refuse(&[
+            BoardOption::DropEvery,
+            BoardOption::Sentio,
+            BoardOption::AnswerAfter,
+        ])?;
         let follower = options.follower_of::<Script>()?;
         let script: Script = options.script(follower.as_ref().map(|(_, opening)| opening))?;
         let mut config = EmulatorConfig::new(script);

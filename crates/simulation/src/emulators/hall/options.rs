@@ -7,13 +7,14 @@ use super::{EmulatorConfig, HallBoardEmulator, Script};
 
 /// What a Hall-sensor board does not have: no clock, no orientation it could report (it cannot
 /// tell pieces apart).
-const LACKING: [BoardOption; 6] = [
+const LACKING: [BoardOption; 7] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
     BoardOption::Serial,
     BoardOption::ClockModel,
     BoardOption::Sentio,
+    BoardOption::AnswerAfter,
 ];
 
 /// What the emulated board does, for `emulate --help`.

@@ -17,7 +17,7 @@ and sends nothing; plugged in again it has forgotten the updates and its LEDs.";
 
 /// What a Pegasus does not have: no clock, no sequence numbers, no serial of the user's
 /// choosing, no orientation of its own.
-const LACKING: [BoardOption; 7] = [
+const LACKING: [BoardOption; 8] = [
     BoardOption::Rotated,
     BoardOption::WhiteOnClock,
     BoardOption::TimeControl,
@@ -25,6 +25,7 @@ const LACKING: [BoardOption; 7] = [
     BoardOption::Serial,
     BoardOption::ClockModel,
     BoardOption::Sentio,
+    BoardOption::AnswerAfter,
 ];
 
 impl FromOptions for PegasusBoardEmulator {
