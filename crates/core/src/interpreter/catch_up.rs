@@ -546,12 +546,13 @@ fn shows_under_way(position: &Chess, board: &PhysicalBoard, victim: Victim) -> b
 
 /// Whether `board` shows `position`, reached by `path`, with its last move a castling whose
 /// rook has not moved yet (the king set down on its square first, as 4.4.2 asks), or, when
-/// `rook_in_hand`, is in hand.
+/// `in_hand`, whose rook is in hand, or whose king is, the rook set down first (a breach of
+/// 4.4.2 a board sampling occupancy shows as such).
 fn shows_castling_under_way(
     position: &Chess,
     board: &PhysicalBoard,
     path: &[Move],
-    rook_in_hand: bool,
+    in_hand: bool,
 ) -> bool {
     let Some(&Move::Castle { king, rook }) = path.last() else {
         return false;
@@ -563,7 +564,14 @@ fn shows_castling_under_way(
     else {
         return false;
     };
-    if rook_in_hand && board.differences(&rook_at_home).is_empty() {
+    if in_hand && board.differences(&rook_at_home).is_empty() {
+        return true;
+    }
+    let mut king_in_hand = position.board().clone();
+    let king_lifted = king_in_hand
+        .remove_piece_at(Square::from_coords(side.king_to_file(), king.rank()))
+        .is_some();
+    if in_hand && king_lifted && board.differences(&king_in_hand).is_empty() {
         return true;
     }
     rook_at_home.set_piece_at(rook, piece);

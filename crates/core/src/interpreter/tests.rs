@@ -671,6 +671,29 @@ fn an_answer_seen_begun_before_the_move_was_decided_holds_nothing_up_after() {
 }
 
 #[test]
+fn a_castling_begun_with_the_rook_on_a_sampling_board_waits_for_the_king() {
+    // From a corpus game (dortmund.pgn game 234) on the bench's messy Sentio row: 15. O-O begun
+    // with the rook (h1 emptied, f1 filled), then the king lifted. With the king in hand the
+    // board also shows 15. Rh4 Bxh4 16. Kf1 Be7 made unseen; it is a castling under way, and
+    // once the king is set down on g1, 15. O-O.
+    let script = "1000 snapshot X3X1XX/XX1XXXX1/X1X1X2X/7X/2XX4/3X1XX1/XX1X1XX1/X3X2X
+                  1250 snapshot X3X1XX/XX1XXXX1/X1X1X2X/7X/2XX4/3X1XX1/XX1X1XX1/X3X3
+                  1500 snapshot X3X1XX/XX1XXXX1/X1X1X2X/7X/2XX4/3X1XX1/XX1X1XX1/X3XX2
+                  1750 snapshot X3X1XX/XX1XXXX1/X1X1X2X/7X/2XX4/3X1XX1/XX1X1XX1/X4X2
+                  3000 snapshot X3X1XX/XX1XXXX1/X1X1X2X/7X/2XX4/3X1XX1/XX1X1XX1/X4XX1
+                  9000 snapshot X3X1XX/XX1XXXX1/X1X1X2X/7X/2XX4/3X1XX1/XX1X1XX1/X4XX1";
+    let start = position("r3k1nr/pp1nbpp1/q1p1p2p/7P/2PP4/3Q1NN1/PP1B1PP1/R3K2R w KQkq - 1 15");
+    let out = run(start, sampled(), script);
+    let moves = sans(&out);
+    let sans_only: Vec<&str> = moves.iter().map(|(_, san)| san.as_str()).collect();
+    assert_eq!(sans_only, ["O-O"], "{out:?}");
+    assert!(
+        moves.iter().all(|(t, _)| (3_000..9_000).contains(t)),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn a_last_capture_a_sampling_board_hid_is_taken_once_the_input_ends() {
     // 13. Nxe5, the last move recorded: only c4 was seen emptied. While the log goes on, the
     // knight may be in hand; once it has ended, it is not: the one capture from c4 was made.
