@@ -490,6 +490,17 @@ fn a_reply_a_sampling_board_showed_before_the_move_was_caught_up_is_weighed_by_i
     assert_eq!(moves, ["Rxd5", "Qxd5+"], "{out:?}");
 }
 
+/// The questions asked in `out` (`ambiguous` events with squares: the square a piece left and
+/// those it may stand on), in order.
+fn questions(out: &[GameEvent]) -> Vec<(Square, Vec<Square>)> {
+    out.iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Ambiguous { from, to } if !to.is_empty() => Some((*from, to.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_capture_a_sampling_board_cannot_place_is_asked_once_and_the_piece_lifted_answers() {
     // The queen of h3 lifted, set down on e6 or h7 with its victim taken off within a frame:
@@ -502,13 +513,7 @@ fn a_capture_a_sampling_board_cannot_place_is_asked_once_and_the_piece_lifted_an
                   9000 snapshot 6X1/7X/4X3/8/8/8/8/6X1";
     let start = position("6k1/7p/4p3/8/8/7Q/8/6K1 w - - 0 1");
     let out = run(start.clone(), sampled(), script);
-    let asked: Vec<(Square, Vec<Square>)> = out
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Ambiguous { from, to } => Some((*from, to.clone())),
-            _ => None,
-        })
-        .collect();
+    let asked = questions(&out);
     assert_eq!(
         asked,
         [(Square::H3, vec![Square::E6, Square::H7])],
@@ -555,13 +560,7 @@ fn a_capture_left_open_after_moves_caught_up_is_asked_too() {
                   9000 snapshot 6X1/X4XXX/2X5/6X1/5X1X/8/XXXXX3/2X5";
     let start = position("3r2k1/p4ppp/2p5/6P1/5q1P/4bN2/PPPNR3/2K5 b - - 0 26");
     let out = run(start, sampled(), script);
-    let asked: Vec<(Square, Vec<Square>)> = out
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Ambiguous { from, to } if !to.is_empty() => Some((*from, to.clone())),
-            _ => None,
-        })
-        .collect();
+    let asked = questions(&out);
     assert_eq!(
         asked.last(),
         Some(&(Square::D8, vec![Square::D2])),
@@ -604,13 +603,7 @@ fn where_a_piece_went_is_answered_after_the_reply_was_made() {
         .collect();
     let start = position("3r2k1/p4ppn/7p/4PP2/3pR1q1/Pr1Q2P1/3B3P/5RK1 w - - 4 29");
     let out = run(start.clone(), sampled(), &script.join("\n"));
-    let asked: Vec<(Square, Vec<Square>)> = out
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Ambiguous { from, to } if !to.is_empty() => Some((*from, to.clone())),
-            _ => None,
-        })
-        .collect();
+    let asked = questions(&out);
     let expected = [
         (Square::E4, vec![Square::D4, Square::G4]),
         (Square::B3, vec![Square::A3, Square::D3]),
@@ -650,13 +643,7 @@ fn an_answer_seen_begun_before_the_move_was_decided_holds_nothing_up_after() {
                   9000 snapshot X3X1X1/X2X1X1X/2X3X1/3XX1XX/8/2X4X/XXX3X1/X4XX1";
     let start = position("r2qr1k1/p4p1p/2p3b1/3pP1Bn/6Q1/2N4P/PPP3P1/R4RK1 b - - 2 19");
     let out = run(start, sampled(), script);
-    let asked: Vec<(Square, Vec<Square>)> = out
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Ambiguous { from, to } if !to.is_empty() => Some((*from, to.clone())),
-            _ => None,
-        })
-        .collect();
+    let asked = questions(&out);
     assert_eq!(
         asked.last(),
         Some(&(Square::G4, vec![Square::H5, Square::D7])),

@@ -253,15 +253,22 @@ fn an_rfid_board_s_calibration_names_every_piece_of_its_set_and_a_sentio_board_h
     assert_eq!(CertaboBoardEmulator::new(config).calibration(), None);
 }
 
-#[test]
-fn hands_that_answer_lift_the_piece_of_their_last_move_when_asked_where_it_went_once() {
-    use shakmaty::Bitboard;
-    use touchmove_boards::certabo::wire::encode_leds;
-    let mut config = EmulatorConfig::new(e4_script());
+/// A Sentio board playing `script`, its hands answering the lights lit for 1 s, its host's
+/// first bytes (the LEDs out) sent at 0.
+fn answering_sentio(script: Script) -> CertaboBoardEmulator {
+    let mut config = EmulatorConfig::new(script);
     config.sentio = true;
     config.answer_after = Some(1_000);
     let mut board = CertaboBoardEmulator::new(config);
     board.handle_bytes(0, &[0; 8]);
+    board
+}
+
+#[test]
+fn hands_that_answer_lift_the_piece_of_their_last_move_when_asked_where_it_went_once() {
+    use shakmaty::Bitboard;
+    use touchmove_boards::certabo::wire::encode_leds;
+    let mut board = answering_sentio(e4_script());
     frames(&mut board, 2_000);
     let played = (Board::new().occupied() & !Bitboard::from(Square::E2)) | Square::E4;
     let occupancy = |sent: Vec<Reading>| -> Vec<Bitboard> {
@@ -316,11 +323,7 @@ fn a_piece_slid_across_a_square_keeps_where_its_move_began_for_the_answer() {
         ],
         lap: None,
     };
-    let mut config = EmulatorConfig::new(script);
-    config.sentio = true;
-    config.answer_after = Some(1_000);
-    let mut board = CertaboBoardEmulator::new(config);
-    board.handle_bytes(0, &[0; 8]);
+    let mut board = answering_sentio(script);
     frames(&mut board, 2_000);
     board.handle_bytes(2_000, &encode_leds(Bitboard::from(Square::E2) | Square::E4));
     let played = (Board::new().occupied() & !Bitboard::from(Square::E2)) | Square::E4;
@@ -356,11 +359,7 @@ fn hands_answer_for_a_move_before_the_reply_and_a_knock_put_back_is_no_move() {
         ],
         lap: None,
     };
-    let mut config = EmulatorConfig::new(script);
-    config.sentio = true;
-    config.answer_after = Some(1_000);
-    let mut board = CertaboBoardEmulator::new(config);
-    board.handle_bytes(0, &[0; 8]);
+    let mut board = answering_sentio(script);
     frames(&mut board, 3_000);
     board.handle_bytes(3_000, &encode_leds(Bitboard::from(Square::E2) | Square::E4));
     let played =
