@@ -89,16 +89,6 @@ impl SetOfChips {
         of_the_set
     }
 
-    /// Whether the last of `color`'s pieces taken off the board is a pawn (one set down as
-    /// another piece is then a promotion's).
-    pub(super) fn pawn_in_hand(&self, color: Color) -> bool {
-        self.off
-            .iter()
-            .rev()
-            .find(|(piece, _)| piece.color == color)
-            .is_some_and(|(piece, _)| piece.role == shakmaty::Role::Pawn)
-    }
-
     /// The spare queens are set on their squares (d6, d3), for the host to learn their chips.
     pub(super) fn spares_out(&mut self) {
         for (square, piece) in SPARE_QUEENS {

@@ -17,6 +17,7 @@
 
 mod answers;
 mod chips;
+mod in_hand;
 mod options;
 #[cfg(test)]
 mod tests;
@@ -35,6 +36,7 @@ use crate::emulation::plug::Plug;
 use crate::emulation::{EmulatedBoard, Notice, Playing, ScriptPlayer, ScriptStart, Unplug};
 use answers::Answering;
 use chips::SetOfChips;
+use in_hand::InHand;
 use touchmove_boards::certabo::wire::{Reading, decode_leds, encode_reading};
 use touchmove_core::sensor::Millis;
 
@@ -113,6 +115,8 @@ pub struct CertaboBoardEmulator {
     heard_host: bool,
     /// Hands that answer the LEDs asking where a piece went, if told to.
     answering: Option<Answering>,
+    /// What each side holds: a piece set down from off the board is a promotion's.
+    in_hand: InHand,
 }
 
 impl CertaboBoardEmulator {
@@ -160,6 +164,7 @@ impl CertaboBoardEmulator {
             answering: config
                 .answer_after
                 .map(|after| Answering::new(scaled(after))),
+            in_hand: InHand::default(),
         };
         if emulator.start == ScriptStart::AtOnce {
             emulator.host_spoke(0);
@@ -214,21 +219,24 @@ impl CertaboBoardEmulator {
     /// the promotion's piece at the host.
     fn change(&mut self) {
         if let Some(change) = self.script.pop() {
+            let standing = self.set.board().piece_at(change.square);
             if let Some(answering) = self.answering.as_mut() {
-                let standing = self.set.board().piece_at(change.square);
                 answering.changed(change.square, standing, change.piece);
             }
             match change.piece {
                 Some(piece) => {
                     // On a Sentio board no promotion's piece is told.
-                    let promotion = self.sentio
-                        && piece.role != shakmaty::Role::Pawn
-                        && self.set.pawn_in_hand(piece.color);
+                    let promotion = self.in_hand.set_down(change.square, piece) && self.sentio;
                     if !self.set.place(change.square, piece) || promotion {
                         self.notices.push_back(Notice::ChosenAtHost(piece.role));
                     }
                 }
-                None => self.set.lift(change.square),
+                None => {
+                    if let Some(piece) = standing {
+                        self.in_hand.lifted(change.square, piece);
+                    }
+                    self.set.lift(change.square);
+                }
             }
         }
     }

@@ -399,3 +399,38 @@ fn only_a_sentio_board_s_hands_answer_its_lights() {
         CertaboBoardEmulator::from_options(&options).unwrap_or_else(|error| panic!("{error}"));
     assert!(board.answering.is_some());
 }
+
+#[test]
+fn a_sentio_board_s_promotion_to_a_piece_captured_before_is_typed_at_the_host() {
+    // Black's bishop takes White's on a1; then exd8=B with the bishop set down first (FIDE 4.6
+    // c: the rook of d8 taken off, the bishop set down, the pawn lifted from e7). The bishop
+    // set down came from off the board: the player types it at the host, though a white
+    // bishop was taken off before.
+    let start: Board = "3r3k/4P3/8/8/8/8/1b6/B3K3"
+        .parse::<shakmaty::fen::Fen>()
+        .map(|fen| fen.as_setup().board.clone())
+        .unwrap_or_default();
+    let (white, black) = (Color::White, Color::Black);
+    let change = |t, square, piece| Change { t, square, piece };
+    let mut config = EmulatorConfig::new(Script {
+        start,
+        changes: vec![
+            change(1_000, Square::A1, None),
+            change(1_100, Square::B2, None),
+            change(1_300, Square::A1, Some(black.bishop())),
+            change(2_000, Square::D8, None),
+            change(2_300, Square::D8, Some(white.bishop())),
+            change(2_600, Square::E7, None),
+        ],
+        lap: None,
+    });
+    config.sentio = true;
+    let mut board = CertaboBoardEmulator::new(config);
+    board.handle_bytes(0, &[0; 8]);
+    frames(&mut board, 1_500);
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    assert!(!notices.contains(&Notice::ChosenAtHost(shakmaty::Role::Bishop)));
+    frames(&mut board, 3_000);
+    let notices: Vec<Notice> = std::iter::from_fn(|| board.poll_notice()).collect();
+    assert_eq!(notices, [Notice::ChosenAtHost(shakmaty::Role::Bishop)]);
+}
