@@ -135,11 +135,7 @@ impl Undecided {
     ) -> impl Iterator<Item = (&'a Vec<Move>, Square, Bitboard)> + 'a {
         self.lines.iter().filter_map(move |line| {
             let first = line.first()?;
-            let mut end = position.clone();
-            for &m in line {
-                end.play_unchecked(m);
-            }
-            Some((line, first.to(), end.board().occupied()))
+            Some((line, first.to(), end_of(position, line).board().occupied()))
         })
     }
 
@@ -259,11 +255,7 @@ pub(super) fn catch_up_after(
     } = bounds;
     let mut roots = Vec::with_capacity(lines.len());
     for line in lines {
-        let mut root = position.clone();
-        for &m in line {
-            root.play_unchecked(m);
-        }
-        roots.push((root, line));
+        roots.push((end_of(position, line), line));
     }
     let shortest = lines.iter().map(Vec::len).min().unwrap_or(0);
     let mut under_way: Vec<Vec<Move>> = Vec::new();
@@ -440,14 +432,20 @@ pub(super) fn keeps_the_order(
             let left = geometry::capture_square(last) == Some(square)
                 || geometry::occupancy_delta(last).contains(square)
                     && !geometry::landing_squares(last).contains(square);
-            let mut before = position.clone();
-            for &m in made_before {
-                before.play_unchecked(m);
-            }
+            let before = end_of(position, made_before);
             left && piece.is_none_or(|piece| before.board().piece_at(square) == Some(piece))
         }
         Some(SeenChange::Place(square)) => geometry::landing_squares(last).contains(square),
     }
+}
+
+/// The position `moves` (legal in turn from `position`) lead to.
+fn end_of(position: &Chess, moves: &[Move]) -> Chess {
+    let mut end = position.clone();
+    for &m in moves {
+        end.play_unchecked(m);
+    }
+    end
 }
 
 /// Whether the first promotion of `moves`, if any, is to `chosen`, when a piece was chosen.

@@ -118,20 +118,35 @@ impl Interpreter {
     }
 
     /// A different move from the previous position, while the player to move has not touched
-    /// one of his own pieces and a piece of the previous mover has been lifted since: the last
-    /// move being corrected.
+    /// one of his own pieces and a piece of the previous mover has been lifted since (or, on a
+    /// board that samples occupancy, the last move's piece set down elsewhere from the hand):
+    /// the last move being corrected.
     fn matching_correction(&self) -> Option<Move> {
         let previous = self.previous.as_ref()?;
-        let their_pieces = self.game.position().them();
-        if self.turn.trace.has_binding_touch_of(self.game.turn())
-            || !self.turn.trace.lifted_any_of(their_pieces)
-        {
+        if self.turn.trace.has_binding_touch_of(self.game.turn()) {
             return None;
         }
         let before_last = self.game.earlier(1)?;
         let last = self.game.last_move()?;
-        self.matching_move(before_last, &previous.legal, previous.start_seq)
-            .filter(|m| *m != last)
+        let m = self
+            .matching_move(before_last, &previous.legal, previous.start_seq)
+            .filter(|m| *m != last)?;
+        let moved_on = self.turn.trace.lifted_any_of(self.game.position().them());
+        (moved_on || self.landed_from_hand(last, m)).then_some(m)
+    }
+
+    /// Whether `m`, from the previous position, shows where the piece of the last move, a
+    /// capture, really went, on a board that samples occupancy: a piece knocked off and put back
+    /// within a frame or two beside a piece in hand shows that piece's capture of it, and the
+    /// piece, never seen set down, then lands elsewhere (its landing square never left since).
+    fn landed_from_hand(&self, last: Move, m: Move) -> bool {
+        self.samples_occupancy()
+            && last.is_capture()
+            && m.from() == last.from()
+            && !self
+                .turn
+                .trace
+                .lifted_any_of(shakmaty::Bitboard::from_square(landing_square(last)))
     }
 
     /// How many plies back the position is that the board shows, if it is an earlier one. One

@@ -23,6 +23,19 @@ fn sans(events: &[GameEvent]) -> Vec<(Millis, String)> {
         .collect()
 }
 
+/// The moves that stand in `events` once their takebacks are applied.
+fn record_of(events: &[GameEvent]) -> Vec<String> {
+    let mut record = Vec::new();
+    for event in events {
+        match &event.kind {
+            EventKind::Move(m) => record.push(m.san.to_string()),
+            EventKind::Takeback { ply } => record.truncate((*ply as usize).saturating_sub(1)),
+            _ => {}
+        }
+    }
+    record
+}
+
 fn rulings(events: &[GameEvent]) -> Vec<(Rule, Square)> {
     events
         .iter()
@@ -488,6 +501,30 @@ fn a_reply_a_sampling_board_showed_before_the_move_was_caught_up_is_weighed_by_i
     let out = run(start, sampled(), script);
     let moves: Vec<String> = sans(&out).into_iter().map(|(_, san)| san).collect();
     assert_eq!(moves, ["Rxd5", "Qxd5+"], "{out:?}");
+}
+
+#[test]
+fn a_knock_that_read_as_a_capture_is_corrected_where_the_piece_in_hand_lands() {
+    // From a corpus game (chessjs-benchmark.pgn game 68) on the bench's Sentio board: White's
+    // queen lifted from b7 and Black's knight of c6 knocked off within one frame; the knight
+    // put back by the next (the board shows 11. Qxc6); the queen, in hand all along, then set
+    // down on b3. The board shows 11. Qb3: the capture is corrected, not left as a mismatch.
+    let start = position("r4rk1/pQpqb1pp/2nppn2/4p1B1/4P3/2PP1N1P/PP3PP1/RN2K2R w KQ - 1 11");
+    let script = "1000 snapshot X4XX1/XXXXX1XX/2XXXX2/4X1X1/4X3/2XX1X1X/XX3XX1/XX2X2X
+                  1250 snapshot X4XX1/X1XXX1XX/3XXX2/4X1X1/4X3/2XX1X1X/XX3XX1/XX2X2X
+                  1500 snapshot X4XX1/X1XXX1XX/2XXXX2/4X1X1/4X3/2XX1X1X/XX3XX1/XX2X2X
+                  2250 snapshot X4XX1/X1XXX1XX/2XXXX2/4X1X1/4X3/1XXX1X1X/XX3XX1/XX2X2X
+                  5000 snapshot X4XX1/X1XXX1XX/2XXXX2/4X1X1/4X3/1XXX1X1X/XX3XX1/XX2X2X";
+    let out = run(start, sampled(), script);
+    let record = record_of(&out);
+    assert_eq!(record, ["Qb3"], "{out:?}");
+    assert!(
+        out.iter().all(|e| !matches!(
+            e.kind,
+            EventKind::Violation(_) | EventKind::Illegal(_) | EventKind::Mismatch { .. }
+        )),
+        "{out:?}"
+    );
 }
 
 /// The questions asked in `out` (`ambiguous` events with squares: the square a piece left and
