@@ -136,25 +136,26 @@ impl Interpreter {
             .map(<[Touch]>::to_vec)
             .unwrap_or_default();
         self.turn.trace.truncate_touches(left.touches);
-        self.decide_move(t, left.m, false);
+        self.decide_move(t, left.m, left.correction);
         let off_board = self.game.position().board().occupied() & !self.sensed.board.occupied();
         self.turn.trace.adopt(&reply, off_board);
     }
 
     /// When the board leaves a pending move, remembers it (the opponent may have moved on).
+    /// A correction counts on a board that samples occupancy: its piece, in hand between
+    /// frames, may land just before the reply begins (on other boards each change is seen).
     fn remember_left_candidate(&mut self, t: Millis, relation: Relation) {
         if let Phase::Pending {
-            what:
-                Pending::Move {
-                    m,
-                    correction: false,
-                },
+            what: Pending::Move { m, correction },
             ..
         } = self.phase
+            && (!correction || self.samples_occupancy())
             && relation != Relation::Next(m)
+            && relation != Relation::Correction(m)
         {
             self.turn.left_candidate = Some(LeftCandidate {
                 m,
+                correction,
                 t,
                 touches: self.touches_before_event,
             });

@@ -135,13 +135,14 @@ impl Interpreter {
         (moved_on || self.landed_from_hand(last, m)).then_some(m)
     }
 
-    /// Whether `m`, from the previous position, shows where the piece of the last move, a
-    /// capture, really went, on a board that samples occupancy: a piece knocked off and put back
-    /// within a frame or two beside a piece in hand shows that piece's capture of it, and the
-    /// piece, never seen set down, then lands elsewhere (its landing square never left since).
+    /// Whether `m`, from the previous position, shows where the piece of the last move really
+    /// went, on a board that samples occupancy: the piece, in hand between frames, lands
+    /// elsewhere, the last move's landing square never left since. A piece knocked off and put
+    /// back beside a piece in hand shows that piece's capture of it; a knock beside it may also
+    /// be caught up as its move and a reply under way. (A quiet move seen made would have to
+    /// leave its square to show `m`.)
     fn landed_from_hand(&self, last: Move, m: Move) -> bool {
         self.samples_occupancy()
-            && last.is_capture()
             && m.from() == last.from()
             && !self
                 .turn
@@ -190,7 +191,11 @@ impl Interpreter {
         {
             return None;
         }
-        let mut after = self.game.position().clone();
+        let mut after = if left.correction {
+            self.game.earlier(1)?.clone()
+        } else {
+            self.game.position().clone()
+        };
         after.play_unchecked(left.m);
         let legal = LegalMoves::of(&after);
         self.matching_move(&after, &legal, self.turn.start_seq)

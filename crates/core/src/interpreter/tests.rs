@@ -527,6 +527,50 @@ fn a_knock_that_read_as_a_capture_is_corrected_where_the_piece_in_hand_lands() {
     );
 }
 
+#[test]
+fn a_knock_corrected_while_the_reply_begins_is_corrected_before_the_reply() {
+    // From a corpus game (twic1599_1000k.pgn game 662) on the bench's Sentio board: Black's
+    // queen lifted from b6; Black's pawn of b7 and White's pawn of f2 knocked off within a
+    // frame and put back by the next (the board shows 22... Qxf2+); the queen set down on b5,
+    // and in the next frame White's knight of a4 already lifted, then set down on c5. The
+    // queen might have moved on from b5 when the knight was lifted: 22... Qb5 corrects the
+    // capture all the same, and 23. Nc5 follows.
+    let start = position("r3r3/1p4k1/pq1bppnp/8/NP2Q3/P4N2/5PPP/2R1R1K1 b - - 1 22");
+    let script = "1000 snapshot X3X3/1X4X1/XX1XXXXX/8/XX2X3/X4X2/5XXX/2X1X1X1
+                  1250 snapshot X3X3/1X4X1/X2XXXXX/8/XX2X3/X4X2/5XXX/2X1X1X1
+                  1500 snapshot X3X3/6X1/X2XXXXX/8/XX2X3/X4X2/6XX/2X1X1X1
+                  1750 snapshot X3X3/1X4X1/X2XXXXX/8/XX2X3/X4X2/5XXX/2X1X1X1
+                  2000 snapshot X3X3/1X4X1/X2XXXXX/1X6/XX2X3/X4X2/5XXX/2X1X1X1
+                  2250 snapshot X3X3/1X4X1/X2XXXXX/1X6/1X2X3/X4X2/5XXX/2X1X1X1
+                  2500 snapshot X3X3/1X4X1/X2XXXXX/1XX5/1X2X3/X4X2/5XXX/2X1X1X1
+                  5000 snapshot X3X3/1X4X1/X2XXXXX/1XX5/1X2X3/X4X2/5XXX/2X1X1X1";
+    let out = run(start, sampled(), script);
+    assert_eq!(record_of(&out), ["Qb5", "Nc5"], "{out:?}");
+    assert!(
+        out.iter()
+            .all(|e| !matches!(e.kind, EventKind::Violation(_) | EventKind::Illegal(_))),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_move_caught_up_beside_a_knock_is_corrected_where_the_piece_lands() {
+    // From a corpus game (chessjs-benchmark.pgn game 86) on the bench's Sentio board: Black's
+    // pawn of b7 lifted (in hand, passing b6 between frames), White's knight of c4 knocked
+    // off; the board rests showing b7 and c4 emptied, which 17... b6 with 18. Nxb6 under way
+    // (its victim taken off first) explains, so b6 is caught up. The knight put back, the pawn
+    // set down on b5: the board shows 17... b5, and the move caught up is corrected.
+    let start = position("r2q1rk1/pp4bp/2p3p1/3b1p2/1PNPp3/PQ2P3/5PPP/R1B2RK1 b - - 0 17");
+    let script = "1000 snapshot X2X1XX1/XX4XX/2X3X1/3X1X2/1XXXX3/XX2X3/5XXX/X1X2XX1
+                  1250 snapshot X2X1XX1/X5XX/2X3X1/3X1X2/1XXXX3/XX2X3/5XXX/X1X2XX1
+                  1500 snapshot X2X1XX1/X5XX/2X3X1/3X1X2/1X1XX3/XX2X3/5XXX/X1X2XX1
+                  2000 snapshot X2X1XX1/X5XX/2X3X1/3X1X2/1XXXX3/XX2X3/5XXX/X1X2XX1
+                  2250 snapshot X2X1XX1/X5XX/2X3X1/1X1X1X2/1XXXX3/XX2X3/5XXX/X1X2XX1
+                  5000 snapshot X2X1XX1/X5XX/2X3X1/1X1X1X2/1XXXX3/XX2X3/5XXX/X1X2XX1";
+    let out = run(start, sampled(), script);
+    assert_eq!(record_of(&out), ["b5"], "{out:?}");
+}
+
 /// The questions asked in `out` (`ambiguous` events with squares: the square a piece left and
 /// those it may stand on), in order.
 fn questions(out: &[GameEvent]) -> Vec<(Square, Vec<Square>)> {

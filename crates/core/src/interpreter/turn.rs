@@ -36,6 +36,8 @@ pub(super) struct Turn {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct LeftCandidate {
     pub(super) m: Move,
+    /// Whether `m` replaces the last move (from the position before it).
+    pub(super) correction: bool,
     pub(super) t: Millis,
     pub(super) touches: usize,
 }
