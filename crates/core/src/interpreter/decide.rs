@@ -402,7 +402,7 @@ impl Interpreter {
 
     /// Takes the last move back so that `m` replaces it; the breach is 4.4.2 when this makes a
     /// castling the rook started, else 4.7 (the released piece moved on).
-    fn retract_for_correction(&mut self, t: Millis, m: Move) -> Vec<Breach> {
+    pub(super) fn retract_for_correction(&mut self, t: Millis, m: Move) -> Vec<Breach> {
         let (Some(previous), Some(last)) = (self.previous.take(), self.game.last_move()) else {
             return Vec::new();
         };

@@ -37,11 +37,14 @@ impl Interpreter {
         if let Some(m) = self.matching_correction() {
             return Relation::Correction(m);
         }
-        if let Some(plies) = self.matching_earlier() {
-            return Relation::Earlier(plies);
-        }
+        // A reply to the move the board showed a moment ago is that: in a repetition it may
+        // also show a position some plies back, which taking them back would reach the other
+        // way round (the last moved first).
         if let Some(m) = self.matching_reply_to_left() {
             return Relation::AfterLeft(m);
+        }
+        if let Some(plies) = self.matching_earlier() {
+            return Relation::Earlier(plies);
         }
         Relation::Unmatched
     }

@@ -1085,6 +1085,13 @@ impl Interpreter {
             // undecided.
             found = catch_up::catch_up_after(position, lines, &self.sensed.board, bounds);
         }
+        if found == catch_up::CatchUp::Nothing
+            && follow
+            && let Some(moves) = self.correcting_sequence(bounds)
+        {
+            self.correct_caught_up(t, moves);
+            return;
+        }
         let (moves, rest) = match found {
             catch_up::CatchUp::One(moves) => {
                 if !catch_up::keeps_the_order(position, &moves, self.sensed.last_seen) {
@@ -1109,6 +1116,63 @@ impl Interpreter {
             catch_up::CatchUp::Nothing | catch_up::CatchUp::UnderWay => return,
         };
         self.play_caught_up(t, moves, rest);
+    }
+
+    /// On a board that samples occupancy, when no sequence from the record leads to the board:
+    /// the one shortest sequence from the position before the last move that does, beginning
+    /// with another move of the last move's piece (its landing square never left since). A
+    /// piece knocked off and put back beside a piece in hand shows that piece's capture of it;
+    /// when the piece captured elsewhere, the board showing the same, the replies made since
+    /// show it (`Qxb4` for `Qxf7`, then `Rxf7 Kxf7`).
+    fn correcting_sequence(&self, bounds: catch_up::Bounds<'_>) -> Option<Vec<Move>> {
+        self.previous.as_ref()?;
+        let last = self.game.last_move()?;
+        let before = self.game.earlier(1)?;
+        let landing = Bitboard::from_square(geometry::landing_square(last));
+        if self.turn.trace.lifted_any_of(landing) {
+            return None;
+        }
+        // The frames seen since are the record's, not the sequence's from before it.
+        let bounds = catch_up::Bounds {
+            frames: None,
+            first_from: None,
+            ..bounds
+        };
+        match catch_up::catch_up(before, &self.sensed.board, bounds) {
+            catch_up::CatchUp::One(moves)
+                if moves.len() >= 2
+                    && moves
+                        .first()
+                        .is_some_and(|&m| m != last && self.landed_since(last, m)) =>
+            {
+                Some(moves)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the board showed `m`, another move of the piece of the last move `last`, made
+    /// since `last` was decided: its victim's square emptied and filled again, or its landing
+    /// square filled.
+    fn landed_since(&self, last: Move, m: Move) -> bool {
+        let since = self.turn.start_seq;
+        let motions = &self.sensed.motions;
+        m.from() == last.from()
+            && match (geometry::capture_square(m), m.from()) {
+                (Some(victim), Some(from)) => motions.captured_on(victim, from, since),
+                _ => motions.placed_at(geometry::landing_square(m)) > since,
+            }
+    }
+
+    /// Replaces the last move by `moves` (from the position before it), caught up at `t`.
+    fn correct_caught_up(&mut self, t: Millis, moves: Vec<Move>) {
+        let Some(&first) = moves.first() else {
+            return;
+        };
+        // The last move's turn and its correction were read from frames, not seen touch by
+        // touch: no ruling comes of them.
+        self.retract_for_correction(t, first);
+        self.play_caught_up(t, moves, Vec::new());
     }
 
     /// Plays `moves`, caught up at `t` (made unseen), and keeps `rest`, the sequences after

@@ -571,6 +571,66 @@ fn a_move_caught_up_beside_a_knock_is_corrected_where_the_piece_lands() {
     assert_eq!(record_of(&out), ["b5"], "{out:?}");
 }
 
+#[test]
+fn a_reply_made_before_the_move_was_decided_is_no_takeback_in_a_repetition() {
+    // From a corpus game (world_matches.pgn game 185) on the bench's Sentio board: 40. Rg3 Kf4
+    // 41. Rg1 Ke4, then 42. Rg3 shown (pending: the rook may move on), Black's king lifted a
+    // frame later and set down on f4. The board shows the position after 40... Kf4, two plies
+    // back, but it showed the rook's move first: 42. Rg3 Kf4 is the reply to the move left, no
+    // takeback, and not a mismatch the game waits on.
+    let start = position("5r2/4R3/2r3p1/ppp1n1P1/4k2N/2P5/P3K3/6R1 w - - 2 40");
+    let script = "1000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/4X2X/2X5/X3X3/6X1
+                  2000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/4X2X/2X5/X3X3/8
+                  2250 snapshot 5X2/4X3/2X3X1/XXX1X1X1/4X2X/2X3X1/X3X3/8
+                  4000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/7X/2X3X1/X3X3/8
+                  4250 snapshot 5X2/4X3/2X3X1/XXX1X1X1/5X1X/2X3X1/X3X3/8
+                  6000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/5X1X/2X5/X3X3/8
+                  6250 snapshot 5X2/4X3/2X3X1/XXX1X1X1/5X1X/2X5/X3X3/6X1
+                  8000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/7X/2X5/X3X3/6X1
+                  8250 snapshot 5X2/4X3/2X3X1/XXX1X1X1/4X2X/2X5/X3X3/6X1
+                  10000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/4X2X/2X5/X3X3/8
+                  10250 snapshot 5X2/4X3/2X3X1/XXX1X1X1/4X2X/2X3X1/X3X3/8
+                  10500 snapshot 5X2/4X3/2X3X1/XXX1X1X1/7X/2X3X1/X3X3/8
+                  11000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/5X1X/2X3X1/X3X3/8
+                  20000 snapshot 5X2/4X3/2X3X1/XXX1X1X1/5X1X/2X3X1/X3X3/8";
+    let out = run(start, sampled(), script);
+    assert_eq!(
+        record_of(&out),
+        ["Rg3", "Kf4", "Rg1", "Ke4", "Rg3", "Kf4"],
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_knock_read_as_a_capture_is_corrected_when_the_reply_shows_the_capture_elsewhere() {
+    // From a corpus game (lichess_db_1000k.pgn game 306) on the bench's Sentio board: White's
+    // queen lifted from f3; Black's pawn of f5 and White's rook of e2 knocked off within a
+    // frame and put back by the next (the board shows 32. Qxf5); Black's rook of a8 then off
+    // for a frame, and back: the queen took there, the board showing the same. Black's king
+    // set on h7, where the queen on f5 would attack it: no move from the record explains the
+    // board, and 32. Qxa8+ Kh7 from the position before does (a8 emptied and filled since the
+    // capture was decided): the capture is corrected, and 33. Qf3 follows.
+    let start = position("r5k1/2b2pp1/7p/1p3p1B/2p5/2P2Q1P/2P1RKPq/8 w - - 7 32");
+    let script = "1000 snapshot X5X1/2X2XX1/7X/1X3X1X/2X5/2X2X1X/2X1XXXX/8
+                  1250 snapshot X5X1/2X2XX1/7X/1X3X1X/2X5/2X4X/2X1XXXX/8
+                  1500 snapshot X5X1/2X2XX1/7X/1X5X/2X5/2X4X/2X2XXX/8
+                  1750 snapshot X5X1/2X2XX1/7X/1X3X1X/2X5/2X4X/2X1XXXX/8
+                  2250 snapshot 6X1/2X2XX1/7X/1X3X1X/2X5/2X4X/2X1XXXX/8
+                  2750 snapshot X5X1/2X2XX1/7X/1X3X1X/2X5/2X4X/2X1XXXX/8
+                  6000 snapshot X7/2X2XX1/7X/1X3X1X/2X5/2X4X/2X1XXXX/8
+                  6500 snapshot X7/2X2XXX/7X/1X3X1X/2X5/2X4X/2X1XXXX/8
+                  8000 snapshot 8/2X2XXX/7X/1X3X1X/2X5/2X4X/2X1XXXX/8
+                  8250 snapshot 8/2X2XXX/7X/1X3X1X/2X5/2X2X1X/2X1XXXX/8
+                  12000 snapshot 8/2X2XXX/7X/1X3X1X/2X5/2X2X1X/2X1XXXX/8";
+    let out = run(start, sampled(), script);
+    assert_eq!(record_of(&out), ["Qxa8+", "Kh7", "Qf3"], "{out:?}");
+    assert!(
+        out.iter()
+            .all(|e| !matches!(e.kind, EventKind::Violation(_) | EventKind::Illegal(_))),
+        "{out:?}"
+    );
+}
+
 /// The questions asked in `out` (`ambiguous` events with squares: the square a piece left and
 /// those it may stand on), in order.
 fn questions(out: &[GameEvent]) -> Vec<(Square, Vec<Square>)> {
