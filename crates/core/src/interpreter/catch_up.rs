@@ -200,6 +200,20 @@ pub(super) enum CatchUp {
     Settled(Vec<Move>, Vec<Vec<Move>>),
 }
 
+/// What the host knows of the promotion piece of the turn's move, on a board that cannot
+/// tell it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum Choice {
+    /// Nothing: any piece counts.
+    #[default]
+    Free,
+    /// It is chosen at the host, and was not yet: a sequence whose first move promotes waits
+    /// for the choice (no promotion is decided before it).
+    Awaited,
+    /// This piece was chosen: a sequence's first promotion counts only if to it.
+    Chosen(Role),
+}
+
 /// What is known of the sequence besides the board it leads to.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Bounds<'a> {
@@ -219,9 +233,9 @@ pub(super) struct Bounds<'a> {
     /// Whether the input has ended: no piece is in hand any more, so no board shows a move under
     /// way.
     pub(super) ended: bool,
-    /// The promotion piece entered at the host for the turn's move (a board that cannot tell
-    /// it): a sequence's first promotion counts only if it promotes to that piece.
-    pub(super) promotion: Option<Role>,
+    /// What the host knows of the promotion piece of the turn's move (a board that cannot
+    /// tell it).
+    pub(super) promotion: Choice,
     /// Whether the sequences left open by a move perhaps under way are given to be followed
     /// further ([`CatchUp::Open`], [`CatchUp::Settled`]) rather than waited on
     /// ([`CatchUp::UnderWay`]).
@@ -294,7 +308,9 @@ pub(super) fn catch_up_after(
                         } else {
                             Victim::MayBeOff
                         },
-                    ) || follow && shows_castling_under_way(root, board, line, true))
+                    ) || follow
+                        && (shows_castling_under_way(root, board, line, true)
+                            || shows_en_passant_under_way(root, board, line)))
                     && frames.is_none_or(|frames| {
                         frames.explained_by(
                             position,
@@ -448,10 +464,18 @@ fn end_of(position: &Chess, moves: &[Move]) -> Chess {
     end
 }
 
-/// Whether the first promotion of `moves`, if any, is to `chosen`, when a piece was chosen.
-fn keeps_the_choice(moves: &[Move], chosen: Option<Role>) -> bool {
-    let first = moves.iter().find_map(|m| m.promotion());
-    first.is_none_or(|role| chosen.is_none_or(|chosen| chosen == role))
+/// Whether `moves` keep what the host knows of the turn's promotion piece: the first
+/// promotion, if any, is to the piece chosen; with the choice awaited, the first move (the
+/// turn's) is no promotion yet.
+fn keeps_the_choice(moves: &[Move], choice: Choice) -> bool {
+    match choice {
+        Choice::Free => true,
+        Choice::Awaited => moves.first().is_none_or(|m| m.promotion().is_none()),
+        Choice::Chosen(chosen) => moves
+            .iter()
+            .find_map(|m| m.promotion())
+            .is_none_or(|role| role == chosen),
+    }
 }
 
 /// Whether `m` moves the piece on `from` (the king or the rook of a castling).
@@ -542,6 +566,20 @@ fn shows_under_way(position: &Chess, board: &PhysicalBoard, victim: Victim) -> b
         })
 }
 
+/// Whether `board` shows `position`, reached by `path`, with its last move an en passant
+/// capture whose victim has not been taken off yet (the capturing pawn set down first).
+fn shows_en_passant_under_way(position: &Chess, board: &PhysicalBoard, path: &[Move]) -> bool {
+    let Some(&last @ Move::EnPassant { .. }) = path.last() else {
+        return false;
+    };
+    let Some(victim) = geometry::capture_square(last) else {
+        return false;
+    };
+    let mut victim_on = position.board().clone();
+    victim_on.set_piece_at(victim, position.turn().pawn());
+    board.differences(&victim_on).is_empty()
+}
+
 /// Whether `board` shows `position`, reached by `path`, with its last move a castling whose
 /// rook has not moved yet (the king set down on its square first, as 4.4.2 asks), or, when
 /// `in_hand`, whose rook is in hand, or whose king is, the rook set down first (a breach of
@@ -595,8 +633,8 @@ struct Origin<'a> {
     last_seen: Option<SeenChange>,
     /// What the board showed since the record last changed, which a sequence must explain.
     frames: Option<&'a Frames>,
-    /// The promotion piece entered at the host, which a sequence's first promotion must be.
-    promotion: Option<Role>,
+    /// What the host knows of the turn's promotion piece ([`keeps_the_choice`]).
+    promotion: Choice,
     /// How many sequences that lead to the board are kept (the search stops there).
     kept: usize,
     /// How many sequences that leave a move under way are kept.
@@ -638,7 +676,8 @@ fn search(
                     path,
                     Some(position.board().occupied() & !board.occupied()),
                 )
-            }) || shows_castling_under_way(position, board, path, from.follow))
+            }) || shows_castling_under_way(position, board, path, from.follow)
+                || from.follow && shows_en_passant_under_way(position, board, path))
         {
             found.under_way.push(path.clone());
         }

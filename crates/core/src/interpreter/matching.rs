@@ -143,14 +143,26 @@ impl Interpreter {
     /// elsewhere, the last move's landing square never left since. A piece knocked off and put
     /// back beside a piece in hand shows that piece's capture of it; a knock beside it may also
     /// be caught up as its move and a reply under way. (A quiet move seen made would have to
-    /// leave its square to show `m`.)
+    /// leave its square to show `m`.) A piece set down where the side to move may promote may
+    /// be its new piece instead, set down before the pawn is lifted.
     fn landed_from_hand(&self, last: Move, m: Move) -> bool {
         self.samples_occupancy()
             && m.from() == last.from()
+            && !self.may_be_promotion_piece(landing_square(m))
             && !self
                 .turn
                 .trace
                 .lifted_any_of(shakmaty::Bitboard::from_square(landing_square(last)))
+    }
+
+    /// Whether a piece set down on `square` may be the new piece of the side to move's
+    /// promotion there, set down before its pawn is lifted.
+    pub(super) fn may_be_promotion_piece(&self, square: Square) -> bool {
+        self.turn
+            .legal
+            .moves()
+            .iter()
+            .any(|m| m.promotion().is_some() && m.to() == square)
     }
 
     /// How many plies back the position is that the board shows, if it is an earlier one. One

@@ -1062,7 +1062,12 @@ impl Interpreter {
             last_seen: self.sensed.last_seen,
             frames: follow.then_some(&self.sensed.frames),
             ended,
-            promotion: self.turn.promotion.filter(|_| follow),
+            promotion: match self.turn.promotion {
+                _ if !follow => catch_up::Choice::Free,
+                Some(role) => catch_up::Choice::Chosen(role),
+                None if self.config.promotion_choice_awaited => catch_up::Choice::Awaited,
+                None => catch_up::Choice::Free,
+            },
             follow,
         };
         let position = self.game.position();
@@ -1160,7 +1165,10 @@ impl Interpreter {
         m.from() == last.from()
             && match (geometry::capture_square(m), m.from()) {
                 (Some(victim), Some(from)) => motions.captured_on(victim, from, since),
-                _ => motions.placed_at(geometry::landing_square(m)) > since,
+                _ => {
+                    let landing = geometry::landing_square(m);
+                    motions.placed_at(landing) > since && !self.may_be_promotion_piece(landing)
+                }
             }
     }
 

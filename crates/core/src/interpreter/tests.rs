@@ -631,6 +631,64 @@ fn a_knock_read_as_a_capture_is_corrected_when_the_reply_shows_the_capture_elsew
     );
 }
 
+#[test]
+fn an_en_passant_capture_whose_victim_is_still_on_is_a_move_under_way() {
+    // From a corpus game (lichess_db_1000k.pgn game 192) on the bench's Sentio board: after
+    // 20... f5, White's pawn of e5 lifted, set down on f6, and the board rests a frame before
+    // the pawn of f5 is taken off. 21. e6 Bf6 22. e7 leaves the same squares occupied: it is
+    // not caught up; the capture is under way, and 21. exf6 is made once f5 is emptied.
+    let start = position("r4rk1/3qb2p/p1p3pQ/1p1pPp2/P2P1P2/2P1B2P/6P1/R4RK1 w - f6 0 21");
+    let script = "1000 snapshot X4XX1/3XX2X/X1X3XX/1X1XXX2/X2X1X2/2X1X2X/6X1/X4XX1
+                  1250 snapshot X4XX1/3XX2X/X1X3XX/1X1X1X2/X2X1X2/2X1X2X/6X1/X4XX1
+                  1500 snapshot X4XX1/3XX2X/X1X2XXX/1X1X1X2/X2X1X2/2X1X2X/6X1/X4XX1
+                  2000 snapshot X4XX1/3XX2X/X1X2XXX/1X1X4/X2X1X2/2X1X2X/6X1/X4XX1
+                  5000 snapshot X4XX1/3XX2X/X1X2XXX/1X1X4/X2X1X2/2X1X2X/6X1/X4XX1";
+    let out = run(start, sampled(), script);
+    assert_eq!(record_of(&out), ["exf6"], "{out:?}");
+}
+
+#[test]
+fn a_promotion_whose_piece_is_chosen_at_the_host_is_not_caught_up_before_the_choice() {
+    // From a corpus game (dortmund.pgn game 299) on the bench's Sentio board: White's pawn set
+    // on e8, lifted again to be replaced, the board resting a frame with e7 and e8 emptied
+    // before the queen is typed at the host and set down. 54. e8=N+ Kxc6 55. Nc7 leaves the
+    // same squares occupied; with the piece not chosen yet no promotion is caught up, and
+    // 54. e8=Q is made once it is.
+    let start = position("8/p1k1P3/P1P2K2/5p1p/7P/4P3/6p1/8 w - - 1 54");
+    let script = "1000 snapshot 8/X1X1X3/X1X2X2/5X1X/7X/4X3/6X1/8
+                  1250 snapshot 4X3/X1X5/X1X2X2/5X1X/7X/4X3/6X1/8
+                  1750 snapshot 8/X1X5/X1X2X2/5X1X/7X/4X3/6X1/8
+                  2149 promote q
+                  2250 snapshot 4X3/X1X5/X1X2X2/5X1X/7X/4X3/6X1/8
+                  5000 snapshot 4X3/X1X5/X1X2X2/5X1X/7X/4X3/6X1/8";
+    let config = sampled().awaiting_promotion_choice();
+    let out = run(start, config, script);
+    assert_eq!(record_of(&out), ["e8=Q"], "{out:?}");
+}
+
+#[test]
+fn a_promotion_piece_set_down_first_corrects_no_capture() {
+    // From a corpus game (twic1599_1000k.pgn game 717) on the bench's Sentio board: 63. Nxa2
+    // (a neighbour knocked off and put back meanwhile), then Black's queen typed at the host
+    // and set down on d1 before the pawn of d2 is lifted. The board showed 63. Nd1 from the
+    // position before for a frame: a piece set down where the side to move may promote is no
+    // knight landing from the hand; 63... d1=Q+ is made.
+    let start = position("8/8/8/4k2K/8/2N5/p2p4/8 w - - 2 63");
+    let script = "1000 snapshot 8/8/8/4X2X/8/2X5/X2X4/8
+                  1250 snapshot 8/8/8/4X2X/8/8/X2X4/8
+                  1500 snapshot 8/8/8/4X2X/8/8/X7/8
+                  1750 snapshot 8/8/8/4X2X/8/8/X2X4/8
+                  2000 snapshot 8/8/8/4X2X/8/8/3X4/8
+                  2250 snapshot 8/8/8/4X2X/8/8/X2X4/8
+                  6786 promote q
+                  7000 snapshot 8/8/8/4X2X/8/8/X2X4/3X4
+                  7250 snapshot 8/8/8/4X2X/8/8/X7/3X4
+                  10000 snapshot 8/8/8/4X2X/8/8/X7/3X4";
+    let config = sampled().awaiting_promotion_choice();
+    let out = run(start, config, script);
+    assert_eq!(record_of(&out), ["Nxa2", "d1=Q+"], "{out:?}");
+}
+
 /// The questions asked in `out` (`ambiguous` events with squares: the square a piece left and
 /// those it may stand on), in order.
 fn questions(out: &[GameEvent]) -> Vec<(Square, Vec<Square>)> {
