@@ -222,6 +222,20 @@ impl Interpreter {
         }
     }
 
+    /// Where the piece of `from` went is asked, among `to`: a king that may only have gone
+    /// where no centre square is (or be in hand still) makes no gesture that the question
+    /// should wait on. On a board that samples occupancy a king's capture made within a frame
+    /// shows the king lifted, and the hands answer only a question they see: the watch ends,
+    /// and the decisions held back go out as made, the question with them. (A gesture begun
+    /// after all is watched again once the other king leaves its square.)
+    pub(super) fn question_rules_out_gesture(&mut self, from: Square, to: &[Square]) {
+        let about_a_king = self.king_homes().contains(&Some(from));
+        if self.gesture.is_some() && about_a_king && !to.iter().any(|&square| is_centre(square)) {
+            diagnostic!("where the king went is asked: no gesture");
+            self.gesture = None;
+        }
+    }
+
     /// The end of input: a gesture not made by now was none.
     pub(super) fn drop_gesture_watch(&mut self) {
         self.gesture = None;

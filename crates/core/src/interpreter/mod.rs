@@ -1217,6 +1217,7 @@ impl Interpreter {
             return;
         }
         if let Some((from, to)) = self.undecided.ask() {
+            self.question_rules_out_gesture(from, &to);
             self.emit(t, EventKind::Ambiguous { from, to });
         }
     }

@@ -689,6 +689,51 @@ fn a_promotion_piece_set_down_first_corrects_no_capture() {
     assert_eq!(record_of(&out), ["Nxa2", "d1=Q+"], "{out:?}");
 }
 
+#[test]
+fn where_a_king_went_is_asked_at_once_not_held_back_for_a_gesture() {
+    // From a corpus game (dortmund.pgn game 32) on the bench's Sentio board: 68. Rxd8, then
+    // 68... Kxd8 made within a frame (c7 emptied, nothing more). The king may be in hand, on
+    // its way to the centre for the result gesture, so what is decided meanwhile is held back;
+    // but where it went (c6 or d8, no centre square) is asked at once, as the lights must ask
+    // the hands, and the king lifted from d8 and set back answers it.
+    let start = position("3rR3/2kP2K1/2P5/8/1p6/8/8/8 w - - 0 68");
+    let script = "1000 snapshot 3XX3/2XX2X1/2X5/8/1X6/8/8/8
+                  9000 snapshot 3X4/2XX2X1/2X5/8/1X6/8/8/8
+                  9500 snapshot 8/2XX2X1/2X5/8/1X6/8/8/8
+                  9750 snapshot 3X4/2XX2X1/2X5/8/1X6/8/8/8
+                  25500 snapshot 3X4/3X2X1/2X5/8/1X6/8/8/8
+                  28000 snapshot 8/3X2X1/2X5/8/1X6/8/8/8
+                  28500 snapshot 3X4/3X2X1/2X5/8/1X6/8/8/8";
+    let lines: Vec<&str> = script.lines().map(str::trim).collect();
+    let log = crate::sensor_log::read_log(&format!("touchmove-log 1\n{}\n", lines.join("\n")))
+        .expect("a valid script");
+    let mut interpreter = Interpreter::new(start, sampled().awaiting_promotion_choice());
+    // As a live session: each deadline handled when due, the events polled as they come.
+    let mut live: Vec<(Millis, GameEvent)> = Vec::new();
+    let mut poll = |interpreter: &mut Interpreter, now: Millis| {
+        live.extend(std::iter::from_fn(|| interpreter.poll_event()).map(|e| (now, e)));
+    };
+    for event in &log.events {
+        while let Some(due) = interpreter.poll_timeout().filter(|due| *due < event.t) {
+            interpreter.handle_timeout(due);
+            poll(&mut interpreter, due);
+        }
+        interpreter.handle_event(event);
+        poll(&mut interpreter, event.t);
+    }
+    let polled_at = |wanted: &dyn Fn(&EventKind) -> bool| {
+        live.iter()
+            .find(|(_, e)| wanted(&e.kind))
+            .map(|(now, _)| *now)
+    };
+    let asked = polled_at(
+        &|kind| matches!(kind, EventKind::Ambiguous { from: Square::C7, to } if !to.is_empty()),
+    );
+    assert_eq!(asked, Some(25_751), "{live:?}");
+    let kxd8 = polled_at(&|kind| matches!(kind, EventKind::Move(m) if m.san.to_string() == "Kxd8"));
+    assert!(kxd8.is_some(), "decided once answered: {live:?}");
+}
+
 /// The questions asked in `out` (`ambiguous` events with squares: the square a piece left and
 /// those it may stand on), in order.
 fn questions(out: &[GameEvent]) -> Vec<(Square, Vec<Square>)> {

@@ -57,7 +57,8 @@ impl Answering {
     /// The hands set `piece` down on `square`, or lifted the piece there, `standing` (`piece`
     /// `None`). A piece set down where it was lifted from (knocked off and put back, or a move
     /// given up) moves nothing. A piece set down and picked up again at once (slid across a
-    /// square) goes on with its move: it left where that move began.
+    /// square) goes on with its move: it left where that move began. A capture's victim may
+    /// be lifted first: the move left where its own piece was lifted.
     pub(super) fn changed(
         &mut self,
         square: Square,
@@ -75,7 +76,15 @@ impl Answering {
                     self.lifted.remove(at);
                     return;
                 }
-                let from = self.lifted.iter().find(|&&(lifted, _)| lifted != square);
+                // The piece's own square, when it was lifted after its victim; else the first
+                // lifted (a promotion's new piece came from off the board).
+                let elsewhere = |&&(lifted, _): &&(Square, Option<Piece>)| lifted != square;
+                let from = self
+                    .lifted
+                    .iter()
+                    .filter(elsewhere)
+                    .find(|&&(_, held)| held == Some(piece))
+                    .or_else(|| self.lifted.iter().find(elsewhere));
                 if let Some(&(from, _)) = from {
                     if self.moves.len() >= MOVES_ANSWERED {
                         self.moves.remove(0);

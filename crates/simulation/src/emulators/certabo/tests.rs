@@ -377,6 +377,47 @@ fn hands_answer_for_a_move_before_the_reply_and_a_knock_put_back_is_no_move() {
 }
 
 #[test]
+fn a_capture_whose_victim_was_lifted_first_is_answered_from_the_capturing_piece() {
+    use shakmaty::Bitboard;
+    use touchmove_boards::certabo::wire::encode_leds;
+    // From a corpus game (dortmund.pgn game 263) on the bench's Sentio board: 36. Rxg5 made
+    // with the g5 pawn lifted first, the rook of e5 slid across f5. e5 and g5 lit ask about
+    // the rook's move (it began on e5, not g5): the rook of g5 is lifted and set back.
+    let start: Board = "8/8/8/4R1p1/8/8/8/K6k w - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .map(|fen| fen.into_setup().board)
+        .unwrap_or_default();
+    let rook = Some(Color::White.rook());
+    let change = |t, square, piece| Change { t, square, piece };
+    let script = Script {
+        start: start.clone(),
+        changes: vec![
+            change(1_000, Square::G5, None),
+            change(1_300, Square::E5, None),
+            change(1_450, Square::F5, rook),
+            change(1_550, Square::F5, None),
+            change(1_750, Square::G5, rook),
+        ],
+        lap: None,
+    };
+    let mut board = answering_sentio(script);
+    frames(&mut board, 2_000);
+    board.handle_bytes(
+        2_000,
+        &encode_leds(Bitboard::from(Square::E5) | Square::C5 | Square::G5),
+    );
+    let played = (start.occupied() & !Bitboard::from(Square::E5)) | Square::G5;
+    let lifted = played & !Bitboard::from(Square::G5);
+    // Answered at 3000, set back at 3600.
+    let sent = frames(&mut board, 4_000);
+    assert!(
+        sent.contains(&Reading::Occupancy(lifted)),
+        "the rook lifted from g5 in a frame: {sent:?}"
+    );
+    assert_eq!(sent.last(), Some(&Reading::Occupancy(played)));
+}
+
+#[test]
 fn only_a_sentio_board_s_hands_answer_its_lights() {
     use crate::emulation::{
         BoardOption, EmulatorError, EmulatorOptions, FromOptions, ScriptSource,
