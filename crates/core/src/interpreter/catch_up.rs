@@ -529,11 +529,13 @@ enum Victim {
 /// under way, as a 3 s Bluetooth drop leaves it). After more, too many sequences look under way:
 /// allowed at any length, the corpus bench's 60 s unplug rows lost 12 and 8 games of 2,591
 /// left waiting (BENCHMARKS.md, issue 44).
-fn victim_after(plies: usize) -> Victim {
-    if plies <= 1 {
-        Victim::MayBeOff
-    } else {
-        Victim::OnBoard
+/// On a board that samples occupancy (`follow`), the victim may be off alone, its capturing
+/// piece not lifted yet, as from the position itself ([`Victim::First`]).
+fn victim_after(plies: usize, follow: bool) -> Victim {
+    match plies {
+        0 | 1 if follow => Victim::First,
+        0 | 1 => Victim::MayBeOff,
+        _ => Victim::OnBoard,
     }
 }
 
@@ -669,7 +671,7 @@ fn search(
             && (shows_under_way(
                 position,
                 board,
-                victim_after(path.len().saturating_sub(from.base)),
+                victim_after(path.len().saturating_sub(from.base), from.follow),
             ) && from.frames.is_none_or(|frames| {
                 frames.explained_by(
                     from.root,

@@ -734,6 +734,26 @@ fn where_a_king_went_is_asked_at_once_not_held_back_for_a_gesture() {
     assert!(kxd8.is_some(), "decided once answered: {live:?}");
 }
 
+#[test]
+fn a_reply_begun_with_its_victim_taken_off_is_under_way_after_a_move_caught_up() {
+    // From a corpus game (world_matches.pgn game 31) on the bench's Sentio board: White's
+    // bishop lifted from e3 (the knight of e2 knocked off and put back), set down on g5, and
+    // Black's reply begun at once by taking the bishop of d3 off; the board rests there. 14.
+    // Bg5 is caught up with 14... Nxd3 under way (its victim off first), not 14. Bg5 Nxd3 15.
+    // b4 Nb2, which leaves the same squares occupied; the knight set down on d3 makes it.
+    let start = position("r1bq1rk1/1p2n1bp/p3p1p1/3pP3/1n1P4/2NBB3/PP1QN1PP/R4RK1 w - - 2 14");
+    let script = "1000 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX3/1X1X4/2XXX3/XX1XX1XX/X4XX1
+                  1250 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX3/1X1X4/2XX4/XX1X2XX/X4XX1
+                  1500 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX3/1X1X4/2XX4/XX1XX1XX/X4XX1
+                  1750 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX1X1/1X1X4/2XX4/XX1XX1XX/X4XX1
+                  2000 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX1X1/1X1X4/2X5/XX1XX1XX/X4XX1
+                  2750 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX1X1/3X4/2X5/XX1XX1XX/X4XX1
+                  3250 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX1X1/3X4/2XX4/XX1XX1XX/X4XX1
+                  6000 snapshot X1XX1XX1/1X2X1XX/X3X1X1/3XX1X1/3X4/2XX4/XX1XX1XX/X4XX1";
+    let out = run(start, sampled(), script);
+    assert_eq!(record_of(&out), ["Bg5", "Nxd3"], "{out:?}");
+}
+
 /// The questions asked in `out` (`ambiguous` events with squares: the square a piece left and
 /// those it may stand on), in order.
 fn questions(out: &[GameEvent]) -> Vec<(Square, Vec<Square>)> {
