@@ -47,7 +47,7 @@ use super::recording::Recording;
 use super::resume::Resumed;
 use super::watch_sink::WatchSink;
 use super::web::PageSink;
-use super::web::requests::Asked;
+use super::web::asked::Asked;
 use client::{Lichess, Lines, StreamFailure};
 use state::{Heard, OnlineSink, OnlineState};
 

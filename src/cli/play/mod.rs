@@ -39,7 +39,7 @@ use super::board_link::{BoardConnector, board_protocol};
 use super::recording::Recording;
 use super::resume::Resumed;
 use super::watch_sink::WatchSink;
-use super::web::requests::Asked;
+use super::web::asked::Asked;
 use book::OpeningBook;
 use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};

@@ -11,8 +11,8 @@ use touchmove::broadcast::{PushStatus, Pusher};
 use touchmove::stream::StreamEvent;
 
 use super::access::Viewer;
+use super::asked::Asked;
 use super::delay::{DelayLine, Sample};
-use super::requests::Asked;
 use super::stats::StreamStats;
 use touchmove::livechess::is_named;
 use touchmove::output::notation::Notation;

@@ -8,6 +8,7 @@
 //! (`one_page.rs`).
 
 pub mod access;
+pub mod asked;
 pub mod board;
 pub mod delay;
 pub mod one_page;

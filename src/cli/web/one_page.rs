@@ -13,8 +13,8 @@ use touchmove::watched::WatchedBoard;
 
 use super::super::args::WatchArgs;
 use super::access::{Access, Allowed};
+use super::asked::Asked;
 use super::board::{BoardHandle, Overview};
-use super::requests::Asked;
 use super::sink::PageSink;
 use super::{routes, server};
 

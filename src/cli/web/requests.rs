@@ -13,10 +13,10 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use shakmaty::Role;
 use touchmove::online::lichess::request::Request;
 use touchmove::output::excerpt::excerpt;
 
+use super::asked::{Asked, promotion_piece};
 use super::board::Overview;
 
 /// How many requests the page may make at once, and how fast they come back: a person's
@@ -29,50 +29,6 @@ pub const REQUEST_EVERY: Duration = Duration::from_millis(500);
 /// The requests the page may make: the Board API's words, and a promotion's piece.
 const WORDS: &str = "draw/yes, draw/no, takeback/yes, takeback/no, resign, abort, claim-victory, \
                      promote/q, promote/r, promote/b, promote/n";
-
-/// What the player asks at the host (a key, the page's button): of an online game's server,
-/// or of the engine of a game against it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Asked {
-    /// A request of the server.
-    Server(Request),
-    /// The piece of the promotion waiting for it (the board cannot identify it), as a board's
-    /// promotion button would choose it.
-    Promotion(Role),
-    /// A hint: the engine's best move for the player.
-    Hint,
-}
-
-impl Asked {
-    /// What was asked, in words (`draw`, `promotion to a knight`).
-    pub fn name(&self) -> String {
-        match self {
-            Asked::Server(request) => request.name(),
-            Asked::Promotion(role) => format!("promotion to a {role:?}").to_lowercase(),
-            Asked::Hint => "hint".to_owned(),
-        }
-    }
-
-    /// What was asked as the page's address says it (`draw/yes`, `promote/n`).
-    pub fn word(&self) -> String {
-        match self {
-            Asked::Server(request) => request.word(),
-            Asked::Promotion(role) => format!("promote/{}", role.char()),
-            Asked::Hint => "hint".to_owned(),
-        }
-    }
-}
-
-/// The promotion piece a letter (`q`, `r`, `b`, `n`) names.
-pub fn promotion_piece(letter: &str) -> Option<Role> {
-    match letter {
-        "q" => Some(Role::Queen),
-        "r" => Some(Role::Rook),
-        "b" => Some(Role::Bishop),
-        "n" => Some(Role::Knight),
-        _ => None,
-    }
-}
 
 /// The requests the page may still make (a bucket of [`REQUEST_BURST`], one more each
 /// [`REQUEST_EVERY`]), as of when it was last counted.
@@ -206,6 +162,7 @@ fn refused(status: StatusCode, why: String) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Role;
 
     #[test]
     fn the_page_asks_for_everything_but_a_move() {

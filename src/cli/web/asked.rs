@@ -1,0 +1,49 @@
+//! What the player asks at the host, whichever way it is asked (a key, the page's button):
+//! shared by the pages (`requests.rs`, `board.rs`) and the key readers of `play` and `online`.
+
+use shakmaty::Role;
+use touchmove::online::lichess::request::Request;
+
+/// What the player asks at the host (a key, the page's button): of an online game's server,
+/// or of the engine of a game against it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asked {
+    /// A request of the server.
+    Server(Request),
+    /// The piece of the promotion waiting for it (the board cannot identify it), as a board's
+    /// promotion button would choose it.
+    Promotion(Role),
+    /// A hint: the engine's best move for the player.
+    Hint,
+}
+
+impl Asked {
+    /// What was asked, in words (`draw`, `promotion to a knight`).
+    pub fn name(&self) -> String {
+        match self {
+            Asked::Server(request) => request.name(),
+            Asked::Promotion(role) => format!("promotion to a {role:?}").to_lowercase(),
+            Asked::Hint => "hint".to_owned(),
+        }
+    }
+
+    /// What was asked as the page's address says it (`draw/yes`, `promote/n`).
+    pub fn word(&self) -> String {
+        match self {
+            Asked::Server(request) => request.word(),
+            Asked::Promotion(role) => format!("promote/{}", role.char()),
+            Asked::Hint => "hint".to_owned(),
+        }
+    }
+}
+
+/// The promotion piece a letter (`q`, `r`, `b`, `n`) names.
+pub fn promotion_piece(letter: &str) -> Option<Role> {
+    match letter {
+        "q" => Some(Role::Queen),
+        "r" => Some(Role::Rook),
+        "b" => Some(Role::Bishop),
+        "n" => Some(Role::Knight),
+        _ => None,
+    }
+}
