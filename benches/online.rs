@@ -16,6 +16,15 @@
 //!
 //! Run with `cargo bench --locked --bench online`.
 
+// Tests and benchmarks stop on what they did not expect: the workspace's denial of `unwrap`,
+// `expect`, indexing and `panic!` is for the code input reaches, not for them.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 #[path = "../tests/common/lichess.rs"]
 #[allow(
     dead_code,

@@ -1,12 +1,3 @@
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
 //! touchmove: a touch-move controller for sensor chessboards. This package is the top of the
 //! house: the `touchmove` command line, and the async runners that own a port, a clock and an
 //! engine's process around the sans-IO crates below it.

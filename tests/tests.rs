@@ -3,6 +3,15 @@
 //! Each file of `tests/` is a module of it; `common/` holds what they share. Run one file's
 //! tests with `cargo test --test integration FILE::`.
 
+// Tests and benchmarks stop on what they did not expect: the workspace's denial of `unwrap`,
+// `expect`, indexing and `panic!` is for the code input reaches, not for them.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 mod common;
 
 mod analyse;

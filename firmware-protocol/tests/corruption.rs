@@ -2,6 +2,15 @@
 //! chunked, and corruption costs at most the frame it hits (or the one after a destroyed
 //! delimiter): every other frame decodes.
 
+// Tests and benchmarks stop on what they did not expect: the workspace's denial of `unwrap`,
+// `expect`, indexing and `panic!` is for the code input reaches, not for them.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 mod common;
 
 use proptest::prelude::*;

@@ -1,5 +1,14 @@
 //! The reference scanner against simulated bounce and flicker, and against a window model.
 
+// Tests and benchmarks stop on what they did not expect: the workspace's denial of `unwrap`,
+// `expect`, indexing and `panic!` is for the code input reaches, not for them.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use proptest::prelude::*;
 use touchmove_firmware_protocol::{Action, Change, Debounce, Scanner, Square};
 

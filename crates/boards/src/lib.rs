@@ -1,12 +1,3 @@
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
 //! touchmove's sensor boards, sans-IO: what turns a board's bytes into the core's sensor events
 //! and shows the game on the board, for every protocol, without a port, a clock or a thread.
 //!

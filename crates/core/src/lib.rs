@@ -1,12 +1,3 @@
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
 //! The sans-IO core of touchmove: what a sensor chessboard reports, what the touch-move
 //! controller decides from it, and the record it keeps. No async runtime, port, file or clock:
 //! every input comes with its time, and every decision goes out as a value.

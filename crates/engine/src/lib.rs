@@ -11,16 +11,6 @@
 //! [`EngineSession::handle_timeout`] at [`EngineSession::poll_timeout`]: an engine that does not
 //! answer in time is reported, never waited for forever.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
-
 pub mod analysis;
 pub mod book;
 mod limits;

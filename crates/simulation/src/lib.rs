@@ -1,12 +1,3 @@
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
 //! touchmove's test tooling: simulated hands and emulated boards, and the measures of a
 //! record's fidelity. The tests, the benchmarks and the `simulate`, `emulate` and `demo`
 //! commands use it; no production path does (the `touchmove` package's runners, sessions and

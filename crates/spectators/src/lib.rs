@@ -1,12 +1,3 @@
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
 //! touchmove's spectators, sans-IO: what those who follow a board without playing on it are
 //! given, worked out from what the board's session and game said, with their times.
 //!
