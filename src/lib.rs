@@ -16,14 +16,13 @@
 //!   the board and the server.
 //! - [`touchmove_spectators`]: the [`watched`] board a page shows, the [`livechess`] API and the
 //!   Lichess [`broadcast`] pushes.
-//! - Here: [`runner`], the loop around a board's session and its game, and [`engine_runner`],
-//!   the engine's process (feature `runner`); the command line (feature `cli`), which alone
-//!   uses the test tooling of `touchmove-simulation` (`simulate`, `emulate`, `demo`).
+//! - `touchmove_runtime` (feature `runner`): `runner`, the loop around a board's session and its
+//!   game, `engine_runner`, the engine's process, and the files a session writes.
+//! - Here: the command line (feature `cli`), which alone uses the test tooling of
+//!   `touchmove-simulation` (`simulate`, `emulate`, `demo`).
 
 #[cfg(feature = "runner")]
-pub mod engine_runner;
-#[cfg(feature = "runner")]
-pub mod runner;
+pub use touchmove_runtime::{engine_runner, runner};
 
 pub use touchmove_core::{
     clock, event, evidence, interpreter, output, replay, rules, sensor, sensor_log, stream, timing,

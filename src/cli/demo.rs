@@ -19,9 +19,9 @@ use super::args::DemoArgs;
 use super::demo_games;
 use super::emulator_pty::serve_on;
 use super::session::announce;
-use super::tee_sink::Tee;
 use super::watch_sink::WatchSink;
 use super::web;
+use touchmove_runtime::tee::Tee;
 
 /// Runs `touchmove demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {

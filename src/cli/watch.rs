@@ -17,13 +17,13 @@ use touchmove::timing::Timing;
 use super::analysis::{Analysing, AnalysisEngine};
 use super::args::{AnalyseArgs, WatchArgs};
 use super::board_link::{BoardConnector, board_protocol};
-use super::recording::Recording;
-use super::resume::Resumed;
 use super::watch_sink::WatchSink;
+use touchmove_runtime::files::recording::Recording;
+use touchmove_runtime::files::resumed::Resumed;
 
 /// Runs `touchmove watch`.
 pub fn run(args: &WatchArgs, analyse: &AnalyseArgs) -> Result<()> {
-    let (resumed, start) = super::resume::outputs_and_start(args)?;
+    let (resumed, start) = super::outputs::outputs_and_start(args)?;
     let runtime = super::session::runtime()?;
     runtime.block_on(watch(args, analyse, start, resumed))
 }

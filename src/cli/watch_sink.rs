@@ -19,8 +19,8 @@ use touchmove::sensor_log::HostNote;
 use touchmove::stream::{BatteryLevel, Refusal, StreamEvent, StreamKind};
 
 use super::output::write_event;
-use super::pgn_file::PgnFile;
-use super::recording::Recording;
+use touchmove_runtime::files::pgn_file::PgnFile;
+use touchmove_runtime::files::recording::Recording;
 
 /// The outputs of a live session.
 pub struct WatchSink<W: Write> {

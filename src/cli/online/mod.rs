@@ -43,13 +43,13 @@ use touchmove::watched::Players;
 
 use super::args::OnlineArgs;
 use super::board_link::{BoardConnector, board_protocol};
-use super::recording::Recording;
-use super::resume::Resumed;
 use super::watch_sink::WatchSink;
 use super::web::PageSink;
 use super::web::asked::Asked;
 use client::{Lichess, Lines, StreamFailure};
 use state::{Heard, OnlineSink, OnlineState};
+use touchmove_runtime::files::recording::Recording;
+use touchmove_runtime::files::resumed::Resumed;
 
 /// The longest wait before a stream is opened again.
 const BACKOFF_MAX: Duration = Duration::from_secs(60);

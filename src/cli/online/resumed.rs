@@ -5,8 +5,8 @@ use anyhow::{Context, Result};
 use touchmove::live::LiveGame;
 use touchmove::online::replay::take_note;
 
-use super::super::resume::{Resumed, pass_decisions};
 use super::state::OnlineSink;
+use touchmove_runtime::files::resumed::{Resumed, pass_decisions};
 
 /// The recorded part of a resumed game, through the board's game and the online game (the
 /// server's lines and answers at their place, nothing sent, shown or set meanwhile); then the
@@ -26,7 +26,7 @@ pub(super) fn resume(
     let mut failed = None;
     let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
         if let Err(error) = pass_decisions(game, sink) {
-            failed.get_or_insert(error);
+            failed.get_or_insert(anyhow::Error::from(error));
         }
         let mut state = sink.0.borrow_mut();
         take_note(&mut state.game, t, note);

@@ -36,8 +36,6 @@ use touchmove::timing::Timing;
 
 use super::args::{PlayArgs, PlaySide};
 use super::board_link::{BoardConnector, board_protocol};
-use super::recording::Recording;
-use super::resume::Resumed;
 use super::watch_sink::WatchSink;
 use super::web::asked::Asked;
 use book::OpeningBook;
@@ -45,13 +43,15 @@ use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};
 use resumed::resume;
 use state::{Heard, PlaySink, PlayState};
+use touchmove_runtime::files::recording::Recording;
+use touchmove_runtime::files::resumed::Resumed;
 
 /// How long the engine may take to start and say it is ready.
 const ENGINE_START: Duration = Duration::from_secs(20);
 
 /// Runs `touchmove play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let (resumed, start) = super::resume::outputs_and_start(&args.board)?;
+    let (resumed, start) = super::outputs::outputs_and_start(&args.board)?;
     let command = EngineCommand::parse(&args.engine)
         .context("--engine: name the engine's program (and its arguments)")?;
     // A resumed game's engine plays the side its recording says.

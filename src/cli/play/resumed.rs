@@ -4,8 +4,8 @@ use anyhow::{Context, Result};
 
 use touchmove::live::LiveGame;
 
-use super::super::resume::{Resumed, pass_decisions};
 use super::state::PlaySink;
+use touchmove_runtime::files::resumed::{Resumed, pass_decisions};
 
 /// The recorded part of a resumed game, through the board's game and the game against the
 /// engine (its choices at their place, nothing asked of the engine or shown on the board
@@ -25,7 +25,7 @@ pub(super) fn resume(
     let mut failed = None;
     let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
         if let Err(error) = pass_decisions(game, sink) {
-            failed.get_or_insert(error);
+            failed.get_or_insert(anyhow::Error::from(error));
         }
         sink.0.borrow_mut().game.handle_note(t, note);
     });

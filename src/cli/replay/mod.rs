@@ -21,9 +21,9 @@ use touchmove::stream::StreamEvent;
 
 use super::args::ReplayArgs;
 use super::output::EventPrinter;
-use super::output_paths::{Existing, check_output};
-use super::pgn_file::{PgnFileError, PgnStream};
 use recorded::Recorded;
+use touchmove_runtime::files::paths::{Existing, check_output};
+use touchmove_runtime::files::pgn_file::{PgnFileError, PgnStream};
 
 /// Runs `touchmove replay`.
 pub fn run(args: &ReplayArgs) -> Result<()> {

@@ -17,12 +17,12 @@ use touchmove::watched::WatchedBoard;
 use super::super::analysis::{Analysing, AnalysisEngine};
 use super::super::args::ServeArgs;
 use super::super::board_link::BoardConnector;
-use super::super::resume::Resumed;
 use super::super::web::board::BoardHandle;
 use super::super::web::records::GameRecords;
 use super::super::web::sink::PageSink;
 use super::super::web::stamps;
 use super::connector::PlannedConnector;
+use touchmove_runtime::files::resumed::Resumed;
 
 /// A board to watch: what `--board` or `--demo` gave.
 pub struct Planned {

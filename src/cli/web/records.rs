@@ -14,9 +14,9 @@ use touchmove::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::{HostNote, LogHeader};
 use touchmove::timing::Timing;
 
-use super::super::output_paths::{Existing, check_output};
-use super::super::recording::Recording;
-use super::super::resume::Resumed;
+use touchmove_runtime::files::paths::{Existing, check_output};
+use touchmove_runtime::files::recording::Recording;
+use touchmove_runtime::files::resumed::Resumed;
 
 /// The logs of one board's games: the current game's open.
 pub struct GameRecords {
@@ -155,7 +155,8 @@ impl GameRecords {
             start,
             number,
         )?;
-        std::mem::replace(&mut self.current, next).finish()
+        std::mem::replace(&mut self.current, next).finish()?;
+        Ok(())
     }
 
     /// A new log's first records: `standing` at `t` and the clock as last reported.
@@ -174,7 +175,8 @@ impl GameRecords {
 
     /// Writes what is still pending of the current game's log.
     pub fn finish(&mut self) -> Result<()> {
-        self.current.finish()
+        self.current.finish()?;
+        Ok(())
     }
 }
 

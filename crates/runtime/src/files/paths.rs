@@ -6,7 +6,75 @@ use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use anyhow::{Result, bail};
+use thiserror::Error;
+
+/// Why an output path is refused, with the option it was given to (`what`, e.g. `--record`)
+/// and the path as given.
+#[derive(Debug, Error)]
+pub enum PathError {
+    /// The path's metadata could not be read.
+    #[error("{what} {path}: cannot be checked: {error}")]
+    Unchecked {
+        /// The option the path was given to.
+        what: String,
+        /// The path, as shown.
+        path: String,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// A symbolic link: writing it would write wherever it points.
+    #[error("{what} {path}: is a symbolic link; give the path of a regular file")]
+    Symlink {
+        /// The option the path was given to.
+        what: String,
+        /// The path, as shown.
+        path: String,
+    },
+    /// A folder or a device.
+    #[error("{what} {path}: is not a regular file (a folder or a device); give a file's path")]
+    NotAFile {
+        /// The option the path was given to.
+        what: String,
+        /// The path, as shown.
+        path: String,
+    },
+    /// A file with other names, which writing it would change too.
+    #[error(
+        "{what} {path}: is hard-linked ({links} names for one file), so writing it would change \
+         the other names too; give a path of its own"
+    )]
+    HardLinked {
+        /// The option the path was given to.
+        what: String,
+        /// The path, as shown.
+        path: String,
+        /// How many names the file has.
+        links: u64,
+    },
+    /// A record already written, which is never overwritten.
+    #[error(
+        "{what} {path}: already holds a record, which is never overwritten; move it away or \
+         give another path"
+    )]
+    HoldsARecord {
+        /// The option the path was given to.
+        what: String,
+        /// The path, as shown.
+        path: String,
+    },
+    /// A new path in a folder that does not exist.
+    #[error("{what} {path}: the folder {folder} does not exist")]
+    NoFolder {
+        /// The option the path was given to.
+        what: String,
+        /// The path, as shown.
+        path: String,
+        /// The missing folder, as shown.
+        folder: String,
+    },
+}
+
+type Result<T> = std::result::Result<T, PathError>;
 
 /// Whether an existing file may be written over (`replay --pgn` writes the same record again)
 /// or must be empty (a live session's recording and PGN).
@@ -21,47 +89,51 @@ pub enum Existing {
 /// Checks that `path` (the `what` of the session, e.g. `--record`) is a new path or a regular
 /// file, empty unless `existing` allows replacing it.
 pub fn check_output(path: &Path, what: &str, existing: Existing) -> Result<()> {
-    let shown = path.display();
+    let what = what.to_owned();
+    let shown = path.display().to_string();
     let metadata = match fs::symlink_metadata(path) {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return check_folder(path, what),
-        Err(error) => bail!("{what} {shown}: cannot be checked: {error}"),
+        Err(error) => {
+            return Err(PathError::Unchecked {
+                what,
+                path: shown,
+                error,
+            });
+        }
     };
     let kind = metadata.file_type();
     if kind.is_symlink() {
-        bail!("{what} {shown}: is a symbolic link; give the path of a regular file");
+        return Err(PathError::Symlink { what, path: shown });
     }
     if !kind.is_file() {
-        bail!("{what} {shown}: is not a regular file (a folder or a device); give a file's path");
+        return Err(PathError::NotAFile { what, path: shown });
     }
     if metadata.nlink() > 1 {
-        bail!(
-            "{what} {shown}: is hard-linked ({} names for one file), so writing it would change \
-             the other names too; give a path of its own",
-            metadata.nlink()
-        );
+        return Err(PathError::HardLinked {
+            what,
+            path: shown,
+            links: metadata.nlink(),
+        });
     }
     if existing == Existing::MustBeEmpty && metadata.len() > 0 {
-        bail!(
-            "{what} {shown}: already holds a record, which is never overwritten; move it away or \
-             give another path"
-        );
+        return Err(PathError::HoldsARecord { what, path: shown });
     }
     Ok(())
 }
 
 /// A new path's folder must exist.
-fn check_folder(path: &Path, what: &str) -> Result<()> {
+fn check_folder(path: &Path, what: String) -> Result<()> {
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => return Ok(()),
     };
     if !folder.is_dir() {
-        bail!(
-            "{what} {}: the folder {} does not exist",
-            path.display(),
-            folder.display()
-        );
+        return Err(PathError::NoFolder {
+            what,
+            path: path.display().to_string(),
+            folder: folder.display().to_string(),
+        });
     }
     Ok(())
 }

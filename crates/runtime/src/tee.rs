@@ -3,7 +3,7 @@
 
 use std::io;
 
-use touchmove::runner::{Happened, Sink};
+use crate::runner::{Happened, Sink};
 
 /// Sends everything to `0`, then to `1` (notices to `0` only).
 pub struct Tee<A, B>(pub A, pub B);

@@ -10,14 +10,14 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, sleep_until};
 
-use crate::clock::ClockReading;
-use crate::event::{ClockTimes, LinkState, TagName, color_name};
-use crate::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
-use crate::live::{turned_feedback, turned_sensor, turned_snapshot};
-use crate::rules::Declared;
-use crate::sensor::{Millis, SensorEvent};
-use crate::sensor_log::HostNote;
-use crate::stream::Refusal;
+use touchmove_boards::live::{BoardSession, Feedback, LinkEvent, LiveEvent, LiveGame};
+use touchmove_boards::live::{turned_feedback, turned_sensor, turned_snapshot};
+use touchmove_core::clock::ClockReading;
+use touchmove_core::event::{ClockTimes, LinkState, TagName, color_name};
+use touchmove_core::rules::Declared;
+use touchmove_core::sensor::{Millis, SensorEvent};
+use touchmove_core::sensor_log::HostNote;
+use touchmove_core::stream::Refusal;
 
 /// Opens the link to the board (a serial port, a pseudo-terminal in tests).
 pub trait Connector {
@@ -80,7 +80,7 @@ pub enum Happened<'a> {
         /// When.
         t: Millis,
         /// Its level.
-        level: crate::stream::BatteryLevel,
+        level: touchmove_core::stream::BatteryLevel,
     },
     /// A diagnostic about the link (for standard error).
     Notice(&'a str),
@@ -730,7 +730,7 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                     tell(self.sink, Happened::Notice(&notice))?;
                 }
                 LinkEvent::Battery { percent, charging } => {
-                    let level = crate::stream::BatteryLevel { percent, charging };
+                    let level = touchmove_core::stream::BatteryLevel { percent, charging };
                     let t = self.clock.now();
                     tell(self.sink, Happened::Battery { t, level })?;
                 }
@@ -854,7 +854,7 @@ fn apply_control<S: BoardSession, K: Sink>(
             operate(game, sink, now, &HostNote::Tag { tag, value })?;
         }
         Control::Promote(role) if game.started() => {
-            let event = SensorEvent::new(now, crate::sensor::SensorKind::Promote(role));
+            let event = SensorEvent::new(now, touchmove_core::sensor::SensorKind::Promote(role));
             take_entered(&event, game, sink)?;
         }
         Control::Promote(_) => {}
@@ -881,7 +881,7 @@ fn apply_control<S: BoardSession, K: Sink>(
             )?;
             // The board as the game saw it, read the other way round.
             let seen = turned_snapshot(game.seen());
-            let event = SensorEvent::new(now, crate::sensor::SensorKind::Snapshot(seen));
+            let event = SensorEvent::new(now, touchmove_core::sensor::SensorKind::Snapshot(seen));
             take_entered(&event, game, sink)?;
         }
     }

@@ -9,12 +9,22 @@ use std::fs::File;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use touchmove::clock::ClockReading;
-use touchmove::live::LiveGame;
-use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::sensor_log::{FlushPolicy, HostNote, LogHeader, LogWriter, WriteError};
+use touchmove_boards::live::LiveGame;
+use touchmove_core::clock::ClockReading;
+use touchmove_core::sensor::{Millis, SensorEvent};
+use touchmove_core::sensor_log::{FlushPolicy, HostNote, LogHeader, LogWriter, WriteError};
 
-use super::output_paths::open_recording;
+use super::paths::open_recording;
+
+/// The end of a recording that could not be written (its last lines are lost with the disk).
+#[derive(Debug, thiserror::Error)]
+#[error("{}: the end of the recording could not be written: {error}", path.display())]
+pub struct UnfinishedRecording {
+    /// The recording's path.
+    pub path: PathBuf,
+    /// What the writer said.
+    pub error: WriteError,
+}
 
 /// Storage that can be cut back to a length: a file.
 pub trait Truncate: Write {
@@ -196,7 +206,7 @@ impl Recording {
     /// Writes what is still pending; an error naming the file if it cannot. A file this
     /// session created that holds no line (the game never began, or nothing could be written)
     /// is removed: an empty log would only be a trap for `--resume`.
-    pub fn finish(&mut self) -> anyhow::Result<()> {
+    pub fn finish(&mut self) -> Result<(), UnfinishedRecording> {
         let flushed = match &mut self.state {
             State::Writing(writer) => writer.flush(),
             State::Waiting(_) | State::Gone => Ok(()),
@@ -205,11 +215,9 @@ impl Recording {
             self.created = false;
             remove_if_empty(&self.path);
         }
-        flushed.map_err(|error| {
-            anyhow::anyhow!(
-                "{}: the end of the recording could not be written: {error}",
-                self.path.display()
-            )
+        flushed.map_err(|error| UnfinishedRecording {
+            path: self.path.clone(),
+            error,
         })
     }
 

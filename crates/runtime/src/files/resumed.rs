@@ -4,16 +4,52 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use anyhow::{Context, Result};
-use shakmaty::Chess;
+use thiserror::Error;
 
-use touchmove::live::{BoardSession, LiveGame};
-use touchmove::runner::{Happened, Sink};
-use touchmove::sensor::Millis;
-use touchmove::sensor_log::{LogRecord, SensorLog, read_log};
+use crate::runner::{Happened, Sink};
+use touchmove_boards::live::{BoardSession, LiveGame};
+use touchmove_core::sensor::Millis;
+use touchmove_core::sensor_log::{LogRecord, SensorLog, read_log};
 
-use super::args::WatchArgs;
-use super::output_paths::{Existing, check_output};
+/// Why a recording cannot be gone on with.
+#[derive(Debug, Error)]
+pub enum ResumeError {
+    /// The file could not be read.
+    #[error("--resume: {path}: {error}")]
+    Unreadable {
+        /// The recording's path, as shown.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// Its whole lines are not UTF-8 text.
+    #[error("--resume: {path}: not UTF-8 text")]
+    NotText {
+        /// The recording's path, as shown.
+        path: String,
+    },
+    /// Its whole lines are not a sensor log.
+    #[error("--resume: {path}: malformed log: {error}")]
+    Malformed {
+        /// The recording's path, as shown.
+        path: String,
+        /// Where and what was wrong.
+        error: touchmove_core::sensor_log::LogError,
+    },
+    /// A recording with no game could not be removed to start afresh.
+    #[error("--resume: {path}: cannot start it afresh: {error}")]
+    NotCleared {
+        /// The recording's path, as shown.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The recorded decisions could not be passed on to the session's sink.
+    #[error("cannot pass on the recorded game's decisions: {0}")]
+    NotPassed(std::io::Error),
+}
+
+type Result<T> = std::result::Result<T, ResumeError>;
 
 /// A recording to go on with.
 pub struct Resumed {
@@ -33,8 +69,11 @@ impl Resumed {
     /// session stopped before it could write a report): there is nothing to go on with, and
     /// the recording starts afresh there.
     pub fn read(path: &Path) -> Result<Option<Resumed>> {
-        let shown = path.display();
-        let bytes = std::fs::read(path).with_context(|| format!("--resume: {shown}"))?;
+        let shown = || path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|error| ResumeError::Unreadable {
+            path: shown(),
+            error,
+        })?;
         if bytes.is_empty() {
             return Ok(None);
         }
@@ -44,8 +83,11 @@ impl Resumed {
             .rposition(|&byte| byte == b'\n')
             .map_or(0, |last| last + 1);
         let text = std::str::from_utf8(bytes.get(..whole).unwrap_or_default())
-            .with_context(|| format!("--resume: {shown}: not UTF-8 text"))?;
-        let log = read_log(text).with_context(|| format!("--resume: {shown}: malformed log"))?;
+            .map_err(|_| ResumeError::NotText { path: shown() })?;
+        let log = read_log(text).map_err(|error| ResumeError::Malformed {
+            path: shown(),
+            error,
+        })?;
         let last_t = log
             .records()
             .filter_map(|record| match record {
@@ -77,8 +119,10 @@ impl Resumed {
     pub fn read_or_clear(path: &Path) -> Result<Option<Resumed>> {
         let resumed = Resumed::read(path)?;
         if resumed.is_none() {
-            std::fs::remove_file(path)
-                .with_context(|| format!("--resume: {}: cannot start it afresh", path.display()))?;
+            std::fs::remove_file(path).map_err(|error| ResumeError::NotCleared {
+                path: path.display().to_string(),
+                error,
+            })?;
             eprintln!(
                 "touchmove: {}: no game recorded there yet: the recording starts afresh",
                 path.display()
@@ -123,48 +167,13 @@ impl Resumed {
 }
 
 /// What the board's game decided, into `sink` (as the runner passes it).
-pub(super) fn pass_decisions(game: &mut LiveGame, sink: &mut impl Sink) -> Result<()> {
+pub fn pass_decisions(game: &mut LiveGame, sink: &mut impl Sink) -> Result<()> {
     while let Some(event) = game.poll_event() {
         sink.take(Happened::Live {
             event: &event,
             game,
         })
-        .context("cannot pass on the recorded game's decisions")?;
+        .map_err(ResumeError::NotPassed)?;
     }
     Ok(())
-}
-
-/// The outputs checked (a resumed recording and its PGN may exist, others must be new or
-/// empty), the recording read back with `--resume`, and where the game starts (the
-/// recording's `@start`, else `--start`).
-pub(super) fn outputs_and_start(args: &WatchArgs) -> Result<(Option<Resumed>, Chess)> {
-    let resumed = match (&args.record, args.resume) {
-        (Some(path), true) => {
-            check_output(path, "--record", Existing::Replace)?;
-            Resumed::read_or_clear(path)?
-        }
-        (Some(path), false) => {
-            check_output(path, "--record", Existing::MustBeEmpty)?;
-            None
-        }
-        (None, _) => None,
-    };
-    if let Some(path) = &args.pgn {
-        // A resumed game's PGN is written again, whole, from the recording.
-        let existing = if resumed.is_some() {
-            Existing::Replace
-        } else {
-            Existing::MustBeEmpty
-        };
-        check_output(path, "--pgn", existing)?;
-    }
-    let start = match &resumed {
-        Some(resumed) => resumed
-            .log
-            .header
-            .start_position()
-            .map_err(|error| anyhow::anyhow!("--resume: the recording's @start: {error}"))?,
-        None => super::start::start_position(args.start.as_deref(), args.chess960)?,
-    };
-    Ok((resumed, start))
 }

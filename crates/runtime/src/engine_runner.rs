@@ -14,8 +14,8 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
-use crate::engine::{EngineConfig, EngineEvent, EngineSession, SearchLimits};
-use crate::sensor::Millis;
+use touchmove_core::sensor::Millis;
+use touchmove_engine::{EngineConfig, EngineEvent, EngineSession, SearchLimits};
 
 /// How many times a dead or silent engine is started again before the game goes on without it.
 const RESTARTS: u32 = 3;

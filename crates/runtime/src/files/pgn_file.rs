@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
-use touchmove::event::EventKind;
-use touchmove::output::pgn::{PgnRecorder, PgnTags, RecordError};
-use touchmove::stream::StreamEvent;
+use touchmove_core::event::EventKind;
+use touchmove_core::output::pgn::{PgnRecorder, PgnTags, RecordError};
+use touchmove_core::stream::StreamEvent;
 
 /// Why the PGN file could not be kept up to date.
 #[derive(Debug, thiserror::Error)]
