@@ -21,14 +21,9 @@ use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
 use touchmove::stream::{StreamEvent, StreamKind};
 
-use super::args::AnalyseArgs;
+use touchmove_runtime::commented::Commented;
 
-/// A sink that also says what the game has no decision for: an analysis, recorded as a host
-/// note and shown as a line of the board's stream.
-pub trait Commented {
-    /// Records `note` made at `t` and says `event`.
-    fn commented(&mut self, t: Millis, note: &HostNote, event: &StreamEvent) -> io::Result<()>;
-}
+use super::args::AnalyseArgs;
 
 /// The engine that analyses one board's game: where its questions go, and what it said, until
 /// the board's runner takes it.

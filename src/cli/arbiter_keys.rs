@@ -60,7 +60,7 @@ fn typed_control(line: &str) -> Option<Control> {
 /// line is one.
 pub(super) fn typed_promotion(line: &str) -> Option<shakmaty::Role> {
     match line.split_whitespace().collect::<Vec<_>>().as_slice() {
-        ["promote", letter] => super::web::asked::promotion_piece(letter),
+        ["promote", letter] => touchmove_web::asked::promotion_piece(letter),
         _ => None,
     }
 }

@@ -341,7 +341,7 @@ pub struct ServeArgs {
     /// given in the environment variable TOUCHMOVE_TOKEN (a command line is visible to every
     /// user of the machine). Never printed.
     #[arg(long, value_name = "TOKEN", value_parser = parse_token)]
-    pub token: Option<super::token::Token>,
+    pub token: Option<touchmove_web::token::Token>,
     /// Serve the arbiter's console at /console: per board, a result (a draw agreed, a claim
     /// upheld, a resignation, the arbiter's decision), two minutes more for a player, a note.
     /// Its actions need the operator's token (--token or TOUCHMOVE_TOKEN) on every address.
@@ -414,8 +414,9 @@ serial ports and each --scan-dir's entries, listed every 2 s): boards plugged in
 hall, named 1, 2, ... in the order found.";
 
 /// The operator's token: not empty.
-fn parse_token(text: &str) -> Result<super::token::Token, String> {
-    super::token::Token::new(text).ok_or_else(|| "the operator's token may not be empty".to_owned())
+fn parse_token(text: &str) -> Result<touchmove_web::token::Token, String> {
+    touchmove_web::token::Token::new(text)
+        .ok_or_else(|| "the operator's token may not be empty".to_owned())
 }
 
 /// A delay: a whole number of seconds, minutes or hours (`30s`, `15m`, `1h`), above 0.

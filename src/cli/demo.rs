@@ -18,9 +18,9 @@ use touchmove_simulation::emulation::{EmulatedBoard, EmulatorOptions, ScriptSour
 use super::args::DemoArgs;
 use super::demo_games;
 use super::emulator_pty::serve_on;
+use super::one_page;
 use super::session::announce;
 use super::watch_sink::WatchSink;
-use super::web;
 use touchmove_runtime::tee::Tee;
 
 /// Runs `touchmove demo`.
@@ -95,7 +95,7 @@ async fn demo(
     let watched = WatchedBoard::new("1", protocol.name, &port, start.clone(), PgnTags::default())
         .with_pairings(pairings)
         .keeping_finished_games();
-    let page = web::serve_one(args.listen, watched, Notation::San, None).await?;
+    let page = one_page::serve_one(args.listen, watched, Notation::San, None).await?;
     // JSON lines alone on standard output with --json.
     let address = format!("http://{}/board/1", page.address);
     if args.json {

@@ -182,7 +182,7 @@ impl<W: Write> WatchSink<W> {
     }
 }
 
-impl<W: Write> super::analysis::Commented for WatchSink<W> {
+impl<W: Write> touchmove_runtime::commented::Commented for WatchSink<W> {
     fn commented(&mut self, t: Millis, note: &HostNote, event: &StreamEvent) -> io::Result<()> {
         self.host_note(t, note);
         self.write_decision(event, None)

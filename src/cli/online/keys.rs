@@ -6,7 +6,7 @@ use tokio::sync::mpsc;
 use touchmove::online::lichess::request::Request;
 
 use super::super::typed::read_typed;
-use super::super::web::asked::{Asked, promotion_piece};
+use touchmove_web::asked::{Asked, promotion_piece};
 
 /// What typing does, said when a line is not understood.
 const TYPED: &str = "`draw` (offer or accept), `draw no`, `takeback` (propose or accept), \

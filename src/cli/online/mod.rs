@@ -44,12 +44,12 @@ use touchmove::watched::Players;
 use super::args::OnlineArgs;
 use super::board_link::{BoardConnector, board_protocol};
 use super::watch_sink::WatchSink;
-use super::web::PageSink;
-use super::web::asked::Asked;
 use client::{Lichess, Lines, StreamFailure};
 use state::{Heard, OnlineSink, OnlineState};
 use touchmove_runtime::files::recording::Recording;
 use touchmove_runtime::files::resumed::Resumed;
+use touchmove_web::PageSink;
+use touchmove_web::asked::Asked;
 
 /// The longest wait before a stream is opened again.
 const BACKOFF_MAX: Duration = Duration::from_secs(60);
@@ -173,7 +173,7 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
                 board_protocol(args.board.port.as_deref(), args.board.protocol.as_deref()).await?;
             let start = (Chess::default(), PgnTags::default());
             let requests = Some(typed_requests.clone());
-            let page = super::web::one_page::game_page(
+            let page = super::one_page::game_page(
                 listen,
                 protocol.name,
                 &args.board,

@@ -8,7 +8,7 @@ use touchmove::runner::Control;
 
 use super::super::arbiter_keys::typed_promotion;
 use super::super::typed::read_typed;
-use super::super::web::asked::Asked;
+use touchmove_web::asked::Asked;
 
 /// `resign` (and Enter) resigns `human`'s game; `hint` asks the engine for a hint; `promote
 /// q|r|b|n` chooses the piece of a promotion the board cannot tell.

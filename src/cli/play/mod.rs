@@ -37,7 +37,6 @@ use touchmove::timing::Timing;
 use super::args::{PlayArgs, PlaySide};
 use super::board_link::{BoardConnector, board_protocol};
 use super::watch_sink::WatchSink;
-use super::web::asked::Asked;
 use book::OpeningBook;
 use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};
@@ -45,6 +44,7 @@ use resumed::resume;
 use state::{Heard, PlaySink, PlayState};
 use touchmove_runtime::files::recording::Recording;
 use touchmove_runtime::files::resumed::Resumed;
+use touchmove_web::asked::Asked;
 
 /// How long the engine may take to start and say it is ready.
 const ENGINE_START: Duration = Duration::from_secs(20);
@@ -208,7 +208,7 @@ async fn play(
     let page = match args.listen {
         Some(listen) => {
             let start = (start.clone(), tags.clone());
-            let page = super::web::one_page::game_page(
+            let page = super::one_page::game_page(
                 listen,
                 protocol.name,
                 board,

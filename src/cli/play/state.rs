@@ -20,9 +20,9 @@ use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
 
 use super::super::watch_sink::WatchSink;
-use super::super::web::PageSink;
 use super::book::OpeningBook;
 use super::limits::Limits;
+use touchmove_web::PageSink;
 
 /// What answers the game's question for the engine's move, waiting for the runner.
 pub(super) enum Heard {

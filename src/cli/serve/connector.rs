@@ -6,7 +6,7 @@ use tokio_serial::SerialStream;
 use touchmove::runner::Connector;
 
 use super::super::board_link::BoardConnector;
-use super::super::web::stamps::Stamped;
+use touchmove_web::stamps::Stamped;
 
 /// How a planned board is reached.
 pub enum PlannedConnector {

@@ -15,10 +15,10 @@ use touchmove_simulation::emulation::{EmulatorOptions, ScriptSource, ScriptStart
 use super::super::args::ServeArgs;
 use super::super::demo_games;
 use super::super::emulator_pty::serve_on;
-use super::super::web::board::BoardHandle;
-use super::super::web::stamps::{Stamped, WriteStamps};
 use super::connector::{OwnEnd, PlannedConnector};
 use super::runners::{Planned, Setup};
+use touchmove_web::board::BoardHandle;
+use touchmove_web::stamps::{Stamped, WriteStamps};
 
 /// Over how long the demo boards are switched on, one after another.
 const POWER_UP: Duration = Duration::from_secs(1);

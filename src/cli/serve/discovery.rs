@@ -15,8 +15,8 @@ use tokio::time::Instant;
 use touchmove::live::Protocol;
 
 use super::super::serial::{port_names, probe};
-use super::super::web::board::Overview;
 use super::runners::{Planned, Setup};
+use touchmove_web::board::Overview;
 
 /// How often the ports are listed again.
 const SCAN_EVERY: Duration = Duration::from_secs(2);

@@ -5,7 +5,6 @@
 mod connector;
 mod demo_boards;
 mod discovery;
-mod livechess;
 mod players;
 mod push;
 mod runners;
@@ -18,11 +17,11 @@ use tokio::task::LocalSet;
 
 use super::args::{BoardSpec, ServeArgs};
 use super::board_link::board_protocol;
-use super::token::Token;
-use super::web::access::{self, Access, Allowed};
-use super::web::board::Overview;
-use super::web::{routes, server};
 use runners::{Planned, Setup};
+use touchmove_web::access::{self, Access, Allowed};
+use touchmove_web::board::Overview;
+use touchmove_web::token::Token;
+use touchmove_web::{routes, server};
 
 /// Runs `touchmove serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {
@@ -228,7 +227,7 @@ impl WebServers {
                 let address = listener.local_addr().context("the LiveChess address")?;
                 super::session::announce(&format!("livechess: ws://{address}/api/v1.0"))?;
                 let access = Access::new(address, Arc::clone(allowed));
-                let app = livechess::router(Arc::clone(overview), access.clone());
+                let app = touchmove_web::livechess::router(Arc::clone(overview), access.clone());
                 Some((listener, server::guarded(app, access)))
             }
             None => None,

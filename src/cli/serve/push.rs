@@ -14,8 +14,8 @@ use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, Pusher};
 use touchmove::sensor::Millis;
 
 use super::super::args::ServeArgs;
-use super::super::web::access::Viewer;
-use super::super::web::board::Overview;
+use touchmove_web::access::Viewer;
+use touchmove_web::board::Overview;
 
 /// How often the games are looked at for changes.
 const LOOK: Duration = Duration::from_millis(250);

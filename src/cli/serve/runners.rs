@@ -17,12 +17,12 @@ use touchmove::watched::WatchedBoard;
 use super::super::analysis::{Analysing, AnalysisEngine};
 use super::super::args::ServeArgs;
 use super::super::board_link::BoardConnector;
-use super::super::web::board::BoardHandle;
-use super::super::web::records::GameRecords;
-use super::super::web::sink::PageSink;
-use super::super::web::stamps;
 use super::connector::PlannedConnector;
 use touchmove_runtime::files::resumed::Resumed;
+use touchmove_web::board::BoardHandle;
+use touchmove_web::records::GameRecords;
+use touchmove_web::sink::PageSink;
+use touchmove_web::stamps;
 
 /// A board to watch: what `--board` or `--demo` gave.
 pub struct Planned {
@@ -290,7 +290,7 @@ async fn watch_board<C: Connector>(
     };
     let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
     let name = sink.inner().name().to_owned();
-    let finished = sink.into_inner().finish();
+    let finished = sink.into_inner().finish().map_err(anyhow::Error::from);
     super::super::session::session_outcome(watched, finished)
         .with_context(|| format!("board {name}"))
 }

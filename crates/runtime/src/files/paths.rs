@@ -88,6 +88,22 @@ pub enum Existing {
 
 /// Checks that `path` (the `what` of the session, e.g. `--record`) is a new path or a regular
 /// file, empty unless `existing` allows replacing it.
+///
+/// ```
+/// use touchmove_runtime::files::paths::{Existing, PathError, check_output};
+///
+/// let dir = tempfile::tempdir()?;
+/// let log = dir.path().join("game.log");
+/// check_output(&log, "--record", Existing::MustBeEmpty)?; // a new path
+/// std::fs::write(&log, "touchmove-log 1\n")?;
+/// let kept = check_output(&log, "--record", Existing::MustBeEmpty);
+/// assert!(matches!(kept, Err(PathError::HoldsARecord { .. })), "a record is never overwritten");
+/// let link = dir.path().join("link.log");
+/// std::os::unix::fs::symlink(&log, &link)?;
+/// let refused = check_output(&link, "--pgn", Existing::Replace);
+/// assert!(matches!(refused, Err(PathError::Symlink { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check_output(path: &Path, what: &str, existing: Existing) -> Result<()> {
     let what = what.to_owned();
     let shown = path.display().to_string();

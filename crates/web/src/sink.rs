@@ -6,16 +6,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use shakmaty::Chess;
-use touchmove::clock::ClockReading;
-use touchmove::event::{EventKind, LinkState};
-use touchmove::live::{LiveEvent, LiveGame};
-use touchmove::runner::{Happened, Sink};
-use touchmove::sensor::{Millis, SensorEvent};
-use touchmove::stream::{StreamEvent, StreamKind};
-use touchmove::watched::{OnlineStatus, Players};
+use touchmove_boards::live::{LiveEvent, LiveGame};
+use touchmove_core::clock::ClockReading;
+use touchmove_core::event::{EventKind, LinkState};
+use touchmove_core::sensor::{Millis, SensorEvent};
+use touchmove_core::stream::{StreamEvent, StreamKind};
+use touchmove_runtime::runner::{Happened, Sink};
+use touchmove_spectators::watched::{OnlineStatus, Players};
 
 use super::board::BoardHandle;
-use super::records::GameRecords;
+use super::records::{GameRecords, RecordsError};
 use super::stamps::WriteStamps;
 
 /// The outputs of one served board.
@@ -59,7 +59,7 @@ impl PageSink {
     }
 
     /// Writes what is still pending of the recording.
-    pub fn finish(mut self) -> anyhow::Result<()> {
+    pub fn finish(mut self) -> Result<(), RecordsError> {
         match self.records.as_mut() {
             Some(records) => records.finish(),
             None => Ok(()),
@@ -114,11 +114,11 @@ impl PageSink {
     }
 }
 
-impl super::super::analysis::Commented for PageSink {
+impl touchmove_runtime::commented::Commented for PageSink {
     fn commented(
         &mut self,
         t: Millis,
-        note: &touchmove::sensor_log::HostNote,
+        note: &touchmove_core::sensor_log::HostNote,
         event: &StreamEvent,
     ) -> io::Result<()> {
         if let Some(records) = self.records.as_mut() {

@@ -10,11 +10,11 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use touchmove::event::EventKind;
-use touchmove::output::pgn::{PgnRecorder, PgnTags};
-use touchmove::sensor::Millis;
-use touchmove::stream::{StreamEvent, StreamKind};
-use touchmove::watched::BoardSummary;
+use touchmove_core::event::EventKind;
+use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
+use touchmove_core::sensor::Millis;
+use touchmove_core::stream::{StreamEvent, StreamKind};
+use touchmove_spectators::watched::BoardSummary;
 
 /// Samples taken within this of the first of them are kept as one, the latest (the public may
 /// miss a piece held for a moment, or see two moves' summaries at once; it never sees anything
@@ -36,7 +36,7 @@ pub struct Sample {
     /// The games that had ended on the board then, oldest first (its page lists them, the
     /// push holds them).
     pub finished: Arc<[Arc<str>]>,
-    /// How many games had ended on the board then ([`WatchedBoard::finished_total`]).
+    /// How many games had ended on the board then (`WatchedBoard::finished_total`).
     pub finished_total: u64,
     /// How many events had been published then: it moves when the game changes.
     pub version: u64,
@@ -169,7 +169,7 @@ impl DelayLine {
         let sample = &self.current.1;
         let start = shakmaty::fen::Fen::from_ascii(sample.summary.start.as_bytes())
             .ok()
-            .and_then(|fen| touchmove::rules::chess960::from_fen(&fen).ok())
+            .and_then(|fen| touchmove_core::rules::chess960::from_fen(&fen).ok())
             .unwrap_or_default();
         let set_up = start != shakmaty::Chess::default();
         let mut pgn = PgnRecorder::new(start, set_up, (*sample.tags).clone());
@@ -212,8 +212,8 @@ fn starts_a_game(event: &StreamEvent) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use touchmove::event::GameEvent;
-    use touchmove::watched::WatchedBoard;
+    use touchmove_core::event::GameEvent;
+    use touchmove_spectators::watched::WatchedBoard;
 
     const DELAY: Duration = Duration::from_secs(900);
 
@@ -223,7 +223,7 @@ mod tests {
             "dgt",
             "port",
             shakmaty::Chess::default(),
-            touchmove::output::pgn::PgnTags::default(),
+            touchmove_core::output::pgn::PgnTags::default(),
         )
         .summary();
         summary.ply = ply;
@@ -351,7 +351,7 @@ mod tests {
             .expect("e4");
         let mut after = Chess::default();
         after.play_unchecked(e4);
-        let played = touchmove::event::MoveEvent {
+        let played = touchmove_core::event::MoveEvent {
             ply: 1,
             color: shakmaty::Color::White,
             san: shakmaty::san::SanPlus::from_move(Chess::default(), e4),
@@ -378,7 +378,7 @@ mod tests {
     #[test]
     fn a_summary_counted_on_runs_the_clock_and_the_times_since() {
         let mut seen = sample(3, 10_000);
-        seen.summary.clock = Some(touchmove::watched::ClockState {
+        seen.summary.clock = Some(touchmove_spectators::watched::ClockState {
             white: 60_000,
             black: 50_000,
             running: Some(shakmaty::Color::Black),

@@ -4,19 +4,46 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use shakmaty::Chess;
+use thiserror::Error;
 
-use touchmove::clock::ClockReading;
-use touchmove::interpreter::Config;
-use touchmove::live::{LiveGame, Protocol};
-use touchmove::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use touchmove::sensor_log::{HostNote, LogHeader};
-use touchmove::timing::Timing;
+use touchmove_boards::live::{LiveGame, Protocol};
+use touchmove_core::clock::ClockReading;
+use touchmove_core::interpreter::Config;
+use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
+use touchmove_core::sensor_log::{HostNote, LogHeader};
+use touchmove_core::timing::Timing;
 
-use touchmove_runtime::files::paths::{Existing, check_output};
+use touchmove_runtime::files::paths::{Existing, PathError, check_output};
 use touchmove_runtime::files::recording::Recording;
-use touchmove_runtime::files::resumed::Resumed;
+use touchmove_runtime::files::recording::UnfinishedRecording;
+use touchmove_runtime::files::resumed::{ResumeError, Resumed};
+
+/// Why a board's logs under `--record-dir` cannot be written or gone on with.
+#[derive(Debug, Error)]
+pub enum RecordsError {
+    /// A log's path is refused.
+    #[error(transparent)]
+    Path(#[from] PathError),
+    /// A log cannot be opened.
+    #[error("{option}: {path}: {error}")]
+    Open {
+        /// The option that asked for it (`--record-dir`, or `--resume`).
+        option: &'static str,
+        /// The log's path, as shown.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// A log cannot be read back.
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
+    /// The end of a log could not be written.
+    #[error(transparent)]
+    Unfinished(#[from] UnfinishedRecording),
+}
+
+type Result<T> = std::result::Result<T, RecordsError>;
 
 /// The logs of one board's games: the current game's open.
 pub struct GameRecords {
@@ -67,8 +94,14 @@ impl GameRecords {
         config: &Config,
     ) -> Result<GameRecords> {
         let path = log_path(dir, name, number);
-        let current = Recording::resume(&path, resumed.written, resumed.last_t)
-            .with_context(|| format!("--resume: {}", path.display()))?;
+        let current =
+            Recording::resume(&path, resumed.written, resumed.last_t).map_err(|error| {
+                RecordsError::Open {
+                    option: "--resume",
+                    path: path.display().to_string(),
+                    error,
+                }
+            })?;
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
@@ -193,7 +226,11 @@ fn create(
     check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
     let header = LogHeader::new(start, &format!("{} via touchmove serve", protocol.name))
         .with_timing(timing);
-    Recording::create(&path, header).with_context(|| format!("--record-dir: {}", path.display()))
+    Recording::create(&path, header).map_err(|error| RecordsError::Open {
+        option: "--record-dir",
+        path: path.display().to_string(),
+        error,
+    })
 }
 
 /// `DIR/NAME-gameN.log`, the name's characters that are no letter, digit, `-` or `_` as `_`.

@@ -19,13 +19,13 @@ use axum::response::{IntoResponse, Response};
 use shakmaty::Color;
 use tokio::sync::broadcast::error::RecvError;
 
-use touchmove::event::{ClockTimes, EventKind, TagName, UnknownTag, one_line};
-use touchmove::output::excerpt::excerpt;
-use touchmove::rules::Declared;
-use touchmove::runner::Control;
-use touchmove::sensor::Millis;
-use touchmove::stream::StreamKind;
-use touchmove::watched::BoardSummary;
+use touchmove_core::event::{ClockTimes, EventKind, TagName, UnknownTag, one_line};
+use touchmove_core::output::excerpt::excerpt;
+use touchmove_core::rules::Declared;
+use touchmove_core::sensor::Millis;
+use touchmove_core::stream::StreamKind;
+use touchmove_runtime::runner::Control;
+use touchmove_spectators::watched::BoardSummary;
 
 use super::board::{BoardHandle, Overview};
 

@@ -7,18 +7,18 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
-use touchmove::broadcast::{PushStatus, Pusher};
-use touchmove::stream::StreamEvent;
+use touchmove_core::stream::StreamEvent;
+use touchmove_spectators::broadcast::{PushStatus, Pusher};
 
 use super::access::Viewer;
 use super::asked::Asked;
 use super::delay::{DelayLine, Sample};
 use super::stats::StreamStats;
-use touchmove::livechess::is_named;
-use touchmove::output::notation::Notation;
-use touchmove::runner::Control;
-use touchmove::sensor::Millis;
-use touchmove::watched::{BoardSummary, WatchedBoard};
+use touchmove_core::output::notation::Notation;
+use touchmove_core::sensor::Millis;
+use touchmove_runtime::runner::Control;
+use touchmove_spectators::livechess::is_named;
+use touchmove_spectators::watched::{BoardSummary, WatchedBoard};
 
 /// How many events a stream may fall behind before it is closed (the page reconnects and
 /// reads the game again from its start).
@@ -486,6 +486,11 @@ impl Overview {
     /// How many boards there are.
     pub fn len(&self) -> usize {
         self.read().len()
+    }
+
+    /// Whether there is no board yet (serve before its first board is found).
+    pub fn is_empty(&self) -> bool {
+        self.read().is_empty()
     }
 
     /// Every board, in board order.

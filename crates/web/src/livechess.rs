@@ -1,12 +1,12 @@
 //! `serve --livechess`: the overview's boards through DGT LiveChess's local API
 //! (`GET /api/v1.0/eboards`, the WebSocket at `/api/v1.0`), for the tools that read e-boards
-//! through LiveChess. The calls and messages are the library's (`touchmove::livechess`); this
+//! through LiveChess. The calls and messages are the library's (`touchmove_spectators::livechess`); this
 //! is the thin loop around them: one task per connection, one per feed.
 //!
 //! What one client may cost is bounded: the messages waiting for it ([`OUTGOING`]: a client
 //! that falls further behind, or takes nothing for [`WRITE_LIMIT`], is dropped, as a lagging
 //! stream is), the size of what it sends
-//! ([`MAX_MESSAGE`]), its feeds ([`max_feeds`]), its calls per second ([`CALLS_PER_SECOND`],
+//! ([`MAX_MESSAGE`]), its feeds (`max_feeds`), its calls per second ([`CALLS_PER_SECOND`],
 //! an `eboards` counting as one call per 50 boards: faster ones wait), the clients at once
 //! ([`MAX_CLIENTS`]), and its silence (pinged every [`PING_EVERY`], dropped when nothing is
 //! heard for [`SILENT_LIMIT`]). Only the operator changes a game (`access`): `setup` and
@@ -30,15 +30,15 @@ use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use touchmove::livechess::{
+use touchmove_core::output::excerpt::excerpt;
+use touchmove_runtime::runner::Control;
+use touchmove_spectators::livechess::{
     BoardView, Call, CallId, Eboard, Feed, Request, Source, call_response, error_response,
     feed_gone, feed_message, parse_call,
 };
-use touchmove::output::excerpt::excerpt;
-use touchmove::runner::Control;
 
-use super::super::web::access::Access;
-use super::super::web::board::{self, BoardHandle, Overview};
+use crate::access::Access;
+use crate::board::{self, BoardHandle, Overview};
 
 /// How many messages may wait for a client; one that falls further behind is dropped.
 pub const OUTGOING: usize = 64;
@@ -413,7 +413,7 @@ fn position(fen: &str) -> Result<Chess, String> {
     let shown = excerpt(fen);
     let parsed = Fen::from_ascii(fen.trim().as_bytes())
         .map_err(|error| format!("setup: `{shown}` is no FEN: {error}"))?;
-    touchmove::rules::chess960::from_fen(&parsed)
+    touchmove_core::rules::chess960::from_fen(&parsed)
         .map_err(|error| format!("setup: `{shown}` is no position a game can start from: {error}"))
 }
 

@@ -11,12 +11,12 @@ use touchmove::output::notation::Notation;
 use touchmove::output::pgn::PgnTags;
 use touchmove::watched::WatchedBoard;
 
-use super::super::args::WatchArgs;
-use super::access::{Access, Allowed};
-use super::asked::Asked;
-use super::board::{BoardHandle, Overview};
-use super::sink::PageSink;
-use super::{routes, server};
+use super::args::WatchArgs;
+use touchmove_web::access::{Access, Allowed};
+use touchmove_web::asked::Asked;
+use touchmove_web::board::{BoardHandle, Overview};
+use touchmove_web::sink::PageSink;
+use touchmove_web::{routes, server};
 
 /// One board's page, served for `touchmove demo`: the sink that feeds it, and where it is.
 pub struct OnePage {
@@ -96,7 +96,7 @@ pub async fn game_page(
     if board.json {
         eprintln!("touchmove: the game's page is at {address}");
     } else {
-        super::super::session::announce(&format!("serve: {address}"))?;
+        super::session::announce(&format!("serve: {address}"))?;
     }
     Ok(page.sink)
 }

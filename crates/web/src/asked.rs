@@ -2,10 +2,21 @@
 //! shared by the pages (`requests.rs`, `board.rs`) and the key readers of `play` and `online`.
 
 use shakmaty::Role;
-use touchmove::online::lichess::request::Request;
+use touchmove_online::lichess::request::Request;
 
 /// What the player asks at the host (a key, the page's button): of an online game's server,
 /// or of the engine of a game against it.
+///
+/// ```
+/// use shakmaty::Role;
+/// use touchmove_web::asked::{Asked, promotion_piece};
+///
+/// let knight = Asked::Promotion(promotion_piece("n").expect("a piece"));
+/// assert_eq!(knight, Asked::Promotion(Role::Knight));
+/// assert_eq!(knight.word(), "promote/n");
+/// assert_eq!(knight.name(), "promotion to a knight");
+/// assert_eq!(Asked::Hint.word(), "hint");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Asked {
     /// A request of the server.

@@ -25,9 +25,9 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use touchmove::output::excerpt::excerpt;
+use touchmove_core::output::excerpt::excerpt;
 
-use super::super::token::Token;
+use crate::token::Token;
 
 /// The origins allowed by default: the e-board pages of lichess.org and chess.com, which talk
 /// to DGT LiveChess on `ws://localhost:1982`.

@@ -14,9 +14,9 @@ use axum::routing::{get, post};
 use futures_util::stream::{self, Stream, StreamExt};
 use tokio::sync::broadcast::error::RecvError;
 
-use touchmove::broadcast::PushStatus;
-use touchmove::stream::StreamEvent;
-use touchmove::watched::BoardSummary;
+use touchmove_core::stream::StreamEvent;
+use touchmove_spectators::broadcast::PushStatus;
+use touchmove_spectators::watched::BoardSummary;
 
 use super::access::Viewer;
 use super::board::Overview;

@@ -13,8 +13,8 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use touchmove::online::lichess::request::Request;
-use touchmove::output::excerpt::excerpt;
+use touchmove_core::output::excerpt::excerpt;
+use touchmove_online::lichess::request::Request;
 
 use super::asked::{Asked, promotion_piece};
 use super::board::Overview;

@@ -40,7 +40,7 @@ pub fn guarded(app: Router, access: Access) -> Router {
 }
 
 /// Serves `app` on `listener` until `stopped` turns true; then the connections still open are
-/// asked to finish and given [`DRAIN`].
+/// asked to finish and given `DRAIN`.
 pub async fn serve(listener: TcpListener, app: Router, mut stopped: watch::Receiver<bool>) {
     let mut builder = Builder::new(TokioExecutor::new());
     builder

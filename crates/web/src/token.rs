@@ -1,6 +1,16 @@
 //! The operator's token: a secret the command line takes and serve checks, never printed.
 
 /// A secret that is never printed (its `Debug` says only that it is there).
+///
+/// ```
+/// use touchmove_web::token::Token;
+///
+/// let token = Token::new("  s3cret\n").expect("not empty");
+/// assert!(token.matches("s3cret"));
+/// assert!(!token.matches("s3cre"));
+/// assert_eq!(format!("{token:?}"), "Token(redacted)");
+/// assert!(Token::new("   ").is_none());
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Token(String);
 
