@@ -29,7 +29,7 @@ pub use touchmove_core::{
 };
 
 pub use touchmove_boards::{
-    certabo, chesslink, chessnut, dgt, eone, hall, live, pegasus, registry, squareoff,
+    certabo, chesslink, chessnut, dgt, eone, hall, live, opponent, pegasus, registry, squareoff,
 };
 pub use touchmove_engine::{self as engine, analysis, play};
 pub use touchmove_online as online;

@@ -21,6 +21,7 @@ mod pgn_game;
 mod play;
 mod ports;
 mod replay;
+mod resumed_match;
 mod serial;
 mod serve;
 mod session;

@@ -9,6 +9,9 @@
 //!   protocol's wire codecs and host session, and its [`live::Protocol`]; [`certabo`]: the
 //!   Certabo boards' frames and chips (its session to come).
 //! - [`registry`]: the list of them, the one the command line iterates.
+//! - [`opponent`]: a match, the board's game against an opponent not at the board (an engine,
+//!   an online game's server): the [`opponent::Opponent`] seam, and the replay of a match's
+//!   recording ([`opponent::MatchReplay`]).
 //!
 //! The async runner that owns a port and the clock is the `touchmove` package's; the emulated
 //! boards are `touchmove-simulation`'s.
@@ -20,6 +23,7 @@ pub mod dgt;
 pub mod eone;
 pub mod hall;
 pub mod live;
+pub mod opponent;
 pub mod pegasus;
 pub mod registry;
 pub mod squareoff;

@@ -1,117 +1,76 @@
 //! A recorded online game replayed to what the live session decided: the sensor log's reports
 //! through the interpreter, and its `#server-line` / `#server-answer` notes to the
 //! [`OnlineGame`] at their place, the player's side as the log's `@online` says. A log without
-//! `@online` replays as any other.
+//! `@online` replays as any other. The replay of every match (`MatchReplay`), with the online
+//! game as its opponent.
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Move};
+use touchmove_boards::opponent::{MatchReplay, Opponent};
+use touchmove_core::event::GameEvent;
+use touchmove_core::sensor::Millis;
+use touchmove_core::sensor_log::{HostNote, LogHeader};
+use touchmove_core::stream::StreamEvent;
 
 use crate::game::{Answer, OnlineEvent, OnlineGame};
 use crate::lichess::request::Request;
 use crate::lichess::wire::GameMessage;
-use touchmove_core::event::GameEvent;
-use touchmove_core::replay::Replay;
-use touchmove_core::sensor::Millis;
-use touchmove_core::sensor_log::{HostNote, LogRecord};
-use touchmove_core::stream::StreamEvent;
 
 /// A log being replayed, through its online game when it had one.
-#[derive(Debug)]
-pub struct OnlineReplay {
-    replay: Replay,
-    game: Option<OnlineGame>,
-}
+pub type OnlineReplay = MatchReplay<OnlineGame>;
 
-impl OnlineReplay {
-    /// Replays through `replay` (its interpreter's settings, its report horizon).
-    pub fn new(replay: Replay) -> OnlineReplay {
-        OnlineReplay { replay, game: None }
+impl Opponent for OnlineGame {
+    type Event = OnlineEvent;
+
+    /// The player's side from the log's `@online`, the game started from its `@start`.
+    fn from_header(header: &LogHeader) -> Option<OnlineGame> {
+        let seat = header.online.as_ref()?;
+        let start = header.start_position().unwrap_or_else(|_| Chess::default());
+        Some(OnlineGame::new(start, seat.side))
     }
 
-    /// Takes one record of the log and passes every event decided so far to `sink`: the
-    /// interpreter's, through the online game when the log had one.
-    pub fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {
-        match record {
-            LogRecord::Header(header) => {
-                if let Some(seat) = &header.online {
-                    let start = header.start_position().unwrap_or_else(|_| Chess::default());
-                    self.game = Some(OnlineGame::new(start, seat.side));
-                }
-                self.replay
-                    .record(LogRecord::Header(header), &mut |decision| {
-                        sink(decision.into())
-                    });
-            }
-            // The interpreter takes its part first (the game where it stood then), then the
-            // online game.
-            LogRecord::HostNote { t, note } => {
-                let record = LogRecord::HostNote {
-                    t,
-                    note: note.clone(),
-                };
-                self.through_game(sink, |replay, mut decide| {
-                    replay.record(record, &mut decide)
-                });
-                if let Some(game) = self.game.as_mut() {
-                    take_note(game, t, &note);
-                    drain(game, sink);
+    fn handle_decision(&mut self, event: &GameEvent) {
+        OnlineGame::handle_decision(self, event);
+    }
+
+    /// A server's line, an answer to a request. A line or answer that does not read was not
+    /// taken live either.
+    fn handle_note(&mut self, t: Millis, note: &HostNote) {
+        match note {
+            HostNote::ServerLine(line) => {
+                if let Ok(message) = serde_json::from_str::<GameMessage>(line) {
+                    self.handle_message(t, &message);
                 }
             }
-            record => self.through_game(sink, |replay, mut decide| {
-                replay.record(record, &mut decide)
-            }),
-        }
-    }
-
-    /// End of the log: decides what is pending.
-    pub fn finish(&mut self, sink: &mut impl FnMut(StreamEvent)) {
-        self.through_game(sink, |replay, mut decide| replay.finish(&mut decide));
-    }
-
-    /// Runs `step` on the replay, its decisions going through the online game (when there is
-    /// one) on their way to `sink`.
-    fn through_game(
-        &mut self,
-        sink: &mut impl FnMut(StreamEvent),
-        step: impl FnOnce(&mut Replay, &mut dyn FnMut(GameEvent)),
-    ) {
-        let Some(game) = self.game.as_mut() else {
-            step(&mut self.replay, &mut |decision| sink(decision.into()));
-            return;
-        };
-        step(&mut self.replay, &mut |decision| {
-            game.handle_decision(&decision);
-            drain(game, sink);
-        });
-    }
-}
-
-/// A host's note, as the live session took it: a server's line, an answer to a request. A
-/// line or answer that does not read was not taken live either.
-pub fn take_note(game: &mut OnlineGame, t: Millis, note: &HostNote) {
-    match note {
-        HostNote::ServerLine(line) => {
-            if let Ok(message) = serde_json::from_str::<GameMessage>(line) {
-                game.handle_message(t, &message);
+            HostNote::ServerAnswer { request, answer } => {
+                if let (Some(request), Some(answer)) =
+                    (Request::from_word(request), Answer::from_words(answer))
+                {
+                    self.handle_answer(t, &request, answer);
+                }
             }
+            _ => {}
         }
-        HostNote::ServerAnswer { request, answer } => {
-            if let (Some(request), Some(answer)) =
-                (Request::from_word(request), Answer::from_words(answer))
-            {
-                game.handle_answer(t, &request, answer);
-            }
-        }
-        _ => {}
     }
-}
 
-/// The game's decisions to `sink` (what it sends, shows and sets the clock to is live's
-/// alone: the recording has the clock's readings as records of their own).
-fn drain(game: &mut OnlineGame, sink: &mut impl FnMut(StreamEvent)) {
-    while let Some(event) = game.poll_event() {
-        if let OnlineEvent::Decision(decision) = event {
-            sink(decision);
+    fn poll_event(&mut self) -> Option<OnlineEvent> {
+        OnlineGame::poll_event(self)
+    }
+
+    /// What it sends, shows and sets the clock to is live's alone: the recording has the
+    /// clock's readings as records of their own.
+    fn decision(event: OnlineEvent) -> Option<StreamEvent> {
+        match event {
+            OnlineEvent::Decision(decision) => Some(decision),
+            OnlineEvent::Send(_) | OnlineEvent::Show(_) | OnlineEvent::Clock(..) => None,
         }
+    }
+
+    fn resumed(&mut self) {
+        OnlineGame::resumed(self);
+    }
+
+    fn moves(&self) -> &[Move] {
+        OnlineGame::moves(self)
     }
 }
 
@@ -119,6 +78,7 @@ fn drain(game: &mut OnlineGame, sink: &mut impl FnMut(StreamEvent)) {
 mod tests {
     use super::*;
     use touchmove_core::interpreter::Config;
+    use touchmove_core::replay::Replay;
     use touchmove_core::sensor_log::read_log;
     use touchmove_core::stream::{OnlineNotice, StreamKind};
 

@@ -13,7 +13,6 @@ mod client;
 mod finding;
 mod keys;
 mod ready;
-mod resumed;
 mod state;
 
 use std::cell::RefCell;
@@ -476,7 +475,7 @@ async fn play(
         state.borrow_mut().page = Some(page);
     }
     if let Some(resumed) = &resumed {
-        resumed::resume(resumed, &mut game, &mut session, &mut sink)?;
+        super::resumed_match::resume(resumed, &mut game, &mut session, &mut sink)?;
     }
     // The stream's first line, the whole game, taken once the board's game is where it was.
     if let Ok(message) = serde_json::from_str(&first) {

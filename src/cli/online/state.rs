@@ -19,6 +19,7 @@ use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
 use touchmove::watched::OnlineStatus;
 
+use super::super::resumed_match::{MatchSink, MatchState};
 use super::super::watch_sink::WatchSink;
 use touchmove_web::PageSink;
 
@@ -177,6 +178,35 @@ impl OnlineState {
 /// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
 /// the online game.
 pub(super) struct OnlineSink(pub(super) Rc<RefCell<OnlineState>>);
+
+impl MatchSink for OnlineSink {
+    type State = OnlineState;
+
+    fn state(&self) -> &Rc<RefCell<OnlineState>> {
+        &self.0
+    }
+}
+
+impl MatchState for OnlineState {
+    type Opponent = OnlineGame;
+
+    fn opponent(&mut self) -> &mut OnlineGame {
+        &mut self.game
+    }
+
+    fn replaying(&mut self, replaying: bool) {
+        self.replaying = replaying;
+        self.out.hush(replaying);
+    }
+
+    fn drain(&mut self) -> io::Result<()> {
+        OnlineState::drain(self)
+    }
+
+    fn goes_on(&mut self, game: &LiveGame) {
+        self.started = game.started();
+    }
+}
 
 impl Sink for OnlineSink {
     fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {

@@ -10,7 +10,6 @@
 mod book;
 mod keys;
 mod limits;
-mod resumed;
 mod state;
 
 use std::cell::RefCell;
@@ -36,11 +35,11 @@ use touchmove::timing::Timing;
 
 use super::args::{PlayArgs, PlaySide};
 use super::board_link::{BoardConnector, board_protocol};
+use super::resumed_match::resume;
 use super::watch_sink::WatchSink;
 use book::OpeningBook;
 use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};
-use resumed::resume;
 use state::{Heard, PlaySink, PlayState};
 use touchmove_runtime::files::recording::Recording;
 use touchmove_runtime::files::resumed::Resumed;

@@ -19,6 +19,7 @@ use touchmove::runner::{Control, Happened, Sink};
 use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
 
+use super::super::resumed_match::{MatchSink, MatchState};
 use super::super::watch_sink::WatchSink;
 use super::book::OpeningBook;
 use super::limits::Limits;
@@ -229,9 +230,34 @@ impl PlayState {
     }
 }
 
+impl MatchState for PlayState {
+    type Opponent = EngineGame;
+
+    fn opponent(&mut self) -> &mut EngineGame {
+        &mut self.game
+    }
+
+    fn replaying(&mut self, replaying: bool) {
+        self.replaying = replaying;
+        self.out.hush(replaying);
+    }
+
+    fn drain(&mut self) -> io::Result<()> {
+        PlayState::drain(self)
+    }
+}
+
 /// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
 /// the game against the engine.
 pub(super) struct PlaySink(pub(super) Rc<RefCell<PlayState>>);
+
+impl MatchSink for PlaySink {
+    type State = PlayState;
+
+    fn state(&self) -> &Rc<RefCell<PlayState>> {
+        &self.0
+    }
+}
 
 impl Sink for PlaySink {
     fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
