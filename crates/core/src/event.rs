@@ -13,6 +13,28 @@ use shakmaty::{Color, KnownOutcome, Move, Square};
 use crate::sensor::Millis;
 
 /// One decision of the controller, stamped with the time it was made.
+///
+/// One event is one line of the JSON stream (`events-json.md`): `t`, `kind`, and the kind's
+/// fields.
+///
+/// ```
+/// use shakmaty::{Chess, Square};
+/// use touchmove_core::{Config, Interpreter, SensorEvent, SensorKind};
+///
+/// let mut interpreter = Interpreter::new(Chess::default(), Config::default());
+/// interpreter.handle_event(&SensorEvent::new(0, SensorKind::Lift { square: Square::G1, piece: None }));
+/// interpreter.handle_event(&SensorEvent::new(700, SensorKind::Place { square: Square::F3, piece: None }));
+/// interpreter.finish();
+/// let event = interpreter.poll_event().expect("a move");
+/// let line: serde_json::Value = serde_json::to_value(&event)?;
+/// assert_eq!(line["kind"], "move");
+/// assert_eq!(line["ply"], 1);
+/// assert_eq!(line["color"], "white");
+/// assert_eq!(line["san"], "Nf3");
+/// assert_eq!(line["uci"], "g1f3");
+/// assert_eq!(line["fen"], "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameEvent {
     /// The log time at which the controller decided this event.

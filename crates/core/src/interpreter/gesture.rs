@@ -5,8 +5,9 @@
 //! position of the game.
 //!
 //! Once a king leaves its square (or an identified king arrives where it does not stand), the
-//! interpreter goes on deciding as always, but keeps its decisions back and keeps a copy of
-//! itself as it was before the king moved. If both kings come to stand on centre squares and
+//! interpreter goes on deciding as always, but keeps its decisions back and keeps what the
+//! kings' motions can change (`BeforeWatch`: the record, the turn, what was held back and
+//! decided, never its settings or the board as sensed) as it was before the king moved. If both kings come to stand on centre squares and
 //! rest there (the slide window, and one scan more on a scanning board), the gesture is made:
 //! the copy takes over (the kings' motions were no move, no ruling and no takeback), with the
 //! board as it now is, decides what was pending before the kings moved, and ends the game. If
@@ -16,9 +17,18 @@
 
 use shakmaty::{Color, KnownOutcome, Piece, Position, Role, Square};
 
-use super::{Interpreter, Phase};
-use crate::rules::Ending;
+use super::board::Sensed;
+use super::catch_up::Undecided;
+use super::decisions::Decisions;
+use super::game_clock::GameClock;
+use super::guess::Guess;
+use super::held::Held;
+use super::sync::Sync;
+use super::turn::Turn;
+use super::{Input, Interpreter, Phase, TimesDue};
+use crate::rules::{Ending, Game};
 use crate::sensor::Millis;
+use shakmaty::Move;
 
 /// The reason a gesture's result gives.
 pub(super) const REASON: &str = "gesture";
@@ -31,13 +41,107 @@ fn is_centre(square: Square) -> bool {
     CENTRE.contains(&square)
 }
 
-/// A gesture that may be under way: the interpreter as it was before a king moved, and what the
-/// kings have done since.
+/// What the kings' motions can change, as it stood before the first of them: everything the
+/// interpreter decides and holds, but not its settings (changed meanwhile, they stand), the
+/// board as sensed (the kings stand where they now are) or the watch itself.
+#[derive(Debug, Clone)]
+struct BeforeWatch {
+    game: Game,
+    game_number: u32,
+    /// The board as sensed is the present one; its other parts (the frames, the last change)
+    /// go back.
+    sensed: Sensed,
+    turn: Turn,
+    previous: Option<Turn>,
+    phase: Phase,
+    held: Held,
+    touches_before_event: usize,
+    sync: Sync,
+    guess: Guess,
+    clock: Option<GameClock>,
+    input: Input,
+    times_due: Option<TimesDue>,
+    pending_said: Option<Move>,
+    decisions: Decisions,
+    undecided: Undecided,
+}
+
+impl BeforeWatch {
+    /// What `interpreter` holds now. (Every field named: one added to the interpreter must be
+    /// kept here or said not to be.)
+    fn of(interpreter: &Interpreter) -> BeforeWatch {
+        let Interpreter {
+            config: _,
+            game,
+            game_number,
+            sensed,
+            turn,
+            previous,
+            phase,
+            held,
+            touches_before_event,
+            sync,
+            guess,
+            clock,
+            input,
+            times_due,
+            pending_said,
+            decisions,
+            gesture: _,
+            undecided,
+        } = interpreter;
+        BeforeWatch {
+            game: game.clone(),
+            game_number: *game_number,
+            sensed: sensed.clone(),
+            turn: turn.clone(),
+            previous: previous.clone(),
+            phase: *phase,
+            held: held.clone(),
+            touches_before_event: *touches_before_event,
+            sync: *sync,
+            guess: *guess,
+            clock: clock.clone(),
+            input: *input,
+            times_due: *times_due,
+            pending_said: *pending_said,
+            decisions: decisions.clone(),
+            undecided: undecided.clone(),
+        }
+    }
+
+    /// Puts it back into `interpreter`, whose settings and board as sensed stand.
+    fn restore(self, interpreter: &mut Interpreter) {
+        let board = std::mem::replace(&mut interpreter.sensed.board, self.sensed.board.clone());
+        let motions = std::mem::take(&mut interpreter.sensed.motions);
+        interpreter.game = self.game;
+        interpreter.game_number = self.game_number;
+        interpreter.sensed = self.sensed;
+        interpreter.sensed.board = board;
+        interpreter.sensed.motions = motions;
+        interpreter.turn = self.turn;
+        interpreter.previous = self.previous;
+        interpreter.phase = self.phase;
+        interpreter.held = self.held;
+        interpreter.touches_before_event = self.touches_before_event;
+        interpreter.sync = self.sync;
+        interpreter.guess = self.guess;
+        interpreter.clock = self.clock;
+        interpreter.input = self.input;
+        interpreter.times_due = self.times_due;
+        interpreter.pending_said = self.pending_said;
+        interpreter.decisions = self.decisions;
+        interpreter.undecided = self.undecided;
+    }
+}
+
+/// A gesture that may be under way: what the kings' motions can change as it stood before a
+/// king moved, and what the kings have done since.
 #[derive(Debug, Clone)]
 pub(super) struct GestureWatch {
-    /// The interpreter before the first king motion (its decisions kept back since then are
-    /// dropped if the gesture is made).
-    before: Box<Interpreter>,
+    /// Before the first king motion (the decisions kept back since then are dropped if the
+    /// gesture is made).
+    before: BeforeWatch,
     /// The kings' squares when the watch began, White's then Black's.
     started: [Option<Square>; 2],
     /// Whether each king has been away from its square since the watch began.
@@ -106,7 +210,7 @@ impl Interpreter {
     fn start_gesture_watch(&mut self) {
         diagnostic!("a king moves: watching for the result gesture");
         self.gesture = Some(Box::new(GestureWatch {
-            before: Box::new(self.clone()),
+            before: BeforeWatch::of(self),
             started: self.king_homes(),
             moved: [false; 2],
             shown: None,
@@ -248,14 +352,8 @@ impl Interpreter {
             return false;
         };
         let GestureWatch { before, .. } = *watch;
-        let board = std::mem::replace(&mut self.sensed.board, before.sensed.board.clone());
-        let motions = std::mem::take(&mut self.sensed.motions);
-        // Settings changed meanwhile (an engine gone) stand.
-        let config = self.config;
-        *self = *before;
-        self.sensed.board = board;
-        self.sensed.motions = motions;
-        self.config = config;
+        // Settings changed meanwhile (an engine gone) stand, and the board as it is now.
+        before.restore(self);
         self.held.clear();
         true
     }

@@ -244,6 +244,32 @@ enum Seen {
 }
 
 /// The sans-IO touch-move interpreter of one board.
+///
+/// A piece touched binds its player (Article 4.3): here White holds the knight of g1, sets it
+/// back, and moves the e-pawn instead. The move stands; the breach is ruled with its square.
+///
+/// ```
+/// use shakmaty::{Color, Square};
+/// use touchmove_core::event::Rule;
+/// use touchmove_core::{Config, EventKind, Interpreter, SensorEvent, SensorKind};
+///
+/// let mut interpreter = Interpreter::new(shakmaty::Chess::default(), Config::default());
+/// let reports = [
+///     (0, SensorKind::Lift { square: Square::G1, piece: None }),
+///     (1500, SensorKind::Place { square: Square::G1, piece: None }),
+///     (3000, SensorKind::Lift { square: Square::E2, piece: None }),
+///     (3400, SensorKind::Place { square: Square::E4, piece: None }),
+/// ];
+/// for (t, kind) in reports {
+///     interpreter.handle_event(&SensorEvent::new(t, kind));
+/// }
+/// interpreter.finish();
+/// let decided: Vec<EventKind> =
+///     std::iter::from_fn(|| interpreter.poll_event()).map(|event| event.kind).collect();
+/// assert!(decided.iter().any(|kind| matches!(kind, EventKind::Violation(v)
+///     if v.rule == Rule::TouchOwn && v.color == Color::White && v.square == Square::G1)));
+/// assert!(decided.iter().any(|kind| matches!(kind, EventKind::Move(m) if m.san.to_string() == "e4")));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Interpreter {
     /// The settings.

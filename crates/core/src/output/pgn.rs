@@ -28,6 +28,29 @@ pub use tags::PgnTags;
 /// a takeback removes the last move and the comments after it; a result sets the `Result` tag
 /// and the termination marker; a `tag` event names a tag of this game and the next ones; a
 /// `game` event starts a new game from the standard position.
+///
+/// ```
+/// use shakmaty::Chess;
+/// use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
+/// use touchmove_core::sensor_log::read_log;
+/// use touchmove_core::{Config, Replay};
+///
+/// let log = read_log("touchmove-log 1\n0 lift e2\n400 place e4\n900 lift e7\n1300 place e5\n")?;
+/// let mut replay = Replay::new(Config::default());
+/// let mut pgn = PgnRecorder::new(Chess::default(), false, PgnTags::default());
+/// let mut decided = Vec::new();
+/// for record in log.records() {
+///     replay.record(record, &mut |event| decided.push(event));
+/// }
+/// replay.finish(&mut |event| decided.push(event));
+/// for event in &decided {
+///     pgn.record(event)?;
+/// }
+/// let text = pgn.to_pgn_string();
+/// assert!(text.contains("1. e4 e5"), "{text}");
+/// assert!(text.contains("[Result \"*\"]"), "no result yet: {text}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct PgnRecorder {
     tags: PgnTags,

@@ -23,6 +23,27 @@ pub enum ReadError {
 ///
 /// Malformed lines come out as [`ReadError::Log`] and reading goes on with the next line; an
 /// I/O failure comes out as [`ReadError::Io`] and ends the iteration.
+///
+/// ```
+/// use touchmove_core::sensor_log::{LogReader, LogRecord, ReadError};
+///
+/// let log = "touchmove-log 1\n0 lift e2\n250 wobble e3\n400 place e4\n";
+/// let mut events = 0;
+/// let mut malformed = Vec::new();
+/// for record in LogReader::new(log.as_bytes()) {
+///     match record {
+///         Ok(LogRecord::Event(_)) => events += 1,
+///         Ok(_) => {}
+///         Err(ReadError::Log(error)) => malformed.push(error.to_string()),
+///         Err(ReadError::Io(error)) => return Err(error.into()),
+///     }
+/// }
+/// // The bad line is said, with its number, and the lines after it are read.
+/// assert_eq!(events, 2);
+/// assert_eq!(malformed.len(), 1);
+/// assert!(malformed[0].contains('3'), "{}", malformed[0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct LogReader<R: Read> {
     source: R,

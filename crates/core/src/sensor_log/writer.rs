@@ -82,6 +82,20 @@ pub enum WriteError {
 }
 
 /// Writes a sensor log in version 1 of the format.
+///
+/// ```
+/// use shakmaty::Square;
+/// use touchmove_core::sensor_log::{FlushPolicy, LogHeader, LogWriter, read_log};
+/// use touchmove_core::{SensorEvent, SensorKind};
+///
+/// let mut writer = LogWriter::new(Vec::new(), &LogHeader::default(), FlushPolicy::WhenAsked)?;
+/// writer.write_event(&SensorEvent::new(0, SensorKind::Lift { square: Square::E2, piece: None }))?;
+/// writer.write_event(&SensorEvent::new(400, SensorKind::Place { square: Square::E4, piece: None }))?;
+/// let text = String::from_utf8(writer.into_inner()?)?;
+/// assert_eq!(text, "touchmove-log 1\n0 lift e2\n400 place e4\n");
+/// assert_eq!(read_log(&text)?.events.len(), 2, "what is written reads back");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct LogWriter<W: Write> {
     out: W,

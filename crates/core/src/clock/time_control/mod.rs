@@ -16,6 +16,25 @@ use std::num::NonZeroU32;
 use std::str::FromStr;
 
 /// A game's time control.
+///
+/// ```
+/// use touchmove_core::clock::{Bonus, TimeControl};
+///
+/// // The classical control of many opens: 40 moves in 90 minutes, then 30 minutes, with 30
+/// // seconds added after every move from the first.
+/// let TimeControl::Timed(schedule) = "40/5400+30:1800+30".parse::<TimeControl>()? else {
+///     unreachable!("a timed control");
+/// };
+/// let periods: Vec<_> = schedule.periods().collect();
+/// assert_eq!(periods.len(), 2);
+/// assert_eq!(periods[0].moves.map(|moves| moves.get()), Some(40));
+/// assert_eq!(periods[0].seconds, 5400);
+/// assert_eq!(periods[1].moves, None, "sudden death");
+/// assert_eq!(periods[1].bonus, Bonus::Increment(30));
+/// assert_eq!("-".parse::<TimeControl>()?, TimeControl::Untimed);
+/// assert!("40/".parse::<TimeControl>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TimeControl {
     /// `?`: the time control is not known.
