@@ -31,6 +31,32 @@ pub struct Corrupt {
 
 /// Decodes frames from bytes pushed in any pieces; holds at most one encoded frame
 /// ([`MAX_WIRE`](crate::MAX_WIRE) bytes) and never allocates.
+///
+/// ```
+/// use touchmove_firmware_protocol::{
+///     Action, Change, Decoded, Decoder, Frame, MAX_WIRE, Message, Square, encode,
+/// };
+///
+/// let lifted = Frame {
+///     seq: 7,
+///     message: Message::Change(Change {
+///         square: Square::new(12).expect("e2"),
+///         action: Action::Lifted,
+///         piece: None,
+///         time_ms: 1500,
+///     }),
+/// };
+/// let mut wire = [0x00; MAX_WIRE];
+/// let length = encode(&lifted, &mut wire).expect("a frame fits");
+/// // A byte of noise and its delimiter, then the frame split in two pieces.
+/// let mut decoder = Decoder::new();
+/// let noise: Vec<Decoded> = decoder.push(&[0x42, 0x00]).collect();
+/// assert!(matches!(noise[..], [Decoded::Corrupt(_)]), "noise is reported, never a frame");
+/// let (head, tail) = wire[..length].split_at(3);
+/// assert_eq!(decoder.push(head).count(), 0);
+/// let decoded: Vec<Decoded> = decoder.push(tail).collect();
+/// assert_eq!(decoded, [Decoded::Frame(lifted)]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Decoder {
     /// The bytes of the frame being received.

@@ -21,6 +21,24 @@ pub enum Debounce {
 
 /// Debounces the samples of 64 sensors; bit `n` of a sample is square `n` (a1 = bit 0), set
 /// when the square is occupied.
+///
+/// ```
+/// use touchmove_firmware_protocol::{Action, Debounce, Scanner};
+///
+/// let e2 = 1u64 << 12;
+/// let mut scanner = Scanner::new(Debounce::Millis(20), e2);
+/// // e2 reads empty at 100 ms, bounces back at 105, reads empty from 110 on.
+/// assert_eq!(scanner.sample(100, 0).count(), 0);
+/// assert_eq!(scanner.sample(105, e2).count(), 0, "a bounce starts the wait afresh");
+/// assert_eq!(scanner.sample(110, 0).count(), 0);
+/// assert_eq!(scanner.sample(120, 0).count(), 0, "10 ms is not yet 20");
+/// let confirmed: Vec<_> = scanner.sample(130, 0).collect();
+/// assert_eq!(confirmed.len(), 1);
+/// assert_eq!(confirmed[0].action, Action::Lifted);
+/// assert_eq!(confirmed[0].square.index(), 12);
+/// assert_eq!(confirmed[0].time_ms, 110, "the time it first read empty, for good");
+/// assert_eq!(scanner.occupancy(), 0);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Scanner {
     /// The debouncing rule.

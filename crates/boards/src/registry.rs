@@ -19,6 +19,25 @@ pub const PROTOCOLS: &[&Protocol] = &[
 ];
 
 /// The protocol called `name`, if there is one.
+///
+/// ```
+/// use touchmove_boards::live::{BoardSession, Parity, SessionOptions};
+/// use touchmove_boards::registry;
+///
+/// // The Millennium ChessLink's serial line: 38400 baud, 7 data bits, odd parity, 1 stop bit.
+/// let chesslink = registry::find("chesslink").expect("a protocol of the registry");
+/// let line = chesslink.line.expect("a serial board");
+/// assert_eq!((line.baud_rate, line.data_bits, line.parity, line.stop_bits), (38_400, 7, Parity::Odd, 1));
+/// // DGT's: 9600 baud, 8N1.
+/// let dgt = registry::find("dgt").and_then(|protocol| protocol.line).expect("serial");
+/// assert_eq!((dgt.baud_rate, dgt.data_bits, dgt.parity), (9600, 8, Parity::None));
+/// // Each protocol makes its host session, boxed.
+/// let mut session = (chesslink.new_session)(&SessionOptions::new());
+/// session.connect(0);
+/// assert!(session.poll_transmit().is_some(), "the board is asked at once");
+/// assert!(registry::find("no-such-board").is_none());
+/// assert!(registry::names().any(|name| name == "certabo"));
+/// ```
 pub fn find(name: &str) -> Option<&'static Protocol> {
     PROTOCOLS
         .iter()

@@ -134,6 +134,28 @@ pub enum Decoded {
 }
 
 /// The host's decoder of the board's stream: bytes in, frames (or what was not one) out.
+///
+/// ```
+/// use shakmaty::{Bitboard, Rank, Square};
+/// use touchmove_boards::certabo::wire::{Decoded, FrameDecoder, Reading};
+///
+/// let mut decoder = FrameDecoder::new();
+/// // A Sentio board set up for a game: ranks 8, 7, 2 and 1 full (a byte a rank, from the
+/// // eighth), in two pieces, then a line of noise.
+/// decoder.push(b":255 255 0 0 ");
+/// assert_eq!(decoder.poll(), None, "half a frame waits for the rest");
+/// decoder.push(b"0 0 255 255 \r\nnoise\r\n");
+/// let full = Bitboard::from_rank(Rank::First)
+///     | Bitboard::from_rank(Rank::Second)
+///     | Bitboard::from_rank(Rank::Seventh)
+///     | Bitboard::from_rank(Rank::Eighth);
+/// assert_eq!(decoder.poll(), Some(Decoded::Frame(Reading::Occupancy(full))));
+/// assert!(matches!(decoder.poll(), Some(Decoded::Corrupt { .. })));
+/// // e2 lifted: the seventh number (rank 2) loses bit 0x08 (file e, the high bit file a).
+/// decoder.push(b":255 255 0 0 0 0 247 255\r\n");
+/// let lifted = full.without(Square::E2);
+/// assert_eq!(decoder.poll(), Some(Decoded::Frame(Reading::Occupancy(lifted))));
+/// ```
 #[derive(Debug, Default)]
 pub struct FrameDecoder {
     pending: Vec<u8>,

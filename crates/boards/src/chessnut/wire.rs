@@ -446,6 +446,27 @@ impl Framer {
 }
 
 /// The host's decoder of what the board sends.
+///
+/// ```
+/// use shakmaty::Board;
+/// use touchmove_boards::chessnut::wire::{BoardMessage, Decoded, MessageDecoder};
+///
+/// let mut decoder = MessageDecoder::new();
+/// // An acknowledgement, the battery (0xd5: bit 7 charging, 0x55 = 85 %), a NEW GAME button.
+/// decoder.push(&[0x23, 0x01, 0x00, 0x2a, 0x02, 0xd5, 0x00, 0x0f, 0x01, 0x02]);
+/// assert_eq!(decoder.poll(), Some(Decoded::Frame(BoardMessage::Ack)));
+/// let battery = BoardMessage::Battery { percent: 85, charging: true };
+/// assert_eq!(decoder.poll(), Some(Decoded::Frame(battery)));
+/// assert_eq!(decoder.poll(), Some(Decoded::Frame(BoardMessage::Button(0x02))));
+/// // A report of an empty board (32 zero position bytes), up for 10 s (little-endian).
+/// let mut report = vec![0x01, 0x24];
+/// report.extend([0x00; 32]);
+/// report.extend([0x0a, 0x00, 0x00, 0x00]);
+/// decoder.push(&report);
+/// let empty = BoardMessage::Report { board: Board::empty(), uptime: 10 };
+/// assert_eq!(decoder.poll(), Some(Decoded::Frame(empty)));
+/// assert_eq!(decoder.poll(), None);
+/// ```
 #[derive(Debug)]
 pub struct MessageDecoder {
     framer: Framer,

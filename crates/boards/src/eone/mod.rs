@@ -23,6 +23,15 @@ pub const UART_NOTIFY: &str = "49535343-1e4d-4bd9-ba61-23c647249616";
 
 /// Each character with its odd parity bit (the top bit) set as a 7O1 line carries it: the
 /// eight bits hold an odd number of ones.
+///
+/// ```
+/// use touchmove_boards::eone::with_parity;
+///
+/// // `S` (0x53, four ones) gains the top bit; `V` (0x56, four ones) too; `1` (0x31, three
+/// // ones) is sent as it is.
+/// assert_eq!(with_parity(b"SV1"), [0xd3, 0xd6, 0x31]);
+/// assert!(with_parity(b"S53").iter().all(|byte| byte.count_ones() % 2 == 1));
+/// ```
 pub fn with_parity(bytes: &[u8]) -> Vec<u8> {
     bytes
         .iter()

@@ -73,6 +73,22 @@ impl Message {
 }
 
 /// What a message from the board says.
+///
+/// ```
+/// use shakmaty::{Bitboard, File, Square};
+/// use touchmove_boards::squareoff::wire::{BoardMessage, Message};
+///
+/// let lifted = BoardMessage::read(Message::new("0", "e2u"));
+/// assert_eq!(lifted, Ok(BoardMessage::Lifted(Square::E2)));
+/// assert_eq!(BoardMessage::read(Message::new("0", "e4d")), Ok(BoardMessage::Placed(Square::E4)));
+/// assert!(BoardMessage::read(Message::new("0", "e4x")).is_err(), "neither up nor down");
+/// // The occupancy answer, file by file from a1: only the a-file's eight squares occupied.
+/// let body = format!("{}{}", "1".repeat(8), "0".repeat(56));
+/// let occupied = BoardMessage::read(Message::new("30", &body));
+/// assert_eq!(occupied, Ok(BoardMessage::Occupancy(Bitboard::from_file(File::A))));
+/// // What the host sends ends with a line break.
+/// assert_eq!(Message::new("25", "e2e4").to_host_bytes(), b"25#e2e4*\r\n");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardMessage {
     /// A piece was lifted from the square.

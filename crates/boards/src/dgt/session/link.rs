@@ -32,6 +32,36 @@ struct Resumed {
 }
 
 /// A DGT board behind the live runner.
+///
+/// ```
+/// use shakmaty::Square;
+/// use touchmove_boards::dgt::DgtLink;
+/// use touchmove_boards::dgt::session::SessionConfig;
+/// use touchmove_boards::dgt::wire::message::encode;
+/// use touchmove_boards::live::{BoardSession, LinkEvent};
+/// use touchmove_core::SensorKind;
+///
+/// let mut link = DgtLink::new(SessionConfig::default());
+/// link.connect(0);
+/// let asked: Vec<Vec<u8>> = std::iter::from_fn(|| link.poll_transmit()).collect();
+/// assert!(!asked.is_empty(), "the handshake asks the board what it is and shows");
+/// // The board's answers: its version, then its dump, a8 first, h1 last, in DGT's piece codes
+/// // (0x01 to 0x06 White's pawn, rook, knight, bishop, king, queen; 0x07 to 0x0c Black's).
+/// let mut dump = [0x00; 64];
+/// dump[..8].copy_from_slice(&[0x08, 0x09, 0x0a, 0x0c, 0x0b, 0x0a, 0x09, 0x08]);
+/// dump[8..16].fill(0x07);
+/// dump[48..56].fill(0x01);
+/// dump[56..].copy_from_slice(&[0x02, 0x03, 0x04, 0x06, 0x05, 0x04, 0x03, 0x02]);
+/// link.handle_bytes(10, &encode::version(3, 1));
+/// link.handle_bytes(20, &encode::board_dump(&dump));
+/// // The pawn of e2 (field 52) is lifted: the board sends a field update.
+/// link.handle_bytes(900, &encode::field_update(52, 0x00));
+/// let events: Vec<LinkEvent> = std::iter::from_fn(|| link.poll_event()).collect();
+/// assert!(events.iter().any(|e| matches!(e, LinkEvent::Identified { .. })));
+/// assert!(events.iter().any(|e| matches!(e, LinkEvent::Sensor(SensorKind::Snapshot(_)))));
+/// let lifted = events.iter().find(|e| matches!(e, LinkEvent::Sensor(SensorKind::Lift { .. })));
+/// assert!(matches!(lifted, Some(LinkEvent::Sensor(SensorKind::Lift { square: Square::E2, .. }))));
+/// ```
 #[derive(Debug)]
 pub struct DgtLink {
     session: DgtSession,

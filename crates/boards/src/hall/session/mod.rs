@@ -44,6 +44,51 @@ pub const SILENCE_MS: Millis = 3000;
 pub const SNAPSHOT_RETRY_MS: Millis = 1000;
 
 /// A Hall-sensor board behind the live runner.
+///
+/// ```
+/// use shakmaty::Square;
+/// use touchmove_boards::live::{BoardSession, LinkEvent};
+/// use touchmove_core::SensorKind;
+/// use touchmove_firmware_protocol::{
+///     self as wire, Action, Capabilities, Change, FirmwareVersion, Frame, Hello, MAX_WIRE,
+///     Message, Snapshot,
+/// };
+/// use touchmove_boards::hall::HallSession;
+///
+/// fn bytes(seq: u8, message: Message) -> Vec<u8> {
+///     let mut out = [0x00; MAX_WIRE];
+///     let length = wire::encode(&Frame { seq, message }, &mut out).expect("fits");
+///     out[..length].to_vec()
+/// }
+///
+/// let mut session = HallSession::new();
+/// session.connect(0);
+/// let hello = Hello {
+///     protocol_version: wire::PROTOCOL_VERSION,
+///     board_id: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08],
+///     firmware: FirmwareVersion { major: 1, minor: 0, patch: 0 },
+///     capabilities: Capabilities::default(),
+/// };
+/// session.handle_bytes(10, &bytes(0, Message::Hello(hello)));
+/// // The host acknowledges the HELLO and asks for the whole board.
+/// let sent: Vec<u8> = std::iter::from_fn(|| session.poll_transmit()).flatten().collect();
+/// let asked: Vec<Message> =
+///     wire::Decoder::new().push(&sent).filter_map(|decoded| match decoded {
+///         wire::Decoded::Frame(frame) => Some(frame.message),
+///         wire::Decoded::Corrupt(_) => None,
+///     }).collect();
+/// assert!(asked.contains(&Message::RequestSnapshot));
+/// // The board as set up for a game (ranks 1, 2, 7 and 8 occupied), then e2 lifted.
+/// let set_up = Snapshot { occupancy: 0xFFFF_0000_0000_FFFF, pieces: None };
+/// session.handle_bytes(20, &bytes(1, Message::Snapshot(set_up)));
+/// let e2 = wire::Square::new(12).expect("e2");
+/// let lift = Change { square: e2, action: Action::Lifted, piece: None, time_ms: 900 };
+/// session.handle_bytes(900, &bytes(2, Message::Change(lift)));
+/// let events: Vec<LinkEvent> = std::iter::from_fn(|| session.poll_event()).collect();
+/// assert!(matches!(&events[0], LinkEvent::Identified { serial: Some(_), .. }));
+/// assert!(matches!(&events[1], LinkEvent::Sensor(SensorKind::Snapshot(_))));
+/// assert_eq!(events[2], LinkEvent::Sensor(SensorKind::Lift { square: Square::E2, piece: None }));
+/// ```
 #[derive(Debug, Default)]
 pub struct HallSession {
     /// Frames from the bytes received.
