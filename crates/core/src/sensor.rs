@@ -52,6 +52,23 @@ pub enum SensorKind {
 ///
 /// A square in `occupied` with no piece in `pieces` is occupied by a piece the board cannot
 /// identify (`X` in the log).
+///
+/// ```
+/// use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
+/// use touchmove_core::sensor::{BoardSnapshot, SensorKind};
+///
+/// // An occupancy board set up for a game: 32 squares, no piece known.
+/// let mut seen = BoardSnapshot::occupancy(Board::default().occupied());
+/// seen.apply(&SensorKind::Lift { square: Square::E2, piece: None });
+/// seen.apply(&SensorKind::Place { square: Square::E4, piece: None });
+/// assert_eq!(seen.occupied.count(), 32);
+/// assert!(seen.occupied.contains(Square::E4) && !seen.occupied.contains(Square::E2));
+/// assert_eq!(seen.pieces, Board::empty());
+/// // A board that names pieces says which one arrived.
+/// let queen = Piece { color: Color::White, role: Role::Queen };
+/// seen.apply(&SensorKind::Place { square: Square::E8, piece: Some(queen) });
+/// assert_eq!(seen.pieces.piece_at(Square::E8), Some(queen));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoardSnapshot {
     /// Every occupied square.

@@ -162,6 +162,38 @@ struct Pending {
 }
 
 /// A UCI engine, sans-IO.
+///
+/// Lines in with their time, lines out; what the engine said as [`EngineEvent`]s; a deadline
+/// for an engine that stops answering.
+///
+/// ```
+/// use shakmaty::{Chess, Square};
+/// use touchmove_engine::{EngineConfig, EngineEvent, EngineSession, SearchLimits};
+///
+/// let mut engine = EngineSession::new(EngineConfig::default(), 0);
+/// let said: Vec<String> = std::iter::from_fn(|| engine.poll_transmit()).collect();
+/// assert_eq!(said, ["uci"]);
+/// engine.handle_line(5, "id name Toy 1.0");
+/// engine.handle_line(6, "uciok");
+/// assert_eq!(engine.poll_transmit().as_deref(), Some("isready"));
+/// engine.handle_line(8, "readyok");
+/// assert!(matches!(engine.poll_event(), Some(EngineEvent::Ready { name: Some(name), .. }) if name == "Toy 1.0"));
+/// // A search from the start: a new game is said and the engine synced first (UCI's
+/// // `ucinewgame` is followed by `isready`), then the position and the search go.
+/// engine.go(10, &Chess::default(), &[], SearchLimits::MoveTime(100));
+/// let asked: Vec<String> = std::iter::from_fn(|| engine.poll_transmit()).collect();
+/// assert_eq!(asked, ["ucinewgame", "isready"]);
+/// engine.handle_line(12, "readyok");
+/// let asked: Vec<String> = std::iter::from_fn(|| engine.poll_transmit()).collect();
+/// assert_eq!(asked, ["position startpos", "go movetime 100"]);
+/// assert!(engine.poll_timeout().is_some(), "an engine that never answers is noticed");
+/// engine.handle_line(120, "bestmove e2e4 ponder e7e5");
+/// let best = std::iter::from_fn(|| engine.poll_event()).find_map(|event| match event {
+///     EngineEvent::BestMove { chess_move, .. } => Some(chess_move),
+///     _ => None,
+/// });
+/// assert_eq!(best.map(|m| (m.from(), m.to())), Some((Some(Square::E2), Square::E4)));
+/// ```
 #[derive(Debug, Clone)]
 pub struct EngineSession {
     config: EngineConfig,

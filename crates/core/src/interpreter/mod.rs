@@ -63,6 +63,36 @@ use turn::Turn;
 pub const STALLED_MS: Millis = 3_000;
 
 /// The interpreter's settings.
+///
+/// A side played by an engine or an online opponent earns no rulings on the board: its moves
+/// are carried out by whoever is at hand ([`Config::with_exempt`]).
+///
+/// ```
+/// use shakmaty::{Chess, Color, Square};
+/// use touchmove_core::{Config, EventKind, Interpreter, SensorEvent, SensorKind};
+///
+/// // White touches the knight of g1, sets it back and plays e4: a breach of 4.3.1, unless
+/// // White's side is exempt.
+/// let reports = [
+///     (0, SensorKind::Lift { square: Square::G1, piece: None }),
+///     (1500, SensorKind::Place { square: Square::G1, piece: None }),
+///     (3000, SensorKind::Lift { square: Square::E2, piece: None }),
+///     (3400, SensorKind::Place { square: Square::E4, piece: None }),
+/// ];
+/// let rulings = |config: Config| {
+///     let mut interpreter = Interpreter::new(Chess::default(), config);
+///     for (t, kind) in reports.clone() {
+///         interpreter.handle_event(&SensorEvent::new(t, kind));
+///     }
+///     interpreter.finish();
+///     std::iter::from_fn(|| interpreter.poll_event())
+///         .filter(|event| matches!(event.kind, EventKind::Violation(_)))
+///         .count()
+/// };
+/// assert_eq!(rulings(Config::default()), 1);
+/// assert_eq!(rulings(Config::default().with_exempt(Some(Color::White))), 0);
+/// assert_eq!(rulings(Config::default().with_exempt(Some(Color::Black))), 1);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Config {

@@ -7,6 +7,20 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Move, Role};
 
 /// How moves are written for readers.
+///
+/// ```
+/// use shakmaty::{Chess, Position, san::San};
+/// use touchmove_core::output::notation::Notation;
+///
+/// let start = Chess::default();
+/// let knight = San::from_ascii(b"Nf3")?.to_move(&start)?;
+/// assert_eq!(Notation::San.write("Nf3", knight), "Nf3");
+/// assert_eq!(Notation::Long.write("Nf3", knight), "Ng1-f3");
+/// assert_eq!(Notation::Figurine.write("Nf3", knight), "♘f3");
+/// assert_eq!(Notation::Ru.write("Nf3", knight), "Кf3");
+/// assert_eq!(Notation::from_name("ru-long"), Some(Notation::RuLong));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Notation {
     /// Standard Algebraic Notation, as the PGN: `Nf3`, `exd5`, `O-O`.

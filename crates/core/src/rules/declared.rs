@@ -8,6 +8,20 @@ use crate::event::{ClaimReason, Rule, Termination, color_name};
 
 /// A result declared at the host (a key, the operator's console), recorded in the sensor log as
 /// a host note so that a replay ends the game where the session did.
+///
+/// ```
+/// use shakmaty::Color;
+/// use touchmove_core::rules::Declared;
+///
+/// let resigned = Declared::from_words("resigned black".split_whitespace());
+/// assert_eq!(resigned, Some(Declared::Resigned(Color::Black)));
+/// // White wins when Black resigns (5.1.2).
+/// assert_eq!(Declared::Resigned(Color::Black).ending().winner, Some(Color::White));
+/// let adjudicated = Declared::Adjudicated(None);
+/// assert_eq!(adjudicated.words(), "adjudicated 1/2-1/2");
+/// assert_eq!(Declared::from_words(adjudicated.words().split_whitespace()), Some(adjudicated));
+/// assert_eq!(Declared::from_words("resigned black today".split_whitespace()), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Declared {
     /// The player resigned (5.1.2).

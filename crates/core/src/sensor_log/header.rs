@@ -8,6 +8,24 @@ use shakmaty::{Chess, Color, EnPassantMode, PositionError};
 
 /// The metadata of a log, complete once the first event line (or the end of the input) is
 /// reached.
+///
+/// ```
+/// use shakmaty::{Color, Position};
+/// use touchmove_core::sensor_log::read_log;
+///
+/// let text = "touchmove-log 1\n\
+///     @start 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n\
+///     @board dgt via touchmove play\n\
+///     @engine black\n\
+///     0 lift e2\n";
+/// let header = read_log(text)?.header;
+/// assert_eq!(header.board.as_deref(), Some("dgt via touchmove play"));
+/// assert_eq!(header.engine, Some(Color::Black), "the engine played Black");
+/// let start = header.start_position()?;
+/// assert_eq!(start.board().occupied().count(), 3);
+/// assert_eq!(start.turn(), Color::White);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LogHeader {
     /// The position on the board when the log starts (`@start`); `None` means the standard

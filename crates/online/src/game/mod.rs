@@ -86,6 +86,36 @@ struct Sent {
 }
 
 /// A game played on the board against the server's opponent.
+///
+/// ```
+/// use shakmaty::{Chess, Color, Square};
+/// use touchmove_boards::live::Feedback;
+/// use touchmove_core::{Config, Interpreter, SensorEvent, SensorKind};
+/// use touchmove_online::OnlineEvent;
+/// use touchmove_online::game::OnlineGame;
+/// use touchmove_online::lichess::request::Request;
+/// use touchmove_online::lichess::wire::GameMessage;
+///
+/// let mut game = OnlineGame::new(Chess::default(), Color::White);
+/// // The player's 1. e4, as the interpreter decides it from the board: sent to the server.
+/// let mut board = Interpreter::new(Chess::default(), Config::default());
+/// board.handle_event(&SensorEvent::new(0, SensorKind::Lift { square: Square::E2, piece: None }));
+/// board.handle_event(&SensorEvent::new(400, SensorKind::Place { square: Square::E4, piece: None }));
+/// board.finish();
+/// while let Some(decided) = board.poll_event() {
+///     game.handle_decision(&decided);
+/// }
+/// let out: Vec<OnlineEvent> = std::iter::from_fn(|| game.poll_event()).collect();
+/// assert!(out.iter().any(|e| matches!(e, OnlineEvent::Send(Request::Move(m)) if m.to_string() == "e2e4")));
+/// // The server's state with the opponent's 1... e5: shown on the board to be carried out.
+/// let line = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":299000,"btime":298000,"winc":0,"binc":0,"status":"started"}"#;
+/// let message: GameMessage = serde_json::from_str(line)?;
+/// game.handle_message(2000, &message);
+/// let out: Vec<OnlineEvent> = std::iter::from_fn(|| game.poll_event()).collect();
+/// assert!(out.iter().any(|e| matches!(e,
+///     OnlineEvent::Show(Feedback::Show { from: Square::E7, to: Square::E5, .. }))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct OnlineGame {
     /// The account's side.

@@ -16,6 +16,21 @@ pub enum Line {
 }
 
 /// The bytes of a stream received so far, split into lines.
+///
+/// ```
+/// use touchmove_online::lichess::ndjson::{Line, NdjsonLines};
+///
+/// let mut lines = NdjsonLines::new();
+/// // A line cut between two chunks, a keep-alive, and the start of the next line.
+/// assert_eq!(lines.push(b"{\"type\":\"chat"), []);
+/// let whole = lines.push(b"Line\"}\n\n{\"ty");
+/// assert_eq!(whole, [Line::Text(r#"{"type":"chatLine"}"#.to_owned()), Line::KeepAlive]);
+/// // Bytes that are no text are dropped, their length said.
+/// assert_eq!(lines.push(b"pe\"}\n\xff\xfe\n"), [
+///     Line::Text(r#"{"type"}"#.to_owned()),
+///     Line::Unreadable(2),
+/// ]);
+/// ```
 #[derive(Debug, Default)]
 pub struct NdjsonLines {
     pending: Vec<u8>,

@@ -4,6 +4,17 @@
 use shakmaty::uci::UciMove;
 
 /// A request about a game.
+///
+/// ```
+/// use touchmove_online::lichess::request::Request;
+///
+/// let draw = Request::from_word("draw/yes").expect("a request");
+/// assert_eq!(draw, Request::Draw(true));
+/// assert_eq!(draw.path("5IrD6Gzz"), "/api/board/game/5IrD6Gzz/draw/yes");
+/// let resign = Request::Resign;
+/// assert_eq!(Request::from_word(&resign.word()), Some(resign), "a word reads back");
+/// assert_eq!(Request::from_word("checkmate"), None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     /// Play a move (`POST /api/board/game/{id}/move/{uci}`).

@@ -67,6 +67,32 @@ pub struct Request {
 }
 
 /// Decides when to push, and reads the replies.
+///
+/// ```
+/// use touchmove_spectators::broadcast::{PushConfig, PushState, Pusher};
+///
+/// // At most a push a second; after failures, 2 s doubled each time.
+/// let mut pusher = Pusher::new(PushConfig::default());
+/// let boards = || vec!["board-1".to_owned()];
+/// pusher.changed();
+/// assert!(pusher.poll_request(0, boards()).is_some());
+/// pusher.changed();
+/// assert!(pusher.poll_request(50, boards()).is_none(), "one push in flight at a time");
+/// // A server error: the same state again 2 s later.
+/// pusher.handle_reply(100, 500, None, "");
+/// assert_eq!(pusher.state(), PushState::Retrying);
+/// assert_eq!(pusher.poll_timeout(), Some(2100));
+/// assert!(pusher.poll_request(2100, boards()).is_some());
+/// // Asked to slow down for 10 s: longer than the 4 s the second failure would wait.
+/// pusher.handle_reply(2200, 429, Some(10), "");
+/// assert_eq!(pusher.poll_timeout(), Some(12_200));
+/// assert!(pusher.poll_request(12_200, boards()).is_some());
+/// // A token Lichess refuses: nothing more is sent.
+/// pusher.handle_reply(12_300, 401, None, "");
+/// pusher.changed();
+/// assert_eq!(pusher.state(), PushState::Stopped);
+/// assert_eq!(pusher.poll_timeout(), None);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Pusher {
     config: PushConfig,

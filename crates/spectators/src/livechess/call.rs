@@ -206,6 +206,22 @@ struct Inner {
 }
 
 /// Reads one call from its text.
+///
+/// ```
+/// use touchmove_spectators::livechess::{Call, CallError, CallId, parse_call};
+///
+/// let listed = parse_call(r#"{"id":1,"call":"eboards"}"#)?;
+/// assert_eq!((listed.id, listed.call), (CallId::Number(1), Call::Eboards));
+/// // A feed of board-1's events, as lichess.org's e-board page asks for it.
+/// let text = r#"{"id":"a7","call":"subscribe","param":{"feed":"eboardevent","id":3,"param":{"serialnr":"board-1"}}}"#;
+/// let subscribed = parse_call(text)?;
+/// assert_eq!(subscribed.id, CallId::Text("a7".to_owned()));
+/// assert_eq!(subscribed.call, Call::Subscribe { feed: 3, serialnr: "board-1".to_owned() });
+/// // An unknown call is refused, its id kept for the answer.
+/// let unknown = parse_call(r#"{"id":2,"call":"format_c"}"#);
+/// assert!(matches!(unknown, Err(CallError::UnknownCall { id: CallId::Number(2), .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn parse_call(text: &str) -> Result<Request, CallError> {
     let envelope: Envelope = serde_json::from_str(text).map_err(|error| CallError::NotACall {
         id: serde_json::from_str::<Value>(text)
