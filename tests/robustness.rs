@@ -22,6 +22,7 @@ use touchmove::event::ClockTimes;
 use touchmove::interpreter::{Config, Interpreter};
 use touchmove::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
 use touchmove::sensor_log::{LogDecoder, MAX_TIME_MS};
+use touchmove_core::decode::StreamDecoder;
 
 /// How long one case may take, on a machine as loaded as it may be: each case is a few
 /// thousand events or bytes, milliseconds of work; a minute means it never ends.

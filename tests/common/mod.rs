@@ -28,6 +28,7 @@ use touchmove::event::GameEvent;
 use touchmove::interpreter::Config;
 use touchmove::replay::Replay;
 use touchmove::sensor_log::{LogDecoder, LogReader, LogRecord};
+use touchmove_core::decode::StreamDecoder;
 
 /// Whether a JSON event is a live session's alone (`link`, `battery`): a replay of the
 /// recording gives the same events less these.

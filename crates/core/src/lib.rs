@@ -10,6 +10,7 @@
 //! - [`sensor_log`] and [`replay`]: the recorded sensor log, and the same decisions from it;
 //!   [`timing`]: where a session's windows, report horizon and scan come from.
 //! - [`output`]: PGN, text and notations for people.
+//! - [`decode`]: the one shape of every streaming decoder (bytes in, frames or errors out).
 //!
 //! The interpreter is polled in the order quinn-proto's `Connection` is: hand it each input
 //! with its time ([`Interpreter::handle_event`], [`Interpreter::handle_clock_reading`]); when
@@ -72,6 +73,7 @@
 mod diagnostic;
 
 pub mod clock;
+pub mod decode;
 pub mod event;
 pub mod evidence;
 pub mod interpreter;

@@ -1,6 +1,7 @@
 //! Recognising a ChessLink board on a port: it answers `V` with its firmware version.
 
-use super::wire::{BoardReply, Decoded, FrameDecoder, HostCommand, encode_command};
+use super::wire::{BoardReply, FrameDecoder, HostCommand, encode_command};
+use touchmove_core::decode::StreamDecoder;
 
 /// `V` and its check.
 pub(crate) fn request() -> Vec<u8> {
@@ -13,7 +14,7 @@ pub(crate) fn recognise(bytes: &[u8]) -> Option<String> {
     let mut decoder = FrameDecoder::replies();
     decoder.push(bytes);
     std::iter::from_fn(|| decoder.poll()).find_map(|decoded| match decoded {
-        Decoded::Frame(BoardReply::Version(high, low)) => Some(super::session::describe(high, low)),
+        Ok(BoardReply::Version(high, low)) => Some(super::session::describe(high, low)),
         _ => None,
     })
 }
@@ -21,6 +22,7 @@ pub(crate) fn recognise(bytes: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::chesslink::wire::encode_reply;
 
     #[test]

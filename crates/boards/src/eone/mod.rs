@@ -78,7 +78,8 @@ pub const PROTOCOL: crate::live::Protocol = crate::live::Protocol {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chesslink::wire::{CommandDecoder, Decoded, HostCommand, encode_command};
+    use crate::chesslink::wire::{CommandDecoder, HostCommand, encode_command};
+    use touchmove_core::decode::StreamDecoder;
 
     #[test]
     fn every_character_goes_on_the_air_with_an_odd_number_of_ones() {
@@ -101,6 +102,6 @@ mod tests {
         assert_eq!(on_air, vec![0xd3, 0xb5, 0xb3]);
         let mut decoder = CommandDecoder::commands();
         decoder.push(&on_air);
-        assert_eq!(decoder.poll(), Some(Decoded::Frame(HostCommand::Status)));
+        assert_eq!(decoder.poll(), Some(Ok(HostCommand::Status)));
     }
 }

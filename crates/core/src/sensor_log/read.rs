@@ -5,6 +5,7 @@ use super::error::LogError;
 use super::header::LogHeader;
 use super::host_note::HostNote;
 use crate::clock::ClockReading;
+use crate::decode::StreamDecoder;
 use crate::sensor::{Millis, SensorEvent};
 
 /// A whole sensor log: its header and its events in order.

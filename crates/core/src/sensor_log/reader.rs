@@ -4,6 +4,7 @@ use std::io::{ErrorKind, Read};
 
 use super::decoder::{LogDecoder, LogRecord};
 use super::error::LogError;
+use crate::decode::StreamDecoder;
 
 /// How many bytes the reader asks its source for at a time.
 const CHUNK_SIZE: usize = 8 * 1024;

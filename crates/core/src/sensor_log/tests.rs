@@ -6,6 +6,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
 use super::*;
+use crate::decode::StreamDecoder;
 use crate::sensor::{BoardSnapshot, SensorEvent, SensorKind};
 
 fn square() -> impl Strategy<Value = Square> {

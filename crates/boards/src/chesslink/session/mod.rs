@@ -37,14 +37,16 @@ use std::collections::VecDeque;
 use shakmaty::Board;
 
 use super::wire::{
-    AUTO_REPORTS_ON_CHANGE, BoardReply, DEFAULT_SCAN_TIME, Decoded, E2ROM_AUTO_REPORTS,
-    E2ROM_SCAN_TIME, FrameDecoder, HostCommand, ReplyDecoder, encode_command,
+    AUTO_REPORTS_ON_CHANGE, BoardReply, DEFAULT_SCAN_TIME, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME,
+    FrameDecoder, HostCommand, ReplyDecoder, encode_command,
 };
+use crate::chesslink::wire::Corrupt;
 use crate::live::positions::PositionReader;
 use crate::live::{
     BoardSession, Feedback, LinkEvent, Liveness, ResumePoint, SessionOptions, Silence,
 };
 use leds::Leds;
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// How long after a square's new reading was first seen another reading must still show it
@@ -164,11 +166,11 @@ impl ChessLinkSession {
     fn take_decoded(&mut self, now: Millis) {
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Frame(reply) => {
+                Ok(reply) => {
                     self.heard(now);
                     self.reply(now, reply);
                 }
-                Decoded::Corrupt { dropped } => self.corrupt(now, &dropped),
+                Err(Corrupt { dropped }) => self.corrupt(now, &dropped),
             }
         }
     }
@@ -325,7 +327,7 @@ impl BoardSession for ChessLinkSession {
 
     fn handle_timeout(&mut self, now: Millis) {
         if self.cut_at().is_some_and(|at| at <= now) {
-            self.decoder.flush();
+            self.decoder.finish();
             self.take_decoded(now);
         }
         if self.silence_at().is_some_and(|at| at <= now) {

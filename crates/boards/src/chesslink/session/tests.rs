@@ -5,6 +5,7 @@ use shakmaty::{Board, Color, Piece, Role, Square};
 
 use super::*;
 use crate::chesslink::wire::{CommandDecoder, LED_COUNT, encode_reply};
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::{BoardSnapshot, SensorKind};
 
 fn sent(session: &mut ChessLinkSession) -> Vec<Vec<u8>> {
@@ -267,10 +268,7 @@ fn led_command(session: &mut ChessLinkSession) -> Vec<HostCommand> {
         decoder.push(&bytes);
     }
     std::iter::from_fn(|| decoder.poll())
-        .filter_map(|decoded| match decoded {
-            Decoded::Frame(command) => Some(command),
-            Decoded::Corrupt { .. } => None,
-        })
+        .filter_map(|decoded| decoded.ok())
         .collect()
 }
 

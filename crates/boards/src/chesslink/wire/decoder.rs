@@ -8,20 +8,21 @@
 
 use std::collections::VecDeque;
 
+use touchmove_core::decode::StreamDecoder;
+
 use shakmaty::Board;
 
 use super::{BoardReply, HostCommand, LED_COUNT, block_parity, board_order, from_hex, piece_of};
 
-/// What a decoder found in the bytes.
+/// What a decoder found in the bytes: a whole frame with a good check, or characters that make
+/// no frame.
+pub type Decoded<T> = Result<T, Corrupt>;
+
+/// Characters that make no frame (noise, a bad check, a frame cut short), dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decoded<T> {
-    /// A whole frame with a good check.
-    Frame(T),
-    /// Characters that make no frame (noise, a bad check, a frame cut short), dropped.
-    Corrupt {
-        /// The characters dropped (top bits cleared).
-        dropped: Vec<u8>,
-    },
+pub struct Corrupt {
+    /// The characters dropped (top bits cleared).
+    pub dropped: Vec<u8>,
 }
 
 /// Decodes the board's replies (the host's side).
@@ -53,6 +54,33 @@ impl FrameDecoder<HostCommand> {
     }
 }
 
+impl<T> StreamDecoder for FrameDecoder<T> {
+    type Frame = T;
+    type Error = Corrupt;
+
+    /// Takes bytes from the line (the parity bit, if the driver left it, is ignored).
+    fn push(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.push_char(byte & 0x7f);
+        }
+    }
+
+    /// The line went quiet: a frame begun and not ended never will be. Its characters are
+    /// dropped, except whole frames among them (a noise character that looked like a frame's
+    /// letter holds back the frames after it until the length it promised has come).
+    fn finish(&mut self) {
+        while !self.buffer.is_empty() {
+            let frame = std::mem::take(&mut self.buffer);
+            self.resync(frame);
+        }
+    }
+
+    /// The next thing decoded, if any.
+    fn poll(&mut self) -> Option<Decoded<T>> {
+        self.out.pop_front()
+    }
+}
+
 impl<T> FrameDecoder<T> {
     fn new(length_of: fn(u8) -> Option<usize>, parse: fn(&[u8]) -> Option<T>) -> FrameDecoder<T> {
         FrameDecoder {
@@ -63,31 +91,9 @@ impl<T> FrameDecoder<T> {
         }
     }
 
-    /// Takes bytes from the line (the parity bit, if the driver left it, is ignored).
-    pub fn push(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.push_char(byte & 0x7f);
-        }
-    }
-
     /// Whether a frame has begun and not ended.
     pub fn pending(&self) -> bool {
         !self.buffer.is_empty()
-    }
-
-    /// The line went quiet: a frame begun and not ended never will be. Its characters are
-    /// dropped, except whole frames among them (a noise character that looked like a frame's
-    /// letter holds back the frames after it until the length it promised has come).
-    pub fn flush(&mut self) {
-        while !self.buffer.is_empty() {
-            let frame = std::mem::take(&mut self.buffer);
-            self.resync(frame);
-        }
-    }
-
-    /// The next thing decoded, if any.
-    pub fn poll(&mut self) -> Option<Decoded<T>> {
-        self.out.pop_front()
     }
 
     fn push_char(&mut self, c: u8) {
@@ -104,7 +110,7 @@ impl<T> FrameDecoder<T> {
         }
         let frame = std::mem::take(&mut self.buffer);
         match checked(&frame).and_then(self.parse) {
-            Some(decoded) => self.out.push_back(Decoded::Frame(decoded)),
+            Some(decoded) => self.out.push_back(Ok(decoded)),
             None => self.resync(frame),
         }
     }
@@ -125,10 +131,10 @@ impl<T> FrameDecoder<T> {
     }
 
     fn drop_chars(&mut self, chars: Vec<u8>) {
-        if let Some(Decoded::Corrupt { dropped }) = self.out.back_mut() {
+        if let Some(Err(Corrupt { dropped })) = self.out.back_mut() {
             dropped.extend(chars);
         } else {
-            self.out.push_back(Decoded::Corrupt { dropped: chars });
+            self.out.push_back(Err(Corrupt { dropped: chars }));
         }
     }
 }
@@ -238,14 +244,14 @@ mod tests {
         decoder.push(&encode_reply(&BoardReply::LedsOff));
         assert_eq!(decoder.poll(), None);
         assert!(decoder.pending());
-        decoder.flush();
+        decoder.finish();
         assert_eq!(
             decoder.poll(),
-            Some(Decoded::Corrupt {
+            Some(Err(Corrupt {
                 dropped: b"s".to_vec()
-            })
+            }))
         );
-        assert_eq!(decoder.poll(), Some(Decoded::Frame(BoardReply::LedsOff)));
+        assert_eq!(decoder.poll(), Some(Ok(BoardReply::LedsOff)));
         assert!(!decoder.pending());
     }
 
@@ -292,10 +298,7 @@ mod tests {
                 decoder.push(piece);
             }
             let frames: Vec<BoardReply> = std::iter::from_fn(|| decoder.poll())
-                .filter_map(|decoded| match decoded {
-                    Decoded::Frame(reply) => Some(reply),
-                    Decoded::Corrupt { .. } => None,
-                })
+                .filter_map(|decoded| decoded.ok())
                 .collect();
             assert_eq!(frames, sent, "chunks of {chunk}");
         }
@@ -327,7 +330,7 @@ mod tests {
             decoder.push(&encode_command(command));
         }
         let frames: Vec<Decoded<HostCommand>> = std::iter::from_fn(|| decoder.poll()).collect();
-        let expected: Vec<Decoded<HostCommand>> = sent.into_iter().map(Decoded::Frame).collect();
+        let expected: Vec<Decoded<HostCommand>> = sent.into_iter().map(Ok).collect();
         assert_eq!(frames, expected);
     }
 
@@ -339,10 +342,7 @@ mod tests {
             .into_iter()
             .map(|c| if c.count_ones() % 2 == 0 { c | 0x80 } else { c })
             .collect();
-        assert_eq!(
-            replies(&with_parity),
-            [Decoded::Frame(BoardReply::Version(1, 0))]
-        );
+        assert_eq!(replies(&with_parity), [Ok(BoardReply::Version(1, 0))]);
     }
 
     #[test]
@@ -352,12 +352,12 @@ mod tests {
         bytes.extend(b"v010300");
         bytes.extend(encode_reply(&BoardReply::LedsOff));
         let decoded = replies(&bytes);
-        assert_eq!(decoded.last(), Some(&Decoded::Frame(BoardReply::LedsOff)));
+        assert_eq!(decoded.last(), Some(&Ok(BoardReply::LedsOff)));
         let dropped: usize = decoded
             .iter()
             .map(|d| match d {
-                Decoded::Corrupt { dropped } => dropped.len(),
-                Decoded::Frame(_) => 0,
+                Err(Corrupt { dropped }) => dropped.len(),
+                Ok(_) => 0,
             })
             .sum();
         assert_eq!(dropped, 2 + 7, "the noise and the whole bad frame");
@@ -379,10 +379,7 @@ mod tests {
         bytes.extend(tail);
         let frames: Vec<BoardReply> = replies(&bytes)
             .into_iter()
-            .filter_map(|decoded| match decoded {
-                Decoded::Frame(reply) => Some(reply),
-                Decoded::Corrupt { .. } => None,
-            })
+            .filter_map(|decoded| decoded.ok())
             .collect();
         assert_eq!(frames.first(), Some(&BoardReply::LedsOff));
         assert_eq!(frames.get(1), Some(&BoardReply::Version(1, 3)));

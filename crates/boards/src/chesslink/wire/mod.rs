@@ -9,7 +9,7 @@
 
 mod decoder;
 
-pub use decoder::{CommandDecoder, Decoded, FrameDecoder, ReplyDecoder};
+pub use decoder::{CommandDecoder, Corrupt, Decoded, FrameDecoder, ReplyDecoder};
 
 use shakmaty::{Board, Color, Piece, Role, Square};
 

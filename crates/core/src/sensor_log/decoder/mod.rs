@@ -2,6 +2,8 @@
 
 use std::collections::VecDeque;
 
+use crate::decode::StreamDecoder;
+
 use super::clock_annotation::parse_clock_reading;
 use super::error::{LineError, LogError};
 use super::event_line::parse_event_line;
@@ -128,75 +130,6 @@ impl LogDecoder {
         LogDecoder {
             clock_readings: false,
             ..LogDecoder::new()
-        }
-    }
-
-    /// Feeds the next bytes of the input.
-    ///
-    /// Bytes pushed after [`finish`](LogDecoder::finish) are not decoded; they produce a
-    /// [`LineError::PushedAfterFinish`] error instead.
-    pub fn push(&mut self, bytes: &[u8]) {
-        if self.finished {
-            if !bytes.is_empty() {
-                self.ready.push_back(Err(LogError {
-                    line: self.line + 1,
-                    kind: LineError::PushedAfterFinish,
-                }));
-            }
-            return;
-        }
-        let bytes = if self.skipping {
-            match bytes.iter().position(|&b| b == b'\n') {
-                Some(end) => {
-                    self.skipping = false;
-                    bytes.get(end + 1..).unwrap_or_default()
-                }
-                None => return,
-            }
-        } else {
-            bytes
-        };
-        self.pending.drain(..self.start);
-        self.start = 0;
-        self.pending.extend_from_slice(bytes);
-    }
-
-    /// Signals the end of the input: a last line without a line feed is still a line.
-    pub fn finish(&mut self) {
-        self.finished = true;
-    }
-
-    /// The next record or error, or `None` when more input (or [`finish`](LogDecoder::finish))
-    /// is needed, or when everything has been decoded.
-    pub fn poll(&mut self) -> Option<Result<LogRecord, LogError>> {
-        loop {
-            if let Some(result) = self.ready.pop_front() {
-                return Some(result);
-            }
-            if let Some(range) = self.take_line() {
-                // Decoding a line never touches `pending`: it is lent out meanwhile.
-                let pending = std::mem::take(&mut self.pending);
-                let line = pending.get(range).unwrap_or_default();
-                if line.len() > MAX_LINE_BYTES {
-                    self.too_long(line);
-                } else {
-                    self.decode_line(line);
-                }
-                self.pending = pending;
-            } else if self.buffered() > MAX_LINE_BYTES {
-                // No line feed yet: what came is dropped, and the rest as it comes.
-                let line = std::mem::take(&mut self.pending);
-                let unread = line.get(self.start..).unwrap_or_default();
-                self.start = 0;
-                self.scanned = 0;
-                self.skipping = !self.finished;
-                self.too_long(unread);
-            } else if self.finished && !self.ended {
-                self.ended = true;
-                self.end_of_input();
-            } else {
-                return None;
-            }
         }
     }
 
@@ -364,6 +297,80 @@ impl LogDecoder {
             })),
             Phase::Metadata => self.end_metadata(),
             Phase::Events => {}
+        }
+    }
+}
+
+impl StreamDecoder for LogDecoder {
+    type Frame = LogRecord;
+    type Error = LogError;
+
+    /// Feeds the next bytes of the input.
+    ///
+    /// Bytes pushed after [`finish`](LogDecoder::finish) are not decoded; they produce a
+    /// [`LineError::PushedAfterFinish`] error instead.
+    fn push(&mut self, bytes: &[u8]) {
+        if self.finished {
+            if !bytes.is_empty() {
+                self.ready.push_back(Err(LogError {
+                    line: self.line + 1,
+                    kind: LineError::PushedAfterFinish,
+                }));
+            }
+            return;
+        }
+        let bytes = if self.skipping {
+            match bytes.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    self.skipping = false;
+                    bytes.get(end + 1..).unwrap_or_default()
+                }
+                None => return,
+            }
+        } else {
+            bytes
+        };
+        self.pending.drain(..self.start);
+        self.start = 0;
+        self.pending.extend_from_slice(bytes);
+    }
+
+    /// Signals the end of the input: a last line without a line feed is still a line.
+    fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// The next record or error, or `None` when more input (or [`finish`](LogDecoder::finish))
+    /// is needed, or when everything has been decoded.
+    fn poll(&mut self) -> Option<Result<LogRecord, LogError>> {
+        loop {
+            if let Some(result) = self.ready.pop_front() {
+                return Some(result);
+            }
+            if let Some(range) = self.take_line() {
+                // Decoding a line never touches `pending`: it is lent out meanwhile.
+                let pending = std::mem::take(&mut self.pending);
+                let line = pending.get(range).unwrap_or_default();
+                if line.len() > MAX_LINE_BYTES {
+                    self.too_long(line);
+                } else {
+                    self.decode_line(line);
+                }
+                self.pending = pending;
+            } else if self.buffered() > MAX_LINE_BYTES {
+                // No line feed yet: what came is dropped, and the rest as it comes.
+                let line = std::mem::take(&mut self.pending);
+                let unread = line.get(self.start..).unwrap_or_default();
+                self.start = 0;
+                self.scanned = 0;
+                self.skipping = !self.finished;
+                self.too_long(unread);
+            } else if self.finished && !self.ended {
+                self.ended = true;
+                self.end_of_input();
+            } else {
+                return None;
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use shakmaty::{Color, Role, Square};
 
+use crate::decode::StreamDecoder;
 use crate::sensor::{SensorEvent, SensorKind};
 use crate::sensor_log::*;
 

@@ -28,10 +28,12 @@ use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::plug::Plug;
 use crate::emulation::{EmulatedBoard, Notice, Playing, ScriptPlayer, ScriptStart, Unplug};
+use touchmove_boards::chesslink::wire::Corrupt;
 use touchmove_boards::chesslink::wire::{
-    BoardReply, CommandDecoder, Decoded, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder,
-    HostCommand, LED_COUNT, corners, encode_reply,
+    BoardReply, CommandDecoder, E2ROM_AUTO_REPORTS, E2ROM_SCAN_TIME, FrameDecoder, HostCommand,
+    LED_COUNT, corners, encode_reply,
 };
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// The firmware version the emulated board answers `V` with (its own: real boards answer
@@ -334,8 +336,8 @@ impl EmulatedBoard for ChessLinkBoardEmulator {
         self.decoder.push(bytes);
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Frame(command) => self.command(now, command),
-                Decoded::Corrupt { dropped } => {
+                Ok(command) => self.command(now, command),
+                Err(Corrupt { dropped }) => {
                     self.notices.push_back(Notice::NotUnderstood(format!(
                         "{} characters that make no command ({})",
                         dropped.len(),

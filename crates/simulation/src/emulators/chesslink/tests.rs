@@ -40,10 +40,7 @@ fn replies(board: &mut ChessLinkBoardEmulator, now: Millis) -> Vec<BoardReply> {
         decoder.push(&bytes);
     }
     std::iter::from_fn(|| decoder.poll())
-        .filter_map(|decoded| match decoded {
-            Decoded::Frame(reply) => Some(reply),
-            Decoded::Corrupt { .. } => None,
-        })
+        .filter_map(|decoded| decoded.ok())
         .collect()
 }
 
