@@ -52,10 +52,12 @@ use crate::dgt::session::clock_queue::{ClockQueue, ClockStep};
 use crate::dgt::session::orientation::{Orientation, start_position_orientation};
 use crate::dgt::wire::clock::ClockReport;
 use crate::dgt::wire::command::{ClockCommand, ClockRun, HostCommand, encode};
-use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
+use crate::dgt::wire::message::decoder::Corrupt;
+use crate::dgt::wire::message::decoder::DgtDecoder;
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
 use crate::live::{Liveness, Silence};
 use touchmove_core::clock::ClockSide;
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// The session's settings.
@@ -344,8 +346,8 @@ impl DgtSession {
         self.decoder.push(bytes);
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Message(message) => self.handle_message(now, message),
-                Decoded::Corrupt { dropped, .. } => {
+                Ok(message) => self.handle_message(now, message),
+                Err(Corrupt { dropped, .. }) => {
                     self.events.push_back(SessionEvent::Corrupt { dropped });
                 }
             }

@@ -2,7 +2,8 @@
 
 use crate::dgt::wire::command::{HostCommand, encode};
 use crate::dgt::wire::message::BoardMessage;
-use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
+use crate::dgt::wire::message::decoder::DgtDecoder;
+use touchmove_core::decode::StreamDecoder;
 
 /// SEND_VERSION.
 pub(crate) fn request() -> Vec<u8> {
@@ -14,7 +15,7 @@ pub(crate) fn recognise(bytes: &[u8]) -> Option<String> {
     let mut decoder = DgtDecoder::new();
     decoder.push(bytes);
     std::iter::from_fn(|| decoder.poll()).find_map(|decoded| match decoded {
-        Decoded::Message(BoardMessage::Version { main, sub }) => {
+        Ok(BoardMessage::Version { main, sub }) => {
             Some(format!("DGT board, version {main}.{sub:02}"))
         }
         _ => None,

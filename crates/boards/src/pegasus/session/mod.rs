@@ -31,12 +31,14 @@ use shakmaty::{Bitboard, Square};
 
 use super::wire::{battery_percent, encode_leds};
 use crate::dgt::wire::command::{HostCommand, encode};
-use crate::dgt::wire::message::decoder::{Decoded, DgtDecoder};
+use crate::dgt::wire::message::decoder::Corrupt;
+use crate::dgt::wire::message::decoder::DgtDecoder;
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant};
 use crate::live::{
     BoardSession, CheckTimes, Checks, Feedback, GuideLights, LinkEvent, OccupancyReports,
     SessionOptions,
 };
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::{Millis, SensorKind};
 
 /// How often the battery is asked.
@@ -110,11 +112,11 @@ impl PegasusSession {
     fn take_decoded(&mut self, now: Millis) {
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Message(message) => {
+                Ok(message) => {
                     self.heard(now);
                     self.message(message);
                 }
-                Decoded::Corrupt { dropped, reason } => {
+                Err(Corrupt { dropped, reason }) => {
                     self.events.push_back(LinkEvent::Notice(format!(
                         "{} bytes from the board dropped: {reason}",
                         dropped.len()

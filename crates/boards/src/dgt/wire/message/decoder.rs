@@ -2,30 +2,32 @@
 //! reported and skipped.
 //!
 //! The contract is that of a streaming frame decoder: a partial message waits for more bytes; a bad
-//! frame is an item of the stream ([`Decoded::Corrupt`]), never an error that stops it. A byte
+//! frame is an item of the stream (a [`Corrupt`] error), never an error that stops it. A byte
 //! with the top bit set always starts a message, so after anything malformed the decoder drops
 //! the bytes up to the next such byte and reports exactly those. The items never depend on how
 //! the input was split into pushes.
+
+use std::collections::VecDeque;
+
+use touchmove_core::decode::StreamDecoder;
 
 use crate::dgt::wire::message::{BoardMessage, PayloadError};
 use crate::dgt::wire::protocol::{self, message};
 
 /// The longest message of variable length accepted, header included; also the most bytes of
-/// noise reported in one [`Decoded::Corrupt`] item.
+/// noise reported in one [`Corrupt`] item.
 pub const MAX_MESSAGE_LENGTH: usize = 512;
 
-/// One item of the decoded stream.
+/// One item of the decoded stream: a well-formed message, or bytes that were dropped.
+pub type Decoded = Result<BoardMessage, Corrupt>;
+
+/// Bytes that were dropped, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decoded {
-    /// A well-formed message.
-    Message(BoardMessage),
-    /// Bytes that were dropped, and why.
-    Corrupt {
-        /// Exactly the bytes dropped, in order.
-        dropped: Vec<u8>,
-        /// What was wrong with them.
-        reason: CorruptReason,
-    },
+pub struct Corrupt {
+    /// Exactly the bytes dropped, in order.
+    pub dropped: Vec<u8>,
+    /// What was wrong with them.
+    pub reason: CorruptReason,
 }
 
 /// Why bytes were dropped.
@@ -58,6 +60,14 @@ pub enum CorruptReason {
         /// The total length the header gave.
         length: usize,
     },
+    /// The stream ended inside a message.
+    #[error("message {id:#04x}: the stream ended after {received} of its bytes")]
+    Unfinished {
+        /// The message's first byte.
+        id: u8,
+        /// How many of its bytes came.
+        received: usize,
+    },
     /// A well-framed message whose data bytes make no sense.
     #[error("message {id:#04x}: {problem}")]
     BadPayload {
@@ -81,12 +91,53 @@ enum Front {
 
 /// Decodes board → host messages from bytes pushed in any pieces, without doing any I/O.
 ///
-/// Push bytes with [`push`](DgtDecoder::push) and take items with [`poll`](DgtDecoder::poll)
-/// until it returns `None`.
+/// Push bytes with [`StreamDecoder::push`] and take items with [`StreamDecoder::poll`] until
+/// it returns `None`.
 #[derive(Debug, Clone, Default)]
 pub struct DgtDecoder {
     /// Bytes received and not yet decoded.
     buffer: Vec<u8>,
+    /// What the end of the stream made of the bytes left, not yet polled.
+    finished: VecDeque<Decoded>,
+}
+
+impl StreamDecoder for DgtDecoder {
+    type Frame = BoardMessage;
+    type Error = Corrupt;
+
+    /// Feeds the next bytes received.
+    fn push(&mut self, bytes: &[u8]) {
+        self.buffer.extend_from_slice(bytes);
+    }
+
+    /// The stream ended: the bytes of a message begun are dropped (after the whole messages
+    /// before them).
+    fn finish(&mut self) {
+        let whole: Vec<Decoded> = std::iter::from_fn(|| self.poll()).collect();
+        self.finished.extend(whole);
+        if let Some(&id) = self.buffer.first() {
+            let dropped = std::mem::take(&mut self.buffer);
+            let received = dropped.len();
+            let reason = CorruptReason::Unfinished { id, received };
+            self.finished.push_back(Err(Corrupt { dropped, reason }));
+        }
+    }
+
+    /// The next item, or `None` until more bytes are pushed.
+    fn poll(&mut self) -> Option<Decoded> {
+        if let Some(decoded) = self.finished.pop_front() {
+            return Some(decoded);
+        }
+        match front(&self.buffer) {
+            Front::Incomplete => None,
+            Front::Message(length) => Some(self.take_message(length)),
+            Front::Malformed(reason) => {
+                let end = resync_point(&self.buffer)?;
+                let dropped = self.buffer.drain(..end).collect();
+                Some(Err(Corrupt { dropped, reason }))
+            }
+        }
+    }
 }
 
 impl DgtDecoder {
@@ -95,27 +146,9 @@ impl DgtDecoder {
         DgtDecoder::default()
     }
 
-    /// Feeds the next bytes received.
-    pub fn push(&mut self, bytes: &[u8]) {
-        self.buffer.extend_from_slice(bytes);
-    }
-
     /// How many bytes wait for more input.
     pub fn buffered(&self) -> usize {
         self.buffer.len()
-    }
-
-    /// The next item, or `None` until more bytes are pushed.
-    pub fn poll(&mut self) -> Option<Decoded> {
-        match front(&self.buffer) {
-            Front::Incomplete => None,
-            Front::Message(length) => Some(self.take_message(length)),
-            Front::Malformed(reason) => {
-                let end = resync_point(&self.buffer)?;
-                let dropped = self.buffer.drain(..end).collect();
-                Some(Decoded::Corrupt { dropped, reason })
-            }
-        }
     }
 
     /// Takes the complete message of `length` bytes at the front and decodes it.
@@ -124,11 +157,11 @@ impl DgtDecoder {
         let first = bytes.first().copied().unwrap_or_default();
         let payload = bytes.get(message::HEADER_LENGTH..).unwrap_or_default();
         match BoardMessage::decode(first, payload) {
-            Ok(decoded) => Decoded::Message(decoded),
-            Err(problem) => Decoded::Corrupt {
+            Ok(decoded) => Ok(decoded),
+            Err(problem) => Err(Corrupt {
                 dropped: bytes,
                 reason: CorruptReason::BadPayload { id: first, problem },
-            },
+            }),
         }
     }
 }

@@ -5,9 +5,11 @@ use proptest::prelude::*;
 use shakmaty::{Board, Color, Square};
 
 use crate::dgt::wire::clock::{ClockAck, ClockReport, ClockTime};
+use crate::dgt::wire::message::decoder::Corrupt;
 use crate::dgt::wire::message::decoder::{CorruptReason, Decoded, DgtDecoder, MAX_MESSAGE_LENGTH};
 use crate::dgt::wire::message::{BoardDump, BoardMessage, Occupant, PayloadError};
 use crate::dgt::wire::protocol;
+use touchmove_core::decode::StreamDecoder;
 
 /// The start position as a BOARD_DUMP, header included (a8 first, h1 last).
 pub(crate) const START_DUMP: [u8; 67] = [
@@ -48,23 +50,23 @@ fn decode_chunked(bytes: &[u8], sizes: &[usize]) -> Vec<Decoded> {
 /// The single message `bytes` decode to.
 fn decode_one(bytes: &[u8]) -> BoardMessage {
     match decode_whole(bytes).as_slice() {
-        [Decoded::Message(message)] => message.clone(),
+        [Ok(message)] => message.clone(),
         other => panic!("one message expected from {bytes:02x?}, got {other:?}"),
     }
 }
 
 /// A corrupt item.
 fn corrupt(dropped: &[u8], reason: CorruptReason) -> Decoded {
-    Decoded::Corrupt {
+    Err(Corrupt {
         dropped: dropped.to_vec(),
         reason,
-    }
+    })
 }
 
 const VERSION_1_02: [u8; 5] = [0x93, 0x00, 0x05, 0x01, 0x02];
 
 fn version_1_02() -> Decoded {
-    Decoded::Message(BoardMessage::Version { main: 1, sub: 2 })
+    Ok(BoardMessage::Version { main: 1, sub: 2 })
 }
 
 #[test]
@@ -449,7 +451,7 @@ fn noise() -> impl Strategy<Value = Vec<u8>> {
 fn contains_in_order(items: &[Decoded], wanted: &[BoardMessage]) -> bool {
     let mut wanted = wanted.iter().peekable();
     for item in items {
-        if let (Decoded::Message(message), Some(next)) = (item, wanted.peek())
+        if let (Ok(message), Some(next)) = (item, wanted.peek())
             && message == *next
         {
             wanted.next();
@@ -468,8 +470,8 @@ proptest! {
         let dropped: usize = items
             .iter()
             .map(|item| match item {
-                Decoded::Corrupt { dropped, .. } => dropped.len(),
-                Decoded::Message(_) => 0,
+                Err(Corrupt { dropped, .. }) => dropped.len(),
+                Ok(_) => 0,
             })
             .sum();
         prop_assert!(dropped <= bytes.len());
@@ -514,10 +516,33 @@ proptest! {
             if !noise.is_empty() {
                 expected.push(corrupt(noise, CorruptReason::NotAMessageStart));
             }
-            expected.push(Decoded::Message(decode_one(message)));
+            expected.push(Ok(decode_one(message)));
             bytes.extend_from_slice(noise);
             bytes.extend_from_slice(message);
         }
         prop_assert_eq!(decode_whole(&bytes), expected);
     }
+}
+
+#[test]
+fn the_end_of_the_stream_drops_a_message_begun_after_the_whole_ones() {
+    // VERSION (0x93, length 5) whole, then the first three bytes of a second one.
+    let mut decoder = DgtDecoder::new();
+    decoder.push(&[0x93, 0x00, 0x05, 0x01, 0x02, 0x93, 0x00, 0x05]);
+    decoder.finish();
+    let items: Vec<Decoded> = std::iter::from_fn(|| decoder.poll()).collect();
+    assert_eq!(
+        items,
+        [
+            version_1_02(),
+            corrupt(
+                &[0x93, 0x00, 0x05],
+                CorruptReason::Unfinished {
+                    id: 0x93,
+                    received: 3
+                }
+            ),
+        ]
+    );
+    assert_eq!(decoder.buffered(), 0);
 }
