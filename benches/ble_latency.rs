@@ -30,9 +30,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Board, Chess, Move, Position};
-use touchmove::chessnut::wire::{
-    BoardMessage, CommandDecoder, Decoded, HostCommand, encode_message,
-};
+use touchmove::chessnut::wire::{BoardMessage, CommandDecoder, HostCommand, encode_message};
 use touchmove::sensor::Millis;
 use touchmove_bluez_standin::{Peripheral, StandIn};
 use touchmove_simulation::emulation::{EmulatedBoard, Notice};
@@ -42,6 +40,8 @@ use touchmove_simulation::simulate::footprint::could_go_further;
 #[path = "shared/watch_process.rs"]
 mod watch_process;
 
+use touchmove::chessnut::wire::Corrupt;
+use touchmove_core::decode::StreamDecoder;
 use watch_process::{Watch, spawn_watch};
 
 /// The games played: the first eight of the chess.js benchmark file.
@@ -123,16 +123,16 @@ impl EmulatedBoard for BenchBoard {
         self.decoder.push(bytes);
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Frame(HostCommand::StartReports) => {
+                Ok(HostCommand::StartReports) => {
                     self.send(&BoardMessage::Ack);
                     self.next_report.get_or_insert(now);
                 }
-                Decoded::Frame(HostCommand::AskBattery) => self.send(&BoardMessage::Battery {
+                Ok(HostCommand::AskBattery) => self.send(&BoardMessage::Battery {
                     percent: 90,
                     charging: false,
                 }),
-                Decoded::Frame(_) => self.send(&BoardMessage::Ack),
-                Decoded::Corrupt { .. } => {}
+                Ok(_) => self.send(&BoardMessage::Ack),
+                Err(Corrupt { .. }) => {}
             }
         }
         self.handle_timeout(now);

@@ -22,7 +22,9 @@ pub mod wire;
 
 pub use session::CertaboSession;
 
-use wire::{Decoded, FrameDecoder, Reading};
+use crate::certabo::wire::Corrupt;
+use touchmove_core::decode::StreamDecoder;
+use wire::{FrameDecoder, Reading};
 
 /// The Certabo protocol, over USB serial (38400 baud, 8N1). A frame takes about a quarter of a
 /// second: a change is seen at a frame (the scan period), and taken at the next. The board has
@@ -56,8 +58,8 @@ fn recognise(bytes: &[u8]) -> Option<String> {
     let mut decoder = FrameDecoder::new();
     decoder.push(bytes);
     std::iter::from_fn(|| decoder.poll()).find_map(|decoded| match decoded {
-        Decoded::Frame(Reading::Chips(_)) => Some("Certabo RFID board".to_owned()),
-        Decoded::Frame(Reading::Occupancy(_)) => Some("Certabo Sentio board".to_owned()),
-        Decoded::Corrupt { .. } => None,
+        Ok(Reading::Chips(_)) => Some("Certabo RFID board".to_owned()),
+        Ok(Reading::Occupancy(_)) => Some("Certabo Sentio board".to_owned()),
+        Err(Corrupt { .. }) => None,
     })
 }

@@ -14,6 +14,8 @@
 
 use std::collections::VecDeque;
 
+use touchmove_core::decode::StreamDecoder;
+
 use shakmaty::{Bitboard, File, Rank, Square};
 
 /// How many numbers an RFID board's frame holds.
@@ -119,25 +121,24 @@ pub fn encode_reading(reading: &Reading) -> Vec<u8> {
     format!(":{} \r\n", numbers.join(" ")).into_bytes()
 }
 
-/// What the decoder found.
+/// What the decoder found: an intact frame, or a line that made none.
+pub type Decoded = Result<Reading, Corrupt>;
+
+/// A line that made no frame, dropped, with why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decoded {
-    /// An intact frame.
-    Frame(Reading),
-    /// A line that made no frame, dropped, with why.
-    Corrupt {
-        /// Exactly the bytes dropped.
-        dropped: Vec<u8>,
-        /// Why, in words.
-        why: String,
-    },
+pub struct Corrupt {
+    /// Exactly the bytes dropped.
+    pub dropped: Vec<u8>,
+    /// Why, in words.
+    pub why: String,
 }
 
 /// The host's decoder of the board's stream: bytes in, frames (or what was not one) out.
 ///
 /// ```
 /// use shakmaty::{Bitboard, Rank, Square};
-/// use touchmove_boards::certabo::wire::{Decoded, FrameDecoder, Reading};
+/// use touchmove_boards::certabo::wire::{Corrupt, FrameDecoder, Reading};
+/// use touchmove_core::decode::StreamDecoder;
 ///
 /// let mut decoder = FrameDecoder::new();
 /// // A Sentio board set up for a game: ranks 8, 7, 2 and 1 full (a byte a rank, from the
@@ -149,12 +150,12 @@ pub enum Decoded {
 ///     | Bitboard::from_rank(Rank::Second)
 ///     | Bitboard::from_rank(Rank::Seventh)
 ///     | Bitboard::from_rank(Rank::Eighth);
-/// assert_eq!(decoder.poll(), Some(Decoded::Frame(Reading::Occupancy(full))));
-/// assert!(matches!(decoder.poll(), Some(Decoded::Corrupt { .. })));
+/// assert_eq!(decoder.poll(), Some(Ok(Reading::Occupancy(full))));
+/// assert!(matches!(decoder.poll(), Some(Err(Corrupt { .. }))));
 /// // e2 lifted: the seventh number (rank 2) loses bit 0x08 (file e, the high bit file a).
 /// decoder.push(b":255 255 0 0 0 0 247 255\r\n");
 /// let lifted = full.without(Square::E2);
-/// assert_eq!(decoder.poll(), Some(Decoded::Frame(Reading::Occupancy(lifted))));
+/// assert_eq!(decoder.poll(), Some(Ok(Reading::Occupancy(lifted))));
 /// ```
 #[derive(Debug, Default)]
 pub struct FrameDecoder {
@@ -162,14 +163,12 @@ pub struct FrameDecoder {
     out: VecDeque<Decoded>,
 }
 
-impl FrameDecoder {
-    /// A decoder with nothing pending.
-    pub fn new() -> FrameDecoder {
-        FrameDecoder::default()
-    }
+impl StreamDecoder for FrameDecoder {
+    type Frame = Reading;
+    type Error = Corrupt;
 
     /// Takes bytes from the board.
-    pub fn push(&mut self, bytes: &[u8]) {
+    fn push(&mut self, bytes: &[u8]) {
         for &byte in bytes {
             if byte == b'\n' {
                 let line = std::mem::take(&mut self.pending);
@@ -180,18 +179,36 @@ impl FrameDecoder {
                 self.pending.push(byte);
                 if self.pending.len() > LINE_MAX {
                     let dropped = std::mem::take(&mut self.pending);
-                    self.out.push_back(Decoded::Corrupt {
+                    self.out.push_back(Err(Corrupt {
                         why: format!("a line longer than {LINE_MAX} bytes"),
                         dropped,
-                    });
+                    }));
                 }
             }
         }
     }
 
+    /// The stream ended: a line begun without its line break is dropped.
+    fn finish(&mut self) {
+        if !self.pending.is_empty() {
+            let dropped = std::mem::take(&mut self.pending);
+            self.out.push_back(Err(Corrupt {
+                dropped,
+                why: "a line cut short".to_owned(),
+            }));
+        }
+    }
+
     /// The next thing found, if the bytes so far make one.
-    pub fn poll(&mut self) -> Option<Decoded> {
+    fn poll(&mut self) -> Option<Decoded> {
         self.out.pop_front()
+    }
+}
+
+impl FrameDecoder {
+    /// A decoder with nothing pending.
+    pub fn new() -> FrameDecoder {
+        FrameDecoder::default()
     }
 
     /// Whether bytes of a line begun wait for the rest.
@@ -203,7 +220,7 @@ impl FrameDecoder {
 /// The frame a line (its line break taken off) holds: from its last `:`; `None` for a line
 /// with nothing in it.
 fn line_frame(line: Vec<u8>) -> Option<Decoded> {
-    let corrupt = |line: Vec<u8>, why: String| Decoded::Corrupt { dropped: line, why };
+    let corrupt = |line: Vec<u8>, why: String| Err(Corrupt { dropped: line, why });
     let Ok(text) = std::str::from_utf8(&line) else {
         return Some(corrupt(line, "bytes that are no text".to_owned()));
     };
@@ -228,8 +245,8 @@ fn line_frame(line: Vec<u8>) -> Option<Decoded> {
         }
     }
     Some(match numbers.len() {
-        RFID_NUMBERS => Decoded::Frame(Reading::Chips(Box::new(chips(&numbers)))),
-        SENTIO_NUMBERS => Decoded::Frame(Reading::Occupancy(occupancy(&numbers))),
+        RFID_NUMBERS => Ok(Reading::Chips(Box::new(chips(&numbers)))),
+        SENTIO_NUMBERS => Ok(Reading::Occupancy(occupancy(&numbers))),
         count => corrupt(
             line.clone(),
             format!(

@@ -26,6 +26,8 @@
 
 use std::collections::VecDeque;
 
+use touchmove_core::decode::StreamDecoder;
+
 use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 
 use crate::live::positions::reading_order;
@@ -350,18 +352,16 @@ pub fn encode_message(message: &BoardMessage) -> Vec<u8> {
     }
 }
 
-/// What a decoder found.
+/// What a decoder found: an intact frame, or bytes that made none.
+pub type Decoded<T> = Result<T, Corrupt>;
+
+/// Bytes that made no frame, dropped, with why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decoded<T> {
-    /// An intact frame.
-    Frame(T),
-    /// Bytes that made no frame, dropped, with why.
-    Corrupt {
-        /// Exactly the bytes dropped.
-        dropped: Vec<u8>,
-        /// Why, in words.
-        why: String,
-    },
+pub struct Corrupt {
+    /// Exactly the bytes dropped.
+    pub dropped: Vec<u8>,
+    /// Why, in words.
+    pub why: String,
 }
 
 /// A frame's length as its kind requires: `Some(len)` for a kind of known length, `None` for a
@@ -449,27 +449,30 @@ impl Framer {
 ///
 /// ```
 /// use shakmaty::Board;
-/// use touchmove_boards::chessnut::wire::{BoardMessage, Decoded, MessageDecoder};
+/// use touchmove_boards::chessnut::wire::{BoardMessage, MessageDecoder};
+/// use touchmove_core::decode::StreamDecoder;
 ///
 /// let mut decoder = MessageDecoder::new();
 /// // An acknowledgement, the battery (0xd5: bit 7 charging, 0x55 = 85 %), a NEW GAME button.
 /// decoder.push(&[0x23, 0x01, 0x00, 0x2a, 0x02, 0xd5, 0x00, 0x0f, 0x01, 0x02]);
-/// assert_eq!(decoder.poll(), Some(Decoded::Frame(BoardMessage::Ack)));
+/// assert_eq!(decoder.poll(), Some(Ok(BoardMessage::Ack)));
 /// let battery = BoardMessage::Battery { percent: 85, charging: true };
-/// assert_eq!(decoder.poll(), Some(Decoded::Frame(battery)));
-/// assert_eq!(decoder.poll(), Some(Decoded::Frame(BoardMessage::Button(0x02))));
+/// assert_eq!(decoder.poll(), Some(Ok(battery)));
+/// assert_eq!(decoder.poll(), Some(Ok(BoardMessage::Button(0x02))));
 /// // A report of an empty board (32 zero position bytes), up for 10 s (little-endian).
 /// let mut report = vec![0x01, 0x24];
 /// report.extend([0x00; 32]);
 /// report.extend([0x0a, 0x00, 0x00, 0x00]);
 /// decoder.push(&report);
 /// let empty = BoardMessage::Report { board: Board::empty(), uptime: 10 };
-/// assert_eq!(decoder.poll(), Some(Decoded::Frame(empty)));
+/// assert_eq!(decoder.poll(), Some(Ok(empty)));
 /// assert_eq!(decoder.poll(), None);
 /// ```
 #[derive(Debug)]
 pub struct MessageDecoder {
     framer: Framer,
+    /// What the end of the stream dropped, not yet polled.
+    ended: Option<Corrupt>,
 }
 
 impl Default for MessageDecoder {
@@ -483,22 +486,7 @@ impl MessageDecoder {
     pub fn new() -> MessageDecoder {
         MessageDecoder {
             framer: Framer::new(board_lengths),
-        }
-    }
-
-    /// Takes bytes from the board.
-    pub fn push(&mut self, bytes: &[u8]) {
-        self.framer.push(bytes);
-    }
-
-    /// The next thing found, if the bytes so far make one.
-    pub fn poll(&mut self) -> Option<Decoded<BoardMessage>> {
-        match self.framer.next()? {
-            Err((byte, why)) => Some(Decoded::Corrupt {
-                dropped: vec![byte],
-                why,
-            }),
-            Ok(frame) => Some(message(frame)),
+            ended: None,
         }
     }
 
@@ -506,14 +494,38 @@ impl MessageDecoder {
     pub fn pending(&self) -> bool {
         self.framer.pending()
     }
+}
 
-    /// Drops a frame cut short: what it held, if anything.
-    pub fn flush(&mut self) -> Option<Decoded<BoardMessage>> {
+impl StreamDecoder for MessageDecoder {
+    type Frame = BoardMessage;
+    type Error = Corrupt;
+
+    /// Takes bytes from the board.
+    fn push(&mut self, bytes: &[u8]) {
+        self.framer.push(bytes);
+    }
+
+    /// The link went quiet: a frame cut short is dropped, what it held said.
+    fn finish(&mut self) {
         let dropped = self.framer.flush();
-        (!dropped.is_empty()).then(|| Decoded::Corrupt {
-            dropped,
-            why: "a frame cut short".to_owned(),
-        })
+        if !dropped.is_empty() {
+            self.ended = Some(Corrupt {
+                dropped,
+                why: "a frame cut short".to_owned(),
+            });
+        }
+    }
+
+    /// The next thing found, if the bytes so far make one.
+    fn poll(&mut self) -> Option<Decoded<BoardMessage>> {
+        match self.framer.next() {
+            Some(Err((byte, why))) => Some(Err(Corrupt {
+                dropped: vec![byte],
+                why,
+            })),
+            Some(Ok(frame)) => Some(message(frame)),
+            None => self.ended.take().map(Err),
+        }
     }
 }
 
@@ -528,31 +540,29 @@ fn message(frame: Vec<u8>) -> Decoded<BoardMessage> {
                 .and_then(|bytes| <[u8; 4]>::try_from(bytes).ok())
                 .map_or(0, u32::from_le_bytes);
             match decode_position(position) {
-                Ok(board) => Decoded::Frame(BoardMessage::Report { board, uptime }),
-                Err((square, code)) => Decoded::Corrupt {
+                Ok(board) => Ok(BoardMessage::Report { board, uptime }),
+                Err((square, code)) => Err(Corrupt {
                     why: format!("a report shows code {code:#x} on {square}: no piece has it"),
                     dropped: frame,
-                },
+                }),
             }
         }
-        Some(KIND_ACK) => Decoded::Frame(BoardMessage::Ack),
+        Some(KIND_ACK) => Ok(BoardMessage::Ack),
         Some(KIND_BATTERY) => {
             let level = payload.first().copied().unwrap_or(0);
-            Decoded::Frame(BoardMessage::Battery {
+            Ok(BoardMessage::Battery {
                 percent: (level & 0x7f).min(100),
                 charging: level & 0x80 != 0,
             })
         }
-        Some(KIND_BUTTON) => {
-            Decoded::Frame(BoardMessage::Button(payload.first().copied().unwrap_or(0)))
-        }
+        Some(KIND_BUTTON) => Ok(BoardMessage::Button(payload.first().copied().unwrap_or(0))),
         Some(KIND_QUERY) if payload.first() == Some(&QUERY_BATTERY) && payload.len() == 3 => {
-            Decoded::Frame(BoardMessage::RobotBattery {
+            Ok(BoardMessage::RobotBattery {
                 percent: payload.get(2).copied().unwrap_or(0).min(100),
                 charging: payload.get(1) == Some(&1),
             })
         }
-        _ => Decoded::Frame(BoardMessage::Other(frame)),
+        _ => Ok(BoardMessage::Other(frame)),
     }
 }
 
@@ -560,6 +570,8 @@ fn message(frame: Vec<u8>) -> Decoded<BoardMessage> {
 #[derive(Debug)]
 pub struct CommandDecoder {
     framer: Framer,
+    /// What the end of the stream dropped, not yet polled.
+    ended: Option<Corrupt>,
 }
 
 impl Default for CommandDecoder {
@@ -573,22 +585,40 @@ impl CommandDecoder {
     pub fn new() -> CommandDecoder {
         CommandDecoder {
             framer: Framer::new(host_lengths),
+            ended: None,
         }
     }
+}
+
+impl StreamDecoder for CommandDecoder {
+    type Frame = HostCommand;
+    type Error = Corrupt;
 
     /// Takes bytes from the host.
-    pub fn push(&mut self, bytes: &[u8]) {
+    fn push(&mut self, bytes: &[u8]) {
         self.framer.push(bytes);
     }
 
+    /// The host went quiet: a frame cut short is dropped, what it held said.
+    fn finish(&mut self) {
+        let dropped = self.framer.flush();
+        if !dropped.is_empty() {
+            self.ended = Some(Corrupt {
+                dropped,
+                why: "a frame cut short".to_owned(),
+            });
+        }
+    }
+
     /// The next command found, or what was not one, if the bytes so far make either.
-    pub fn poll(&mut self) -> Option<Decoded<HostCommand>> {
-        match self.framer.next()? {
-            Err((byte, why)) => Some(Decoded::Corrupt {
+    fn poll(&mut self) -> Option<Decoded<HostCommand>> {
+        match self.framer.next() {
+            Some(Err((byte, why))) => Some(Err(Corrupt {
                 dropped: vec![byte],
                 why,
-            }),
-            Ok(frame) => Some(command(frame)),
+            })),
+            Some(Ok(frame)) => Some(command(frame)),
+            None => self.ended.take().map(Err),
         }
     }
 }
@@ -603,31 +633,31 @@ fn command(frame: Vec<u8>) -> Decoded<HostCommand> {
             .map_or(0, u16::from_be_bytes)
     };
     match frame.first().copied() {
-        Some(KIND_START_REPORTS) => Decoded::Frame(HostCommand::StartReports),
-        Some(KIND_ASK_BATTERY) => Decoded::Frame(HostCommand::AskBattery),
-        Some(KIND_LEDS) => Decoded::Frame(HostCommand::Leds(decode_leds(payload))),
-        Some(KIND_BEEP) => Decoded::Frame(HostCommand::Beep {
+        Some(KIND_START_REPORTS) => Ok(HostCommand::StartReports),
+        Some(KIND_ASK_BATTERY) => Ok(HostCommand::AskBattery),
+        Some(KIND_LEDS) => Ok(HostCommand::Leds(decode_leds(payload))),
+        Some(KIND_BEEP) => Ok(HostCommand::Beep {
             hz: pair(0),
             ms: pair(2),
         }),
         Some(KIND_ROBOT_SET) => match decode_position(payload.get(..32).unwrap_or_default()) {
-            Ok(board) => Decoded::Frame(HostCommand::RobotSet {
+            Ok(board) => Ok(HostCommand::RobotSet {
                 board,
                 yield_to_hands: payload.get(32) == Some(&1),
             }),
-            Err((square, code)) => Decoded::Corrupt {
+            Err((square, code)) => Err(Corrupt {
                 why: format!("a position to set shows code {code:#x} on {square}: no piece has it"),
                 dropped: frame,
-            },
+            }),
         },
-        Some(KIND_COLOUR_LEDS) => Decoded::Frame(HostCommand::ColourLeds(decode_colours(payload))),
+        Some(KIND_COLOUR_LEDS) => Ok(HostCommand::ColourLeds(decode_colours(payload))),
         Some(KIND_QUERY) if payload.first() == Some(&QUERY_BATTERY) => {
-            Decoded::Frame(HostCommand::AskRobotBattery)
+            Ok(HostCommand::AskRobotBattery)
         }
-        _ => Decoded::Corrupt {
+        _ => Err(Corrupt {
             why: "no command of this host's".to_owned(),
             dropped: frame,
-        },
+        }),
     }
 }
 

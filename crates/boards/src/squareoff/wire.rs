@@ -10,6 +10,7 @@
 //! - `!#*` opens a game as the Square Off app does.
 
 use shakmaty::{Bitboard, File, Rank, Square};
+use touchmove_core::decode::StreamDecoder;
 
 /// The Nordic UART service the board is reached through (a DGT Pegasus uses it too: it does
 /// not tell a Square Off by itself).
@@ -188,18 +189,16 @@ pub fn lit(body: &str) -> Vec<Square> {
         .collect()
 }
 
-/// What a reader of messages gives.
+/// What a reader of messages gives: a whole message, or bytes that were none.
+pub type Decoded = Result<Message, Corrupt>;
+
+/// Bytes that were no message, dropped (the reader goes on at the next `*`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decoded {
-    /// A whole message.
-    Message(Message),
-    /// Bytes that were no message, dropped (the reader goes on at the next `*`).
-    Corrupt {
-        /// The bytes dropped.
-        dropped: Vec<u8>,
-        /// What was wrong.
-        reason: String,
-    },
+pub struct Corrupt {
+    /// The bytes dropped.
+    pub dropped: Vec<u8>,
+    /// What was wrong.
+    pub reason: String,
 }
 
 /// A reader of `CODE#BODY*` messages from a stream of bytes, either side's: line ends and
@@ -208,6 +207,8 @@ pub enum Decoded {
 #[derive(Debug, Default)]
 pub struct MessageDecoder {
     pending: Vec<u8>,
+    /// The stream ended: a message begun will not end.
+    finished: bool,
 }
 
 impl MessageDecoder {
@@ -215,14 +216,25 @@ impl MessageDecoder {
     pub fn new() -> MessageDecoder {
         MessageDecoder::default()
     }
+}
+
+impl StreamDecoder for MessageDecoder {
+    type Frame = Message;
+    type Error = Corrupt;
 
     /// Takes bytes as they came.
-    pub fn push(&mut self, bytes: &[u8]) {
+    fn push(&mut self, bytes: &[u8]) {
         self.pending.extend_from_slice(bytes);
     }
 
+    /// The stream ended: the bytes of a message begun come out as corrupt, after the whole
+    /// messages before them.
+    fn finish(&mut self) {
+        self.finished = true;
+    }
+
     /// The next message or corrupt run, or `None` while the bytes so far end inside one.
-    pub fn poll(&mut self) -> Option<Decoded> {
+    fn poll(&mut self) -> Option<Decoded> {
         let start = self
             .pending
             .iter()
@@ -231,21 +243,28 @@ impl MessageDecoder {
         let Some(end) = self.pending.iter().position(|&byte| byte == END) else {
             if self.pending.len() > LONGEST {
                 let dropped = std::mem::take(&mut self.pending);
-                return Some(Decoded::Corrupt {
+                return Some(Err(Corrupt {
                     dropped,
                     reason: format!("more than {LONGEST} bytes without an end"),
-                });
+                }));
+            }
+            if self.finished && !self.pending.is_empty() {
+                let dropped = std::mem::take(&mut self.pending);
+                return Some(Err(Corrupt {
+                    dropped,
+                    reason: "a message cut short".to_owned(),
+                }));
             }
             return None;
         };
         let whole: Vec<u8> = self.pending.drain(..=end).collect();
         let text = whole.get(..end).unwrap_or_default();
         Some(match read_message(text) {
-            Ok(message) => Decoded::Message(message),
-            Err(reason) => Decoded::Corrupt {
+            Ok(message) => Ok(message),
+            Err(reason) => Err(Corrupt {
                 dropped: whole,
                 reason,
-            },
+            }),
         })
     }
 }
@@ -278,7 +297,7 @@ mod tests {
     #[test]
     fn changes_read_as_the_square_and_u_or_d() {
         let read = |text: &[u8]| match decoded(text).pop() {
-            Some(Decoded::Message(message)) => BoardMessage::read(message),
+            Some(Ok(message)) => BoardMessage::read(message),
             other => Err(format!("{other:?}")),
         };
         assert_eq!(read(b"0#e2u*"), Ok(BoardMessage::Lifted(Square::E2)));
@@ -337,9 +356,9 @@ mod tests {
         assert_eq!(
             messages,
             [
-                Decoded::Message(Message::new("0", "e2u")),
-                Decoded::Message(Message::new("0", "e4d")),
-                Decoded::Message(Message::new("30", "R")),
+                Ok(Message::new("0", "e2u")),
+                Ok(Message::new("0", "e4d")),
+                Ok(Message::new("30", "R")),
             ]
         );
     }
@@ -348,21 +367,18 @@ mod tests {
     fn a_run_without_a_separator_or_an_end_is_dropped_and_reading_goes_on() {
         let runs = decoded(b"garbage*0#e2u*");
         assert!(
-            matches!(runs.first(), Some(Decoded::Corrupt { .. })),
+            matches!(runs.first(), Some(Err(Corrupt { .. }))),
             "{runs:?}"
         );
-        assert_eq!(
-            runs.get(1),
-            Some(&Decoded::Message(Message::new("0", "e2u")))
-        );
+        assert_eq!(runs.get(1), Some(&Ok(Message::new("0", "e2u"))));
         let long = decoded(&[b'x'; LONGEST + 1]);
         assert!(
-            matches!(long.first(), Some(Decoded::Corrupt { .. })),
+            matches!(long.first(), Some(Err(Corrupt { .. }))),
             "{long:?}"
         );
         let unended = decoded(&[0xff, b'#', b'*']);
         assert!(
-            matches!(unended.first(), Some(Decoded::Corrupt { .. })),
+            matches!(unended.first(), Some(Err(Corrupt { .. }))),
             "{unended:?}"
         );
     }

@@ -30,9 +30,11 @@ use std::collections::{BTreeSet, VecDeque};
 use shakmaty::{Bitboard, Board, Color, Square};
 
 use super::calibration::{Calibrator, Chips, Learning, UnknownChip};
-use super::wire::{Chip, Decoded, FrameDecoder, Reading, encode_leds};
+use super::wire::{Chip, FrameDecoder, Reading, encode_leds};
+use crate::certabo::wire::Corrupt;
 use crate::live::positions::PositionReader;
 use crate::live::{BoardSession, Feedback, GuideLights, LinkEvent, Liveness};
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// How long after a square's new reading on an RFID board was first seen a frame must still
@@ -130,8 +132,8 @@ impl CertaboSession {
     fn take_decoded(&mut self, now: Millis) {
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Frame(reading) => self.frame(now, reading),
-                Decoded::Corrupt { dropped, why } => {
+                Ok(reading) => self.frame(now, reading),
+                Err(Corrupt { dropped, why }) => {
                     self.events.push_back(LinkEvent::Notice(format!(
                         "{} bytes from the board dropped ({why})",
                         dropped.len()

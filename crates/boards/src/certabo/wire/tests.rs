@@ -18,17 +18,12 @@ fn squares(names: &[Square]) -> Bitboard {
 fn a_sentio_frame_is_a_rank_a_number_from_the_eighth_its_high_bit_file_a() {
     assert_eq!(
         decoded(b":255 255 0 0 0 0 255 255 \r\n"),
-        [Decoded::Frame(Reading::Occupancy(
-            shakmaty::Board::new().occupied()
-        ))]
+        [Ok(Reading::Occupancy(shakmaty::Board::new().occupied()))]
     );
     // 128 on the eighth rank: a8 alone; 1 on the first: h1 alone.
     assert_eq!(
         decoded(b":128 0 0 0 0 0 0 1 \r\n"),
-        [Decoded::Frame(Reading::Occupancy(squares(&[
-            Square::A8,
-            Square::H1
-        ])))]
+        [Ok(Reading::Occupancy(squares(&[Square::A8, Square::H1])))]
     );
 }
 
@@ -41,7 +36,7 @@ fn an_rfid_frame_is_five_numbers_a_square_from_a8_to_h1() {
     numbers.splice(315..320, ["9", "8", "7", "6", "255"]);
     let text = format!(":{} \r\n", numbers.join(" "));
     let found = decoded(text.as_bytes());
-    let [Decoded::Frame(Reading::Chips(chips))] = found.as_slice() else {
+    let [Ok(Reading::Chips(chips))] = found.as_slice() else {
         panic!("not one RFID frame");
     };
     assert_eq!(chips.first(), Some(&Chip([1, 2, 3, 4, 5])));
@@ -70,10 +65,10 @@ fn a_frame_encoded_reads_back_and_split_anywhere_is_the_same() {
         decoder.push(a);
         assert_eq!(decoder.poll(), None, "cut at {cut}");
         decoder.push(b);
-        assert_eq!(decoder.poll(), Some(Decoded::Frame(reading.clone())));
+        assert_eq!(decoder.poll(), Some(Ok(reading.clone())));
     }
     let sentio = Reading::Occupancy(squares(&[Square::A8, Square::E4, Square::H1]));
-    assert_eq!(decoded(&encode_reading(&sentio)), [Decoded::Frame(sentio)]);
+    assert_eq!(decoded(&encode_reading(&sentio)), [Ok(sentio)]);
 }
 
 #[test]
@@ -103,10 +98,10 @@ fn what_makes_no_frame_is_said_and_the_next_frame_read() {
     let found = decoded(b"5 6 7 \r\n:1 2 3 \r\n:x 0 0 0 0 0 0 0 \r\n:0 0 0 0 0 0 0 1 \r\n");
     assert!(
         matches!(&found[..], [
-            Decoded::Corrupt { why: a, .. },
-            Decoded::Corrupt { why: b, .. },
-            Decoded::Corrupt { why: c, .. },
-            Decoded::Frame(Reading::Occupancy(_)),
+            Err(Corrupt { why: a, .. }),
+            Err(Corrupt { why: b, .. }),
+            Err(Corrupt { why: c, .. }),
+            Ok(Reading::Occupancy(_)),
         ] if a.contains("no `:`") && b.contains("3 numbers") && c.contains("`x`")),
         "{found:?}"
     );
@@ -116,7 +111,7 @@ fn what_makes_no_frame_is_said_and_the_next_frame_read() {
 fn the_letters_some_boards_add_are_passed_over_and_a_frame_from_the_last_colon() {
     assert_eq!(
         decoded(b"0 0:L128 0 0 0 0 0 0 0 D\r\n"),
-        [Decoded::Frame(Reading::Occupancy(squares(&[Square::A8])))]
+        [Ok(Reading::Occupancy(squares(&[Square::A8])))]
     );
 }
 
@@ -126,11 +121,11 @@ fn a_line_longer_than_any_frame_is_dropped_and_the_next_read() {
     bytes.extend_from_slice(b"\r\n:0 0 0 0 0 0 0 1 \r\n");
     let found = decoded(&bytes);
     assert!(
-        matches!(found.first(), Some(Decoded::Corrupt { .. })),
+        matches!(found.first(), Some(Err(Corrupt { .. }))),
         "{found:?}"
     );
     assert_eq!(
         found.last(),
-        Some(&Decoded::Frame(Reading::Occupancy(squares(&[Square::H1]))))
+        Some(&Ok(Reading::Occupancy(squares(&[Square::H1]))))
     );
 }

@@ -40,10 +40,12 @@ use shakmaty::Board;
 use super::wire::{
     BUTTON_NEW_GAME, BoardMessage, Decoded, HostCommand, MessageDecoder, encode_command,
 };
+use crate::chessnut::wire::Corrupt;
 use crate::live::positions::PositionReader;
 use crate::live::{
     BoardSession, Feedback, GuideLights, LinkEvent, Liveness, SessionOptions, Silence,
 };
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// How long after a square's new reading was first seen a report must still show it for it to
@@ -177,8 +179,8 @@ impl ChessnutSession {
 
     fn decoded(&mut self, now: Millis, decoded: Decoded<BoardMessage>) {
         match decoded {
-            Decoded::Frame(BoardMessage::Report { board, .. }) => self.report(now, board),
-            Decoded::Frame(
+            Ok(BoardMessage::Report { board, .. }) => self.report(now, board),
+            Ok(
                 BoardMessage::Battery { percent, charging }
                 | BoardMessage::RobotBattery { percent, charging },
             ) => {
@@ -188,22 +190,22 @@ impl ChessnutSession {
                         .push_back(LinkEvent::Battery { percent, charging });
                 }
             }
-            Decoded::Frame(BoardMessage::Button(BUTTON_NEW_GAME)) => {
+            Ok(BoardMessage::Button(BUTTON_NEW_GAME)) => {
                 self.heard(now);
                 self.events.push_back(LinkEvent::Notice(
                     "the board's NEW GAME button was pressed (set the pieces up for a new game)"
                         .to_owned(),
                 ));
             }
-            Decoded::Frame(BoardMessage::Ack | BoardMessage::Button(_)) => self.heard(now),
-            Decoded::Frame(BoardMessage::Other(frame)) => {
+            Ok(BoardMessage::Ack | BoardMessage::Button(_)) => self.heard(now),
+            Ok(BoardMessage::Other(frame)) => {
                 self.heard(now);
                 self.events.push_back(LinkEvent::Notice(format!(
                     "a frame from the board this host does not use: {}",
                     hex(&frame)
                 )));
             }
-            Decoded::Corrupt { dropped, why } => {
+            Err(Corrupt { dropped, why }) => {
                 self.events.push_back(LinkEvent::Notice(format!(
                     "{} bytes from the board dropped ({why}): {}",
                     dropped.len(),
@@ -355,10 +357,11 @@ impl BoardSession for ChessnutSession {
     }
 
     fn handle_timeout(&mut self, now: Millis) {
-        if self.cut_at().is_some_and(|at| at <= now)
-            && let Some(decoded) = self.decoder.flush()
-        {
-            self.decoded(now, decoded);
+        if self.cut_at().is_some_and(|at| at <= now) {
+            self.decoder.finish();
+            while let Some(decoded) = self.decoder.poll() {
+                self.decoded(now, decoded);
+            }
         }
         if self.silence_at().is_some_and(|at| at <= now) {
             self.liveness.report_silence();

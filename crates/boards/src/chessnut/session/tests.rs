@@ -1,7 +1,9 @@
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
 use super::*;
+use crate::chessnut::wire::Corrupt;
 use crate::chessnut::wire::{BoardMessage, CommandDecoder, encode_message};
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::SensorKind;
 
 const WHITE_PAWN: Piece = Piece {
@@ -23,8 +25,8 @@ fn sent(session: &mut ChessnutSession) -> Vec<HostCommand> {
     }
     std::iter::from_fn(|| decoder.poll())
         .map(|decoded| match decoded {
-            Decoded::Frame(command) => command,
-            Decoded::Corrupt { why, .. } => panic!("the session sent no command: {why}"),
+            Ok(command) => command,
+            Err(Corrupt { why, .. }) => panic!("the session sent no command: {why}"),
         })
         .collect()
 }

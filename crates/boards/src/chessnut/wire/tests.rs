@@ -25,7 +25,7 @@ fn decoded(bytes: &[u8]) -> Vec<Decoded<BoardMessage>> {
 fn the_captured_start_report_is_the_start_position() {
     assert_eq!(
         decoded(&START_REPORT),
-        [Decoded::Frame(BoardMessage::Report {
+        [Ok(BoardMessage::Report {
             board: Board::default(),
             uptime: 459,
         })]
@@ -67,7 +67,7 @@ fn e2_e4_as_the_board_reports_it_changes_nibbles_51_then_35() {
     board.discard_piece_at(Square::E2);
     assert_eq!(
         decoded(&lifted),
-        [Decoded::Frame(BoardMessage::Report {
+        [Ok(BoardMessage::Report {
             board: board.clone(),
             uptime: 459
         })]
@@ -85,7 +85,7 @@ fn e2_e4_as_the_board_reports_it_changes_nibbles_51_then_35() {
     );
     assert_eq!(
         decoded(&placed),
-        [Decoded::Frame(BoardMessage::Report { board, uptime: 459 })]
+        [Ok(BoardMessage::Report { board, uptime: 459 })]
     );
 }
 
@@ -126,8 +126,7 @@ fn every_command_decodes_to_itself() {
         decoder.push(&encode_command(command));
     }
     let back: Vec<Decoded<HostCommand>> = std::iter::from_fn(|| decoder.poll()).collect();
-    let expected: Vec<Decoded<HostCommand>> =
-        commands.iter().cloned().map(Decoded::Frame).collect();
+    let expected: Vec<Decoded<HostCommand>> = commands.iter().cloned().map(Ok).collect();
     assert_eq!(back, expected);
 }
 
@@ -136,14 +135,14 @@ fn the_battery_says_its_level_and_whether_it_charges() {
     // `2a 02 64 00`: 100 %, the capture's; bit 7 is charging, as the vendor's README says.
     assert_eq!(
         decoded(&[0x2a, 0x02, 0x64, 0x00]),
-        [Decoded::Frame(BoardMessage::Battery {
+        [Ok(BoardMessage::Battery {
             percent: 100,
             charging: false
         })]
     );
     assert_eq!(
         decoded(&[0x2a, 0x02, 0x80 | 42, 0x00]),
-        [Decoded::Frame(BoardMessage::Battery {
+        [Ok(BoardMessage::Battery {
             percent: 42,
             charging: true
         })]
@@ -160,7 +159,7 @@ fn a_frame_split_across_notifications_is_whole_once_its_last_byte_comes() {
     decoder.push(rest);
     assert!(matches!(
         decoder.poll(),
-        Some(Decoded::Frame(BoardMessage::Report { .. }))
+        Some(Ok(BoardMessage::Report { .. }))
     ));
     assert!(!decoder.pending());
 }
@@ -172,10 +171,10 @@ fn garbage_before_a_frame_is_dropped_byte_by_byte_and_the_frame_found() {
     let mut bytes = vec![0x01, 0x99, 0xff];
     bytes.extend_from_slice(&[0x23, 0x01, 0x00]);
     let found = decoded(&bytes);
-    assert!(matches!(found.first(), Some(Decoded::Corrupt { dropped, .. }) if dropped == &[0x01]));
-    assert!(matches!(found.get(1), Some(Decoded::Corrupt { dropped, .. }) if dropped == &[0x99]));
-    assert!(matches!(found.get(2), Some(Decoded::Corrupt { dropped, .. }) if dropped == &[0xff]));
-    assert_eq!(found.get(3), Some(&Decoded::Frame(BoardMessage::Ack)));
+    assert!(matches!(found.first(), Some(Err(Corrupt { dropped, .. })) if dropped == &[0x01]));
+    assert!(matches!(found.get(1), Some(Err(Corrupt { dropped, .. })) if dropped == &[0x99]));
+    assert!(matches!(found.get(2), Some(Err(Corrupt { dropped, .. })) if dropped == &[0xff]));
+    assert_eq!(found.get(3), Some(&Ok(BoardMessage::Ack)));
     assert_eq!(found.len(), 4);
 }
 
@@ -187,7 +186,7 @@ fn a_report_with_a_code_no_piece_has_is_corrupt_and_says_where() {
     }
     assert!(matches!(
         decoded(&bytes).as_slice(),
-        [Decoded::Corrupt { why, .. }] if why.contains("0xd on h5")
+        [Err(Corrupt { why, .. })] if why.contains("0xd on h5")
     ));
 }
 
@@ -196,8 +195,8 @@ fn a_frame_of_a_kind_this_host_does_not_use_is_passed_on_whole() {
     assert_eq!(
         decoded(&[0x0f, 0x01, 0x02, 0x41, 0x02, 0x0c, 0x00]),
         [
-            Decoded::Frame(BoardMessage::Button(BUTTON_NEW_GAME)),
-            Decoded::Frame(BoardMessage::Other(vec![0x41, 0x02, 0x0c, 0x00])),
+            Ok(BoardMessage::Button(BUTTON_NEW_GAME)),
+            Ok(BoardMessage::Other(vec![0x41, 0x02, 0x0c, 0x00])),
         ]
     );
 }
@@ -240,7 +239,7 @@ fn the_robot_s_position_reads_back_as_sent() {
     };
     let mut decoder = CommandDecoder::new();
     decoder.push(&encode_command(&sent));
-    assert_eq!(decoder.poll(), Some(Decoded::Frame(sent)));
+    assert_eq!(decoder.poll(), Some(Ok(sent)));
 }
 
 #[test]
@@ -271,11 +270,11 @@ fn the_move_s_battery_is_asked_and_answered_as_the_vendor_says() {
     assert_eq!(
         decoded(&[0x41, 0x03, 0x0c, 0x00, 64, 0x41, 0x03, 0x0c, 0x01, 74]),
         [
-            Decoded::Frame(BoardMessage::RobotBattery {
+            Ok(BoardMessage::RobotBattery {
                 percent: 64,
                 charging: false
             }),
-            Decoded::Frame(BoardMessage::RobotBattery {
+            Ok(BoardMessage::RobotBattery {
                 percent: 74,
                 charging: true
             }),

@@ -27,13 +27,14 @@ use std::collections::VecDeque;
 use shakmaty::{Color, KnownOutcome};
 
 use super::wire::{
-    BoardMessage, Decoded, Message, MessageDecoder, OCCUPANCY, OCCUPANCY_ASKED, OPEN, RESULT,
-    lights,
+    BoardMessage, Message, MessageDecoder, OCCUPANCY, OCCUPANCY_ASKED, OPEN, RESULT, lights,
 };
 use crate::live::{
     BoardSession, CheckTimes, Checks, Feedback, GuideLights, LinkEvent, OccupancyReports,
     SessionOptions,
 };
+use crate::squareoff::wire::Corrupt;
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// The times of the board's checks.
@@ -87,7 +88,7 @@ impl SquareOffSession {
     fn take_decoded(&mut self, now: Millis) {
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Message(message) => match BoardMessage::read(message) {
+                Ok(message) => match BoardMessage::read(message) {
                     Ok(message) => {
                         self.heard(now);
                         self.message(message);
@@ -96,7 +97,7 @@ impl SquareOffSession {
                         self.notice(format!("a message from the board dropped: {reason}"));
                     }
                 },
-                Decoded::Corrupt { dropped, reason } => self.notice(format!(
+                Err(Corrupt { dropped, reason }) => self.notice(format!(
                     "{} bytes from the board dropped: {reason}",
                     dropped.len()
                 )),

@@ -6,8 +6,9 @@ use shakmaty::{Board, Color, Square};
 use super::*;
 use touchmove_boards::certabo::CertaboSession;
 use touchmove_boards::certabo::calibration::SPARE_QUEENS;
-use touchmove_boards::certabo::wire::{Chip, Decoded, FrameDecoder, index_of};
+use touchmove_boards::certabo::wire::{Chip, FrameDecoder, index_of};
 use touchmove_boards::live::{BoardSession, LinkEvent};
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::SensorKind;
 
 /// A script: e2 lifted at 1000 ms, put on e4 at 1500 ms.
@@ -45,10 +46,7 @@ fn frames(board: &mut CertaboBoardEmulator, now: Millis) -> Vec<Reading> {
         decoder.push(&bytes);
     }
     std::iter::from_fn(|| decoder.poll())
-        .filter_map(|decoded| match decoded {
-            Decoded::Frame(reading) => Some(reading),
-            Decoded::Corrupt { .. } => None,
-        })
+        .filter_map(|decoded| decoded.ok())
         .collect()
 }
 

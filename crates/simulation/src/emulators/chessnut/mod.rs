@@ -30,9 +30,9 @@ use crate::emulation::follow::{Follower, Shown, follow};
 use crate::emulation::noise::Noise;
 use crate::emulation::plug::Plug;
 use crate::emulation::{EmulatedBoard, Notice, Playing, ScriptPlayer, ScriptStart, Unplug};
-use touchmove_boards::chessnut::wire::{
-    BoardMessage, CommandDecoder, Decoded, HostCommand, encode_message,
-};
+use touchmove_boards::chessnut::wire::Corrupt;
+use touchmove_boards::chessnut::wire::{BoardMessage, CommandDecoder, HostCommand, encode_message};
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// How often the board reports the position once started, in ms at normal speed (about ten
@@ -302,8 +302,8 @@ impl EmulatedBoard for ChessnutBoardEmulator {
         self.decoder.push(bytes);
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Frame(command) => self.command(now, command),
-                Decoded::Corrupt { dropped, why } => {
+                Ok(command) => self.command(now, command),
+                Err(Corrupt { dropped, why }) => {
                     self.notices.push_back(Notice::NotUnderstood(format!(
                         "{} bytes that make no command ({why}: {})",
                         dropped.len(),

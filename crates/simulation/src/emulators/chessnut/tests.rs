@@ -38,10 +38,7 @@ fn sent(board: &mut ChessnutBoardEmulator, now: Millis) -> Vec<BoardMessage> {
         decoder.push(&bytes);
     }
     std::iter::from_fn(|| decoder.poll())
-        .filter_map(|decoded| match decoded {
-            touchmove_boards::chessnut::wire::Decoded::Frame(message) => Some(message),
-            touchmove_boards::chessnut::wire::Decoded::Corrupt { .. } => None,
-        })
+        .filter_map(|decoded| decoded.ok())
         .collect()
 }
 

@@ -22,10 +22,11 @@ pub use super::occupancy::EmulatorConfig;
 use super::occupancy::{Happening, OccupancyBoard};
 use crate::emulation::follow::Follower;
 use crate::emulation::{EmulatedBoard, Notice};
+use touchmove_boards::squareoff::wire::Corrupt;
 use touchmove_boards::squareoff::wire::{
-    BoardMessage, Decoded, LIGHTS, Message, MessageDecoder, OCCUPANCY, OCCUPANCY_ASKED, OPEN,
-    RESULT, lit,
+    BoardMessage, LIGHTS, Message, MessageDecoder, OCCUPANCY, OCCUPANCY_ASKED, OPEN, RESULT, lit,
 };
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// An emulated Square Off.
@@ -111,8 +112,8 @@ impl EmulatedBoard for SquareOffBoardEmulator {
         self.decoder.push(bytes);
         while let Some(decoded) = self.decoder.poll() {
             match decoded {
-                Decoded::Message(message) => self.message(now, message),
-                Decoded::Corrupt { reason, .. } => {
+                Ok(message) => self.message(now, message),
+                Err(Corrupt { reason, .. }) => {
                     self.board.notice(Notice::NotUnderstood(reason));
                 }
             }
