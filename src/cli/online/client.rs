@@ -2,7 +2,6 @@
 //! line by line, and its requests with their answers. The token goes in a header marked
 //! sensitive and is taken out of anything the server echoes before it is shown.
 
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -11,6 +10,7 @@ use reqwest::StatusCode;
 use reqwest::header::{AUTHORIZATION, HeaderValue, RETRY_AFTER};
 
 use touchmove::online::lichess::ndjson::{Line, NdjsonLines};
+use touchmove_core::decode::StreamDecoder;
 
 /// How long a connection may take to open.
 const CONNECT: Duration = Duration::from_secs(10);
@@ -160,7 +160,6 @@ impl Lichess {
         Ok(Lines {
             response,
             lines: NdjsonLines::new(),
-            ready: VecDeque::new(),
             done: false,
         })
     }
@@ -248,7 +247,6 @@ fn cause(error: &reqwest::Error) -> String {
 pub struct Lines {
     response: reqwest::Response,
     lines: NdjsonLines,
-    ready: VecDeque<Line>,
     done: bool,
 }
 
@@ -257,17 +255,25 @@ impl Lines {
     /// [`SILENCE`] or the connection failed (the caller opens it again).
     pub async fn next(&mut self) -> Option<Line> {
         loop {
-            if let Some(line) = self.ready.pop_front() {
-                return Some(line);
+            match self.lines.poll() {
+                Some(Ok(line)) => return Some(line),
+                Some(Err(unreadable)) => {
+                    tracing::debug!(
+                        unreadable.length,
+                        "a line of the stream dropped: unreadable"
+                    );
+                    continue;
+                }
+                None => {}
             }
             if self.done {
                 return None;
             }
             match tokio::time::timeout(SILENCE, self.response.chunk()).await {
-                Ok(Ok(Some(bytes))) => self.ready.extend(self.lines.push(&bytes)),
+                Ok(Ok(Some(bytes))) => self.lines.push(&bytes),
                 Ok(Ok(None)) => {
                     self.done = true;
-                    self.ready.extend(self.lines.finish());
+                    self.lines.finish();
                 }
                 Ok(Err(_)) | Err(_) => {
                     self.done = true;

@@ -256,7 +256,6 @@ async fn next_game(args: &OnlineArgs, lichess: &Lichess, played: &HashSet<String
                             }
                             continue;
                         }
-                        Line::Unreadable(_) => continue,
                     };
                     let game = match serde_json::from_str(&text) {
                         Ok(IncomingEvent::GameStart { game }) => game,

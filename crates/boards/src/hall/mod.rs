@@ -1,6 +1,8 @@
 //! Home-made Hall-sensor boards speaking the open protocol of `firmware-protocol/README.md`:
-//! the host's sans-IO session and how its board is recognised.
+//! the host's sans-IO session, its frames read as the project's decoders are (`frames`), and how
+//! its board is recognised.
 
+pub mod frames;
 mod probe;
 pub mod session;
 

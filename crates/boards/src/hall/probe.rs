@@ -1,7 +1,10 @@
 //! Recognising a Hall-sensor board on a port: it answers REQUEST_SNAPSHOT with a SNAPSHOT (and
 //! a board that has just powered up sends its HELLO first).
 
-use touchmove_firmware_protocol::{self as protocol, Decoded, Decoder, Frame, MAX_WIRE, Message};
+use touchmove_core::decode::StreamDecoder;
+use touchmove_firmware_protocol::{self as protocol, Frame, MAX_WIRE, Message};
+
+use super::frames::HallDecoder;
 
 use super::session::describe;
 
@@ -21,10 +24,11 @@ pub(crate) fn request() -> Vec<u8> {
 /// What the board is once the bytes hold an intact board frame: its HELLO's description if it
 /// sent one, else that it speaks the protocol.
 pub(crate) fn recognise(bytes: &[u8]) -> Option<String> {
-    let mut decoder = Decoder::new();
+    let mut decoder = HallDecoder::new();
+    decoder.push(bytes);
     let mut found = None;
-    for decoded in decoder.push(bytes) {
-        let Decoded::Frame(frame) = decoded else {
+    while let Some(decoded) = decoder.poll() {
+        let Ok(frame) = decoded else {
             continue;
         };
         match frame.message {

@@ -1,6 +1,10 @@
 //! Newline-delimited JSON as the Lichess streams send it: bytes in, in whatever chunks the
 //! connection gives them; whole lines out. An empty line is a keep-alive.
 
+use std::collections::VecDeque;
+
+use touchmove_core::decode::StreamDecoder;
+
 /// The longest line kept: a longer one is cut off and reported, never grown without bound.
 pub const MAX_LINE: usize = 64 * 1024;
 
@@ -11,24 +15,37 @@ pub enum Line {
     KeepAlive,
     /// A line of text (its line ending removed).
     Text(String),
-    /// A line longer than [`MAX_LINE`] bytes, or not UTF-8: dropped, its length kept.
-    Unreadable(usize),
+}
+
+/// A line longer than [`MAX_LINE`] bytes, or not UTF-8: dropped, its length kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unreadable {
+    /// How many bytes it had.
+    pub length: usize,
 }
 
 /// The bytes of a stream received so far, split into lines.
 ///
 /// ```
-/// use touchmove_online::lichess::ndjson::{Line, NdjsonLines};
+/// use touchmove_core::decode::StreamDecoder;
+/// use touchmove_online::lichess::ndjson::{Line, NdjsonLines, Unreadable};
 ///
 /// let mut lines = NdjsonLines::new();
 /// // A line cut between two chunks, a keep-alive, and the start of the next line.
-/// assert_eq!(lines.push(b"{\"type\":\"chat"), []);
-/// let whole = lines.push(b"Line\"}\n\n{\"ty");
-/// assert_eq!(whole, [Line::Text(r#"{"type":"chatLine"}"#.to_owned()), Line::KeepAlive]);
-/// // Bytes that are no text are dropped, their length said.
-/// assert_eq!(lines.push(b"pe\"}\n\xff\xfe\n"), [
-///     Line::Text(r#"{"type"}"#.to_owned()),
-///     Line::Unreadable(2),
+/// lines.push(b"{\"type\":\"chat");
+/// assert_eq!(lines.poll(), None);
+/// lines.push(b"Line\"}\n\n{\"ty");
+/// assert_eq!(lines.poll(), Some(Ok(Line::Text(r#"{"type":"chatLine"}"#.to_owned()))));
+/// assert_eq!(lines.poll(), Some(Ok(Line::KeepAlive)));
+/// // Bytes that are no text are dropped, their length said; the stream's end gives the last
+/// // line without its line feed.
+/// lines.push(b"pe\"}\n\xff\xfe\n{}");
+/// lines.finish();
+/// let rest: Vec<_> = std::iter::from_fn(|| lines.poll()).collect();
+/// assert_eq!(rest, [
+///     Ok(Line::Text(r#"{"type"}"#.to_owned())),
+///     Err(Unreadable { length: 2 }),
+///     Ok(Line::Text("{}".to_owned())),
 /// ]);
 /// ```
 #[derive(Debug, Default)]
@@ -36,33 +53,14 @@ pub struct NdjsonLines {
     pending: Vec<u8>,
     /// The line under way is too long: drop its bytes until its end.
     skipping: Option<usize>,
+    /// The lines made, not yet polled.
+    ready: VecDeque<Result<Line, Unreadable>>,
 }
 
 impl NdjsonLines {
     /// No bytes yet.
     pub fn new() -> NdjsonLines {
         NdjsonLines::default()
-    }
-
-    /// Takes `bytes` in; returns the lines they complete, in order.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<Line> {
-        let mut lines = Vec::new();
-        let mut rest = bytes;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            let (head, tail) = rest.split_at(end);
-            rest = tail.get(1..).unwrap_or_default();
-            lines.push(self.finish_line(head));
-        }
-        self.keep(rest);
-        lines
-    }
-
-    /// The bytes of an unfinished line at the end of the stream, as a line if there are any.
-    pub fn finish(&mut self) -> Option<Line> {
-        if self.pending.is_empty() && self.skipping.is_none() {
-            return None;
-        }
-        Some(self.finish_line(&[]))
     }
 
     fn keep(&mut self, bytes: &[u8]) {
@@ -76,20 +74,51 @@ impl NdjsonLines {
         }
     }
 
-    fn finish_line(&mut self, head: &[u8]) -> Line {
+    fn finish_line(&mut self, head: &[u8]) -> Result<Line, Unreadable> {
         self.keep(head);
         if let Some(length) = self.skipping.take() {
-            return Line::Unreadable(length);
+            return Err(Unreadable { length });
         }
         let bytes = std::mem::take(&mut self.pending);
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
         if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Line::KeepAlive;
+            return Ok(Line::KeepAlive);
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => Line::Text(text.to_owned()),
-            Err(_) => Line::Unreadable(bytes.len()),
+            Ok(text) => Ok(Line::Text(text.to_owned())),
+            Err(_) => Err(Unreadable {
+                length: bytes.len(),
+            }),
         }
+    }
+}
+
+impl StreamDecoder for NdjsonLines {
+    type Frame = Line;
+    type Error = Unreadable;
+
+    /// Takes `bytes` in; the lines they complete are polled, in order.
+    fn push(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            let (head, tail) = rest.split_at(end);
+            rest = tail.get(1..).unwrap_or_default();
+            let line = self.finish_line(head);
+            self.ready.push_back(line);
+        }
+        self.keep(rest);
+    }
+
+    /// The end of the stream: the bytes of an unfinished line are a line, if there are any.
+    fn finish(&mut self) {
+        if !self.pending.is_empty() || self.skipping.is_some() {
+            let line = self.finish_line(&[]);
+            self.ready.push_back(line);
+        }
+    }
+
+    fn poll(&mut self) -> Option<Result<Line, Unreadable>> {
+        self.ready.pop_front()
     }
 }
 
@@ -97,25 +126,30 @@ impl NdjsonLines {
 mod tests {
     use super::*;
 
+    fn lines_of(lines: &mut NdjsonLines) -> Vec<Result<Line, Unreadable>> {
+        std::iter::from_fn(|| lines.poll()).collect()
+    }
+
     #[test]
     fn lines_come_whole_whatever_the_chunks() {
         let stream = b"{\"type\":\"gameFull\"}\n\n{\"type\":\"gameState\"}\r\n\n";
         for cut in 0..stream.len() {
             let (a, b) = stream.split_at(cut);
             let mut lines = NdjsonLines::new();
-            let mut got = lines.push(a);
-            got.extend(lines.push(b));
+            lines.push(a);
+            lines.push(b);
             assert_eq!(
-                got,
+                lines_of(&mut lines),
                 [
-                    Line::Text("{\"type\":\"gameFull\"}".to_owned()),
-                    Line::KeepAlive,
-                    Line::Text("{\"type\":\"gameState\"}".to_owned()),
-                    Line::KeepAlive,
+                    Ok(Line::Text("{\"type\":\"gameFull\"}".to_owned())),
+                    Ok(Line::KeepAlive),
+                    Ok(Line::Text("{\"type\":\"gameState\"}".to_owned())),
+                    Ok(Line::KeepAlive),
                 ],
                 "cut at {cut}"
             );
-            assert_eq!(lines.finish(), None);
+            lines.finish();
+            assert_eq!(lines.poll(), None);
         }
     }
 
@@ -123,20 +157,33 @@ mod tests {
     fn a_line_too_long_is_dropped_and_the_next_one_read() {
         let mut lines = NdjsonLines::new();
         let long = vec![b'x'; MAX_LINE + 10];
-        assert!(lines.push(&long).is_empty());
-        let got = lines.push(b"yy\n{}\n");
+        lines.push(&long);
+        assert!(lines_of(&mut lines).is_empty());
+        lines.push(b"yy\n{}\n");
         assert_eq!(
-            got,
-            [Line::Unreadable(MAX_LINE + 12), Line::Text("{}".to_owned())]
+            lines_of(&mut lines),
+            [
+                Err(Unreadable {
+                    length: MAX_LINE + 12
+                }),
+                Ok(Line::Text("{}".to_owned()))
+            ]
         );
     }
 
     #[test]
     fn an_unfinished_last_line_is_given_at_the_end() {
         let mut lines = NdjsonLines::new();
-        assert!(lines.push(b"{\"a\":1}").is_empty());
-        assert_eq!(lines.finish(), Some(Line::Text("{\"a\":1}".to_owned())));
-        assert_eq!(lines.finish(), None);
-        assert_eq!(lines.push(b"\xff\xfe\n"), [Line::Unreadable(2)]);
+        lines.push(b"{\"a\":1}");
+        assert!(lines_of(&mut lines).is_empty());
+        lines.finish();
+        assert_eq!(
+            lines_of(&mut lines),
+            [Ok(Line::Text("{\"a\":1}".to_owned()))]
+        );
+        lines.finish();
+        assert_eq!(lines.poll(), None);
+        lines.push(b"\xff\xfe\n");
+        assert_eq!(lines_of(&mut lines), [Err(Unreadable { length: 2 })]);
     }
 }

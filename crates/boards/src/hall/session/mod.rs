@@ -27,13 +27,15 @@ use std::collections::VecDeque;
 
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 use touchmove_firmware_protocol::{
-    self as protocol, Action, Button, Capabilities, Change, CorruptReason, Decoded, Decoder, Frame,
-    Hello, LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
+    self as protocol, Action, Button, Capabilities, Change, Corrupt, CorruptReason, Frame, Hello,
+    LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot,
 };
 
+use super::frames::HallDecoder;
 use crate::live::{
     BoardSession, Feedback, LinkEvent, Liveness, ResumePoint, SessionOptions, Silence,
 };
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorKind};
 
 /// How long the board may say nothing before the link counts as lost (the specification's
@@ -92,7 +94,7 @@ pub const SNAPSHOT_RETRY_MS: Millis = 1000;
 #[derive(Debug, Default)]
 pub struct HallSession {
     /// Frames from the bytes received.
-    decoder: Decoder,
+    decoder: HallDecoder,
     /// The sequence number of the next frame the host sends.
     next_seq: u8,
     /// The sequence number of the last board frame received, once the count is known.
@@ -168,10 +170,10 @@ impl HallSession {
     }
 
     /// Handles one item of the decoded stream.
-    fn handle_decoded(&mut self, now: Millis, decoded: Decoded) {
+    fn handle_decoded(&mut self, now: Millis, decoded: Result<Frame, Corrupt>) {
         match decoded {
-            Decoded::Frame(frame) => self.handle_frame(now, frame),
-            Decoded::Corrupt(corrupt) => self.handle_corrupt(now, corrupt.reason, corrupt.dropped),
+            Ok(frame) => self.handle_frame(now, frame),
+            Err(corrupt) => self.handle_corrupt(now, corrupt.reason, corrupt.dropped),
         }
     }
 
@@ -366,7 +368,7 @@ pub(crate) fn new_session(_options: &SessionOptions) -> Box<dyn BoardSession + S
 
 impl BoardSession for HallSession {
     fn connect(&mut self, now: Millis) {
-        self.decoder = Decoder::new();
+        self.decoder = HallDecoder::new();
         self.last_seq = None;
         self.unsupported = false;
         self.connected = true;
@@ -379,13 +381,15 @@ impl BoardSession for HallSession {
     }
 
     fn handle_bytes(&mut self, now: Millis, bytes: &[u8]) {
-        for &byte in bytes {
+        if self.unsupported {
+            return;
+        }
+        self.decoder.push(bytes);
+        while let Some(decoded) = self.decoder.poll() {
             if self.unsupported {
                 return;
             }
-            if let Some(decoded) = self.decoder.push_byte(byte) {
-                self.handle_decoded(now, decoded);
-            }
+            self.handle_decoded(now, decoded);
         }
     }
 

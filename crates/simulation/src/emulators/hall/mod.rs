@@ -24,8 +24,8 @@ use std::collections::VecDeque;
 use std::num::NonZeroU32;
 
 use touchmove_firmware_protocol::{
-    Action, Capabilities, Change as ChangeFrame, Decoded, Decoder, FirmwareVersion, Frame, Hello,
-    LedPattern, MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot, Square, encode,
+    Action, Capabilities, Change as ChangeFrame, FirmwareVersion, Frame, Hello, LedPattern,
+    MAX_WIRE, Message, PROTOCOL_VERSION, SetLeds, Snapshot, Square, encode,
 };
 
 pub use options::HELP;
@@ -37,6 +37,8 @@ use crate::emulation::plug::Plug;
 use crate::emulation::{
     EmulatedBoard, Notice, Playing, Scheduled, ScriptPlayer, ScriptStart, Unplug,
 };
+use touchmove_boards::hall::frames::HallDecoder;
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// How long the board stays silent before it sends a HEARTBEAT, in ms.
@@ -130,7 +132,7 @@ pub struct HallBoardEmulator {
     seq: u8,
     changes: u64,
     last_frame: Millis,
-    decoder: Decoder,
+    decoder: HallDecoder,
     out: VecDeque<Vec<u8>>,
     notices: VecDeque<Notice>,
     noise: Option<Noise>,
@@ -153,7 +155,7 @@ impl HallBoardEmulator {
             seq: 0x00,
             changes: 0,
             last_frame: 0,
-            decoder: Decoder::new(),
+            decoder: HallDecoder::new(),
             out: VecDeque::from([vec![0x00]]),
             notices: VecDeque::new(),
             noise: config
@@ -231,7 +233,7 @@ impl HallBoardEmulator {
         if self.plug.toggle(&mut self.notices) {
             self.seq = 0x00;
             self.leds = Leds::default();
-            self.decoder = Decoder::new();
+            self.decoder = HallDecoder::new();
             self.out.push_back(vec![0x00]);
             self.power_up(now, ScriptStart::OnHost);
         } else {
@@ -393,16 +395,14 @@ impl EmulatedBoard for HallBoardEmulator {
         if !self.plug.plugged() {
             return;
         }
-        for &byte in bytes {
-            match self.decoder.push_byte(byte) {
-                Some(Decoded::Frame(frame)) => self.host_frame(now, frame),
-                Some(Decoded::Corrupt(corrupt)) => {
-                    self.notices.push_back(Notice::NotUnderstood(format!(
-                        "a corrupt frame ({:?}), {} bytes dropped",
-                        corrupt.reason, corrupt.dropped
-                    )))
-                }
-                None => {}
+        self.decoder.push(bytes);
+        while let Some(decoded) = self.decoder.poll() {
+            match decoded {
+                Ok(frame) => self.host_frame(now, frame),
+                Err(corrupt) => self.notices.push_back(Notice::NotUnderstood(format!(
+                    "a corrupt frame ({:?}), {} bytes dropped",
+                    corrupt.reason, corrupt.dropped
+                ))),
             }
         }
     }

@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use shakmaty::Square;
 
 use touchmove_boards::pegasus::wire::{DEVELOPER_KEY, LEDS, decode_leds};
+use touchmove_core::decode::StreamDecoder;
 
 /// A command the board read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,18 +24,33 @@ pub enum Command {
 #[derive(Debug, Default)]
 pub struct CommandDecoder {
     pending: VecDeque<u8>,
+    /// The bytes the host's silence cut short, not yet polled.
+    ended: Option<Vec<u8>>,
 }
 
-impl CommandDecoder {
+impl StreamDecoder for CommandDecoder {
+    type Frame = Command;
+    type Error = String;
+
     /// Takes bytes from the host.
-    pub fn push(&mut self, bytes: &[u8]) {
+    fn push(&mut self, bytes: &[u8]) {
         self.pending.extend(bytes);
+    }
+
+    /// The host went quiet: the bytes of a command begun are no command.
+    fn finish(&mut self) {
+        if !self.pending.is_empty() {
+            self.ended = Some(self.pending.drain(..).collect());
+        }
     }
 
     /// The next command, what was no command (in words, as `Err`), or `None` while the bytes
     /// so far end in the middle of one.
-    pub fn poll(&mut self) -> Option<Result<Command, String>> {
-        let first = *self.pending.front()?;
+    fn poll(&mut self) -> Option<Result<Command, String>> {
+        let Some(&first) = self.pending.front() else {
+            let cut: Vec<u8> = self.ended.take()?;
+            return Some(Err(format!("{} bytes of a command cut short", cut.len())));
+        };
         if first != LEDS && first != DEVELOPER_KEY {
             self.pending.pop_front();
             return Some(if (0x40..0x80).contains(&first) {

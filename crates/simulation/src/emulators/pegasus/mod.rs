@@ -28,6 +28,7 @@ use crate::emulation::follow::Follower;
 use crate::emulation::{EmulatedBoard, Notice};
 use touchmove_boards::dgt::wire::message::encode;
 use touchmove_boards::dgt::wire::protocol::{command, index_from_square, message};
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// The battery level the emulated board answers with.
