@@ -1,9 +1,9 @@
-//! A full disk loses nothing, proven on a real full file system: a small tmpfs mounted for the
-//! test (as root; where the machine does not allow it, the test says so and the unit tests of
-//! `crates/runtime/src/files/recording.rs` prove the same with a fault-injecting writer). `watch` records a game
-//! played by an emulated DGT board over a real pseudo-terminal while the disk fills up and
-//! empties again: the recording is whole lines with no hole, NUL or half line, `replay` decides
-//! from it what the session decided, `--resume` takes it, and the PGN holds the game. A log
+//! A full disk loses nothing, proven on a real full file system: a small tmpfs mounted for the test
+//! (as root; where the machine does not allow it, the test says so and the unit tests of
+//! `crates/runtime/src/files/recording.rs` prove the same with a fault-injecting writer). `watch`
+//! records a game played by an emulated DGT board over a real pseudo-terminal while the disk fills
+//! up and empties again: the recording is whole lines with no hole, NUL or half line, `replay`
+//! decides from it what the session decided, `--resume` takes it, and the PGN holds the game. A log
 //! whose first write failed is not left behind as an empty file.
 
 use crate::common;

@@ -27,7 +27,8 @@ pub const PROTOCOLS: &[&Protocol] = &[
 /// // The Millennium ChessLink's serial line: 38400 baud, 7 data bits, odd parity, 1 stop bit.
 /// let chesslink = registry::find("chesslink").expect("a protocol of the registry");
 /// let line = chesslink.line.expect("a serial board");
-/// assert_eq!((line.baud_rate, line.data_bits, line.parity, line.stop_bits), (38_400, 7, Parity::Odd, 1));
+/// let shape = (line.baud_rate, line.data_bits, line.parity, line.stop_bits);
+/// assert_eq!(shape, (38_400, 7, Parity::Odd, 1));
 /// // DGT's: 9600 baud, 8N1.
 /// let dgt = registry::find("dgt").and_then(|protocol| protocol.line).expect("serial");
 /// assert_eq!((dgt.baud_rate, dgt.data_bits, dgt.parity), (9600, 8, Parity::None));

@@ -22,8 +22,10 @@ use crate::sensor::Millis;
 /// use touchmove_core::{Config, Interpreter, SensorEvent, SensorKind};
 ///
 /// let mut interpreter = Interpreter::new(Chess::default(), Config::default());
-/// interpreter.handle_event(&SensorEvent::new(0, SensorKind::Lift { square: Square::G1, piece: None }));
-/// interpreter.handle_event(&SensorEvent::new(700, SensorKind::Place { square: Square::F3, piece: None }));
+/// let lift = SensorKind::Lift { square: Square::G1, piece: None };
+/// let place = SensorKind::Place { square: Square::F3, piece: None };
+/// interpreter.handle_event(&SensorEvent::new(0, lift));
+/// interpreter.handle_event(&SensorEvent::new(700, place));
 /// interpreter.finish();
 /// let event = interpreter.poll_event().expect("a move");
 /// let line: serde_json::Value = serde_json::to_value(&event)?;

@@ -177,7 +177,8 @@ struct Pending {
 /// engine.handle_line(6, "uciok");
 /// assert_eq!(engine.poll_transmit().as_deref(), Some("isready"));
 /// engine.handle_line(8, "readyok");
-/// assert!(matches!(engine.poll_event(), Some(EngineEvent::Ready { name: Some(name), .. }) if name == "Toy 1.0"));
+/// let ready = engine.poll_event();
+/// assert!(matches!(ready, Some(EngineEvent::Ready { name: Some(name), .. }) if name == "Toy 1.0"));
 /// // A search from the start: a new game is said and the engine synced first (UCI's
 /// // `ucinewgame` is followed by `isready`), then the position and the search go.
 /// engine.go(10, &Chess::default(), &[], SearchLimits::MoveTime(100));

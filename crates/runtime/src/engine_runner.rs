@@ -1,7 +1,7 @@
-//! A UCI engine as a child process (feature `runner`): the thin loop around
-//! [`EngineSession`] (for `touchmove play`, issue 14). It starts the engine, passes lines both ways with their
-//! time, hands deadlines back, and when the engine dies or stops answering, says so, starts it
-//! again and asks again what was being asked: a game is never lost to its engine.
+//! A UCI engine as a child process: the thin loop around [`EngineSession`] (for `touchmove play`,
+//! issue 14). It starts the engine, passes lines both ways with their time, hands deadlines back,
+//! and when the engine dies or stops answering, says so, starts it again and asks again what was
+//! being asked: a game is never lost to its engine.
 
 use std::io;
 use std::process::Stdio;

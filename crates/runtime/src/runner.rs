@@ -221,8 +221,8 @@ pub enum Control {
     /// recording). Nothing happens before the game has started.
     Declare(Declared),
     /// The arbiter gives this side this much more time (ms), declared at the host: the game's
-    /// clock follows ([`LiveGame::handle_host_note`]), a physical clock is set so, and the sink is told
-    /// ([`Happened::Operated`], for the recording). Nothing happens before the game has
+    /// clock follows ([`LiveGame::handle_host_note`]), a physical clock is set so, and the sink
+    /// is told ([`Happened::Operated`], for the recording). Nothing happens before the game has
     /// started.
     AddTime(Color, Millis),
     /// The arbiter notes this on the game, at the host: the game says it (a `note` event, a PGN

@@ -1,5 +1,5 @@
-//! Two sinks as one: what a runner reports goes to both, in order (its notices to the first) (`demo` prints the game in
-//! the terminal and serves its page).
+//! Two sinks as one: what a runner reports goes to both, in order (its notices to the first
+//! only): `demo` prints the game in the terminal and serves its page.
 
 use std::io;
 

@@ -1,7 +1,7 @@
 //! `serve --livechess`: the overview's boards through DGT LiveChess's local API
 //! (`GET /api/v1.0/eboards`, the WebSocket at `/api/v1.0`), for the tools that read e-boards
-//! through LiveChess. The calls and messages are the library's (`touchmove_spectators::livechess`); this
-//! is the thin loop around them: one task per connection, one per feed.
+//! through LiveChess. The calls and messages are the library's
+//! (`touchmove_spectators::livechess`); this is the thin loop around them: one task per connection, one per feed.
 //!
 //! What one client may cost is bounded: the messages waiting for it ([`OUTGOING`]: a client
 //! that falls further behind, or takes nothing for [`WRITE_LIMIT`], is dropped, as a lagging

@@ -7,8 +7,8 @@
 //! Once a king leaves its square (or an identified king arrives where it does not stand), the
 //! interpreter goes on deciding as always, but keeps its decisions back and keeps what the
 //! kings' motions can change (`BeforeWatch`: the record, the turn, what was held back and
-//! decided, never its settings or the board as sensed) as it was before the king moved. If both kings come to stand on centre squares and
-//! rest there (the slide window, and one scan more on a scanning board), the gesture is made:
+//! decided, never its settings or the board as sensed) as it was before the king moved. If
+//! both kings come to stand on centre squares and rest there (the slide window, and one scan more on a scanning board), the gesture is made:
 //! the copy takes over (the kings' motions were no move, no ruling and no takeback), with the
 //! board as it now is, decides what was pending before the kings moved, and ends the game. If
 //! both kings went out and come back to their squares, the copy takes over too: it was

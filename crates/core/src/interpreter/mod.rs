@@ -298,7 +298,8 @@ enum Seen {
 ///     std::iter::from_fn(|| interpreter.poll_event()).map(|event| event.kind).collect();
 /// assert!(decided.iter().any(|kind| matches!(kind, EventKind::Violation(v)
 ///     if v.rule == Rule::TouchOwn && v.color == Color::White && v.square == Square::G1)));
-/// assert!(decided.iter().any(|kind| matches!(kind, EventKind::Move(m) if m.san.to_string() == "e4")));
+/// let e4 = |kind: &EventKind| matches!(kind, EventKind::Move(m) if m.san.to_string() == "e4");
+/// assert!(decided.iter().any(e4));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Interpreter {

@@ -89,8 +89,10 @@ pub enum WriteError {
 /// use touchmove_core::{SensorEvent, SensorKind};
 ///
 /// let mut writer = LogWriter::new(Vec::new(), &LogHeader::default(), FlushPolicy::WhenAsked)?;
-/// writer.write_event(&SensorEvent::new(0, SensorKind::Lift { square: Square::E2, piece: None }))?;
-/// writer.write_event(&SensorEvent::new(400, SensorKind::Place { square: Square::E4, piece: None }))?;
+/// let lift = SensorKind::Lift { square: Square::E2, piece: None };
+/// let place = SensorKind::Place { square: Square::E4, piece: None };
+/// writer.write_event(&SensorEvent::new(0, lift))?;
+/// writer.write_event(&SensorEvent::new(400, place))?;
 /// let text = String::from_utf8(writer.into_inner()?)?;
 /// assert_eq!(text, "touchmove-log 1\n0 lift e2\n400 place e4\n");
 /// assert_eq!(read_log(&text)?.events.len(), 2, "what is written reads back");

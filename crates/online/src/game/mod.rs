@@ -99,17 +99,22 @@ struct Sent {
 /// let mut game = OnlineGame::new(Chess::default(), Color::White);
 /// // The player's 1. e4, as the interpreter decides it from the board: sent to the server.
 /// let mut board = Interpreter::new(Chess::default(), Config::default());
-/// board.handle_event(&SensorEvent::new(0, SensorKind::Lift { square: Square::E2, piece: None }));
-/// board.handle_event(&SensorEvent::new(400, SensorKind::Place { square: Square::E4, piece: None }));
+/// let lift = SensorKind::Lift { square: Square::E2, piece: None };
+/// let place = SensorKind::Place { square: Square::E4, piece: None };
+/// board.handle_event(&SensorEvent::new(0, lift));
+/// board.handle_event(&SensorEvent::new(400, place));
 /// board.finish();
 /// while let Some(decided) = board.poll_event() {
 ///     game.handle_decision(&decided);
 /// }
 /// let out: Vec<OnlineEvent> = std::iter::from_fn(|| game.poll_event()).collect();
-/// assert!(out.iter().any(|e| matches!(e, OnlineEvent::Send(Request::Move(m)) if m.to_string() == "e2e4")));
+/// let sent = |e: &OnlineEvent| matches!(e, OnlineEvent::Send(Request::Move(m)) if m.to_string() == "e2e4");
+/// assert!(out.iter().any(sent));
 /// // The server's state with the opponent's 1... e5: shown on the board to be carried out.
-/// let line = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":299000,"btime":298000,"winc":0,"binc":0,"status":"started"}"#;
-/// let message: GameMessage = serde_json::from_str(line)?;
+/// let line = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":299000,"btime":298000,"#
+///     .to_owned()
+///     + r#""winc":0,"binc":0,"status":"started"}"#;
+/// let message: GameMessage = serde_json::from_str(&line)?;
 /// game.handle_message(2000, &message);
 /// let out: Vec<OnlineEvent> = std::iter::from_fn(|| game.poll_event()).collect();
 /// assert!(out.iter().any(|e| matches!(e,

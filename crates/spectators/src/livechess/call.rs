@@ -213,8 +213,9 @@ struct Inner {
 /// let listed = parse_call(r#"{"id":1,"call":"eboards"}"#)?;
 /// assert_eq!((listed.id, listed.call), (CallId::Number(1), Call::Eboards));
 /// // A feed of board-1's events, as lichess.org's e-board page asks for it.
-/// let text = r#"{"id":"a7","call":"subscribe","param":{"feed":"eboardevent","id":3,"param":{"serialnr":"board-1"}}}"#;
-/// let subscribed = parse_call(text)?;
+/// let text = r#"{"id":"a7","call":"subscribe","#.to_owned()
+///     + r#""param":{"feed":"eboardevent","id":3,"param":{"serialnr":"board-1"}}}"#;
+/// let subscribed = parse_call(&text)?;
 /// assert_eq!(subscribed.id, CallId::Text("a7".to_owned()));
 /// assert_eq!(subscribed.call, Call::Subscribe { feed: 3, serialnr: "board-1".to_owned() });
 /// // An unknown call is refused, its id kept for the answer.
