@@ -2,7 +2,7 @@
 //! wire (DGT, ChessLink, the Hall board's frames, Certabo, Chessnut, Square Off) and the
 //! Lichess streams' lines.
 //!
-//! The shape is tokio-util's `Decoder`'s, sans-IO: bytes in, in whatever pieces the link gives
+//! The shape is the async codecs' `Decoder`'s, sans-IO: bytes in, in whatever pieces the link gives
 //! them; frames out, or an error for the bytes that made none, after which the decoder
 //! resynchronises on the next frame, so that a corrupt frame costs that frame and never the
 //! ones after it. What comes out never depends on how the bytes were split.
