@@ -206,7 +206,7 @@ pub enum LineError {
         /// What is wrong with it.
         reason: PlacementError,
     },
-    /// Bytes were pushed into the decoder after [`finish`](super::LogDecoder::finish).
+    /// Bytes were pushed into the decoder after [`finish`](crate::decode::StreamDecoder::finish).
     #[error("input pushed after the end of the input was signalled")]
     PushedAfterFinish,
 }
