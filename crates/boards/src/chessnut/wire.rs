@@ -397,6 +397,8 @@ fn host_lengths(kind: u8) -> Option<u8> {
 struct Framer {
     pending: VecDeque<u8>,
     lengths: Lengths,
+    /// What the end of the stream dropped, not yet taken.
+    ended: Option<Corrupt>,
 }
 
 impl Framer {
@@ -404,6 +406,7 @@ impl Framer {
         Framer {
             pending: VecDeque::new(),
             lengths,
+            ended: None,
         }
     }
 
@@ -411,9 +414,15 @@ impl Framer {
         self.pending.extend(bytes);
     }
 
-    /// The next whole frame, a byte that starts none (as `Err`), or `None` while the bytes so
-    /// far end in the middle of a frame.
-    fn next(&mut self) -> Option<Result<Vec<u8>, (u8, String)>> {
+    /// The next whole frame, a byte that starts none (as `Err`), or, once the bytes so far make
+    /// neither, a frame the stream's end cut short (as `Err`); `None` while the bytes so far
+    /// end in the middle of a frame.
+    fn next(&mut self) -> Option<Result<Vec<u8>, Corrupt>> {
+        self.frame().or_else(|| self.ended.take().map(Err))
+    }
+
+    /// The next whole frame, or a byte that starts none (as `Err`).
+    fn frame(&mut self) -> Option<Result<Vec<u8>, Corrupt>> {
         let kind = *self.pending.front()?;
         let len = *self.pending.get(1)?;
         let fits = match (self.lengths)(kind) {
@@ -422,10 +431,10 @@ impl Framer {
         };
         if !fits {
             self.pending.pop_front();
-            return Some(Err((
-                kind,
-                format!("a frame of kind {kind:#04x} cannot be {len:#04x} bytes long"),
-            )));
+            return Some(Err(Corrupt {
+                dropped: vec![kind],
+                why: format!("a frame of kind {kind:#04x} cannot be {len:#04x} bytes long"),
+            }));
         }
         let total = usize::from(len) + 2;
         if self.pending.len() < total {
@@ -439,9 +448,16 @@ impl Framer {
         !self.pending.is_empty()
     }
 
-    /// Drops what waits (a frame cut short).
-    fn flush(&mut self) -> Vec<u8> {
-        self.pending.drain(..).collect()
+    /// The stream ended: what waits (a frame cut short) is dropped, and said by
+    /// [`Framer::next`] once.
+    fn finish(&mut self) {
+        let dropped: Vec<u8> = self.pending.drain(..).collect();
+        if !dropped.is_empty() {
+            self.ended = Some(Corrupt {
+                dropped,
+                why: "a frame cut short".to_owned(),
+            });
+        }
     }
 }
 
@@ -471,8 +487,6 @@ impl Framer {
 #[derive(Debug)]
 pub struct MessageDecoder {
     framer: Framer,
-    /// What the end of the stream dropped, not yet polled.
-    ended: Option<Corrupt>,
 }
 
 impl Default for MessageDecoder {
@@ -486,7 +500,6 @@ impl MessageDecoder {
     pub fn new() -> MessageDecoder {
         MessageDecoder {
             framer: Framer::new(board_lengths),
-            ended: None,
         }
     }
 
@@ -507,25 +520,12 @@ impl StreamDecoder for MessageDecoder {
 
     /// The link went quiet: a frame cut short is dropped, what it held said.
     fn finish(&mut self) {
-        let dropped = self.framer.flush();
-        if !dropped.is_empty() {
-            self.ended = Some(Corrupt {
-                dropped,
-                why: "a frame cut short".to_owned(),
-            });
-        }
+        self.framer.finish();
     }
 
     /// The next thing found, if the bytes so far make one.
     fn poll(&mut self) -> Option<Decoded<BoardMessage>> {
-        match self.framer.next() {
-            Some(Err((byte, why))) => Some(Err(Corrupt {
-                dropped: vec![byte],
-                why,
-            })),
-            Some(Ok(frame)) => Some(message(frame)),
-            None => self.ended.take().map(Err),
-        }
+        Some(self.framer.next()?.and_then(message))
     }
 }
 
@@ -570,8 +570,6 @@ fn message(frame: Vec<u8>) -> Decoded<BoardMessage> {
 #[derive(Debug)]
 pub struct CommandDecoder {
     framer: Framer,
-    /// What the end of the stream dropped, not yet polled.
-    ended: Option<Corrupt>,
 }
 
 impl Default for CommandDecoder {
@@ -585,7 +583,6 @@ impl CommandDecoder {
     pub fn new() -> CommandDecoder {
         CommandDecoder {
             framer: Framer::new(host_lengths),
-            ended: None,
         }
     }
 }
@@ -601,25 +598,12 @@ impl StreamDecoder for CommandDecoder {
 
     /// The host went quiet: a frame cut short is dropped, what it held said.
     fn finish(&mut self) {
-        let dropped = self.framer.flush();
-        if !dropped.is_empty() {
-            self.ended = Some(Corrupt {
-                dropped,
-                why: "a frame cut short".to_owned(),
-            });
-        }
+        self.framer.finish();
     }
 
     /// The next command found, or what was not one, if the bytes so far make either.
     fn poll(&mut self) -> Option<Decoded<HostCommand>> {
-        match self.framer.next() {
-            Some(Err((byte, why))) => Some(Err(Corrupt {
-                dropped: vec![byte],
-                why,
-            })),
-            Some(Ok(frame)) => Some(command(frame)),
-            None => self.ended.take().map(Err),
-        }
+        Some(self.framer.next()?.and_then(command))
     }
 }
 
