@@ -1,6 +1,6 @@
 //! `touchmove calibrate`: what a board's session must learn of the board (a Certabo RFID
 //! board's chips, from the pieces set up for a game and the spare queens on d6 and d3),
-//! learnt again and kept for its next sessions ([`super::learnt`]), replacing what was kept.
+//! learnt again and kept for its next sessions ([`touchmove_links::learnt`]), replacing what was kept.
 
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,7 @@ use touchmove::runner::Connector;
 use touchmove::sensor::Millis;
 
 use super::args::CalibrateArgs;
-use super::serial::SerialConnector;
+use touchmove_links::serial::SerialConnector;
 
 /// Runs `touchmove calibrate`.
 pub fn run(args: &CalibrateArgs) -> Result<()> {

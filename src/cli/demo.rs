@@ -20,7 +20,7 @@ use super::demo_games;
 use super::emulator_pty::serve_on;
 use super::one_page;
 use super::session::announce;
-use super::watch_sink::WatchSink;
+use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_runtime::tee::Tee;
 
 /// Runs `touchmove demo`.

@@ -1,38 +1,26 @@
 //! Command-line parsing and dispatch: `main → run → ExitCode`.
 
-mod analysis;
-mod arbiter_keys;
 mod args;
-mod ble;
-mod board_link;
 mod calibrate;
 mod demo;
 mod demo_games;
 mod emulate;
 mod emulator_pty;
-mod frames_in;
-mod hid;
-mod learnt;
 mod one_page;
 mod online;
-mod output;
 mod outputs;
 mod pgn_game;
 mod play;
 mod ports;
 mod replay;
 mod resumed_match;
-mod serial;
 mod serve;
 mod session;
 mod simulate;
 mod simulated_log;
-mod speaker;
 mod start;
 mod style;
-mod typed;
 mod watch;
-mod watch_sink;
 
 use std::io::ErrorKind;
 use std::process::ExitCode;

@@ -8,7 +8,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use super::args::PortsArgs;
-use super::serial::{port_names, probe};
+use touchmove_links::serial::{port_names, probe};
 
 /// Runs `touchmove ports`.
 pub fn run(args: &PortsArgs) -> Result<()> {
@@ -23,7 +23,7 @@ pub fn run(args: &PortsArgs) -> Result<()> {
         let answer = runtime.block_on(ask(&name));
         writeln!(out, "{name}\t{answer}")?;
     }
-    match runtime.block_on(super::ble::in_range()) {
+    match runtime.block_on(touchmove_links::ble::in_range()) {
         Ok(boards) => {
             for board in boards {
                 writeln!(out, "{board}")?;
@@ -32,7 +32,7 @@ pub fn run(args: &PortsArgs) -> Result<()> {
         // No Bluetooth here is no error of `ports`: it says so and lists the rest.
         Err(error) => writeln!(out, "bluetooth\t{error}")?,
     }
-    match super::hid::boards_plugged_in() {
+    match touchmove_links::hid::boards_plugged_in() {
         Ok(boards) => {
             for board in boards {
                 writeln!(

@@ -16,9 +16,10 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 /// said first and the runner's is returned.
 pub fn session_outcome(
     watched: Result<(), touchmove::runner::RunnerError>,
-    finished: anyhow::Result<()>,
+    finished: Result<(), impl Into<anyhow::Error>>,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
+    let finished = finished.map_err(Into::into);
     match (watched, finished) {
         (Ok(()), finished) => finished,
         (Err(error), finished) => {
@@ -45,4 +46,33 @@ pub fn announce(line: &str) -> anyhow::Result<()> {
     writeln!(out, "{line}")?;
     out.flush()?;
     Ok(())
+}
+
+/// The voice set up by the board options `args` (`--speak`, `--speak-moves`, `--speak-wav`),
+/// if any.
+pub fn speaker(
+    args: &super::args::WatchArgs,
+) -> anyhow::Result<Option<touchmove_runtime::sinks::speaker::Speaker>> {
+    use touchmove_runtime::sinks::speaker::Speaker;
+    Ok(args
+        .speak
+        .map(|language| Speaker::start(language, args.speak_moves, args.speak_wav.clone()))
+        .transpose()?)
+}
+
+/// Starts the engine `--analyse` names (nothing without one); `wake` wakes the board's runner
+/// when it has said something (false once the runner is gone).
+pub fn analysis_engine(
+    args: &super::args::AnalyseArgs,
+    wake: impl Fn() -> bool + Send + 'static,
+) -> anyhow::Result<Option<touchmove_runtime::analysis::AnalysisEngine>> {
+    use anyhow::Context;
+    use touchmove_runtime::analysis::AnalysisEngine;
+    use touchmove_runtime::engine_runner::EngineCommand;
+    let Some(engine) = &args.analyse else {
+        return Ok(None);
+    };
+    let command = EngineCommand::parse(engine)
+        .context("--analyse: name the engine's program (and its arguments)")?;
+    Ok(Some(AnalysisEngine::start(command, args.analyse_ms, wake)))
 }

@@ -14,12 +14,12 @@ use touchmove::runner::{self, RunnerConfig};
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
-use super::analysis::{Analysing, AnalysisEngine};
 use super::args::{AnalyseArgs, WatchArgs};
-use super::board_link::{BoardConnector, board_protocol};
-use super::watch_sink::WatchSink;
+use touchmove_links::board::{BoardConnector, board_protocol};
+use touchmove_runtime::analysis::Analysing;
 use touchmove_runtime::files::recording::Recording;
 use touchmove_runtime::files::resumed::Resumed;
+use touchmove_runtime::sinks::watch::WatchSink;
 
 /// Runs `touchmove watch`.
 pub fn run(args: &WatchArgs, analyse: &AnalyseArgs) -> Result<()> {
@@ -121,12 +121,12 @@ async fn watch_with<S: BoardSession>(
         },
     )
     .with_notation(args.notation)
-    .with_speaker(super::speaker::Speaker::of(args)?);
+    .with_speaker(super::session::speaker(args)?);
     // A result the board cannot see (a draw agreed, a claim upheld...) is typed at the
     // terminal; the analysing engine wakes the runner when it has said something.
     let (controls, mut controlled) = mpsc::unbounded_channel();
     let wake = controls.clone();
-    let engine = AnalysisEngine::start(analyse, move || {
+    let engine = super::session::analysis_engine(analyse, move || {
         wake.send(touchmove::runner::Control::Wake).is_ok()
     })?;
     let mut sink = Analysing::new(sink, start.clone(), engine);
@@ -151,7 +151,7 @@ async fn watch_with<S: BoardSession>(
             std::future::pending::<()>().await;
         }
     };
-    super::arbiter_keys::read_arbiter_keys(controls);
+    touchmove_runtime::keys::arbiter::read_arbiter_keys(controls);
     let parts = runner::Parts {
         session: &mut session,
         game: &mut game,

@@ -10,9 +10,16 @@
 //!   ([`files::paths`]), the sensor recording written line by line ([`files::recording`]), the
 //!   PGN file rewritten through a temporary file ([`files::pgn_file`]), and a recording read
 //!   back to go on with it ([`files::resumed`]).
+//! - [`sinks`]: the decisions printed ([`sinks::printer`]), written with the recording and the
+//!   PGN ([`sinks::watch`]), said aloud ([`sinks::speaker`]).
+//! - [`analysis`]: an engine analysing a board's game beside it.
+//! - [`keys`]: the lines typed at the terminal, and the arbiter's commands among them.
 
+pub mod analysis;
 pub mod commented;
 pub mod engine_runner;
 pub mod files;
+pub mod keys;
 pub mod runner;
+pub mod sinks;
 pub mod tee;

@@ -3,6 +3,7 @@
 
 use shakmaty::Role;
 use touchmove_online::lichess::request::Request;
+pub use touchmove_runtime::keys::typed::promotion_piece;
 
 /// What the player asks at the host (a key, the page's button): of an online game's server,
 /// or of the engine of a game against it.
@@ -45,16 +46,5 @@ impl Asked {
             Asked::Promotion(role) => format!("promote/{}", role.char()),
             Asked::Hint => "hint".to_owned(),
         }
-    }
-}
-
-/// The promotion piece a letter (`q`, `r`, `b`, `n`) names.
-pub fn promotion_piece(letter: &str) -> Option<Role> {
-    match letter {
-        "q" => Some(Role::Queen),
-        "r" => Some(Role::Rook),
-        "b" => Some(Role::Bishop),
-        "n" => Some(Role::Knight),
-        _ => None,
     }
 }

@@ -10,7 +10,7 @@ use touchmove::online::lichess::request::{SEEK, accept_challenge};
 use touchmove::online::lichess::wire::Challenge;
 
 use super::super::args::{OnlineArgs, OnlineVariant, Seek, SeekColor};
-use super::client::{Lichess, StreamFailure};
+use touchmove_lichess::board_api::{Lichess, StreamFailure};
 
 /// How long a seek that could not be posted waits before it is posted again, at first...
 const SEEK_RETRY: Duration = Duration::from_secs(5);

@@ -5,7 +5,7 @@ use tokio::sync::mpsc;
 
 use touchmove::online::lichess::request::Request;
 
-use super::super::typed::read_typed;
+use touchmove_runtime::keys::typed::read_typed;
 use touchmove_web::asked::{Asked, promotion_piece};
 
 /// What typing does, said when a line is not understood.

@@ -5,11 +5,10 @@
 //! runner (`Control::Wake`), which takes it at its place among the board's reports: everything
 //! runs on one thread.
 //!
-//! Here: the games one after another, and a game's setting up; `client.rs` the server over
-//! HTTPS; `state.rs` the game's state and the runner's sink; `keys.rs` the requests typed;
-//! `finding.rs` the challenges accepted and the seek.
+//! Here: the games one after another, and a game's setting up; `state.rs` the game's state and
+//! the runner's sink; `keys.rs` the requests typed; `finding.rs` the challenges accepted and
+//! the seek. The server is reached over HTTPS through `touchmove_lichess::board_api`.
 
-mod client;
 mod finding;
 mod keys;
 mod ready;
@@ -41,12 +40,12 @@ use touchmove::timing::Timing;
 use touchmove::watched::Players;
 
 use super::args::OnlineArgs;
-use super::board_link::{BoardConnector, board_protocol};
-use super::watch_sink::WatchSink;
-use client::{Lichess, Lines, StreamFailure};
 use state::{Heard, OnlineSink, OnlineState};
+use touchmove_lichess::board_api::{Lichess, Lines, StreamFailure};
+use touchmove_links::board::{BoardConnector, board_protocol};
 use touchmove_runtime::files::recording::Recording;
 use touchmove_runtime::files::resumed::Resumed;
+use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_web::PageSink;
 use touchmove_web::asked::Asked;
 
@@ -443,7 +442,7 @@ async fn play(
         tags.clone(),
     )
     .with_notation(board.notation)
-    .with_speaker(super::speaker::Speaker::of(board)?);
+    .with_speaker(super::session::speaker(board)?);
     let (controls, mut control_receiver) = mpsc::unbounded_channel();
     let (requests, request_receiver) = mpsc::unbounded_channel();
     let over = Rc::new(Notify::new());

@@ -20,7 +20,7 @@ use touchmove::sensor_log::HostNote;
 use touchmove::watched::OnlineStatus;
 
 use super::super::resumed_match::{MatchSink, MatchState};
-use super::super::watch_sink::WatchSink;
+use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_web::PageSink;
 
 /// What the server said, until the runner wakes the sink to take it.

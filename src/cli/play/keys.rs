@@ -6,8 +6,8 @@ use tokio::sync::mpsc;
 use touchmove::rules::Declared;
 use touchmove::runner::Control;
 
-use super::super::arbiter_keys::typed_promotion;
-use super::super::typed::read_typed;
+use touchmove_runtime::keys::arbiter::typed_promotion;
+use touchmove_runtime::keys::typed::read_typed;
 use touchmove_web::asked::Asked;
 
 /// `resign` (and Enter) resigns `human`'s game; `hint` asks the engine for a hint; `promote

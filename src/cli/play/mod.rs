@@ -34,15 +34,15 @@ use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
 use super::args::{PlayArgs, PlaySide};
-use super::board_link::{BoardConnector, board_protocol};
 use super::resumed_match::resume;
-use super::watch_sink::WatchSink;
 use book::OpeningBook;
 use keys::read_keys;
 use limits::{DEFAULT_MOVETIME, Limits};
 use state::{Heard, PlaySink, PlayState};
+use touchmove_links::board::{BoardConnector, board_protocol};
 use touchmove_runtime::files::recording::Recording;
 use touchmove_runtime::files::resumed::Resumed;
+use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_web::asked::Asked;
 
 /// How long the engine may take to start and say it is ready.
@@ -228,7 +228,7 @@ async fn play(
         tags,
     )
     .with_notation(board.notation)
-    .with_speaker(super::speaker::Speaker::of(board)?);
+    .with_speaker(super::session::speaker(board)?);
     let (controls, mut control_receiver) = mpsc::unbounded_channel();
     let state = Rc::new(RefCell::new(PlayState {
         out,

@@ -20,9 +20,9 @@ use touchmove::sensor::Millis;
 use touchmove::sensor_log::HostNote;
 
 use super::super::resumed_match::{MatchSink, MatchState};
-use super::super::watch_sink::WatchSink;
 use super::book::OpeningBook;
 use super::limits::Limits;
+use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_web::PageSink;
 
 /// What answers the game's question for the engine's move, waiting for the runner.

@@ -20,10 +20,10 @@ use touchmove::sensor_log::{LogReader, LogRecord, ReadError};
 use touchmove::stream::StreamEvent;
 
 use super::args::ReplayArgs;
-use super::output::EventPrinter;
 use recorded::Recorded;
 use touchmove_runtime::files::paths::{Existing, check_output};
 use touchmove_runtime::files::pgn_file::{PgnFileError, PgnStream};
+use touchmove_runtime::sinks::printer::EventPrinter;
 
 /// Runs `touchmove replay`.
 pub fn run(args: &ReplayArgs) -> Result<()> {

@@ -17,8 +17,8 @@ use shakmaty::Chess;
 use touchmove::stream::StreamEvent;
 
 use super::super::args::ReplayArgs;
-use super::super::output::EventPrinter;
 use super::{Pgn, PgnSink, replay_log};
+use touchmove_runtime::sinks::printer::EventPrinter;
 
 /// How many logs each thread may replay ahead of the one being passed on.
 const AHEAD: usize = 4;

@@ -5,7 +5,7 @@ use tokio_serial::SerialStream;
 
 use touchmove::runner::Connector;
 
-use super::super::board_link::BoardConnector;
+use touchmove_links::board::BoardConnector;
 use touchmove_web::stamps::Stamped;
 
 /// How a planned board is reached.

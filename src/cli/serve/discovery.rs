@@ -14,8 +14,8 @@ use tokio::time::Instant;
 
 use touchmove::live::Protocol;
 
-use super::super::serial::{port_names, probe};
 use super::runners::{Planned, Setup};
+use touchmove_links::serial::{port_names, probe};
 use touchmove_web::board::Overview;
 
 /// How often the ports are listed again.

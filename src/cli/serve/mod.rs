@@ -16,8 +16,8 @@ use tokio::sync::watch;
 use tokio::task::LocalSet;
 
 use super::args::{BoardSpec, ServeArgs};
-use super::board_link::board_protocol;
 use runners::{Planned, Setup};
+use touchmove_links::board::board_protocol;
 use touchmove_web::access::{self, Access, Allowed};
 use touchmove_web::board::Overview;
 use touchmove_web::token::Token;
@@ -49,7 +49,7 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
              client; give one or the other"
         );
     }
-    let push_target = push::PushTarget::from_args(args)?;
+    let push_target = push::target_of(args)?;
     let allowed = Arc::new(allowed(args));
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {

@@ -7,11 +7,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use tokio::sync::watch;
 
 use touchmove::broadcast::{MAX_GAMES, PushConfig, PushState, Pusher};
 use touchmove::sensor::Millis;
+use touchmove_lichess::credentials::Reply;
+use touchmove_lichess::push::{PushClient, PushTarget};
 
 use super::super::args::ServeArgs;
 use touchmove_web::access::Viewer;
@@ -20,60 +21,21 @@ use touchmove_web::board::Overview;
 /// How often the games are looked at for changes.
 const LOOK: Duration = Duration::from_millis(250);
 
-/// How long a push may take before it counts as failed.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Where the pushes go, and with what token.
-pub struct PushTarget {
-    endpoint: String,
-    round: String,
-    /// `Bearer TOKEN`, marked sensitive (never shown by reqwest's debug output).
-    authorization: HeaderValue,
-    /// The token, to take out of what a reply echoes before it is shown anywhere.
-    token: String,
-}
-
-impl PushTarget {
-    /// `text` (a reply's body) with every occurrence of the token replaced by `[redacted]`:
-    /// a server or a proxy may echo the request's `Authorization` in an error.
-    fn redacted(&self, text: &str) -> String {
-        redact(text, &self.token)
-    }
-}
-
-/// `text` with every occurrence of `token` replaced by `[redacted]`.
-fn redact(text: &str, token: &str) -> String {
-    if token.is_empty() {
-        return text.to_owned();
-    }
-    text.replace(token, "[redacted]")
-}
-
-impl PushTarget {
-    /// The target `--lichess-round` and `--lichess-url` name, with the token from the
-    /// environment; `None` without `--lichess-round`.
-    pub fn from_args(args: &ServeArgs) -> Result<Option<PushTarget>> {
-        let Some(round) = &args.lichess_round else {
-            return Ok(None);
-        };
-        let token = std::env::var("LICHESS_TOKEN")
-            .ok()
-            .filter(|token| !token.trim().is_empty())
-            .context(
-                "--lichess-round: set the environment variable LICHESS_TOKEN to a Lichess token \
+/// The target `--lichess-round` and `--lichess-url` name, with the token from the environment;
+/// `None` without `--lichess-round`.
+pub fn target_of(args: &ServeArgs) -> Result<Option<PushTarget>> {
+    let Some(round) = &args.lichess_round else {
+        return Ok(None);
+    };
+    let token = std::env::var("LICHESS_TOKEN")
+        .ok()
+        .filter(|token| !token.trim().is_empty())
+        .context(
+            "--lichess-round: set the environment variable LICHESS_TOKEN to a Lichess token \
                  with the study:write scope",
-            )?;
-        let mut authorization = HeaderValue::from_str(&format!("Bearer {}", token.trim()))
-            .map_err(|_| anyhow::anyhow!("LICHESS_TOKEN holds characters no token has"))?;
-        authorization.set_sensitive(true);
-        let base = args.lichess_url.trim_end_matches('/');
-        Ok(Some(PushTarget {
-            endpoint: format!("{base}/api/broadcast/round/{round}/push"),
-            round: round.clone(),
-            authorization,
-            token: token.trim().to_owned(),
-        }))
-    }
+        )?;
+    let target = PushTarget::new(&args.lichess_url, round, &token).context("LICHESS_TOKEN")?;
+    Ok(Some(target))
 }
 
 /// The pusher, shared with the web side (`/api/boards`' `push`).
@@ -86,24 +48,13 @@ fn lock(pushes: &Pushes) -> MutexGuard<'_, Pusher> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// What a push's reply was.
-struct Reply {
-    status: u16,
-    retry_after: Option<u64>,
-    body: String,
-}
-
 /// Starts pushing the overview's games to `target` until `stopped` turns true.
 pub fn start(
     target: PushTarget,
     overview: Arc<Overview>,
     stopped: watch::Receiver<bool>,
 ) -> Result<(Arc<Pushes>, tokio::task::JoinHandle<()>)> {
-    let client = reqwest::Client::builder()
-        .timeout(REQUEST_TIMEOUT)
-        .user_agent(concat!("touchmove/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .context("--lichess-round: cannot make an HTTPS client")?;
+    let client = PushClient::new().context("--lichess-round")?;
     let pushes = Arc::new(Mutex::new(Pusher::new(PushConfig::default())));
     let task = tokio::task::spawn_local(push_loop(
         client,
@@ -117,7 +68,7 @@ pub fn start(
 
 /// Watches the games, pushes when the pusher says, and says what changed in the replies.
 async fn push_loop(
-    client: reqwest::Client,
+    client: PushClient,
     target: PushTarget,
     overview: Arc<Overview>,
     pushes: Arc<Pushes>,
@@ -147,13 +98,12 @@ async fn push_loop(
                 let mut pusher = lock(&pushes);
                 match reply {
                     Ok(Ok(reply)) => {
-                        let body = target.redacted(&reply.body);
-                        pusher.handle_reply(now(), reply.status, reply.retry_after, &body);
+                        pusher.handle_reply(now(), reply.status, reply.retry_after, &reply.body);
                     }
-                    Ok(Err(error)) => pusher.handle_failure(now(), &target.redacted(&error)),
+                    Ok(Err(error)) => pusher.handle_failure(now(), &error),
                     Err(error) => pusher.handle_failure(now(), &error.to_string()),
                 }
-                told.say(&pusher, &overview, &target.round);
+                told.say(&pusher, &overview, target.round());
             }
             _ = stopped.changed() => return,
         }
@@ -179,29 +129,7 @@ async fn push_loop(
             .take(request.boards.len())
             .map(|(_, pgn)| pgn)
             .collect();
-        let send = client
-            .post(&target.endpoint)
-            .header(AUTHORIZATION, target.authorization.clone())
-            .header(CONTENT_TYPE, "text/plain; charset=utf-8")
-            .body(body.join("\n"));
-        in_flight = Some(tokio::spawn(async move {
-            let response = send
-                .send()
-                .await
-                .map_err(|error| error.without_url().to_string())?;
-            let status = response.status().as_u16();
-            let retry_after = response
-                .headers()
-                .get(RETRY_AFTER)
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.trim().parse().ok());
-            let body = response.text().await.unwrap_or_default();
-            Ok(Reply {
-                status,
-                retry_after,
-                body,
-            })
-        }));
+        in_flight = Some(tokio::spawn(client.push(&target, body.join("\n"))));
     }
 }
 
@@ -269,22 +197,5 @@ impl Told {
                 );
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_echoed_token_is_redacted() {
-        let token = "lip_s3cret";
-        let body = r#"{"error":"Bad token: Bearer lip_s3cret (lip_s3cret)"}"#;
-        let said = redact(body, token);
-        assert_eq!(
-            said,
-            r#"{"error":"Bad token: Bearer [redacted] ([redacted])"}"#
-        );
-        assert_eq!(redact("nothing", ""), "nothing");
     }
 }

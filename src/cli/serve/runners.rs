@@ -14,10 +14,10 @@ use touchmove::output::pgn::PgnTags;
 use touchmove::runner::{self, AnotherBoard, Connector, Control, Parts, RunnerConfig};
 use touchmove::watched::WatchedBoard;
 
-use super::super::analysis::{Analysing, AnalysisEngine};
 use super::super::args::ServeArgs;
-use super::super::board_link::BoardConnector;
 use super::connector::PlannedConnector;
+use touchmove_links::board::BoardConnector;
+use touchmove_runtime::analysis::Analysing;
 use touchmove_runtime::files::resumed::Resumed;
 use touchmove_web::board::BoardHandle;
 use touchmove_web::records::GameRecords;
@@ -147,7 +147,9 @@ impl Setup {
         Ok(tokio::task::spawn_local(async move {
             let sink = PageSink::new(Arc::clone(&plan.handle), records, plan.stamps);
             let handle = Arc::clone(&plan.handle);
-            let engine = AnalysisEngine::start(&analyse, move || handle.control(Control::Wake))?;
+            let engine = super::super::session::analysis_engine(&analyse, move || {
+                handle.control(Control::Wake)
+            })?;
             let sink = Analysing::new(sink, options.start.clone(), engine);
             let run = Run {
                 sink,

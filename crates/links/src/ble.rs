@@ -18,11 +18,10 @@ use futures_util::StreamExt;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
-use touchmove::live::{BleProfile, Protocol};
-use touchmove::runner::Connector;
-use touchmove_simulation::emulation::hex;
+use touchmove_boards::live::{BleProfile, Protocol};
+use touchmove_runtime::runner::Connector;
 
-use super::frames_in::FramesIn;
+use crate::frames_in::FramesIn;
 
 /// How a port names a Bluetooth LE board: `ble:NAME` or `ble:ADDRESS`.
 pub const PREFIX: &str = "ble:";
@@ -226,7 +225,7 @@ pub async fn in_range() -> io::Result<Vec<InRange>> {
 
 /// The protocol whose profile recognises a board advertised as `name` with `services`.
 fn family_of(name: Option<&str>, services: &[String]) -> Option<&'static Protocol> {
-    touchmove::registry::PROTOCOLS
+    touchmove_boards::registry::PROTOCOLS
         .iter()
         .find(|protocol| {
             protocol
@@ -446,6 +445,15 @@ impl AsyncWrite for BlePort {
     }
 }
 
+/// Bytes as hex, space-separated (`2b 7f`), as the diagnostics show what is written.
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,5 +466,11 @@ mod tests {
         assert!(is_address("C0:FF:EE:00:00:01"));
         assert!(!is_address("Chessnut Air"));
         assert!(!is_address("C0:FF:EE:00:00"));
+    }
+
+    #[test]
+    fn what_is_written_is_shown_in_hex() {
+        assert_eq!(hex(&[0x2b, 0x7f, 0x00]), "2b 7f 00");
+        assert_eq!(hex(&[]), "");
     }
 }

@@ -6,21 +6,22 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result};
 use shakmaty::{Bitboard, Chess, Position};
 
-use touchmove::event::{EventKind, GameEvent, LinkState};
-use touchmove::live::{LiveEvent, LiveGame, board_diagram};
-use touchmove::output::notation::Notation;
-use touchmove::output::pgn::PgnTags;
-use touchmove::runner::{Happened, Sink};
-use touchmove::sensor::Millis;
-use touchmove::sensor_log::HostNote;
-use touchmove::stream::{BatteryLevel, Refusal, StreamEvent, StreamKind};
+use crate::runner::{Happened, Sink};
+use touchmove_boards::live::{LiveEvent, LiveGame, board_diagram};
+use touchmove_core::event::{EventKind, GameEvent, LinkState};
+use touchmove_core::output::notation::Notation;
+use touchmove_core::output::pgn::PgnTags;
+use touchmove_core::sensor::Millis;
+use touchmove_core::sensor_log::HostNote;
+use touchmove_core::stream::{BatteryLevel, Refusal, StreamEvent, StreamKind};
 
-use super::output::write_event;
-use touchmove_runtime::files::pgn_file::PgnFile;
-use touchmove_runtime::files::recording::Recording;
+use super::OutputError;
+use super::printer::write_event;
+use super::speaker::Speaker;
+use crate::files::pgn_file::PgnFile;
+use crate::files::recording::Recording;
 
 /// The outputs of a live session.
 pub struct WatchSink<W: Write> {
@@ -33,7 +34,7 @@ pub struct WatchSink<W: Write> {
     /// How the text output writes moves.
     notation: Notation,
     /// `--speak`: the voice.
-    speaker: Option<super::speaker::Speaker>,
+    speaker: Option<Speaker>,
     /// Whether the voice is silent: a resumed recording's decisions, read back, were said when
     /// they were made.
     hushed: bool,
@@ -63,7 +64,7 @@ impl<W: Write> WatchSink<W> {
     }
 
     /// A voice says what `speaker` says of the decisions.
-    pub fn with_speaker(mut self, speaker: Option<super::speaker::Speaker>) -> WatchSink<W> {
+    pub fn with_speaker(mut self, speaker: Option<Speaker>) -> WatchSink<W> {
         self.speaker = speaker;
         self
     }
@@ -93,7 +94,7 @@ impl<W: Write> WatchSink<W> {
     }
 
     /// Writes what is still pending; fails, naming the file, if anything could not be written.
-    pub fn finish(mut self) -> Result<()> {
+    pub fn finish(mut self) -> Result<(), OutputError> {
         if let Some(speaker) = self.speaker.take() {
             speaker.finish();
         }
@@ -103,9 +104,9 @@ impl<W: Write> WatchSink<W> {
         if self.pgn_failing
             && let Some(pgn) = &self.pgn
         {
-            pgn.rewrite().context("the PGN could not be written")?;
+            pgn.rewrite().map_err(OutputError::Pgn)?;
         }
-        self.out.flush().context("cannot write to standard output")
+        self.out.flush().map_err(OutputError::Stdout)
     }
 
     /// Records `event` in the PGN and rewrites the file; a failure is said once (the next
@@ -167,7 +168,7 @@ impl<W: Write> WatchSink<W> {
         self.out.flush()
     }
 
-    fn waiting(&mut self, seen: &touchmove::sensor::BoardSnapshot) -> io::Result<()> {
+    fn waiting(&mut self, seen: &touchmove_core::sensor::BoardSnapshot) -> io::Result<()> {
         let unknown = seen.occupied & !seen.pieces.occupied();
         let mut text = String::from("the board shows:\n");
         text.push_str(&board_diagram(&seen.pieces, unknown));
@@ -182,7 +183,7 @@ impl<W: Write> WatchSink<W> {
     }
 }
 
-impl<W: Write> touchmove_runtime::commented::Commented for WatchSink<W> {
+impl<W: Write> crate::commented::Commented for WatchSink<W> {
     fn commented(&mut self, t: Millis, note: &HostNote, event: &StreamEvent) -> io::Result<()> {
         self.host_note(t, note);
         self.write_decision(event, None)
@@ -237,8 +238,8 @@ impl<W: Write> WatchSink<W> {
                 if let Some(pgn) = self.pgn.as_mut() {
                     pgn.starts_from(game.start());
                 }
-                match touchmove::rules::chess960::number_of(game.start().board()) {
-                    Some(number) if touchmove::rules::chess960::is_chess960(game.start()) => {
+                match touchmove_core::rules::chess960::number_of(game.start().board()) {
+                    Some(number) if touchmove_core::rules::chess960::is_chess960(game.start()) => {
                         eprintln!(
                             "touchmove: the board shows Chess960 starting position {number}: \
                              recording the game"
@@ -289,7 +290,7 @@ impl<W: Write> WatchSink<W> {
         };
         eprintln!(
             "touchmove: {}",
-            touchmove::output::text::render_stream_in(&event, Notation::San)
+            touchmove_core::output::text::render_stream_in(&event, Notation::San)
         );
         if self.json {
             write_event(&mut self.out, true, Notation::San, &event)?;

@@ -6,15 +6,15 @@
 use shakmaty::{Color, KnownOutcome};
 use tokio::sync::mpsc;
 
-use touchmove::event::{ClaimReason, ClockTimes, TagName};
-use touchmove::rules::Declared;
-use touchmove::runner::Control;
-use touchmove::sensor::Millis;
+use crate::runner::Control;
+use touchmove_core::event::{ClaimReason, ClockTimes, TagName};
+use touchmove_core::rules::Declared;
+use touchmove_core::sensor::Millis;
 
 use super::typed::read_typed;
 
 /// What can be typed, for the help line.
-pub(super) const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
+pub const TYPED: &str = "`draw`, `claim threefold`, `claim fifty`, `resign white|black`, \
 `default white|black`, `penalty white|black`, `adjudicate 1-0|0-1|1/2-1/2`, `time white|black \
 SECONDS`, `clock WHITE BLACK` (each H:MM:SS or M:SS), `note TEXT`, \
 `tag white|black|event|round|site|board TEXT`, `reinstate PLY`, `promote q|r|b|n` (a \
@@ -22,7 +22,7 @@ promotion's piece the board cannot tell)";
 
 /// Reads the lines typed and sends each declaration to the board's runner; anything else is
 /// answered with what can be typed.
-pub(super) fn read_arbiter_keys(controls: mpsc::UnboundedSender<Control>) {
+pub fn read_arbiter_keys(controls: mpsc::UnboundedSender<Control>) {
     read_typed("a result", move |line| {
         let Some(control) = typed_control(line) else {
             eprintln!("touchmove: `{line}`? type {TYPED}, and Enter");
@@ -58,16 +58,16 @@ fn typed_control(line: &str) -> Option<Control> {
 
 /// The piece a typed `promote q|r|b|n` chooses for a promotion the board cannot tell, if the
 /// line is one.
-pub(super) fn typed_promotion(line: &str) -> Option<shakmaty::Role> {
+pub fn typed_promotion(line: &str) -> Option<shakmaty::Role> {
     match line.split_whitespace().collect::<Vec<_>>().as_slice() {
-        ["promote", letter] => touchmove_web::asked::promotion_piece(letter),
+        ["promote", letter] => super::typed::promotion_piece(letter),
         _ => None,
     }
 }
 
 /// The tag and its value (as typed) of a typed `tag NAME TEXT`, if the line is one (the name
 /// alone unnames the tag).
-pub(super) fn typed_tag(line: &str) -> Option<(TagName, &str)> {
+pub fn typed_tag(line: &str) -> Option<(TagName, &str)> {
     let (word, rest) = line.trim().split_once(' ')?;
     if !word.eq_ignore_ascii_case("tag") {
         return None;
@@ -78,7 +78,7 @@ pub(super) fn typed_tag(line: &str) -> Option<(TagName, &str)> {
 }
 
 /// The times a typed `clock WHITE BLACK` sets (each `H:MM:SS` or `M:SS`), if the line is one.
-pub(super) fn typed_clock(line: &str) -> Option<ClockTimes> {
+pub fn typed_clock(line: &str) -> Option<ClockTimes> {
     match line.split_whitespace().collect::<Vec<_>>().as_slice() {
         ["clock", white, black] => Some(ClockTimes {
             white: clock_time(white)?,
@@ -106,7 +106,7 @@ fn clock_time(text: &str) -> Option<Millis> {
 }
 
 /// The ply of a typed `reinstate PLY`, if the line is one.
-pub(super) fn typed_reinstate(line: &str) -> Option<u32> {
+pub fn typed_reinstate(line: &str) -> Option<u32> {
     match line.split_whitespace().collect::<Vec<_>>().as_slice() {
         ["reinstate", ply] => ply.parse().ok(),
         _ => None,
@@ -114,14 +114,14 @@ pub(super) fn typed_reinstate(line: &str) -> Option<u32> {
 }
 
 /// The text of a typed `note TEXT`, as typed, if the line is one.
-pub(super) fn typed_note(line: &str) -> Option<&str> {
+pub fn typed_note(line: &str) -> Option<&str> {
     let (word, text) = line.split_once(' ')?;
     let text = text.trim();
     (word.eq_ignore_ascii_case("note") && !text.is_empty()).then_some(text)
 }
 
 /// The side and the time (ms) a typed `time white|black SECONDS` gives, if the line is one.
-pub(super) fn typed_time(line: &str) -> Option<(Color, Millis)> {
+pub fn typed_time(line: &str) -> Option<(Color, Millis)> {
     match line.split_whitespace().collect::<Vec<_>>().as_slice() {
         ["time", side, seconds] => {
             let color = side.parse::<Color>().ok()?;
@@ -133,7 +133,7 @@ pub(super) fn typed_time(line: &str) -> Option<(Color, Millis)> {
 }
 
 /// The result a typed line declares, if it declares one.
-pub(super) fn typed_declaration(line: &str) -> Option<Declared> {
+pub fn typed_declaration(line: &str) -> Option<Declared> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let color = |word: &str| word.parse::<Color>().ok();
     match words.as_slice() {

@@ -7,53 +7,72 @@ use std::path::PathBuf;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use anyhow::Context as _;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_serial::SerialStream;
 
-use touchmove::live::Protocol;
-use touchmove::runner::Connector;
+use touchmove_boards::live::Protocol;
+use touchmove_runtime::runner::Connector;
 
-use super::ble::{BleConnector, BlePort, target};
-use super::hid::{HidConnector, HidPort};
-use super::serial::SerialConnector;
+use crate::ble::{BleConnector, BlePort, target};
+use crate::hid::{HidConnector, HidPort};
+use crate::serial::SerialConnector;
 
 /// The protocol of the board on `port`: the one `named` (`--protocol`), else a Bluetooth LE
 /// board's family (told by its advertisement or its services), else DGT.
 pub async fn board_protocol(
     port: Option<&std::path::Path>,
     named: Option<&str>,
-) -> anyhow::Result<&'static Protocol> {
+) -> Result<&'static Protocol, LinkError> {
     let ble = port.and_then(|port| port.to_str()).and_then(target);
     if port
         .and_then(|port| port.to_str())
-        .and_then(super::hid::target)
+        .and_then(crate::hid::target)
         .is_some()
     {
         // Only Chessnut boards are reached over USB HID.
-        let chessnut = &touchmove::chessnut::PROTOCOL;
+        let chessnut = &touchmove_boards::chessnut::PROTOCOL;
         if named.is_some_and(|named| named != chessnut.name) {
-            anyhow::bail!("only Chessnut boards (`--protocol chessnut`) are reached over USB HID");
+            return Err(LinkError::NotOverHid);
         }
         return Ok(chessnut);
     }
     let protocol = match (named, ble) {
-        (Some(named), _) => touchmove::registry::find(named)
-            .with_context(|| format!("no board protocol is called `{named}`"))?,
-        (None, Some(board)) => super::ble::family(board).await?,
-        (None, None) => &touchmove::dgt::PROTOCOL,
+        (Some(named), _) => touchmove_boards::registry::find(named)
+            .ok_or_else(|| LinkError::UnknownProtocol(named.to_owned()))?,
+        (None, Some(board)) => crate::ble::family(board).await.map_err(LinkError::Family)?,
+        (None, None) => &touchmove_boards::dgt::PROTOCOL,
     };
     // A board reached only one way is refused at once the other way, not tried again and again.
     if ble.is_none() {
-        super::serial::line_of(protocol)?;
+        crate::serial::line_of(protocol).map_err(LinkError::NoSerialLine)?;
     } else if protocol.ble.is_none() {
-        anyhow::bail!(
-            "a {} board is not reached over Bluetooth LE: give its serial port (`touchmove \
-             ports` lists them)",
-            protocol.name
-        );
+        return Err(LinkError::NotOverBle(protocol.name));
     }
     Ok(protocol)
+}
+
+/// Why a board's protocol cannot be told, or why its board cannot be reached the way its port
+/// names.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    /// `--protocol` names no protocol of the registry.
+    #[error("no board protocol is called `{0}`")]
+    UnknownProtocol(String),
+    /// A board plugged in by USB HID that is not a Chessnut board.
+    #[error("only Chessnut boards (`--protocol chessnut`) are reached over USB HID")]
+    NotOverHid,
+    /// A Bluetooth LE board whose family could not be told.
+    #[error(transparent)]
+    Family(std::io::Error),
+    /// A serial port named for a protocol with no serial line.
+    #[error(transparent)]
+    NoSerialLine(std::io::Error),
+    /// A Bluetooth LE board named for a protocol reached only by wire.
+    #[error(
+        "a {0} board is not reached over Bluetooth LE: give its serial port (`touchmove ports` \
+         lists them)"
+    )]
+    NotOverBle(&'static str),
 }
 
 /// A board's connector: serial or Bluetooth LE, as its port says.
@@ -71,7 +90,7 @@ impl BoardConnector {
     /// serial port that answers) for a board of `protocol`.
     pub fn new(port: Option<PathBuf>, protocol: &'static Protocol) -> BoardConnector {
         let named = port.as_ref().and_then(|port| port.to_str());
-        if let Some(path) = named.and_then(super::hid::target) {
+        if let Some(path) = named.and_then(crate::hid::target) {
             return BoardConnector::Hid(HidConnector::new(path));
         }
         let ble = named.and_then(target).map(str::to_owned);

@@ -7,10 +7,8 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 
-use anyhow::{Context, Result, bail};
-
-use touchmove::output::speech::{Language, Utterance, Voice};
-use touchmove::stream::StreamEvent;
+use touchmove_core::output::speech::{Language, Utterance, Voice};
+use touchmove_core::stream::StreamEvent;
 
 /// The program that speaks.
 const ESPEAK: &str = "espeak-ng";
@@ -22,6 +20,25 @@ pub struct Speaker {
     thread: std::thread::JoinHandle<()>,
 }
 
+/// Why the voice cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum SpeakerError {
+    /// The voice's program is not installed.
+    #[error("--speak: espeak-ng is missing (`apt-get install -y espeak-ng`)")]
+    Missing,
+    /// The folder the utterances are rendered to cannot be made.
+    #[error("--speak-wav {}: {error}", dir.display())]
+    WavDir {
+        /// The folder.
+        dir: PathBuf,
+        /// Why it cannot be made.
+        error: std::io::Error,
+    },
+    /// The voice's thread cannot be started.
+    #[error("--speak: cannot start the voice: {0}")]
+    Start(std::io::Error),
+}
+
 impl Speaker {
     /// A voice in `language` (every move said with `every_move`), played, or rendered to
     /// `wav_dir`; refused, saying how to get it, when espeak-ng is missing.
@@ -29,7 +46,7 @@ impl Speaker {
         language: Language,
         every_move: bool,
         wav_dir: Option<PathBuf>,
-    ) -> Result<Speaker> {
+    ) -> Result<Speaker, SpeakerError> {
         let found = Command::new(ESPEAK)
             .arg("--version")
             .stdout(Stdio::null())
@@ -37,11 +54,13 @@ impl Speaker {
             .status()
             .is_ok_and(|status| status.success());
         if !found {
-            bail!("--speak: espeak-ng is missing (`apt-get install -y espeak-ng`)");
+            return Err(SpeakerError::Missing);
         }
         if let Some(dir) = &wav_dir {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("--speak-wav {}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|error| SpeakerError::WavDir {
+                dir: dir.clone(),
+                error,
+            })?;
         }
         let (said, heard) = mpsc::channel();
         let voice = Voice {
@@ -51,7 +70,7 @@ impl Speaker {
         let thread = std::thread::Builder::new()
             .name("voice".to_owned())
             .spawn(move || speak(language, wav_dir, &heard))
-            .context("--speak: cannot start the voice")?;
+            .map_err(SpeakerError::Start)?;
         Ok(Speaker {
             voice,
             said,
@@ -63,14 +82,6 @@ impl Speaker {
     pub fn finish(self) {
         drop(self.said);
         let _ = self.thread.join();
-    }
-
-    /// The voice set up by the board options `args` (`--speak`, `--speak-moves`,
-    /// `--speak-wav`), if any.
-    pub fn of(args: &super::args::WatchArgs) -> Result<Option<Speaker>> {
-        args.speak
-            .map(|language| Speaker::start(language, args.speak_moves, args.speak_wav.clone()))
-            .transpose()
     }
 
     /// Says what the voice says of `event`, if anything.

@@ -1,16 +1,17 @@
-//! The Lichess server as `touchmove online` reaches it over HTTPS (reqwest): its ndjson streams
+//! The Lichess server as online play reaches it over HTTPS (reqwest): its ndjson streams
 //! line by line, and its requests with their answers. The token goes in a header marked
 //! sensitive and is taken out of anything the server echoes before it is shown.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::{Context, Result};
 use reqwest::StatusCode;
-use reqwest::header::{AUTHORIZATION, HeaderValue, RETRY_AFTER};
+use reqwest::header::AUTHORIZATION;
 
-use touchmove::online::lichess::ndjson::{Line, NdjsonLines};
 use touchmove_core::decode::StreamDecoder;
+use touchmove_online::lichess::ndjson::{Line, NdjsonLines};
+
+use crate::credentials::{Credentials, LichessError, Reply, client};
 
 /// How long a connection may take to open.
 const CONNECT: Duration = Duration::from_secs(10);
@@ -27,8 +28,7 @@ pub struct Lichess {
     base: String,
     /// The server's address as the messages name it (`lichess.org:443`).
     address: String,
-    authorization: HeaderValue,
-    token: String,
+    credentials: Credentials,
     http: reqwest::Client,
     /// Why the server could not be reached, as last said (`None`: it is reached): a fault is
     /// said once, and again only when it changes or ends.
@@ -44,34 +44,16 @@ pub enum StreamFailure {
     Passing(String),
 }
 
-/// A server's answer to a request.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    /// Its status.
-    pub status: u16,
-    /// `Retry-After`, in seconds, when given.
-    pub retry_after: Option<u64>,
-    /// Its body (the token taken out).
-    pub body: String,
-}
-
 impl Lichess {
     /// The server at `base` (`https://lichess.org`), for the account of `token`.
-    pub fn new(base: &str, token: &str) -> Result<Lichess> {
-        let mut authorization = HeaderValue::from_str(&format!("Bearer {}", token.trim()))
-            .map_err(|_| anyhow::anyhow!("the token holds characters no token has"))?;
-        authorization.set_sensitive(true);
-        let http = reqwest::Client::builder()
-            .connect_timeout(CONNECT)
-            .user_agent(concat!("touchmove/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .context("cannot make an HTTPS client")?;
+    pub fn new(base: &str, token: &str) -> Result<Lichess, LichessError> {
+        let credentials = Credentials::new(token)?;
+        let http = client(reqwest::Client::builder().connect_timeout(CONNECT))?;
         let base = base.trim_end_matches('/').to_owned();
         Ok(Lichess {
             address: address_of(&base),
             base,
-            authorization,
-            token: token.trim().to_owned(),
+            credentials,
             http,
             fault: Arc::new(Mutex::new(None)),
         })
@@ -108,10 +90,7 @@ impl Lichess {
 
     /// `text` with the token taken out (a server or a proxy may echo it).
     pub fn redacted(&self, text: &str) -> String {
-        if self.token.is_empty() {
-            return text.to_owned();
-        }
-        text.replace(&self.token, "[redacted]")
+        self.credentials.redacted(text)
     }
 
     /// Opens the ndjson stream at `path` (`GET`).
@@ -137,7 +116,7 @@ impl Lichess {
         request: reqwest::RequestBuilder,
     ) -> Result<Lines, StreamFailure> {
         let sent = request
-            .header(AUTHORIZATION, self.authorization.clone())
+            .header(AUTHORIZATION, self.credentials.authorization())
             .send();
         // A server that takes the connection and never answers: timed out, as a request.
         let response = tokio::time::timeout(REQUEST, sent)
@@ -169,23 +148,12 @@ impl Lichess {
         let response = self
             .http
             .post(format!("{}{path}", self.base))
-            .header(AUTHORIZATION, self.authorization.clone())
+            .header(AUTHORIZATION, self.credentials.authorization())
             .timeout(REQUEST)
             .send()
             .await
             .map_err(|error| self.failure(&error))?;
-        let status = response.status().as_u16();
-        let retry_after = response
-            .headers()
-            .get(RETRY_AFTER)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.trim().parse().ok());
-        let body = response.text().await.unwrap_or_default();
-        Ok(Reply {
-            status,
-            retry_after,
-            body: self.redacted(&body),
-        })
+        Ok(Reply::read(response, &self.credentials).await)
     }
 }
 

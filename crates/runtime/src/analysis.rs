@@ -9,21 +9,18 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use anyhow::{Context, Result};
 use tokio::sync::mpsc;
 
-use touchmove::analysis::{Analyst, AnalystEvent};
-use touchmove::engine::{EngineConfig, EngineEvent, SearchLimits};
-use touchmove::engine_runner::{self, EngineCommand, EngineReport, EngineRequest};
-use touchmove::live::LiveEvent;
-use touchmove::runner::{Happened, Sink};
-use touchmove::sensor::Millis;
-use touchmove::sensor_log::HostNote;
-use touchmove::stream::{StreamEvent, StreamKind};
+use crate::engine_runner::{self, EngineCommand, EngineReport, EngineRequest};
+use crate::runner::{Happened, Sink};
+use touchmove_boards::live::LiveEvent;
+use touchmove_core::sensor::Millis;
+use touchmove_core::sensor_log::HostNote;
+use touchmove_core::stream::{StreamEvent, StreamKind};
+use touchmove_engine::analysis::{Analyst, AnalystEvent};
+use touchmove_engine::{EngineConfig, EngineEvent, SearchLimits};
 
-use touchmove_runtime::commented::Commented;
-
-use super::args::AnalyseArgs;
+use crate::commented::Commented;
 
 /// The engine that analyses one board's game: where its questions go, and what it said, until
 /// the board's runner takes it.
@@ -34,17 +31,14 @@ pub struct AnalysisEngine {
 }
 
 impl AnalysisEngine {
-    /// Starts the engine `--analyse` names (nothing without one); `wake` wakes the board's
-    /// runner when it has said something (false once the runner is gone).
+    /// Starts the engine `command` (`--analyse`), searching each position for `move_time_ms`;
+    /// `wake` wakes the board's runner when it has said something (false once the runner is
+    /// gone).
     pub fn start(
-        args: &AnalyseArgs,
+        command: EngineCommand,
+        move_time_ms: u64,
         wake: impl Fn() -> bool + Send + 'static,
-    ) -> Result<Option<AnalysisEngine>> {
-        let Some(engine) = &args.analyse else {
-            return Ok(None);
-        };
-        let command = EngineCommand::parse(engine)
-            .context("--analyse: name the engine's program (and its arguments)")?;
+    ) -> AnalysisEngine {
         let (ask, requests) = mpsc::unbounded_channel();
         let (said, mut reports) = mpsc::unbounded_channel();
         tokio::spawn(engine_runner::run(
@@ -66,11 +60,11 @@ impl AnalysisEngine {
                 }
             }
         });
-        Ok(Some(AnalysisEngine {
+        AnalysisEngine {
             ask,
             heard,
-            limits: SearchLimits::MoveTime(args.analyse_ms),
-        }))
+            limits: SearchLimits::MoveTime(move_time_ms),
+        }
     }
 
     fn take_heard(&self) -> Vec<EngineReport> {

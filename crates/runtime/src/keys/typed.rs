@@ -3,10 +3,12 @@
 
 use std::io::{self, BufRead};
 
+use shakmaty::Role;
+
 /// Reads the lines typed, trimmed, and hands each non-empty one to `take`
 /// until it returns false or standard input closes (no terminal: the game is left to the
 /// board). `what` says what typing does, for the message when the keyboard cannot be read.
-pub(super) fn read_typed(what: &'static str, mut take: impl FnMut(&str) -> bool + Send + 'static) {
+pub fn read_typed(what: &'static str, mut take: impl FnMut(&str) -> bool + Send + 'static) {
     let reader = std::thread::Builder::new()
         .name("keys".to_owned())
         .spawn(move || {
@@ -19,5 +21,16 @@ pub(super) fn read_typed(what: &'static str, mut take: impl FnMut(&str) -> bool 
         });
     if let Err(error) = reader {
         eprintln!("touchmove: cannot read the keyboard ({error}): {what} cannot be typed");
+    }
+}
+
+/// The promotion piece a letter (`q`, `r`, `b`, `n`) names.
+pub fn promotion_piece(letter: &str) -> Option<Role> {
+    match letter {
+        "q" => Some(Role::Queen),
+        "r" => Some(Role::Rook),
+        "b" => Some(Role::Bishop),
+        "n" => Some(Role::Knight),
+        _ => None,
     }
 }

@@ -1,6 +1,6 @@
 //! Serial ports: opening the board's port with its protocol's line settings
-//! ([`touchmove::live::SerialLine`]), listing ports, and finding a board by its protocol's probe
-//! ([`touchmove::live::Probe`]).
+//! ([`touchmove_boards::live::SerialLine`]), listing ports, and finding a board by its protocol's probe
+//! ([`touchmove_boards::live::Probe`]).
 
 use std::io;
 use std::path::PathBuf;
@@ -9,8 +9,8 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_serial::{DataBits, FlowControl, Parity, SerialPortBuilderExt, SerialStream, StopBits};
 
-use touchmove::live::{Parity as LineParity, Probe, Protocol, SerialLine};
-use touchmove::runner::Connector;
+use touchmove_boards::live::{Parity as LineParity, Probe, Protocol, SerialLine};
+use touchmove_runtime::runner::Connector;
 
 /// How long a port has to answer a probe.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
@@ -52,20 +52,20 @@ impl Connector for SerialConnector {
     type Port = SerialStream;
 
     /// What the board's session learnt, as kept for the board on the port `name`
-    /// ([`super::learnt`]).
+    /// ([`crate::learnt`]).
     fn learnt(&mut self, name: &str) -> io::Result<Option<String>> {
-        match super::learnt::place(self.protocol.name, name) {
-            Some(path) => super::learnt::read(&path),
+        match crate::learnt::place(self.protocol.name, name) {
+            Some(path) => crate::learnt::read(&path),
             None => Ok(None),
         }
     }
 
     /// Keeps what the board's session learnt for the board on the port `name`.
     fn keep_learnt(&mut self, name: &str, learnt: &str) -> io::Result<Option<String>> {
-        let Some(path) = super::learnt::place(self.protocol.name, name) else {
+        let Some(path) = crate::learnt::place(self.protocol.name, name) else {
             return Ok(None);
         };
-        super::learnt::write(&path, learnt)?;
+        crate::learnt::write(&path, learnt)?;
         Ok(Some(path.display().to_string()))
     }
 

@@ -18,10 +18,10 @@ use std::time::Instant;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-use super::frames_in::FramesIn;
-use touchmove::chessnut::usb::{WritePacer, frame_of, is_chessnut};
-use touchmove::runner::Connector;
-use touchmove::sensor::Millis;
+use crate::frames_in::FramesIn;
+use touchmove_boards::chessnut::usb::{WritePacer, frame_of, is_chessnut};
+use touchmove_core::sensor::Millis;
+use touchmove_runtime::runner::Connector;
 
 /// The prefix of a `--port` that names a board plugged in by USB HID.
 pub const PREFIX: &str = "hid";

@@ -2,11 +2,11 @@
 
 use std::io::{self, Write};
 
-use anyhow::{Context, Result};
+use super::OutputError;
 
-use touchmove::output::notation::Notation;
-use touchmove::output::text;
-use touchmove::stream::StreamEvent;
+use touchmove_core::output::notation::Notation;
+use touchmove_core::output::text;
+use touchmove_core::stream::StreamEvent;
 
 /// Prints each decision as it is made. The first write error is kept
 /// and reported by [`EventPrinter::check`] or [`EventPrinter::finish`].
@@ -89,9 +89,9 @@ impl<W: Write> EventPrinter<W> {
     }
 
     /// Fails if a write has failed.
-    pub fn check(&mut self) -> Result<()> {
+    pub fn check(&mut self) -> Result<(), OutputError> {
         match self.error.take() {
-            Some(error) => Err(error).context("cannot write to standard output"),
+            Some(error) => Err(OutputError::Stdout(error)),
             None => Ok(()),
         }
     }
@@ -102,9 +102,9 @@ impl<W: Write> EventPrinter<W> {
     }
 
     /// Flushes the output; fails if any write failed.
-    pub fn finish(&mut self) -> Result<()> {
+    pub fn finish(&mut self) -> Result<(), OutputError> {
         self.check()?;
-        self.out.flush().context("cannot write to standard output")
+        self.out.flush().map_err(OutputError::Stdout)
     }
 }
 

@@ -5,11 +5,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use touchmove::event::EventKind;
-use touchmove::interpreter::Config;
-use touchmove::live::{LiveEvent, LiveGame, SessionOptions};
-use touchmove::runner::{Happened, RunnerConfig, Sink};
-use touchmove::timing::{Timing, resolve};
+use touchmove_boards::live::{LiveEvent, LiveGame, SessionOptions};
+use touchmove_core::event::EventKind;
+use touchmove_core::interpreter::Config;
+use touchmove_core::timing::{Timing, resolve};
+use touchmove_runtime::runner::{Happened, RunnerConfig, Sink};
 use touchmove_simulation::emulation::{EmulatedBoard, ProtocolScript, ScriptStart};
 use touchmove_simulation::emulators::chesslink::Script;
 use touchmove_simulation::emulators::chessnut::{ChessnutBoardEmulator, EmulatorConfig};
@@ -125,7 +125,7 @@ impl Sink for Moves {
 fn a_game_on_a_chessnut_board_over_usb_hid_is_followed_and_the_writes_paced() {
     let pgn = std::fs::File::open(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/games/coverage.pgn"
+        "/../../fixtures/games/coverage.pgn"
     ));
     let game = read_games(pgn.expect("the fixture"))
         .find_map(Result::ok)
@@ -142,7 +142,7 @@ fn a_game_on_a_chessnut_board_over_usb_hid_is_followed_and_the_writes_paced() {
         done_at: None,
         writes: Arc::clone(&writes),
     };
-    let protocol = &touchmove::chessnut::PROTOCOL;
+    let protocol = &touchmove_boards::chessnut::PROTOCOL;
     // The windows scaled to the hands' speed, as the end-to-end tests scale them.
     let deciding = protocol.deciding(resolve(
         Config::default().with_slide_ms(6).with_bounce_ms(1),
@@ -161,7 +161,7 @@ fn a_game_on_a_chessnut_board_over_usb_hid_is_followed_and_the_writes_paced() {
         .enable_all()
         .build()
         .expect("a runtime");
-    let ran = runtime.block_on(touchmove::runner::run(
+    let ran = runtime.block_on(touchmove_runtime::runner::run(
         &mut OnceConnector(Some(device)),
         &mut session,
         &mut game_state,
