@@ -4,9 +4,10 @@
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
 
+use super::Interpreter;
 use super::guess::Guess;
+use super::phase::Phase;
 use super::sync::Sync;
-use super::{Interpreter, Phase};
 use crate::event::{ClockTimes, EventKind, TagName, one_line};
 use crate::rules::Declared;
 use crate::sensor::Millis;

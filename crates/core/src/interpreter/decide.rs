@@ -3,29 +3,19 @@
 
 use shakmaty::{Bitboard, Color, Move, Position, Role, Square};
 
+use super::Interpreter;
 use super::board::Reading;
-use super::evidence::Completion;
 use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
 use super::move_times::TimesDue;
+use super::phase::{Completion, Decided};
+use super::phase::{Pending, Phase};
 use super::trace::Touch;
 use super::turn::{LeftCandidate, Turn};
-use super::{Interpreter, Pending, Phase};
 use crate::event::{EventKind, IllegalMove, Rule, Violation, color_name};
 use crate::rules::Ending;
 use crate::sensor::Millis;
-
-/// How a move came to be decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Decided {
-    /// The board showed it being made.
-    Seen,
-    /// The board showed it replacing the last move.
-    Correction,
-    /// Made while nobody was listening: the only shortest sequence to what the board shows.
-    Reconstructed,
-}
 
 impl Interpreter {
     /// Looks at the board after a change at `t` and decides what it can.

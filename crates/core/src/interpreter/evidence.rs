@@ -7,18 +7,10 @@ use shakmaty::{Move, Square};
 use super::Interpreter;
 use super::geometry::{landing_square, landing_squares};
 use super::judge::Breach;
+use super::phase::Completion;
 use crate::event::Rule;
 use crate::evidence::{Evidence, Observed};
 use crate::sensor::Millis;
-
-/// What completed an illegal move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Completion {
-    /// The mover's clock press.
-    Press,
-    /// The opponent lifting the piece on this square to reply.
-    Reply(Square),
-}
 
 impl Interpreter {
     /// The evidence of `breach`, committed by the move `m` decided at `t`: for 4.7 the rest on

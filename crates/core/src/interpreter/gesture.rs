@@ -15,61 +15,21 @@
 //! nothing. If instead the kings come to rest elsewhere (a king move, one king out and back),
 //! nothing was a gesture and the decisions kept back go out as they were made.
 
-use shakmaty::{Color, KnownOutcome, Piece, Position, Role, Square};
+use shakmaty::{Color, Piece, Position, Role, Square};
 
-use super::board::Sensed;
-use super::catch_up::Undecided;
-use super::decisions::Decisions;
-use super::game_clock::GameClock;
-use super::guess::Guess;
-use super::held::Held;
-use super::sync::Sync;
-use super::turn::Turn;
-use super::{Input, Interpreter, Phase, TimesDue};
-use crate::rules::{Ending, Game};
+use super::Interpreter;
+use super::gesture_watch::{BeforeWatch, CENTRE, GestureWatch, gesture_result, is_centre, slot};
+use super::phase::Phase;
+use crate::rules::Ending;
 use crate::sensor::Millis;
-use shakmaty::Move;
 
 /// The reason a gesture's result gives.
 pub(super) const REASON: &str = "gesture";
 
-/// The four centre squares.
-const CENTRE: [Square; 4] = [Square::D4, Square::D5, Square::E4, Square::E5];
-
-/// Whether `square` is one of the four centre squares.
-fn is_centre(square: Square) -> bool {
-    CENTRE.contains(&square)
-}
-
-/// What the kings' motions can change, as it stood before the first of them: everything the
-/// interpreter decides and holds, but not its settings (changed meanwhile, they stand), the
-/// board as sensed (the kings stand where they now are) or the watch itself.
-#[derive(Debug, Clone)]
-struct BeforeWatch {
-    game: Game,
-    game_number: u32,
-    /// The board as sensed is the present one; its other parts (the frames, the last change)
-    /// go back.
-    sensed: Sensed,
-    turn: Turn,
-    previous: Option<Turn>,
-    phase: Phase,
-    held: Held,
-    touches_before_event: usize,
-    sync: Sync,
-    guess: Guess,
-    clock: Option<GameClock>,
-    input: Input,
-    times_due: Option<TimesDue>,
-    pending_said: Option<Move>,
-    decisions: Decisions,
-    undecided: Undecided,
-}
-
-impl BeforeWatch {
-    /// What `interpreter` holds now. (Every field named: one added to the interpreter must be
-    /// kept here or said not to be.)
-    fn of(interpreter: &Interpreter) -> BeforeWatch {
+impl Interpreter {
+    /// What the kings' motions can change, as it stands now. (Every field named: one added to
+    /// the interpreter must be kept here or said not to be.)
+    fn before_watch(&self) -> BeforeWatch {
         let Interpreter {
             config: _,
             game,
@@ -89,7 +49,7 @@ impl BeforeWatch {
             decisions,
             gesture: _,
             undecided,
-        } = interpreter;
+        } = self;
         BeforeWatch {
             game: game.clone(),
             game_number: *game_number,
@@ -110,74 +70,30 @@ impl BeforeWatch {
         }
     }
 
-    /// Puts it back into `interpreter`, whose settings and board as sensed stand.
-    fn restore(self, interpreter: &mut Interpreter) {
-        let board = std::mem::replace(&mut interpreter.sensed.board, self.sensed.board.clone());
-        let motions = std::mem::take(&mut interpreter.sensed.motions);
-        interpreter.game = self.game;
-        interpreter.game_number = self.game_number;
-        interpreter.sensed = self.sensed;
-        interpreter.sensed.board = board;
-        interpreter.sensed.motions = motions;
-        interpreter.turn = self.turn;
-        interpreter.previous = self.previous;
-        interpreter.phase = self.phase;
-        interpreter.held = self.held;
-        interpreter.touches_before_event = self.touches_before_event;
-        interpreter.sync = self.sync;
-        interpreter.guess = self.guess;
-        interpreter.clock = self.clock;
-        interpreter.input = self.input;
-        interpreter.times_due = self.times_due;
-        interpreter.pending_said = self.pending_said;
-        interpreter.decisions = self.decisions;
-        interpreter.undecided = self.undecided;
+    /// Puts `before` back, the settings and the board as sensed standing.
+    fn restore_from(&mut self, before: BeforeWatch) {
+        let board = std::mem::replace(&mut self.sensed.board, before.sensed.board.clone());
+        let motions = std::mem::take(&mut self.sensed.motions);
+        self.game = before.game;
+        self.game_number = before.game_number;
+        self.sensed = before.sensed;
+        self.sensed.board = board;
+        self.sensed.motions = motions;
+        self.turn = before.turn;
+        self.previous = before.previous;
+        self.phase = before.phase;
+        self.held = before.held;
+        self.touches_before_event = before.touches_before_event;
+        self.sync = before.sync;
+        self.guess = before.guess;
+        self.clock = before.clock;
+        self.input = before.input;
+        self.times_due = before.times_due;
+        self.pending_said = before.pending_said;
+        self.decisions = before.decisions;
+        self.undecided = before.undecided;
     }
-}
 
-/// A gesture that may be under way: what the kings' motions can change as it stood before a
-/// king moved, and what the kings have done since.
-#[derive(Debug, Clone)]
-pub(super) struct GestureWatch {
-    /// Before the first king motion (the decisions kept back since then are dropped if the
-    /// gesture is made).
-    before: BeforeWatch,
-    /// The kings' squares when the watch began, White's then Black's.
-    started: [Option<Square>; 2],
-    /// Whether each king has been away from its square since the watch began.
-    moved: [bool; 2],
-    /// Both kings on centre squares since this time, with the result they give.
-    shown: Option<(Millis, KnownOutcome)>,
-}
-
-/// The index of `color` in a pair of kings.
-fn slot(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
-/// The result two kings on `squares` give, if both stand on centre squares.
-fn gesture_result(squares: [Option<Square>; 2]) -> Option<KnownOutcome> {
-    let [Some(white), Some(black)] = squares else {
-        return None;
-    };
-    if !(is_centre(white) && is_centre(black)) || white == black {
-        return None;
-    }
-    Some(match (white.is_light(), black.is_light()) {
-        (true, true) => KnownOutcome::Decisive {
-            winner: Color::White,
-        },
-        (false, false) => KnownOutcome::Decisive {
-            winner: Color::Black,
-        },
-        _ => KnownOutcome::Draw,
-    })
-}
-
-impl Interpreter {
     /// The kings' squares in the game, White's then Black's.
     fn king_homes(&self) -> [Option<Square>; 2] {
         let board = self.game.position().board();
@@ -210,7 +126,7 @@ impl Interpreter {
     fn start_gesture_watch(&mut self) {
         diagnostic!("a king moves: watching for the result gesture");
         self.gesture = Some(Box::new(GestureWatch {
-            before: BeforeWatch::of(self),
+            before: self.before_watch(),
             started: self.king_homes(),
             moved: [false; 2],
             shown: None,
@@ -353,7 +269,7 @@ impl Interpreter {
         };
         let GestureWatch { before, .. } = *watch;
         // Settings changed meanwhile (an engine gone) stand, and the board as it is now.
-        before.restore(self);
+        self.restore_from(before);
         self.held.clear();
         true
     }

@@ -22,6 +22,7 @@ mod frames;
 mod game_clock;
 mod geometry;
 mod gesture;
+mod gesture_watch;
 mod guess;
 mod held;
 mod judge;
@@ -30,10 +31,14 @@ mod matching;
 mod motions;
 mod move_times;
 mod pending_move;
+mod phase;
+mod release;
 mod standing;
 mod sync;
+mod times_shown;
 mod trace;
 mod turn;
+mod turn_view;
 mod view;
 
 pub use view::{PendingDecision, TouchedPiece, TurnState, TurnView};
@@ -48,10 +53,11 @@ use board::{PhysicalBoard, Reading, SeenChange, Sensed};
 use decisions::Decisions;
 use game_clock::GameClock;
 use geometry::can_capture;
-use gesture::GestureWatch;
+use gesture_watch::GestureWatch;
 use guess::Guess;
 use held::{Held, HeldLift, HeldPlace};
 use move_times::TimesDue;
+use phase::{Completion, Decided, Input, Pending, Phase, Seen};
 use sync::Sync;
 use trace::Trace;
 use turn::Turn;
@@ -206,71 +212,6 @@ impl Config {
         self.report_horizon_ms = ms;
         self
     }
-}
-
-/// Something the board shows that waits for the slide window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pending {
-    /// A legal move that could still grow; `correction` when it replaces the last move.
-    Move { m: Move, correction: bool },
-    /// The board shows the position this many plies back.
-    Takeback { plies: usize },
-}
-
-/// Where the turn stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    /// The board shows the current position.
-    AtRest,
-    /// Pieces are off the board (in hand); nothing else differs. While moves made unseen are
-    /// looked for, the board is also weighed when it has been quiet for the window
-    /// (`quiet_at`): a piece missing may have been captured unseen. `rested`: it was weighed
-    /// at the window's end and nothing was caught up, and `quiet_at` is then when the board,
-    /// still unchanged, is said to differ ([`STALLED_MS`]).
-    InHand {
-        quiet_at: Option<Millis>,
-        rested: bool,
-    },
-    /// A decision waits for the slide window, the clock or the opponent.
-    Pending { what: Pending, deadline: Millis },
-    /// One of the mover's pieces stands on a square no legal move reaches.
-    Displaced {
-        from: Square,
-        to: Square,
-        completed: bool,
-    },
-    /// The board matches nothing expected; weighed when it has been quiet for the window
-    /// (`quiet_at`): moves made unseen are caught up if one sequence explains it, else the
-    /// mismatch is reported (once).
-    Unexplained { quiet_at: Option<Millis> },
-    /// The game is over; waiting for the starting position for a new game.
-    Closed,
-}
-
-/// Where the input stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Input {
-    /// Nothing taken yet.
-    Awaited,
-    /// Taken since the first event or clock reading (which started the clock).
-    Flowing,
-    /// Ended ([`Interpreter::finish`]): what is pending is decided as the windows would close,
-    /// and no flag falls.
-    Ended,
-}
-
-/// How a lift came to be known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Seen {
-    /// Reported as it happened: a touch, in its order.
-    Hand,
-    /// Read from the difference of a full report (a dump after a reconnect): which piece was
-    /// touched first cannot be known, so it binds no one.
-    Snapshot,
-    /// An opponent's piece reported leaving at the same instant as the mover's piece arrived
-    /// elsewhere: taken after the arrival (the opponent's first lift), but the mover's hand
-    /// may as well have knocked it, so put back it binds no one.
-    Unordered,
 }
 
 /// The sans-IO touch-move interpreter of one board.
@@ -722,7 +663,7 @@ impl Interpreter {
                 to,
                 completed: false,
             } if self.starts_reply(square, Some(from)) => {
-                self.complete_illegal(t, Some((from, to)), evidence::Completion::Reply(square));
+                self.complete_illegal(t, Some((from, to)), Completion::Reply(square));
                 true
             }
             _ => false,
@@ -873,9 +814,9 @@ impl Interpreter {
                 from,
                 to,
                 completed: false,
-            } => self.complete_illegal(t, Some((from, to)), evidence::Completion::Press),
+            } => self.complete_illegal(t, Some((from, to)), Completion::Press),
             _ if self.guess.turn => self.press_against_guess(t, color),
-            _ => self.complete_illegal(t, None, evidence::Completion::Press),
+            _ => self.complete_illegal(t, None, Completion::Press),
         }
     }
 
@@ -1249,7 +1190,7 @@ impl Interpreter {
             // Nobody saw the turn: correcting its move later earns no ruling (4.7).
             self.turn.trace = Trace::new(self.game.position().board(), self.game.turn());
             self.turn.trace.mark_unseen();
-            self.play_decided(t, m, decide::Decided::Reconstructed);
+            self.play_decided(t, m, Decided::Reconstructed);
             if self.phase == Phase::Closed {
                 return;
             }

@@ -5,24 +5,23 @@
 
 use shakmaty::Color;
 
-use super::Interpreter;
-use crate::event::{ClockTimes, EventKind};
+use crate::event::ClockTimes;
 use crate::sensor::Millis;
 
 /// The last decided move, whose times wait for its mover's press.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct TimesDue {
     /// The move's ply.
-    ply: u32,
+    pub(super) ply: u32,
     /// The side that made it.
-    mover: Color,
+    pub(super) mover: Color,
     /// When the mover pressed, once they have since the move was decided.
-    pressed: Option<Millis>,
+    pub(super) pressed: Option<Millis>,
     /// The times the move carries so far.
     shown: Option<ClockTimes>,
     /// Whether `shown` already holds times after the press: then only the mover's time may
     /// still change (an increment the host puts on the clock after the press).
-    after_press: bool,
+    pub(super) after_press: bool,
 }
 
 impl TimesDue {
@@ -40,7 +39,7 @@ impl TimesDue {
     /// The move's times once the clock shows `now`: the mover's time as shown, the opponent's
     /// as first shown after the press (the opponent's time runs on after it). `None` when
     /// nothing changed.
-    fn update(&mut self, now: ClockTimes) -> Option<ClockTimes> {
+    pub(super) fn update(&mut self, now: ClockTimes) -> Option<ClockTimes> {
         let times = match self.shown {
             Some(shown) if self.after_press => shown.with(self.mover, now.get(self.mover)),
             _ => now,
@@ -50,62 +49,5 @@ impl TimesDue {
             self.shown = Some(times);
             times
         })
-    }
-}
-
-impl Interpreter {
-    /// The arbiter gave a player time: on the clock it is no increment of the last move, whose
-    /// times, once its press has shown them, are final.
-    pub(super) fn times_after_time_added(&mut self) {
-        if self.times_due.is_some_and(|due| due.after_press) {
-            self.times_due = None;
-        }
-    }
-
-    /// `color` pressed at `t`, after what the press decided: the last move's times, if it is
-    /// `color`'s, follow the press once the clock shows it; the opponent's press makes them
-    /// final.
-    pub(super) fn times_pressed(&mut self, t: Millis, color: Color) {
-        match self.times_due.as_mut() {
-            Some(due) if due.mover == color => due.pressed = Some(t),
-            // The opponent's press runs the mover's side again: the move's times are final.
-            Some(_) => {
-                self.times_due = None;
-                return;
-            }
-            None => return,
-        }
-        self.times_shown(t);
-    }
-
-    /// The clock may show the last move's press at `t` (a press, a report): its times follow.
-    pub(super) fn times_shown(&mut self, t: Millis) {
-        let (Some(due), Some(clock)) = (self.times_due.as_mut(), self.clock.as_ref()) else {
-            return;
-        };
-        let Some(pressed) = due.pressed else {
-            return;
-        };
-        let standing = usize::try_from(due.ply).is_ok_and(|ply| ply <= self.game.plies());
-        // Once the mover's side has run again (the opponent pressed: a press weighed late may
-        // come after the clock's later reports), the move's times are final.
-        if !standing || clock.ran_between(due.mover, pressed, t) {
-            self.times_due = None;
-            return;
-        }
-        if !clock.shows_press_of(due.mover, t) {
-            return;
-        }
-        if let Some(times) = due.update(clock.times(t)) {
-            let (ply, color) = (due.ply, due.mover);
-            self.emit(
-                t,
-                EventKind::Clock {
-                    ply,
-                    color,
-                    clock: times,
-                },
-            );
-        }
     }
 }

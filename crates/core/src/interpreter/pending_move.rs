@@ -5,7 +5,8 @@
 use shakmaty::san::SanPlus;
 use shakmaty::{Move, Position};
 
-use super::{Interpreter, Pending, Phase};
+use super::Interpreter;
+use super::phase::{Pending, Phase};
 use crate::event::{EventKind, PendingMove};
 use crate::sensor::Millis;
 
