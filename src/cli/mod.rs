@@ -13,7 +13,6 @@ mod pgn_game;
 mod play;
 mod ports;
 mod replay;
-mod resumed_match;
 mod serve;
 mod session;
 mod simulate;

@@ -76,3 +76,41 @@ pub fn analysis_engine(
         .context("--analyse: name the engine's program (and its arguments)")?;
     Ok(Some(AnalysisEngine::start(command, args.analyse_ms, wake)))
 }
+
+/// A match's outputs as `watch`'s: the terminal (`--json`, `--notation`), the recording, the
+/// PGN (`--pgn`, a game from `start` with `tags`) and the voice (`--speak`).
+pub fn outputs(
+    board: &super::args::WatchArgs,
+    recording: Option<touchmove_runtime::files::recording::Recording>,
+    start: &shakmaty::Chess,
+    tags: touchmove::output::pgn::PgnTags,
+) -> anyhow::Result<touchmove_runtime::sinks::watch::WatchSink<std::io::StdoutLock<'static>>> {
+    use touchmove_runtime::sinks::watch::WatchSink;
+    Ok(WatchSink::new(
+        std::io::stdout().lock(),
+        board.json,
+        recording,
+        board.pgn.as_deref(),
+        start,
+        tags,
+    )
+    .with_notation(board.notation)
+    .with_speaker(speaker(board)?))
+}
+
+/// The board the options `board` name (`--protocol`, `--port`, `--white-on-clock`), its clock
+/// set to `clock` (`None`: left as it is).
+pub async fn match_board(
+    board: &super::args::WatchArgs,
+    clock: Option<touchmove::clock::TimeControl>,
+) -> anyhow::Result<touchmove_matches::runner::MatchBoard> {
+    use touchmove_matches::runner::MatchBoard;
+    let port = board.port.clone();
+    let protocol = board.protocol.as_deref();
+    Ok(MatchBoard::open(port, protocol, board.white_on_clock, clock).await?)
+}
+
+/// `--give-up-after`: how long a board may be missing before it is given up on.
+pub fn give_up_after(board: &super::args::WatchArgs) -> Option<std::time::Duration> {
+    board.give_up_after.map(std::time::Duration::from_secs_f64)
+}

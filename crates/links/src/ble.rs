@@ -186,7 +186,7 @@ impl std::fmt::Display for InRange {
     }
 }
 
-/// The Bluetooth LE boards in range, after listening [`LISTEN`]; the boards of a family
+/// The Bluetooth LE boards in range, after listening for `LISTEN`; the boards of a family
 /// touchmove knows first.
 pub async fn in_range() -> io::Result<Vec<InRange>> {
     let adapter = first_adapter().await?;

@@ -196,8 +196,8 @@ async fn find_board(protocol: &Protocol) -> io::Result<String> {
 }
 
 /// Opens `name` with `line`, sends the probe's request and reads until the probe recognises
-/// a board (what it is), the port falls silent for [`PROBE_TIMEOUT`] (`None`), or it has sent
-/// [`PROBE_MAX_BYTES`] without saying what it is (`None`).
+/// a board (what it is), the port falls silent for `PROBE_TIMEOUT` (`None`), or it has sent
+/// `PROBE_MAX_BYTES` without saying what it is (`None`).
 pub async fn probe(name: &str, line: &SerialLine, probe: &Probe) -> io::Result<Option<String>> {
     let mut port = open(name, line)?;
     ask(&mut port, probe).await

@@ -2,15 +2,15 @@
 //! engine (`@engine`), through the online game when it records an online game (`@online`), as
 //! any other log otherwise. Which one, its header says.
 
-use touchmove::interpreter::Config;
-use touchmove::online::OnlineReplay;
-use touchmove::play::EngineReplay;
-use touchmove::replay::Replay;
-use touchmove::sensor_log::{HostNote, LogRecord};
-use touchmove::stream::{StreamEvent, StreamKind};
+use touchmove_core::interpreter::Config;
+use touchmove_core::replay::Replay;
+use touchmove_core::sensor_log::{HostNote, LogRecord};
+use touchmove_core::stream::{StreamEvent, StreamKind};
+use touchmove_engine::play::EngineReplay;
+use touchmove_online::OnlineReplay;
 
 /// A log's replay, chosen by its header.
-pub(super) enum Recorded {
+pub enum Recorded {
     /// The header is not read yet.
     Pending(Replay),
     /// Any log but an online game's (a game against an engine replays through it).
@@ -21,13 +21,13 @@ pub(super) enum Recorded {
 
 impl Recorded {
     /// A replay through `replay` (its interpreter's settings), chosen once the header is read.
-    pub(super) fn new(replay: Replay) -> Recorded {
+    pub fn new(replay: Replay) -> Recorded {
         Recorded::Pending(replay)
     }
 
     /// Takes one record, passing every event decided so far to `sink`; an engine's analysis
     /// (`#analysis`) is said again where it was said, after what was due by then.
-    pub(super) fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {
+    pub fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {
         let said = match &record {
             LogRecord::HostNote {
                 t,
@@ -61,7 +61,7 @@ impl Recorded {
     }
 
     /// End of the log: decides what is pending.
-    pub(super) fn finish(&mut self, sink: &mut impl FnMut(StreamEvent)) {
+    pub fn finish(&mut self, sink: &mut impl FnMut(StreamEvent)) {
         match self {
             Recorded::Pending(replay) => replay.finish(&mut |event| sink(event.into())),
             Recorded::Engine(replay) => replay.finish(sink),

@@ -7,15 +7,15 @@ use std::cell::RefCell;
 use std::io;
 use std::rc::Rc;
 
-use anyhow::{Context, Result};
-
-use touchmove::live::{BoardSession, LiveGame};
-use touchmove::opponent::Opponent;
-use touchmove::runner::Sink;
+use touchmove_boards::live::{BoardSession, LiveGame};
+use touchmove_boards::opponent::Opponent;
 use touchmove_runtime::files::resumed::{Resumed, pass_decisions};
+use touchmove_runtime::runner::Sink;
+
+use crate::MatchError;
 
 /// A match's state as its runner's sink shares it: its opponent, and its outputs.
-pub(super) trait MatchState {
+pub trait MatchState {
     /// Who the board's game is played against.
     type Opponent: Opponent;
 
@@ -36,7 +36,7 @@ pub(super) trait MatchState {
 }
 
 /// A board runner's sink that shares a match's state.
-pub(super) trait MatchSink: Sink {
+pub trait MatchSink: Sink {
     /// The state it shares.
     type State: MatchState;
 
@@ -46,23 +46,23 @@ pub(super) trait MatchSink: Sink {
 
 /// The recorded part of a resumed match, through the board's game and the opponent; then the
 /// opponent goes on where the match stands (asks again, shows again).
-pub(super) fn resume<K: MatchSink>(
+pub fn resume<K: MatchSink>(
     resumed: &Resumed,
     game: &mut LiveGame,
     session: &mut dyn BoardSession,
     sink: &mut K,
-) -> Result<()> {
+) -> Result<(), MatchError> {
     // What was decided before was said then: read back in silence.
     sink.state().borrow_mut().replaying(true);
     let mut failed = None;
     let point = game.replay_recording_with(resumed.log.records(), |game, t, note| {
         if let Err(error) = pass_decisions(game, sink) {
-            failed.get_or_insert(anyhow::Error::from(error));
+            failed.get_or_insert(MatchError::from(error));
         }
         let mut state = sink.state().borrow_mut();
         state.opponent().handle_note(t, note);
         if let Err(error) = state.drain() {
-            failed.get_or_insert(anyhow::Error::from(error));
+            failed.get_or_insert(MatchError::Replayed(error));
         }
     });
     pass_decisions(game, sink)?;
@@ -73,15 +73,11 @@ pub(super) fn resume<K: MatchSink>(
         session.resume(&point);
     }
     let mut state = sink.state().borrow_mut();
-    state
-        .drain()
-        .context("cannot pass on the recorded game's decisions")?;
+    state.drain().map_err(MatchError::Replayed)?;
     state.goes_on(game);
     state.replaying(false);
     state.opponent().resumed();
-    state
-        .drain()
-        .context("cannot pass on the recorded game's decisions")?;
+    state.drain().map_err(MatchError::Replayed)?;
     resumed.say_read_back("", state.opponent().moves().len());
     Ok(())
 }

@@ -14,11 +14,14 @@
 //!   PGN ([`sinks::watch`]), said aloud ([`sinks::speaker`]).
 //! - [`analysis`]: an engine analysing a board's game beside it.
 //! - [`keys`]: the lines typed at the terminal, and the arbiter's commands among them.
+//! - [`in_order`]: jobs on several threads, their results taken in the jobs' order (`replay` of
+//!   a round).
 
 pub mod analysis;
 pub mod commented;
 pub mod engine_runner;
 pub mod files;
+pub mod in_order;
 pub mod keys;
 pub mod runner;
 pub mod sinks;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc, watch};
 
 use touchmove_core::stream::StreamEvent;
-use touchmove_spectators::broadcast::{PushStatus, Pusher};
+use touchmove_spectators::broadcast::{PushStatus, Pusher, RoundGames};
 
 use super::access::Viewer;
 use super::asked::Asked;
@@ -419,6 +419,36 @@ pub struct Overview {
     pub console: bool,
     /// `--public-delay`: how late the public sees the boards.
     pub public_delay: Option<Duration>,
+}
+
+/// The round as the pushes read it: what the public sees of each board (late with
+/// `--public-delay`). A board's finished games (oldest first) come before its current game: a
+/// game that ended stays in the round when the board starts another.
+impl RoundGames for Overview {
+    fn versions(&self) -> Vec<u64> {
+        let boards = self.boards();
+        boards
+            .iter()
+            .map(|board| board.version_for(Viewer::Public))
+            .collect()
+    }
+
+    fn games(&self) -> Vec<(String, String)> {
+        let mut games = Vec::new();
+        for board in self.boards() {
+            for pgn in board.games_for(Viewer::Public) {
+                games.push((board.name.clone(), pgn));
+            }
+        }
+        games
+    }
+
+    fn board_names(&self) -> Vec<String> {
+        self.boards()
+            .iter()
+            .map(|board| board.name.clone())
+            .collect()
+    }
 }
 
 impl Overview {

@@ -10,51 +10,41 @@
 //! the seek. The server is reached over HTTPS through `touchmove_lichess::board_api`.
 
 mod finding;
-mod keys;
 mod ready;
-mod state;
 
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
-use std::io;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::LocalSet;
 
-use touchmove::live::{LiveGame, SessionOptions};
+use touchmove::live::LiveGame;
 use touchmove::online::OnlineGame;
 use touchmove::online::lichess::ndjson::Line;
-use touchmove::online::lichess::request::{EVENT_STREAM, Request, game_stream};
-use touchmove::online::lichess::wire::{GameFull, GameMessage, IncomingEvent, Player};
-use touchmove::online::{Answer, lichess::wire::ApiError};
+use touchmove::online::lichess::request::EVENT_STREAM;
+use touchmove::online::lichess::start::{set_up_from, start_position};
+use touchmove::online::lichess::wire::IncomingEvent;
 use touchmove::output::pgn::PgnTags;
-use touchmove::runner::{self, Control, Parts, RunnerConfig};
+use touchmove::runner::Control;
 use touchmove::sensor_log::{LogHeader, OnlineSeat};
 use touchmove::timing::Timing;
 use touchmove::watched::Players;
 
 use super::args::OnlineArgs;
-use state::{Heard, OnlineSink, OnlineState};
-use touchmove_lichess::board_api::{Lichess, Lines, StreamFailure};
-use touchmove_links::board::{BoardConnector, board_protocol};
-use touchmove_runtime::files::recording::Recording;
+use touchmove_lichess::board_api::{Lichess, StreamFailure};
+use touchmove_links::board::board_protocol;
+use touchmove_matches::online_match::state::{Heard, OnlineSink, OnlineState};
+use touchmove_matches::online_match::transport::{
+    BACKOFF_MAX, Typed, open_game, read_game, send_requests, take_typed,
+};
+use touchmove_matches::runner::{self as matches, Match, Played};
 use touchmove_runtime::files::resumed::Resumed;
-use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_web::PageSink;
-use touchmove_web::asked::Asked;
-
-/// The longest wait before a stream is opened again.
-const BACKOFF_MAX: Duration = Duration::from_secs(60);
-
-/// How long a request refused with 429 waits when the server does not say (`Retry-After`):
-/// the API asks for a full minute.
-const RATE_LIMITED: Duration = Duration::from_secs(60);
 
 /// Runs `touchmove online`.
 pub fn run(args: &OnlineArgs) -> Result<()> {
@@ -104,52 +94,11 @@ fn token(file: Option<&Path>) -> Result<String> {
     Ok(token)
 }
 
-/// What the player types, shared by the games one after another.
-type Typed = Rc<tokio::sync::Mutex<mpsc::UnboundedReceiver<Asked>>>;
-
 /// The game `play` plays: its seat, its number in the session, what the player types.
 struct Game<'a> {
     seat: &'a Seat,
     number: usize,
     typed: &'a Typed,
-}
-
-/// Hands what the player types (or asks on the page) to the online game, which sends it
-/// (nothing once the game is over).
-async fn take_typed(typed: Typed, state: Rc<RefCell<OnlineState>>) {
-    let mut typed = typed.lock().await;
-    // Asked while no game was going on: not for this one.
-    while let Ok(request) = typed.try_recv() {
-        eprintln!(
-            "touchmove: {} was asked while no game was going on: not sent",
-            request.name()
-        );
-    }
-    while let Some(asked) = typed.recv().await {
-        let mut state = state.borrow_mut();
-        match asked {
-            Asked::Server(request) => {
-                eprintln!("touchmove: {} asked of the server", request.name());
-                state.game.request(request);
-            }
-            // The board's game takes it as a board's promotion button (and records it so).
-            Asked::Promotion(role) if state.promotion.is_some() => {
-                eprintln!("touchmove: {} chosen", asked.name());
-                let _ = state.controls.send(Control::Promote(role));
-            }
-            Asked::Promotion(_) => {
-                eprintln!(
-                    "touchmove: {}: no promotion waits for its piece",
-                    asked.name()
-                );
-            }
-            // The page offers none in an online game (no engine helps a player there).
-            Asked::Hint => eprintln!("touchmove: no hints in an online game"),
-        }
-        if let Err(error) = state.drain() {
-            tracing::debug!(%error, "cannot pass on what was typed");
-        }
-    }
 }
 
 /// A game to play: its id and the account's side.
@@ -183,7 +132,7 @@ async fn games(args: &OnlineArgs, lichess: Lichess) -> Result<()> {
         }
         None => None,
     };
-    keys::read_keys(typed_requests);
+    touchmove_matches::online_match::keys::read_keys(typed_requests);
     let typed: Typed = Rc::new(tokio::sync::Mutex::new(typed));
     let mut resumed = match (&args.board.record, args.board.resume) {
         (Some(path), true) => Resumed::read_or_clear(path)?,
@@ -315,48 +264,6 @@ async fn be_ready(args: &OnlineArgs, ready: &mut bool, played: &HashSet<String>)
     Ok(())
 }
 
-/// The board `online` plays on: its protocol, a session of it and the connector to its port.
-struct BoardLink {
-    protocol: &'static touchmove::live::Protocol,
-    session: Box<dyn touchmove::live::BoardSession + Send>,
-    connector: BoardConnector,
-}
-
-/// The board the options `board` name (`--protocol`, `--port`, `--white-on-clock`).
-async fn board_link(board: &super::args::WatchArgs) -> Result<BoardLink> {
-    let protocol = board_protocol(board.port.as_deref(), board.protocol.as_deref()).await?;
-    let options = SessionOptions::new().white_side(board.white_on_clock);
-    Ok(BoardLink {
-        protocol,
-        session: (protocol.new_session)(&options),
-        connector: BoardConnector::new(board.port.clone(), protocol),
-    })
-}
-
-/// Opens game `id`'s stream and reads its first line, the whole game.
-async fn open_game(lichess: &Lichess, id: &str) -> Result<(Lines, String, GameFull)> {
-    let mut backoff = Duration::from_secs(1);
-    loop {
-        match lichess.stream(&game_stream(id)).await {
-            Ok(mut lines) => {
-                lichess.reached();
-                while let Some(line) = lines.next().await {
-                    let Line::Text(text) = line else { continue };
-                    if let Ok(GameMessage::GameFull(full)) = serde_json::from_str(&text) {
-                        return Ok((lines, text, *full));
-                    }
-                }
-            }
-            Err(StreamFailure::Unauthorized(why)) => {
-                bail!("the server refuses the token (401): {why}")
-            }
-            Err(StreamFailure::Passing(why)) => lichess.unreachable("the game's stream", &why),
-        }
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(BACKOFF_MAX);
-    }
-}
-
 /// Plays game `seat` on the board, the `number`th of the session, going on with its recording
 /// `resumed` if there is one; whether the session was stopped (Ctrl-C) rather than the game
 /// ended.
@@ -384,15 +291,12 @@ async fn play(
         seat.id,
         lichess_host(&args.lichess_url),
         super::session::side_name(seat.side),
-        player_name(opponent),
+        opponent.display_name(),
         set_up_from(&start)
     );
     let board = &args.board;
-    let BoardLink {
-        protocol,
-        mut session,
-        mut connector,
-    } = board_link(board).await?;
+    let match_board = super::session::match_board(board, None).await?;
+    let protocol = match_board.protocol;
     let header = LogHeader::new(&start, &format!("{} via touchmove online", protocol.name))
         .with_online(OnlineSeat {
             server: "lichess".to_owned(),
@@ -410,40 +314,25 @@ async fn play(
     let header = header
         .with_timing(Timing::of_config(&interpreter))
         .with_promotion_choice_of(&interpreter);
-    let mut game = LiveGame::new(start.clone(), interpreter);
-    let recording = match (&board.record, &resumed) {
-        (Some(path), Some(resumed)) => Some(
-            Recording::resume(path, resumed.written, resumed.last_t)
-                .with_context(|| format!("--record {}", path.display()))?,
-        ),
-        (Some(path), None) => {
-            let path = game_log(path, number);
-            Some(
-                Recording::create(&path, header)
-                    .with_context(|| format!("--record {}", path.display()))?,
-            )
-        }
-        (None, _) => None,
+    let game = LiveGame::new(start.clone(), interpreter);
+    // A new game's recording is the session's `--record` numbered for it; a resumed one's the
+    // file named.
+    let path = match (&board.record, &resumed) {
+        (Some(path), None) => Some(game_log(path, number)),
+        (path, Some(_)) => path.clone(),
+        (None, None) => None,
     };
+    let recording = matches::recording(path.as_deref(), resumed.as_ref(), || header)?;
     let tags = PgnTags {
-        white: Some(player_name(&full.white)),
-        black: Some(player_name(&full.black)),
+        white: Some(full.white.display_name()),
+        black: Some(full.black.display_name()),
         time_control: full
             .clock
             .map(|clock| format!("{}+{}", clock.initial / 1000, clock.increment / 1000)),
         ..PgnTags::default()
     };
-    let out = WatchSink::new(
-        io::stdout().lock(),
-        board.json,
-        recording,
-        board.pgn.as_deref(),
-        &start,
-        tags.clone(),
-    )
-    .with_notation(board.notation)
-    .with_speaker(super::session::speaker(board)?);
-    let (controls, mut control_receiver) = mpsc::unbounded_channel();
+    let out = super::session::outputs(board, recording, &start, tags.clone())?;
+    let (controls, control_receiver) = mpsc::unbounded_channel();
     let (requests, request_receiver) = mpsc::unbounded_channel();
     let over = Rc::new(Notify::new());
     let reopen = Rc::new(Notify::new());
@@ -461,7 +350,12 @@ async fn play(
         promotion: None,
         seat: (lichess_host(&args.lichess_url).to_owned(), seat.id.clone()),
     }));
-    let mut sink = OnlineSink(Rc::clone(&state));
+    let mut a_match = Match {
+        board: match_board,
+        game,
+        sink: OnlineSink(Rc::clone(&state)),
+        controls: control_receiver,
+    };
     let start_at = resumed.as_ref().map_or(0, |resumed| resumed.resume_at);
     if let Some(mut page) = page.take() {
         let players = Players {
@@ -472,9 +366,7 @@ async fn play(
         page.begin_game(number, start, players, start_at);
         state.borrow_mut().page = Some(page);
     }
-    if let Some(resumed) = &resumed {
-        super::resumed_match::resume(resumed, &mut game, &mut session, &mut sink)?;
-    }
+    a_match.resume(resumed.as_ref())?;
     // The stream's first line, the whole game, taken once the board's game is where it was.
     if let Ok(message) = serde_json::from_str(&first) {
         state.borrow_mut().heard.push_back(Heard::Line {
@@ -498,11 +390,6 @@ async fn play(
     ));
     let keys = tokio::task::spawn_local(take_typed(Rc::clone(typed), Rc::clone(&state)));
     let _ = state.borrow().controls.send(Control::Wake);
-    let config = RunnerConfig {
-        give_up_after: board.give_up_after.map(Duration::from_secs_f64),
-        start_at,
-        ..RunnerConfig::default()
-    };
     let stopped = Rc::new(std::cell::Cell::new(false));
     let shutdown = {
         let stopped = Rc::clone(&stopped);
@@ -519,23 +406,15 @@ async fn play(
             }
         }
     };
-    let parts = Parts {
-        session: &mut session,
-        game: &mut game,
-        sink: &mut sink,
-        controls: Some(&mut control_receiver),
-    };
-    let watched = runner::run_with_controls(&mut connector, parts, config, shutdown).await;
-    drop(sink);
-    reader.abort();
-    poster.abort();
-    keys.abort();
-    let _ = reader.await;
-    let _ = poster.await;
-    let _ = keys.await;
-    let mut state = Rc::into_inner(state)
-        .context("the game's state is still shared")?
-        .into_inner();
+    drop(state);
+    let Played { mut state, watched } = a_match
+        .run(
+            super::session::give_up_after(board),
+            start_at,
+            vec![reader, poster, keys],
+            shutdown,
+        )
+        .await?;
     *page = state.page.take();
     if stopped.get() && !state.game.is_over() {
         say_game_goes_on(args, &seat.id);
@@ -559,164 +438,6 @@ fn say_game_goes_on(args: &OnlineArgs, id: &str) {
     );
 }
 
-/// Reads the game's stream, handing each line to the runner; a cut stream (or one told to,
-/// after a request whose answer was lost) is opened again, and its first line, the whole game,
-/// reconciles the game with what the server has.
-async fn read_game(
-    lichess: Lichess,
-    id: String,
-    mut lines: Lines,
-    state: Rc<RefCell<OnlineState>>,
-    reopen: Rc<Notify>,
-) {
-    let mut backoff = Duration::from_secs(1);
-    // Whether the server said the game is over: its stream, which the server then closes, is
-    // not opened again, whether the board's game has taken that line yet or not (a game
-    // ended before the board showed its start).
-    let mut ended: Option<String> = None;
-    loop {
-        loop {
-            let line = tokio::select! {
-                line = lines.next() => line,
-                () = reopen.notified() => None,
-            };
-            let Some(line) = line else { break };
-            let Line::Text(raw) = line else { continue };
-            let Ok(message) = serde_json::from_str::<GameMessage>(&raw) else {
-                continue;
-            };
-            let said_state = match &message {
-                GameMessage::GameFull(full) => Some(&full.state),
-                GameMessage::GameState(game_state) => Some(game_state),
-                _ => None,
-            };
-            if let Some(over) = said_state.filter(|said| !said.is_going_on()) {
-                ended = Some(over.status.clone());
-            }
-            let mut state = state.borrow_mut();
-            state.heard.push_back(Heard::Line { raw, message });
-            let _ = state.controls.send(Control::Wake);
-        }
-        if let Some(status) = &ended {
-            // Ended before the board showed its start: nothing was played, and the game's
-            // end is said here (the board's game never took the server's lines).
-            let state = state.borrow();
-            if !state.started {
-                eprintln!(
-                    "touchmove: game {id}: the server ended it ({status}) before the board \
-                     showed its starting position: nothing was played"
-                );
-                state.over.notify_one();
-            }
-            return;
-        }
-        if state.borrow().game.is_over() {
-            return;
-        }
-        loop {
-            tokio::time::sleep(backoff).await;
-            backoff = (backoff * 2).min(BACKOFF_MAX);
-            match lichess.stream(&game_stream(&id)).await {
-                Ok(opened) => {
-                    lichess.reached();
-                    lines = opened;
-                    backoff = Duration::from_secs(1);
-                    break;
-                }
-                Err(StreamFailure::Unauthorized(why) | StreamFailure::Passing(why)) => {
-                    lichess.unreachable("the game's stream", &why);
-                }
-            }
-        }
-    }
-}
-
-/// Sends the game's requests one at a time: a 429 waits as long as the server says (the
-/// minute the API asks, when it does not) and is sent again; a request whose answer was lost (the network, a 5xx) is said to the game as such, and
-/// the stream is opened again, whose first line says what the server has.
-async fn send_requests(
-    lichess: Lichess,
-    id: String,
-    mut requests: mpsc::UnboundedReceiver<Request>,
-    state: Rc<RefCell<OnlineState>>,
-    reopen: Rc<Notify>,
-) {
-    while let Some(request) = requests.recv().await {
-        let path = request.path(&id);
-        let answer = loop {
-            let answered = lichess.post(&path).await;
-            if answered.is_ok() {
-                lichess.reached();
-            }
-            match answered {
-                Ok(reply) if (200..300).contains(&reply.status) => break Answer::Taken,
-                Ok(reply) if reply.status == 429 => {
-                    let wait = reply.retry_after.map_or(RATE_LIMITED, Duration::from_secs);
-                    eprintln!(
-                        "touchmove: lichess: too many requests (429): the {} request waits {} s",
-                        request.name(),
-                        wait.as_secs()
-                    );
-                    tokio::time::sleep(wait).await;
-                }
-                Ok(reply) if (400..500).contains(&reply.status) => {
-                    let why = serde_json::from_str::<ApiError>(&reply.body)
-                        .map(|error| error.error)
-                        .unwrap_or_else(|_| format!("{} {}", reply.status, reply.body.trim()));
-                    break Answer::Refused(why);
-                }
-                Ok(reply) => {
-                    eprintln!(
-                        "touchmove: lichess: the {} request: {} from the server",
-                        request.name(),
-                        reply.status
-                    );
-                    break Answer::Unknown;
-                }
-                Err(why) => {
-                    lichess.unreachable(&format!("the {} request", request.name()), &why);
-                    break Answer::Unknown;
-                }
-            }
-        };
-        let lost = answer == Answer::Unknown;
-        {
-            let mut state = state.borrow_mut();
-            state.heard.push_back(Heard::Answer { request, answer });
-            let _ = state.controls.send(Control::Wake);
-        }
-        if lost {
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            reopen.notify_one();
-        }
-    }
-}
-
-/// What to set up on the board when the game does not start from the standard position: its
-/// FEN, and its number when it is a Chess960 start (nothing for the standard start).
-fn set_up_from(start: &Chess) -> String {
-    if *start == Chess::default() {
-        return String::new();
-    }
-    let fen = Fen::from_position(start, shakmaty::EnPassantMode::Legal);
-    match touchmove::rules::chess960::number_of(shakmaty::Position::board(start)) {
-        Some(number) => format!("; Chess960 position {number}: set up {fen}"),
-        None => format!("; set up {fen}"),
-    }
-}
-
-/// The game's starting position: `startpos` or a FEN.
-fn start_position(initial_fen: &str) -> Result<Chess> {
-    if initial_fen == "startpos" {
-        return Ok(Chess::default());
-    }
-    let fen: Fen = initial_fen
-        .parse()
-        .with_context(|| format!("the game's initial FEN `{initial_fen}` does not read"))?;
-    touchmove::rules::chess960::from_fen(&fen)
-        .with_context(|| format!("the game's initial FEN `{initial_fen}` is no position"))
-}
-
 /// The log of the session's `number`th game: `--record`'s path for the first, the game's
 /// number before its extension for the others (`game.log`, `game-2.log`).
 fn game_log(path: &Path, number: usize) -> PathBuf {
@@ -734,15 +455,6 @@ fn game_log(path: &Path, number: usize) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// A player's name for the terminal and the PGN: the account's name, or Lichess's AI.
-fn player_name(player: &Player) -> String {
-    match (&player.name, player.ai_level) {
-        (Some(name), _) => name.clone(),
-        (None, Some(level)) => format!("Lichess AI level {level}"),
-        (None, None) => "?".to_owned(),
-    }
-}
-
 /// The server's host, as the first line names it.
 fn lichess_host(url: &str) -> &str {
     url.split("://").nth(1).unwrap_or(url).trim_end_matches('/')
@@ -758,14 +470,5 @@ mod tests {
         assert_eq!(game_log(path, 1), path);
         assert_eq!(game_log(path, 2), Path::new("/tmp/x/game-2.log"));
         assert_eq!(game_log(Path::new("g"), 3), Path::new("g-3"));
-    }
-
-    #[test]
-    fn the_start_is_startpos_or_a_fen() {
-        assert_eq!(start_position("startpos").ok(), Some(Chess::default()));
-        assert!(start_position("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
-        assert!(
-            start_position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").is_ok()
-        );
     }
 }

@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 
 use touchmove::interpreter::Config;
 use touchmove::live::{LiveEvent, LiveGame};
-use touchmove::runner::{self, Happened, RunnerConfig, Sink};
+use touchmove::runner::{Happened, Sink};
 
 use super::super::args::{OnlineArgs, OnlineVariant};
 
@@ -20,11 +20,7 @@ use super::super::args::{OnlineArgs, OnlineVariant};
 /// was played before in this session (the pieces are to be set up again).
 pub(super) async fn board_ready(args: &OnlineArgs, after_game: bool) -> Result<()> {
     let board = &args.board;
-    let super::BoardLink {
-        mut session,
-        mut connector,
-        ..
-    } = super::board_link(board).await?;
+    let mut match_board = super::super::session::match_board(board, None).await?;
     let mut game = LiveGame::new(Chess::default(), Config::default());
     if args.variant == OnlineVariant::Chess960 {
         game = game.recognising_chess960();
@@ -42,18 +38,11 @@ pub(super) async fn board_ready(args: &OnlineArgs, after_game: bool) -> Result<(
         after_game,
         said_set_up: false,
     };
-    let config = RunnerConfig::default();
     let shutdown = async move { ready.notified().await };
-    runner::run(
-        &mut connector,
-        &mut session,
-        &mut game,
-        &mut sink,
-        config,
-        shutdown,
-    )
-    .await
-    .with_context(|| format!("{where_}: cannot watch the board"))?;
+    match_board
+        .watch(&mut game, &mut sink, shutdown)
+        .await
+        .with_context(|| format!("{where_}: cannot watch the board"))?;
     eprintln!("touchmove: the board is set up for a game");
     Ok(())
 }

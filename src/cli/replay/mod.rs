@@ -2,7 +2,6 @@
 //! logs (a whole round) are replayed in one process, each its own session, on as many threads
 //! as cores (`round.rs`), their output in the order given.
 
-mod recorded;
 mod round;
 
 use std::fs::File;
@@ -20,7 +19,7 @@ use touchmove::sensor_log::{LogReader, LogRecord, ReadError};
 use touchmove::stream::StreamEvent;
 
 use super::args::ReplayArgs;
-use recorded::Recorded;
+use touchmove_matches::recorded::Recorded;
 use touchmove_runtime::files::paths::{Existing, check_output};
 use touchmove_runtime::files::pgn_file::{PgnFileError, PgnStream};
 use touchmove_runtime::sinks::printer::EventPrinter;

@@ -3,8 +3,8 @@
 use shakmaty::Color;
 use tokio::sync::mpsc;
 
-use touchmove::rules::Declared;
-use touchmove::runner::Control;
+use touchmove_core::rules::Declared;
+use touchmove_runtime::runner::Control;
 
 use touchmove_runtime::keys::arbiter::typed_promotion;
 use touchmove_runtime::keys::typed::read_typed;
@@ -12,7 +12,7 @@ use touchmove_web::asked::Asked;
 
 /// `resign` (and Enter) resigns `human`'s game; `hint` asks the engine for a hint; `promote
 /// q|r|b|n` chooses the piece of a promotion the board cannot tell.
-pub(super) fn read_keys(
+pub fn read_keys(
     controls: mpsc::UnboundedSender<Control>,
     asks: mpsc::UnboundedSender<Asked>,
     human: Color,

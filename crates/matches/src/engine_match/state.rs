@@ -10,23 +10,23 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Color, Move, Position};
 use tokio::sync::mpsc;
 
-use touchmove::engine::{EngineEvent, Score, score_fields};
-use touchmove::engine_runner::{EngineReport, EngineRequest};
-use touchmove::event::{ClockTimes, EventKind};
-use touchmove::live::{LiveEvent, LiveGame};
-use touchmove::play::{EngineGame, PlayEvent};
-use touchmove::runner::{Control, Happened, Sink};
-use touchmove::sensor::Millis;
-use touchmove::sensor_log::HostNote;
+use touchmove_boards::live::{LiveEvent, LiveGame};
+use touchmove_core::event::{ClockTimes, EventKind};
+use touchmove_core::sensor::Millis;
+use touchmove_core::sensor_log::HostNote;
+use touchmove_engine::play::{EngineGame, PlayEvent};
+use touchmove_engine::{EngineEvent, Score, score_fields};
+use touchmove_runtime::engine_runner::{EngineReport, EngineRequest};
+use touchmove_runtime::runner::{Control, Happened, Sink};
 
-use super::super::resumed_match::{MatchSink, MatchState};
 use super::book::OpeningBook;
 use super::limits::Limits;
+use crate::resume::{MatchSink, MatchState};
 use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_web::PageSink;
 
 /// What answers the game's question for the engine's move, waiting for the runner.
-pub(super) enum Heard {
+pub enum Heard {
     /// What the engine's process said.
     Engine(EngineReport),
     /// The book's move after `moves` (taken only if the game still stands there).
@@ -40,32 +40,37 @@ pub(super) enum Heard {
 
 /// The game against the engine and its outputs, shared by the board's runner and the task that
 /// listens to the engine.
-pub(super) struct PlayState {
-    pub(super) out: WatchSink<StdoutLock<'static>>,
-    pub(super) game: EngineGame,
-    pub(super) ask: mpsc::UnboundedSender<EngineRequest>,
-    pub(super) controls: mpsc::UnboundedSender<Control>,
-    pub(super) limits: Limits,
+pub struct PlayState {
+    /// The terminal, the recording and the PGN.
+    pub out: WatchSink<StdoutLock<'static>>,
+    /// The game against the engine.
+    pub game: EngineGame,
+    /// What is asked of the engine's process.
+    pub ask: mpsc::UnboundedSender<EngineRequest>,
+    /// What is asked of the board's runner.
+    pub controls: mpsc::UnboundedSender<Control>,
+    /// How long the engine thinks.
+    pub limits: Limits,
     /// The clock after the last move that stands.
-    pub(super) clock: Option<ClockTimes>,
+    pub clock: Option<ClockTimes>,
     /// The engine's last score in the search under way.
-    pub(super) score: Option<Score>,
+    pub score: Option<Score>,
     /// The live page, with `--listen`.
-    pub(super) page: Option<PageSink>,
+    pub page: Option<PageSink>,
     /// What the engine (or the book) said, until the runner wakes the sink to take it.
-    pub(super) heard: VecDeque<Heard>,
+    pub heard: VecDeque<Heard>,
     /// `--book`: the engine's moves come from it while the game is in it.
-    pub(super) book: Option<OpeningBook>,
+    pub book: Option<OpeningBook>,
     /// A hint asked of the engine after these moves, not yet answered.
-    pub(super) hint_asked: Option<Vec<Move>>,
+    pub hint_asked: Option<Vec<Move>>,
     /// A resumed game's recorded part is being read back: nothing is asked of the engine or
     /// shown on the board.
-    pub(super) replaying: bool,
+    pub replaying: bool,
 }
 
 impl PlayState {
     /// Carries out what the game against the engine says.
-    pub(super) fn drain(&mut self) -> io::Result<()> {
+    pub fn drain(&mut self) -> io::Result<()> {
         while let Some(event) = self.game.poll_event() {
             match event {
                 PlayEvent::Decision(decision) => {
@@ -116,7 +121,7 @@ impl PlayState {
     /// The player asks for a hint: the engine searches the game as it stands for the player
     /// (as long as it is given for its own moves; a minute at most), its answer taken as a
     /// hint. Only on the player's move.
-    pub(super) fn ask_hint(&mut self) {
+    pub fn ask_hint(&mut self) {
         if self.replaying || !self.game.hint_wanted() {
             eprintln!("touchmove: no hint now: it is not your move");
             return;
@@ -136,7 +141,7 @@ impl PlayState {
 
     /// What was heard, taken at `now` (session time): the engine's report, or the book's move
     /// if the game still stands where the book was asked. What the game takes is recorded.
-    pub(super) fn heard(&mut self, now: Millis, heard: Heard) {
+    pub fn heard(&mut self, now: Millis, heard: Heard) {
         match heard {
             Heard::Engine(report) => self.engine_report(now, report),
             Heard::Book { moves, chess_move } => {
@@ -249,7 +254,7 @@ impl MatchState for PlayState {
 
 /// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
 /// the game against the engine.
-pub(super) struct PlaySink(pub(super) Rc<RefCell<PlayState>>);
+pub struct PlaySink(pub Rc<RefCell<PlayState>>);
 
 impl MatchSink for PlaySink {
     type State = PlayState;

@@ -3,7 +3,7 @@
 
 use tokio::sync::mpsc;
 
-use touchmove::online::lichess::request::Request;
+use touchmove_online::lichess::request::Request;
 
 use touchmove_runtime::keys::typed::read_typed;
 use touchmove_web::asked::{Asked, promotion_piece};
@@ -14,7 +14,7 @@ const TYPED: &str = "`draw` (offer or accept), `draw no`, `takeback` (propose or
                      `promote q|r|b|n` (a promotion's piece)";
 
 /// What a typed line asks for, if it names something.
-pub(super) fn typed_request(line: &str) -> Option<Asked> {
+pub fn typed_request(line: &str) -> Option<Asked> {
     Some(Asked::Server(
         match line.split_whitespace().collect::<Vec<_>>().as_slice() {
             ["promote", letter] => return promotion_piece(letter).map(Asked::Promotion),
@@ -31,7 +31,7 @@ pub(super) fn typed_request(line: &str) -> Option<Asked> {
 }
 
 /// Reads what the player types and hands each request on to `requests`.
-pub(super) fn read_keys(requests: mpsc::UnboundedSender<Asked>) {
+pub fn read_keys(requests: mpsc::UnboundedSender<Asked>) {
     read_typed(TYPED, move |line| {
         match typed_request(&line.to_ascii_lowercase()) {
             Some(request) => requests.send(request).is_ok(),

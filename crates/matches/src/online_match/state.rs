@@ -9,58 +9,72 @@ use std::rc::Rc;
 use tokio::sync::{Notify, mpsc};
 
 use shakmaty::Move;
-use touchmove::interpreter::PendingDecision;
-use touchmove::live::{Feedback, LiveEvent, LiveGame};
-use touchmove::online::lichess::request::Request;
-use touchmove::online::lichess::wire::GameMessage;
-use touchmove::online::{Answer, OnlineEvent, OnlineGame};
-use touchmove::runner::{Control, Happened, Sink};
-use touchmove::sensor::Millis;
-use touchmove::sensor_log::HostNote;
-use touchmove::watched::OnlineStatus;
+use touchmove_boards::live::{Feedback, LiveEvent, LiveGame};
+use touchmove_core::interpreter::PendingDecision;
+use touchmove_core::sensor::Millis;
+use touchmove_core::sensor_log::HostNote;
+use touchmove_online::lichess::request::Request;
+use touchmove_online::lichess::wire::GameMessage;
+use touchmove_online::{Answer, OnlineEvent, OnlineGame};
+use touchmove_runtime::runner::{Control, Happened, Sink};
+use touchmove_spectators::watched::OnlineStatus;
 
-use super::super::resumed_match::{MatchSink, MatchState};
+use crate::resume::{MatchSink, MatchState};
 use touchmove_runtime::sinks::watch::WatchSink;
 use touchmove_web::PageSink;
 
 /// What the server said, until the runner wakes the sink to take it.
 #[derive(Debug)]
-pub(super) enum Heard {
+pub enum Heard {
     /// A line of the game's stream, as sent, and read.
-    Line { raw: String, message: GameMessage },
+    Line {
+        /// The line as the server sent it (recorded so).
+        raw: String,
+        /// The line read.
+        message: GameMessage,
+    },
     /// The answer to a request.
-    Answer { request: Request, answer: Answer },
+    Answer {
+        /// The request.
+        request: Request,
+        /// What became of it.
+        answer: Answer,
+    },
 }
 
 /// The online game and its outputs.
-pub(super) struct OnlineState {
-    pub(super) out: WatchSink<StdoutLock<'static>>,
-    pub(super) game: OnlineGame,
-    pub(super) controls: mpsc::UnboundedSender<Control>,
-    pub(super) requests: mpsc::UnboundedSender<Request>,
+pub struct OnlineState {
+    /// The terminal, the recording and the PGN.
+    pub out: WatchSink<StdoutLock<'static>>,
+    /// The game between the board and the server.
+    pub game: OnlineGame,
+    /// What is asked of the board's runner.
+    pub controls: mpsc::UnboundedSender<Control>,
+    /// The requests to send to the server, in order.
+    pub requests: mpsc::UnboundedSender<Request>,
     /// What the server said, in order, until it is taken.
-    pub(super) heard: VecDeque<Heard>,
+    pub heard: VecDeque<Heard>,
     /// The board has shown the game's start: what the server says is taken (and recorded,
     /// after the board's first report) from then on.
-    pub(super) started: bool,
+    pub started: bool,
     /// Told once the server has ended the game and the board shows its last move (or, that
     /// move left undone, [`LAST_MOVE_WAIT`] later).
-    pub(super) over: Rc<Notify>,
+    pub over: Rc<Notify>,
     /// The server's end was seen.
-    pub(super) ended: bool,
+    pub ended: bool,
     /// A resumed game's recorded part is being read back: nothing is sent, shown or set.
-    pub(super) replaying: bool,
+    pub replaying: bool,
     /// The live page, with `--listen`.
-    pub(super) page: Option<PageSink>,
+    pub page: Option<PageSink>,
     /// The server's host and the game's id, for the page.
-    pub(super) seat: (String, String),
+    pub seat: (String, String),
     /// The promotion waiting for the player's choice of piece (the board cannot identify it).
-    pub(super) promotion: Option<Move>,
+    pub promotion: Option<Move>,
 }
 
 /// How long the server's last move (the move that ended the game) may wait to be carried out
 /// on the board before the session ends without it.
-pub(super) const LAST_MOVE_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+pub const LAST_MOVE_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl OnlineState {
     /// Takes, at `now` (session time), what the server said: each line and answer is recorded,
@@ -90,7 +104,7 @@ impl OnlineState {
     }
 
     /// Carries out what the online game says.
-    pub(super) fn drain(&mut self) -> io::Result<()> {
+    pub fn drain(&mut self) -> io::Result<()> {
         while let Some(event) = self.game.poll_event() {
             match event {
                 OnlineEvent::Decision(decision) => {
@@ -177,7 +191,7 @@ impl OnlineState {
 
 /// The board runner's sink: the recording and the terminal as `watch`'s, the decisions through
 /// the online game.
-pub(super) struct OnlineSink(pub(super) Rc<RefCell<OnlineState>>);
+pub struct OnlineSink(pub Rc<RefCell<OnlineState>>);
 
 impl MatchSink for OnlineSink {
     type State = OnlineState;

@@ -3,4 +3,5 @@
 
 pub mod ndjson;
 pub mod request;
+pub mod start;
 pub mod wire;

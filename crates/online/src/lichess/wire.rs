@@ -218,6 +218,17 @@ pub struct Player {
     pub ai_level: Option<u8>,
 }
 
+impl Player {
+    /// The player's name for the terminal and the PGN: the account's name, or Lichess's AI.
+    pub fn display_name(&self) -> String {
+        match (&self.name, self.ai_level) {
+            (Some(name), _) => name.clone(),
+            (None, Some(level)) => format!("Lichess AI level {level}"),
+            (None, None) => "?".to_owned(),
+        }
+    }
+}
+
 /// A game's state (`GameStateEvent`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct GameState {

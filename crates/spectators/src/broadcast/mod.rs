@@ -16,3 +16,17 @@ pub use reply::{GameReply, parse_reply};
 
 /// The most games one push may carry.
 pub const MAX_GAMES: usize = 100;
+
+/// What the pushes read of a round: a version of each board's public view (a change is a new
+/// push) and the round's games. Implemented by whatever holds the boards (the web layer's
+/// overview), read by the loop that pushes.
+pub trait RoundGames {
+    /// Each board's version of what the public sees, in board order.
+    fn versions(&self) -> Vec<u64>;
+
+    /// Every game the round has had, in board order, each with its board's name, as PGN.
+    fn games(&self) -> Vec<(String, String)>;
+
+    /// The boards' names, in order.
+    fn board_names(&self) -> Vec<String>;
+}

@@ -1,0 +1,10 @@
+//! The game against an engine: its state shared by the board's runner and the task that
+//! listens to the engine (`state.rs`), the opening book (`book.rs`), how long the engine
+//! thinks (`limits.rs`), and what the player types (`keys.rs`).
+
+pub mod book;
+pub mod handshake;
+pub mod keys;
+pub mod limits;
+pub mod state;
+pub mod transport;

@@ -1,0 +1,159 @@
+//! Jobs run on several threads, their results taken in the jobs' order: the output is the same
+//! whatever the number of threads. At most [`AHEAD`] jobs per thread run ahead of the one
+//! being taken, so a long job does not let the others fill the memory. (`replay` of a round of
+//! logs: each log replayed into memory, printed in the order given.)
+
+use std::collections::BTreeMap;
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, PoisonError};
+
+/// How many jobs each thread may run ahead of the one being taken.
+pub const AHEAD: usize = 4;
+
+/// Which job the threads take next, and how many results have been taken.
+struct Schedule {
+    next: usize,
+    taken: usize,
+    stopped: bool,
+}
+
+/// The schedule the threads share, and the signal that it changed.
+type Shared = (Mutex<Schedule>, Condvar);
+
+/// Runs `job(0)` .. `job(total - 1)` on `threads` threads (at least one) and hands each result
+/// to `take` in the jobs' order, as soon as it and every one before it are done. The first
+/// error of `take` stops the jobs not yet begun and is returned.
+pub fn run_in_order<T: Send, E>(
+    total: usize,
+    threads: usize,
+    job: impl Fn(usize) -> T + Sync,
+    mut take: impl FnMut(usize, T) -> Result<(), E>,
+) -> Result<(), E> {
+    let threads = threads.clamp(1, total.max(1));
+    let window = threads.saturating_mul(AHEAD);
+    let schedule: Shared = (
+        Mutex::new(Schedule {
+            next: 0,
+            taken: 0,
+            stopped: false,
+        }),
+        Condvar::new(),
+    );
+    let (done, finished) = mpsc::channel::<(usize, T)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let done = done.clone();
+            let (schedule, job) = (&schedule, &job);
+            scope.spawn(move || {
+                while let Some(index) = take_next(schedule, window, total) {
+                    if done.send((index, job(index))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done);
+        let mut waiting = BTreeMap::new();
+        let mut next = 0usize;
+        let mut taken = Ok(());
+        for (index, result) in finished {
+            waiting.insert(index, result);
+            while let Some(result) = waiting.remove(&next) {
+                taken = take(next, result);
+                if taken.is_err() {
+                    break;
+                }
+                next = next.saturating_add(1);
+                took_one(&schedule);
+            }
+            if taken.is_err() {
+                break;
+            }
+        }
+        stop(&schedule);
+        taken
+    })
+}
+
+/// The next job for a thread, once fewer than `window` jobs are ahead of the one being taken;
+/// `None` when there is none left or the run stopped.
+fn take_next(schedule: &Shared, window: usize, total: usize) -> Option<usize> {
+    let (state, changed) = schedule;
+    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+    loop {
+        if state.stopped || state.next >= total {
+            return None;
+        }
+        if state.next < state.taken.saturating_add(window) {
+            let index = state.next;
+            state.next = index.saturating_add(1);
+            return Some(index);
+        }
+        state = changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+    }
+}
+
+/// No more jobs are to be begun (a result could not be taken, or the run is over).
+fn stop(schedule: &Shared) {
+    let (state, changed) = schedule;
+    state.lock().unwrap_or_else(PoisonError::into_inner).stopped = true;
+    changed.notify_all();
+}
+
+/// One more result was taken.
+fn took_one(schedule: &Shared) {
+    let (state, changed) = schedule;
+    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+    state.taken = state.taken.saturating_add(1);
+    changed.notify_all();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_taken_in_the_jobs_order_whatever_the_threads() {
+        for threads in [1, 2, 3, 8] {
+            let mut taken = Vec::new();
+            // Later jobs finish first: the order taken must still be the jobs'.
+            let outcome: Result<(), ()> = run_in_order(
+                20,
+                threads,
+                |index| {
+                    std::thread::yield_now();
+                    index * 10
+                },
+                |index, result| {
+                    taken.push((index, result));
+                    Ok(())
+                },
+            );
+            assert_eq!(outcome, Ok(()));
+            let expected: Vec<(usize, usize)> = (0..20).map(|i| (i, i * 10)).collect();
+            assert_eq!(taken, expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_result_not_taken_stops_the_run_and_is_the_outcome() {
+        let mut taken = Vec::new();
+        let outcome = run_in_order(
+            100,
+            2,
+            |index| index,
+            |index, _| {
+                taken.push(index);
+                if index == 3 { Err("full disk") } else { Ok(()) }
+            },
+        );
+        assert_eq!(outcome, Err("full disk"));
+        assert_eq!(taken, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn no_job_is_no_result() {
+        let outcome: Result<(), ()> = run_in_order(0, 4, |_| unreachable!(), |_, ()| Err(()));
+        assert_eq!(outcome, Ok(()));
+    }
+}
