@@ -44,6 +44,7 @@ use touchmove_boards::dgt::wire::message::encode as msg;
 use touchmove_boards::dgt::wire::protocol::{
     code_from_piece, index_from_square, square_from_index,
 };
+use touchmove_core::decode::StreamDecoder;
 use touchmove_core::sensor::Millis;
 
 /// How often a board in [`Mode::Update`] sends a BWTIME report, in ms.
@@ -290,12 +291,7 @@ impl DgtBoardEmulator {
     }
 
     fn command(&mut self, now: Millis, command: ReceivedCommand) {
-        if !matches!(
-            command,
-            ReceivedCommand::Unknown(_)
-                | ReceivedCommand::MalformedClock(_)
-                | ReceivedCommand::BusMode
-        ) {
+        if command != ReceivedCommand::BusMode {
             self.bus_mode = false;
         }
         match command {
@@ -307,17 +303,6 @@ impl DgtBoardEmulator {
             ReceivedCommand::OtherClock { code, .. } => self.send(msg::bwtime_ack(code)),
             ReceivedCommand::EepromDump => self.notices.push_back(Notice::Refused(0x49)),
             ReceivedCommand::BootLoader => self.notices.push_back(Notice::Refused(0x4e)),
-            ReceivedCommand::Unknown(byte) => {
-                self.notices.push_back(Notice::NotUnderstood(format!(
-                    "unknown command byte {byte:#04x}"
-                )));
-            }
-            ReceivedCommand::MalformedClock(bytes) => {
-                self.notices.push_back(Notice::NotUnderstood(format!(
-                    "malformed clock command {}",
-                    crate::emulation::hex(&bytes)
-                )));
-            }
         }
     }
 
@@ -393,8 +378,15 @@ impl EmulatedBoard for DgtBoardEmulator {
         if !self.plug.plugged() {
             return;
         }
-        for command in self.decoder.feed_all(bytes) {
-            self.command(now, command);
+        self.decoder.push(bytes);
+        while let Some(decoded) = self.decoder.poll() {
+            match decoded {
+                Ok(command) => self.command(now, command),
+                // Bytes that are no command leave bus mode as they found it.
+                Err(unread) => self
+                    .notices
+                    .push_back(Notice::NotUnderstood(unread.to_string())),
+            }
         }
     }
 

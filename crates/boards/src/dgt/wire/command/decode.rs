@@ -1,9 +1,13 @@
-//! Decoding the host → board byte stream into commands, one byte at a time (an emulated
-//! board's side).
+//! Decoding the host → board byte stream into commands (an emulated board's side), as a
+//! [`StreamDecoder`].
 //!
 //! Commands are single bytes, except clock commands, wrapped as
 //! `0x2b, size, 0x03, cmd, data…, 0x00` (size counts the bytes after itself). Anything else is
-//! reported as [`ReceivedCommand::Unknown`] or [`ReceivedCommand::MalformedClock`]; decoding never fails.
+//! an error with its bytes ([`UnreadCommand`]), and decoding goes on with the next byte.
+
+use std::collections::VecDeque;
+
+use touchmove_core::decode::StreamDecoder;
 
 use super::{ClockCommand, HostCommand};
 use crate::dgt::wire::protocol::clock_command::{
@@ -37,11 +41,28 @@ pub enum ReceivedCommand {
         /// The bytes between the code and the final `0x00`.
         data: Vec<u8>,
     },
+}
+
+/// Bytes a board received that are no command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UnreadCommand {
     /// A byte that is no command.
+    #[error("unknown command byte {0:#04x}")]
     Unknown(u8),
-    /// A clock-command wrapper that broke off: the bytes consumed, `0x2b` first.
+    /// A clock-command wrapper that broke off (or that the stream's end cut short): the bytes
+    /// consumed, `0x2b` first.
+    #[error("malformed clock command {}", hex(.0))]
     MalformedClock(Vec<u8>),
 }
+
+/// Bytes as hex, space-separated (`2b 04`).
+fn hex(bytes: &[u8]) -> String {
+    let words: Vec<String> = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+    words.join(" ")
+}
+
+/// What one byte completes: a command, bytes that are no command, or nothing yet.
+type Completed = Option<Result<ReceivedCommand, UnreadCommand>>;
 
 /// Where the decoder is in a clock-command wrapper.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -56,9 +77,27 @@ enum State {
 }
 
 /// A streaming decoder of host → board bytes.
+///
+/// ```
+/// use touchmove_boards::dgt::wire::command::{HostCommand, ReceivedCommand, ReceivedCommandDecoder, UnreadCommand};
+/// use touchmove_core::decode::StreamDecoder;
+///
+/// let mut decoder = ReceivedCommandDecoder::new();
+/// // SEND_BRD (0x42), a byte no command has, then a clock wrapper the stream's end cuts short.
+/// decoder.push(&[0x42, 0x00, 0x2b, 0x04]);
+/// decoder.finish();
+/// let decoded: Vec<_> = std::iter::from_fn(|| decoder.poll()).collect();
+/// assert_eq!(decoded, [
+///     Ok(ReceivedCommand::Command(HostCommand::SendBoard)),
+///     Err(UnreadCommand::Unknown(0x00)),
+///     Err(UnreadCommand::MalformedClock(vec![0x2b, 0x04])),
+/// ]);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct ReceivedCommandDecoder {
     state: State,
+    /// What the bytes pushed so far completed, not yet polled.
+    ready: VecDeque<Result<ReceivedCommand, UnreadCommand>>,
 }
 
 impl ReceivedCommandDecoder {
@@ -67,13 +106,13 @@ impl ReceivedCommandDecoder {
         ReceivedCommandDecoder::default()
     }
 
-    /// Forgets a half-received clock command.
+    /// Forgets a half-received clock command (what was completed stays to be polled).
     pub fn reset(&mut self) {
         self.state = State::Idle;
     }
 
-    /// Takes one byte; the command it completes, if any.
-    pub fn feed(&mut self, byte: u8) -> Option<ReceivedCommand> {
+    /// Takes one byte; what it completes, if anything.
+    fn feed(&mut self, byte: u8) -> Completed {
         match std::mem::take(&mut self.state) {
             State::Idle => self.start(byte),
             State::Size => self.size(byte),
@@ -81,12 +120,7 @@ impl ReceivedCommandDecoder {
         }
     }
 
-    /// Every command that `bytes` complete, in order.
-    pub fn feed_all(&mut self, bytes: &[u8]) -> Vec<ReceivedCommand> {
-        bytes.iter().filter_map(|&byte| self.feed(byte)).collect()
-    }
-
-    fn start(&mut self, byte: u8) -> Option<ReceivedCommand> {
+    fn start(&mut self, byte: u8) -> Completed {
         if byte == command::CLOCK_MESSAGE {
             self.state = State::Size;
             return None;
@@ -94,12 +128,12 @@ impl ReceivedCommandDecoder {
         Some(single(byte))
     }
 
-    fn size(&mut self, size: u8) -> Option<ReceivedCommand> {
+    fn size(&mut self, size: u8) -> Completed {
         if !(MIN_CLOCK_SIZE..=MAX_CLOCK_SIZE).contains(&size) {
-            return Some(ReceivedCommand::MalformedClock(vec![
+            return Some(Err(UnreadCommand::MalformedClock(vec![
                 command::CLOCK_MESSAGE,
                 size,
-            ]));
+            ])));
         }
         self.state = State::Body {
             size,
@@ -108,10 +142,10 @@ impl ReceivedCommandDecoder {
         None
     }
 
-    fn body(&mut self, size: u8, mut body: Vec<u8>, byte: u8) -> Option<ReceivedCommand> {
+    fn body(&mut self, size: u8, mut body: Vec<u8>, byte: u8) -> Completed {
         body.push(byte);
         if body.first() != Some(&CLOCK_MESSAGE_START) {
-            return Some(malformed(size, body));
+            return Some(Err(malformed(size, body)));
         }
         if body.len() < usize::from(size) {
             self.state = State::Body { size, body };
@@ -121,8 +155,42 @@ impl ReceivedCommandDecoder {
     }
 }
 
+impl StreamDecoder for ReceivedCommandDecoder {
+    type Frame = ReceivedCommand;
+    type Error = UnreadCommand;
+
+    /// Takes the next bytes the board received.
+    fn push(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            if let Some(completed) = self.feed(byte) {
+                self.ready.push_back(completed);
+            }
+        }
+    }
+
+    /// The stream ended: a clock command begun is malformed, with the bytes it had.
+    fn finish(&mut self) {
+        let begun = match std::mem::take(&mut self.state) {
+            State::Idle => return,
+            State::Size => vec![command::CLOCK_MESSAGE],
+            State::Body { size, body } => {
+                let mut bytes = vec![command::CLOCK_MESSAGE, size];
+                bytes.extend(body);
+                bytes
+            }
+        };
+        self.ready
+            .push_back(Err(UnreadCommand::MalformedClock(begun)));
+    }
+
+    /// The next command, or bytes that are no command, in the order received.
+    fn poll(&mut self) -> Option<Result<ReceivedCommand, UnreadCommand>> {
+        self.ready.pop_front()
+    }
+}
+
 /// The command a single byte names.
-fn single(byte: u8) -> ReceivedCommand {
+fn single(byte: u8) -> Result<ReceivedCommand, UnreadCommand> {
     let host = match byte {
         command::RESET => HostCommand::Reset,
         command::SEND_CLK => HostCommand::SendClock,
@@ -136,34 +204,35 @@ fn single(byte: u8) -> ReceivedCommand {
         command::SEND_BATTERY_STATUS => HostCommand::SendBatteryStatus,
         command::SEND_VERSION => HostCommand::SendVersion,
         command::RETURN_LONG_SERIALNR => HostCommand::ReturnLongSerialNumber,
-        0x49 => return ReceivedCommand::EepromDump,
-        0x4a => return ReceivedCommand::BusMode,
-        0x4e => return ReceivedCommand::BootLoader,
-        other => return ReceivedCommand::Unknown(other),
+        0x49 => return Ok(ReceivedCommand::EepromDump),
+        0x4a => return Ok(ReceivedCommand::BusMode),
+        0x4e => return Ok(ReceivedCommand::BootLoader),
+        other => return Err(UnreadCommand::Unknown(other)),
     };
-    ReceivedCommand::Command(host)
+    Ok(ReceivedCommand::Command(host))
 }
 
 /// A complete wrapper body (`0x03, code, data…, 0x00`) as a command.
-fn wrapped(size: u8, body: Vec<u8>) -> ReceivedCommand {
+fn wrapped(size: u8, body: Vec<u8>) -> Result<ReceivedCommand, UnreadCommand> {
     match body.as_slice() {
         [CLOCK_MESSAGE_START, code, data @ .., CLOCK_MESSAGE_END] => {
-            match ClockCommand::decode(*code, data) {
+            Ok(match ClockCommand::decode(*code, data) {
                 Some(clock) => ReceivedCommand::Command(HostCommand::Clock(clock)),
                 None => ReceivedCommand::OtherClock {
                     code: *code,
                     data: data.to_vec(),
                 },
-            }
+            })
         }
-        _ => malformed(size, body),
+        _ => Err(malformed(size, body)),
     }
 }
 
-fn malformed(size: u8, body: Vec<u8>) -> ReceivedCommand {
+/// A wrapper that broke off: its bytes, `0x2b` and the size first.
+fn malformed(size: u8, body: Vec<u8>) -> UnreadCommand {
     let mut bytes = vec![command::CLOCK_MESSAGE, size];
     bytes.extend(body);
-    ReceivedCommand::MalformedClock(bytes)
+    UnreadCommand::MalformedClock(bytes)
 }
 
 #[cfg(test)]
@@ -171,8 +240,21 @@ mod tests {
     use super::*;
     use crate::dgt::wire::command::{ClockRun, ClockSetting, ClockText};
 
-    fn decode(bytes: &[u8]) -> Vec<ReceivedCommand> {
-        ReceivedCommandDecoder::new().feed_all(bytes)
+    type Decoded = Result<ReceivedCommand, UnreadCommand>;
+
+    fn decode(bytes: &[u8]) -> Vec<Decoded> {
+        let mut decoder = ReceivedCommandDecoder::new();
+        decoder.push(bytes);
+        polled(&mut decoder)
+    }
+
+    fn polled(decoder: &mut ReceivedCommandDecoder) -> Vec<Decoded> {
+        std::iter::from_fn(|| decoder.poll()).collect()
+    }
+
+    fn pushed(decoder: &mut ReceivedCommandDecoder, bytes: &[u8]) -> Vec<Decoded> {
+        decoder.push(bytes);
+        polled(decoder)
     }
 
     #[test]
@@ -182,7 +264,7 @@ mod tests {
             0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x4b, 0x4c, 0x4d, 0x55, 0x49, 0x4a,
             0x4e,
         ];
-        let mut expected: Vec<ReceivedCommand> = [
+        let mut expected: Vec<Decoded> = [
             Reset,
             SendClock,
             SendBoard,
@@ -197,12 +279,12 @@ mod tests {
             ReturnLongSerialNumber,
         ]
         .into_iter()
-        .map(ReceivedCommand::Command)
+        .map(|command| Ok(ReceivedCommand::Command(command)))
         .collect();
         expected.extend([
-            ReceivedCommand::EepromDump,
-            ReceivedCommand::BusMode,
-            ReceivedCommand::BootLoader,
+            Ok(ReceivedCommand::EepromDump),
+            Ok(ReceivedCommand::BusMode),
+            Ok(ReceivedCommand::BootLoader),
         ]);
         assert_eq!(decode(&bytes), expected);
     }
@@ -230,8 +312,10 @@ mod tests {
             HostCommand::Clock(ClockCommand::Version),
         ];
         let bytes: Vec<u8> = commands.iter().flat_map(super::super::encode).collect();
-        let expected: Vec<ReceivedCommand> =
-            commands.into_iter().map(ReceivedCommand::Command).collect();
+        let expected: Vec<Decoded> = commands
+            .into_iter()
+            .map(|command| Ok(ReceivedCommand::Command(command)))
+            .collect();
         assert_eq!(decode(&bytes), expected);
     }
 
@@ -240,9 +324,9 @@ mod tests {
         assert_eq!(
             decode(&[0x00, 0xff, 0x4d]),
             [
-                ReceivedCommand::Unknown(0x00),
-                ReceivedCommand::Unknown(0xff),
-                ReceivedCommand::Command(HostCommand::SendVersion)
+                Err(UnreadCommand::Unknown(0x00)),
+                Err(UnreadCommand::Unknown(0xff)),
+                Ok(ReceivedCommand::Command(HostCommand::SendVersion))
             ]
         );
     }
@@ -250,12 +334,14 @@ mod tests {
     #[test]
     fn a_wrapped_beep_across_chunks() {
         let mut decoder = ReceivedCommandDecoder::new();
-        assert_eq!(decoder.feed_all(&[0x2b, 0x04, 0x03]), []);
+        assert_eq!(pushed(&mut decoder, &[0x2b, 0x04, 0x03]), []);
         assert_eq!(
-            decoder.feed_all(&[0x0b, 0x05, 0x00, 0x42]),
+            pushed(&mut decoder, &[0x0b, 0x05, 0x00, 0x42]),
             [
-                ReceivedCommand::Command(HostCommand::Clock(ClockCommand::Beep { duration: 0x05 })),
-                ReceivedCommand::Command(HostCommand::SendBoard)
+                Ok(ReceivedCommand::Command(HostCommand::Clock(
+                    ClockCommand::Beep { duration: 0x05 }
+                ))),
+                Ok(ReceivedCommand::Command(HostCommand::SendBoard))
             ]
         );
     }
@@ -268,7 +354,7 @@ mod tests {
         assert_eq!(
             decode(&bytes),
             // 0:05:00 on the left, 0:04:30 on the right, the left running.
-            [ReceivedCommand::Command(HostCommand::Clock(
+            [Ok(ReceivedCommand::Command(HostCommand::Clock(
                 ClockCommand::SetAndRun {
                     left: ClockSetting {
                         hours: 0,
@@ -282,7 +368,7 @@ mod tests {
                     },
                     run: ClockRun::Left
                 }
-            ))]
+            )))]
         );
     }
 
@@ -291,22 +377,24 @@ mod tests {
         assert_eq!(
             decode(&[0x2b, 0x7f, 0x4d]),
             [
-                ReceivedCommand::MalformedClock(vec![0x2b, 0x7f]),
-                ReceivedCommand::Command(HostCommand::SendVersion)
+                Err(UnreadCommand::MalformedClock(vec![0x2b, 0x7f])),
+                Ok(ReceivedCommand::Command(HostCommand::SendVersion))
             ]
         );
         assert_eq!(
             decode(&[0x2b, 0x04, 0x42, 0x4d]),
             [
-                ReceivedCommand::MalformedClock(vec![0x2b, 0x04, 0x42]),
-                ReceivedCommand::Command(HostCommand::SendVersion)
+                Err(UnreadCommand::MalformedClock(vec![0x2b, 0x04, 0x42])),
+                Ok(ReceivedCommand::Command(HostCommand::SendVersion))
             ]
         );
         assert_eq!(
             decode(&[0x2b, 0x03, 0x03, 0x0b, 0x01, 0x41]),
             [
-                ReceivedCommand::MalformedClock(vec![0x2b, 0x03, 0x03, 0x0b, 0x01]),
-                ReceivedCommand::Command(HostCommand::SendClock)
+                Err(UnreadCommand::MalformedClock(vec![
+                    0x2b, 0x03, 0x03, 0x0b, 0x01
+                ])),
+                Ok(ReceivedCommand::Command(HostCommand::SendClock))
             ]
         );
     }
@@ -319,21 +407,47 @@ mod tests {
         ];
         assert_eq!(
             decode(&bytes),
-            [ReceivedCommand::OtherClock {
+            [Ok(ReceivedCommand::OtherClock {
                 code: 0x0a,
                 data: vec![0x00, 0x05, 0x00, 0x00, 0x04, 0x1e, 0x07]
-            }]
+            })]
         );
     }
 
     #[test]
     fn reset_forgets_a_half_command() {
         let mut decoder = ReceivedCommandDecoder::new();
-        assert_eq!(decoder.feed_all(&[0x2b, 0x04, 0x03]), []);
+        assert_eq!(pushed(&mut decoder, &[0x2b, 0x04, 0x03]), []);
         decoder.reset();
         assert_eq!(
-            decoder.feed_all(&[0x4d]),
-            [ReceivedCommand::Command(HostCommand::SendVersion)]
+            pushed(&mut decoder, &[0x4d]),
+            [Ok(ReceivedCommand::Command(HostCommand::SendVersion))]
         );
+    }
+
+    #[test]
+    fn a_clock_command_the_stream_s_end_cuts_short_is_malformed_with_its_bytes() {
+        let mut decoder = ReceivedCommandDecoder::new();
+        assert_eq!(
+            pushed(&mut decoder, &[0x4d, 0x2b, 0x04, 0x03, 0x0b]).len(),
+            1
+        );
+        decoder.finish();
+        assert_eq!(
+            polled(&mut decoder),
+            [Err(UnreadCommand::MalformedClock(vec![
+                0x2b, 0x04, 0x03, 0x0b
+            ]))]
+        );
+        let mut sized_only = ReceivedCommandDecoder::new();
+        sized_only.push(&[0x2b]);
+        sized_only.finish();
+        assert_eq!(
+            polled(&mut sized_only),
+            [Err(UnreadCommand::MalformedClock(vec![0x2b]))]
+        );
+        let mut idle = ReceivedCommandDecoder::new();
+        idle.finish();
+        assert_eq!(polled(&mut idle), []);
     }
 }

@@ -5,7 +5,7 @@
 
 mod decode;
 
-pub use decode::{ReceivedCommand, ReceivedCommandDecoder};
+pub use decode::{ReceivedCommand, ReceivedCommandDecoder, UnreadCommand};
 
 use crate::dgt::wire::protocol::{clock_command, command};
 
