@@ -5,9 +5,11 @@
 //! runner (`Control::Wake`), which takes it at its place among the board's reports: everything
 //! runs on one thread.
 //!
-//! Here: the games one after another, and a game's setting up; `state.rs` the game's state and
-//! the runner's sink; `keys.rs` the requests typed; `finding.rs` the challenges accepted and
-//! the seek. The server is reached over HTTPS through `touchmove_lichess::board_api`.
+//! Here: the games one after another, and a game's setting up and playing as a match
+//! (`touchmove_matches`: the runner, the resume, the game's state, sink and transport in
+//! `online_match`, with the requests typed); `finding.rs` the challenges accepted and the
+//! seek; `ready.rs` the board set up before a game is sought. The server is reached over
+//! HTTPS through `touchmove_lichess::board_api`.
 
 mod finding;
 mod ready;

@@ -3,9 +3,9 @@
 //! the record; the engine runs in its own task (`engine_runner`). The engine's moves reach the
 //! game, and what to show reaches the board, over channels: everything runs on one thread.
 //!
-//! Here: the command and the game's setting up; `state.rs` the game's state and the runner's
-//! sink; `limits.rs` how long the engine thinks; `resume.rs` `--resume`; `keys.rs` what the
-//! human types.
+//! Here: the command, the engine started and awaited, and the game set up and played as a
+//! match (`touchmove_matches`: the runner, the resume, the game's state and sink in
+//! `engine_match`, with the engine's limits, the book and what the human types).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
