@@ -38,3 +38,20 @@ pub trait StreamDecoder {
     /// The next frame or error the bytes so far make; `None` until more bytes come.
     fn poll(&mut self) -> Option<Result<Self::Frame, Self::Error>>;
 }
+
+/// Bytes as hex, space-separated, as the decoders' errors and the diagnostics show them.
+///
+/// ```
+/// assert_eq!(touchmove_core::decode::hex(&[0x2b, 0x7f, 0x00]), "2b 7f 00");
+/// assert_eq!(touchmove_core::decode::hex(&[]), "");
+/// ```
+pub fn hex(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len().saturating_mul(3));
+    for (i, byte) in bytes.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(&format!("{byte:02x}"));
+    }
+    text
+}

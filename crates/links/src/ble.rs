@@ -19,6 +19,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use touchmove_boards::live::{BleProfile, Protocol};
+use touchmove_core::decode::hex;
 use touchmove_runtime::runner::Connector;
 
 use crate::frames_in::FramesIn;
@@ -445,15 +446,6 @@ impl AsyncWrite for BlePort {
     }
 }
 
-/// Bytes as hex, space-separated (`2b 7f`), as the diagnostics show what is written.
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,11 +458,5 @@ mod tests {
         assert!(is_address("C0:FF:EE:00:00:01"));
         assert!(!is_address("Chessnut Air"));
         assert!(!is_address("C0:FF:EE:00:00"));
-    }
-
-    #[test]
-    fn what_is_written_is_shown_in_hex() {
-        assert_eq!(hex(&[0x2b, 0x7f, 0x00]), "2b 7f 00");
-        assert_eq!(hex(&[]), "");
     }
 }

@@ -4,6 +4,8 @@
 use shakmaty::Bitboard;
 use touchmove_core::sensor::Millis;
 
+pub use touchmove_core::decode::hex;
+
 /// An emulated board: host bytes and the time in, board bytes and notices out. Times are ms of
 /// emulator time.
 pub trait EmulatedBoard {
@@ -122,18 +124,6 @@ impl Notice {
             ),
         }
     }
-}
-
-/// Bytes as hex, space-separated (`2b 7f`).
-pub fn hex(bytes: &[u8]) -> String {
-    let mut text = String::with_capacity(bytes.len() * 3);
-    for (i, byte) in bytes.iter().enumerate() {
-        if i > 0 {
-            text.push(' ');
-        }
-        text.push_str(&format!("{byte:02x}"));
-    }
-    text
 }
 
 #[cfg(test)]

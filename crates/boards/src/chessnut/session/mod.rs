@@ -45,7 +45,7 @@ use crate::live::positions::PositionReader;
 use crate::live::{
     BoardSession, Feedback, GuideLights, LinkEvent, Liveness, SessionOptions, Silence,
 };
-use touchmove_core::decode::StreamDecoder;
+use touchmove_core::decode::{StreamDecoder, hex};
 use touchmove_core::sensor::Millis;
 
 /// How long after a square's new reading was first seen a report must still show it for it to
@@ -313,15 +313,6 @@ impl ChessnutSession {
         self.connected
             .then(|| self.battery_at.saturating_add(BATTERY_MS))
     }
-}
-
-/// Bytes as hex, space-separated.
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The registry's session constructor (a Chessnut board has no clock).

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use touchmove_core::decode::StreamDecoder;
+use touchmove_core::decode::{StreamDecoder, hex};
 
 use super::{ClockCommand, HostCommand};
 use crate::dgt::wire::protocol::clock_command::{
@@ -53,12 +53,6 @@ pub enum UnreadCommand {
     /// consumed, `0x2b` first.
     #[error("malformed clock command {}", hex(.0))]
     MalformedClock(Vec<u8>),
-}
-
-/// Bytes as hex, space-separated (`2b 04`).
-fn hex(bytes: &[u8]) -> String {
-    let words: Vec<String> = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
-    words.join(" ")
 }
 
 /// What one byte completes: a command, bytes that are no command, or nothing yet.
