@@ -5,6 +5,7 @@
 use shakmaty::Color;
 
 use super::Interpreter;
+use super::move_times::TimesShown;
 use crate::event::EventKind;
 use crate::sensor::Millis;
 
@@ -12,7 +13,10 @@ impl Interpreter {
     /// The arbiter gave a player time: on the clock it is no increment of the last move, whose
     /// times, once its press has shown them, are final.
     pub(super) fn times_after_time_added(&mut self) {
-        if self.times_due.is_some_and(|due| due.after_press) {
+        if self
+            .times_due
+            .is_some_and(|due| due.final_after_time_added())
+        {
             self.times_due = None;
         }
     }
@@ -21,14 +25,12 @@ impl Interpreter {
     /// `color`'s, follow the press once the clock shows it; the opponent's press makes them
     /// final.
     pub(super) fn times_pressed(&mut self, t: Millis, color: Color) {
-        match self.times_due.as_mut() {
-            Some(due) if due.mover == color => due.pressed = Some(t),
-            // The opponent's press runs the mover's side again: the move's times are final.
-            Some(_) => {
-                self.times_due = None;
-                return;
-            }
-            None => return,
+        let Some(due) = self.times_due.as_mut() else {
+            return;
+        };
+        if !due.press(t, color) {
+            self.times_due = None;
+            return;
         }
         self.times_shown(t);
     }
@@ -38,29 +40,17 @@ impl Interpreter {
         let (Some(due), Some(clock)) = (self.times_due.as_mut(), self.clock.as_ref()) else {
             return;
         };
-        let Some(pressed) = due.pressed else {
-            return;
-        };
-        let standing = usize::try_from(due.ply).is_ok_and(|ply| ply <= self.game.plies());
-        // Once the mover's side has run again (the opponent pressed: a press weighed late may
-        // come after the clock's later reports), the move's times are final.
-        if !standing || clock.ran_between(due.mover, pressed, t) {
-            self.times_due = None;
-            return;
-        }
-        if !clock.shows_press_of(due.mover, t) {
-            return;
-        }
-        if let Some(times) = due.update(clock.times(t)) {
-            let (ply, color) = (due.ply, due.mover);
-            self.emit(
+        match due.shown(t, clock, self.game.plies()) {
+            TimesShown::Unchanged => {}
+            TimesShown::Final => self.times_due = None,
+            TimesShown::Changed { ply, color, times } => self.emit(
                 t,
                 EventKind::Clock {
                     ply,
                     color,
                     clock: times,
                 },
-            );
+            ),
         }
     }
 }
