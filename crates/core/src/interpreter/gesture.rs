@@ -18,7 +18,7 @@
 use shakmaty::{Color, Piece, Position, Role, Square};
 
 use super::Interpreter;
-use super::gesture_watch::{BeforeWatch, CENTRE, GestureWatch, gesture_result, is_centre, slot};
+use super::gesture_watch::{BeforeWatch, CENTRE, GestureWatch, Watched, is_centre, slot};
 use super::phase::Phase;
 use crate::rules::Ending;
 use crate::sensor::Millis;
@@ -125,12 +125,8 @@ impl Interpreter {
     /// Keeps a copy of the interpreter as it is now and holds its decisions back from here on.
     fn start_gesture_watch(&mut self) {
         diagnostic!("a king moves: watching for the result gesture");
-        self.gesture = Some(Box::new(GestureWatch {
-            before: self.before_watch(),
-            started: self.king_homes(),
-            moved: [false; 2],
-            shown: None,
-        }));
+        let before = self.before_watch();
+        self.gesture = Some(Box::new(GestureWatch::new(before, self.king_homes())));
     }
 
     /// Whether decisions are being held back while a gesture may be under way.
@@ -141,7 +137,7 @@ impl Interpreter {
     /// When the gesture the board shows is made (the kings at rest on centre squares: the
     /// slide window after both stood there, and a scan period more on a scanning board).
     pub(super) fn gesture_due(&self) -> Option<Millis> {
-        let (since, _) = self.gesture.as_ref()?.shown?;
+        let (since, _) = self.gesture.as_ref()?.shown()?;
         let due = since.saturating_add(self.config.rest_ms());
         // A lift made before then may be a king leaving the centre: wait to know.
         self.held
@@ -219,26 +215,16 @@ impl Interpreter {
         let Some(watch) = self.gesture.as_mut() else {
             return;
         };
-        for ((moved, at), started) in watch.moved.iter_mut().zip(located).zip(watch.started) {
-            *moved |= at != started;
-        }
-        if let Some(result) = gesture_result(located) {
-            if watch.shown.is_none_or(|(_, shown)| shown != result) {
-                watch.shown = Some((changed_at, result));
+        match watch.review(located, homes, changed_at) {
+            Watched::Showing | Watched::Open => {}
+            Watched::Back => {
+                diagnostic!(t, "the kings are back: no gesture, and nothing");
+                self.take_back_the_watch(t);
             }
-            return;
-        }
-        watch.shown = None;
-        let open = located.iter().zip(homes).any(|(at, home)| match at {
-            None => true,
-            Some(square) => is_centre(*square) && Some(*square) != home,
-        });
-        if watch.moved == [true, true] && located == watch.started && homes == watch.started {
-            diagnostic!(t, "the kings are back: no gesture, and nothing");
-            self.take_back_the_watch(t);
-        } else if !open {
-            diagnostic!(t, "the kings came to rest: no gesture");
-            self.gesture = None;
+            Watched::AtRest => {
+                diagnostic!(t, "the kings came to rest: no gesture");
+                self.gesture = None;
+            }
         }
     }
 
@@ -267,7 +253,7 @@ impl Interpreter {
         let Some(watch) = self.gesture.take() else {
             return false;
         };
-        let GestureWatch { before, .. } = *watch;
+        let before = watch.into_before();
         // Settings changed meanwhile (an engine gone) stand, and the board as it is now.
         self.restore_from(before);
         self.held.clear();
@@ -285,7 +271,7 @@ impl Interpreter {
     /// to where it was before they moved, with the board as it is, decides what was pending
     /// then, and the game ends with the gesture's result.
     pub(super) fn make_gesture(&mut self, t: Millis) {
-        let Some((_, outcome)) = self.gesture.as_ref().and_then(|watch| watch.shown) else {
+        let Some((_, outcome)) = self.gesture.as_ref().and_then(|watch| watch.shown()) else {
             return;
         };
         self.restore_before_watch();

@@ -56,13 +56,80 @@ pub(super) struct BeforeWatch {
 pub(super) struct GestureWatch {
     /// Before the first king motion (the decisions kept back since then are dropped if the
     /// gesture is made).
-    pub(super) before: BeforeWatch,
+    before: BeforeWatch,
     /// The kings' squares when the watch began, White's then Black's.
-    pub(super) started: [Option<Square>; 2],
+    started: [Option<Square>; 2],
     /// Whether each king has been away from its square since the watch began.
-    pub(super) moved: [bool; 2],
+    moved: [bool; 2],
     /// Both kings on centre squares since this time, with the result they give.
-    pub(super) shown: Option<(Millis, KnownOutcome)>,
+    shown: Option<(Millis, KnownOutcome)>,
+}
+
+/// Where a watch stands after the kings' motions were looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Watched {
+    /// Both kings stand on centre squares (since the time the watch keeps): a gesture may be
+    /// made.
+    Showing,
+    /// Both kings went out and came back to where they stood: as if they had not moved.
+    Back,
+    /// The kings came to rest elsewhere: no gesture; the decisions kept back go out as made.
+    AtRest,
+    /// A king is in hand, or on a centre square it did not start from: watched on.
+    Open,
+}
+
+impl GestureWatch {
+    /// A watch that begins with `before`, the kings on `started`.
+    pub(super) fn new(before: BeforeWatch, started: [Option<Square>; 2]) -> GestureWatch {
+        GestureWatch {
+            before,
+            started,
+            moved: [false; 2],
+            shown: None,
+        }
+    }
+
+    /// Since when both kings have stood on centre squares, and the result they give.
+    pub(super) fn shown(&self) -> Option<(Millis, KnownOutcome)> {
+        self.shown
+    }
+
+    /// What the kings' motions can change, as it stood before a king moved.
+    pub(super) fn into_before(self) -> BeforeWatch {
+        self.before
+    }
+
+    /// The kings now `located`, their squares in the game `homes`, the board last changed at
+    /// `changed_at`: where the watch stands.
+    pub(super) fn review(
+        &mut self,
+        located: [Option<Square>; 2],
+        homes: [Option<Square>; 2],
+        changed_at: Millis,
+    ) -> Watched {
+        for ((moved, at), started) in self.moved.iter_mut().zip(located).zip(self.started) {
+            *moved |= at != started;
+        }
+        if let Some(result) = gesture_result(located) {
+            if self.shown.is_none_or(|(_, shown)| shown != result) {
+                self.shown = Some((changed_at, result));
+            }
+            return Watched::Showing;
+        }
+        self.shown = None;
+        let open = located.iter().zip(homes).any(|(at, home)| match at {
+            None => true,
+            Some(square) => is_centre(*square) && Some(*square) != home,
+        });
+        if self.moved == [true, true] && located == self.started && homes == self.started {
+            Watched::Back
+        } else if open {
+            Watched::Open
+        } else {
+            Watched::AtRest
+        }
+    }
 }
 
 /// The index of `color` in a pair of kings.
@@ -74,7 +141,7 @@ pub(super) fn slot(color: Color) -> usize {
 }
 
 /// The result two kings on `squares` give, if both stand on centre squares.
-pub(super) fn gesture_result(squares: [Option<Square>; 2]) -> Option<KnownOutcome> {
+fn gesture_result(squares: [Option<Square>; 2]) -> Option<KnownOutcome> {
     let [Some(white), Some(black)] = squares else {
         return None;
     };
