@@ -113,10 +113,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_later_job_done_first_is_taken_after_the_earlier() {
+        // Job 0 waits until job 1 is done: on two threads job 1's result arrives first (no
+        // timing involved: the thread of job 0 is held until then), and is taken second.
+        let one_done = (Mutex::new(false), Condvar::new());
+        let mut taken = Vec::new();
+        let outcome: Result<(), ()> = run_in_order(
+            3,
+            2,
+            |index| {
+                let (done, changed) = &one_done;
+                match index {
+                    0 => {
+                        let mut done = done.lock().unwrap_or_else(PoisonError::into_inner);
+                        while !*done {
+                            done = changed.wait(done).unwrap_or_else(PoisonError::into_inner);
+                        }
+                    }
+                    1 => {
+                        *done.lock().unwrap_or_else(PoisonError::into_inner) = true;
+                        changed.notify_all();
+                    }
+                    _ => {}
+                }
+                index * 10
+            },
+            |index, result| {
+                taken.push((index, result));
+                Ok(())
+            },
+        );
+        assert_eq!(outcome, Ok(()));
+        assert_eq!(taken, vec![(0, 0), (1, 10), (2, 20)]);
+    }
+
+    #[test]
     fn results_are_taken_in_the_jobs_order_whatever_the_threads() {
         for threads in [1, 2, 3, 8] {
             let mut taken = Vec::new();
-            // Later jobs finish first: the order taken must still be the jobs'.
             let outcome: Result<(), ()> = run_in_order(
                 20,
                 threads,
