@@ -54,7 +54,8 @@ impl LineSession {
     /// One line from the board.
     fn line(&mut self, line: &str) {
         let event = if let Some(bits) = line.strip_prefix('=') {
-            occupancy(bits).map(|occupied| SensorKind::Snapshot(BoardSnapshot::occupancy(occupied)))
+            occupancy(bits)
+                .map(|occupied| SensorKind::Snapshot(Box::new(BoardSnapshot::occupancy(occupied))))
         } else if let Some(square) = line.strip_prefix('-') {
             square
                 .parse::<Square>()

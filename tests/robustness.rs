@@ -80,10 +80,10 @@ fn sensor_kind() -> impl Strategy<Value = SensorKind> {
         2 => color().prop_map(SensorKind::Clock),
         1 => prop::sample::select(vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight])
             .prop_map(SensorKind::Promote),
-        1 => any::<u64>().prop_map(|bits| SensorKind::Snapshot(BoardSnapshot::occupancy(
+        1 => any::<u64>().prop_map(|bits| SensorKind::Snapshot(Box::new(BoardSnapshot::occupancy(
             Bitboard(bits)
-        ))),
-        1 => Just(SensorKind::Snapshot(BoardSnapshot::identified(&shakmaty::Board::new()))),
+        )))),
+        1 => Just(SensorKind::Snapshot(Box::new(BoardSnapshot::identified(&shakmaty::Board::new())))),
     ]
 }
 

@@ -44,8 +44,9 @@ pub enum SensorKind {
     Clock(Color),
     /// A promotion choice entered on a board that cannot identify pieces.
     Promote(Role),
-    /// The board's full state, e.g. a DGT board dump or a resync after a reconnect.
-    Snapshot(BoardSnapshot),
+    /// The board's full state, e.g. a DGT board dump or a resync after a reconnect. Boxed: a
+    /// snapshot is rare and large, and every other report is a few bytes, moved many times.
+    Snapshot(Box<BoardSnapshot>),
 }
 
 /// A full picture of the board: which squares are occupied, and the pieces the board identified.
@@ -110,7 +111,7 @@ impl BoardSnapshot {
                     None => self.pieces.discard_piece_at(*square),
                 }
             }
-            SensorKind::Snapshot(snapshot) => *self = snapshot.clone(),
+            SensorKind::Snapshot(snapshot) => self.clone_from(snapshot),
             SensorKind::Adjust | SensorKind::Clock(_) | SensorKind::Promote(_) => {}
         }
     }
@@ -147,7 +148,7 @@ mod tests {
         seen.apply(&SensorKind::Clock(Color::White));
         assert!(seen.occupied.contains(Square::E4));
         let empty = BoardSnapshot::occupancy(Bitboard::EMPTY);
-        seen.apply(&SensorKind::Snapshot(empty.clone()));
+        seen.apply(&SensorKind::Snapshot(Box::new(empty.clone())));
         assert_eq!(seen, empty);
     }
 }

@@ -1,5 +1,5 @@
-//! Jobs run on several threads, their results taken in the jobs' order: the output is the same
-//! whatever the number of threads. At most [`AHEAD`] jobs per thread run ahead of the one
+//! Jobs run on several threads (the caller's one of them), their results taken in the jobs'
+//! order: the output is the same whatever the number of threads. At most [`AHEAD`] jobs per thread run ahead of the one
 //! being taken, so a long job does not let the others fill the memory. (`replay` of a round of
 //! logs: each log replayed into memory, printed in the order given.)
 
@@ -20,9 +20,14 @@ struct Schedule {
 /// The schedule the threads share, and the signal that it changed.
 type Shared = (Mutex<Schedule>, Condvar);
 
-/// Runs `job(0)` .. `job(total - 1)` on `threads` threads (at least one) and hands each result
-/// to `take` in the jobs' order, as soon as it and every one before it are done. The first
-/// error of `take` stops the jobs not yet begun and is returned.
+/// Runs `job(0)` .. `job(total - 1)` on `threads` threads (at least one; the calling thread is
+/// one of them) and hands each result to `take` in the jobs' order, as soon as it and every
+/// one before it are done. The first error of `take` stops the jobs not yet begun and is
+/// returned.
+///
+/// The calling thread takes the results and, while the next one is not there, runs jobs
+/// itself: on one thread nothing is spawned, and on several no thread sleeps while a job could
+/// be run.
 pub fn run_in_order<T: Send, E>(
     total: usize,
     threads: usize,
@@ -41,11 +46,11 @@ pub fn run_in_order<T: Send, E>(
     );
     let (done, finished) = mpsc::channel::<(usize, T)>();
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        for _ in 1..threads {
             let done = done.clone();
             let (schedule, job) = (&schedule, &job);
             scope.spawn(move || {
-                while let Some(index) = take_next(schedule, window, total) {
+                while let Some(index) = take_next(schedule, window, total, Wait::Yes) {
                     if done.send((index, job(index))).is_err() {
                         break;
                     }
@@ -55,29 +60,59 @@ pub fn run_in_order<T: Send, E>(
         drop(done);
         let mut waiting = BTreeMap::new();
         let mut next = 0usize;
-        let mut taken = Ok(());
-        for (index, result) in finished {
-            waiting.insert(index, result);
-            while let Some(result) = waiting.remove(&next) {
-                taken = take(next, result);
-                if taken.is_err() {
-                    break;
+        let taken = loop {
+            waiting.extend(finished.try_iter());
+            if let Err(error) = take_ready(&mut waiting, &mut next, &schedule, &mut take) {
+                break Err(error);
+            }
+            if next >= total {
+                break Ok(());
+            }
+            if let Some(index) = take_next(&schedule, window, total, Wait::No) {
+                waiting.insert(index, job(index));
+                continue;
+            }
+            // Every job is begun, or the window is full: the next result is a worker's.
+            match finished.recv() {
+                Ok((index, result)) => {
+                    waiting.insert(index, result);
                 }
-                next = next.saturating_add(1);
-                took_one(&schedule);
+                Err(mpsc::RecvError) => break Ok(()),
             }
-            if taken.is_err() {
-                break;
-            }
-        }
+        };
         stop(&schedule);
         taken
     })
 }
 
-/// The next job for a thread, once fewer than `window` jobs are ahead of the one being taken;
-/// `None` when there is none left or the run stopped.
-fn take_next(schedule: &Shared, window: usize, total: usize) -> Option<usize> {
+/// Hands `take` every result in `waiting` from `next` on, in order, up to the first missing.
+fn take_ready<T, E>(
+    waiting: &mut BTreeMap<usize, T>,
+    next: &mut usize,
+    schedule: &Shared,
+    take: &mut impl FnMut(usize, T) -> Result<(), E>,
+) -> Result<(), E> {
+    while let Some(result) = waiting.remove(next) {
+        take(*next, result)?;
+        *next = next.saturating_add(1);
+        took_one(schedule);
+    }
+    Ok(())
+}
+
+/// Whether a thread waits for the window to open.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wait {
+    /// A worker: it has nothing else to do.
+    Yes,
+    /// The thread taking the results: it goes and waits for one instead.
+    No,
+}
+
+/// The next job for a thread, once fewer than `window` jobs are ahead of the one being taken
+/// (waiting for that if `wait` says so); `None` when there is none left, the run stopped, or
+/// the window is full and the thread does not wait.
+fn take_next(schedule: &Shared, window: usize, total: usize, wait: Wait) -> Option<usize> {
     let (state, changed) = schedule;
     let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
     loop {
@@ -88,6 +123,9 @@ fn take_next(schedule: &Shared, window: usize, total: usize) -> Option<usize> {
             let index = state.next;
             state.next = index.saturating_add(1);
             return Some(index);
+        }
+        if wait == Wait::No {
+            return None;
         }
         state = changed.wait(state).unwrap_or_else(PoisonError::into_inner);
     }
@@ -183,6 +221,62 @@ mod tests {
         );
         assert_eq!(outcome, Err("full disk"));
         assert_eq!(taken, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn on_one_thread_every_job_runs_on_the_calling_thread() {
+        let caller = std::thread::current().id();
+        let mut taken = Vec::new();
+        let outcome: Result<(), ()> = run_in_order(
+            6,
+            1,
+            |index| (index, std::thread::current().id()),
+            |index, (job, thread)| {
+                taken.push((index, job, thread == caller));
+                Ok(())
+            },
+        );
+        assert_eq!(outcome, Ok(()));
+        let expected: Vec<(usize, usize, bool)> = (0..6).map(|i| (i, i, true)).collect();
+        assert_eq!(taken, expected);
+    }
+
+    #[test]
+    fn the_calling_thread_is_one_of_the_threads() {
+        // Job 0 is held until job 3 has run: on two threads, whichever holds job 0, the other
+        // runs jobs 1 to 3 (no timing involved), and one of the two is the caller's.
+        let three_done = (Mutex::new(false), Condvar::new());
+        let caller = std::thread::current().id();
+        let mut taken = Vec::new();
+        let outcome: Result<(), ()> = run_in_order(
+            4,
+            2,
+            |index| {
+                let (done, changed) = &three_done;
+                if index == 3 {
+                    *done.lock().unwrap_or_else(PoisonError::into_inner) = true;
+                    changed.notify_all();
+                }
+                if index == 0 {
+                    let mut done = done.lock().unwrap_or_else(PoisonError::into_inner);
+                    while !*done {
+                        done = changed.wait(done).unwrap_or_else(PoisonError::into_inner);
+                    }
+                }
+                std::thread::current().id() == caller
+            },
+            |index, on_caller| {
+                taken.push((index, on_caller));
+                Ok(())
+            },
+        );
+        assert_eq!(outcome, Ok(()));
+        let held_by_caller = taken.first().is_some_and(|&(_, on_caller)| on_caller);
+        let rest = !held_by_caller;
+        assert_eq!(
+            taken,
+            vec![(0, held_by_caller), (1, rest), (2, rest), (3, rest)]
+        );
     }
 
     #[test]

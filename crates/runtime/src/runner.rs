@@ -881,7 +881,10 @@ fn apply_control<S: BoardSession, K: Sink>(
             )?;
             // The board as the game saw it, read the other way round.
             let seen = turned_snapshot(game.seen());
-            let event = SensorEvent::new(now, touchmove_core::sensor::SensorKind::Snapshot(seen));
+            let event = SensorEvent::new(
+                now,
+                touchmove_core::sensor::SensorKind::Snapshot(Box::new(seen)),
+            );
             take_entered(&event, game, sink)?;
         }
     }

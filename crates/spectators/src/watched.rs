@@ -795,7 +795,7 @@ mod tests {
                 watched.live(&live, game);
             }
         };
-        let snapshot = SensorKind::Snapshot(BoardSnapshot::identified(&Board::new()));
+        let snapshot = SensorKind::Snapshot(Box::new(BoardSnapshot::identified(&Board::new())));
         feed(&mut game, SensorEvent::new(0, snapshot));
         let pawn = Some(Color::White.pawn());
         let lift = SensorKind::Lift {
@@ -931,7 +931,7 @@ mod tests {
         let reports = [
             (
                 0,
-                SensorKind::Snapshot(BoardSnapshot::identified(&Board::new())),
+                SensorKind::Snapshot(Box::new(BoardSnapshot::identified(&Board::new()))),
             ),
             (
                 1000,
@@ -1099,7 +1099,7 @@ mod tests {
         let mut game = LiveGame::new(Chess::default(), Config::default());
         game.handle_sensor(&SensorEvent::new(
             0,
-            SensorKind::Snapshot(BoardSnapshot::identified(&Board::new())),
+            SensorKind::Snapshot(Box::new(BoardSnapshot::identified(&Board::new()))),
         ));
         let pawn = Some(Color::White.pawn());
         let moves = [

@@ -194,7 +194,7 @@ impl GameRecords {
 
     /// A new log's first records: `standing` at `t` and the clock as last reported.
     fn begin(&mut self, t: Millis, standing: BoardSnapshot) {
-        let snapshot = SensorEvent::new(t, SensorKind::Snapshot(standing));
+        let snapshot = SensorEvent::new(t, SensorKind::Snapshot(Box::new(standing)));
         let mut notices = vec![self.current.event(&snapshot)];
         if let Some((at, reading)) = &self.last_clock
             && *at >= t

@@ -56,7 +56,7 @@ fn shows(seen: &BoardSnapshot, expected: &Board) -> bool {
 /// let mut game = LiveGame::new(Chess::default(), Config::default());
 /// // The board's first report: the pieces set up. The game starts.
 /// let set_up = BoardSnapshot::occupancy(Chess::default().board().occupied());
-/// game.handle_sensor(&SensorEvent::new(0, SensorKind::Snapshot(set_up)));
+/// game.handle_sensor(&SensorEvent::new(0, SensorKind::Snapshot(Box::new(set_up))));
 /// assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
 /// // 1. e4, decided once the pawn has rested on e4 for the slide window.
 /// let lift = SensorKind::Lift { square: Square::E2, piece: None };
@@ -200,7 +200,7 @@ impl LiveGame {
             interpreter = interpreter.with_time_control(time_control.clone());
         }
         // The pieces the board identified are known from the start.
-        let started_from = SensorEvent::new(t, SensorKind::Snapshot(self.seen.clone()));
+        let started_from = SensorEvent::new(t, SensorKind::Snapshot(Box::new(self.seen.clone())));
         interpreter.handle_event(&started_from);
         self.started_from = Some(started_from);
         self.interpreter = Some(interpreter);
@@ -442,7 +442,10 @@ mod tests {
     use shakmaty::Square;
 
     fn snapshot(board: &Board) -> SensorEvent {
-        SensorEvent::new(0, SensorKind::Snapshot(BoardSnapshot::identified(board)))
+        SensorEvent::new(
+            0,
+            SensorKind::Snapshot(Box::new(BoardSnapshot::identified(board))),
+        )
     }
 
     #[test]
@@ -469,7 +472,10 @@ mod tests {
         // An occupancy board cannot say which piece stands where: it waits.
         let mut game = LiveGame::new(Chess::default(), Config::default()).recognising_chess960();
         let occupancy = BoardSnapshot::occupancy(eleven.board().occupied());
-        game.handle_sensor(&SensorEvent::new(0, SensorKind::Snapshot(occupancy)));
+        game.handle_sensor(&SensorEvent::new(
+            0,
+            SensorKind::Snapshot(Box::new(occupancy)),
+        ));
         assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
         assert_eq!(
             game.start(),
@@ -627,7 +633,7 @@ mod tests {
         let mut game = LiveGame::new(start.clone(), config);
         let at = |t, kind| SensorEvent::new(t, kind);
         let occupancy = BoardSnapshot::occupancy(start.board().occupied());
-        game.handle_sensor(&at(0, SensorKind::Snapshot(occupancy)));
+        game.handle_sensor(&at(0, SensorKind::Snapshot(Box::new(occupancy))));
         assert_eq!(game.poll_event(), Some(LiveEvent::Started { t: 0 }));
         game.handle_sensor(&at(
             1000,

@@ -29,10 +29,10 @@ impl OccupancyReports {
     /// what the reports said.
     pub fn whole(&mut self, occupied: Bitboard) -> Option<SensorKind> {
         (self.occupied.replace(occupied) != Some(occupied)).then(|| {
-            SensorKind::Snapshot(BoardSnapshot {
+            SensorKind::Snapshot(Box::new(BoardSnapshot {
                 occupied,
                 pieces: Board::empty(),
-            })
+            }))
         })
     }
 

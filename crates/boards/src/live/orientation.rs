@@ -40,7 +40,9 @@ pub fn turned_sensor(kind: SensorKind) -> SensorKind {
             square: turned_square(square),
             piece,
         },
-        SensorKind::Snapshot(snapshot) => SensorKind::Snapshot(turned_snapshot(&snapshot)),
+        SensorKind::Snapshot(snapshot) => {
+            SensorKind::Snapshot(Box::new(turned_snapshot(&snapshot)))
+        }
         other @ (SensorKind::Adjust | SensorKind::Clock(_) | SensorKind::Promote(_)) => other,
     }
 }

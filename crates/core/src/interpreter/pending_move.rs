@@ -2,7 +2,6 @@
 //! clock's display can show it before the slide window closes), and unsaid when the board
 //! leaves it undecided.
 
-use shakmaty::san::SanPlus;
 use shakmaty::{Move, Position};
 
 use super::Interpreter;
@@ -44,7 +43,7 @@ impl Interpreter {
             .unwrap_or(u32::MAX)
             .saturating_add(1);
         let said = now.map(|m| {
-            let san = SanPlus::from_move(position.clone(), m).to_string();
+            let san = self.game.san_plus(m).to_string();
             let uci = m.to_uci(position.castles().mode()).to_string();
             (san, uci)
         });

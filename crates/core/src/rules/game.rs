@@ -167,6 +167,27 @@ impl Game {
         }
     }
 
+    /// The SAN of `m` in the current position with its check or mate suffix, as
+    /// [`Game::play`] would record it, without playing it. For a legal move, shakmaty's
+    /// `SanPlus::from_move` would generate the legal moves before the move again, and those
+    /// after it even when no king is in check; any other is left to it.
+    pub fn san_plus(&self, m: Move) -> SanPlus {
+        if !self.legal.contains(&m) {
+            return SanPlus::from_move(self.position().clone(), m);
+        }
+        let san = self.san_before(m);
+        let mut after = self.position().clone();
+        after.play_unchecked(m);
+        let suffix = after.is_check().then(|| {
+            if after.legal_moves().is_empty() {
+                Suffix::Checkmate
+            } else {
+                Suffix::Check
+            }
+        });
+        SanPlus { san, suffix }
+    }
+
     /// The SAN of `m` in the current position, disambiguated against its legal moves (already
     /// known: `San::from_move` would generate them again).
     fn san_before(&self, m: Move) -> San {
@@ -272,6 +293,57 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         );
         assert_eq!(game.turn(), Color::Black);
+    }
+
+    #[test]
+    fn san_plus_says_checks_and_mates_without_playing() {
+        // Fool's mate: 1. f3 e5 2. g4, and Black's queen mates on h4; Qe7 only develops, and
+        // in the position after 1. e4 f6 2. d4 g5 the same queen move mates the other way.
+        let mut game = Game::new(Chess::default());
+        for uci in ["f2f3", "e7e5", "g2g4"] {
+            play_uci(&mut game, uci);
+        }
+        let said = |game: &Game, uci: &str| {
+            let m = UciMove::from_ascii(uci.as_bytes())
+                .expect("uci")
+                .to_move(game.position())
+                .expect("legal");
+            game.san_plus(m).to_string()
+        };
+        assert_eq!(said(&game, "d8h4"), "Qh4#");
+        assert_eq!(said(&game, "d8e7"), "Qe7");
+        assert_eq!(game.plies(), 3, "nothing was played");
+        let mut game = Game::new(Chess::default());
+        for uci in ["e2e4", "f7f6", "d2d4", "g7g5"] {
+            play_uci(&mut game, uci);
+        }
+        assert_eq!(said(&game, "d1h5"), "Qh5#");
+        assert_eq!(said(&game, "f1b5"), "Bb5");
+    }
+
+    #[test]
+    fn san_plus_is_what_playing_the_move_records() {
+        // Every legal move of positions with checks, captures, castling, en passant and
+        // knights that need a file or rank to tell them apart.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+            "N3k2N/8/8/8/8/8/8/N3K2N w - - 0 1",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        ];
+        for fen in fens {
+            let position: Chess = Fen::from_ascii(fen.as_bytes())
+                .expect("a FEN")
+                .into_position(shakmaty::CastlingMode::Standard)
+                .expect("a legal position");
+            let game = Game::new(position);
+            for &m in game.legal_moves() {
+                let said = game.san_plus(m);
+                let mut played = game.clone();
+                assert_eq!(said, played.play(m).san, "{m} in {fen}");
+            }
+        }
     }
 
     #[test]

@@ -70,7 +70,7 @@ fn parse_verb(verb: &str, args: &[&str]) -> Result<SensorKind, LineError> {
         "snapshot" => {
             let [placement] = exactly("snapshot", args)?;
             parse_placement(placement)
-                .map(SensorKind::Snapshot)
+                .map(|snapshot| SensorKind::Snapshot(Box::new(snapshot)))
                 .map_err(|reason| LineError::BadPlacement {
                     placement: placement.to_owned(),
                     reason,

@@ -94,7 +94,10 @@ mod tests {
         let mut occupied = Bitboard::EMPTY;
         occupied.add(Square::A1);
         assert_eq!(
-            line(4, SensorKind::Snapshot(BoardSnapshot::occupancy(occupied))),
+            line(
+                4,
+                SensorKind::Snapshot(Box::new(BoardSnapshot::occupancy(occupied)))
+            ),
             "4 snapshot 8/8/8/8/8/8/8/X7"
         );
     }

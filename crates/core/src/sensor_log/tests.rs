@@ -51,7 +51,7 @@ fn kind() -> impl Strategy<Value = SensorKind> {
         colour().prop_map(SensorKind::Clock),
         prop::sample::select(vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight])
             .prop_map(SensorKind::Promote),
-        snapshot().prop_map(SensorKind::Snapshot),
+        snapshot().prop_map(|snapshot| SensorKind::Snapshot(Box::new(snapshot))),
     ]
 }
 

@@ -25,7 +25,7 @@ impl Table {
             play: EngineGame::new(Chess::default(), Color::Black),
             t: 0,
         };
-        let snapshot = SensorKind::Snapshot(BoardSnapshot::identified(&Board::new()));
+        let snapshot = SensorKind::Snapshot(Box::new(BoardSnapshot::identified(&Board::new())));
         table.sense(snapshot);
         table
     }
@@ -202,9 +202,9 @@ fn after_a_resignation_the_start_position_again_is_a_new_game_the_engine_asked_a
     );
     table.board = Board::new();
     table.t += 1000;
-    table.sense(SensorKind::Snapshot(BoardSnapshot::identified(
+    table.sense(SensorKind::Snapshot(Box::new(BoardSnapshot::identified(
         &Board::new(),
-    )));
+    ))));
     assert_eq!(table.said(), ["Game { number: 2 }"]);
     assert!(table.play.moves().is_empty());
     // The new game goes as the first did.

@@ -215,7 +215,7 @@ impl CertaboSession {
         if self.occupancy.replace(shown) != Some(shown) {
             let snapshot = BoardSnapshot::occupancy(shown);
             self.events
-                .push_back(LinkEvent::Sensor(SensorKind::Snapshot(snapshot)));
+                .push_back(LinkEvent::Sensor(SensorKind::Snapshot(Box::new(snapshot))));
         }
     }
 
@@ -251,10 +251,10 @@ impl CertaboSession {
                 for square in unnamed {
                     pieces.discard_piece_at(square);
                 }
-                SensorKind::Snapshot(BoardSnapshot {
+                SensorKind::Snapshot(Box::new(BoardSnapshot {
                     occupied: snapshot.occupied,
                     pieces,
-                })
+                }))
             }
             SensorKind::Lift { square, piece } => {
                 let was_unnamed = self.unnamed.contains(square);

@@ -238,7 +238,7 @@ fn sentio_frame(occupied: Bitboard) -> Vec<u8> {
 
 /// The full report of a Sentio board showing `occupied`.
 fn snapshot(occupied: Bitboard) -> SensorKind {
-    SensorKind::Snapshot(BoardSnapshot::occupancy(occupied))
+    SensorKind::Snapshot(Box::new(BoardSnapshot::occupancy(occupied)))
 }
 
 #[test]

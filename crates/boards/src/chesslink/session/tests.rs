@@ -75,7 +75,9 @@ fn place(square: Square, piece: Piece) -> LinkEvent {
 }
 
 fn snapshot(board: &Board) -> LinkEvent {
-    LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::identified(board)))
+    LinkEvent::Sensor(SensorKind::Snapshot(Box::new(BoardSnapshot::identified(
+        board,
+    ))))
 }
 
 #[test]

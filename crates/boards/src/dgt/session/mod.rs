@@ -563,7 +563,9 @@ impl DgtSession {
             self.board = board;
             let snapshot = BoardSnapshot::identified(&self.board);
             self.events
-                .push_back(SessionEvent::Sensor(SensorKind::Snapshot(snapshot)));
+                .push_back(SessionEvent::Sensor(SensorKind::Snapshot(Box::new(
+                    snapshot,
+                ))));
         }
         if let Some(link) = self.link.as_mut()
             && link.awaiting_dump

@@ -64,9 +64,9 @@ fn sensor(kind: SensorKind) -> SessionEvent {
 }
 
 fn start_snapshot() -> SessionEvent {
-    sensor(SensorKind::Snapshot(BoardSnapshot::identified(
+    sensor(SensorKind::Snapshot(Box::new(BoardSnapshot::identified(
         &Board::default(),
-    )))
+    ))))
 }
 
 #[test]
@@ -291,8 +291,8 @@ fn checks_are_periodic_and_a_dump_that_differs_is_reported() {
     session.handle_bytes(2010, &e4_dump);
     assert_eq!(
         events(&mut session),
-        vec![sensor(SensorKind::Snapshot(BoardSnapshot::identified(
-            &moved
+        vec![sensor(SensorKind::Snapshot(Box::new(
+            BoardSnapshot::identified(&moved)
         )))]
     );
 }

@@ -262,7 +262,7 @@ impl HallSession {
             Message::Snapshot(snapshot) => {
                 self.ack(seq);
                 self.snapshot_requested_at = None;
-                self.sensor(SensorKind::Snapshot(board_snapshot(&snapshot)));
+                self.sensor(SensorKind::Snapshot(Box::new(board_snapshot(&snapshot))));
                 for kind in std::mem::take(&mut self.held_buttons) {
                     self.sensor(kind);
                 }

@@ -138,7 +138,7 @@ fn the_test_vectors_in_hex_make_hello_snapshot_and_a_move() {
                         .to_owned(),
                 serial: Some("0011223344556677".to_owned()),
             },
-            LinkEvent::Sensor(SensorKind::Snapshot(start)),
+            LinkEvent::Sensor(SensorKind::Snapshot(Box::new(start))),
             lift(Square::E2),
             place(Square::E4),
         ]
@@ -242,7 +242,9 @@ fn a_board_that_identifies_pieces_reports_them() {
     assert_eq!(
         events(&mut session),
         [
-            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::identified(&board))),
+            LinkEvent::Sensor(SensorKind::Snapshot(Box::new(BoardSnapshot::identified(
+                &board
+            )))),
             LinkEvent::Sensor(SensorKind::Lift {
                 square: Square::G1,
                 piece: Some(Color::White.knight()),
@@ -292,7 +294,7 @@ fn an_occupied_square_without_a_code_is_unidentified() {
     };
     assert_eq!(
         events(&mut session),
-        [LinkEvent::Sensor(SensorKind::Snapshot(expected))]
+        [LinkEvent::Sensor(SensorKind::Snapshot(Box::new(expected)))]
     );
 }
 
@@ -352,8 +354,8 @@ fn a_sequence_gap_asks_for_a_snapshot_and_trusts_it() {
     assert_eq!(
         events(&mut session),
         [
-            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::occupancy(Bitboard(
-                after
+            LinkEvent::Sensor(SensorKind::Snapshot(Box::new(BoardSnapshot::occupancy(
+                Bitboard(after)
             )))),
             lift(Square::E7),
         ]
@@ -385,8 +387,8 @@ fn a_press_while_the_snapshot_is_awaited_comes_after_it() {
     assert_eq!(
         events(&mut session),
         [
-            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::occupancy(Bitboard(
-                after
+            LinkEvent::Sensor(SensorKind::Snapshot(Box::new(BoardSnapshot::occupancy(
+                Bitboard(after)
             )))),
             LinkEvent::Sensor(SensorKind::Clock(Color::White)),
         ]
@@ -466,8 +468,8 @@ fn an_unknown_frame_type_after_a_gap_asks_for_a_snapshot_and_sets_the_count() {
     assert_eq!(
         events(&mut session),
         [
-            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot::occupancy(Bitboard(
-                0xffff_0000_0000_ffff
+            LinkEvent::Sensor(SensorKind::Snapshot(Box::new(BoardSnapshot::occupancy(
+                Bitboard(0xffff_0000_0000_ffff)
             )))),
             lift(Square::E2),
         ]

@@ -125,7 +125,7 @@ impl PositionReader {
         self.debounce.clear();
         let snapshot = BoardSnapshot::identified(&reading);
         self.board = Some(reading);
-        SensorKind::Snapshot(snapshot)
+        SensorKind::Snapshot(Box::new(snapshot))
     }
 }
 

@@ -73,10 +73,12 @@ fn the_dump_is_an_occupancy_snapshot_and_the_updates_lifts_and_placements_of_no_
     session.handle_bytes(20, &dump(start()));
     assert_eq!(
         events(&mut session),
-        [LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot {
-            occupied: start(),
-            pieces: Board::empty()
-        }))]
+        [LinkEvent::Sensor(SensorKind::Snapshot(Box::new(
+            BoardSnapshot {
+                occupied: start(),
+                pieces: Board::empty()
+            }
+        )))]
     );
     // e2 (DGT square 52, 0x34) emptied, e4 (36, 0x24) filled: `01`, not a piece's code.
     session.handle_bytes(500, &encode::field_update(0x34, 0x00));

@@ -73,10 +73,10 @@ fn connecting_opens_a_game_puts_the_lights_out_and_asks_the_occupancy() {
                 what: "Square Off".to_owned(),
                 serial: None
             },
-            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot {
+            LinkEvent::Sensor(SensorKind::Snapshot(Box::new(BoardSnapshot {
                 occupied: start(),
                 pieces: Board::empty()
-            }))
+            })))
         ]
     );
 }
@@ -180,10 +180,10 @@ fn a_lost_board_that_answers_is_back_and_its_next_answer_a_full_report() {
         events(&mut session),
         [
             LinkEvent::Back,
-            LinkEvent::Sensor(SensorKind::Snapshot(BoardSnapshot {
+            LinkEvent::Sensor(SensorKind::Snapshot(Box::new(BoardSnapshot {
                 occupied: start(),
                 pieces: Board::empty()
-            }))
+            })))
         ]
     );
     assert_eq!(sent(&mut session), [b"30#R*\r\n".to_vec()]);

@@ -178,39 +178,43 @@ impl LogDecoder {
         }));
     }
 
-    /// Decodes one line, queueing what it yields.
-    fn decode_line(&mut self, bytes: &[u8]) {
+    /// Decodes one line: an event or an error is returned (after what is queued, which comes
+    /// first); the other records it yields are queued.
+    fn decode_line(&mut self, bytes: &[u8]) -> Option<Result<LogRecord, LogError>> {
         self.line += 1;
-        if let Err(kind) = self.decode_text(bytes) {
-            self.ready.push_back(Err(LogError {
+        match self.decode_text(bytes) {
+            Ok(event) => event.map(Ok),
+            Err(kind) => Some(Err(LogError {
                 line: self.line,
                 kind,
-            }));
+            })),
         }
     }
 
-    /// Decodes one line, returning what was wrong with it.
-    fn decode_text(&mut self, bytes: &[u8]) -> Result<(), LineError> {
+    /// Decodes one line: the event it holds, or what was wrong with it.
+    fn decode_text(&mut self, bytes: &[u8]) -> Result<Option<LogRecord>, LineError> {
         let text = std::str::from_utf8(bytes).map_err(|error| LineError::InvalidUtf8 {
             valid_up_to: error.valid_up_to(),
         })?;
         let content = text.trim_start_matches(' ');
         if content.starts_with('#') {
             self.decode_comment(content);
-            return Ok(());
+            return Ok(None);
         }
         if content.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         match self.phase {
-            Phase::ExpectHeader => self.decode_header(text),
-            Phase::Metadata if content.starts_with('@') => self.metadata.add(self.line, content),
+            Phase::ExpectHeader => self.decode_header(text).map(|()| None),
+            Phase::Metadata if content.starts_with('@') => {
+                self.metadata.add(self.line, content).map(|()| None)
+            }
             Phase::Metadata => {
                 self.end_metadata();
-                self.decode_event(content)
+                self.decode_event(content).map(Some)
             }
             Phase::Events if content.starts_with('@') => Err(metadata_after_event(content)),
-            Phase::Events => self.decode_event(content),
+            Phase::Events => self.decode_event(content).map(Some),
         }
     }
 
@@ -274,7 +278,7 @@ impl LogDecoder {
     }
 
     /// Decodes an event line and checks that time does not go back.
-    fn decode_event(&mut self, content: &str) -> Result<(), LineError> {
+    fn decode_event(&mut self, content: &str) -> Result<LogRecord, LineError> {
         let event = parse_event_line(content)?;
         if let Some(previous) = self.last_time.filter(|&previous| event.t < previous) {
             return Err(LineError::TimeWentBack {
@@ -283,8 +287,7 @@ impl LogDecoder {
             });
         }
         self.last_time = Some(event.t);
-        self.ready.push_back(Ok(LogRecord::Event(event)));
-        Ok(())
+        Ok(LogRecord::Event(event))
     }
 
     /// Handles the end of the input: a missing header is an error, an unclosed metadata
@@ -351,12 +354,20 @@ impl StreamDecoder for LogDecoder {
                 // Decoding a line never touches `pending`: it is lent out meanwhile.
                 let pending = std::mem::take(&mut self.pending);
                 let line = pending.get(range).unwrap_or_default();
-                if line.len() > MAX_LINE_BYTES {
+                let decoded = if line.len() > MAX_LINE_BYTES {
                     self.too_long(line);
+                    None
                 } else {
-                    self.decode_line(line);
-                }
+                    self.decode_line(line)
+                };
                 self.pending = pending;
+                // An event goes out at once, unless records queued by its line come first.
+                if let Some(decoded) = decoded {
+                    if self.ready.is_empty() {
+                        return Some(decoded);
+                    }
+                    self.ready.push_back(decoded);
+                }
             } else if self.buffered() > MAX_LINE_BYTES {
                 // No line feed yet: what came is dropped, and the rest as it comes.
                 let line = std::mem::take(&mut self.pending);

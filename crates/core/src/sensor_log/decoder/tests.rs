@@ -209,10 +209,10 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
         ))),
         Ok(LogRecord::Event(SensorEvent::new(
             10,
-            SensorKind::Snapshot(crate::sensor::BoardSnapshot {
+            SensorKind::Snapshot(Box::new(crate::sensor::BoardSnapshot {
                 occupied,
                 pieces: snapshot_board,
-            }),
+            })),
         ))),
         Ok(LogRecord::Event(SensorEvent::new(
             11,
