@@ -107,13 +107,13 @@ pub(super) struct Sensed {
     /// When each square was last emptied and filled, and in which report.
     pub(super) motions: Motions,
     /// The last change, when it was seen as it happened (not read from a full report).
-    pub(super) last_seen: Option<SeenChange>,
+    last_seen: Option<SeenChange>,
     /// How the changes being taken in were reported.
-    pub(super) reading: Reading,
+    reading: Reading,
     /// When the last lift or placement taken in was made (a held lift keeps its own time).
-    pub(super) changed_at: Millis,
+    changed_at: Millis,
     /// What the board showed, report after report, since the record last changed.
-    pub(super) frames: Frames,
+    frames: Frames,
 }
 
 impl Sensed {
@@ -128,6 +128,54 @@ impl Sensed {
             changed_at: 0,
             frames: Frames::new(transient_ms),
         }
+    }
+
+    /// A lift or a placement made at `t` is being taken in.
+    pub(super) fn changing(&mut self, t: Millis) {
+        self.changed_at = t;
+    }
+
+    /// When the last lift or placement taken in was made.
+    pub(super) fn changed_at(&self) -> Millis {
+        self.changed_at
+    }
+
+    /// A piece (`piece`, where the board named it) left `square`: a change seen as it
+    /// happened, unless it was read from a full report (`in_report`).
+    pub(super) fn saw_lift(&mut self, square: Square, piece: Option<Piece>, in_report: bool) {
+        self.last_seen = (!in_report).then_some(SeenChange::Lift(square, piece));
+    }
+
+    /// A piece was set down on `square`: a change seen as it happened, unless a full report
+    /// is being taken in.
+    pub(super) fn saw_place(&mut self, square: Square) {
+        self.last_seen = (self.reading == Reading::Changes).then_some(SeenChange::Place(square));
+    }
+
+    /// The last change, when it was seen as it happened.
+    pub(super) fn last_seen(&self) -> Option<SeenChange> {
+        self.last_seen
+    }
+
+    /// A full report is being taken in: its changes come all at once, in no order.
+    pub(super) fn begin_report(&mut self) {
+        self.last_seen = None;
+        self.reading = Reading::Snapshot;
+    }
+
+    /// The full report is taken in: changes come one at a time again.
+    pub(super) fn end_report(&mut self) {
+        self.reading = Reading::Changes;
+    }
+
+    /// Whether the changes being taken in come from a full report.
+    pub(super) fn in_report(&self) -> bool {
+        self.reading == Reading::Snapshot
+    }
+
+    /// What the board showed, report after report, since the record last changed.
+    pub(super) fn frames(&self) -> &Frames {
+        &self.frames
     }
 
     /// The board, as it stands after a change at `t`, is shown while the record stands at
@@ -156,7 +204,7 @@ pub(super) enum SeenChange {
 
 /// How the changes being taken in were reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(super) enum Reading {
+enum Reading {
     /// One at a time, as they happened, in their order.
     #[default]
     Changes,

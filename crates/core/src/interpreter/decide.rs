@@ -4,7 +4,6 @@
 use shakmaty::{Bitboard, Color, Move, Position, Role, Square};
 
 use super::Interpreter;
-use super::board::Reading;
 use super::geometry::{can_grow, castling_targets, landing_square};
 use super::judge::{Breach, TurnContext, castled_after_rook, judge};
 use super::matching::Relation;
@@ -76,7 +75,7 @@ impl Interpreter {
                 self.unmatched(t);
                 // A sampling board's report is weighed once it is all taken in, not square by
                 // square.
-                let partial = self.sensed.reading == Reading::Snapshot && self.samples_occupancy();
+                let partial = self.sensed.in_report() && self.samples_occupancy();
                 if self.sync.catching_up()
                     && !partial
                     && matches!(self.phase, Phase::Unexplained { .. })
@@ -90,7 +89,7 @@ impl Interpreter {
     /// Whether what the board shows was not seen change by change: a full report, or changes
     /// while catching up on moves made unseen.
     fn unseen(&self) -> bool {
-        self.sync.catching_up() || self.sensed.reading == Reading::Snapshot
+        self.sync.catching_up() || self.sensed.in_report()
     }
 
     /// Whether a legal sequence of up to [`super::catch_up::MAX_PLIES`] plies from the game's
@@ -105,7 +104,7 @@ impl Interpreter {
         // On a board that samples occupancy, only sequences that explain its reports, and lead
         // to the board itself (no move under way: a piece lifted shows one far too often).
         let bounds = Bounds {
-            frames: Some(&self.sensed.frames),
+            frames: Some(self.sensed.frames()),
             follow: true,
             ..Bounds::default()
         };
@@ -195,7 +194,7 @@ impl Interpreter {
         // is no illegal placement: what was played meanwhile is not known.
         let displaced = self
             .displacement()
-            .filter(|_| !self.sync.catching_up() && self.sensed.reading != Reading::Snapshot);
+            .filter(|_| !self.sync.catching_up() && !self.sensed.in_report());
         if let Some((from, to)) = displaced {
             let completed = self.turn.completed_illegal == Some((from, to));
             if !completed && self.is_castling_intent(from, to) {
@@ -447,7 +446,7 @@ impl Interpreter {
         displaced: Option<(Square, Square)>,
         completion: Completion,
     ) {
-        if self.guess.pieces && self.phase != Phase::AtRest {
+        if self.guess.pieces_guessed() && self.phase != Phase::AtRest {
             self.doubt_the_pieces(t);
             return;
         }

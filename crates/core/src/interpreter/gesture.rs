@@ -211,7 +211,7 @@ impl Interpreter {
         }
         let located = self.located_kings();
         let homes = self.king_homes();
-        let changed_at = self.sensed.changed_at;
+        let changed_at = self.sensed.changed_at();
         let Some(watch) = self.gesture.as_mut() else {
             return;
         };

@@ -18,17 +18,17 @@ use crate::sensor::Millis;
 pub(super) struct Guess {
     /// The plies at the end of the record that were caught up from the board and that no press
     /// has shown right since.
-    pub(super) plies: usize,
+    plies: usize,
     /// Whether the side to move is a guess: moves were caught up, or presses went by while the
     /// board matched nothing or was away, and no press or seen move has shown who is to move
     /// since.
-    pub(super) turn: bool,
+    turn: bool,
     /// The last press weighed: who pressed, and when.
-    pub(super) last_press: Option<(Color, Millis)>,
+    last_press: Option<(Color, Millis)>,
     /// Whether which piece stands where is a guess: the board names no piece and was heard
     /// again after a time unheard (a full report once the game had begun). It stays a guess
     /// to the game's end: no later move can show it right.
-    pub(super) pieces: bool,
+    pieces: bool,
 }
 
 impl Guess {
@@ -61,6 +61,27 @@ impl Guess {
         self.turn = false;
     }
 
+    /// How many plies at the end of the record were caught up from the board and not shown
+    /// right since.
+    pub(super) fn caught_up(&self) -> usize {
+        self.plies
+    }
+
+    /// The plies caught up are taken back (a press showed them wrong): how many they were.
+    pub(super) fn withdraw_caught_up(&mut self) -> usize {
+        std::mem::take(&mut self.plies)
+    }
+
+    /// Whether the side to move is a guess.
+    pub(super) fn turn_guessed(&self) -> bool {
+        self.turn
+    }
+
+    /// Whether which piece stands where is a guess.
+    pub(super) fn pieces_guessed(&self) -> bool {
+        self.pieces
+    }
+
     /// `color` pressed at `t`.
     pub(super) fn pressed(&mut self, color: Color, t: Millis) {
         self.last_press = Some((color, t));
@@ -85,7 +106,10 @@ mod tests {
         guess.reconstructed();
         guess.reconstructed();
         guess.taken_back();
-        assert_eq!((guess.plies, guess.turn), (1, true));
+        assert_eq!((guess.caught_up(), guess.turn_guessed()), (1, true));
+        assert_eq!(guess.withdraw_caught_up(), 1);
+        assert_eq!(guess.caught_up(), 0);
+        guess.reconstructed();
         guess.confirmed();
         assert_eq!((guess.plies, guess.turn), (0, false));
         guess.turn_unknown();

@@ -49,7 +49,7 @@ use crate::clock::ClockReading;
 use crate::event::{EventKind, GameEvent};
 use crate::rules::Game;
 use crate::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use board::{PhysicalBoard, Reading, SeenChange, Sensed};
+use board::{PhysicalBoard, Sensed};
 use decisions::Decisions;
 use game_clock::GameClock;
 use geometry::can_capture;
@@ -353,7 +353,7 @@ impl Interpreter {
                     .held
                     .press
                     .map(|press| press.color)
-                    .or_else(|| self.guess.last_mover(self.sensed.changed_at))
+                    .or_else(|| self.guess.last_mover(self.sensed.changed_at()))
                     .is_some_and(|color| Some(color) != replier);
                 reply_after = Some((reply, if pressed { Seen::Hand } else { Seen::Unordered }));
             } else if reply.t == t && self.reply_arrival(&event.kind) {
@@ -573,7 +573,7 @@ impl Interpreter {
 
     fn lift(&mut self, t: Millis, square: Square, seen: Seen) {
         self.gesture_before_lift(square);
-        self.sensed.changed_at = t;
+        self.sensed.changing(t);
         if self.phase == Phase::Closed {
             self.sensed.board.lift(square);
             return;
@@ -594,7 +594,7 @@ impl Interpreter {
         self.sensed.motions.lift_at(square, t);
         self.observe(t);
         self.turn.trace.lift(square, t, touch);
-        self.sensed.last_seen = (seen != Seen::Snapshot).then_some(SeenChange::Lift(square, piece));
+        self.sensed.saw_lift(square, piece, seen == Seen::Snapshot);
         match seen {
             Seen::Snapshot => self.turn.trace.mark_unseen(),
             Seen::Unordered => self.turn.trace.excuse(square),
@@ -605,7 +605,7 @@ impl Interpreter {
 
     fn place(&mut self, t: Millis, square: Square, piece: Option<Piece>) {
         self.gesture_before_place(square, piece);
-        self.sensed.changed_at = t;
+        self.sensed.changing(t);
         if self.sensed.board.occupied().contains(square) {
             // A board reporting a capture as the new piece arriving over the victim.
             self.sensed.board.lift(square);
@@ -613,8 +613,7 @@ impl Interpreter {
             self.turn.trace.lift(square, t, false);
         }
         self.touches_before_event = self.turn.trace.touches().len();
-        self.sensed.last_seen =
-            (self.sensed.reading == Reading::Changes).then_some(SeenChange::Place(square));
+        self.sensed.saw_place(square);
         self.sensed.board.place(square, piece);
         self.sensed.motions.place_at(square, t);
         self.observe(t);
@@ -765,7 +764,7 @@ impl Interpreter {
             return;
         }
         if matches!(self.phase, Phase::Unexplained { .. }) {
-            if color != self.game.turn() && self.guess.plies > 0 {
+            if color != self.game.turn() && self.guess.caught_up() > 0 {
                 // The side the record has moving last, by a move caught up from the board,
                 // pressed after moving again: the catch-up was wrong (more plies went by unseen
                 // than the shortest sequence has), not the player.
@@ -791,7 +790,7 @@ impl Interpreter {
                 Phase::AtRest => self.guess.confirmed(),
                 // The board shows more than the record, and whose turn it is is a guess: the
                 // press says the presser moved last.
-                _ if self.guess.turn => self.press_against_guess(t, color),
+                _ if self.guess.turn_guessed() => self.press_against_guess(t, color),
                 _ => {}
             }
             return;
@@ -815,7 +814,7 @@ impl Interpreter {
                 to,
                 completed: false,
             } => self.complete_illegal(t, Some((from, to)), Completion::Press),
-            _ if self.guess.turn => self.press_against_guess(t, color),
+            _ if self.guess.turn_guessed() => self.press_against_guess(t, color),
             _ => self.complete_illegal(t, None, Completion::Press),
         }
     }
@@ -828,12 +827,11 @@ impl Interpreter {
     /// caught up again with `color`'s move last; if no single shortest sequence leads there, the
     /// board matches nothing and the game waits for it to say more.
     fn press_against_guess(&mut self, t: Millis, color: Color) {
-        for _ in 0..self.guess.plies {
+        for _ in 0..self.guess.withdraw_caught_up() {
             if let Some(ply) = self.game.take_back() {
                 self.emit(t, EventKind::Takeback { ply });
             }
         }
-        self.guess.plies = 0;
         self.start_turn(None);
         self.phase = Phase::Unexplained { quiet_at: None };
         self.sync.catch_up();
@@ -855,8 +853,7 @@ impl Interpreter {
         if self.turn.seen_in_hand.is_none() {
             self.turn.seen_in_hand = self.piece_seen_in_hand();
         }
-        self.sensed.last_seen = None;
-        self.sensed.reading = Reading::Snapshot;
+        self.sensed.begin_report();
         // A move under way when the board was last heard may have been completed unseen (a
         // capture changes no square's occupancy), and its press missed.
         let mut changed = !matches!(self.phase, Phase::AtRest | Phase::Closed);
@@ -893,7 +890,7 @@ impl Interpreter {
         if self.phase != Phase::Closed {
             self.reassess(t);
         }
-        self.sensed.reading = Reading::Changes;
+        self.sensed.end_report();
         // Until the board matches again, every change is looked at for moves made while nobody
         // was listening (a move may still be under way when the snapshot came).
         if matches!(self.phase, Phase::Unexplained { .. } | Phase::InHand { .. }) {
@@ -982,7 +979,7 @@ impl Interpreter {
     /// A press made since the board's last change says who completed the move it shows: only
     /// sequences whose last ply is that side's are looked at.
     pub(super) fn catch_up(&mut self, t: Millis) {
-        let last_mover = self.guess.last_mover(self.sensed.changed_at);
+        let last_mover = self.guess.last_mover(self.sensed.changed_at());
         self.catch_up_with(t, last_mover, false);
     }
 
@@ -997,8 +994,8 @@ impl Interpreter {
         {
             return;
         }
-        let t = self.decisions.last_t().max(self.sensed.changed_at);
-        let last_mover = self.guess.last_mover(self.sensed.changed_at);
+        let t = self.decisions.last_t().max(self.sensed.changed_at());
+        let last_mover = self.guess.last_mover(self.sensed.changed_at());
         self.catch_up_with(t, last_mover, true);
     }
 
@@ -1026,7 +1023,7 @@ impl Interpreter {
     /// is.
     fn piece_seen_in_hand(&self) -> Option<Square> {
         let in_step = self.sync == Sync::InStep && matches!(self.phase, Phase::InHand { .. });
-        if !in_step || self.sensed.reading != Reading::Changes || !self.turn.trace.all_seen() {
+        if !in_step || self.sensed.in_report() || !self.turn.trace.all_seen() {
             return None;
         }
         let position = self.game.position();
@@ -1057,8 +1054,8 @@ impl Interpreter {
         let bounds = catch_up::Bounds {
             last_mover,
             first_from,
-            last_seen: self.sensed.last_seen,
-            frames: follow.then_some(&self.sensed.frames),
+            last_seen: self.sensed.last_seen(),
+            frames: follow.then_some(self.sensed.frames()),
             ended,
             promotion: match self.turn.promotion {
                 _ if !follow => catch_up::Choice::Free,
@@ -1097,7 +1094,7 @@ impl Interpreter {
         }
         let (moves, rest) = match found {
             catch_up::CatchUp::One(moves) => {
-                if !catch_up::keeps_the_order(position, &moves, self.sensed.last_seen) {
+                if !catch_up::keeps_the_order(position, &moves, self.sensed.last_seen()) {
                     return;
                 }
                 (moves, Vec::new())
