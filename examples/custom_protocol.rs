@@ -195,8 +195,8 @@ fn pass(game: &mut LiveGame, session: &mut dyn BoardSession, now: Millis) {
             LiveEvent::Decision(decision) => println!("{:>6} {}", decision.t, render(&decision)),
             LiveEvent::Waiting { .. } => println!("{now:>6} waiting for the start position"),
             LiveEvent::SetUp { t } => println!("{t:>6} a new game was set up"),
-            LiveEvent::PromotionAsked { from, to } => {
-                println!("{now:>6} {from}-{to} promotes: which piece?");
+            LiveEvent::PromotionAsked { t, from, to } => {
+                println!("{t:>6} {from}-{to} promotes: which piece?");
             }
         }
     }

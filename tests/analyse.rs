@@ -131,7 +131,7 @@ fn a_two_player_game_is_analysed_on_the_page_and_its_recording_says_the_analysis
     let streamed: Vec<Value> = events
         .iter()
         .skip(from)
-        .filter(|event| event["kind"] != "link")
+        .filter(|event| !crate::common::live_only(event))
         .cloned()
         .collect();
     assert_eq!(replayed.get(..streamed.len()), Some(streamed.as_slice()));

@@ -247,7 +247,7 @@ fn the_console_ends_games_gives_time_reinstates_and_renames_with_the_token_only(
         let log = record.path().join(format!("{name}-game1.log"));
         let live: Vec<Value> = events
             .iter()
-            .filter(|event| event["kind"] != "link")
+            .filter(|event| !crate::common::live_only(event))
             .cloned()
             .collect();
         assert_eq!(

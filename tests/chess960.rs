@@ -148,7 +148,10 @@ fn play_960(name: &str, numbered: bool, game: &Game960) -> String {
     }
     let replayed = common::touchmove_ok(&["replay", "--json", log.to_str().expect("a path")]);
     let replayed = common::json_lines(replayed.as_bytes());
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events
+        .iter()
+        .filter(|e| !crate::common::live_only(e))
+        .collect();
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     // python-chess reads the PGN back as Chess960, to the same moves and final position.
     common::tools::require_python_chess();
@@ -280,7 +283,10 @@ fn a_chess960_game_against_stockfish_is_played_with_uci_chess960() {
     // The recorded engine moves replay to the session (castling written as in Chess960).
     let replayed = common::touchmove_ok(&["replay", "--json", log.to_str().expect("a path")]);
     let replayed = common::json_lines(replayed.as_bytes());
-    let decided: Vec<&Value> = events.iter().filter(|e| e["kind"] != "link").collect();
+    let decided: Vec<&Value> = events
+        .iter()
+        .filter(|e| !crate::common::live_only(e))
+        .collect();
     assert_eq!(replayed.iter().collect::<Vec<_>>(), decided);
     let _ = std::fs::remove_dir_all(&dir);
 }

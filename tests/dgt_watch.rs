@@ -276,7 +276,7 @@ fn a_watch_killed_mid_game_and_resumed_records_the_whole_game() {
     let events: Vec<Value> = String::from_utf8_lossy(&resumed.stdout)
         .lines()
         .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .filter(|event: &Value| event["kind"] != "link")
+        .filter(|event: &Value| !crate::common::live_only(event))
         .collect();
     assert_eq!(
         events,
@@ -312,6 +312,31 @@ fn the_cable_pulled_in_the_middle_of_a_move() {
     // board's health says it, lost and back.
     let opened = watched.stderr.matches("connected to").count();
     assert_eq!(opened, 1, "{}", watched.stderr);
+    // The notices are lines of the stream too, in the terminal's words and order.
+    let opened_in_stream = watched
+        .notices
+        .iter()
+        .filter(|notice| notice.starts_with("connected to"))
+        .count();
+    assert_eq!(opened_in_stream, 1, "{:?}", watched.notices);
+    let said: Vec<&str> = watched
+        .stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("touchmove: "))
+        .collect();
+    let mut unsaid = watched
+        .notices
+        .iter()
+        .filter(|notice| !said.contains(&notice.as_str()));
+    assert_eq!(unsaid.next(), None, "{}", watched.stderr);
+    assert!(
+        watched
+            .notices
+            .iter()
+            .any(|notice| notice == "the board shows the starting position: recording the game"),
+        "{:?}",
+        watched.notices
+    );
     let lost = watched.stderr.find("board lost");
     let back = watched.stderr.find("board back");
     assert!(
@@ -587,7 +612,7 @@ fn a_draw_agreed_typed_at_the_terminal_ends_the_game_in_the_record_and_its_repla
         if event["kind"] == "move" && event["ply"] == 2 {
             std::io::Write::write_all(&mut keyboard, b"draw\n").expect("typed");
         }
-        if event["kind"] != "link" {
+        if !crate::common::live_only(&event) {
             events.push(event);
         }
     }

@@ -522,10 +522,15 @@ fn an_engine_killed_mid_game_is_started_again_and_the_game_goes_on() {
         .spawn()
         .expect("play starts");
     let stdout = play.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
     let event = |line: String| -> Value { serde_json::from_str(&line).expect("JSON") };
+    // The decisions, in order (the notices, the terminal's words, left out).
+    let mut lines = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .map(event)
+        .filter(|event| !common::live_only(event));
     // The human's move: the engine is thinking (two seconds); it is killed.
-    let first = lines.next().map(event).expect("an event");
+    let first = lines.next().expect("an event");
     assert_eq!(first["san"], "e4", "{first}");
     let killed = Command::new("pkill")
         .args(["-KILL", "-P", &play.id().to_string(), "-x", "stockfish"])
@@ -533,7 +538,7 @@ fn an_engine_killed_mid_game_is_started_again_and_the_game_goes_on() {
         .expect("pkill runs");
     assert!(killed.success(), "no engine to kill");
     // Started again, asked again: its move comes.
-    let next = lines.next().map(event).expect("an event");
+    let next = lines.next().expect("an event");
     assert_eq!(next["kind"], "engine", "{next}");
     let _ = Command::new("kill")
         .args(["-INT", &play.id().to_string()])
@@ -744,8 +749,13 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
         .spawn()
         .expect("play starts");
     let stdout = play.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
-    let first: Value = serde_json::from_str(&lines.next().expect("an event")).expect("JSON");
+    // The decisions, in order (the notices, the terminal's words, left out).
+    let mut lines = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .map(|line| -> Value { serde_json::from_str(&line).expect("JSON") })
+        .filter(|event| !common::live_only(event));
+    let first = lines.next().expect("an event");
     assert_eq!(first["san"], "e4", "{first}");
     // The engine thinks (five seconds): it can no longer start, and is killed.
     std::fs::write(&dead, "").expect("the flag");
@@ -754,9 +764,7 @@ fn an_engine_that_cannot_start_again_leaves_a_two_player_game_with_rulings_for_b
         .status()
         .expect("pkill runs");
     assert!(killed.success(), "no engine to kill");
-    let events: Vec<Value> = std::iter::once(first)
-        .chain(lines.map(|line| serde_json::from_str(&line).expect("JSON")))
-        .collect();
+    let events: Vec<Value> = std::iter::once(first).chain(lines).collect();
     let output = play.wait_with_output().expect("play ends");
     let stderr = String::from_utf8_lossy(&output.stderr);
     common::assert_gave_up(&output);

@@ -30,10 +30,10 @@ use touchmove::replay::Replay;
 use touchmove::sensor_log::{LogDecoder, LogReader, LogRecord};
 use touchmove_core::decode::StreamDecoder;
 
-/// Whether a JSON event is a live session's alone (`link`, `battery`): a replay of the
-/// recording gives the same events less these.
+/// Whether a JSON event is a live session's alone (`link`, `battery`, `notice`): a replay of
+/// the recording gives the same events less these.
 pub fn live_only(event: &Value) -> bool {
-    matches!(event["kind"].as_str(), Some("link" | "battery"))
+    matches!(event["kind"].as_str(), Some("link" | "battery" | "notice"))
 }
 
 /// One fixture: a sensor log, the events it must give, and the options to give them.

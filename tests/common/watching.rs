@@ -12,10 +12,13 @@ use super::emulator::emulate_board;
 
 /// What a `watch` run gave.
 pub struct Watched {
-    /// The JSON game events on standard output (the link's states left out: a replay has none).
+    /// The JSON game events on standard output (the link's states and the notices left out: a
+    /// replay has none).
     pub events: Vec<Value>,
     /// The link's states on standard output (`link` events): `lost`, `back`.
     pub links: Vec<String>,
+    /// The notices on standard output (`notice` events' `text`), in order.
+    pub notices: Vec<String>,
     /// The sensor log it recorded.
     pub record: PathBuf,
     /// Its diagnostics.
@@ -95,16 +98,24 @@ pub fn watch_board_kept(
     let output = child.wait_with_output().expect("watch runs");
     // The board gone for good, watch gives up.
     super::assert_gave_up(&output);
-    let (links, events): (Vec<Value>, Vec<Value>) = super::json_lines(&output.stdout)
+    let (notices, events): (Vec<Value>, Vec<Value>) = super::json_lines(&output.stdout)
+        .into_iter()
+        .partition(|event| event["kind"] == "notice");
+    let (links, events): (Vec<Value>, Vec<Value>) = events
         .into_iter()
         .partition(|event| event["kind"] == "link");
     let links = links
         .iter()
         .map(|event| event["state"].as_str().unwrap_or("?").to_owned())
         .collect();
+    let notices = notices
+        .iter()
+        .map(|event| event["text"].as_str().unwrap_or("?").to_owned())
+        .collect();
     Watched {
         events,
         links,
+        notices,
         record,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }

@@ -163,6 +163,24 @@ pub struct Refusal {
     pub why: String,
 }
 
+/// What the host tells the people at the board, in words (kind `notice`; live sessions only):
+/// the board found and what it is, the starting position seen, a promotion waiting for its
+/// piece, a file that cannot be written, what the engine or the server said aside. Nothing is
+/// decided by it, and the recording keeps nothing of it. The terminal says the same words on
+/// standard error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Notice {
+    /// What is told, in words.
+    pub text: String,
+}
+
+impl Notice {
+    /// A notice saying `text`.
+    pub fn new(text: impl Into<String>) -> Notice {
+        Notice { text: text.into() }
+    }
+}
+
 /// What one line of the stream says, whoever decided it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -187,6 +205,8 @@ pub enum StreamKind {
     Refused(Refusal),
     /// The board's battery, as it told it (kind `battery`; live sessions only).
     Battery(BatteryLevel),
+    /// What the host tells the people at the board (kind `notice`; live sessions only).
+    Notice(Notice),
 }
 
 /// A board's battery, as the board tells it.
@@ -220,6 +240,7 @@ enum Other<'a> {
     Online(&'a OnlineNotice),
     Refused(&'a Refusal),
     Battery(&'a BatteryLevel),
+    Notice(&'a Notice),
 }
 
 impl Serialize for StreamKind {
@@ -234,6 +255,7 @@ impl Serialize for StreamKind {
             StreamKind::Online(notice) => Other::Online(notice).serialize(s),
             StreamKind::Refused(refusal) => Other::Refused(refusal).serialize(s),
             StreamKind::Battery(level) => Other::Battery(level).serialize(s),
+            StreamKind::Notice(notice) => Other::Notice(notice).serialize(s),
         }
     }
 }
@@ -358,6 +380,10 @@ mod tests {
                     charging: true,
                 }),
             },
+            StreamEvent {
+                t: 13,
+                kind: StreamKind::Notice(Notice::new("a \"DGT\" board")),
+            },
         ];
         let expected = [
             r#"{"t":5,"kind":"engine","color":"white","san":"e4","uci":"e2e4","score_cp":31}"#,
@@ -370,6 +396,7 @@ mod tests {
             r#"{"t":10,"kind":"online","what":"opponent-gone","gone":true,"claim_in_s":8}"#,
             r#"{"t":11,"kind":"refused","asked":"time-added black 120000","why":"no"}"#,
             r#"{"t":12,"kind":"battery","percent":88,"charging":true}"#,
+            r#"{"t":13,"kind":"notice","text":"a \"DGT\" board"}"#,
         ];
         assert_eq!(lines.len(), expected.len());
         for (event, expected) in lines.iter().zip(expected) {

@@ -132,7 +132,7 @@ impl<S: Sink + Commented> Sink for Analysing<S> {
                     .map(AnalysisEngine::take_heard)
                     .unwrap_or_default();
                 for report in heard {
-                    self.heard(t, report);
+                    self.heard(t, report)?;
                 }
                 self.drive(Some(t))
             }
@@ -142,22 +142,25 @@ impl<S: Sink + Commented> Sink for Analysing<S> {
 }
 
 impl<S: Sink + Commented> Analysing<S> {
-    /// What the engine's process said or became, at `t`.
-    fn heard(&mut self, t: Millis, report: EngineReport) {
-        match report {
-            EngineReport::Said(EngineEvent::Notice(text)) => {
-                eprintln!("touchmove: --analyse: {text}");
+    /// What the engine's process said or became, at `t`: its words aside, and what became of
+    /// it, told to the board's own sink as notices.
+    fn heard(&mut self, t: Millis, report: EngineReport) -> io::Result<()> {
+        let said = match report {
+            EngineReport::Said(EngineEvent::Notice(text)) => format!("--analyse: {text}"),
+            EngineReport::Said(said) => {
+                self.analyst.handle_engine(t, &said);
+                return Ok(());
             }
-            EngineReport::Said(said) => self.analyst.handle_engine(t, &said),
             EngineReport::Restarted { why, attempt } => {
-                eprintln!("touchmove: --analyse: {why}: started again ({attempt})");
+                format!("--analyse: {why}: started again ({attempt})")
             }
             EngineReport::GaveUp { why, .. } if !self.gone => {
                 self.gone = true;
-                eprintln!("touchmove: --analyse: {why}: the game goes on without analysis");
+                format!("--analyse: {why}: the game goes on without analysis")
             }
-            EngineReport::GaveUp { .. } => {}
-        }
+            EngineReport::GaveUp { .. } => return Ok(()),
+        };
+        self.inner.take(Happened::Notice { t, text: &said })
     }
 
     /// Carries out what the analyst says: questions to the engine, analyses to say at `t`.

@@ -82,8 +82,13 @@ pub enum Happened<'a> {
         /// Its level.
         level: touchmove_core::stream::BatteryLevel,
     },
-    /// A diagnostic about the link (for standard error).
-    Notice(&'a str),
+    /// What the host tells the people at the board about the link (the stream's `notice`).
+    Notice {
+        /// When.
+        t: Millis,
+        /// What, in words.
+        text: &'a str,
+    },
     /// The board said its serial number (once it was identified, after the notice that says
     /// what it is).
     Serial {
@@ -196,6 +201,17 @@ fn refused<S: BoardSession, K: Sink>(
 /// Tells `sink` what happened.
 fn tell<K: Sink>(sink: &mut K, happened: Happened<'_>) -> Result<(), RunnerError> {
     sink.take(happened).map_err(RunnerError::Output)
+}
+
+/// Tells `sink` the notice `text`, now on `clock`.
+fn tell_notice<K: Sink>(sink: &mut K, clock: &Clock, text: &str) -> Result<(), RunnerError> {
+    tell(
+        sink,
+        Happened::Notice {
+            t: clock.now(),
+            text,
+        },
+    )
 }
 
 /// What a spectator's tool asks of a watched board while it runs (LiveChess's `setup` and
@@ -473,7 +489,7 @@ where
                 if said_unreachable.as_ref() != Some(&why) {
                     let notice =
                         format!("{why}; trying again every {}", seconds(config.backoff_max));
-                    tell(sink, Happened::Notice(&notice))?;
+                    tell_notice(sink, &clock, &notice)?;
                     tell(
                         sink,
                         Happened::Unreachable {
@@ -514,7 +530,7 @@ where
         };
         said_unreachable = None;
         if said_open.as_ref() != Some(&name) {
-            tell(sink, Happened::Notice(&format!("connected to {name}")))?;
+            tell_notice(sink, &clock, &format!("connected to {name}"))?;
             said_open = Some(name.clone());
         }
         tell(
@@ -530,7 +546,7 @@ where
             Ok(None) => {}
             Err(error) => {
                 let notice = format!("what was learnt of this board cannot be read: {error}");
-                tell(sink, Happened::Notice(&notice))?;
+                tell_notice(sink, &clock, &notice)?;
             }
         }
         session.connect(clock.now());
@@ -554,7 +570,7 @@ where
                 // a word from it since (its port reopened while it is frozen): the attempts
                 // go on unsaid.
                 if !health.lost {
-                    tell(sink, Happened::Notice("the board is gone: reconnecting"))?;
+                    tell_notice(sink, &clock, "the board is gone: reconnecting")?;
                     said_open = None;
                 }
                 health.set(LinkState::Lost, &clock, sink)?;
@@ -709,13 +725,13 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                 }
                 LinkEvent::Gone => return Ok(true),
                 LinkEvent::Identified { what, serial } => {
-                    tell(self.sink, Happened::Notice(&what))?;
+                    tell_notice(self.sink, self.clock, &what)?;
                     if let Some(serial) = serial {
                         tell(self.sink, Happened::Serial { serial: &serial })?;
                     }
                 }
                 LinkEvent::Notice(what) => {
-                    tell(self.sink, Happened::Notice(&what))?;
+                    tell_notice(self.sink, self.clock, &what)?;
                 }
                 LinkEvent::Learnt(learnt) => {
                     let notice = match (self.keep)(&learnt) {
@@ -727,7 +743,7 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                             format!("what was learnt of this board cannot be kept: {error}")
                         }
                     };
-                    tell(self.sink, Happened::Notice(&notice))?;
+                    tell_notice(self.sink, self.clock, &notice)?;
                 }
                 LinkEvent::Battery { percent, charging } => {
                     let level = touchmove_core::stream::BatteryLevel { percent, charging };
@@ -762,7 +778,7 @@ impl<S: BoardSession, K: Sink> Link<'_, S, K> {
                     "{port}: board {serial} answers there, not board {watched}: a new board, \
                      and a new game once it shows the starting position"
                 );
-                tell(self.sink, Happened::Notice(&notice))?;
+                tell_notice(self.sink, self.clock, &notice)?;
                 self.game.set_up(self.clock.now(), Chess::default());
                 self.drain()
             }

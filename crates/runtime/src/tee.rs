@@ -20,7 +20,7 @@ use crate::runner::{Happened, Sink};
 /// impl Sink for Said {
 ///     fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
 ///         self.0.push(match happened {
-///             Happened::Notice(text) => format!("notice {text}"),
+///             Happened::Notice { text, .. } => format!("notice {text}"),
 ///             Happened::Link { t, state } => format!("{t} link {state:?}"),
 ///             _ => "other".to_owned(),
 ///         });
@@ -29,7 +29,10 @@ use crate::runner::{Happened, Sink};
 /// }
 ///
 /// let mut both = Tee(Said::default(), Said::default());
-/// both.take(Happened::Notice("connected to /dev/ttyUSB0"))?;
+/// both.take(Happened::Notice {
+///     t: 0,
+///     text: "connected to /dev/ttyUSB0",
+/// })?;
 /// both.take(Happened::Link { t: 900, state: LinkState::Lost })?;
 /// assert_eq!(both.0.0, ["notice connected to /dev/ttyUSB0", "900 link Lost"]);
 /// assert_eq!(both.1.0, ["900 link Lost"], "a notice is said once");
@@ -42,7 +45,7 @@ impl<A: Sink, B: Sink> Sink for Tee<A, B> {
         self.0.take(happened)?;
         match happened {
             // To the first only: both would print the same diagnostic.
-            Happened::Notice(_) => Ok(()),
+            Happened::Notice { .. } => Ok(()),
             _ => self.1.take(happened),
         }
     }

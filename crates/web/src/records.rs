@@ -132,7 +132,9 @@ impl GameRecords {
 
     /// Records a report of the current game.
     pub fn event(&mut self, event: &SensorEvent, game: &LiveGame) {
-        self.current.game_event(event, game);
+        if let Some(notice) = self.current.game_event(event, game) {
+            eprintln!("touchmove: {notice}");
+        }
         self.last_report = event.t;
     }
 
@@ -146,7 +148,9 @@ impl GameRecords {
 
     /// Records a clock's report of the current game.
     pub fn clock_reading(&mut self, t: Millis, reading: &ClockReading, game: &LiveGame) {
-        self.current.game_clock_reading(t, reading, game);
+        if let Some(notice) = self.current.game_clock_reading(t, reading, game) {
+            eprintln!("touchmove: {notice}");
+        }
         self.last_clock = Some((t, *reading));
     }
 

@@ -149,7 +149,7 @@ impl Sink for PageSink {
                 self.handle.publish(event, Instant::now());
                 Ok(())
             }
-            Happened::Notice(text) => {
+            Happened::Notice { text, .. } => {
                 self.say(text);
                 Ok(())
             }

@@ -58,7 +58,7 @@ struct ReadySink {
 impl Sink for ReadySink {
     fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
         match happened {
-            Happened::Notice(text) => eprintln!("touchmove: {text}"),
+            Happened::Notice { text, .. } => eprintln!("touchmove: {text}"),
             Happened::Live {
                 event: LiveEvent::Started { .. },
                 ..

@@ -22,6 +22,8 @@ pub enum LiveEvent {
     /// game awaits it: [`touchmove_core::interpreter::Config::promotion_choice_awaited`]): the
     /// pawn's square and the promotion square. Said once when it begins to wait.
     PromotionAsked {
+        /// When it began to wait.
+        t: Millis,
         /// Where the pawn came from.
         from: shakmaty::Square,
         /// Where it promotes.

@@ -152,7 +152,7 @@ impl LiveGame {
         self.seen.apply(&event.kind);
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.handle_event(event);
-            self.drain();
+            self.drain(event.t);
             return;
         }
         if !self.start_if_shown(event.t) && matches!(event.kind, SensorKind::Snapshot(_)) {
@@ -205,7 +205,7 @@ impl LiveGame {
         self.started_from = Some(started_from);
         self.interpreter = Some(interpreter);
         self.say(LiveEvent::Started { t });
-        self.drain();
+        self.drain(t);
         true
     }
 
@@ -316,7 +316,7 @@ impl LiveGame {
     pub fn handle_clock_reading(&mut self, t: Millis, reading: &ClockReading) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.handle_clock_reading(t, reading);
-            self.drain();
+            self.drain(t);
         }
     }
 
@@ -333,7 +333,7 @@ impl LiveGame {
     pub fn set_exempt(&mut self, now: Millis, side: Option<Color>) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.set_exempt(now, side);
-            self.drain();
+            self.drain(now);
         }
     }
 
@@ -344,7 +344,7 @@ impl LiveGame {
         match (self.interpreter.as_mut(), note) {
             (Some(interpreter), _) => {
                 take_host_note(interpreter, t, note);
-                self.drain();
+                self.drain(t);
             }
             // A tag is named before the game starts too: the same event a replay's
             // interpreter, there from the log's start, says.
@@ -369,7 +369,7 @@ impl LiveGame {
     pub fn handle_timeout(&mut self, now: Millis) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.handle_timeout(now);
-            self.drain();
+            self.drain(now);
         }
     }
 
@@ -377,7 +377,7 @@ impl LiveGame {
     pub fn finish(&mut self) {
         if let Some(interpreter) = self.interpreter.as_mut() {
             interpreter.finish();
-            self.drain();
+            self.drain_decisions();
         }
     }
 
@@ -394,16 +394,23 @@ impl LiveGame {
         self.feedback.pop_front()
     }
 
-    fn drain(&mut self) {
+    /// The interpreter's decisions at `t`, then the promotion it awaits the piece of, if that
+    /// began to wait.
+    fn drain(&mut self, t: Millis) {
+        self.drain_decisions();
+        self.ask_promotion(t);
+    }
+
+    /// The interpreter's decisions.
+    fn drain_decisions(&mut self) {
         while let Some(decision) = self.interpreter.as_mut().and_then(Interpreter::poll_event) {
             self.say(LiveEvent::Decision(decision));
         }
-        self.ask_promotion();
     }
 
     /// Says once that a promotion waits for the player's choice of piece, and shows its
     /// squares on the board (`e8=? QRBN` on a display).
-    fn ask_promotion(&mut self) {
+    fn ask_promotion(&mut self, t: Millis) {
         if !self.config.promotion_choice_awaited {
             return;
         }
@@ -419,7 +426,8 @@ impl LiveGame {
         let Some(Move::Normal { from, to, .. }) = awaited else {
             return;
         };
-        self.out.push_back(LiveEvent::PromotionAsked { from, to });
+        self.out
+            .push_back(LiveEvent::PromotionAsked { t, from, to });
         self.feedback.push_back(Feedback::Show {
             from,
             to,
@@ -654,6 +662,7 @@ mod tests {
         }
         let events: Vec<LiveEvent> = std::iter::from_fn(|| game.poll_event()).collect();
         let asked = LiveEvent::PromotionAsked {
+            t: 1200,
             from: Square::E7,
             to: Square::E8,
         };

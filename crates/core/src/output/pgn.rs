@@ -109,7 +109,8 @@ impl PgnRecorder {
             | StreamKind::Link(_)
             | StreamKind::Analysis(_)
             | StreamKind::Refused(_)
-            | StreamKind::Battery(_) => Ok(()),
+            | StreamKind::Battery(_)
+            | StreamKind::Notice(_) => Ok(()),
         }
     }
 

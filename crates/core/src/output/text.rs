@@ -37,6 +37,7 @@ pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
             level.percent,
             if level.charging { ", charging" } else { "" }
         ),
+        StreamKind::Notice(notice) => notice.text.clone(),
     }
 }
 

@@ -200,16 +200,20 @@ impl PlayState {
                 score: Some(score), ..
             }) => self.score = Some(score),
             EngineReport::Said(EngineEvent::NoMove) => {
-                eprintln!("touchmove: the engine has no move");
+                self.out.notice(now, "the engine has no move");
             }
             EngineReport::Said(EngineEvent::Illegal { said }) => {
-                eprintln!("touchmove: the engine answered `{said}`, no legal move: asked again");
+                let said = format!("the engine answered `{said}`, no legal move: asked again");
+                self.out.notice(now, &said);
                 self.ask_again();
             }
-            EngineReport::Said(EngineEvent::Notice(text)) => eprintln!("touchmove: engine: {text}"),
+            EngineReport::Said(EngineEvent::Notice(text)) => {
+                self.out.notice(now, &format!("engine: {text}"));
+            }
             EngineReport::Said(_) => {}
             EngineReport::Restarted { why, attempt } => {
-                eprintln!("touchmove: {why}: the engine is started again ({attempt})");
+                let said = format!("{why}: the engine is started again ({attempt})");
+                self.out.notice(now, &said);
             }
             // Taken by the runner as `Control::Exempt` (`PlaySink::exempted`).
             EngineReport::GaveUp { .. } => {}
@@ -281,7 +285,7 @@ impl Sink for PlaySink {
                 Ok(())
             }
             // Said once, on the terminal.
-            Happened::Notice(_) => self.0.borrow_mut().out.take(happened),
+            Happened::Notice { .. } => self.0.borrow_mut().out.take(happened),
             // The board's reports and its link: to the page, then as `watch` has them.
             Happened::Refused { .. }
             | Happened::Sensor { .. }

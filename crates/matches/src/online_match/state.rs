@@ -229,7 +229,7 @@ impl Sink for OnlineSink {
             Happened::Woken { t } => self.0.borrow_mut().take_heard(t),
             Happened::Operated { .. } | Happened::Exempted { .. } => Ok(()),
             // Said once, on the terminal.
-            Happened::Notice(_) | Happened::Refused { .. } => {
+            Happened::Notice { .. } | Happened::Refused { .. } => {
                 self.0.borrow_mut().out.take(happened)
             }
             Happened::Sensor { game, .. } => {

@@ -172,24 +172,31 @@ impl Recording {
 
     /// Records a live session's `event` once `game` has started (the reports before the
     /// starting position are not the game's; the one that started it is kept as the board's
-    /// whole picture the game took, [`LiveGame::recorded`]); what a failing write says goes to
-    /// standard error.
-    pub fn game_event(&mut self, event: &SensorEvent, game: &LiveGame) {
+    /// whole picture the game took, [`LiveGame::recorded`]); what a failing write says, to be
+    /// told.
+    #[must_use]
+    pub fn game_event(&mut self, event: &SensorEvent, game: &LiveGame) -> Option<String> {
         self.adopt_start(game);
-        if game.started()
-            && let Some(notice) = self.event(&game.recorded(event))
-        {
-            eprintln!("touchmove: {notice}");
+        if game.started() {
+            self.event(&game.recorded(event))
+        } else {
+            None
         }
     }
 
     /// Records a live session's clock report made at `t`, as [`Recording::game_event`] does.
-    pub fn game_clock_reading(&mut self, t: Millis, reading: &ClockReading, game: &LiveGame) {
+    #[must_use]
+    pub fn game_clock_reading(
+        &mut self,
+        t: Millis,
+        reading: &ClockReading,
+        game: &LiveGame,
+    ) -> Option<String> {
         self.adopt_start(game);
-        if game.started()
-            && let Some(notice) = self.clock_reading(t, reading)
-        {
-            eprintln!("touchmove: {notice}");
+        if game.started() {
+            self.clock_reading(t, reading)
+        } else {
+            None
         }
     }
 

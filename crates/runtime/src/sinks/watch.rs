@@ -2,6 +2,10 @@
 //! sensor recording (line by line as reports arrive) and the PGN file (rewritten after every
 //! move). A file that cannot be written is said once and written again later: the session
 //! never stops for it, and standard output keeps every result.
+//!
+//! What the host tells the people at the board (the board found, the starting position seen,
+//! a promotion waiting for its piece, a file that cannot be written) is a notice: said on
+//! standard error, and with `--json` a `notice` line of the stream too.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -15,7 +19,7 @@ use touchmove_core::output::notation::Notation;
 use touchmove_core::output::pgn::PgnTags;
 use touchmove_core::sensor::Millis;
 use touchmove_core::sensor_log::HostNote;
-use touchmove_core::stream::{BatteryLevel, Refusal, StreamEvent, StreamKind};
+use touchmove_core::stream::{BatteryLevel, Notice, Refusal, StreamEvent, StreamKind};
 
 use super::OutputError;
 use super::printer::write_event;
@@ -38,6 +42,9 @@ pub struct WatchSink<W: Write> {
     /// Whether the voice is silent: a resumed recording's decisions, read back, were said when
     /// they were made.
     hushed: bool,
+    /// A notice's line that could not be written to standard output: the next write that can
+    /// fail, or the end, fails with it.
+    unwritten: Option<io::Error>,
 }
 
 impl<W: Write> WatchSink<W> {
@@ -60,6 +67,7 @@ impl<W: Write> WatchSink<W> {
             notation: Notation::San,
             speaker: None,
             hushed: false,
+            unwritten: None,
         }
     }
 
@@ -89,8 +97,37 @@ impl<W: Write> WatchSink<W> {
             .as_mut()
             .and_then(|recording| recording.host_note(t, note))
         {
-            eprintln!("touchmove: {notice}");
+            self.notice(t, &notice);
         }
+    }
+
+    /// Tells `text` at `t`: on standard error, and a `notice` line with `--json` (a failing
+    /// write of it fails the next write that can, or the end).
+    pub fn notice(&mut self, t: Millis, text: &str) {
+        eprintln!("touchmove: {text}");
+        if !self.json || self.unwritten.is_some() {
+            return;
+        }
+        let event = StreamEvent {
+            t,
+            kind: StreamKind::Notice(Notice::new(text)),
+        };
+        if let Err(error) =
+            write_event(&mut self.out, true, Notation::San, &event).and_then(|()| self.out.flush())
+        {
+            self.unwritten = Some(error);
+        }
+    }
+
+    /// What was written to standard output (a test's memory).
+    #[cfg(test)]
+    fn into_out(self) -> W {
+        self.out
+    }
+
+    /// Fails with a notice's line that could not be written, once.
+    fn written(&mut self) -> io::Result<()> {
+        self.unwritten.take().map_or(Ok(()), Err)
     }
 
     /// Writes what is still pending; fails, naming the file, if anything could not be written.
@@ -101,6 +138,7 @@ impl<W: Write> WatchSink<W> {
         if let Some(recording) = self.recording.as_mut() {
             recording.finish()?;
         }
+        self.written().map_err(OutputError::Stdout)?;
         if self.pgn_failing
             && let Some(pgn) = &self.pgn
         {
@@ -115,22 +153,16 @@ impl<W: Write> WatchSink<W> {
         let Some(pgn) = self.pgn.as_mut() else {
             return;
         };
-        match pgn.record(event) {
+        let said = match pgn.record(event) {
             Ok(()) if std::mem::replace(&mut self.pgn_failing, false) => {
-                eprintln!(
-                    "touchmove: {}: the PGN is written again",
-                    pgn.path().display()
-                );
+                format!("{}: the PGN is written again", pgn.path().display())
             }
-            Ok(()) => {}
             Err(error) if !std::mem::replace(&mut self.pgn_failing, true) => {
-                eprintln!(
-                    "touchmove: cannot write the PGN: {error}; it is written again with the next \
-                     decision"
-                );
+                format!("cannot write the PGN: {error}; it is written again with the next decision")
             }
-            Err(_) => {}
-        }
+            Ok(()) | Err(_) => return,
+        };
+        self.notice(event.t, &said);
     }
 
     fn decision(&mut self, event: &GameEvent, game: &LiveGame) -> io::Result<()> {
@@ -147,6 +179,7 @@ impl<W: Write> WatchSink<W> {
         event: &StreamEvent,
         position: Option<&Chess>,
     ) -> io::Result<()> {
+        self.written()?;
         if let Some(speaker) = self.speaker.as_ref().filter(|_| !self.hushed) {
             speaker.hear(event);
         }
@@ -192,26 +225,35 @@ impl<W: Write> crate::commented::Commented for WatchSink<W> {
 
 impl<W: Write> Sink for WatchSink<W> {
     fn take(&mut self, happened: Happened<'_>) -> io::Result<()> {
+        self.written()?;
         match happened {
             Happened::Sensor { event, game } => {
-                if let Some(recording) = self.recording.as_mut() {
-                    recording.game_event(event, game);
+                let failed = self
+                    .recording
+                    .as_mut()
+                    .and_then(|recording| recording.game_event(event, game));
+                if let Some(notice) = failed {
+                    self.notice(event.t, &notice);
                 }
-                Ok(())
+                self.written()
             }
             Happened::ClockReading { t, reading, game } => {
-                if let Some(recording) = self.recording.as_mut() {
-                    recording.game_clock_reading(t, reading, game);
+                let failed = self
+                    .recording
+                    .as_mut()
+                    .and_then(|recording| recording.game_clock_reading(t, reading, game));
+                if let Some(notice) = failed {
+                    self.notice(t, &notice);
                 }
-                Ok(())
+                self.written()
             }
             Happened::Live { event, game } => self.live(event, game),
             Happened::Link { t, state } => self.link(t, state),
             Happened::Battery { t, level } => self.battery(t, level),
             Happened::Refused { t, refusal } => self.refused(t, refusal),
-            Happened::Notice(text) => {
-                eprintln!("touchmove: {text}");
-                Ok(())
+            Happened::Notice { t, text } => {
+                self.notice(t, text);
+                self.written()
             }
             // What the operator did is kept for the replay; the game says what it decides.
             Happened::Operated { t, note } => {
@@ -234,36 +276,39 @@ impl<W: Write> Sink for WatchSink<W> {
 impl<W: Write> WatchSink<W> {
     fn live(&mut self, event: &LiveEvent, game: &LiveGame) -> io::Result<()> {
         match event {
-            LiveEvent::Started { .. } => {
+            LiveEvent::Started { t } => {
                 if let Some(pgn) = self.pgn.as_mut() {
                     pgn.starts_from(game.start());
                 }
-                match touchmove_core::rules::chess960::number_of(game.start().board()) {
+                let said = match touchmove_core::rules::chess960::number_of(game.start().board()) {
                     Some(number) if touchmove_core::rules::chess960::is_chess960(game.start()) => {
-                        eprintln!(
-                            "touchmove: the board shows Chess960 starting position {number}: \
-                             recording the game"
-                        );
+                        format!(
+                            "the board shows Chess960 starting position {number}: recording the \
+                             game"
+                        )
                     }
-                    _ => eprintln!(
-                        "touchmove: the board shows the starting position: recording the game"
-                    ),
-                }
-                Ok(())
+                    _ => "the board shows the starting position: recording the game".to_owned(),
+                };
+                self.notice(*t, &said);
+                self.written()
             }
             LiveEvent::Waiting { seen } => self.waiting(seen),
             LiveEvent::Decision(decision) => self.decision(decision, game),
-            LiveEvent::SetUp { .. } => {
-                eprintln!("touchmove: a new game was set up: waiting for the board to show it");
-                Ok(())
-            }
-            LiveEvent::PromotionAsked { from, to } => {
-                eprintln!(
-                    "touchmove: {from}-{to} promotes: choose the piece (`promote q|r|b|n` typed \
-                     and Enter, the page's buttons, or the board's own where it has them): the \
-                     move waits for it"
+            LiveEvent::SetUp { t } => {
+                self.notice(
+                    *t,
+                    "a new game was set up: waiting for the board to show it",
                 );
-                Ok(())
+                self.written()
+            }
+            LiveEvent::PromotionAsked { t, from, to } => {
+                let said = format!(
+                    "{from}-{to} promotes: choose the piece (`promote q|r|b|n` typed and Enter, \
+                     the page's buttons, or the board's own where it has them): the move waits \
+                     for it"
+                );
+                self.notice(*t, &said);
+                self.written()
             }
         }
     }
@@ -310,5 +355,62 @@ impl<W: Write> WatchSink<W> {
             self.out.flush()?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sink whose writes fail from the first.
+    struct Broken;
+
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn sink<W: Write>(out: W, json: bool) -> WatchSink<W> {
+        WatchSink::new(out, json, None, None, &Chess::default(), PgnTags::default())
+    }
+
+    #[test]
+    fn a_notice_is_a_line_of_the_json_stream() {
+        let mut json = sink(Vec::new(), true);
+        json.notice(1_500, "connected to /dev/ttyUSB0");
+        let Ok(()) = json.written() else {
+            panic!("a notice written to memory cannot fail");
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&json.into_out()),
+            "{\"t\":1500,\"kind\":\"notice\",\"text\":\"connected to /dev/ttyUSB0\"}\n"
+        );
+    }
+
+    #[test]
+    fn a_notice_is_no_line_of_the_text_output() {
+        let mut text = sink(Vec::new(), false);
+        text.notice(1_500, "connected to /dev/ttyUSB0");
+        assert!(text.into_out().is_empty(), "said on standard error only");
+    }
+
+    #[test]
+    fn a_notice_that_cannot_be_written_fails_the_next_write() {
+        let mut broken = sink(Broken, true);
+        broken.notice(1_500, "connected to /dev/ttyUSB0");
+        let event = StreamEvent {
+            t: 1_600,
+            kind: StreamKind::Link(LinkState::Lost),
+        };
+        let failed = broken.write_decision(&event, None);
+        assert_eq!(
+            failed.map_err(|error| error.kind()),
+            Err(io::ErrorKind::BrokenPipe)
+        );
     }
 }
