@@ -104,19 +104,29 @@ impl<W: Write> WatchSink<W> {
     /// Tells `text` at `t`: on standard error, and a `notice` line with `--json` (a failing
     /// write of it fails the next write that can, or the end).
     pub fn notice(&mut self, t: Millis, text: &str) {
-        eprintln!("touchmove: {text}");
-        if !self.json || self.unwritten.is_some() {
-            return;
-        }
         let event = StreamEvent {
             t,
             kind: StreamKind::Notice(Notice::new(text)),
         };
-        if let Err(error) =
-            write_event(&mut self.out, true, Notation::San, &event).and_then(|()| self.out.flush())
-        {
+        if self.unwritten.is_some() {
+            eprintln!("touchmove: {text}");
+        } else if let Err(error) = self.say_live(&event) {
             self.unwritten = Some(error);
         }
+    }
+
+    /// A line only a live session has (a notice, the link's state, the battery, a refusal):
+    /// said on standard error in the text's words, and written with `--json`.
+    fn say_live(&mut self, event: &StreamEvent) -> io::Result<()> {
+        eprintln!(
+            "touchmove: {}",
+            touchmove_core::output::text::render_stream_in(event, Notation::San)
+        );
+        if self.json {
+            write_event(&mut self.out, true, Notation::San, event)?;
+            self.out.flush()?;
+        }
+        Ok(())
     }
 
     /// What was written to standard output (a test's memory).
@@ -315,46 +325,25 @@ impl<W: Write> WatchSink<W> {
 
     /// The operator's action was not carried out: said, and a `refused` line with `--json`.
     fn refused(&mut self, t: Millis, refusal: &Refusal) -> io::Result<()> {
-        eprintln!("touchmove: refused ({}): {}", refusal.asked, refusal.why);
-        if self.json {
-            let event = StreamEvent {
-                t,
-                kind: StreamKind::Refused(refusal.clone()),
-            };
-            write_event(&mut self.out, true, Notation::San, &event)?;
-            self.out.flush()?;
-        }
-        Ok(())
+        self.say_live(&StreamEvent {
+            t,
+            kind: StreamKind::Refused(refusal.clone()),
+        })
     }
 
     /// The board's battery: said, and a `battery` line with `--json`.
     fn battery(&mut self, t: Millis, level: BatteryLevel) -> io::Result<()> {
-        let event = StreamEvent {
+        self.say_live(&StreamEvent {
             t,
             kind: StreamKind::Battery(level),
-        };
-        eprintln!(
-            "touchmove: {}",
-            touchmove_core::output::text::render_stream_in(&event, Notation::San)
-        );
-        if self.json {
-            write_event(&mut self.out, true, Notation::San, &event)?;
-            self.out.flush()?;
-        }
-        Ok(())
+        })
     }
 
     fn link(&mut self, t: Millis, state: LinkState) -> io::Result<()> {
-        eprintln!("touchmove: board {}", state.as_str());
-        if self.json {
-            let event = StreamEvent {
-                t,
-                kind: StreamKind::Link(state),
-            };
-            write_event(&mut self.out, true, Notation::San, &event)?;
-            self.out.flush()?;
-        }
-        Ok(())
+        self.say_live(&StreamEvent {
+            t,
+            kind: StreamKind::Link(state),
+        })
     }
 }
 
