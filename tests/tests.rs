@@ -32,6 +32,7 @@ mod every_protocol;
 mod examples;
 mod fixtures;
 mod full_disk;
+mod hall_file;
 mod hall_runner;
 mod hall_vectors;
 mod hall_watch;

@@ -41,7 +41,7 @@ pub enum Command {
     /// Emulate a sensor board on a pseudo-terminal, for testing hosts.
     Emulate(EmulateArgs),
     /// Every board of a hall in one process: a live page in the browser, its API, live PGN.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Play a UCI engine on the board: you play one side, the engine the other; its moves are
     /// shown and must be carried out on the board.
     Play(PlayArgs),
@@ -67,7 +67,7 @@ pub struct OnlineArgs {
     #[arg(long, value_name = "URL", default_value = "https://lichess.org")]
     pub lichess_url: String,
     /// Read the token (scope board:play) from this file instead of LICHESS_TOKEN.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", visible_alias = "lichess-token-file")]
     pub token_file: Option<PathBuf>,
     /// Stop after this many games (default: game after game until stopped with Ctrl-C).
     #[arg(long, value_name = "N")]
@@ -302,6 +302,15 @@ fn parse_engine_option(text: &str) -> Result<(String, String), String> {
 #[derive(Debug, Args)]
 #[command(after_help = SERVE_HELP)]
 pub struct ServeArgs {
+    /// Read the hall from this TOML file: its keys are these options' long names
+    /// (`lichess-round = "abc"`, `console = true`, `[[board]]` tables with `port`, `name`,
+    /// `protocol`, `white`, `black`); an option on the command line overrides its key
+    /// (docs/hall.md).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The players the hall file's `[[board]]` tables seat, by board name (not an option).
+    #[arg(skip)]
+    pub seated: std::collections::HashMap<String, touchmove::watched::Players>,
     /// Where the pages and the API are served (default: 127.0.0.1:8080, or a free port if that
     /// one is taken; an address given is taken or refused).
     #[arg(long, value_name = "ADDR")]
@@ -342,6 +351,10 @@ pub struct ServeArgs {
     /// user of the machine). Never printed.
     #[arg(long, value_name = "TOKEN", value_parser = parse_token)]
     pub token: Option<touchmove_web::token::Token>,
+    /// Read the operator's token from this file (for a service: the file readable by its user
+    /// only).
+    #[arg(long, value_name = "FILE", conflicts_with = "token")]
+    pub token_file: Option<PathBuf>,
     /// Serve the arbiter's console at /console: per board, a result (a draw agreed, a claim
     /// upheld, a resignation, the arbiter's decision), two minutes more for a player, a note.
     /// Its actions need the operator's token (--token or TOUCHMOVE_TOKEN) on every address.
@@ -359,6 +372,9 @@ pub struct ServeArgs {
     /// token, with the study:write scope, from the environment variable LICHESS_TOKEN).
     #[arg(long, value_name = "ROUND_ID")]
     pub lichess_round: Option<String>,
+    /// Read the Lichess token (scope study:write) from this file instead of LICHESS_TOKEN.
+    #[arg(long, value_name = "FILE", requires = "lichess_round")]
+    pub lichess_token_file: Option<PathBuf>,
     /// The Lichess site the pushes go to.
     #[arg(
         long,

@@ -6,6 +6,7 @@ mod demo;
 mod demo_games;
 mod emulate;
 mod emulator_pty;
+mod hall_file;
 mod one_page;
 mod online;
 mod outputs;
@@ -13,6 +14,7 @@ mod pgn_game;
 mod play;
 mod ports;
 mod replay;
+mod secrets;
 mod serve;
 mod session;
 mod simulate;
@@ -24,13 +26,18 @@ mod watch;
 use std::io::ErrorKind;
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use args::{Cli, Command};
+use args::Command;
 
 /// Parses the command line, runs the command, and turns its outcome into an exit code.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match hall_file::parse(std::env::args_os().collect()) {
+        Ok(cli) => cli,
+        Err(hall_file::Refused::CommandLine(error)) => error.exit(),
+        Err(hall_file::Refused::File(error)) => {
+            eprintln!("touchmove: {error}");
+            return ExitCode::from(2);
+        }
+    };
     init_tracing(cli.verbose);
     let outcome = match cli.command {
         Command::Replay(args) => replay::run(&args),

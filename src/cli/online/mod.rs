@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use shakmaty::{Chess, Color};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::LocalSet;
@@ -81,18 +81,13 @@ fn refuse_a_start_of_our_own(args: &OnlineArgs) -> Result<()> {
 
 /// The account's token: `--token-file`'s, else `LICHESS_TOKEN`'s; never printed.
 fn token(file: Option<&Path>) -> Result<String> {
-    let token = match file {
-        Some(path) => std::fs::read_to_string(path)
-            .with_context(|| format!("--token-file {}", path.display()))?,
-        None => std::env::var("LICHESS_TOKEN").unwrap_or_default(),
-    };
-    let token = token.trim().to_owned();
-    if token.is_empty() {
+    let file = file.map(|path| ("--token-file", path));
+    let Some(token) = super::secrets::token(file, super::secrets::LICHESS_TOKEN)? else {
         bail!(
             "no token: set LICHESS_TOKEN (or give --token-file) to a Lichess token with the \
              board:play scope (https://lichess.org/account/oauth/token)"
         );
-    }
+    };
     Ok(token)
 }
 

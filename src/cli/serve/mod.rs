@@ -50,7 +50,7 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         );
     }
     let push_target = push::target_of(args)?;
-    let allowed = Arc::new(allowed(args));
+    let allowed = Arc::new(allowed(args)?);
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {
         planned.push(plan_named(&setup, index, spec).await?);
@@ -141,14 +141,18 @@ async fn mature(overview: Arc<Overview>, mut stopped: watch::Receiver<bool>) {
 }
 
 /// What the operator allows clients: `--allow-origin`, `--allow-host`, and the token from
-/// `--token` or the environment (said on standard error when other machines reach a server
+/// `--token`, `--token-file` or the environment (said on standard error when other machines reach a server
 /// that has none: nothing can be changed there).
-fn allowed(args: &ServeArgs) -> Allowed {
-    let token = args.token.clone().or_else(|| {
-        std::env::var(access::TOKEN_VARIABLE)
-            .ok()
-            .and_then(|token| Token::new(&token))
-    });
+fn allowed(args: &ServeArgs) -> Result<Allowed> {
+    let file = args
+        .token_file
+        .as_deref()
+        .map(|path| ("--token-file", path));
+    let token = match &args.token {
+        Some(token) => Some(token.clone()),
+        None => super::secrets::token(file, access::TOKEN_VARIABLE)?
+            .and_then(|token| Token::new(&token)),
+    };
     if token.is_none() {
         let reached = args
             .listen
@@ -163,11 +167,11 @@ fn allowed(args: &ServeArgs) -> Allowed {
             );
         }
     }
-    Allowed {
+    Ok(Allowed {
         origins: args.allow_origins.clone(),
         hosts: args.allow_hosts.clone(),
         token,
-    }
+    })
 }
 
 /// Where serve listens when no `--listen` is given: 8080 on loopback, as the README's example

@@ -1,6 +1,6 @@
 //! `serve --lichess-round`: every board's games pushed to a Lichess broadcast round, by the
 //! Lichess crate's `push_loop` reading the web layer's overview. The token is read from
-//! `LICHESS_TOKEN` and never written anywhere.
+//! `--lichess-token-file` or `LICHESS_TOKEN` and never written anywhere.
 
 use std::sync::{Arc, Mutex};
 
@@ -14,19 +14,21 @@ use touchmove_lichess::push_loop::push_loop;
 use super::super::args::ServeArgs;
 use touchmove_web::board::Overview;
 
-/// The target `--lichess-round` and `--lichess-url` name, with the token from the environment;
+/// The target `--lichess-round` and `--lichess-url` name, with the token of
+/// `--lichess-token-file` or the environment;
 /// `None` without `--lichess-round`.
 pub fn target_of(args: &ServeArgs) -> Result<Option<PushTarget>> {
     let Some(round) = &args.lichess_round else {
         return Ok(None);
     };
-    let token = std::env::var("LICHESS_TOKEN")
-        .ok()
-        .filter(|token| !token.trim().is_empty())
-        .context(
-            "--lichess-round: set the environment variable LICHESS_TOKEN to a Lichess token \
-                 with the study:write scope",
-        )?;
+    let file = args
+        .lichess_token_file
+        .as_deref()
+        .map(|path| ("--lichess-token-file", path));
+    let token = super::super::secrets::token(file, super::super::secrets::LICHESS_TOKEN)?.context(
+        "--lichess-round: set the environment variable LICHESS_TOKEN (or give \
+             --lichess-token-file) to a Lichess token with the study:write scope",
+    )?;
     let target = PushTarget::new(&args.lichess_url, round, &token).context("LICHESS_TOKEN")?;
     Ok(Some(target))
 }

@@ -50,7 +50,7 @@ pub struct Setup {
     resume: bool,
     event: Option<String>,
     round: Option<String>,
-    /// `--players`: each board's players, by name.
+    /// `--players` and the hall file's boards: each board's players, by name.
     players: std::collections::HashMap<String, touchmove::watched::Players>,
     /// `--analyse`: each board's game analysed by an engine of its own.
     analyse: super::super::args::AnalyseArgs,
@@ -58,10 +58,18 @@ pub struct Setup {
 
 impl Setup {
     pub fn new(args: &ServeArgs, start: Chess) -> Result<Setup> {
-        let players = match &args.players {
+        let mut players = match &args.players {
             Some(path) => super::players::read(path)?,
             None => std::collections::HashMap::new(),
         };
+        for (board, seated) in &args.seated {
+            if players.insert(board.clone(), seated.clone()).is_some() {
+                anyhow::bail!(
+                    "board {board}: its players are named both by --players and by the hall \
+                     file's [[board]] table"
+                );
+            }
+        }
         Ok(Setup {
             start,
             interpreter: args.interpreter.config(),
