@@ -25,6 +25,7 @@ mod chesslink_watch;
 mod cli;
 mod corpus_pgn;
 mod dgt_watch;
+mod doctor;
 mod emulate_dgt;
 mod emulate_hall;
 mod engine;

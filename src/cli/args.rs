@@ -51,7 +51,44 @@ pub enum Command {
     /// Play your Lichess games on the board (the Board API): your moves are sent as the board
     /// shows them, your opponent's are shown on the board to be carried out.
     Online(OnlineArgs),
+    /// Check this machine for what the commands need: ports and the right to open them,
+    /// boards, engines, espeak-ng, free addresses, the Lichess token, a hall file; each thing
+    /// missing with its fix.
+    Doctor(DoctorArgs),
 }
+
+/// `touchmove doctor`.
+#[derive(Debug, Args)]
+#[command(after_help = DOCTOR_HELP)]
+pub struct DoctorArgs {
+    /// The commands to check for: the exit status is not zero when something one of them
+    /// needs is missing (default: every command).
+    #[arg(value_enum, value_name = "COMMAND")]
+    pub commands: Vec<super::doctor::Need>,
+    /// Also ask this port (one the system does not list); repeatable.
+    #[arg(long = "port", value_name = "PATH")]
+    pub ports: Vec<PathBuf>,
+    /// The engine to look for (as `play --engine` takes it), instead of Debian's engines.
+    #[arg(long, value_name = "CMD")]
+    pub engine: Option<String>,
+    /// A hall file to read back as `serve --config` reads it (its boards, addresses, engine
+    /// and tokens are checked too).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Read the Lichess token from this file instead of LICHESS_TOKEN.
+    #[arg(long, value_name = "FILE")]
+    pub lichess_token_file: Option<PathBuf>,
+    /// The Lichess server asked about the token (default: https://lichess.org).
+    #[arg(long, value_name = "URL")]
+    pub lichess_url: Option<String>,
+}
+
+/// What `touchmove doctor` does, for `--help`.
+const DOCTOR_HELP: &str = "\
+Each thing checked is `ok`, a `note` (worth knowing; needed by no command asked about) or
+`MISSING` (a command asked about cannot do without it), with its fix. The token is sent to the
+Lichess server (POST /api/token/test) and never printed. Examples: `touchmove doctor play
+--engine stockfish`, `touchmove doctor serve --config /etc/touchmove/hall.toml`.";
 
 /// `touchmove online`. The game's start and clock are the server's: `watch`'s `--start`,
 /// `--chess960` and `--time-control` are not offered (and refused if given).

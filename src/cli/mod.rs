@@ -4,6 +4,7 @@ mod args;
 mod calibrate;
 mod demo;
 mod demo_games;
+mod doctor;
 mod emulate;
 mod emulator_pty;
 mod hall_file;
@@ -50,6 +51,7 @@ pub fn run() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Online(args) => online::run(&args),
+        Command::Doctor(args) => doctor::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -46,19 +46,44 @@ pub fn run(args: &PortsArgs) -> Result<()> {
     Ok(())
 }
 
+/// What answered on a port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A board: what it said of itself, and its protocol.
+    Board(String),
+    /// No protocol's probe was answered: the protocols asked.
+    Nothing(Vec<&'static str>),
+    /// The port cannot be opened: why.
+    Unopened(String),
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Answer::Board(what) => write!(f, "{what}"),
+            Answer::Nothing(asked) => {
+                write!(f, "no board answered ({} asked)", asked.join(", "))
+            }
+            Answer::Unopened(why) => write!(f, "cannot open: {why}"),
+        }
+    }
+}
+
 /// What answers on `name`: the first protocol whose probe recognises a board, else which
 /// protocols asked in vain (or why the port cannot be opened).
-async fn ask(name: &str) -> String {
+pub async fn ask(name: &str) -> Answer {
     let mut asked = Vec::new();
     for protocol in touchmove::registry::PROTOCOLS {
         let (Some(probe_of), Some(line)) = (&protocol.probe, &protocol.line) else {
             continue;
         };
         match probe(name, line, probe_of).await {
-            Ok(Some(what)) => return format!("{what} (--protocol {})", protocol.name),
+            Ok(Some(what)) => {
+                return Answer::Board(format!("{what} (--protocol {})", protocol.name));
+            }
             Ok(None) => asked.push(protocol.name),
-            Err(error) => return format!("cannot open: {error}"),
+            Err(error) => return Answer::Unopened(error.to_string()),
         }
     }
-    format!("no board answered ({} asked)", asked.join(", "))
+    Answer::Nothing(asked)
 }

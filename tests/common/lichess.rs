@@ -205,6 +205,7 @@ impl StandIn {
             .route("/api/board/seek", post(seek))
             .route("/api/board/game/{id}/{action}", post(game_action))
             .route("/api/board/game/{id}/{action}/{answer}", post(game_answer))
+            .route("/api/token/test", post(token_test))
             .with_state(shared.clone());
         let (address, told) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -296,6 +297,34 @@ fn keep(game: &mut Game, method: &str, path: String, status: u16, headers: &Head
         at: Instant::now(),
         authorization: authorized(headers),
     });
+}
+
+/// The account's user id, as `/api/token/test` names it.
+pub const USER_ID: &str = "player";
+
+/// `POST /api/token/test` (lichess-org/api, `doc/specs/tags/oauth/api-token-test.yaml`): the
+/// body is tokens separated by commas; each is answered with its account and scopes (the
+/// stand-in's token has `board:play`, as online play's needs), or `null` if unknown. No
+/// `Authorization` is needed.
+async fn token_test(State(shared): State<Shared>, headers: HeaderMap, body: String) -> Response {
+    let mut answer = serde_json::Map::new();
+    for token in body.split(',').map(str::trim) {
+        let entry = if token == TOKEN {
+            json!({"userId": USER_ID, "scopes": "board:play", "expires": null})
+        } else {
+            Value::Null
+        };
+        answer.insert(token.to_owned(), entry);
+    }
+    let mut game = shared.lock();
+    keep(
+        &mut game,
+        "POST",
+        "/api/token/test".to_owned(),
+        200,
+        &headers,
+    );
+    axum::Json(Value::Object(answer)).into_response()
 }
 
 fn token_ok(headers: &HeaderMap) -> bool {

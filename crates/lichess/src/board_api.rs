@@ -6,10 +6,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use reqwest::header::AUTHORIZATION;
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE};
 
 use touchmove_core::decode::StreamDecoder;
 use touchmove_online::lichess::ndjson::{Line, NdjsonLines};
+use touchmove_online::lichess::token_test::{self, TokenInfo};
 
 use crate::credentials::{Credentials, LichessError, Reply, client};
 
@@ -154,6 +155,32 @@ impl Lichess {
             .await
             .map_err(|error| self.failure(&error))?;
         Ok(Reply::read(response, &self.credentials).await)
+    }
+
+    /// What the server says of the token (`POST /api/token/test`, the token as the body, no
+    /// `Authorization`): its account and scopes, `None` if the server does not know it; else
+    /// why no answer came or what was wrong with it, the token taken out.
+    pub async fn test_token(&self) -> Result<Option<TokenInfo>, String> {
+        let response = self
+            .http
+            .post(format!("{}{}", self.base, token_test::PATH))
+            .header(CONTENT_TYPE, "text/plain")
+            .body(self.credentials.token().to_owned())
+            .timeout(REQUEST)
+            .send()
+            .await
+            .map_err(|error| self.failure(&error))?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(format!("{}: HTTP {}", self.address, status.as_u16()));
+        }
+        // The answer is keyed by the token: read as it came, never shown.
+        let body = response
+            .text()
+            .await
+            .map_err(|error| self.failure(&error))?;
+        token_test::read_answer(&body, self.credentials.token())
+            .map_err(|error| format!("{}: {}", self.address, error.kind()))
     }
 }
 

@@ -49,6 +49,11 @@ impl Credentials {
         })
     }
 
+    /// The token itself, for the one request that sends it as its body (`/api/token/test`).
+    pub(crate) fn token(&self) -> &str {
+        &self.token
+    }
+
     /// The `Authorization` header's value.
     pub fn authorization(&self) -> HeaderValue {
         self.authorization.clone()
