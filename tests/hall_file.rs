@@ -3,7 +3,8 @@
 //! the round, the event, the Lichess round and the token's file are keys. serve runs from the
 //! file alone (the command line gives only its address, which overrides the file's) and pushes
 //! to a local stand-in for Lichess: the pushes carry the file's players, round and event, and
-//! the token read from the file.
+//! the token read from the file. Stopped with SIGTERM, as systemd stops the service, serve ends
+//! well, each board's record closed.
 
 use crate::common;
 
@@ -21,6 +22,7 @@ fn serve_runs_a_hall_from_its_file() {
     let (boards, ports) = three_boards();
     let dir = tempfile::tempdir().expect("a directory");
     let token_file = dir.path().join("lichess.token");
+    let records = dir.path().join("records");
     std::fs::write(&token_file, format!("{TOKEN}\n")).expect("the token written");
     // The ports as three_boards gives them: `north=PORT`, `hall:PORT`, `chesslink:PORT`.
     let port = |spec: &str| {
@@ -40,6 +42,7 @@ lichess-url = "http://{stand_in}"
 lichess-token-file = "{token}"
 slide-ms = 12
 bounce-ms = 2
+record-dir = "{records}"
 
 [[board]]
 name = "north"
@@ -60,6 +63,7 @@ black = "Boris"
 "#,
         stand_in = stand_in.address,
         token = token_file.display(),
+        records = records.display(),
         dgt = port(&ports[0]),
         hall = port(&ports[1]),
         chesslink = port(&ports[2]),
@@ -101,6 +105,26 @@ black = "Boris"
         "[Black \"Boris\"]",
     ] {
         assert!(last.body.contains(tag), "{tag} missing:\n{}", last.body);
+    }
+
+    // systemd stops the service with SIGTERM: serve ends as on Ctrl-C, its records closed.
+    let mut served = served;
+    common::child::terminate(&served.child);
+    let status = common::child::ends_within(&mut served.child, Duration::from_secs(60));
+    assert!(
+        status.is_some_and(|status| status.success()),
+        "serve did not end well on SIGTERM: {status:?}"
+    );
+    let mut logs: Vec<String> = std::fs::read_dir(&records)
+        .expect("the records")
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    logs.sort();
+    assert_eq!(logs, ["2-game1.log", "north-game1.log", "south-game1.log"]);
+    for log in &logs {
+        let text = std::fs::read_to_string(records.join(log)).expect("a record");
+        assert!(text.ends_with('\n'), "{log} ends in the middle of a line");
     }
     drop(served);
     drop(boards);

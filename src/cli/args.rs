@@ -55,6 +55,17 @@ pub enum Command {
     /// boards, engines, espeak-ng, free addresses, the Lichess token, a hall file; each thing
     /// missing with its fix.
     Doctor(DoctorArgs),
+    /// Write the man pages (touchmove.1 and one per subcommand) into DIR.
+    #[command(hide = true)]
+    Manpages(ManpagesArgs),
+}
+
+/// `touchmove manpages`.
+#[derive(Debug, Args)]
+pub struct ManpagesArgs {
+    /// Where the pages are written.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// `touchmove doctor`.

@@ -113,12 +113,7 @@ async fn demo(
         PgnTags::default(),
     );
     let mut sink = Tee(watch_sink, page.sink);
-    let shutdown = async {
-        // Without a signal handler the demo runs until it is killed.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+    let shutdown = super::session::stop_signal();
     let watched = runner::run(
         &mut connector,
         &mut session,

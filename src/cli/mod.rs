@@ -8,6 +8,7 @@ mod doctor;
 mod emulate;
 mod emulator_pty;
 mod hall_file;
+mod manpages;
 mod one_page;
 mod online;
 mod outputs;
@@ -52,6 +53,7 @@ pub fn run() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Online(args) => online::run(&args),
         Command::Doctor(args) => doctor::run(&args),
+        Command::Manpages(args) => manpages::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

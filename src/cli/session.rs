@@ -1,6 +1,28 @@
 //! What the live commands (`watch`, `play`, `serve`, `demo`, `emulate`) share about running: the
 //! async runtime, a session's outcome, and the first line they print.
 
+/// Until Ctrl-C (SIGINT) or a service manager's stop (SIGTERM, systemd's): a live command ends
+/// on either as it ends on Ctrl-C, its records closed. Without a handler for either, never.
+pub async fn stop_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        () = terminate => {}
+        () = interrupt => {}
+    }
+}
+
 /// The single-threaded async runtime the live commands run on.
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     use anyhow::Context;

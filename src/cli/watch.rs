@@ -145,12 +145,7 @@ async fn watch_with<S: BoardSession>(
         start_at,
         ..RunnerConfig::default()
     };
-    let shutdown = async {
-        // Without a signal handler the only way out is the limit above.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+    let shutdown = super::session::stop_signal();
     touchmove_runtime::keys::arbiter::read_arbiter_keys(controls);
     let parts = runner::Parts {
         session: &mut session,

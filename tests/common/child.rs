@@ -62,10 +62,38 @@ pub fn await_lines(child: &mut Child, needle: &str, count: usize) -> usize {
 
 /// Sends SIGINT to `child`, as Ctrl-C does.
 pub fn interrupt(child: &Child) {
+    send(child, libc::SIGINT);
+}
+
+/// Sends SIGTERM to `child`, as a service manager stops a service.
+pub fn terminate(child: &Child) {
+    send(child, libc::SIGTERM);
+}
+
+/// Sends `signal` to `child`.
+fn send(child: &Child, signal: libc::c_int) {
     let pid = libc::pid_t::try_from(child.id()).expect("a pid");
     // SAFETY: kill has no memory effects; the pid is our own child's, not yet reaped.
-    let sent = unsafe { libc::kill(pid, libc::SIGINT) };
-    assert_eq!(sent, 0, "cannot interrupt process {pid}");
+    let sent = unsafe { libc::kill(pid, signal) };
+    assert_eq!(sent, 0, "cannot signal process {pid}");
+}
+
+/// Waits for `child` to end, `within` at most (its status asked every 10 ms): its status, or
+/// `None` if it did not end in time.
+pub fn ends_within(
+    child: &mut Child,
+    within: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// The lines `output` gives (a child's standard output or error), as a thread reads them.

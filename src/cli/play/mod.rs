@@ -221,11 +221,7 @@ async fn play(
     if let Some(page) = state.borrow().page.as_ref() {
         page.session_starts(start_at);
     }
-    let shutdown = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+    let shutdown = super::session::stop_signal();
     drop(state);
     let Played { state, watched } = a_match
         .run(

@@ -97,10 +97,8 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         );
         tokio::task::spawn_local(discovery.run())
     });
-    // Until Ctrl-C (without a signal handler, until killed).
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
+    // Until Ctrl-C or SIGTERM (the service's stop).
+    super::session::stop_signal().await;
     let _ = stop.send(true);
     if let Some(discovery) = discovery
         && let Ok(found) = discovery.await
