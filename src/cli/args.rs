@@ -32,8 +32,8 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// List the serial ports and say which board answers on each.
     Ports(PortsArgs),
-    /// Learn what a board must know of its pieces (a Certabo RFID board's chips, from the
-    /// pieces set up for a game and the spare queens on d6 and d3) and keep it for the board.
+    /// Learn what a board must know of its pieces and keep it for the board: a Certabo RFID
+    /// board's chips, from the pieces set up for a game and the spare queens on d6 and d3.
     Calibrate(CalibrateArgs),
     /// Watch a live board (any protocol of `--protocol`): each move and ruling as it is
     /// decided.
@@ -70,7 +70,7 @@ pub struct ManpagesArgs {
 
 /// `touchmove doctor`.
 #[derive(Debug, Args)]
-#[command(after_help = DOCTOR_HELP)]
+#[command(after_long_help = DOCTOR_HELP)]
 pub struct DoctorArgs {
     /// The commands to check for: the exit status is not zero when something one of them
     /// needs is missing (default: every command).
@@ -105,44 +105,60 @@ Lichess server (POST /api/token/test) and never printed. Examples: `touchmove do
 /// `--chess960` and `--time-control` are not offered (and refused if given).
 #[derive(Debug, Args)]
 #[command(
-    after_help = ONLINE_HELP,
+    after_long_help = ONLINE_HELP,
     mut_arg("start", |arg| arg.hide(true)),
     mut_arg("chess960", |arg| arg.hide(true)),
     mut_arg("time_control", |arg| arg.hide(true))
 )]
 pub struct OnlineArgs {
     /// The Lichess server.
-    #[arg(long, value_name = "URL", default_value = "https://lichess.org")]
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://lichess.org",
+        help_heading = "Lichess"
+    )]
     pub lichess_url: String,
     /// Read the token (scope board:play) from this file instead of LICHESS_TOKEN.
-    #[arg(long, value_name = "FILE", visible_alias = "lichess-token-file")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        visible_alias = "lichess-token-file",
+        help_heading = "Lichess"
+    )]
     pub token_file: Option<PathBuf>,
     /// Stop after this many games (default: game after game until stopped with Ctrl-C).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Lichess")]
     pub games: Option<u32>,
     /// Seek a game of MIN minutes and INC seconds a move whenever none is going on (the seek
     /// stays open until a game starts, as the API requires).
-    #[arg(long, value_name = "MIN+INC", value_parser = parse_seek)]
+    #[arg(long, value_name = "MIN+INC", value_parser = parse_seek, help_heading = "Lichess")]
     pub seek: Option<Seek>,
     /// The sought game is rated.
-    #[arg(long, requires = "seek")]
+    #[arg(long, requires = "seek", help_heading = "Lichess")]
     pub rated: bool,
     /// The colour sought.
-    #[arg(long, value_enum, requires = "seek", default_value = "random")]
+    #[arg(
+        long,
+        value_enum,
+        requires = "seek",
+        default_value = "random",
+        help_heading = "Lichess"
+    )]
     pub color: SeekColor,
     /// Accept the challenges of this user (`any`: of anyone); others are left alone.
-    #[arg(long, value_name = "USER|any")]
+    #[arg(long, value_name = "USER|any", help_heading = "Lichess")]
     pub accept: Option<String>,
     /// The variant sought, and the one whose challenges are accepted: `chess960` for Chess960
     /// (the server draws the starting position; set it up on the board, which the game waits
     /// for).
-    #[arg(long, value_enum, default_value = "standard")]
+    #[arg(long, value_enum, default_value = "standard", help_heading = "Lichess")]
     pub variant: OnlineVariant,
     /// Also show the game on a live page served at ADDR (the page `serve` shows a board on,
     /// with the opponent's move to carry out, the server's clock, and buttons for draws,
     /// takebacks, resigning, aborting and claiming the win; a free port if that one is taken).
     /// Its address is the first line on standard output (on standard error with --json).
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", help_heading = "Output and records")]
     pub listen: Option<std::net::SocketAddr>,
     /// The board, its outputs and the game's options, as for `watch`.
     #[command(flatten)]
@@ -244,6 +260,7 @@ pub struct WatchCommand {
 
 /// `--analyse`: an engine analyses a game between two people as it goes (`watch`, `serve`).
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Analysis")]
 pub struct AnalyseArgs {
     /// A UCI engine (its program and arguments, separated by spaces) analyses each position
     /// of the game as it goes: its evaluation from White's side and its best line, as
@@ -258,45 +275,65 @@ pub struct AnalyseArgs {
 
 /// `touchmove play`.
 #[derive(Debug, Args)]
-#[command(after_help = PLAY_HELP)]
+#[command(after_long_help = PLAY_HELP)]
 pub struct PlayArgs {
     /// The engine: its program and arguments, separated by spaces (a UCI engine such as
     /// `stockfish`).
-    #[arg(long, value_name = "CMD")]
+    #[arg(long, value_name = "CMD", help_heading = "Engine")]
     pub engine: String,
     /// An engine option to set (`setoption`), NAME=VALUE; repeatable.
-    #[arg(long = "engine-option", value_name = "NAME=VALUE", value_parser = parse_engine_option)]
+    #[arg(long = "engine-option", value_name = "NAME=VALUE", value_parser = parse_engine_option, help_heading = "Engine")]
     pub engine_options: Vec<(String, String)>,
     /// The side you play; the engine plays the other.
-    #[arg(long, value_name = "SIDE", default_value = "white")]
+    #[arg(
+        long,
+        value_name = "SIDE",
+        default_value = "white",
+        help_heading = "Engine"
+    )]
     pub color: PlaySide,
     /// The engine thinks this long per move, in ms (default 1000 without --depth; with
     /// --time-control and neither, it is given the clock's times).
-    #[arg(long, value_name = "MS", conflicts_with = "depth")]
+    #[arg(
+        long,
+        value_name = "MS",
+        conflicts_with = "depth",
+        help_heading = "Engine"
+    )]
     pub movetime: Option<u64>,
     /// The engine searches to this depth per move.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Engine")]
     pub depth: Option<u8>,
     /// The engine plays at this strength (UCI_LimitStrength, UCI_Elo); refused when the engine
     /// has no UCI_Elo option.
-    #[arg(long, value_name = "N", conflicts_with = "skill")]
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "skill",
+        help_heading = "Engine"
+    )]
     pub elo: Option<u32>,
     /// The engine plays at this skill level (its `Skill Level` option: Stockfish 0–20); refused
     /// when the engine has no such option.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        help_heading = "Engine"
+    )]
     pub skill: Option<i64>,
     /// A Polyglot opening book (`.bin`): while the game's position is in it, the engine's move
     /// is one of the book's, chosen by weight, and the engine is not asked.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Engine")]
     pub book: Option<std::path::PathBuf>,
     /// The book's choices are drawn from this seed (the same seed, the same choices), else from
     /// a random one.
-    #[arg(long, value_name = "N", requires = "book")]
+    #[arg(long, value_name = "N", requires = "book", help_heading = "Engine")]
     pub book_seed: Option<u64>,
     /// Also show the game on a live page served at ADDR (the page `serve` shows a board on,
     /// with the engine's move and score; a free port if that one is taken). Its address is
     /// the first line on standard output (on standard error with --json).
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", help_heading = "Output and records")]
     pub listen: Option<std::net::SocketAddr>,
     /// The board, its outputs and the game's options, as for `watch`.
     #[command(flatten)]
@@ -348,83 +385,106 @@ fn parse_engine_option(text: &str) -> Result<(String, String), String> {
 
 /// `touchmove serve`.
 #[derive(Debug, Args)]
-#[command(after_help = SERVE_HELP)]
+#[command(after_long_help = SERVE_HELP)]
 pub struct ServeArgs {
     /// Read the hall from this TOML file: its keys are these options' long names
     /// (`lichess-round = "abc"`, `console = true`, `[[board]]` tables with `port`, `name`,
     /// `protocol`, `white`, `black`); an option on the command line overrides its key
     /// (docs/hall.md).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Hall and pages")]
     pub config: Option<PathBuf>,
     /// The players the hall file's `[[board]]` tables seat, by board name (not an option).
     #[arg(skip)]
     pub seated: std::collections::HashMap<String, touchmove::watched::Players>,
     /// Where the pages and the API are served (default: 127.0.0.1:8080, or a free port if that
     /// one is taken; an address given is taken or refused).
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", help_heading = "Hall and pages")]
     pub listen: Option<std::net::SocketAddr>,
     /// Each board's game analysed by an engine (off unless given).
     #[command(flatten)]
     pub analyse: AnalyseArgs,
     /// How the board pages write moves: `san` (default), `long`, `figurine`, `ru`, `ru-long`
     /// (as for `watch`; the streams, the API and the PGN stay standard SAN).
-    #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]
+    #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation, help_heading = "Hall and pages")]
     pub notation: Notation,
     /// A board to watch: its serial port or `ble:NAME`, with its protocol (by default a
     /// Bluetooth LE board's family, told by the board, or `dgt`) and its name (1, 2, ... in the
     /// order given by default).
-    #[arg(long = "board", value_name = "[NAME=][PROTOCOL:]PORT", value_parser = parse_board_spec)]
+    #[arg(long = "board", value_name = "[NAME=][PROTOCOL:]PORT", value_parser = parse_board_spec, help_heading = "Boards and games")]
     pub boards: Vec<BoardSpec>,
-    /// With no --board: look for boards in DIR too (every entry a port, such as
-    /// /dev/serial/by-id), besides the serial ports.
-    #[arg(long = "scan-dir", value_name = "DIR")]
+    /// Look for boards in DIR too, besides the serial ports, when no --board is given (every
+    /// entry a port, such as /dev/serial/by-id).
+    #[arg(
+        long = "scan-dir",
+        value_name = "DIR",
+        help_heading = "Boards and games"
+    )]
     pub scan_dirs: Vec<PathBuf>,
     /// Answer DGT LiveChess's local API too, at ADDR (`127.0.0.1:1982`, LiveChess's own, when
     /// no ADDR is given): `GET /api/v1.0/eboards` and the WebSocket at `/api/v1.0`, for the
     /// tools that read e-boards through LiveChess (docs/livechess.md).
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:1982")]
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:1982", help_heading = "Hall and pages")]
     pub livechess: Option<std::net::SocketAddr>,
     /// Also let pages from ORIGIN (`https://example.org`) open the LiveChess WebSocket and ask
     /// for changes (besides the server's own pages, https://lichess.org and
     /// https://www.chess.com); repeatable.
-    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    #[arg(
+        long = "allow-origin",
+        value_name = "ORIGIN",
+        help_heading = "Hall and pages"
+    )]
     pub allow_origins: Vec<String>,
     /// Also answer requests that call this server NAME (`Host: NAME`), besides loopback names
     /// and the listening address; repeatable.
-    #[arg(long = "allow-host", value_name = "NAME")]
+    #[arg(
+        long = "allow-host",
+        value_name = "NAME",
+        help_heading = "Hall and pages"
+    )]
     pub allow_hosts: Vec<String>,
     /// The operator's token: on an address other machines reach, a change (LiveChess's
     /// `setup` and `flip`, the stats reset) needs it (`Authorization: Bearer TOKEN`). Better
     /// given in the environment variable TOUCHMOVE_TOKEN (a command line is visible to every
     /// user of the machine). Never printed.
-    #[arg(long, value_name = "TOKEN", value_parser = parse_token)]
+    #[arg(long, value_name = "TOKEN", value_parser = parse_token, help_heading = "Hall and pages")]
     pub token: Option<touchmove_web::token::Token>,
     /// Read the operator's token from this file (for a service: the file readable by its user
     /// only).
-    #[arg(long, value_name = "FILE", conflicts_with = "token")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "token",
+        help_heading = "Hall and pages"
+    )]
     pub token_file: Option<PathBuf>,
     /// Serve the arbiter's console at /console: per board, a result (a draw agreed, a claim
     /// upheld, a resignation, the arbiter's decision), two minutes more for a player, a note.
     /// Its actions need the operator's token (--token or TOUCHMOVE_TOKEN) on every address.
-    #[arg(long)]
+    #[arg(long, help_heading = "Hall and pages")]
     pub console: bool,
     /// Show the public every board this late (`15m`, `30s`, `1h`): the pages, the streams,
     /// /games.pgn and the Lichess push. A request with the operator's token (the console) sees
     /// them live. Not with --livechess.
-    #[arg(long, value_name = "DELAY", value_parser = parse_delay)]
+    #[arg(long, value_name = "DELAY", value_parser = parse_delay, help_heading = "Hall and pages")]
     pub public_delay: Option<std::time::Duration>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Records and PGN")]
     pub record_dir: Option<PathBuf>,
     /// Push every board's current game to this Lichess broadcast round after each change (the
     /// token, with the study:write scope, from the environment variable LICHESS_TOKEN).
-    #[arg(long, value_name = "ROUND_ID")]
+    #[arg(long, value_name = "ROUND_ID", help_heading = "Lichess broadcast")]
     pub lichess_round: Option<String>,
     /// Read the Lichess token (scope study:write) from this file instead of LICHESS_TOKEN.
-    #[arg(long, value_name = "FILE", requires = "lichess_round")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "lichess_round",
+        help_heading = "Lichess broadcast"
+    )]
     pub lichess_token_file: Option<PathBuf>,
     /// The Lichess site the pushes go to.
     #[arg(
+        help_heading = "Lichess broadcast",
         long,
         value_name = "URL",
         default_value = "https://lichess.org",
@@ -433,34 +493,34 @@ pub struct ServeArgs {
     pub lichess_url: String,
     /// Go on with each --board's last game recorded in --record-dir (after a crash or a
     /// restart): its log is read back and the game goes on where it was.
-    #[arg(long, requires = "record_dir")]
+    #[arg(long, requires = "record_dir", help_heading = "Records and PGN")]
     pub resume: bool,
     /// Run N emulated DGT boards in the process, each playing real games that end in mate, one
     /// after another, by simulated hands (board N plays games N to N + 7 of 24, round and round).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20_000))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20_000), help_heading = "Demonstration boards")]
     pub demo: Option<u32>,
-    /// How many times faster than human hands the demo boards play.
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive_number)]
+    /// How many times faster than human hands the demo boards play (as `demo --speed`).
+    #[arg(long, value_name = "X", default_value_t = DEMO_SPEED, value_parser = positive_number, help_heading = "Demonstration boards")]
     pub demo_speed: f64,
     /// How long the demo boards' players think before a move: a random time in this range of
     /// ms (`2000-5000` is a blitz pace).
-    #[arg(long, value_name = "MIN-MAX", default_value = "1000-8000", value_parser = parse_ms_range)]
+    #[arg(long, value_name = "MIN-MAX", default_value = "1000-8000", value_parser = parse_ms_range, help_heading = "Demonstration boards")]
     pub demo_thinking: (Millis, Millis),
     /// The `Event` tag of every game's PGN.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help_heading = "Records and PGN")]
     pub event: Option<String>,
     /// The `Round` tag of every game's PGN.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Records and PGN")]
     pub round: Option<String>,
     /// Who plays on which board: one line per board, `BOARD | WHITE | BLACK`, for the PGN's
     /// `White` and `Black` tags, the pages and the pushes.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Boards and games")]
     pub players: Option<PathBuf>,
     /// The position the games start from (default: the standard starting position).
-    #[arg(long, value_name = "FEN")]
+    #[arg(long, value_name = "FEN", help_heading = "Boards and games")]
     pub start: Option<String>,
     /// The games are Chess960 from starting position N (0–959; 518 is the standard one).
-    #[arg(long, value_name = "N", conflicts_with = "start", value_parser = clap::value_parser!(u16).range(0..960))]
+    #[arg(long, value_name = "N", conflicts_with = "start", value_parser = clap::value_parser!(u16).range(0..960), help_heading = "Boards and games")]
     pub chess960: Option<u16>,
     /// The interpreter's options.
     #[command(flatten)]
@@ -543,11 +603,15 @@ fn parse_board_spec(text: &str) -> Result<BoardSpec, String> {
     })
 }
 
+/// How many times faster than human hands a demonstration plays by default (`demo --speed`,
+/// `serve --demo-speed`): fast enough that a game moves along, slow enough to follow.
+pub const DEMO_SPEED: f64 = 4.0;
+
 /// `touchmove demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// How much faster than the simulated hands the game is played.
-    #[arg(long, value_name = "X", default_value_t = 4.0, value_parser = positive_number)]
+    /// How many times faster than human hands the game is played.
+    #[arg(long, value_name = "X", default_value_t = DEMO_SPEED, value_parser = positive_number)]
     pub speed: f64,
     /// Which of the demo's games to play first (1 to 24: The Week in Chess 1599, games that
     /// end in mate); the games after it follow, one after another.
@@ -572,56 +636,61 @@ pub struct DemoArgs {
 pub struct WatchArgs {
     /// The board's serial port, or `ble:NAME` or `ble:ADDRESS` for a Bluetooth LE board
     /// (default: the first serial port on which a board of --protocol answers).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = "Board")]
     pub port: Option<PathBuf>,
     /// The protocol the board speaks (default: a Bluetooth LE board's family, told by its
     /// advertisement or its services; `dgt` on a serial port).
-    #[arg(long, value_name = "NAME", value_parser = protocol_name())]
+    #[arg(long, value_name = "NAME", value_parser = protocol_name(), help_heading = "Board")]
     pub protocol: Option<String>,
     /// Print the decisions as JSON lines (the events-json contract).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output and records")]
     pub json: bool,
     /// How moves are written in the text output and on the page: `san` (default), `long`
     /// (`Ng1-f3`), `figurine` (`♘f3`), `ru` (the Russian edition's letters: `Кf3`, `e4:d5`),
     /// `ru-long` (`Кg1-f3`). The PGN and the JSON stay standard SAN.
-    #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation)]
+    #[arg(long, value_name = "NOTATION", default_value = "san", value_parser = parse_notation, help_heading = "Output and records")]
     pub notation: Notation,
     /// A voice says, through espeak-ng, the moves to carry out (an engine's, an online
     /// opponent's), illegal moves, touch-move rulings, the mating move and the result: `en` or
     /// `ru`.
-    #[arg(long, value_name = "LANG", value_parser = parse_language)]
+    #[arg(long, value_name = "LANG", value_parser = parse_language, help_heading = "Output and records")]
     pub speak: Option<touchmove::output::speech::Language>,
     /// With --speak, every move is said (a game between two players).
-    #[arg(long, requires = "speak")]
+    #[arg(long, requires = "speak", help_heading = "Output and records")]
     pub speak_moves: bool,
     /// With --speak, each utterance is written to DIR as N.wav (and its text as N.txt) instead
     /// of being played.
-    #[arg(long, value_name = "DIR", requires = "speak")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "speak",
+        help_heading = "Output and records"
+    )]
     pub speak_wav: Option<PathBuf>,
     /// Record the sensor log here, line by line as reports arrive (a new or empty file: a
     /// record already there is never overwritten).
-    #[arg(long, value_name = "LOG")]
+    #[arg(long, value_name = "LOG", help_heading = "Output and records")]
     pub record: Option<PathBuf>,
     /// Go on with the game recorded in --record LOG (after a crash or a restart): the game and
     /// its clock are rebuilt from it, and the recording goes on at its end.
-    #[arg(long, requires = "record")]
+    #[arg(long, requires = "record", help_heading = "Output and records")]
     pub resume: bool,
     /// Keep the game's PGN here, rewritten after every move.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output and records")]
     pub pgn: Option<PathBuf>,
     /// The position the game starts from (default: the standard starting position).
-    #[arg(long, value_name = "FEN")]
+    #[arg(long, value_name = "FEN", help_heading = "Game")]
     pub start: Option<String>,
     /// The game is Chess960 from starting position N (0–959; 518 is the standard one).
-    #[arg(long, value_name = "N", conflicts_with = "start", value_parser = clap::value_parser!(u16).range(0..960))]
+    #[arg(long, value_name = "N", conflicts_with = "start", value_parser = clap::value_parser!(u16).range(0..960), help_heading = "Game")]
     pub chess960: Option<u16>,
     /// Stop when the board has been unreachable this many seconds (default: keep trying; a
     /// number of seconds from 0 to 31536000).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, help_heading = "Board")]
     pub give_up_after: Option<f64>,
     /// The side of a DGT clock White sits on (default: learnt from the first press of the game
     /// on a running clock).
-    #[arg(long, value_name = "SIDE", value_parser = parse_clock_side())]
+    #[arg(long, value_name = "SIDE", value_parser = parse_clock_side(), help_heading = "Board")]
     pub white_on_clock: Option<ClockSide>,
     /// The interpreter's options.
     #[command(flatten)]
@@ -660,7 +729,7 @@ pub struct CalibrateArgs {
 
 /// `touchmove emulate`.
 #[derive(Debug, Args)]
-#[command(after_help = emulate_help())]
+#[command(after_long_help = emulate_help())]
 pub struct EmulateArgs {
     /// The board to emulate: a protocol's name.
     #[arg(value_name = "BOARD", value_parser = protocol_name())]
@@ -822,7 +891,7 @@ fn positive_number(text: &str) -> Result<f64, String> {
 
 /// `touchmove simulate`.
 #[derive(Debug, Args)]
-#[command(after_help = SIMULATE_HELP)]
+#[command(after_long_help = SIMULATE_HELP)]
 pub struct SimulateArgs {
     /// The PGN file the games come from.
     pub pgn: PathBuf,
@@ -997,6 +1066,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 
 /// The interpreter's options, shared by every command that runs one.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Rulings and timing")]
 pub struct InterpreterArgs {
     /// Turn the Article 4 rulings off (legality, illegal moves and game end still apply).
     #[arg(long)]

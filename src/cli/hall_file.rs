@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use clap::parser::ValueSource;
-use clap::{ArgAction, ArgMatches, Command, CommandFactory, FromArgMatches};
+use clap::{ArgAction, ArgMatches, Command, FromArgMatches};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -88,7 +88,7 @@ pub struct HallFile {
 /// Parses the command line `argv`; with `serve --config FILE`, the file's keys are `serve`'s
 /// arguments where the command line does not give them.
 pub fn parse(argv: Vec<OsString>) -> Result<Cli, Refused> {
-    let command = Cli::command();
+    let command = super::help::command();
     let matches = command
         .clone()
         .try_get_matches_from(&argv)
@@ -493,7 +493,8 @@ white = "Anna"
             round: Some("4".to_owned()),
             console: true,
             demo: None,
-            demo_speed: 1.0,
+            // serve's default: no key sets it.
+            demo_speed: 4.0,
             public_delay: Some(std::time::Duration::from_secs(15 * 60)),
             // The second board, unnamed, is named 2, as serve names the second --board.
             boards: vec![
@@ -587,7 +588,7 @@ white = "Anna"
     #[test]
     fn the_packaged_example_is_a_hall_file() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("packaging/hall.toml");
-        let read = read(&path, &Cli::command());
+        let read = read(&path, &super::super::help::command());
         let keys = read.map(|file| {
             file.settings
                 .iter()

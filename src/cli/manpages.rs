@@ -5,16 +5,14 @@
 
 use std::path::Path;
 
+use super::args::ManpagesArgs;
 use anyhow::{Context, Result};
-use clap::CommandFactory;
-
-use super::args::{Cli, ManpagesArgs};
 
 /// Runs `touchmove manpages DIR`: every page written into DIR, each named on standard output.
 pub fn run(args: &ManpagesArgs) -> Result<()> {
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot make {}", args.dir.display()))?;
-    let mut command = Cli::command();
+    let mut command = super::help::command();
     // Built, each subcommand's display name is the page's name: `touchmove-serve`.
     command.build();
     write_page(&command, &args.dir)?;

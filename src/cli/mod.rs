@@ -8,6 +8,7 @@ mod doctor;
 mod emulate;
 mod emulator_pty;
 mod hall_file;
+mod help;
 mod manpages;
 mod one_page;
 mod online;

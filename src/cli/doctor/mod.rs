@@ -75,7 +75,7 @@ fn hall_file(path: &Path) -> (Vec<Finding>, Option<ServeArgs>) {
         "--config".into(),
         path.as_os_str().to_owned(),
     ];
-    let command = <super::args::Cli as clap::CommandFactory>::command();
+    let command = super::help::command();
     let read = super::hall_file::read(path, &command);
     let parsed = super::hall_file::parse(argv);
     match (read, parsed) {
