@@ -317,6 +317,8 @@ fn a_demo_board_plays_its_games_one_after_another() {
         record_arg.as_str(),
         "--demo",
         "4",
+        "--demo-first",
+        "1",
         "--demo-speed",
         "5",
         "--demo-thinking",
@@ -583,7 +585,14 @@ fn the_page_follows_a_game_as_it_is_played() {
     // the first moves): four times at least, and past the sixth move, each time the server says the game has moved on, the page must soon
     // show at least those moves, the game's own, and the diagram the position after them. How
     // soon is the page-latency benchmark's measure; here the bound is only there to end.
-    let served = serve(&["--demo", "1", "--demo-thinking", "1200-2000"]);
+    let served = serve(&[
+        "--demo",
+        "1",
+        "--demo-first",
+        "1",
+        "--demo-thinking",
+        "1200-2000",
+    ]);
     let browser = Browser::start(1600, 1000);
     browser.open(&format!("http://{}/board/1", served.address));
     let game = source_game("corpus/demo.pgn", 1);
@@ -635,7 +644,14 @@ const WATCH_PENDING: &str = "window.pendingSeen = []; \
 fn the_page_shows_a_move_pending_the_moment_it_is_seen() {
     // A demo board (a DGT board: a move that could still grow waits for the window and a scan,
     // or the press) at human speed.
-    let served = serve(&["--demo", "1", "--demo-thinking", "1200-2000"]);
+    let served = serve(&[
+        "--demo",
+        "1",
+        "--demo-first",
+        "1",
+        "--demo-thinking",
+        "1200-2000",
+    ]);
     let browser = Browser::start(1600, 1000);
     browser.open(&format!("http://{}/board/1", served.address));
     browser.text_when("#link", Duration::from_secs(30), |text| {
@@ -707,8 +723,20 @@ fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
         |event| event["kind"] == "move" && event["ply"] == 4,
     );
     assert_eq!(common::recorded_games(&events)[0].len(), 4);
+    let game_id = |address: &str| {
+        let (_, pgn) = get(address, "/boards/north.pgn");
+        pgn.lines()
+            .find_map(|line| line.strip_prefix("[GameId \"")?.strip_suffix("\"]"))
+            .map(str::to_owned)
+    };
+    let named = game_id(&first.address).expect("the game's GameId");
     drop(first);
     let log = record.path().join("north-game1.log");
+    let header = std::fs::read_to_string(&log).expect("the recording");
+    assert!(
+        header.contains(&format!("\n@game-id {named}\n")),
+        "{header}"
+    );
     let kept = std::fs::read(&log).expect("the recording");
     // Without --resume the record is refused, and left as it is.
     let refused = common::bin()
@@ -729,6 +757,8 @@ fn a_served_board_killed_mid_game_and_resumed_records_the_whole_game() {
     let summaries = wait_for_boards(&resumed.address, 1, game.len() as u64);
     assert_eq!(summaries[0]["ply"].as_u64(), Some(game.len() as u64));
     assert_eq!(summaries[0]["game"], 1);
+    // The resumed game keeps its name: a broadcast keeps it in its chapter.
+    assert_eq!(game_id(&resumed.address), Some(named));
     let events: Vec<Value> = sse_data(
         &resumed.address,
         "/api/boards/north/events",

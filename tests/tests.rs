@@ -33,6 +33,7 @@ mod every_protocol;
 mod examples;
 mod fixtures;
 mod full_disk;
+mod hall_across_hosts;
 mod hall_file;
 mod hall_runner;
 mod hall_vectors;

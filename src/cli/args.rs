@@ -499,6 +499,12 @@ pub struct ServeArgs {
     /// after another, by simulated hands (board N plays games N to N + 7 of 24, round and round).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20_000), help_heading = "Demonstration boards")]
     pub demo: Option<u32>,
+    /// Which of the demo's 24 games the first demo board starts with (the next boards with the
+    /// games after it); by default one drawn from --host-id, so that two hosts' demos play other
+    /// pairings.
+    #[arg(long, value_name = "N", requires = "demo", help_heading = "Demonstration boards",
+          value_parser = clap::value_parser!(u16).range(1..=24))]
+    pub demo_first: Option<u16>,
     /// How many times faster than human hands the demo boards play (as `demo --speed`).
     #[arg(long, value_name = "X", default_value_t = DEMO_SPEED, value_parser = positive_number, help_heading = "Demonstration boards")]
     pub demo_speed: f64,
@@ -512,6 +518,13 @@ pub struct ServeArgs {
     /// The `Round` tag of every game's PGN.
     #[arg(long, value_name = "N", help_heading = "Records and PGN")]
     pub round: Option<String>,
+    /// The `Site` tag of every game's PGN (where the hall is: `Oslo NOR`).
+    #[arg(long, value_name = "PLACE", help_heading = "Records and PGN")]
+    pub site: Option<String>,
+    /// This host's name in every game's `GameId` (default: the machine's hostname): each host
+    /// pushing to one broadcast round needs a name of its own (docs/hall.md).
+    #[arg(long, value_name = "NAME", help_heading = "Records and PGN")]
+    pub host_id: Option<String>,
     /// Who plays on which board: one line per board, `BOARD | WHITE | BLACK`, for the PGN's
     /// `White` and `Black` tags, the pages and the pushes.
     #[arg(long, value_name = "FILE", help_heading = "Boards and games")]
@@ -604,8 +617,8 @@ fn parse_board_spec(text: &str) -> Result<BoardSpec, String> {
 }
 
 /// How many times faster than human hands a demonstration plays by default (`demo --speed`,
-/// `serve --demo-speed`): fast enough that a game moves along, slow enough to follow.
-pub const DEMO_SPEED: f64 = 4.0;
+/// `serve --demo-speed`): at the pace of people, as a hall would see it.
+pub const DEMO_SPEED: f64 = 1.0;
 
 /// `touchmove demo`.
 #[derive(Debug, Args)]

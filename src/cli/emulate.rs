@@ -124,7 +124,7 @@ fn options(args: &EmulateArgs, script: ScriptSource) -> EmulatorOptions {
 fn script_source(args: &EmulatedScriptArgs) -> Result<(ScriptSource, String)> {
     if let Some(path) = &args.log {
         return Ok((
-            ScriptSource::Log(read_log_file(path)?),
+            ScriptSource::Log(Box::new(read_log_file(path)?)),
             path.display().to_string(),
         ));
     }

@@ -494,7 +494,7 @@ white = "Anna"
             console: true,
             demo: None,
             // serve's default: no key sets it.
-            demo_speed: 4.0,
+            demo_speed: 1.0,
             public_delay: Some(std::time::Duration::from_secs(15 * 60)),
             // The second board, unnamed, is named 2, as serve names the second --board.
             boards: vec![
@@ -604,6 +604,29 @@ white = "Anna"
             "console",
         ];
         assert_eq!(keys, Ok(expected.map(str::to_owned).to_vec()));
+    }
+
+    #[test]
+    fn every_hall_file_of_the_hall_guide_is_read() {
+        let guide = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/hall.md");
+        let text = std::fs::read_to_string(&guide).unwrap_or_default();
+        let blocks: Vec<&str> = text
+            .split("```toml\n")
+            .skip(1)
+            .filter_map(|rest| rest.split("```").next())
+            .collect();
+        assert!(
+            blocks.len() >= 2,
+            "the guide's hall files: {}",
+            blocks.len()
+        );
+        for block in blocks {
+            assert!(
+                parsed(block, &[]).is_ok(),
+                "{block}: {:?}",
+                parsed(block, &[])
+            );
+        }
     }
 
     #[test]

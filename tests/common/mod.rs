@@ -12,6 +12,7 @@ pub mod http;
 pub mod lichess;
 pub mod live;
 pub mod push_stand_in;
+pub mod relay;
 pub mod serving;
 pub mod tools;
 pub mod watching;

@@ -25,6 +25,16 @@ pub struct Received {
 /// What the stand-in answers the request numbered `n` (from 0).
 pub type Script = fn(usize) -> (u16, Vec<(&'static str, String)>, String);
 
+/// An answer: its status, its extra headers, its body.
+pub type Answer = (u16, Vec<(&'static str, String)>, String);
+
+/// What the stand-in answers the request numbered `n` (from 0) whose body is the text given:
+/// a script with a state of its own (a broadcast round).
+pub type Respond = dyn Fn(usize, &str) -> Answer + Send + Sync;
+
+/// A [`Respond`] shared by the connections' threads.
+pub type Responder = Arc<Respond>;
+
 /// The stand-in for Lichess: each connection in its own thread, so that two requests at once
 /// would be seen as such.
 pub struct StandIn {
@@ -38,6 +48,11 @@ pub struct StandIn {
 impl StandIn {
     /// Listens on a free port of this machine, answering from `script`.
     pub fn start(script: Script) -> StandIn {
+        StandIn::answering(Arc::new(move |n, _: &str| script(n)))
+    }
+
+    /// Listens on a free port of this machine, answering with `respond`.
+    pub fn answering(respond: Responder) -> StandIn {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
         let address = listener.local_addr().expect("its address").to_string();
         let received = Arc::new(Mutex::new(Vec::new()));
@@ -46,9 +61,15 @@ impl StandIn {
         let (log, most) = (Arc::clone(&received), Arc::clone(&most_at_once));
         std::thread::spawn(move || {
             for stream in listener.incoming().map_while(Result::ok) {
-                let (log, most, at_once) =
-                    (Arc::clone(&log), Arc::clone(&most), Arc::clone(&at_once));
-                std::thread::spawn(move || serve_connection(stream, script, &log, &most, &at_once));
+                let (log, most, at_once, respond) = (
+                    Arc::clone(&log),
+                    Arc::clone(&most),
+                    Arc::clone(&at_once),
+                    Arc::clone(&respond),
+                );
+                std::thread::spawn(move || {
+                    serve_connection(stream, &*respond, &log, &most, &at_once);
+                });
             }
         });
         StandIn {
@@ -83,7 +104,7 @@ impl StandIn {
 /// Reads requests on one connection (HTTP/1.1 keep-alive) and answers them from the script.
 fn serve_connection(
     stream: TcpStream,
-    script: Script,
+    respond: &Respond,
     log: &Mutex<Vec<Received>>,
     most: &AtomicUsize,
     at_once: &AtomicUsize,
@@ -122,7 +143,7 @@ fn serve_connection(
         let mut body = vec![0; length];
         reader.read_exact(&mut body).expect("the body");
         let number = log.lock().expect("the log").len();
-        let (status, extra, reply) = script(number);
+        let (status, extra, reply) = respond(number, &String::from_utf8_lossy(&body));
         // A server that echoes the request's credentials in its error, as some proxies do.
         let reply = reply.replace(
             "{authorization}",

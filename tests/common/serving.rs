@@ -7,9 +7,12 @@ use std::sync::mpsc::{Receiver, channel};
 use super::emulator::{DEADLINE, Emulator, emulate_board};
 
 /// serve's options for one demo board played five times as fast as hands, the interpreter's
-/// windows scaled alike (the players think 0.6 to 0.9 s a move).
-pub const FAST_DEMO: [&str; 10] = [
+/// windows scaled alike (the players think 0.6 to 0.9 s a move), starting with the demo's
+/// first game.
+pub const FAST_DEMO: [&str; 12] = [
     "--demo",
+    "1",
+    "--demo-first",
     "1",
     "--demo-speed",
     "5",

@@ -13,6 +13,7 @@ use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState};
 use touchmove_core::interpreter::PendingDecision;
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
+use touchmove_core::sensor_log::GameLabel;
 use touchmove_core::sensor_log::format_placement;
 use touchmove_core::stream::{BatteryLevel, StreamEvent, StreamKind};
 
@@ -315,6 +316,14 @@ impl WatchedBoard {
         &self.tags
     }
 
+    /// The current game's name outside the board, known at the edge when it begins: its
+    /// `GameId` and the day it began go into its PGN (a new game has neither until named).
+    pub fn name_game(&mut self, label: &GameLabel) {
+        self.tags.game_id.clone_from(&label.id);
+        self.tags.date.clone_from(&label.date);
+        self.pgn.set_tags(self.tags.clone());
+    }
+
     /// The session's first game is game `number` of the board, from `start` (a session resumed
     /// from that game's record); the games after it are numbered on from there.
     pub fn resume_as_game(&mut self, number: u32, start: Chess) {
@@ -612,6 +621,9 @@ impl WatchedBoard {
         self.last_move = None;
         self.moved = None;
         self.ply = 0;
+        // The game before's name is not this one's: it is named when it begins.
+        self.tags.game_id = None;
+        self.tags.date = None;
         let set_up = start != Chess::default();
         self.pgn = PgnRecorder::new(start.clone(), set_up, self.tags.clone());
         self.position = start.clone();
@@ -989,6 +1001,38 @@ mod tests {
         let mut plain = WatchedBoard::new("2", "dgt", "-", Chess::default(), PgnTags::default());
         e4_then_set_up(&mut plain, 5000);
         assert!(plain.finished_games().is_empty());
+    }
+
+    #[test]
+    fn a_game_s_name_is_its_own_and_the_next_game_has_none_until_named() {
+        let mut board = WatchedBoard::new("1", "dgt", "-", Chess::default(), PgnTags::default())
+            .keeping_finished_games();
+        board.name_game(&GameLabel {
+            id: Some("hall-a/1/1/20261207T062658Z".to_owned()),
+            date: Some("2026.12.07".to_owned()),
+        });
+        e4_then_set_up(&mut board, 5000);
+        let finished = board.finished_games().first().cloned().unwrap_or_default();
+        assert!(
+            finished.contains("[Date \"2026.12.07\"]")
+                && finished.contains("[GameId \"hall-a/1/1/20261207T062658Z\"]"),
+            "{finished}"
+        );
+        // The game set up after it is not named yet: it never carries the last game's id.
+        let next = board.pgn();
+        assert!(
+            next.contains("[Date \"????.??.??\"]") && !next.contains("GameId"),
+            "{next}"
+        );
+        board.name_game(&GameLabel {
+            id: Some("hall-a/1/2/20261207T063000Z".to_owned()),
+            date: Some("2026.12.07".to_owned()),
+        });
+        assert!(
+            board
+                .pgn()
+                .contains("[GameId \"hall-a/1/2/20261207T063000Z\"]")
+        );
     }
 
     #[test]

@@ -9,13 +9,14 @@
 //!   arbiter's actions; [`livechess`] the LiveChess-compatible API.
 //! - [`access`]: who may do what (only the operator changes a game; [`token::Token`]);
 //!   [`delay`] what the public sees late; [`server`] the HTTP loop with its timeouts;
-//!   [`stamps`] and [`stats`] the streams' latency.
+//!   [`stamps`] and [`stats`] the streams' latency; [`naming`] a game's `GameId` and date.
 
 pub mod access;
 pub mod asked;
 pub mod board;
 pub mod delay;
 pub mod livechess;
+pub mod naming;
 pub mod records;
 pub mod requests;
 pub mod results;

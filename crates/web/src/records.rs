@@ -11,7 +11,7 @@ use touchmove_boards::live::{LiveGame, Protocol};
 use touchmove_core::clock::ClockReading;
 use touchmove_core::interpreter::Config;
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent, SensorKind};
-use touchmove_core::sensor_log::{HostNote, LogHeader};
+use touchmove_core::sensor_log::{GameLabel, HostNote, LogHeader};
 use touchmove_core::timing::Timing;
 
 use touchmove_runtime::files::paths::{Existing, PathError, check_output};
@@ -70,9 +70,10 @@ impl GameRecords {
         protocol: &'static Protocol,
         start: &Chess,
         config: &Config,
+        label: &GameLabel,
     ) -> Result<GameRecords> {
         let timing = Timing::of_config(config);
-        let current = create(dir, name, protocol, timing, start, 1)?;
+        let current = create(dir, name, protocol, timing, start, 1, label)?;
         Ok(GameRecords {
             dir: dir.to_owned(),
             name: name.to_owned(),
@@ -158,8 +159,13 @@ impl GameRecords {
     /// finished and the new game's created. It begins with `standing`, the board as its reports
     /// show it (a snapshot at the last report, the one that showed the starting position), and
     /// the clock as it was last reported, if not before that: a log's replay needs no other.
-    pub fn new_game(&mut self, number: u32, standing: BoardSnapshot) -> Result<()> {
-        self.next_log(number, &Chess::default())?;
+    pub fn new_game(
+        &mut self,
+        number: u32,
+        standing: BoardSnapshot,
+        label: &GameLabel,
+    ) -> Result<()> {
+        self.next_log(number, &Chess::default(), label)?;
         self.begin(self.last_report, standing);
         Ok(())
     }
@@ -174,16 +180,17 @@ impl GameRecords {
         t: Millis,
         standing: BoardSnapshot,
         game: &LiveGame,
+        label: &GameLabel,
     ) -> Result<()> {
-        self.next_log(number, game.start())?;
+        self.next_log(number, game.start(), label)?;
         if game.started() {
             self.begin(t, standing);
         }
         Ok(())
     }
 
-    /// Finishes the current log and opens game `number`'s, from `start`.
-    fn next_log(&mut self, number: u32, start: &Chess) -> Result<()> {
+    /// Finishes the current log and opens game `number`'s, from `start`, named `label`.
+    fn next_log(&mut self, number: u32, start: &Chess, label: &GameLabel) -> Result<()> {
         let next = create(
             &self.dir,
             &self.name,
@@ -191,6 +198,7 @@ impl GameRecords {
             self.timing,
             start,
             number,
+            label,
         )?;
         std::mem::replace(&mut self.current, next).finish()?;
         Ok(())
@@ -217,7 +225,7 @@ impl GameRecords {
     }
 }
 
-/// The log of board `name`'s game `number`, from `start`, decided with `timing`.
+/// The log of board `name`'s game `number`, from `start`, decided with `timing`, named `label`.
 fn create(
     dir: &Path,
     name: &str,
@@ -225,11 +233,13 @@ fn create(
     timing: Timing,
     start: &Chess,
     number: u32,
+    label: &GameLabel,
 ) -> Result<Recording> {
     let path = log_path(dir, name, number);
     check_output(&path, "--record-dir", Existing::MustBeEmpty)?;
     let header = LogHeader::new(start, &format!("{} via touchmove serve", protocol.name))
-        .with_timing(timing);
+        .with_timing(timing)
+        .with_game(label.clone());
     Recording::create(&path, header).map_err(|error| RecordsError::Open {
         option: "--record-dir",
         path: path.display().to_string(),

@@ -10,11 +10,13 @@ use touchmove_boards::live::{LiveEvent, LiveGame};
 use touchmove_core::clock::ClockReading;
 use touchmove_core::event::{EventKind, LinkState};
 use touchmove_core::sensor::{Millis, SensorEvent};
+use touchmove_core::sensor_log::GameLabel;
 use touchmove_core::stream::{StreamEvent, StreamKind};
 use touchmove_runtime::runner::{Happened, Sink};
 use touchmove_spectators::watched::{OnlineStatus, Players};
 
 use super::board::BoardHandle;
+use super::naming::GameNamer;
 use super::records::{GameRecords, RecordsError};
 use super::stamps::WriteStamps;
 
@@ -26,6 +28,8 @@ pub struct PageSink {
     stamps: Option<Arc<WriteStamps>>,
     /// When what the game decides now entered the process.
     origin: Instant,
+    /// Names each game as it begins (its `GameId` and date), if the games are named.
+    namer: Option<GameNamer>,
 }
 
 impl PageSink {
@@ -41,7 +45,16 @@ impl PageSink {
             records,
             stamps,
             origin: Instant::now(),
+            namer: None,
         }
+    }
+
+    /// The same sink, naming each game that begins with `namer` (its `GameId` and the day it
+    /// began, in its PGN and its log's header).
+    #[must_use]
+    pub fn naming_games(mut self, namer: GameNamer) -> PageSink {
+        self.namer = Some(namer);
+        self
     }
 
     /// A report arrived: what it decides, it decides from when it entered the process.
@@ -227,6 +240,15 @@ impl PageSink {
             _ => None,
         };
         let t = decision.t;
+        // A game that begins is named now, before anyone reads its PGN.
+        let label = match (begins, &self.namer) {
+            (Some((number, _)), Some(namer)) => {
+                let label = namer.now(state.name(), number);
+                state.name_game(&label);
+                label
+            }
+            _ => GameLabel::default(),
+        };
         self.handle.publish(decision, self.origin);
         drop(state);
         self.handle.changed();
@@ -234,9 +256,9 @@ impl PageSink {
             return Ok(());
         };
         let begun = if set_up {
-            records.set_up(number, t, standing, game)
+            records.set_up(number, t, standing, game, &label)
         } else {
-            records.new_game(number, standing)
+            records.new_game(number, standing, &label)
         };
         if let Err(error) = begun {
             // The game goes on unrecorded rather than stopping: said, as a failing write is.

@@ -1,7 +1,7 @@
 //! `serve --demo N`: emulated DGT boards inside the process, each on its own pseudo-terminal,
 //! playing real games that end in mate by simulated hands, one after another (board i starts
-//! with game i of the demo's games and plays the next seven after it, then the eight again),
-//! the board cleared and set up again between two games.
+//! with game i of the demo's games, counted from a game of the host's own, and plays the next
+//! seven after it, then the eight again), the board cleared and set up again between two games.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,8 +30,14 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
     let emulator = touchmove_simulation::emulators::find(protocol.name)
         .context("the DGT board cannot be emulated")?;
     let mut planned = Vec::new();
+    // Each host's boards start at a game of their own (unless --demo-first says which): two
+    // hosts' demos play other pairings.
+    let offset = match args.demo_first {
+        Some(first) => usize::from(first).saturating_sub(1),
+        None => host_offset(setup.host()),
+    };
     for i in 0..usize::try_from(count).unwrap_or(0) {
-        let order = demo_games::round_from(i)?;
+        let order = demo_games::round_from(i.wrapping_add(offset))?;
         let mut options = EmulatorOptions::new(ScriptSource::Games {
             games: demo_games::sequence(&order),
             messy: false,
@@ -61,9 +67,13 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         });
         let name = (first + i + 1).to_string();
         let port = format!("emulated DGT board {name}");
-        let board = setup
-            .board(&name, protocol, &port)
-            .with_pairings(demo_games::pairings(&order));
+        let board = setup.board(&name, protocol, &port);
+        // Players named by --players (or the hall file) play every game of their board.
+        let board = if setup.seats(&name) {
+            board
+        } else {
+            board.with_pairings(demo_games::pairings(&order))
+        };
         let handle = BoardHandle::new(board);
         planned.push(Planned {
             handle: Arc::new(handle),
@@ -74,4 +84,31 @@ pub fn start(args: &ServeArgs, setup: &Setup, first: usize, count: u32) -> Resul
         });
     }
     Ok(planned)
+}
+
+/// Where host `host`'s demo boards start in the demo's games: the host's name hashed
+/// (FNV-1a, 64 bits: the same on every machine and every run).
+fn host_offset(host: &str) -> usize {
+    let hash = host.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    usize::try_from(hash % 1_000_003).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_start_their_demos_at_games_of_their_own() {
+        // FNV-1a of the empty name is its offset basis, 0xcbf29ce484222325.
+        assert_eq!(
+            host_offset(""),
+            usize::try_from(0xcbf2_9ce4_8422_2325_u64 % 1_000_003).unwrap_or(0)
+        );
+        let games = demo_games::count();
+        let first = |host: &str| host_offset(host) % games;
+        assert_ne!(first("hall-a"), first("hall-b"));
+        assert_eq!(first("hall-a"), first("hall-a"));
+    }
 }

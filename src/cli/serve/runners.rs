@@ -16,10 +16,12 @@ use touchmove::watched::WatchedBoard;
 
 use super::super::args::ServeArgs;
 use super::connector::PlannedConnector;
+use touchmove::sensor_log::GameLabel;
 use touchmove_links::board::BoardConnector;
 use touchmove_runtime::analysis::Analysing;
 use touchmove_runtime::files::resumed::Resumed;
 use touchmove_web::board::BoardHandle;
+use touchmove_web::naming::GameNamer;
 use touchmove_web::records::GameRecords;
 use touchmove_web::sink::PageSink;
 use touchmove_web::stamps;
@@ -50,6 +52,9 @@ pub struct Setup {
     resume: bool,
     event: Option<String>,
     round: Option<String>,
+    site: Option<String>,
+    /// Names each game as it begins (`--host-id`): its `GameId` and date.
+    namer: GameNamer,
     /// `--players` and the hall file's boards: each board's players, by name.
     players: std::collections::HashMap<String, touchmove::watched::Players>,
     /// `--analyse`: each board's game analysed by an engine of its own.
@@ -79,6 +84,8 @@ impl Setup {
             resume: args.resume,
             event: args.event.clone(),
             round: args.round.clone(),
+            site: args.site.clone(),
+            namer: GameNamer::new(&args.host_id.clone().unwrap_or_else(host_name)),
             players,
             analyse: args.analyse.clone(),
         })
@@ -92,6 +99,7 @@ impl Setup {
             black: players.black,
             event: self.event.clone(),
             round: self.round.clone(),
+            site: self.site.clone(),
             board: Some(name.to_owned()),
             time_control: self.time_control.as_ref().map(ToString::to_string),
             ..PgnTags::default()
@@ -152,8 +160,10 @@ impl Setup {
         };
         let controls = plan.handle.take_controls();
         let analyse = self.analyse.clone();
+        let namer = self.namer.clone();
         Ok(tokio::task::spawn_local(async move {
-            let sink = PageSink::new(Arc::clone(&plan.handle), records, plan.stamps);
+            let sink =
+                PageSink::new(Arc::clone(&plan.handle), records, plan.stamps).naming_games(namer);
             let handle = Arc::clone(&plan.handle);
             let engine = super::super::session::analysis_engine(&analyse, move || {
                 handle.control(Control::Wake)
@@ -182,6 +192,7 @@ impl Setup {
     /// last recorded game, read back to go on with.
     fn records(&self, plan: &Planned) -> Result<(Option<GameRecords>, Option<Resumed>)> {
         let Some(dir) = &self.record_dir else {
+            self.name_first_game(plan);
             return Ok((None, None));
         };
         let name = &plan.handle.name;
@@ -193,15 +204,56 @@ impl Setup {
         };
         let Some((number, resumed)) = last else {
             let config = self.interpreter_for(None, plan.protocol);
-            let records = GameRecords::create(dir, name, plan.protocol, &self.start, &config)?;
+            let label = self.name_first_game(plan);
+            let records =
+                GameRecords::create(dir, name, plan.protocol, &self.start, &config, &label)?;
             return Ok((Some(records), None));
         };
         let config = self.interpreter_for(Some(&resumed), plan.protocol);
         let records = GameRecords::resume(dir, name, plan.protocol, number, &resumed, &config)?;
         let start = resumed_start(&resumed, name)?;
-        plan.handle.lock().resume_as_game(number, start);
+        let mut board = plan.handle.lock();
+        board.resume_as_game(number, start);
+        // The resumed game keeps its name (a log without one, from before names, gets one).
+        let recorded = resumed.log.header.game.clone();
+        let label = if recorded.id.is_some() {
+            recorded
+        } else {
+            self.namer.now(name, number)
+        };
+        board.name_game(&label);
+        drop(board);
         Ok((Some(records), Some(resumed)))
     }
+}
+
+impl Setup {
+    /// This host's name (`--host-id`, else the hostname).
+    pub fn host(&self) -> &str {
+        self.namer.host()
+    }
+
+    /// Whether `--players` (or the hall file) names board `name`'s players.
+    pub fn seats(&self, name: &str) -> bool {
+        self.players.contains_key(name)
+    }
+
+    /// Names the first game of `plan`'s board, beginning now; the name, for its log.
+    fn name_first_game(&self, plan: &Planned) -> GameLabel {
+        let mut board = plan.handle.lock();
+        let label = self.namer.now(board.name(), 1);
+        board.name_game(&label);
+        label
+    }
+}
+
+/// This machine's hostname, the default `--host-id` (`touchmove` if it has none).
+fn host_name() -> String {
+    nix::unistd::gethostname()
+        .ok()
+        .and_then(|name| name.into_string().ok())
+        .filter(|name| !name.trim().is_empty())
+        .unwrap_or_else(|| "touchmove".to_owned())
 }
 
 /// The position board `name`'s resumed game started from (its log's `@start`: a game set up

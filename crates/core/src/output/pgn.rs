@@ -71,6 +71,12 @@ impl PgnRecorder {
         }
     }
 
+    /// The tags of the current game and the games after it (those closed keep theirs): a
+    /// game's date and `GameId`, known once it begins.
+    pub fn set_tags(&mut self, tags: PgnTags) {
+        self.tags = tags;
+    }
+
     /// The current game, not begun yet, starts from `start` instead (a Chess960 start the board
     /// showed by itself); nothing once it has a move.
     pub fn starts_from(&mut self, start: &Chess) {

@@ -101,6 +101,12 @@ pub enum LineError {
         /// The text found.
         text: String,
     },
+    /// The `@date` value is not a PGN date `YYYY.MM.DD`.
+    #[error("bad `@date` value `{text}`: expected YYYY.MM.DD")]
+    BadDate {
+        /// The text found.
+        text: String,
+    },
     /// The `@promotion-choice` value is not `awaited`.
     #[error("bad `@promotion-choice` value `{text}`: expected `awaited`")]
     BadPromotionChoice {

@@ -55,6 +55,31 @@ pub struct LogHeader {
     /// chosen at the host): a replay waits for it too
     /// ([`crate::Config::promotion_choice_awaited`]).
     pub promotion_choice: bool,
+    /// The game the log records, as a broadcast and a PGN name it (`@game-id`, `@date`,
+    /// written by `touchmove serve`): kept so that a resumed game is the same game to them.
+    pub game: GameLabel,
+}
+
+/// A game's name for the world outside the board: the `GameId` a broadcast matches it by, and
+/// the day it began. Both free of line breaks; the date `YYYY.MM.DD`, as PGN writes it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameLabel {
+    /// Its `GameId` (`@game-id`).
+    pub id: Option<String>,
+    /// The day it began, `YYYY.MM.DD` (`@date`).
+    pub date: Option<String>,
+}
+
+impl GameLabel {
+    /// Whether `text` is a PGN date: `YYYY.MM.DD`, all digits (no `?`: a day known).
+    pub fn is_date(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        bytes.len() == 10
+            && bytes.iter().enumerate().all(|(at, byte)| match at {
+                4 | 7 => *byte == b'.',
+                _ => byte.is_ascii_digit(),
+            })
+    }
 }
 
 impl LogHeader {
@@ -72,6 +97,7 @@ impl LogHeader {
             bounce_ms: None,
             scan_ms: None,
             promotion_choice: false,
+            game: GameLabel::default(),
         }
     }
 
@@ -151,6 +177,12 @@ impl LogHeader {
     /// The same header, stating the online game the board played.
     pub fn with_online(mut self, seat: OnlineSeat) -> LogHeader {
         self.online = Some(seat);
+        self
+    }
+
+    /// The same header, naming the game it records (its `GameId` and the day it began).
+    pub fn with_game(mut self, game: GameLabel) -> LogHeader {
+        self.game = game;
         self
     }
 
@@ -295,6 +327,7 @@ mod tests {
             bounce_ms: None,
             scan_ms: None,
             promotion_choice: false,
+            game: crate::sensor_log::GameLabel::default(),
         };
         let position = header.start_position().expect("legal position");
         assert_eq!(position.turn(), Color::Black);

@@ -19,6 +19,8 @@ pub(super) struct MetadataCollector {
     scan_line: Option<usize>,
     bounce_line: Option<usize>,
     promotion_line: Option<usize>,
+    game_id_line: Option<usize>,
+    date_line: Option<usize>,
 }
 
 impl MetadataCollector {
@@ -95,6 +97,23 @@ impl MetadataCollector {
                 }
                 self.header.promotion_choice = true;
                 self.promotion_line = Some(line);
+                Ok(())
+            }
+            "game-id" => {
+                check_once(key, self.game_id_line, value)?;
+                self.header.game.id = Some(value.to_owned());
+                self.game_id_line = Some(line);
+                Ok(())
+            }
+            "date" => {
+                check_once(key, self.date_line, value)?;
+                if !crate::sensor_log::GameLabel::is_date(value) {
+                    return Err(LineError::BadDate {
+                        text: value.to_owned(),
+                    });
+                }
+                self.header.game.date = Some(value.to_owned());
+                self.date_line = Some(line);
                 Ok(())
             }
             _ => Ok(()),

@@ -28,7 +28,7 @@ pub use decoder::{LogDecoder, LogRecord};
 pub use error::{IllegalPosition, LineError, LogError, PlacementError};
 pub use fields::MAX_TIME_MS;
 pub use format::format_event;
-pub use header::{LogHeader, OnlineSeat};
+pub use header::{GameLabel, LogHeader, OnlineSeat};
 pub use host_note::{HostNote, format_host_note, parse_host_note};
 pub use read::{SensorLog, read_log};
 pub use reader::{LogReader, ReadError};

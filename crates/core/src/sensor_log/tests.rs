@@ -89,22 +89,30 @@ fn header() -> impl Strategy<Value = LogHeader> {
         ])),
         prop::option::of((0..=60_000u64, 0..=60_000u64)),
         any::<bool>(),
+        prop::option::of("[a-z0-9][a-z0-9/:. -]{0,20}[a-z0-9]"),
+        prop::option::of((1900..2100u32, 1..=12u32, 1..=31u32)),
     )
         .prop_map(
-            |(fen, board, report_horizon_ms, engine, windows, promotion_choice)| LogHeader {
-                start: fen.map(|fen| fen.parse::<Fen>().expect("valid FEN")),
-                board,
-                report_horizon_ms,
-                engine,
-                online: engine.map(|side| crate::sensor_log::OnlineSeat {
-                    server: "lichess".to_owned(),
-                    game: "5IrD6Gzz".to_owned(),
-                    side: !side,
-                }),
-                slide_ms: windows.map(|(slide, _)| slide),
-                bounce_ms: windows.map(|(_, bounce)| bounce),
-                scan_ms: windows.map(|(slide, _)| slide / 2),
-                promotion_choice,
+            |(fen, board, report_horizon_ms, engine, windows, promotion_choice, id, date)| {
+                LogHeader {
+                    start: fen.map(|fen| fen.parse::<Fen>().expect("valid FEN")),
+                    board,
+                    report_horizon_ms,
+                    engine,
+                    online: engine.map(|side| crate::sensor_log::OnlineSeat {
+                        server: "lichess".to_owned(),
+                        game: "5IrD6Gzz".to_owned(),
+                        side: !side,
+                    }),
+                    slide_ms: windows.map(|(slide, _)| slide),
+                    bounce_ms: windows.map(|(_, bounce)| bounce),
+                    scan_ms: windows.map(|(slide, _)| slide / 2),
+                    promotion_choice,
+                    game: crate::sensor_log::GameLabel {
+                        id,
+                        date: date.map(|(y, m, d)| format!("{y:04}.{m:02}.{d:02}")),
+                    },
+                }
             },
         )
 }
@@ -157,4 +165,28 @@ proptest! {
         expected.extend(events.into_iter().map(|event| Ok(LogRecord::Event(event))));
         prop_assert_eq!(decode_in_pieces(&bytes, &sizes), expected);
     }
+}
+
+#[test]
+fn a_date_that_is_not_yyyy_mm_dd_is_refused_with_its_line() {
+    for bad in ["2026.12.7", "2026-12-07", "????.??.??", "2026.12.07x"] {
+        let text = format!("touchmove-log 1\n@game-id hall-a/1/1\n@date {bad}\n0 lift e2 P\n");
+        let said = read_log(&text)
+            .err()
+            .map(|error| error.to_string())
+            .unwrap_or_default();
+        assert!(
+            said.contains("line 3") && said.contains("bad `@date`"),
+            "{bad}: {said}"
+        );
+    }
+    let good = "touchmove-log 1\n@game-id hall-a/1/1\n@date 2026.12.07\n0 lift e2 P\n";
+    let header = read_log(good).map(|log| log.header.game);
+    assert_eq!(
+        header.ok(),
+        Some(crate::sensor_log::GameLabel {
+            id: Some("hall-a/1/1".to_owned()),
+            date: Some("2026.12.07".to_owned()),
+        })
+    );
 }

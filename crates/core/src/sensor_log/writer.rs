@@ -71,6 +71,21 @@ pub enum WriteError {
         /// The refused text.
         text: String,
     },
+    /// `@game-id` text that would not read back as written.
+    #[error(
+        "cannot write `@game-id` text {text:?}: it must be one non-empty line without leading or \
+         trailing spaces"
+    )]
+    BadGameId {
+        /// The refused text.
+        text: String,
+    },
+    /// A `@date` that is not a PGN date `YYYY.MM.DD`.
+    #[error("cannot write `@date` {text:?}: it must be YYYY.MM.DD")]
+    BadDate {
+        /// The refused text.
+        text: String,
+    },
     /// A `@start` FEN that is not a playable standard-chess position.
     #[error("cannot write `@start` {fen}: {source}")]
     IllegalStart {
@@ -208,6 +223,12 @@ impl<W: Write> LogWriter<W> {
         if header.promotion_choice {
             writeln!(self.out, "@promotion-choice awaited")?;
         }
+        if let Some(id) = &header.game.id {
+            writeln!(self.out, "@game-id {id}")?;
+        }
+        if let Some(date) = &header.game.date {
+            writeln!(self.out, "@date {date}")?;
+        }
         self.flush_if_asked()
     }
 
@@ -267,6 +288,16 @@ fn check_header(header: &LogHeader) -> Result<(), WriteError> {
         if text.is_empty() || !one_line || text.trim_matches(' ') != text {
             return Err(WriteError::BadBoardText { text: text.clone() });
         }
+    }
+    if let Some(id) = &header.game.id
+        && (id.is_empty() || id.contains(['\n', '\r']) || id.trim_matches(' ') != id)
+    {
+        return Err(WriteError::BadGameId { text: id.clone() });
+    }
+    if let Some(date) = &header.game.date
+        && !crate::sensor_log::GameLabel::is_date(date)
+    {
+        return Err(WriteError::BadDate { text: date.clone() });
     }
     if let (Some(fen), Err(error)) = (&header.start, header.start_position()) {
         return Err(WriteError::IllegalStart {
@@ -328,6 +359,7 @@ mod tests {
             bounce_ms: None,
             scan_ms: None,
             promotion_choice: false,
+            game: crate::sensor_log::GameLabel::default(),
         };
         let mut writer =
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked).expect("header");
@@ -398,6 +430,7 @@ mod tests {
                 bounce_ms: None,
                 scan_ms: None,
                 promotion_choice: false,
+                game: crate::sensor_log::GameLabel::default(),
             };
             assert!(
                 matches!(
@@ -421,6 +454,7 @@ mod tests {
             bounce_ms: None,
             scan_ms: None,
             promotion_choice: false,
+            game: crate::sensor_log::GameLabel::default(),
         };
         assert!(matches!(
             LogWriter::new(Vec::new(), &header, FlushPolicy::WhenAsked),

@@ -17,7 +17,7 @@ use touchmove_core::sensor_log::SensorLog;
 #[derive(Debug, Clone)]
 pub enum ScriptSource {
     /// A sensor log, as recorded (a board that cannot identify pieces ignores the letters).
-    Log(SensorLog),
+    Log(Box<SensorLog>),
     /// A game, played by simulated hands.
     Game {
         /// The position it starts from.

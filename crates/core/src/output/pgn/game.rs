@@ -163,6 +163,9 @@ impl GameRecord {
         if let Some(board) = &tags.board {
             push_tag(&mut out, "Board", board);
         }
+        if let Some(game_id) = &tags.game_id {
+            push_tag(&mut out, "GameId", game_id);
+        }
         if let Some(termination) = self.termination {
             push_tag(&mut out, "Termination", termination.as_str());
         }

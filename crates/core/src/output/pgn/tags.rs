@@ -21,6 +21,9 @@ pub struct PgnTags {
     pub time_control: Option<String>,
     /// The `Board` tag (the board's number or name in a round), written when set.
     pub board: Option<String>,
+    /// The `GameId` tag, written when set: a name no other game has, so that a broadcast
+    /// matches a pushed game to its own chapter only (Lichess's relay matches by it first).
+    pub game_id: Option<String>,
 }
 
 impl PgnTags {

@@ -190,6 +190,28 @@ fn assert_lines_fit(pgn: &str) {
 // ----- the tests -----
 
 #[test]
+fn a_game_id_and_a_site_are_written_and_a_game_s_tags_change_before_it_closes() {
+    let tags = PgnTags {
+        site: Some("Oslo".to_owned()),
+        board: Some("3".to_owned()),
+        ..PgnTags::default()
+    };
+    let mut recorder = PgnRecorder::new(Chess::default(), false, tags.clone());
+    recorder.set_tags(PgnTags {
+        date: Some("2026.12.07".to_owned()),
+        game_id: Some("hall-a/3/1/2026-12-07T06:26:58Z".to_owned()),
+        ..tags
+    });
+    record_all(&mut recorder, &[mv(1, Color::White, "e4")]);
+    assert_eq!(
+        recorder.to_pgn_string(),
+        "[Event \"?\"]\n[Site \"Oslo\"]\n[Date \"2026.12.07\"]\n[Round \"?\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[Board \"3\"]\n\
+         [GameId \"hall-a/3/1/2026-12-07T06:26:58Z\"]\n\n1. e4 *\n"
+    );
+}
+
+#[test]
 fn moves_and_rulings_are_written_where_they_were_decided() {
     let tags = PgnTags {
         event: Some("Club night".to_owned()),
@@ -200,6 +222,7 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
         site: None,
         time_control: None,
         board: None,
+        game_id: None,
     };
     let mut recorder = PgnRecorder::new(Chess::default(), false, tags);
     record_all(

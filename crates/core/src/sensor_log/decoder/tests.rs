@@ -88,6 +88,7 @@ fn the_contract_example_reads_to_its_events() {
             bounce_ms: None,
             scan_ms: None,
             promotion_choice: false,
+            game: crate::sensor_log::GameLabel::default(),
         }
     );
     assert_eq!(
@@ -143,6 +144,7 @@ fn a_log_without_events_yields_its_header_at_the_end() {
             bounce_ms: None,
             scan_ms: None,
             promotion_choice: false,
+            game: crate::sensor_log::GameLabel::default(),
         }))))
     );
     assert_eq!(decoder.poll(), None);
@@ -186,6 +188,7 @@ fn pushing_whole_or_byte_by_byte_gives_the_same_records() {
             bounce_ms: None,
             scan_ms: None,
             promotion_choice: false,
+            game: crate::sensor_log::GameLabel::default(),
         }))),
         Ok(LogRecord::Event(SensorEvent::new(
             0,
