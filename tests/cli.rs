@@ -509,3 +509,102 @@ fn a_board_named_the_way_its_family_is_not_reached_is_refused_at_once() {
         assert!(!stderr.contains("giving up"), "{stderr}");
     }
 }
+
+/// `touchmove ARGS replay FIXTURE`'s standard output.
+fn replayed_text(args: &[&str], fixture: &str) -> String {
+    let fixture = common::fixture_dir().join(fixture);
+    let mut all = args.to_vec();
+    all.extend(["replay", fixture.to_str().expect("utf-8 path")]);
+    let out = touchmove(&all, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_text_output_says_moves_by_default_and_the_details_with_v() {
+    // The fixture's decisions (its .expected.jsonl): moves at plies 1-5, and pending at ply 3
+    // (Bc4) and ply 5 (Qf3, nothing, Qg4). Ply 3 is White's second move, ply 5 White's third.
+    let pending = "a-move-that-could-still-grow-is-said-pending-at-once.log";
+    let moves = "   1. e4\n   1... e5\n   2. Bc4\n   2... Nf6\n   3. Qh5\n";
+    assert_eq!(replayed_text(&[], pending), moves);
+    assert_eq!(
+        replayed_text(&["-v"], pending),
+        "   1. e4\n   1... e5\npending 2. Bc4\n   2. Bc4\n   2... Nf6\npending 3. Qf3\n\
+         nothing pending for white's move 3\npending 3. Qg4\n   3. Qh5\n"
+    );
+    // A clock's times (the moves' and each press's) are details too: 298700 ms is 0:04:58.
+    let clocked = "a-move-s-times-are-the-clock-s-after-its-press.log";
+    assert_eq!(
+        replayed_text(&[], clocked),
+        "   1. e4\n   1... e5\n   2. Nf3\n"
+    );
+    let detailed = replayed_text(&["-v"], clocked);
+    let lines: Vec<&str> = detailed.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "   1. e4   (clock white 0:04:58, black 0:05:00)",
+            "clock after white's move 1: white 0:05:00, black 0:05:00"
+        ]
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some("clock after white's move 2: white 0:05:00, black 0:05:00")
+    );
+}
+
+/// `touchmove watch` (text) of an emulated DGT board playing the coverage game, with
+/// `watch_args`: its standard output, piped (not a terminal).
+fn watched_text(watch_args: &[&str]) -> String {
+    let board = common::emulator::emulate_board(
+        "dgt",
+        &["--pgn", "fixtures/games/coverage.pgn", "--speed", "20"],
+    );
+    let out = common::bin()
+        .args([
+            "watch",
+            "--protocol",
+            "dgt",
+            "--give-up-after",
+            "1",
+            "--port",
+            &board.port,
+        ])
+        .args(common::SCALED_WINDOWS)
+        .args(watch_args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("watch runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_board_is_shown_after_each_move_only_when_asked_off_a_terminal() {
+    let plies = common::watching::source_game("games/coverage.pgn", 1).len();
+    let footer = "  a b c d e f g h";
+    // A move's line begins with its number and a dot (`   1. e4`, `   1... e5`); a rank of the
+    // board with its digit alone (`8 r n b q k b n r`).
+    let moves = |text: &str| {
+        text.lines()
+            .filter_map(|line| line.split_whitespace().next())
+            .filter(|first| first.ends_with('.') && first.starts_with(|c: char| c.is_ascii_digit()))
+            .count()
+    };
+    let plain = watched_text(&[]);
+    assert_eq!(moves(&plain), plies, "{plain}");
+    assert!(
+        !plain.contains(footer),
+        "a board without --diagram:\n{plain}"
+    );
+    let shown = watched_text(&["--diagram"]);
+    assert_eq!(moves(&shown), plies, "{shown}");
+    assert_eq!(
+        shown.lines().filter(|line| *line == footer).count(),
+        plies,
+        "one board after each move:\n{shown}"
+    );
+}

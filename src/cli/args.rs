@@ -616,6 +616,27 @@ fn parse_board_spec(text: &str) -> Result<BoardSpec, String> {
     })
 }
 
+/// How the text output is shown (not with `--json`): moves, rulings and results always; the
+/// board after each move when asked or on a terminal; the details with `-v`.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct TextArgs {
+    /// Show the board after each move (shown anyway when standard output is a terminal).
+    #[arg(long, help_heading = "Output and records")]
+    pub diagram: bool,
+    /// Whether the text output says the details (the global `-v`: the moves pending, the
+    /// clock after each press). Not an option of its own.
+    #[arg(skip)]
+    pub details: bool,
+}
+
+impl TextArgs {
+    /// Whether the board is shown after each move: asked, or standard output a terminal.
+    pub fn diagram(&self) -> bool {
+        use std::io::IsTerminal;
+        self.diagram || std::io::stdout().is_terminal()
+    }
+}
+
 /// How many times faster than human hands a demonstration plays by default (`demo --speed`,
 /// `serve --demo-speed`): at the pace of people, as a hall would see it.
 pub const DEMO_SPEED: f64 = 1.0;
@@ -636,6 +657,9 @@ pub struct DemoArgs {
     /// Print the decisions as JSON lines instead of the board and move list.
     #[arg(long)]
     pub json: bool,
+    /// The text output as for `watch`: the board after each move and the details.
+    #[command(flatten)]
+    pub text: TextArgs,
     /// Where the board's page is served (a free port if that one is taken).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
@@ -658,6 +682,9 @@ pub struct WatchArgs {
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long, help_heading = "Output and records")]
     pub json: bool,
+    /// The text output: the board after each move, the details.
+    #[command(flatten)]
+    pub text: TextArgs,
     /// How moves are written in the text output and on the page: `san` (default), `long`
     /// (`Ng1-f3`), `figurine` (`♘f3`), `ru` (the Russian edition's letters: `Кf3`, `e4:d5`),
     /// `ru-long` (`Кg1-f3`). The PGN and the JSON stay standard SAN.
@@ -1021,6 +1048,10 @@ pub struct ReplayArgs {
     /// Print the decisions as JSON lines (the events-json contract).
     #[arg(long)]
     pub json: bool,
+    /// Whether the text output says the details (the global `-v`: the moves pending, the
+    /// clock after each press). Not an option of its own.
+    #[arg(skip)]
+    pub details: bool,
     /// How moves are written in the text output and on the page: `san` (default), `long`
     /// (`Ng1-f3`), `figurine` (`♘f3`), `ru` (the Russian edition's letters: `Кf3`, `e4:d5`),
     /// `ru-long` (`Кg1-f3`). The PGN and the JSON stay standard SAN.

@@ -111,7 +111,8 @@ async fn demo(
         None,
         &start,
         PgnTags::default(),
-    );
+    )
+    .with_text(Notation::San, args.text.details, args.text.diagram());
     let mut sink = Tee(watch_sink, page.sink);
     let shutdown = super::session::stop_signal();
     let watched = runner::run(

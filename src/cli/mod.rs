@@ -42,6 +42,8 @@ pub fn run() -> ExitCode {
         }
     };
     init_tracing(cli.verbose);
+    let mut cli = cli;
+    say_details(&mut cli.command, cli.verbose > 0);
     let outcome = match cli.command {
         Command::Replay(args) => replay::run(&args),
         Command::Simulate(args) => simulate::run(&args),
@@ -63,6 +65,19 @@ pub fn run() -> ExitCode {
             eprintln!("touchmove: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// With `-v` the text output says the details too (the moves pending, the clock after each
+/// press): the commands that print decisions are told.
+fn say_details(command: &mut Command, details: bool) {
+    match command {
+        Command::Replay(args) => args.details = details,
+        Command::Watch(args) => args.board.text.details = details,
+        Command::Play(args) => args.board.text.details = details,
+        Command::Online(args) => args.board.text.details = details,
+        Command::Demo(args) => args.text.details = details,
+        _ => {}
     }
 }
 

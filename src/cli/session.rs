@@ -116,7 +116,7 @@ pub fn outputs(
         start,
         tags,
     )
-    .with_notation(board.notation)
+    .with_text(board.notation, board.text.details, board.text.diagram())
     .with_speaker(speaker(board)?))
 }
 

@@ -120,7 +120,7 @@ async fn watch_with<S: BoardSession>(
             ..PgnTags::default()
         },
     )
-    .with_notation(args.notation)
+    .with_text(args.notation, args.text.details, args.text.diagram())
     .with_speaker(super::session::speaker(args)?);
     // A result the board cannot see (a draw agreed, a claim upheld...) is typed at the
     // terminal; the analysing engine wakes the runner when it has said something.

@@ -51,8 +51,8 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let result = match args.logs.as_slice() {
         [path] => {
             let stdout = io::stdout().lock();
-            let mut printer =
-                EventPrinter::new(BufWriter::new(stdout), args.json).with_notation(args.notation);
+            let mut printer = EventPrinter::new(BufWriter::new(stdout), args.json)
+                .with_text(args.notation, args.details);
             let result = replay_log(args, path, &mut printer, &mut pgn);
             printer.finish()?;
             result

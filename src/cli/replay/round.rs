@@ -90,7 +90,8 @@ pub(super) fn replay_round(args: &ReplayArgs, pgn: &mut Pgn<'_>) -> Result<()> {
 
 /// Replays the log at `path` on its own, into memory.
 fn replay_alone(args: &ReplayArgs, path: &Path) -> Replayed {
-    let mut printer = EventPrinter::new(Vec::new(), args.json).with_notation(args.notation);
+    let mut printer =
+        EventPrinter::new(Vec::new(), args.json).with_text(args.notation, args.details);
     printer.set_log(Some(path.display().to_string()));
     let mut pgn = PgnSteps(args.pgn.is_some().then(Vec::new));
     let outcome = replay_log(args, path, &mut printer, &mut pgn);

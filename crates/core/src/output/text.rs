@@ -18,17 +18,93 @@ pub fn render(event: &GameEvent) -> String {
 
 /// The text for `event` (see [`render`]), its move (if it is one) written in `notation`.
 pub fn render_in(event: &GameEvent, notation: Notation) -> String {
-    render_kind(&event.kind, notation)
+    render_kind(&event.kind, notation, &MoveNumbers::default())
 }
 
-/// The text for one line of the stream, whoever decided it (see [`render_in`]).
+/// The text for one line of the stream, whoever decided it (see [`render_in`]); a ply is
+/// said as a move of a game from the standard start (see [`render_numbered`]).
 pub fn render_stream_in(event: &StreamEvent, notation: Notation) -> String {
+    render_numbered(event, notation, &MoveNumbers::default(), true)
+}
+
+/// Whether `event` is a detail the text output says only when asked (`-v`): a move pending
+/// before it is decided, the clock's times after a press. Moves, rulings and results are not.
+pub fn is_detail(event: &StreamEvent) -> bool {
+    matches!(
+        event.game(),
+        Some(EventKind::Pending(_) | EventKind::Clock { .. })
+    )
+}
+
+/// Which move of the game each ply is (`2.`, `2...`), as learnt from the moves and set-ups
+/// decided: a game may start from a position with any move number and either side to move.
+/// Until it learns otherwise, ply 1 is White's first move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MoveNumbers {
+    /// A ply whose move is known: the ply, its move number, its side.
+    anchor: Option<(u32, u32, Color)>,
+}
+
+impl MoveNumbers {
+    /// Learns from `event`: a move says its own number, a new game starts from its start.
+    pub fn learn(&mut self, event: &StreamEvent) {
+        match event.game() {
+            Some(EventKind::Move(played)) => {
+                self.anchor = Some((played.ply, move_number(played), played.color));
+            }
+            Some(EventKind::Game { .. }) => self.anchor = None,
+            Some(EventKind::Setup { fen, .. }) => {
+                let setup = fen.as_setup();
+                self.anchor = Some((1, u32::from(setup.fullmoves), setup.turn));
+            }
+            _ => {}
+        }
+    }
+
+    /// Ply `ply`'s move number and side.
+    fn of(self, ply: u32) -> (i64, Color) {
+        let (anchor_ply, number, color) = self.anchor.unwrap_or((1, 1, Color::White));
+        let half = 2 * i64::from(number) + i64::from(color == Color::Black);
+        let at = half + i64::from(ply) - i64::from(anchor_ply);
+        let side = if at.rem_euclid(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (at.div_euclid(2), side)
+    }
+
+    /// Ply `ply` as a move is numbered: `2.` (White's), `2...` (Black's).
+    pub fn label(self, ply: u32) -> String {
+        match self.of(ply) {
+            (number, Color::White) => format!("{number}."),
+            (number, Color::Black) => format!("{number}..."),
+        }
+    }
+
+    /// Ply `ply` in words: `white's move 2`.
+    pub fn words(self, ply: u32) -> String {
+        let (number, side) = self.of(ply);
+        format!("{}'s move {number}", color_name(side))
+    }
+}
+
+/// The text for one line of the stream (see [`render_in`]), its plies said as moves of the
+/// game as `numbers` knows it (`takeback of white's move 2`, `pending 2... Nf6`); a move's
+/// clock times only with the `details`.
+pub fn render_numbered(
+    event: &StreamEvent,
+    notation: Notation,
+    numbers: &MoveNumbers,
+    details: bool,
+) -> String {
     match &event.kind {
-        StreamKind::Game(kind) => render_kind(kind, notation),
+        StreamKind::Game(EventKind::Move(played)) => render_move(played, notation, details),
+        StreamKind::Game(kind) => render_kind(kind, notation, numbers),
         StreamKind::Link(state) => format!("board {}", state.as_str()),
         StreamKind::Engine(choice) => render_engine(choice, notation),
         StreamKind::Hint(hint) => render_hint(hint, notation),
-        StreamKind::Analysis(analysis) => render_analysis(analysis),
+        StreamKind::Analysis(analysis) => render_analysis(analysis, numbers),
         StreamKind::Execution(execution) => execution.message.clone(),
         StreamKind::Online(notice) => render_online(notice, notation),
         StreamKind::Refused(refusal) => format!("refused ({}): {}", refusal.asked, refusal.why),
@@ -92,16 +168,20 @@ fn render_engine(choice: &EngineMove, notation: Notation) -> String {
     )
 }
 
-/// An engine's analysis: `analysis after ply 3 (depth 18): +0.31 Nf3 Nc6 Bb5`.
-fn render_analysis(analysis: &Analysis) -> String {
+/// An engine's analysis: `analysis after white's move 2 (depth 18): +0.31 Nf3 Nc6 Bb5`.
+fn render_analysis(analysis: &Analysis, numbers: &MoveNumbers) -> String {
     let score = match (analysis.mate, analysis.score_cp) {
         (Some(mate), _) => format!("#{mate}"),
         (None, Some(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
         (None, None) => "?".to_owned(),
     };
+    let after = if analysis.ply == 0 {
+        "the start".to_owned()
+    } else {
+        numbers.words(analysis.ply)
+    };
     format!(
-        "analysis after ply {} (depth {}): {score} {}",
-        analysis.ply,
+        "analysis after {after} (depth {}): {score} {}",
         analysis.depth,
         analysis.pv.join(" ")
     )
@@ -129,12 +209,12 @@ fn score_words(choice: &EngineMove) -> String {
     }
 }
 
-fn render_kind(kind: &EventKind, notation: Notation) -> String {
+fn render_kind(kind: &EventKind, notation: Notation, numbers: &MoveNumbers) -> String {
     match kind {
-        EventKind::Move(played) => render_move(played, notation),
+        EventKind::Move(played) => render_move(played, notation, true),
         EventKind::Violation(violation) => render_violation(violation),
         EventKind::Illegal(illegal) => render_illegal(illegal),
-        EventKind::Takeback { ply } => format!("takeback of ply {ply}"),
+        EventKind::Takeback { ply } => format!("takeback of {}", numbers.words(*ply)),
         EventKind::Result(result) => render_result(result),
         EventKind::Claimable { reason } => format!("draw claimable: {}", reason.as_str()),
         EventKind::Mismatch { squares } => {
@@ -154,11 +234,12 @@ fn render_kind(kind: &EventKind, notation: Notation) -> String {
             )
         }
         EventKind::Pending(pending) => match &pending.san {
-            Some(san) => format!("ply {} pending: {san}", pending.ply),
-            None => format!("ply {}: nothing pending", pending.ply),
+            Some(san) => format!("pending {} {san}", numbers.label(pending.ply)),
+            None => format!("nothing pending for {}", numbers.words(pending.ply)),
         },
         EventKind::Clock { ply, clock, .. } => format!(
-            "clock after the press of ply {ply}: white {}, black {}",
+            "clock after {}: white {}, black {}",
+            numbers.words(*ply),
             clk(clock.white),
             clk(clock.black)
         ),
@@ -194,15 +275,16 @@ pub(crate) fn reinstated_text(ply: u32, moves: &[String]) -> String {
 }
 
 /// `   1. e4` or `   1... e5`, the number right-aligned in four columns, and both clock
-/// times when a clock runs (`   1. e4   (clock white 0:04:58, black 0:05:00)`).
-fn render_move(played: &MoveEvent, notation: Notation) -> String {
+/// times when a clock runs and `with_clock` (`   1. e4   (clock white 0:04:58, black
+/// 0:05:00)`).
+fn render_move(played: &MoveEvent, notation: Notation, with_clock: bool) -> String {
     let number = move_number(played);
     let written = notation.write(&played.san.to_string(), played.chess_move);
     let line = match played.color {
         Color::White => format!("{number:>4}. {written}"),
         Color::Black => format!("{number:>4}... {written}"),
     };
-    match played.clock {
+    match played.clock.filter(|_| with_clock) {
         Some(times) => format!(
             "{line}   (clock white {}, black {})",
             clk(times.white),
@@ -280,7 +362,7 @@ fn render_result(result: &GameResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{ClaimReason, Rule};
+    use crate::event::{ClaimReason, ClockTimes, Rule};
     use crate::evidence::Observed;
     use shakmaty::Square;
 
@@ -450,8 +532,62 @@ mod tests {
     }
 
     #[test]
+    fn plies_are_said_as_moves_of_the_game_as_it_started() {
+        let standard = MoveNumbers::default();
+        assert_eq!(
+            [1, 2, 3, 4].map(|ply| standard.label(ply)),
+            ["1.", "1...", "2.", "2..."]
+        );
+        // A game set up at move 40 with Black to move: its first ply is 40..., its second 41.
+        let mut set_up = MoveNumbers::default();
+        let fen: shakmaty::fen::Fen = "4k3/8/8/8/8/8/8/4K2R b K - 0 40"
+            .parse()
+            .unwrap_or_default();
+        set_up.learn(&StreamEvent::from(GameEvent {
+            t: 0,
+            kind: EventKind::Setup { number: 2, fen },
+        }));
+        assert_eq!(
+            [1, 2, 3].map(|ply| set_up.label(ply)),
+            ["40...", "41.", "41..."]
+        );
+        assert_eq!(set_up.words(2), "white's move 41");
+        // A new game from the standard position starts at 1. again.
+        set_up.learn(&StreamEvent::from(GameEvent {
+            t: 0,
+            kind: EventKind::Game { number: 3 },
+        }));
+        assert_eq!(set_up.label(1), "1.");
+    }
+
+    #[test]
+    fn details_are_the_pending_moves_and_the_clock_and_nothing_else() {
+        let event = |kind| StreamEvent::from(GameEvent { t: 0, kind });
+        let clock = ClockTimes {
+            white: 298_000,
+            black: 300_000,
+        };
+        let pressed = event(EventKind::Clock {
+            ply: 3,
+            color: Color::White,
+            clock,
+        });
+        assert!(is_detail(&pressed));
+        assert_eq!(
+            render_stream_in(&pressed, Notation::San),
+            "clock after white's move 2: white 0:04:58, black 0:05:00"
+        );
+        assert!(!is_detail(&event(EventKind::Takeback { ply: 3 })));
+        assert!(!is_detail(&event(EventKind::Resync)));
+    }
+
+    #[test]
     fn board_and_game_events_are_one_line_each() {
-        assert_eq!(line(EventKind::Takeback { ply: 5 }), "takeback of ply 5");
+        // Ply 5 of a game from the standard start: 1. w, 1... b, 2. w, 2... b, 3. w.
+        assert_eq!(
+            line(EventKind::Takeback { ply: 5 }),
+            "takeback of white's move 3"
+        );
         assert_eq!(
             line(EventKind::Result(GameResult {
                 result: "1-0".to_owned(),

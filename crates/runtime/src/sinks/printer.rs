@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use super::OutputError;
 
 use touchmove_core::output::notation::Notation;
-use touchmove_core::output::text;
+use touchmove_core::output::text::{self, MoveNumbers};
 use touchmove_core::stream::StreamEvent;
 
 /// Prints each decision as it is made. The first write error is kept
@@ -19,9 +19,46 @@ pub struct EventPrinter<W: Write> {
     log_json: String,
     /// The line being written, kept between decisions so that no line allocates.
     line: Vec<u8>,
-    /// How the text output writes moves.
-    notation: Notation,
+    /// The text output's lines.
+    text: TextLines,
     error: Option<io::Error>,
+}
+
+/// The text output: a line per decision, its plies said as moves of the game (`takeback of
+/// white's move 2`), the details (a move pending, the clock's times after a move and a press)
+/// only when asked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextLines {
+    notation: Notation,
+    details: bool,
+    numbers: MoveNumbers,
+}
+
+impl TextLines {
+    /// Lines writing moves in `notation`, with the details when `details` (`-v`).
+    pub fn new(notation: Notation, details: bool) -> TextLines {
+        TextLines {
+            notation,
+            details,
+            numbers: MoveNumbers::default(),
+        }
+    }
+
+    /// Writes `event`'s line to `out`, unless it is a detail not asked for; whether it wrote.
+    pub fn write(&mut self, mut out: impl Write, event: &StreamEvent) -> io::Result<bool> {
+        self.numbers.learn(event);
+        if !self.details && text::is_detail(event) {
+            return Ok(false);
+        }
+        let line = text::render_numbered(event, self.notation, &self.numbers, self.details);
+        writeln!(out, "{line}")?;
+        Ok(true)
+    }
+
+    /// The decisions that follow are another game's from its start (another log).
+    pub fn restart(&mut self) {
+        self.numbers = MoveNumbers::default();
+    }
 }
 
 impl<W: Write> EventPrinter<W> {
@@ -33,7 +70,7 @@ impl<W: Write> EventPrinter<W> {
             log: None,
             log_json: String::new(),
             line: Vec::new(),
-            notation: Notation::San,
+            text: TextLines::default(),
             error: None,
         }
     }
@@ -47,9 +84,10 @@ impl<W: Write> EventPrinter<W> {
         }
     }
 
-    /// The text output writes moves in `notation`.
-    pub fn with_notation(mut self, notation: Notation) -> EventPrinter<W> {
-        self.notation = notation;
+    /// The text output writes moves in `notation`, and the details when `details` (`-v`:
+    /// the moves pending, the clock after each press).
+    pub fn with_text(mut self, notation: Notation, details: bool) -> EventPrinter<W> {
+        self.text = TextLines::new(notation, details);
         self
     }
 
@@ -63,6 +101,7 @@ impl<W: Write> EventPrinter<W> {
         {
             self.error = Some(error);
         }
+        self.text.restart();
         self.log_json = match &log {
             Some(log) => serde_json::to_string(log).unwrap_or_default(),
             None => String::new(),
@@ -84,7 +123,8 @@ impl<W: Write> EventPrinter<W> {
                 self.line.extend_from_slice(b"}\n");
                 self.out.write_all(&self.line)
             }
-            _ => write_event(&mut self.out, self.json, self.notation, event),
+            (_, true) => write_event(&mut self.out, true, Notation::San, event),
+            (_, false) => self.text.write(&mut self.out, event).map(|_| ()),
         }
     }
 

@@ -22,7 +22,7 @@ use touchmove_core::sensor_log::HostNote;
 use touchmove_core::stream::{BatteryLevel, Notice, Refusal, StreamEvent, StreamKind};
 
 use super::OutputError;
-use super::printer::write_event;
+use super::printer::{TextLines, write_event};
 use super::speaker::Speaker;
 use crate::files::pgn_file::PgnFile;
 use crate::files::recording::Recording;
@@ -35,8 +35,10 @@ pub struct WatchSink<W: Write> {
     pgn: Option<PgnFile>,
     /// Whether the last write of the PGN failed (said once, until one succeeds).
     pgn_failing: bool,
-    /// How the text output writes moves.
-    notation: Notation,
+    /// The text output's lines (how moves are written, whether the details are said).
+    text: TextLines,
+    /// Whether the text output shows the board after each move.
+    diagram: bool,
     /// `--speak`: the voice.
     speaker: Option<Speaker>,
     /// Whether the voice is silent: a resumed recording's decisions, read back, were said when
@@ -64,7 +66,8 @@ impl<W: Write> WatchSink<W> {
             recording,
             pgn: pgn.map(|path| PgnFile::new(path, start, tags)),
             pgn_failing: false,
-            notation: Notation::San,
+            text: TextLines::default(),
+            diagram: true,
             speaker: None,
             hushed: false,
             unwritten: None,
@@ -83,9 +86,12 @@ impl<W: Write> WatchSink<W> {
         self.hushed = hushed;
     }
 
-    /// The text output writes moves in `notation`.
-    pub fn with_notation(mut self, notation: Notation) -> WatchSink<W> {
-        self.notation = notation;
+    /// The text output writes moves in `notation`, says the details when `details` (`-v`: the
+    /// moves pending, the clock after each press) and shows the board after each move when
+    /// `diagram`.
+    pub fn with_text(mut self, notation: Notation, details: bool, diagram: bool) -> WatchSink<W> {
+        self.text = TextLines::new(notation, details);
+        self.diagram = diagram;
         self
     }
 
@@ -194,8 +200,9 @@ impl<W: Write> WatchSink<W> {
             speaker.hear(event);
         }
         self.pgn(event);
-        write_event(&mut self.out, self.json, self.notation, event)?;
-        if !self.json {
+        if self.json {
+            write_event(&mut self.out, true, Notation::San, event)?;
+        } else if self.text.write(&mut self.out, event)? && self.diagram {
             let moved = matches!(
                 event.game(),
                 Some(EventKind::Move(_) | EventKind::Takeback { .. })
