@@ -813,9 +813,10 @@ fn killed_and_back(
     // The page read (its state and its clocks in one script) until it says offline: the clocks
     // it then shows are never earlier than those it showed last before (issue 43: they jumped
     // back two seconds).
+    // A clock's time is its last child's text (a card's clock says White or Black before it).
     let read = format!(
         "return [document.querySelector('{css}').textContent, \
-         [...document.querySelectorAll('{clocks}')].map(c => c.textContent)]"
+         [...document.querySelectorAll('{clocks}')].map(c => c.lastChild ? c.lastChild.textContent : '')]"
     );
     let mut last_online: Vec<u64> = Vec::new();
     let (said, offline_clocks) = loop {
@@ -840,6 +841,7 @@ fn killed_and_back(
         killed.elapsed()
     );
     assert_eq!(offline_clocks.len(), last_online.len());
+    assert!(!offline_clocks.is_empty(), "no clock read at {clocks}");
     for (offline, online) in offline_clocks.iter().zip(&last_online) {
         assert!(
             offline <= online,

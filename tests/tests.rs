@@ -44,6 +44,7 @@ mod link_faults;
 mod live_runner;
 mod livechess;
 mod online;
+mod pages_1080p;
 mod play;
 mod play_book;
 mod play_hint;

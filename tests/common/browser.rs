@@ -79,6 +79,23 @@ impl Browser {
         }
     }
 
+    /// A browser whose page area (`window.innerWidth` × `innerHeight`) is `width` × `height`,
+    /// as a screen of that size shows a page: the window made larger by what its frame takes.
+    pub fn with_viewport(width: u32, height: u32) -> Browser {
+        let browser = Browser::start(width, height);
+        let inner = browser.eval("return [window.innerWidth, window.innerHeight]");
+        let side = |i: usize| u32::try_from(inner[i].as_u64().unwrap_or(0)).unwrap_or(0);
+        let (outer_width, outer_height) = (
+            width + width.saturating_sub(side(0)),
+            height + height.saturating_sub(side(1)),
+        );
+        browser
+            .runtime
+            .block_on(browser.client().set_window_size(outer_width, outer_height))
+            .expect("the window resized");
+        browser
+    }
+
     fn client(&self) -> &Client {
         self.client.as_ref().expect("an open session")
     }

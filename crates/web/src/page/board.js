@@ -429,6 +429,7 @@ function renderSummary() {
   for (const side of ["white", "black"]) {
     const element = document.getElementById(side + "-clock");
     element.hidden = !clock;
+    element.parentElement.hidden = !clock;
     element.textContent = clock ? clockText(clock[side]) : "";
     element.classList.toggle("running", !!clock && !stopped && clock.running === side);
   }

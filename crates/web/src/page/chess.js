@@ -24,15 +24,26 @@ function squareIndex(name) {
   return (8 - Number(name[1])) * 8 + FILES.indexOf(name[0]);
 }
 
-// Builds the 64 squares of a board element once.
+// Builds the 64 squares of a board element once, with its coordinates: each rank's number on
+// its a-file square, each file's letter on its first-rank square.
 function makeBoard(element) {
   element.textContent = "";
   for (let i = 0; i < 64; i++) {
     const square = document.createElement("div");
     const dark = (Math.floor(i / 8) + (i % 8)) % 2 === 1;
     square.className = "sq " + (dark ? "d" : "l");
+    if (i % 8 === 0) square.appendChild(coordinate("rank", String(8 - Math.floor(i / 8))));
+    if (i >= 56) square.appendChild(coordinate("file", FILES[i % 8]));
     element.appendChild(square);
   }
+}
+
+// A coordinate's label on a square.
+function coordinate(kind, text) {
+  const label = document.createElement("span");
+  label.className = "coord " + kind;
+  label.textContent = text;
+  return label;
 }
 
 // Shows `fen` (or the 64 pieces of a placement, "?" for an occupied square whose piece is not
@@ -57,7 +68,8 @@ function drawBoard(element, fen, lastMove, marked, inHand) {
     square.classList.toggle("last", lit.has(i));
     square.classList.toggle("mark", marks.has(i));
     square.classList.toggle("hand", hands.has(i));
-    square.textContent = "";
+    const shown = square.querySelector(".pc");
+    if (shown) shown.remove();
     if (piece === "?") {
       const glyph = document.createElement("span");
       glyph.className = "pc u";

@@ -289,7 +289,7 @@ function show(board) {
   }
   entry.link.classList.toggle("quiet", (board.since_report_ms || 0) > QUIET_AFTER);
   entry.clocks.textContent = board.clock
-    ? clockText(board.clock.white) + " · " + clockText(board.clock.black)
+    ? "White " + clockText(board.clock.white) + "\nBlack " + clockText(board.clock.black)
     : "no clock";
   const flip = entry.tr.querySelector("button.flip");
   flip.dataset.flipped = String(Boolean(board.flipped));

@@ -31,7 +31,8 @@ function card(name) {
     '<div class="players"></div><div class="diagram"><div class="board"></div>' +
     '<div class="notice" hidden></div></div>' +
     '<div class="foot"><span class="move"></span><span class="clocks">' +
-    '<span class="clock w"></span><span class="clock b"></span></span></div>';
+    '<span class="clock w"><span class="side">White</span><span class="t"></span></span>' +
+    '<span class="clock b"><span class="side">Black</span><span class="t"></span></span></span></div>';
   document.getElementById("boards").appendChild(root);
   entry = {
     root,
@@ -44,6 +45,8 @@ function card(name) {
     move: root.querySelector(".move"),
     white: root.querySelector(".clock.w"),
     black: root.querySelector(".clock.b"),
+    whiteTime: root.querySelector(".clock.w .t"),
+    blackTime: root.querySelector(".clock.b .t"),
   };
   cards.set(name, entry);
   return entry;
@@ -91,9 +94,14 @@ function render() {
     }
     // After a result the clocks stand too.
     const clock = clockNow(board.clock, fetchedAt, board.result ? fetchedAt : now);
-    entry.white.textContent = clock ? clockText(clock.white) : "";
-    entry.black.textContent = clock ? clockText(clock.black) : "";
+    entry.whiteTime.textContent = clock ? clockText(clock.white) : "";
+    entry.blackTime.textContent = clock ? clockText(clock.black) : "";
     entry.white.hidden = entry.black.hidden = !clock;
+    // With both clocks beside it, the move's number says enough: the running clock is the
+    // side to move.
+    if (clock && board.started && !board.result) {
+      entry.move.textContent = moveText(board.ply, board.fen).split(",")[0];
+    }
     const running = !!clock && !off && !board.result;
     entry.white.classList.toggle("running", running && clock.running === "white");
     entry.black.classList.toggle("running", running && clock.running === "black");
