@@ -4,6 +4,8 @@ mod args;
 mod calibrate;
 mod demo;
 mod demo_games;
+#[cfg(test)]
+mod docs_commands;
 mod doctor;
 mod emulate;
 mod emulator_pty;
