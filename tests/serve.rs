@@ -578,6 +578,17 @@ fn ply_past(address: &str, after: u64) -> Option<u64> {
     }
 }
 
+/// One demo board playing the demo's first game at human speed, its players thinking 1.2 to
+/// 2 s a move.
+const HUMAN_DEMO: [&str; 6] = [
+    "--demo",
+    "1",
+    "--demo-first",
+    "1",
+    "--demo-thinking",
+    "1200-2000",
+];
+
 #[test]
 fn the_page_follows_a_game_as_it_is_played() {
     // One demo board at human speed, its players thinking 1.2 to 2 s. The game goes on at its
@@ -585,14 +596,7 @@ fn the_page_follows_a_game_as_it_is_played() {
     // the first moves): four times at least, and past the sixth move, each time the server says the game has moved on, the page must soon
     // show at least those moves, the game's own, and the diagram the position after them. How
     // soon is the page-latency benchmark's measure; here the bound is only there to end.
-    let served = serve(&[
-        "--demo",
-        "1",
-        "--demo-first",
-        "1",
-        "--demo-thinking",
-        "1200-2000",
-    ]);
+    let served = serve(&HUMAN_DEMO);
     let browser = Browser::start(1600, 1000);
     browser.open(&format!("http://{}/board/1", served.address));
     let game = source_game("corpus/demo.pgn", 1);
@@ -644,14 +648,7 @@ const WATCH_PENDING: &str = "window.pendingSeen = []; \
 fn the_page_shows_a_move_pending_the_moment_it_is_seen() {
     // A demo board (a DGT board: a move that could still grow waits for the window and a scan,
     // or the press) at human speed.
-    let served = serve(&[
-        "--demo",
-        "1",
-        "--demo-first",
-        "1",
-        "--demo-thinking",
-        "1200-2000",
-    ]);
+    let served = serve(&HUMAN_DEMO);
     let browser = Browser::start(1600, 1000);
     browser.open(&format!("http://{}/board/1", served.address));
     browser.text_when("#link", Duration::from_secs(30), |text| {

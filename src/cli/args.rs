@@ -75,7 +75,7 @@ pub struct DoctorArgs {
     /// The commands to check for: the exit status is not zero when something one of them
     /// needs is missing (default: every command).
     #[arg(value_enum, value_name = "COMMAND")]
-    pub commands: Vec<super::doctor::Need>,
+    pub commands: Vec<Need>,
     /// Also ask this port (one the system does not list); repeatable.
     #[arg(long = "port", value_name = "PATH")]
     pub ports: Vec<PathBuf>,
@@ -92,6 +92,34 @@ pub struct DoctorArgs {
     /// The Lichess server asked about the token (default: https://lichess.org).
     #[arg(long, value_name = "URL")]
     pub lichess_url: Option<String>,
+}
+
+/// A command `doctor` checks the machine for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum)]
+pub enum Need {
+    /// `touchmove watch`: a board.
+    Watch,
+    /// `touchmove play`: a board and a UCI engine.
+    Play,
+    /// `touchmove online`: a board and a Lichess token with `board:play`.
+    Online,
+    /// `touchmove serve`: its hall file, its address, its push's token.
+    Serve,
+    /// `touchmove calibrate`: a board.
+    Calibrate,
+}
+
+impl Need {
+    /// The command's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Need::Watch => "watch",
+            Need::Play => "play",
+            Need::Online => "online",
+            Need::Serve => "serve",
+            Need::Calibrate => "calibrate",
+        }
+    }
 }
 
 /// What `touchmove doctor` does, for `--help`.

@@ -4,33 +4,7 @@
 
 use std::fmt::Write as _;
 
-/// A command `doctor` checks the machine for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
-pub enum Need {
-    /// `touchmove watch`: a board.
-    Watch,
-    /// `touchmove play`: a board and a UCI engine.
-    Play,
-    /// `touchmove online`: a board and a Lichess token with `board:play`.
-    Online,
-    /// `touchmove serve`: its hall file, its address, its push's token.
-    Serve,
-    /// `touchmove calibrate`: a board.
-    Calibrate,
-}
-
-impl Need {
-    /// The command's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Need::Watch => "watch",
-            Need::Play => "play",
-            Need::Online => "online",
-            Need::Serve => "serve",
-            Need::Calibrate => "calibrate",
-        }
-    }
-}
+pub use super::super::args::Need;
 
 /// The commands that need a board to play on.
 pub const ON_A_BOARD: &[Need] = &[Need::Watch, Need::Play, Need::Online, Need::Calibrate];

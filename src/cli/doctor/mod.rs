@@ -21,7 +21,7 @@ use super::args::{DoctorArgs, ServeArgs};
 use super::ports::{Answer, ask};
 use finding::{Finding, ON_A_BOARD};
 
-pub use finding::Need;
+use finding::Need;
 
 /// Where serve listens by default, and LiveChess's own address.
 const SERVE_DEFAULT: &str = "127.0.0.1:8080";
@@ -138,8 +138,9 @@ async fn boards(args: &DoctorArgs, hall: Option<&ServeArgs>) -> Vec<Finding> {
     names.extend(args.ports.iter().cloned());
     let hall_ports = hall.into_iter().flat_map(|hall| &hall.boards);
     names.extend(hall_ports.map(|spec| spec.port.clone()));
-    names.retain(|name| !name.to_string_lossy().starts_with("ble:"));
-    names.dedup();
+    // Each port once (the system lists a port --port may name too), Bluetooth names aside.
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|name| !name.to_string_lossy().starts_with("ble:") && seen.insert(name.clone()));
     let mut findings = Vec::new();
     let mut found = 0_usize;
     for name in &names {
