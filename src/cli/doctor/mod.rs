@@ -51,7 +51,7 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
     programs.push(programs::voice(path.as_ref()));
     sections.push(("programs", programs));
     sections.push(("network", addresses(hall.as_ref())));
-    sections.push(("lichess", runtime.block_on(lichess(args, hall.as_ref()))?));
+    sections.push(("lichess", runtime.block_on(lichess(args, hall.as_ref()))));
     let report = finding::report(&sections, &args.commands);
     let mut out = std::io::stdout().lock();
     out.write_all(report.as_bytes())?;
@@ -228,7 +228,7 @@ fn addresses(hall: Option<&ServeArgs>) -> Vec<Finding> {
 
 /// The Lichess token (`--lichess-token-file`, the hall file's, else `LICHESS_TOKEN`) as the
 /// server knows it.
-async fn lichess(args: &DoctorArgs, hall: Option<&ServeArgs>) -> Result<Vec<Finding>> {
+async fn lichess(args: &DoctorArgs, hall: Option<&ServeArgs>) -> Vec<Finding> {
     let file = args
         .lichess_token_file
         .as_deref()
@@ -236,13 +236,13 @@ async fn lichess(args: &DoctorArgs, hall: Option<&ServeArgs>) -> Result<Vec<Find
     let named = file.map(|path| ("--lichess-token-file", path));
     let token = match super::secrets::token(named, super::secrets::LICHESS_TOKEN) {
         Ok(Some(token)) => token,
-        Ok(None) => return Ok(vec![network::no_token()]),
+        Ok(None) => return vec![network::no_token()],
         Err(error) => {
-            return Ok(vec![Finding::missing(
+            return vec![Finding::missing(
                 &[Need::Online, Need::Serve],
                 format!("Lichess token: {error:#}"),
                 "make the file readable by this user".to_owned(),
-            )]);
+            )];
         }
     };
     let url = args
@@ -255,5 +255,5 @@ async fn lichess(args: &DoctorArgs, hall: Option<&ServeArgs>) -> Result<Vec<Find
         Err(error) => Err(error.to_string()),
     };
     let pushing = hall.is_some_and(|hall| hall.lichess_round.is_some());
-    Ok(network::token(answer, pushing))
+    network::token(answer, pushing)
 }
