@@ -1096,6 +1096,10 @@ fn a_result_stays_on_the_page_until_the_next_game_s_first_move_and_finished_game
     browser.open(&format!("http://{address}/board/north"));
     let within = Duration::from_secs(30);
     browser.text_when("#result", within, |text| text.starts_with("0-1"));
+    // a.tsv of lichess-org/chess-openings: `A00 Barnes Opening: Fool's Mate 1. f3 e5 2. g4 Qh4#`.
+    let fools_mate = "A00 · Barnes Opening: Fool's Mate";
+    let opening = browser.text_when("#opening", within, |text| text == fools_mate);
+    assert_eq!(opening, fools_mate);
     // The pieces set up again: the next game begins, and the result stays, as the last game's.
     sse_until(address, "/api/boards/north/events", within, |event| {
         event["kind"] == "game" && event["number"] == 2
@@ -1110,6 +1114,10 @@ fn a_result_stays_on_the_page_until_the_next_game_s_first_move_and_finished_game
     );
     let pgn = pgn.as_str().unwrap_or_default();
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[ECO \"A00\"]\n[Opening \"Barnes Opening: Fool's Mate\"]"),
+        "{pgn}"
+    );
     let sans: Vec<String> = ["f3", "e5", "g4", "Qh4#"].map(str::to_owned).to_vec();
     assert_eq!(common::pgn_games(pgn), vec![sans], "{pgn}");
     // One game is one game: the board's PGN is the current game alone, its finished game
@@ -1128,6 +1136,10 @@ fn a_result_stays_on_the_page_until_the_next_game_s_first_move_and_finished_game
     sse_until(address, "/api/boards/north/events", within, |event| {
         event["kind"] == "move" && event["san"] == "e4"
     });
+    // b.tsv: `B00 King's Pawn Game 1. e4`.
+    let kings_pawn = "B00 · King's Pawn Game";
+    let opening = browser.text_when("#opening", within, |text| text == kings_pawn);
+    assert_eq!(opening, kings_pawn);
     let hidden = "return document.getElementById('result').hidden";
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     while browser.eval(hidden) != Value::Bool(true) {

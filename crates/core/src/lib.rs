@@ -77,6 +77,7 @@ pub mod decode;
 pub mod event;
 pub mod evidence;
 pub mod interpreter;
+pub mod openings;
 pub mod output;
 pub mod replay;
 pub mod rules;

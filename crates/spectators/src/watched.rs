@@ -11,6 +11,7 @@ use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Position};
 use touchmove_core::clock::ClockReading;
 use touchmove_core::event::{ClockTimes, EventKind, GameEvent, LinkState};
 use touchmove_core::interpreter::PendingDecision;
+use touchmove_core::openings::Opening;
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
 use touchmove_core::sensor_log::GameLabel;
@@ -137,6 +138,10 @@ pub struct BoardSummary {
     /// How long ago (ms) the current game's last move was made (taken back since or not), if
     /// it has one.
     pub since_move_ms: Option<u64>,
+    /// The opening the current game reached (its PGN's `ECO` and `Opening` tags), once the
+    /// openings table knows one of its positions; not written otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<Opening>,
 }
 
 /// The turn in progress, for a page (`GET /api/boards`): squares as names.
@@ -691,6 +696,7 @@ impl WatchedBoard {
             battery: self.battery,
             since_report_ms: since(self.reported),
             since_move_ms: since(self.moved),
+            opening: self.pgn.opening(),
         }
     }
 

@@ -212,6 +212,11 @@ impl PgnRecorder {
         games.join("\n")
     }
 
+    /// The opening the current game reached, as its `ECO` and `Opening` tags name it.
+    pub fn opening(&self) -> Option<crate::openings::Opening> {
+        self.current.opening()
+    }
+
     /// Records a comment at the current point of the game.
     fn note(&mut self, text: String) -> Result<(), RecordError> {
         self.current.comment(text);

@@ -447,7 +447,20 @@ function renderSummary() {
     text = "waiting for the starting position";
   }
   document.getElementById("turn").textContent = text;
+  renderOpening();
   renderOnline();
+}
+
+// The opening the game reached (its PGN's ECO and Opening tags), said when it changes.
+let openingShown = null;
+function renderOpening() {
+  const opening = summary.opening;
+  const element = document.getElementById("opening");
+  element.hidden = !opening;
+  element.textContent = opening ? opening.eco + " · " + opening.name : "";
+  const name = opening ? opening.name : null;
+  if (name !== openingShown) sayOpening(name);
+  openingShown = name;
 }
 
 // An online game's panel: the game, the opponent's offer to answer, the player's buttons.
@@ -665,6 +678,14 @@ function say(event) {
   if (!text) return;
   window.speechSynthesis.cancel();
   const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = "en";
+  window.speechSynthesis.speak(utterance);
+}
+
+// A new opening's name, after what is being said (a move's words are not cut short).
+function sayOpening(name) {
+  if (!name || !voiceOn || !window.speechSynthesis) return;
+  const utterance = new SpeechSynthesisUtterance(name.replace(":", ","));
   utterance.lang = "en";
   window.speechSynthesis.speak(utterance);
 }

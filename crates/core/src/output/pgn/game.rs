@@ -8,6 +8,7 @@ use super::error::RecordError;
 use super::movetext::{MovetextItem, Numbering, movetext_lines};
 use super::tags::{PgnTags, push_tag};
 use crate::event::{MoveEvent, Termination};
+use crate::openings::{self, Opening};
 
 /// A recorded move, with the position before it so that it can be taken back, and where its
 /// `[%clk]` comment stands, once it has one.
@@ -166,6 +167,10 @@ impl GameRecord {
         if let Some(game_id) = &tags.game_id {
             push_tag(&mut out, "GameId", game_id);
         }
+        if let Some(opening) = self.opening() {
+            push_tag(&mut out, "ECO", opening.eco);
+            push_tag(&mut out, "Opening", opening.name);
+        }
         if let Some(termination) = self.termination {
             push_tag(&mut out, "Termination", termination.as_str());
         }
@@ -178,6 +183,12 @@ impl GameRecord {
             out.push('\n');
         }
         out
+    }
+
+    /// The opening the game reached: the deepest position of it the openings table names.
+    pub(super) fn opening(&self) -> Option<Opening> {
+        let before = self.moves.iter().map(|recorded| &recorded.before);
+        openings::of_game(before.chain(std::iter::once(&self.position)))
     }
 
     /// Whether the `SetUp` and `FEN` tags are needed.

@@ -207,7 +207,8 @@ fn a_game_id_and_a_site_are_written_and_a_game_s_tags_change_before_it_closes() 
         recorder.to_pgn_string(),
         "[Event \"?\"]\n[Site \"Oslo\"]\n[Date \"2026.12.07\"]\n[Round \"?\"]\n\
          [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[Board \"3\"]\n\
-         [GameId \"hall-a/3/1/2026-12-07T06:26:58Z\"]\n\n1. e4 *\n"
+         [GameId \"hall-a/3/1/2026-12-07T06:26:58Z\"]\n\
+         [ECO \"B00\"]\n[Opening \"King's Pawn Game\"]\n\n1. e4 *\n"
     );
 }
 
@@ -256,7 +257,8 @@ fn moves_and_rulings_are_written_where_they_were_decided() {
     assert_eq!(
         pgn,
         "[Event \"Club night\"]\n[Site \"?\"]\n[Date \"2025.01.31\"]\n[Round \"3\"]\n\
-         [White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n\
+         [White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\
+         [ECO \"C44\"]\n[Opening \"King's Knight Opening: Normal Variation\"]\n\n\
          1. e4 e5 {4.3.1 white d2: touched d2, moved g1} 2. Nf3 {illegal move e8e6 by\n\
          black (1): not a king move} 2... Nc6 {mismatch: d2 e4} {resync: the board\n\
          matches again} *\n"
@@ -306,7 +308,10 @@ fn a_takeback_removes_the_last_move_and_the_comments_after_it() {
     let pgn = recorder.to_pgn_string();
     assert_eq!(
         pgn,
-        format!("{DEFAULT_ROSTER_UNFINISHED}\n1. e4 e5 2. Nc3 {{mismatch: f6}} 2... Nc6 *\n")
+        format!(
+            "{DEFAULT_ROSTER_UNFINISHED}[ECO \"C25\"]\n[Opening \"Vienna Game: Max Lange Defense\"]\n\n\
+             1. e4 e5 2. Nc3 {{mismatch: f6}} 2... Nc6 *\n"
+        )
     );
     let games = reread(&pgn);
     assert_eq!(games[0].sans, ["e4", "e5", "Nc3", "Nc6"]);
@@ -350,7 +355,8 @@ fn the_clock_after_a_move_s_press_replaces_its_times_and_gives_one_to_a_move_wit
     assert_eq!(
         pgn,
         format!(
-            "{DEFAULT_ROSTER_UNFINISHED}\n1. e4 {{[%clk 0:05:02]}} {{4.7 white e4: moved}} 1... e5 \
+            "{DEFAULT_ROSTER_UNFINISHED}[ECO \"C20\"]\n[Opening \"King's Pawn Game\"]\n\n\
+             1. e4 {{[%clk 0:05:02]}} {{4.7 white e4: moved}} 1... e5 \
              {{[%clk 0:05:01]}} *\n"
         )
     );
@@ -416,13 +422,14 @@ fn a_game_event_starts_a_new_pgn_game_from_the_standard_position() {
     // A checkmate is a normal termination (PGN standard, 9.8.1).
     let first = DEFAULT_ROSTER_UNFINISHED.replace(
         "[Result \"*\"]",
-        "[Result \"0-1\"]\n[Termination \"normal\"]",
+        "[Result \"0-1\"]\n[ECO \"A00\"]\n[Opening \"Barnes Opening: Fool's Mate\"]\n\
+         [Termination \"normal\"]",
     );
     assert_eq!(
         pgn,
         format!(
             "{first}\n1. f3 e5 2. g4 Qh4# {{checkmate (5.1.1)}} 0-1\n\n\
-             {DEFAULT_ROSTER_UNFINISHED}\n1. d4 *\n"
+             {DEFAULT_ROSTER_UNFINISHED}[ECO \"A40\"]\n[Opening \"Queen's Pawn Game\"]\n\n1. d4 *\n"
         )
     );
     let games = reread(&pgn);
