@@ -1100,6 +1100,31 @@ fn a_result_stays_on_the_page_until_the_next_game_s_first_move_and_finished_game
     let fools_mate = "A00 · Barnes Opening: Fool's Mate";
     let opening = browser.text_when("#opening", within, |text| text == fools_mate);
     assert_eq!(opening, fools_mate);
+    // The game's report, from the log's times: each piece set down 400 ms after its lift, each
+    // move's first lift a second after the last move's release (f3's turn began with the log).
+    let said = browser.text_when("#report-accuracy", within, |text| !text.is_empty());
+    assert_eq!(said, "times and touches (no engine analysed)");
+    let rows = browser.eval(
+        "return [...document.querySelectorAll('#report-moves tr')].slice(1) \
+           .map((row) => [...row.cells].slice(0, 3).map((cell) => cell.textContent))",
+    );
+    assert_eq!(
+        rows,
+        serde_json::json!([
+            ["1. f3", "", "0.4 s"],
+            ["1... e5", "1.0 s", "0.4 s"],
+            ["2. g4", "1.0 s", "0.4 s"],
+            ["2... Qh4#", "1.0 s", "0.4 s"]
+        ])
+    );
+    let (status, svg) = get(address, "/api/boards/north/report.svg");
+    assert_eq!(status, 200);
+    // No engine analysed: the times alone, the clocks' (the emulated board's clock ran).
+    assert!(
+        svg.starts_with("<svg") && svg.contains("Clocks (minutes left)"),
+        "{svg}"
+    );
+    assert!(!svg.contains("Evaluation"), "{svg}");
     // The pieces set up again: the next game begins, and the result stays, as the last game's.
     sse_until(address, "/api/boards/north/events", within, |event| {
         event["kind"] == "game" && event["number"] == 2
@@ -1137,6 +1162,9 @@ fn a_result_stays_on_the_page_until_the_next_game_s_first_move_and_finished_game
         event["kind"] == "move" && event["san"] == "e4"
     });
     // b.tsv: `B00 King's Pawn Game 1. e4`.
+    // A game going on has no report.
+    let (status, _) = get(address, "/api/boards/north/report");
+    assert_eq!(status, 404);
     let kings_pawn = "B00 · King's Pawn Game";
     let opening = browser.text_when("#opening", within, |text| text == kings_pawn);
     assert_eq!(opening, kings_pawn);

@@ -50,6 +50,7 @@ mod play_book;
 mod play_hint;
 mod properties;
 mod public_delay;
+mod report;
 mod robustness;
 mod serve;
 mod simulate_replay;

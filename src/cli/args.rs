@@ -51,6 +51,10 @@ pub enum Command {
     /// Play your Lichess games on the board (the Board API): your moves are sent as the board
     /// shows them, your opponent's are shown on the board to be carried out.
     Online(OnlineArgs),
+    /// A game's report: each move's thinking time, time in hand, touches and rulings; with an
+    /// engine its evaluation and judgement (?! ? ??), each player's accuracy; the annotated
+    /// PGN, a chart of the evaluation and the clocks, a page.
+    Report(ReportArgs),
     /// Check this machine for what the commands need: ports and the right to open them,
     /// boards, engines, espeak-ng, free addresses, the Lichess token, a hall file; each thing
     /// missing with its fix.
@@ -59,6 +63,43 @@ pub enum Command {
     #[command(hide = true)]
     Manpages(ManpagesArgs),
 }
+
+/// `touchmove report`.
+#[derive(Debug, Args)]
+#[command(after_long_help = REPORT_HELP)]
+pub struct ReportArgs {
+    /// The game: a sensor log (`touchmove-log 1` on its first line; every game it records)
+    /// or a PGN file (its games, their `[%clk]` comments read as the clocks).
+    #[arg(value_name = "LOG|PGN")]
+    pub input: PathBuf,
+    /// Judge every move with this UCI engine (`stockfish`, or a command with its arguments):
+    /// each position searched to `--depth`, one thread, in order, so that the same game gives
+    /// the same report.
+    #[arg(long, value_name = "CMD")]
+    pub engine: Option<String>,
+    /// How deep the engine searches each position.
+    #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u8).range(1..=40))]
+    pub depth: u8,
+    /// Write the annotated PGN to this file (standard output then gets the per-move table).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Write the chart of the evaluation and the clocks (of the last game) as SVG to this
+    /// file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Write the report as one HTML page (every game: its chart, its table, its PGN) to this
+    /// file.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// What `report --help` says after the options.
+const REPORT_HELP: &str = "The report is computed from the recording alone: a sensor log is \
+replayed as `replay` replays it (its header's settings), and what the board showed (lifts, \
+placements, presses, the touches the interpreter counted) gives each move's times and touches. \
+With --engine, a move that lost 0.1, 0.2 or 0.3 of the mover's winning chances (Lichess's \
+measure) is an inaccuracy ($6 ?!), a mistake ($2 ?) or a blunder ($4 ??), with the engine's \
+best move; a player's accuracy is the mean of their moves' (docs/report.md).";
 
 /// `touchmove manpages`.
 #[derive(Debug, Args)]

@@ -12,7 +12,10 @@ pub const WIDTH: usize = 100;
 /// The groups the subcommands are listed in, with their subcommands in order.
 pub const GROUPS: [(&str, &[&str]); 4] = [
     ("Play on a board", &["play", "online"]),
-    ("Watch, serve and record", &["watch", "serve", "replay"]),
+    (
+        "Watch, serve and record",
+        &["watch", "serve", "replay", "report"],
+    ),
     ("Set up", &["doctor", "ports", "calibrate"]),
     (
         "Tools for tests and demonstrations",

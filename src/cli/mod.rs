@@ -19,6 +19,7 @@ mod pgn_game;
 mod play;
 mod ports;
 mod replay;
+mod report;
 mod secrets;
 mod serve;
 mod session;
@@ -57,6 +58,7 @@ pub fn run() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Online(args) => online::run(&args),
+        Command::Report(args) => report::run(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::Manpages(args) => manpages::run(&args),
     };

@@ -87,6 +87,12 @@ impl Replay {
         self
     }
 
+    /// Where the turn stands, once the replay has begun: the pieces in hand, the touches that
+    /// bind (a report reads which pieces were touched and not moved).
+    pub fn turn_view(&self) -> Option<crate::interpreter::TurnView> {
+        self.interpreter.as_ref().map(Interpreter::turn_view)
+    }
+
     /// The position the game started from, once the header has been read.
     pub fn start_position(&self) -> Option<Chess> {
         self.header

@@ -60,6 +60,16 @@ impl Recorded {
         }
     }
 
+    /// Where the turn stands, once the replay has begun: the pieces in hand, the touches that
+    /// bind (a report reads which pieces were touched and not moved).
+    pub fn turn_view(&self) -> Option<touchmove_core::interpreter::TurnView> {
+        match self {
+            Recorded::Pending(replay) => replay.turn_view(),
+            Recorded::Engine(replay) => replay.turn_view(),
+            Recorded::Online(replay) => replay.turn_view(),
+        }
+    }
+
     /// End of the log: decides what is pending.
     pub fn finish(&mut self, sink: &mut impl FnMut(StreamEvent)) {
         match self {

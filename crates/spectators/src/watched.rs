@@ -17,6 +17,7 @@ use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
 use touchmove_core::sensor_log::GameLabel;
 use touchmove_core::sensor_log::format_placement;
 use touchmove_core::stream::{BatteryLevel, StreamEvent, StreamKind};
+use touchmove_trainer::{GameReport, Timeline};
 
 use touchmove_boards::live::{LiveEvent, LiveGame};
 
@@ -237,7 +238,12 @@ pub struct WatchedBoard {
     reported: Option<Millis>,
     /// When the current game's last move was made (taken back or not), if it has one.
     moved: Option<Millis>,
+    /// What the board showed of each game and what was decided, for its report.
+    timeline: Timeline,
 }
+
+/// How many games before the current one a board keeps what it saw of, for their reports.
+pub const REPORTS_KEPT: usize = 4;
 
 /// How many finished games a board keeps (a Lichess broadcast push holds at most 100 games in
 /// all).
@@ -272,7 +278,7 @@ impl WatchedBoard {
             events: Vec::new(),
             start: start.clone(),
             flipped: false,
-            pgn: PgnRecorder::new(start, set_up, tags.clone()),
+            pgn: PgnRecorder::new(start.clone(), set_up, tags.clone()),
             tags,
             pairings: Vec::new(),
             first_game: 1,
@@ -285,6 +291,7 @@ impl WatchedBoard {
             clock_battery_low: None,
             reported: None,
             moved: None,
+            timeline: Timeline::new(start, set_up),
         }
     }
 
@@ -366,6 +373,7 @@ impl WatchedBoard {
         };
         let event = StreamEvent::from(GameEvent { t, kind });
         self.events.push(event.clone());
+        self.timeline.stream(&event);
         event
     }
 
@@ -517,6 +525,7 @@ impl WatchedBoard {
             },
         });
         self.events.push(event.clone());
+        self.timeline.stream(&event);
         self.read_turn(game);
         event
     }
@@ -557,6 +566,7 @@ impl WatchedBoard {
         }
         // A PGN refusing an event keeps what it had: the stream still carries the event.
         let _ = self.pgn.record_stream(&decision);
+        self.timeline.stream(&decision);
         self.events.push(decision.clone());
         let Some(kind) = decision.game() else {
             return decision;
@@ -621,6 +631,8 @@ impl WatchedBoard {
                 finished.remove(0);
             }
         }
+        self.timeline.begin(self.game, start.clone());
+        self.timeline.keep_last(REPORTS_KEPT);
         self.events.clear();
         self.result = None;
         self.last_move = None;
@@ -739,6 +751,7 @@ impl WatchedBoard {
         self.heard();
         self.reported = Some(event.t);
         self.physical.apply(&event.kind);
+        self.timeline.sensor(event);
         self.read_turn(game);
     }
 
@@ -747,6 +760,7 @@ impl WatchedBoard {
     pub fn read_turn(&mut self, game: &LiveGame) {
         self.turn = game.interpreter().map(|interpreter| {
             let view = interpreter.turn_view();
+            self.timeline.turn(&view);
             let name = |square: shakmaty::Square| square.to_string();
             TurnSummary {
                 in_hand: view
@@ -769,6 +783,19 @@ impl WatchedBoard {
                 },
             }
         });
+    }
+
+    /// The report of game `number` of the board, once it has a result (its times, touches,
+    /// rulings; judged by the engine analysing beside the board, if one did): while it is the
+    /// current game, and for the few games after it ([`REPORTS_KEPT`]).
+    pub fn report(&self, number: u32) -> Option<GameReport> {
+        let game = self
+            .timeline
+            .games()
+            .filter(|game| game.number == number)
+            .last()?;
+        game.result.as_ref()?;
+        Some(GameReport::of_game(game.clone()))
     }
 
     /// The current game's events, from its start.

@@ -15,6 +15,7 @@ use super::asked::Asked;
 use super::delay::{DelayLine, Sample};
 use super::stats::StreamStats;
 use touchmove_core::output::notation::Notation;
+use touchmove_core::output::pgn::PgnTags;
 use touchmove_core::sensor::Millis;
 use touchmove_runtime::runner::Control;
 use touchmove_spectators::livechess::is_named;
@@ -181,6 +182,21 @@ impl BoardHandle {
                 summary
             }
         }
+    }
+
+    /// The report of the last game `viewer` has seen end on the board (while the page still
+    /// shows its result), with the tags its PGN is written under: `None` while the game `viewer`
+    /// sees has no result.
+    pub fn report_for(&self, viewer: Viewer) -> Option<(touchmove_trainer::GameReport, PgnTags)> {
+        let summary = self.summary_for(viewer);
+        // Before the next game's first move, the page still shows the last game's result.
+        let number = match (&summary.result, summary.ply) {
+            (Some(_), _) => summary.game,
+            (None, 0) => summary.game.checked_sub(1)?,
+            (None, _) => return None,
+        };
+        let board = self.lock();
+        Some((board.report(number)?, board.tags().clone()))
     }
 
     /// The current game's PGN as `viewer` sees it (the public's made from the events it has

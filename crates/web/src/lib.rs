@@ -18,6 +18,7 @@ pub mod delay;
 pub mod livechess;
 pub mod naming;
 pub mod records;
+pub mod report;
 pub mod requests;
 pub mod results;
 pub mod routes;

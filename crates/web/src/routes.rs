@@ -43,6 +43,9 @@ pub fn router(overview: Arc<Overview>) -> Router {
         .route("/api/boards", get(boards))
         .route("/api/boards/{name}/events", get(events))
         .route("/api/boards/{name}/games", get(finished_games))
+        .route("/api/boards/{name}/report", get(super::report::report))
+        .route("/api/boards/{name}/report.svg", get(super::report::chart))
+        .route("/api/boards/{name}/report.html", get(super::report::page))
         .route("/api/stats", get(stats))
         .route("/api/stats/reset", post(reset_stats))
         // The guard lets only the operator's token through (`access::is_operator_action`).

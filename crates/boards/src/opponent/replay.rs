@@ -26,6 +26,11 @@ impl<O: Opponent> MatchReplay<O> {
         }
     }
 
+    /// Where the turn stands (see [`Replay::turn_view`]).
+    pub fn turn_view(&self) -> Option<touchmove_core::interpreter::TurnView> {
+        self.replay.turn_view()
+    }
+
     /// Takes one record of the log and passes every event decided so far to `sink`: the
     /// interpreter's, through the opponent when the log had one.
     pub fn record(&mut self, record: LogRecord, sink: &mut impl FnMut(StreamEvent)) {

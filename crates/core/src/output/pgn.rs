@@ -16,7 +16,8 @@ use shakmaty::Chess;
 
 use crate::event::{EventKind, GameEvent, GameResult};
 use crate::stream::{OnlineNotice, StreamEvent, StreamKind};
-use comment::{illegal_comment, mismatch_comment, result_comment, violation_comment};
+pub use comment::{illegal_comment, violation_comment};
+use comment::{mismatch_comment, result_comment};
 pub use error::RecordError;
 use game::GameRecord;
 pub use tags::PgnTags;
@@ -215,6 +216,19 @@ impl PgnRecorder {
     /// The opening the current game reached, as its `ECO` and `Opening` tags name it.
     pub fn opening(&self) -> Option<crate::openings::Opening> {
         self.current.opening()
+    }
+
+    /// Gives the last move of the current game the annotation glyph `nag`, written `$N` after
+    /// it (PGN standard 8.2.4: 6 `?!`, 2 `?`, 4 `??`): a review's judgement, not the game's
+    /// record. Nothing before the first move.
+    pub fn annotate(&mut self, nag: u8) {
+        self.current.annotate(nag);
+    }
+
+    /// Adds a comment at the current point of the current game (after its last move): a
+    /// review's words, not the game's record.
+    pub fn comment(&mut self, text: String) {
+        self.current.comment(text);
     }
 
     /// Records a comment at the current point of the game.

@@ -5,3 +5,4 @@ pub mod paths;
 pub mod pgn_file;
 pub mod recording;
 pub mod resumed;
+pub mod whole;

@@ -332,6 +332,80 @@ async function loadFinished() {
   }
 }
 
+// The report of the game that has ended (its result on the page): asked once per game and
+// result; none while a game goes on.
+let reportFor = null;
+function reportKey() {
+  if (!summary) return null;
+  if (summary.result) return summary.game + ":" + summary.result;
+  return summary.ply === 0 && summary.game > 1 ? summary.game - 1 + ":last" : null;
+}
+
+async function loadReport() {
+  const key = reportKey();
+  reportFor = key;
+  const box = document.getElementById("report");
+  if (!key) {
+    box.hidden = true;
+    return;
+  }
+  try {
+    const base = "/api/boards/" + encodeURIComponent(name) + "/report";
+    const response = await fetch(base, { cache: "no-store" });
+    if (!response.ok) {
+      box.hidden = true;
+      return;
+    }
+    renderReport(await response.json(), base, key);
+  } catch (error) {
+    reportFor = null;
+  }
+}
+
+function seconds(ms) {
+  return ms === null || ms === undefined ? "" : (ms / 1000).toFixed(1) + " s";
+}
+
+function evalText(evaluation) {
+  if (!evaluation) return "";
+  if (evaluation.cp !== undefined) return (evaluation.cp / 100).toFixed(2);
+  const mate = evaluation.mate;
+  if (mate.moves === 0) return "mate";
+  return "#" + (mate.winner === "white" ? "" : "-") + mate.moves;
+}
+
+function renderReport(report, base, key) {
+  const box = document.getElementById("report");
+  const accuracy = (value) => (value === null || value === undefined ? "–" : value.toFixed(1));
+  document.getElementById("report-accuracy").textContent = report.engine
+    ? "accuracy: White " + accuracy(report.white_accuracy) + " · Black " + accuracy(report.black_accuracy)
+    : "times and touches (no engine analysed)";
+  document.getElementById("report-chart").src = base + ".svg?game=" + encodeURIComponent(key);
+  document.getElementById("report-page").href = base + ".html";
+  const table = document.getElementById("report-moves");
+  table.textContent = "";
+  const head = table.insertRow();
+  for (const title of ["move", "think", "in hand", "eval", "", "best", "touched, rulings"]) {
+    const cell = document.createElement("th");
+    cell.textContent = title;
+    head.append(cell);
+  }
+  report.moves.forEach((move, index) => {
+    const review = report.reviews[index] || {};
+    const after = report.evals[index + 1];
+    const glyph = { inaccuracy: "?!", mistake: "?", blunder: "??" }[review.judgement] || "";
+    const notes = move.touched.map((square) => "touched " + square).concat(move.rulings);
+    const row = table.insertRow();
+    row.className = review.judgement || "";
+    const number = Math.ceil(move.ply / 2) + (move.color === "white" ? ". " : "... ");
+    for (const text of [number + written(move), seconds(move.think_ms), seconds(move.in_hand_ms),
+      evalText(after && after.eval), glyph, review.best || "", notes.join("; ")]) {
+      row.insertCell().textContent = text;
+    }
+  });
+  box.hidden = false;
+}
+
 // Each finished game: its players and result, and its PGN to save.
 function renderFinished() {
   const list = document.getElementById("finished");
@@ -592,6 +666,7 @@ async function refresh() {
       summary = boards.find((board) => board.name === name) || null;
       fetchedAt = Date.now();
       if (summary && summary.game !== finishedFor) loadFinished();
+      if (summary && reportKey() !== reportFor) loadReport();
       renderBoard();
     }
   } catch (error) {

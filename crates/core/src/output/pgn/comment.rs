@@ -7,7 +7,7 @@ use crate::evidence::summary;
 
 /// `4.7: released on e1 for 620 ms (3 reports), then moved to f1`: the article and what the
 /// ruling rests on (without evidence: `4.3.1 white d2: <message>`).
-pub(super) fn violation_comment(violation: &Violation) -> String {
+pub fn violation_comment(violation: &Violation) -> String {
     if violation.evidence.is_empty() {
         return format!(
             "{} {} {}: {}",
@@ -27,7 +27,7 @@ pub(super) fn violation_comment(violation: &Violation) -> String {
 /// `illegal move e7e4 by black (1): <message>` (the move only when known), as the text output
 /// writes it, then what it rests on: `(lifted from e7, then set down on e4, then clock
 /// pressed)`.
-pub(super) fn illegal_comment(illegal: &IllegalMove) -> String {
+pub fn illegal_comment(illegal: &IllegalMove) -> String {
     let line = crate::output::text::illegal_line(illegal);
     if illegal.evidence.is_empty() {
         line

@@ -77,7 +77,7 @@ impl GameRecord {
                 source,
             })?;
         let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
-        self.items.push(MovetextItem::Move(san.to_string()));
+        self.items.push(MovetextItem::Move(san.to_string(), None));
         self.moves.push(RecordedMove { before, clk: None });
         Ok(())
     }
@@ -121,6 +121,18 @@ impl GameRecord {
             }
         }
         Ok(())
+    }
+
+    /// Gives the last move the annotation glyph `nag` (a NAG: 6 `?!`, 2 `?`, 4 `??`); nothing
+    /// before the first move.
+    pub(super) fn annotate(&mut self, nag: u8) {
+        let last_move = self.items.iter_mut().rev().find_map(|item| match item {
+            MovetextItem::Move(_, glyph) => Some(glyph),
+            MovetextItem::Comment(_) => None,
+        });
+        if let Some(glyph) = last_move {
+            *glyph = Some(nag);
+        }
     }
 
     /// Records a comment at the current point of the game.

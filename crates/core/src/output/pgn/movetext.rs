@@ -14,8 +14,8 @@ const MAX_COMMENT_PIECE: usize = MAX_LINE - 2;
 /// One element of a game's movetext.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum MovetextItem {
-    /// A move in SAN.
-    Move(String),
+    /// A move in SAN, with the annotation glyph a review gave it (a NAG: `$4`, a blunder).
+    Move(String, Option<u8>),
     /// A comment's text (not yet made safe).
     Comment(String),
 }
@@ -50,8 +50,11 @@ fn tokens(items: &[MovetextItem], numbering: Numbering) -> Vec<String> {
     let mut needs_number = true;
     for item in items {
         match item {
-            MovetextItem::Move(san) => {
+            MovetextItem::Move(san, nag) => {
                 tokens.push(numbered_move(san, fullmoves, turn, needs_number));
+                if let Some(nag) = nag {
+                    tokens.push(format!("${nag}"));
+                }
                 if turn == Color::Black {
                     fullmoves = fullmoves.saturating_add(1);
                 }
@@ -137,7 +140,7 @@ mod tests {
 
     fn moves(sans: &[&str]) -> Vec<MovetextItem> {
         sans.iter()
-            .map(|san| MovetextItem::Move((*san).to_owned()))
+            .map(|san| MovetextItem::Move((*san).to_owned(), None))
             .collect()
     }
 

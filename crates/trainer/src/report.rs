@@ -1,0 +1,202 @@
+//! A game's report: its facts, and with an engine each position's evaluation and each move's
+//! judgement; each player's accuracy.
+
+use serde::Serialize;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::facts::GameFacts;
+use crate::judgement::{Eval, MoveJudgement, player_accuracy};
+
+/// What an engine (or a tablebase) said of one position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PositionEval {
+    /// The evaluation, from White's side.
+    pub eval: Eval,
+    /// The best move, in SAN, if the position has one.
+    pub best: Option<String>,
+    /// The depth searched (`None`: known without a search, a mate on the board or a table).
+    pub depth: Option<u8>,
+}
+
+impl PositionEval {
+    /// The evaluation of a position with no move to search (checkmate, stalemate), or `None`
+    /// for a position an engine must search.
+    pub fn of_finished(position: &Chess) -> Option<PositionEval> {
+        let eval = if position.is_checkmate() {
+            Eval::Mate {
+                winner: !position.turn(),
+                moves: 0,
+            }
+        } else if position.is_stalemate() {
+            Eval::Cp(0)
+        } else {
+            return None;
+        };
+        Some(PositionEval {
+            eval,
+            best: None,
+            depth: None,
+        })
+    }
+
+    /// What an engine said of `position`: its score from the side to move's view
+    /// (centipawns, or mate in moves, negative when the side to move is mated), its best
+    /// move, the depth reached.
+    pub fn of_search(
+        position: &Chess,
+        cp: Option<i32>,
+        mate: Option<i32>,
+        best: Option<&Move>,
+        depth: Option<u8>,
+    ) -> Option<PositionEval> {
+        let eval = Eval::from_side_to_move(position.turn(), cp, mate)?;
+        let best = best.map(|m| SanPlus::from_move(position.clone(), *m).to_string());
+        Some(PositionEval { eval, best, depth })
+    }
+}
+
+impl PositionEval {
+    /// What an engine analysing beside the board said of `position` (`--analyse`): its
+    /// evaluation from White's side, the first move of its line.
+    pub fn of_analysis(
+        position: &Chess,
+        analysis: &touchmove_core::stream::Analysis,
+    ) -> Option<PositionEval> {
+        let eval = match (analysis.mate, analysis.score_cp) {
+            (Some(0), _) => Eval::Mate {
+                winner: !position.turn(),
+                moves: 0,
+            },
+            (Some(mate), _) => Eval::Mate {
+                winner: if mate > 0 { Color::White } else { Color::Black },
+                moves: mate.unsigned_abs(),
+            },
+            (None, Some(cp)) => Eval::Cp(cp),
+            (None, None) => return None,
+        };
+        Some(PositionEval {
+            eval,
+            best: analysis.pv.first().cloned(),
+            depth: u8::try_from(analysis.depth).ok(),
+        })
+    }
+}
+
+/// One move of the report: the judgement, and the engine's best move where it was not played.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoveReview {
+    /// The judgement, where both positions were evaluated.
+    #[serde(flatten)]
+    pub judged: Option<MoveJudgement>,
+    /// The engine's best move, where the move played was judged an inaccuracy or worse.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<String>,
+}
+
+/// A game's report.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameReport {
+    /// The game as the board saw it.
+    #[serde(flatten)]
+    pub facts: GameFacts,
+    /// Each position's evaluation, the start first (empty without an engine).
+    pub evals: Vec<Option<PositionEval>>,
+    /// Each move's review (empty without an engine).
+    pub reviews: Vec<MoveReview>,
+    /// White's accuracy, 0 to 100, with an engine.
+    pub white_accuracy: Option<f64>,
+    /// Black's accuracy.
+    pub black_accuracy: Option<f64>,
+    /// The engine that judged (its name and how deep it searched), if one did.
+    pub engine: Option<String>,
+}
+
+impl GameReport {
+    /// The report of `facts` without an engine: times, touches, rulings.
+    pub fn of_facts(facts: GameFacts) -> GameReport {
+        GameReport {
+            facts,
+            evals: Vec::new(),
+            reviews: Vec::new(),
+            white_accuracy: None,
+            black_accuracy: None,
+            engine: None,
+        }
+    }
+
+    /// The report of `facts`: judged by what an engine analysing beside the board said of its
+    /// positions (`--analyse`), where it said anything; else its times, touches and rulings.
+    pub fn of_game(facts: GameFacts) -> GameReport {
+        if facts.analyses.iter().all(Option::is_none) {
+            return GameReport::of_facts(facts);
+        }
+        let mut evals = facts.analyses.clone();
+        evals.resize(facts.moves.len() + 1, None);
+        for (eval, position) in evals.iter_mut().zip(facts.positions()) {
+            if eval.is_none() {
+                *eval = PositionEval::of_finished(&position);
+            }
+        }
+        GameReport::judged(
+            facts,
+            evals,
+            "the engine analysing beside the board".to_owned(),
+        )
+    }
+
+    /// The report of `facts` with `evals`, one per position of the game (the start first):
+    /// each move judged from the evaluations before and after it.
+    pub fn judged(
+        facts: GameFacts,
+        evals: Vec<Option<PositionEval>>,
+        engine: String,
+    ) -> GameReport {
+        let reviews: Vec<MoveReview> = facts
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(index, played)| {
+                let before = evals.get(index).and_then(Option::as_ref);
+                let after = evals.get(index + 1).and_then(Option::as_ref);
+                let judged = before.zip(after).map(|(before, after)| {
+                    MoveJudgement::of(played.color, before.eval, after.eval)
+                });
+                let earns = judged.as_ref().is_some_and(|j| j.judgement.is_some());
+                let best = before
+                    .and_then(|before| before.best.clone())
+                    .filter(|best| earns && *best != played.san);
+                MoveReview { judged, best }
+            })
+            .collect();
+        let accuracy = |color: Color| {
+            let judged = facts
+                .moves
+                .iter()
+                .zip(&reviews)
+                .filter(|(m, _)| m.color == color);
+            player_accuracy(judged.filter_map(|(_, review)| review.judged.as_ref()))
+        };
+        GameReport {
+            white_accuracy: accuracy(Color::White),
+            black_accuracy: accuracy(Color::Black),
+            facts,
+            evals,
+            reviews,
+            engine: Some(engine),
+        }
+    }
+
+    /// The review of move `index` (from 0), if the game was judged.
+    pub fn review(&self, index: usize) -> Option<&MoveReview> {
+        self.reviews.get(index)
+    }
+
+    /// The evaluation after move `index` (from 0).
+    pub fn eval_after(&self, index: usize) -> Option<Eval> {
+        self.evals
+            .get(index + 1)
+            .and_then(Option::as_ref)
+            .map(|e| e.eval)
+    }
+}

@@ -1,0 +1,92 @@
+//! The per-move table, as text for a terminal: each move's thinking time, time in hand, clock,
+//! touches, rulings, and with an engine its evaluation, loss and judgement.
+
+use crate::format::seconds;
+use crate::report::GameReport;
+
+/// The table's column heads.
+const HEADS: [&str; 9] = [
+    "move",
+    "think",
+    "in hand",
+    "clock",
+    "eval",
+    "loss",
+    "",
+    "best",
+    "touched / rulings",
+];
+
+/// An evaluation as the table writes it: as PGN's `[%eval]` does, `mate` once mated.
+pub fn eval_text(eval: crate::judgement::Eval) -> String {
+    if eval.is_mated() {
+        "mate".to_owned()
+    } else {
+        eval.pgn()
+    }
+}
+
+/// One row a move of `report`'s game, under a heading line, columns aligned.
+pub fn move_table(report: &GameReport) -> String {
+    let mut rows: Vec<[String; 9]> = vec![HEADS.map(str::to_owned)];
+    for (index, played) in report.facts.moves.iter().enumerate() {
+        let number = played.ply.div_ceil(2);
+        let numbered = match played.color {
+            shakmaty::Color::White => format!("{number}. {}", played.san),
+            shakmaty::Color::Black => format!("{number}... {}", played.san),
+        };
+        let review = report.review(index);
+        let judged = review.and_then(|r| r.judged.as_ref());
+        let mut notes: Vec<String> = played
+            .touched
+            .iter()
+            .map(|s| format!("touched {s}"))
+            .collect();
+        notes.extend(played.rulings.iter().cloned());
+        rows.push([
+            numbered,
+            played.think_ms.map(seconds).unwrap_or_default(),
+            played.in_hand_ms.map(seconds).unwrap_or_default(),
+            played
+                .clock
+                .map(|c| touchmove_core::clock::clk(c.get(played.color)))
+                .unwrap_or_default(),
+            report.eval_after(index).map(eval_text).unwrap_or_default(),
+            judged.map(|j| j.loss_cp.to_string()).unwrap_or_default(),
+            judged
+                .and_then(|j| j.judgement)
+                .map(|j| j.glyph().to_owned())
+                .unwrap_or_default(),
+            review.and_then(|r| r.best.clone()).unwrap_or_default(),
+            notes.join("; "),
+        ]);
+    }
+    let widths: Vec<usize> = (0..HEADS.len())
+        .map(|column| {
+            rows.iter()
+                .filter_map(|row| row.get(column))
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, width)| format!("{cell:<width$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    for (side, accuracy) in [
+        ("white", report.white_accuracy),
+        ("black", report.black_accuracy),
+    ] {
+        if let Some(accuracy) = accuracy {
+            out.push_str(&format!("accuracy {side}: {accuracy:.1}\n"));
+        }
+    }
+    out
+}
