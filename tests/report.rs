@@ -107,7 +107,7 @@ fn the_report_of_a_log_says_each_move_s_times_touches_and_rulings() {
     let black = moves[1][2].as_str().unwrap_or_default();
     let black = black.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        black.starts_with("[%emt 0:00:01] in hand 0.3 s; touched g8 and did not move it"),
+        black.starts_with("[%emt 0:00:01.0] in hand 0.3 s; touched g8 and did not move it"),
         "{pgn}"
     );
     assert!(black.contains("4.3.1"), "the ruling is in the PGN: {pgn}");
@@ -223,4 +223,81 @@ fn the_report_of_a_recording_is_the_same_every_time() {
             .any(|line| line.starts_with("accuracy white: ")),
         "{table}"
     );
+}
+
+/// The project's test tables (`fixtures/syzygy`, 3 and 4 pieces, from python-chess's test data).
+fn syzygy() -> String {
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/syzygy");
+    tables.to_str().expect("a UTF-8 path").to_owned()
+}
+
+#[test]
+fn a_krvk_ending_is_told_by_the_tables_distance() {
+    // Black (Kh8) to move against Kg6 and Ra1: Kg8 is forced (g7 and h7 are the white king's),
+    // then Ra8 mates. After Kg8, White mates in one ply: a win at DTZ 1.
+    let dir = tempfile::tempdir().expect("a folder");
+    let log = written(
+        &dir,
+        "krvk.log",
+        "touchmove-log 1\n@start 7k/8/6K1/8/8/8/8/R7 b - - 0 1\n0 lift h8\n300 place g8\n\
+         1000 lift a1\n1300 place a8\n",
+    );
+    let pgn = touchmove_ok(&["report", arg(&log), "--syzygy", &syzygy()]);
+    let read = python_chess_moves(&pgn);
+    let moves = read["moves"].as_array().expect("moves");
+    let words = |m: &Value| {
+        m[2].as_str()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(moves[0][0], "Kg8", "{pgn}");
+    assert!(
+        words(&moves[0]).starts_with("tablebase: White wins (DTZ 1)"),
+        "{pgn}"
+    );
+    assert_eq!(moves[1][0], "Ra8#", "{pgn}");
+    assert_eq!(read["headers"]["Result"], "1-0", "{pgn}");
+}
+
+#[test]
+fn a_won_ending_given_away_is_a_blunder_by_the_tables() {
+    // White (Kc3, Rf1) wins against Kg7; 1. Rf7+ lets the king take the rook: a draw (two
+    // kings). From a win to a draw is all of White's winning chances: a blunder, the table's
+    // move the better one.
+    let dir = tempfile::tempdir().expect("a folder");
+    let log = written(
+        &dir,
+        "given.log",
+        "touchmove-log 1\n@start 8/6k1/8/8/8/2K5/8/5R2 w - - 0 1\n0 lift f1\n300 place f7\n\
+         1000 lift f7\n1100 lift g7\n1400 place f7\n",
+    );
+    let pgn = touchmove_ok(&["report", arg(&log), "--syzygy", &syzygy()]);
+    let read = python_chess_moves(&pgn);
+    let moves = read["moves"].as_array().expect("moves");
+    let rf7 = &moves[0];
+    assert_eq!(
+        (rf7[0].as_str(), &rf7[1]),
+        (Some("Rf7+"), &serde_json::json!([4])),
+        "{pgn}"
+    );
+    let said = rf7[2]
+        .as_str()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        said.starts_with("tablebase: draw; (TB 1-0 → TB draw) Blunder. "),
+        "{pgn}"
+    );
+    let best = said
+        .split(". ")
+        .nth(1)
+        .and_then(|s| s.strip_suffix(" was best; in hand 0.3 s"))
+        .expect("a best move");
+    assert_ne!(best, "Rf7+", "{pgn}");
+    let before = read["before"].as_str().unwrap_or_default();
+    assert!(before.contains("judged by the Syzygy tables"), "{pgn}");
 }

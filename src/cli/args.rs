@@ -80,6 +80,10 @@ pub struct ReportArgs {
     /// How deep the engine searches each position.
     #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u8).range(1..=40))]
     pub depth: u8,
+    /// Syzygy tablebases (a folder of *.rtbw and *.rtbz files): a position they hold is
+    /// judged by them, exactly (its result and distance to zeroing in the comment).
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<PathBuf>,
     /// Write the annotated PGN to this file (standard output then gets the per-move table).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,

@@ -31,6 +31,82 @@ pub struct Analysis {
     pub pv: Vec<String>,
 }
 
+/// What a Syzygy tablebase says of a position (`--syzygy DIR`): the result with best play
+/// and the distance to zeroing, from the side to move's view. Exact where the table has the
+/// position; nothing is ruled from it (the arbiter decides).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableResult {
+    /// The result with best play under the 50-move rule, for the side to move: `win`,
+    /// `cursed-win` (a win the 50-move rule frustrates), `draw`, `blessed-loss`, `loss`; `maybe-win`
+    /// and `maybe-loss` where the table's rounding leaves it open.
+    pub wdl: TableWdl,
+    /// The distance to zeroing: plies to the next capture, pawn move or mate with best play
+    /// (Syzygy's DTZ), positive when the side to move wins, negative when it loses, 0 in a
+    /// draw.
+    pub dtz: i32,
+    /// The table's best move, in SAN (none in a position without a move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<String>,
+    /// The side to move.
+    #[serde(serialize_with = "crate::event::ser_display")]
+    pub turn: Color,
+}
+
+/// A tablebase's result for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TableWdl {
+    /// A win.
+    Win,
+    /// A win the 50-move rule frustrates.
+    CursedWin,
+    /// A win or a cursed win: the table's rounding leaves it open.
+    MaybeWin,
+    /// A draw.
+    Draw,
+    /// A loss or a blessed loss.
+    MaybeLoss,
+    /// A loss the 50-move rule saves.
+    BlessedLoss,
+    /// A loss.
+    Loss,
+}
+
+impl TableResult {
+    /// The side that wins with best play, if one does (a cursed win is a draw under the
+    /// 50-move rule: none).
+    pub fn winner(&self) -> Option<Color> {
+        match self.wdl {
+            TableWdl::Win | TableWdl::MaybeWin => Some(self.turn),
+            TableWdl::Loss | TableWdl::MaybeLoss => Some(!self.turn),
+            TableWdl::CursedWin | TableWdl::Draw | TableWdl::BlessedLoss => None,
+        }
+    }
+
+    /// In words: `White wins (DTZ 13)`, `draw`, `Black wins, cursed by the 50-move rule
+    /// (draw)`.
+    pub fn words(&self) -> String {
+        let side = |color: Color| match color {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        let dtz = self.dtz.unsigned_abs();
+        match self.wdl {
+            TableWdl::Win | TableWdl::MaybeWin => format!("{} wins (DTZ {dtz})", side(self.turn)),
+            TableWdl::Loss | TableWdl::MaybeLoss => {
+                format!("{} wins (DTZ {dtz})", side(!self.turn))
+            }
+            TableWdl::CursedWin => {
+                format!("draw: {} wins only past the 50-move rule", side(self.turn))
+            }
+            TableWdl::BlessedLoss => {
+                format!("draw: {} wins only past the 50-move rule", side(!self.turn))
+            }
+            TableWdl::Draw => "draw".to_owned(),
+        }
+    }
+}
+
 /// An engine's move (`touchmove play`): its choice, which the player is to carry out on the
 /// board (kind `engine`), or a hint, its best move for the player, which changes nothing (kind
 /// `hint`).

@@ -25,4 +25,5 @@ pub mod in_order;
 pub mod keys;
 pub mod runner;
 pub mod sinks;
+pub mod tablebase;
 pub mod tee;

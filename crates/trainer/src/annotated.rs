@@ -5,6 +5,7 @@
 use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 
 use crate::format::seconds;
+
 use crate::report::GameReport;
 
 /// The game of `report` as annotated PGN under `tags`: each move followed by a comment with
@@ -30,21 +31,31 @@ pub fn annotated_pgn(report: &GameReport, tags: &PgnTags) -> String {
         }
         let mut commands = Vec::new();
         // A mate on the board needs no evaluation: the move says it.
-        if let Some(eval) = report.eval_after(number).filter(|eval| !eval.is_mated()) {
+        let after = report.evals.get(number + 1).and_then(Option::as_ref);
+        let table = after.and_then(|after| after.table.as_ref());
+        // A table's result is said in words: its win is no engine's evaluation.
+        if let Some(eval) = after
+            .filter(|a| a.table.is_none())
+            .map(|a| a.eval)
+            .filter(|e| !e.is_mated())
+        {
             commands.push(format!("[%eval {}]", eval.pgn()));
         }
         if let Some(think) = played.think_ms {
-            commands.push(format!("[%emt {}]", touchmove_core::clock::clk(think)));
+            commands.push(format!("[%emt {}]", crate::format::emt(think)));
         }
         let mut words = Vec::new();
+        if let Some(table) = table {
+            words.push(format!("tablebase: {}", table.words()));
+        }
         if let Some(review) = review
             && let Some(judged) = &review.judged
             && let Some(judgement) = judged.judgement
         {
             let mut said = format!(
                 "({} → {}) {}",
-                judged.before.pgn(),
-                judged.after.pgn(),
+                crate::table::position_text(report, number),
+                crate::table::position_text(report, number + 1),
                 capitalised(judgement.name())
             );
             if let Some(best) = &review.best {

@@ -13,6 +13,20 @@ pub fn seconds(ms: Millis) -> String {
     }
 }
 
+/// PGN's elapsed move time, `h:mm:ss.t` (`[%emt 0:00:12.3]`): tenths of a second, as
+/// `[%clk]` may have them.
+pub fn emt(ms: Millis) -> String {
+    let tenths = ms / 100;
+    let seconds = tenths / 10;
+    format!(
+        "{}:{:02}:{:02}.{}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60,
+        tenths % 10
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -22,5 +36,11 @@ mod tests {
         assert_eq!(seconds(840), "0.8 s");
         assert_eq!(seconds(12_349), "12.3 s");
         assert_eq!(seconds(125_000), "2 min 05 s");
+    }
+
+    #[test]
+    fn elapsed_move_times_keep_tenths() {
+        assert_eq!(emt(700), "0:00:00.7");
+        assert_eq!(emt(3_723_450), "1:02:03.4");
     }
 }

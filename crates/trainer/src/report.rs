@@ -7,6 +7,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::facts::GameFacts;
 use crate::judgement::{Eval, MoveJudgement, player_accuracy};
+use touchmove_core::stream::TableResult;
 
 /// What an engine (or a tablebase) said of one position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -17,6 +18,9 @@ pub struct PositionEval {
     pub best: Option<String>,
     /// The depth searched (`None`: known without a search, a mate on the board or a table).
     pub depth: Option<u8>,
+    /// What a Syzygy table says of the position, where one was asked and has it: exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableResult>,
 }
 
 impl PositionEval {
@@ -37,7 +41,24 @@ impl PositionEval {
             eval,
             best: None,
             depth: None,
+            table: None,
         })
+    }
+
+    /// What a Syzygy table says of a position: a win counts as a mate does (the cap of the
+    /// evaluation), a draw (a cursed win, a blessed loss too) as 0; its best move.
+    pub fn of_table(table: TableResult) -> PositionEval {
+        let eval = match table.winner() {
+            Some(Color::White) => Eval::Cp(1_000),
+            Some(Color::Black) => Eval::Cp(-1_000),
+            None => Eval::Cp(0),
+        };
+        PositionEval {
+            eval,
+            best: table.best.clone(),
+            depth: None,
+            table: Some(table),
+        }
     }
 
     /// What an engine said of `position`: its score from the side to move's view
@@ -52,7 +73,12 @@ impl PositionEval {
     ) -> Option<PositionEval> {
         let eval = Eval::from_side_to_move(position.turn(), cp, mate)?;
         let best = best.map(|m| SanPlus::from_move(position.clone(), *m).to_string());
-        Some(PositionEval { eval, best, depth })
+        Some(PositionEval {
+            eval,
+            best,
+            depth,
+            table: None,
+        })
     }
 }
 
@@ -79,6 +105,7 @@ impl PositionEval {
             eval,
             best: analysis.pv.first().cloned(),
             depth: u8::try_from(analysis.depth).ok(),
+            table: None,
         })
     }
 }

@@ -26,6 +26,22 @@ pub fn eval_text(eval: crate::judgement::Eval) -> String {
     }
 }
 
+/// The evaluation of position `index` (0: the start) as the table writes it: a tablebase's
+/// result as `TB` and its winner (`TB 1-0`, `TB draw`), else the engine's.
+pub fn position_text(report: &GameReport, index: usize) -> String {
+    let Some(eval) = report.evals.get(index).and_then(Option::as_ref) else {
+        return String::new();
+    };
+    match &eval.table {
+        Some(table) => match table.winner() {
+            Some(shakmaty::Color::White) => "TB 1-0".to_owned(),
+            Some(shakmaty::Color::Black) => "TB 0-1".to_owned(),
+            None => "TB draw".to_owned(),
+        },
+        None => eval_text(eval.eval),
+    }
+}
+
 /// One row a move of `report`'s game, under a heading line, columns aligned.
 pub fn move_table(report: &GameReport) -> String {
     let mut rows: Vec<[String; 9]> = vec![HEADS.map(str::to_owned)];
@@ -51,7 +67,7 @@ pub fn move_table(report: &GameReport) -> String {
                 .clock
                 .map(|c| touchmove_core::clock::clk(c.get(played.color)))
                 .unwrap_or_default(),
-            report.eval_after(index).map(eval_text).unwrap_or_default(),
+            position_text(report, index + 1),
             judged.map(|j| j.loss_cp.to_string()).unwrap_or_default(),
             judged
                 .and_then(|j| j.judgement)

@@ -181,6 +181,7 @@ fn a_missed_mate_is_a_blunder_with_the_mate_as_the_best_move() {
             eval: Eval::Cp(30),
             best: None,
             depth: Some(10),
+            table: None,
         })
     };
     let mut evals: Vec<Option<PositionEval>> = (0..positions.len()).map(even).collect();
@@ -191,6 +192,7 @@ fn a_missed_mate_is_a_blunder_with_the_mate_as_the_best_move() {
         },
         best: Some("Qxf7#".to_owned()),
         depth: Some(10),
+        table: None,
     });
     let report = GameReport::judged(facts, evals, "by hand".to_owned());
     // 3...Nf6 let White mate (0.3 to 1,000 cp for White: Black lost 0.8957), 4. Qf3 let the

@@ -10,12 +10,18 @@ use tokio::sync::mpsc;
 use touchmove::output::pgn::PgnTags;
 use touchmove_engine::{EngineConfig, EngineEvent, Score, SearchLimits};
 use touchmove_runtime::engine_runner::{self, EngineCommand, EngineReport, EngineRequest};
+use touchmove_runtime::tablebase::Tablebases;
 use touchmove_trainer::{GameReport, PositionEval};
 
 use super::ReadGame;
 
 /// The games judged by the engine `command` searching each position to `depth`.
-pub fn judge(command: &str, depth: u8, games: Vec<ReadGame>) -> Result<Vec<(GameReport, PgnTags)>> {
+pub fn judge(
+    command: &str,
+    depth: u8,
+    tables: Option<&Tablebases>,
+    games: Vec<ReadGame>,
+) -> Result<Vec<(GameReport, PgnTags)>> {
     let Some(engine) = EngineCommand::parse(command) else {
         bail!("--engine: no command given");
     };
@@ -51,9 +57,11 @@ pub fn judge(command: &str, depth: u8, games: Vec<ReadGame>) -> Result<Vec<(Game
                     .get(index)
                     .cloned()
                     .unwrap_or_default();
-                let eval = match PositionEval::of_finished(&position) {
-                    Some(eval) => Some(eval),
-                    None => {
+                let table = tables.and_then(|tables| tables.probe(&position));
+                let eval = match (PositionEval::of_finished(&position), table) {
+                    (Some(eval), _) => Some(eval),
+                    (None, Some(table)) => Some(PositionEval::of_table(table)),
+                    (None, None) => {
                         let limits = SearchLimits::Depth(depth);
                         if requests
                             .send(EngineRequest::Go {

@@ -15,11 +15,12 @@ use anyhow::{Context, Result};
 use touchmove::output::pgn::PgnTags;
 use touchmove_runtime::files::paths::{Existing, check_output};
 use touchmove_runtime::files::whole::write_whole;
+use touchmove_runtime::tablebase::Tablebases;
 use touchmove_trainer::annotated::annotated_pgn;
 use touchmove_trainer::chart::chart_svg;
 use touchmove_trainer::html::report_html;
 use touchmove_trainer::table::move_table;
-use touchmove_trainer::{GameFacts, GameReport};
+use touchmove_trainer::{GameFacts, GameReport, PositionEval};
 
 use super::args::ReportArgs;
 
@@ -42,15 +43,45 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             check_output(path, what, Existing::Replace)?;
         }
     }
+    let tables = args.syzygy.as_deref().map(Tablebases::open).transpose()?;
     let games = read_games(&args.input)?;
     let reports = match &args.engine {
-        Some(command) => engine::judge(command, args.depth, games)?,
+        Some(command) => engine::judge(command, args.depth, tables.as_ref(), games)?,
         None => games
             .into_iter()
-            .map(|game| (GameReport::of_game(game.facts), game.tags))
+            .map(|game| (judged_by_tables(game.facts, tables.as_ref()), game.tags))
             .collect(),
     };
     write_outputs(args, &reports)
+}
+
+/// The report of `facts` without an engine: the analyses recorded beside the board, and the
+/// tables' results where they hold a position.
+fn judged_by_tables(facts: GameFacts, tables: Option<&Tablebases>) -> GameReport {
+    let Some(tables) = tables else {
+        return GameReport::of_game(facts);
+    };
+    let positions = facts.positions();
+    let mut evals = facts.analyses.clone();
+    evals.resize(positions.len(), None);
+    let mut found = false;
+    for (eval, position) in evals.iter_mut().zip(&positions) {
+        if let Some(table) = tables.probe(position) {
+            *eval = Some(PositionEval::of_table(table));
+            found = true;
+        } else if eval.is_none() {
+            *eval = PositionEval::of_finished(position);
+        }
+    }
+    if !found {
+        return GameReport::of_game(facts);
+    }
+    let judge = if facts.analyses.iter().any(Option::is_some) {
+        "the engine analysing beside the board and the Syzygy tables"
+    } else {
+        "the Syzygy tables"
+    };
+    GameReport::judged(facts, evals, judge.to_owned())
 }
 
 /// The games of the file at `path`: a sensor log's, or a PGN file's.
