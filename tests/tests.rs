@@ -55,3 +55,4 @@ mod robustness;
 mod serve;
 mod simulate_replay;
 mod speak;
+mod tablebase_serve;

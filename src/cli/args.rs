@@ -540,6 +540,12 @@ pub struct ServeArgs {
     /// them live. Not with --livechess.
     #[arg(long, value_name = "DELAY", value_parser = parse_delay, help_heading = "Hall and pages")]
     pub public_delay: Option<std::time::Duration>,
+    /// Syzygy tablebases (a folder of *.rtbw and *.rtbz files): the console shows what they
+    /// say of each board's position beside its result buttons (the arbiter decides; nothing
+    /// is ruled from a table), and a finished game's report is judged by them where they
+    /// hold a position.
+    #[arg(long, value_name = "DIR", help_heading = "Hall and pages")]
+    pub syzygy: Option<PathBuf>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR", help_heading = "Records and PGN")]
     pub record_dir: Option<PathBuf>,

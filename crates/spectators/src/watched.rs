@@ -16,8 +16,8 @@ use touchmove_core::output::pgn::{PgnRecorder, PgnTags};
 use touchmove_core::sensor::{BoardSnapshot, Millis, SensorEvent};
 use touchmove_core::sensor_log::GameLabel;
 use touchmove_core::sensor_log::format_placement;
-use touchmove_core::stream::{BatteryLevel, StreamEvent, StreamKind};
-use touchmove_trainer::{GameReport, Timeline};
+use touchmove_core::stream::{BatteryLevel, StreamEvent, StreamKind, TableResult};
+use touchmove_trainer::{GameFacts, GameReport, Timeline};
 
 use touchmove_boards::live::{LiveEvent, LiveGame};
 
@@ -143,6 +143,11 @@ pub struct BoardSummary {
     /// openings table knows one of its positions; not written otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opening: Option<Opening>,
+    /// What the Syzygy tables say of the position (`serve --syzygy DIR`), to the operator
+    /// only (the console shows it beside the result buttons: nothing is ruled from it); not
+    /// written otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<TableResult>,
 }
 
 /// The turn in progress, for a page (`GET /api/boards`): squares as names.
@@ -709,6 +714,7 @@ impl WatchedBoard {
             since_report_ms: since(self.reported),
             since_move_ms: since(self.moved),
             opening: self.pgn.opening(),
+            tablebase: None,
         }
     }
 
@@ -785,17 +791,28 @@ impl WatchedBoard {
         });
     }
 
+    /// The position the current game stands at.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
     /// The report of game `number` of the board, once it has a result (its times, touches,
     /// rulings; judged by the engine analysing beside the board, if one did): while it is the
     /// current game, and for the few games after it ([`REPORTS_KEPT`]).
     pub fn report(&self, number: u32) -> Option<GameReport> {
+        self.finished_game(number).map(GameReport::of_game)
+    }
+
+    /// What the board saw of game `number`, once it has a result (see
+    /// [`WatchedBoard::report`]).
+    pub fn finished_game(&self, number: u32) -> Option<GameFacts> {
         let game = self
             .timeline
             .games()
             .filter(|game| game.number == number)
             .last()?;
         game.result.as_ref()?;
-        Some(GameReport::of_game(game.clone()))
+        Some(game.clone())
     }
 
     /// The current game's events, from its start.

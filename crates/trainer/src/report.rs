@@ -172,6 +172,37 @@ impl GameReport {
         )
     }
 
+    /// The report of `facts` judged by the analyses recorded beside the board and by what
+    /// `probe` (a Syzygy table) says of the positions it holds, exactly; as
+    /// [`GameReport::of_game`] where it holds none.
+    pub fn with_tables(
+        facts: GameFacts,
+        probe: impl Fn(&Chess) -> Option<TableResult>,
+    ) -> GameReport {
+        let positions = facts.positions();
+        let mut evals = facts.analyses.clone();
+        evals.resize(positions.len(), None);
+        let mut found = false;
+        for (eval, position) in evals.iter_mut().zip(&positions) {
+            // A mate or a stalemate on the board is said by the board, not by a table.
+            if let Some(finished) = PositionEval::of_finished(position) {
+                *eval = Some(finished);
+            } else if let Some(table) = probe(position) {
+                *eval = Some(PositionEval::of_table(table));
+                found = true;
+            }
+        }
+        if !found {
+            return GameReport::of_game(facts);
+        }
+        let judge = if facts.analyses.iter().any(Option::is_some) {
+            "the engine analysing beside the board and the Syzygy tables"
+        } else {
+            "the Syzygy tables"
+        };
+        GameReport::judged(facts, evals, judge.to_owned())
+    }
+
     /// The report of `facts` with `evals`, one per position of the game (the start first):
     /// each move judged from the evaluations before and after it.
     pub fn judged(

@@ -18,6 +18,7 @@ use touchmove_core::output::notation::Notation;
 use touchmove_core::output::pgn::PgnTags;
 use touchmove_core::sensor::Millis;
 use touchmove_runtime::runner::Control;
+use touchmove_runtime::tablebase::Tablebases;
 use touchmove_spectators::livechess::is_named;
 use touchmove_spectators::watched::{BoardSummary, WatchedBoard};
 
@@ -187,7 +188,11 @@ impl BoardHandle {
     /// The report of the last game `viewer` has seen end on the board (while the page still
     /// shows its result), with the tags its PGN is written under: `None` while the game `viewer`
     /// sees has no result.
-    pub fn report_for(&self, viewer: Viewer) -> Option<(touchmove_trainer::GameReport, PgnTags)> {
+    pub fn report_for(
+        &self,
+        viewer: Viewer,
+        tables: Option<&Tablebases>,
+    ) -> Option<(touchmove_trainer::GameReport, PgnTags)> {
         let summary = self.summary_for(viewer);
         // Before the next game's first move, the page still shows the last game's result.
         let number = match (&summary.result, summary.ply) {
@@ -196,7 +201,12 @@ impl BoardHandle {
             (None, _) => return None,
         };
         let board = self.lock();
-        Some((board.report(number)?, board.tags().clone()))
+        let facts = board.finished_game(number)?;
+        let report = match tables {
+            Some(tables) => touchmove_trainer::GameReport::with_tables(facts, |p| tables.probe(p)),
+            None => touchmove_trainer::GameReport::of_game(facts),
+        };
+        Some((report, board.tags().clone()))
     }
 
     /// The current game's PGN as `viewer` sees it (the public's made from the events it has
@@ -435,6 +445,8 @@ pub struct Overview {
     pub console: bool,
     /// `--public-delay`: how late the public sees the boards.
     pub public_delay: Option<Duration>,
+    /// `--syzygy DIR`: the tables whose result the operator sees of each board's position.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 /// The round as the pushes read it: what the public sees of each board (late with
@@ -486,6 +498,25 @@ impl Overview {
         self
     }
 
+    /// The same overview, the operator seeing what `tablebases` say of each board's position
+    /// (`--syzygy DIR`).
+    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> Overview {
+        self.tablebases = tablebases;
+        self
+    }
+
+    /// The summary of `board` as `viewer` sees it: the operator's with what the tables say of
+    /// its position.
+    pub fn summary_for(&self, board: &BoardHandle, viewer: Viewer) -> BoardSummary {
+        let mut summary = board.summary_for(viewer);
+        if viewer == Viewer::Operator
+            && let Some(tables) = &self.tablebases
+        {
+            summary.tablebase = tables.probe(board.lock().position());
+        }
+        summary
+    }
+
     /// The same overview, its board pages writing moves in `notation`.
     pub fn with_notation(mut self, notation: Notation) -> Overview {
         self.notation = notation;
@@ -509,6 +540,7 @@ impl Overview {
             requests: None,
             console: false,
             public_delay: None,
+            tablebases: None,
         }
     }
 

@@ -26,7 +26,7 @@ pub async fn report(
     let Some(board) = overview.board(&name) else {
         return not_found(&format!("no board is called {name}"));
     };
-    let Some((report, tags)) = board.report_for(viewer) else {
+    let Some((report, tags)) = board.report_for(viewer, overview.tablebases.as_deref()) else {
         return not_found("no game has ended on this board yet");
     };
     let pgn = annotated_pgn(&report, &tags);
@@ -51,7 +51,7 @@ pub async fn chart(
     let Some(board) = overview.board(&name) else {
         return not_found(&format!("no board is called {name}"));
     };
-    let Some((report, _)) = board.report_for(viewer) else {
+    let Some((report, _)) = board.report_for(viewer, overview.tablebases.as_deref()) else {
         return not_found("no game has ended on this board yet");
     };
     match chart_svg(&report) {
@@ -69,7 +69,7 @@ pub async fn page(
     let Some(board) = overview.board(&name) else {
         return not_found(&format!("no board is called {name}"));
     };
-    let Some((report, tags)) = board.report_for(viewer) else {
+    let Some((report, tags)) = board.report_for(viewer, overview.tablebases.as_deref()) else {
         return not_found("no game has ended on this board yet");
     };
     let svg = match chart_svg(&report) {

@@ -172,7 +172,7 @@ async fn boards(
             .boards()
             .iter()
             .map(|board| Listed {
-                summary: board.summary_for(viewer),
+                summary: overview.summary_for(board, viewer),
                 push: overview.push_status(&board.name),
             })
             .collect(),

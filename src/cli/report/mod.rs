@@ -20,7 +20,7 @@ use touchmove_trainer::annotated::annotated_pgn;
 use touchmove_trainer::chart::chart_svg;
 use touchmove_trainer::html::report_html;
 use touchmove_trainer::table::move_table;
-use touchmove_trainer::{GameFacts, GameReport, PositionEval};
+use touchmove_trainer::{GameFacts, GameReport};
 
 use super::args::ReportArgs;
 
@@ -58,30 +58,10 @@ pub fn run(args: &ReportArgs) -> Result<()> {
 /// The report of `facts` without an engine: the analyses recorded beside the board, and the
 /// tables' results where they hold a position.
 fn judged_by_tables(facts: GameFacts, tables: Option<&Tablebases>) -> GameReport {
-    let Some(tables) = tables else {
-        return GameReport::of_game(facts);
-    };
-    let positions = facts.positions();
-    let mut evals = facts.analyses.clone();
-    evals.resize(positions.len(), None);
-    let mut found = false;
-    for (eval, position) in evals.iter_mut().zip(&positions) {
-        if let Some(table) = tables.probe(position) {
-            *eval = Some(PositionEval::of_table(table));
-            found = true;
-        } else if eval.is_none() {
-            *eval = PositionEval::of_finished(position);
-        }
+    match tables {
+        Some(tables) => GameReport::with_tables(facts, |position| tables.probe(position)),
+        None => GameReport::of_game(facts),
     }
-    if !found {
-        return GameReport::of_game(facts);
-    }
-    let judge = if facts.analyses.iter().any(Option::is_some) {
-        "the engine analysing beside the board and the Syzygy tables"
-    } else {
-        "the Syzygy tables"
-    };
-    GameReport::judged(facts, evals, judge.to_owned())
 }
 
 /// The games of the file at `path`: a sensor log's, or a PGN file's.

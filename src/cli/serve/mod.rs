@@ -51,6 +51,12 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     }
     let push_target = push::target_of(args)?;
     let allowed = Arc::new(allowed(args)?);
+    let tablebases = args
+        .syzygy
+        .as_deref()
+        .map(touchmove_runtime::tablebase::Tablebases::open)
+        .transpose()?
+        .map(Arc::new);
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {
         planned.push(plan_named(&setup, index, spec).await?);
@@ -68,7 +74,8 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
         )
         .with_notation(args.notation)
         .with_console(args.console)
-        .with_public_delay(args.public_delay),
+        .with_public_delay(args.public_delay)
+        .with_tablebases(tablebases),
     );
     let (stop, stopped) = watch::channel(false);
     let web = WebServers::start(args, &overview, &allowed, stopped.clone())?;

@@ -100,6 +100,12 @@ function row(name) {
     actions.appendChild(line);
     return line;
   });
+  // What the Syzygy tables say of the position (serve --syzygy), beside the results: the
+  // arbiter decides, nothing is ruled from it.
+  const table = document.createElement("span");
+  table.className = "tablebase";
+  table.hidden = true;
+  results.appendChild(table);
   for (const [words, label, done] of RESULTS) {
     const result = button("result", label, () =>
       confirmThen(result, () => act(name, "result", words, done)));
@@ -128,6 +134,7 @@ function row(name) {
     players: tr.querySelector(".players"),
     game: tr.querySelector(".game"),
     link: tr.querySelector(".linkstate"),
+    tablebase: table,
     clocks: tr.querySelector(".clocks"),
     buttons: tr.querySelectorAll(
       "button.result, button.time, button.set-clock, button.reinstate"),
@@ -252,6 +259,27 @@ function flipControl(name) {
 // A board that has said nothing for this long (ms) is marked: unplugged, or left alone.
 const QUIET_AFTER = 120000;
 
+// A tablebase's result in words, as the report writes it: "White wins (DTZ 13)", "draw".
+function tablebaseWords(table) {
+  const side = (color) => (color === "white" ? "White" : "Black");
+  const other = table.turn === "white" ? "black" : "white";
+  const dtz = Math.abs(table.dtz);
+  switch (table.wdl) {
+    case "win":
+    case "maybe-win":
+      return side(table.turn) + " wins (DTZ " + dtz + ")";
+    case "loss":
+    case "maybe-loss":
+      return side(other) + " wins (DTZ " + dtz + ")";
+    case "cursed-win":
+      return "draw: " + side(table.turn) + " wins only past the 50-move rule";
+    case "blessed-loss":
+      return "draw: " + side(other) + " wins only past the 50-move rule";
+    default:
+      return "draw";
+  }
+}
+
 // How long ago, in words a glance reads: "4 s ago", "3 min ago", "never".
 function ago(ms) {
   if (ms === null || ms === undefined) return "never";
@@ -288,6 +316,8 @@ function show(board) {
     entry.link.appendChild(battery);
   }
   entry.link.classList.toggle("quiet", (board.since_report_ms || 0) > QUIET_AFTER);
+  entry.tablebase.hidden = !board.tablebase;
+  entry.tablebase.textContent = board.tablebase ? "tablebase: " + tablebaseWords(board.tablebase) : "";
   entry.clocks.textContent = board.clock
     ? "White " + clockText(board.clock.white) + "\nBlack " + clockText(board.clock.black)
     : "no clock";
