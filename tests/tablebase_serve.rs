@@ -11,6 +11,7 @@ use crate::common::browser::Browser;
 use crate::common::emulator::emulate_board;
 use crate::common::http::{request, sse_until};
 use crate::common::serving::{serve_command, start};
+use crate::common::watching::replay_with;
 
 const TOKEN: &str = "tables-s3cret-0123456789";
 const START: &str = "7k/8/6K1/8/8/8/8/R7 b - - 0 1";
@@ -48,6 +49,9 @@ fn the_console_shows_the_tables_result_to_the_operator_and_the_report_is_judged_
     let emulator = emulate_board("dgt", &["--log", log_arg, "--grace-ms", "600000"]);
     let board_arg = format!("north={}", emulator.port);
     let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/syzygy");
+    let record = tempfile::tempdir().expect("a folder for the records");
+    let record_arg = record.path().to_str().expect("UTF-8");
+    let engine = crate::common::tools::stockfish();
     let mut command = serve_command(&[
         "--board",
         &board_arg,
@@ -56,6 +60,12 @@ fn the_console_shows_the_tables_result_to_the_operator_and_the_report_is_judged_
         "--console",
         "--syzygy",
         tables,
+        "--analyse",
+        &engine,
+        "--analyse-ms",
+        "300",
+        "--record-dir",
+        record_arg,
     ]);
     command.env("TOUCHMOVE_TOKEN", TOKEN);
     let served = start(command);
@@ -68,6 +78,19 @@ fn the_console_shows_the_tables_result_to_the_operator_and_the_report_is_judged_
     assert!(
         board(address, false).get("tablebase").is_none(),
         "the public is not told"
+    );
+    // The analysis of the start says the tables' result with the engine's.
+    let analysed = sse_until(
+        address,
+        "/api/boards/north/events",
+        Duration::from_secs(60),
+        |event| event["kind"] == "analysis" && event["ply"] == 0,
+    );
+    let analysis = analysed.last().cloned().unwrap_or_default();
+    assert_eq!(
+        analysis["tablebase"],
+        serde_json::json!({"wdl": "loss", "dtz": -2, "best": "Kg8", "turn": "black"}),
+        "{analysis}"
     );
     let within = Duration::from_secs(30);
     let browser = Browser::start(1600, 900);
@@ -97,17 +120,31 @@ fn the_console_shows_the_tables_result_to_the_operator_and_the_report_is_judged_
     );
     assert_eq!(said, "tablebase: White wins (DTZ 1)");
     // Ra8#: the game's report, judged by the tables.
-    sse_until(
+    let live = sse_until(
         address,
         "/api/boards/north/events",
         Duration::from_secs(60),
         |event| event["kind"] == "result",
     );
+    // The recording replays to the analyses said live, the tables' words in them.
+    let analyses = |events: &[Value]| -> Vec<Value> {
+        events
+            .iter()
+            .filter(|e| e["kind"] == "analysis")
+            .cloned()
+            .collect()
+    };
+    let replayed = replay_with(&record.path().join("north-game1.log"), &[]);
+    assert!(!analyses(&live).is_empty());
+    assert_eq!(analyses(&replayed), analyses(&live));
     let head = format!("Host: {address}\r\nAuthorization: Bearer {TOKEN}\r\n");
     let (status, body) = request(address, "GET /api/boards/north/report", &head);
     assert_eq!(status, 200, "{body}");
     let report: Value = serde_json::from_str(&body).expect("JSON");
-    assert_eq!(report["engine"], "the Syzygy tables", "{report}");
+    assert_eq!(
+        report["engine"], "the engine analysing beside the board and the Syzygy tables",
+        "{report}"
+    );
     assert_eq!(report["evals"][1]["table"]["dtz"], 1, "{report}");
     let pgn = report["pgn"].as_str().unwrap_or_default();
     let words = pgn.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -344,6 +344,12 @@ pub struct AnalyseArgs {
     /// How long the engine searches each position, in ms.
     #[arg(long, value_name = "MS", default_value = "3000", requires = "analyse")]
     pub analyse_ms: u64,
+    /// Syzygy tablebases (a folder of *.rtbw and *.rtbz files): the analysis of a position
+    /// they hold says their result and distance to zeroing, exactly; serve's console shows it
+    /// beside each board's result buttons (the arbiter decides; nothing is ruled from a
+    /// table), and a finished game's report is judged by them.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<PathBuf>,
 }
 
 /// `touchmove play`.
@@ -540,12 +546,6 @@ pub struct ServeArgs {
     /// them live. Not with --livechess.
     #[arg(long, value_name = "DELAY", value_parser = parse_delay, help_heading = "Hall and pages")]
     pub public_delay: Option<std::time::Duration>,
-    /// Syzygy tablebases (a folder of *.rtbw and *.rtbz files): the console shows what they
-    /// say of each board's position beside its result buttons (the arbiter decides; nothing
-    /// is ruled from a table), and a finished game's report is judged by them where they
-    /// hold a position.
-    #[arg(long, value_name = "DIR", help_heading = "Hall and pages")]
-    pub syzygy: Option<PathBuf>,
     /// Keep one sensor log per board and game in DIR (`NAME-gameN.log`).
     #[arg(long, value_name = "DIR", help_heading = "Records and PGN")]
     pub record_dir: Option<PathBuf>,

@@ -99,6 +99,23 @@ pub fn analysis_engine(
     Ok(Some(AnalysisEngine::start(command, args.analyse_ms, wake)))
 }
 
+/// The Syzygy tables `--syzygy` names (none without it); a folder that holds none is an error.
+pub fn tablebases(
+    args: &super::args::AnalyseArgs,
+) -> anyhow::Result<Option<std::sync::Arc<touchmove_runtime::tablebase::Tablebases>>> {
+    let Some(dir) = &args.syzygy else {
+        return Ok(None);
+    };
+    let tables = touchmove_runtime::tablebase::Tablebases::open(dir)?;
+    tracing::info!(
+        "--syzygy {}: {} tables, up to {} pieces",
+        dir.display(),
+        tables.count(),
+        tables.max_pieces()
+    );
+    Ok(Some(std::sync::Arc::new(tables)))
+}
+
 /// A match's outputs as `watch`'s: the terminal (`--json`, `--notation`), the recording, the
 /// PGN (`--pgn`, a game from `start` with `tags`) and the voice (`--speak`).
 pub fn outputs(

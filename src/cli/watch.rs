@@ -129,7 +129,8 @@ async fn watch_with<S: BoardSession>(
     let engine = super::session::analysis_engine(analyse, move || {
         wake.send(touchmove::runner::Control::Wake).is_ok()
     })?;
-    let mut sink = Analysing::new(sink, start.clone(), engine);
+    let tables = super::session::tablebases(analyse)?;
+    let mut sink = Analysing::new(sink, start.clone(), engine).with_tables(tables);
     let start_at = match &resumed {
         Some(resumed) => {
             // What was decided before was said then: read back in silence.

@@ -29,6 +29,9 @@ pub struct Analysis {
     pub mate: Option<i32>,
     /// The best line, in SAN, from the position.
     pub pv: Vec<String>,
+    /// What the Syzygy tables say of the position (`--syzygy DIR`), where they hold it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<TableResult>,
 }
 
 /// What a Syzygy tablebase says of a position (`--syzygy DIR`): the result with best play
@@ -70,6 +73,37 @@ pub enum TableWdl {
     BlessedLoss,
     /// A loss.
     Loss,
+}
+
+impl TableWdl {
+    /// As the JSON and the sensor log write it: `win`, `cursed-win`, `maybe-win`, `draw`,
+    /// `maybe-loss`, `blessed-loss`, `loss`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableWdl::Win => "win",
+            TableWdl::CursedWin => "cursed-win",
+            TableWdl::MaybeWin => "maybe-win",
+            TableWdl::Draw => "draw",
+            TableWdl::MaybeLoss => "maybe-loss",
+            TableWdl::BlessedLoss => "blessed-loss",
+            TableWdl::Loss => "loss",
+        }
+    }
+
+    /// The result `text` names, as [`TableWdl::as_str`] writes it.
+    pub fn parse(text: &str) -> Option<TableWdl> {
+        [
+            TableWdl::Win,
+            TableWdl::CursedWin,
+            TableWdl::MaybeWin,
+            TableWdl::Draw,
+            TableWdl::MaybeLoss,
+            TableWdl::BlessedLoss,
+            TableWdl::Loss,
+        ]
+        .into_iter()
+        .find(|wdl| wdl.as_str() == text)
+    }
 }
 
 impl TableResult {
@@ -406,6 +440,7 @@ mod tests {
                     score_cp: Some(-20),
                     mate: None,
                     pv: vec!["c5".to_owned(), "Nf3".to_owned()],
+                    tablebase: None,
                 }),
             },
             StreamEvent {

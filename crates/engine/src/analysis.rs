@@ -188,7 +188,13 @@ impl Analyst {
             score_cp,
             mate,
             pv: line,
+            tablebase: None,
         }
+    }
+
+    /// The position searched: the game as it stands.
+    pub fn position(&self) -> &Chess {
+        &self.position
     }
 
     /// Says the line held, if deeper than the last said.
@@ -320,6 +326,7 @@ mod tests {
                 score_cp: Some(25),
                 mate: None,
                 pv: vec!["c5".to_owned(), "Nf3".to_owned()],
+                tablebase: None,
             })]
         );
         // Deeper within the second: held; then said at the search's end.
@@ -346,6 +353,7 @@ mod tests {
                 score_cp: None,
                 mate: Some(3),
                 pv: vec!["e5".to_owned()],
+                tablebase: None,
             })]
         );
         // A takeback: the start again.

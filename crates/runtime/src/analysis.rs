@@ -21,6 +21,7 @@ use touchmove_engine::analysis::{Analyst, AnalystEvent};
 use touchmove_engine::{EngineConfig, EngineEvent, SearchLimits};
 
 use crate::commented::Commented;
+use crate::tablebase::Tablebases;
 
 /// The engine that analyses one board's game: where its questions go, and what it said, until
 /// the board's runner takes it.
@@ -83,6 +84,8 @@ pub struct Analysing<S> {
     engine: Option<AnalysisEngine>,
     /// The engine was said to be gone.
     gone: bool,
+    /// `--syzygy`: what the tables say of a position is said with its analysis.
+    tables: Option<Arc<Tablebases>>,
 }
 
 impl<S> Analysing<S> {
@@ -93,7 +96,15 @@ impl<S> Analysing<S> {
             analyst: Analyst::new(start),
             engine,
             gone: false,
+            tables: None,
         }
+    }
+
+    /// The same, each analysis of a position `tables` hold saying their result too.
+    #[must_use]
+    pub fn with_tables(mut self, tables: Option<Arc<Tablebases>>) -> Analysing<S> {
+        self.tables = tables;
+        self
     }
 
     /// The board's own sink.
@@ -180,11 +191,15 @@ impl<S: Sink + Commented> Analysing<S> {
                 }
                 AnalystEvent::NewGame => EngineRequest::NewGame,
                 AnalystEvent::Cancel => EngineRequest::Cancel,
-                AnalystEvent::Said(analysis) => {
+                AnalystEvent::Said(mut analysis) => {
                     // Said only on the runner's time (an engine's line taken when woken).
                     let Some(t) = t else {
                         continue;
                     };
+                    // An analysis is of the position the game stands at.
+                    if let Some(tables) = &self.tables {
+                        analysis.tablebase = tables.probe(self.analyst.position());
+                    }
                     let note = HostNote::Analysis(analysis.clone());
                     let event = StreamEvent {
                         t,

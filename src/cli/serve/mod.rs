@@ -51,12 +51,7 @@ async fn serve(args: &ServeArgs, setup: Setup) -> Result<()> {
     }
     let push_target = push::target_of(args)?;
     let allowed = Arc::new(allowed(args)?);
-    let tablebases = args
-        .syzygy
-        .as_deref()
-        .map(touchmove_runtime::tablebase::Tablebases::open)
-        .transpose()?
-        .map(Arc::new);
+    let tablebases = setup.tables.clone();
     let mut planned = Vec::new();
     for (index, spec) in args.boards.iter().enumerate() {
         planned.push(plan_named(&setup, index, spec).await?);

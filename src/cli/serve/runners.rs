@@ -59,6 +59,8 @@ pub struct Setup {
     players: std::collections::HashMap<String, touchmove::watched::Players>,
     /// `--analyse`: each board's game analysed by an engine of its own.
     analyse: super::super::args::AnalyseArgs,
+    /// `--syzygy`: the tables every board's analysis and the console read.
+    pub tables: Option<Arc<touchmove_runtime::tablebase::Tablebases>>,
 }
 
 impl Setup {
@@ -88,6 +90,7 @@ impl Setup {
             namer: GameNamer::new(&args.host_id.clone().unwrap_or_else(host_name)),
             players,
             analyse: args.analyse.clone(),
+            tables: super::super::session::tablebases(&args.analyse)?,
         })
     }
 
@@ -160,6 +163,7 @@ impl Setup {
         };
         let controls = plan.handle.take_controls();
         let analyse = self.analyse.clone();
+        let tables = self.tables.clone();
         let namer = self.namer.clone();
         Ok(tokio::task::spawn_local(async move {
             let sink =
@@ -168,7 +172,7 @@ impl Setup {
             let engine = super::super::session::analysis_engine(&analyse, move || {
                 handle.control(Control::Wake)
             })?;
-            let sink = Analysing::new(sink, options.start.clone(), engine);
+            let sink = Analysing::new(sink, options.start.clone(), engine).with_tables(tables);
             let run = Run {
                 sink,
                 options,

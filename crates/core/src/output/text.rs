@@ -180,13 +180,15 @@ fn render_analysis(analysis: &Analysis, numbers: &MoveNumbers) -> String {
     } else {
         numbers.words(analysis.ply)
     };
-    format!(
+    let line = format!(
         "analysis after {after} (depth {}): {score} {}",
         analysis.depth,
         analysis.pv.join(" ")
-    )
-    .trim_end()
-    .to_owned()
+    );
+    match &analysis.tablebase {
+        Some(table) => format!("{}; tablebase: {}", line.trim_end(), table.words()),
+        None => line.trim_end().to_owned(),
+    }
 }
 
 /// A hint: the engine's best move for the player.

@@ -12,7 +12,7 @@
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves> | book]
 //! #engine-gone <t>
 //! #hint <t> <uci> [cp <centipawns> | mate <moves>]
-//! #analysis <t> <ply> <depth> <cp <centipawns> | mate <moves>> [<san>...]
+//! #analysis <t> <ply> <depth> <cp <centipawns> | mate <moves>> [tb <white|black> <wdl> <dtz> <san|->] [<san>...]
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
 //! #clock-set <t> <white-ms> <black-ms>
@@ -31,8 +31,10 @@
 //! `#hint` says the engine's best move for the player, asked for as a hint, was shown then (its
 //! score from the player's side); it changes nothing in the game.
 //! `#analysis` is an engine's analysis of the position after `<ply>` plies (`--analyse`): the
-//! depth it reached, its evaluation from White's side, its best line in SAN; it changes nothing
-//! in the game.
+//! depth it reached, its evaluation from White's side, what the Syzygy tables say of it when
+//! they hold it (`--syzygy`: the side to move, `win`, `cursed-win`, `maybe-win`, `draw`,
+//! `maybe-loss`, `blessed-loss` or `loss` for it, the distance to zeroing, the tables' move),
+//! its best line in SAN; it changes nothing in the game.
 //! `#engine-gone` says the engine could no longer play: the game went on between two players.
 //! The side the engine plays is the header's `@engine white|black`. `#resign` says that side
 //! resigned. `#result` says the game ended by what the host was told: the players agreed a
@@ -57,13 +59,16 @@ use shakmaty::uci::UciMove;
 use crate::event::{ClockTimes, TagName, color_name};
 use crate::rules::Declared;
 use crate::sensor::Millis;
-use crate::stream::Analysis;
+use crate::stream::{Analysis, TableResult, TableWdl};
 
 /// The word that starts an engine's move.
 const ENGINE_MOVE: &str = "#engine-move";
 
 /// The word that starts a hint.
 const HINT: &str = "#hint";
+
+/// The word that starts the tables' result in an analysis.
+const TABLE: &str = "tb";
 
 /// The word that starts an engine's analysis.
 const ANALYSIS: &str = "#analysis";
@@ -189,6 +194,9 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
                 analysis.depth,
                 score_words(analysis.score_cp, analysis.mate)
             );
+            if let Some(table) = &analysis.tablebase {
+                line.push_str(&table_words(table));
+            }
             for san in &analysis.pv {
                 line.push(' ');
                 line.push_str(san);
@@ -217,6 +225,38 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
 }
 
 /// ` cp <n>` or ` mate <n>` (nothing without a score).
+/// ` tb <white|black> <wdl> <dtz> <best|->`: what the tables say of an analysed position, the
+/// side to move first.
+fn table_words(table: &TableResult) -> String {
+    format!(
+        " {TABLE} {} {} {} {}",
+        color_name(table.turn),
+        table.wdl.as_str(),
+        table.dtz,
+        table.best.as_deref().unwrap_or("-")
+    )
+}
+
+/// The tables' result read back from its words (after ` tb`).
+fn parse_table<'a>(fields: &mut impl Iterator<Item = &'a str>) -> Option<TableResult> {
+    let turn = match fields.next()? {
+        "white" => shakmaty::Color::White,
+        "black" => shakmaty::Color::Black,
+        _ => return None,
+    };
+    let wdl = TableWdl::parse(fields.next()?)?;
+    let dtz = fields.next()?.parse().ok()?;
+    let best = Some(fields.next()?)
+        .filter(|best| *best != "-")
+        .map(str::to_owned);
+    Some(TableResult {
+        wdl,
+        dtz,
+        best,
+        turn,
+    })
+}
+
 fn score_words(score_cp: Option<i32>, mate: Option<i32>) -> String {
     match (mate, score_cp) {
         (Some(mate), _) => format!(" mate {mate}"),
@@ -275,13 +315,19 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
                 ("mate", mate) => (None, Some(mate)),
                 _ => return None,
             };
-            let pv = fields.by_ref().map(str::to_owned).collect();
+            let mut rest = fields.by_ref().peekable();
+            let tablebase = match rest.next_if_eq(&TABLE) {
+                Some(_) => Some(parse_table(&mut rest)?),
+                None => None,
+            };
+            let pv = rest.map(str::to_owned).collect();
             HostNote::Analysis(Analysis {
                 ply,
                 depth,
                 score_cp,
                 mate,
                 pv,
+                tablebase,
             })
         }
         HINT => {
@@ -389,6 +435,7 @@ mod tests {
                     score_cp: Some(31),
                     mate: None,
                     pv: vec!["Nc6".to_owned(), "Bb5".to_owned(), "a6".to_owned()],
+                    tablebase: None,
                 }),
                 "#analysis 4200 3 18 cp 31 Nc6 Bb5 a6",
             ),
@@ -399,8 +446,41 @@ mod tests {
                     score_cp: None,
                     mate: Some(-2),
                     pv: Vec::new(),
+                    tablebase: None,
                 }),
                 "#analysis 4200 40 9 mate -2",
+            ),
+            (
+                HostNote::Analysis(Analysis {
+                    ply: 61,
+                    depth: 20,
+                    score_cp: None,
+                    mate: Some(1),
+                    pv: vec!["Ra8#".to_owned()],
+                    tablebase: Some(TableResult {
+                        wdl: TableWdl::Win,
+                        dtz: 1,
+                        best: Some("Ra8#".to_owned()),
+                        turn: Color::White,
+                    }),
+                }),
+                "#analysis 4200 61 20 mate 1 tb white win 1 Ra8# Ra8#",
+            ),
+            (
+                HostNote::Analysis(Analysis {
+                    ply: 62,
+                    depth: 0,
+                    score_cp: Some(0),
+                    mate: None,
+                    pv: Vec::new(),
+                    tablebase: Some(TableResult {
+                        wdl: TableWdl::BlessedLoss,
+                        dtz: -101,
+                        best: None,
+                        turn: Color::Black,
+                    }),
+                }),
+                "#analysis 4200 62 0 cp 0 tb black blessed-loss -101 -",
             ),
             (
                 HostNote::Hint {

@@ -634,7 +634,9 @@ function renderAnalysis() {
     share = 1 / (1 + Math.pow(10, -cp / 400));
   }
   document.getElementById("analysis-score").textContent = score;
-  document.getElementById("analysis-depth").textContent = "depth " + analysis.depth;
+  // What the Syzygy tables say of the position (--syzygy), exact where they hold it.
+  const table = analysis.tablebase ? " · tablebase: " + tablebaseWords(analysis.tablebase) : "";
+  document.getElementById("analysis-depth").textContent = "depth " + analysis.depth + table;
   document.getElementById("eval-white").style.width = (share * 100).toFixed(1) + "%";
   const words = [];
   // The first twelve plies of the line: enough to read at a glance.

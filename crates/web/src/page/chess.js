@@ -113,3 +113,24 @@ function moveText(ply, fen) {
   const number = Math.floor(ply / 2) + 1;
   return `move ${number}, ${side} to move`;
 }
+
+// A tablebase's result in words, as the report writes it: "White wins (DTZ 13)", "draw".
+function tablebaseWords(table) {
+  const side = (color) => (color === "white" ? "White" : "Black");
+  const other = table.turn === "white" ? "black" : "white";
+  const dtz = Math.abs(table.dtz);
+  switch (table.wdl) {
+    case "win":
+    case "maybe-win":
+      return side(table.turn) + " wins (DTZ " + dtz + ")";
+    case "loss":
+    case "maybe-loss":
+      return side(other) + " wins (DTZ " + dtz + ")";
+    case "cursed-win":
+      return "draw: " + side(table.turn) + " wins only past the 50-move rule";
+    case "blessed-loss":
+      return "draw: " + side(other) + " wins only past the 50-move rule";
+    default:
+      return "draw";
+  }
+}

@@ -259,27 +259,6 @@ function flipControl(name) {
 // A board that has said nothing for this long (ms) is marked: unplugged, or left alone.
 const QUIET_AFTER = 120000;
 
-// A tablebase's result in words, as the report writes it: "White wins (DTZ 13)", "draw".
-function tablebaseWords(table) {
-  const side = (color) => (color === "white" ? "White" : "Black");
-  const other = table.turn === "white" ? "black" : "white";
-  const dtz = Math.abs(table.dtz);
-  switch (table.wdl) {
-    case "win":
-    case "maybe-win":
-      return side(table.turn) + " wins (DTZ " + dtz + ")";
-    case "loss":
-    case "maybe-loss":
-      return side(other) + " wins (DTZ " + dtz + ")";
-    case "cursed-win":
-      return "draw: " + side(table.turn) + " wins only past the 50-move rule";
-    case "blessed-loss":
-      return "draw: " + side(other) + " wins only past the 50-move rule";
-    default:
-      return "draw";
-  }
-}
-
 // How long ago, in words a glance reads: "4 s ago", "3 min ago", "never".
 function ago(ms) {
   if (ms === null || ms === undefined) return "never";
