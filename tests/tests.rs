@@ -48,6 +48,7 @@ mod pages_1080p;
 mod play;
 mod play_book;
 mod play_hint;
+mod play_tablebase;
 mod properties;
 mod public_delay;
 mod report;

@@ -405,6 +405,10 @@ pub struct PlayArgs {
     /// is one of the book's, chosen by weight, and the engine is not asked.
     #[arg(long, value_name = "FILE", help_heading = "Engine")]
     pub book: Option<std::path::PathBuf>,
+    /// Syzygy tablebases (a folder of *.rtbw and *.rtbz files): a hint in a position they
+    /// hold is their move, with their result and distance to zeroing.
+    #[arg(long, value_name = "DIR", help_heading = "Engine")]
+    pub syzygy: Option<std::path::PathBuf>,
     /// The book's choices are drawn from this seed (the same seed, the same choices), else from
     /// a random one.
     #[arg(long, value_name = "N", requires = "book", help_heading = "Engine")]

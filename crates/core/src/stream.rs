@@ -165,6 +165,10 @@ pub struct EngineMove {
     /// written otherwise). A book move has no score.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub book: bool,
+    /// What the Syzygy tables say of the position, when the move is theirs (a hint, `play
+    /// --syzygy`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<TableResult>,
     /// The move itself, for Rust callers (not in the JSON: `uci` and `san` say it there).
     #[serde(skip)]
     pub chess_move: Move,
@@ -417,6 +421,7 @@ mod tests {
                     score_cp: Some(31),
                     mate: None,
                     book: false,
+                    tablebase: None,
                     chess_move: e5,
                 }),
             },
@@ -429,6 +434,7 @@ mod tests {
                     score_cp: None,
                     mate: None,
                     book: true,
+                    tablebase: None,
                     chess_move: e5,
                 }),
             },

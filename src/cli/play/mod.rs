@@ -192,6 +192,12 @@ async fn play(
         None => None,
     };
     let out = super::session::outputs(board, recording, &start, tags)?;
+    let tables = args
+        .syzygy
+        .as_deref()
+        .map(touchmove_runtime::tablebase::Tablebases::open)
+        .transpose()?
+        .map(std::sync::Arc::new);
     let (controls, control_receiver) = mpsc::unbounded_channel();
     let state = Rc::new(RefCell::new(PlayState {
         out,
@@ -206,6 +212,7 @@ async fn play(
         book,
         hint_asked: None,
         replaying: false,
+        tables,
     }));
     let listener = tokio::task::spawn_local(listen(reports, Rc::clone(&state)));
     let hints = tokio::task::spawn_local(take_hints(asked, Rc::clone(&state)));

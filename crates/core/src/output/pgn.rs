@@ -105,11 +105,19 @@ impl PgnRecorder {
                 OnlineNotice::Ended { message, .. } => self.note(message.clone()),
                 _ => Ok(()),
             },
-            StreamKind::Hint(hint) => self.note(format!(
-                "hint: {}, the engine's best move for {}, shown at the player's request",
-                hint.san,
-                crate::event::color_name(hint.color)
-            )),
+            StreamKind::Hint(hint) => self.note(match &hint.tablebase {
+                Some(table) => format!(
+                    "hint: {}, the tablebase's move for {} ({}), shown at the player's request",
+                    hint.san,
+                    crate::event::color_name(hint.color),
+                    table.words()
+                ),
+                None => format!(
+                    "hint: {}, the engine's best move for {}, shown at the player's request",
+                    hint.san,
+                    crate::event::color_name(hint.color)
+                ),
+            }),
             // An engine's opinion, not the game's record.
             // Nor is an action the host did not carry out.
             StreamKind::Engine(_)

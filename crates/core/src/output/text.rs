@@ -205,6 +205,11 @@ fn render_hint(hint: &EngineMove, notation: Notation) -> String {
 fn score_words(choice: &EngineMove) -> String {
     match (choice.mate, choice.score_cp) {
         _ if choice.book => " (book)".to_owned(),
+        _ if choice.tablebase.is_some() => choice
+            .tablebase
+            .as_ref()
+            .map(|table| format!(" (tablebase: {})", table.words()))
+            .unwrap_or_default(),
         (Some(mate), _) => format!(" (mate in {mate})"),
         (None, Some(cp)) => format!(" ({:+.2})", f64::from(cp) / 100.0),
         (None, None) => String::new(),
@@ -451,6 +456,7 @@ mod tests {
             score_cp: Some(31),
             mate: None,
             book: false,
+            tablebase: None,
             chess_move: shakmaty::Move::Normal {
                 role: shakmaty::Role::Knight,
                 from: Square::G8,

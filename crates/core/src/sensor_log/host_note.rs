@@ -11,7 +11,7 @@
 //! ```text
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves> | book]
 //! #engine-gone <t>
-//! #hint <t> <uci> [cp <centipawns> | mate <moves>]
+//! #hint <t> <uci> [cp <centipawns> | mate <moves>] [tb <white|black> <wdl> <dtz> <san|->]
 //! #analysis <t> <ply> <depth> <cp <centipawns> | mate <moves>> [tb <white|black> <wdl> <dtz> <san|->] [<san>...]
 //! #resign <t> <white|black>
 //! #time-added <t> <white|black> <ms>
@@ -29,7 +29,8 @@
 //! the log); the score is the engine's last before it moved, from its own side; `book` says the
 //! move came from the opening book (`play --book`), the engine not asked.
 //! `#hint` says the engine's best move for the player, asked for as a hint, was shown then (its
-//! score from the player's side); it changes nothing in the game.
+//! score from the player's side; or the Syzygy tables' move, `play --syzygy`, with their result
+//! as `#analysis` writes it); it changes nothing in the game.
 //! `#analysis` is an engine's analysis of the position after `<ply>` plies (`--analyse`): the
 //! depth it reached, its evaluation from White's side, what the Syzygy tables say of it when
 //! they hold it (`--syzygy`: the side to move, `win`, `cursed-win`, `maybe-win`, `draw`,
@@ -125,6 +126,9 @@ pub enum HostNote {
         score_cp: Option<i32>,
         /// Or mate in this many moves, if it gave one.
         mate: Option<i32>,
+        /// What the Syzygy tables say of the position, when the hint is theirs (`play
+        /// --syzygy`).
+        tablebase: Option<TableResult>,
     },
     /// An engine's analysis of a position of the game.
     Analysis(Analysis),
@@ -186,7 +190,12 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             uci,
             score_cp,
             mate,
-        } => format!("{HINT} {t} {uci}{}", score_words(*score_cp, *mate)),
+            tablebase,
+        } => format!(
+            "{HINT} {t} {uci}{}{}",
+            score_words(*score_cp, *mate),
+            tablebase.as_ref().map(table_words).unwrap_or_default()
+        ),
         HostNote::Analysis(analysis) => {
             let mut line = format!(
                 "{ANALYSIS} {t} {} {}{}",
@@ -332,16 +341,25 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
         }
         HINT => {
             let uci = fields.next()?.parse::<UciMove>().ok()?;
-            let (score_cp, mate) = match (fields.next(), fields.next()) {
-                (None, _) => (None, None),
-                (Some("cp"), Some(cp)) => (Some(cp.parse().ok()?), None),
-                (Some("mate"), Some(mate)) => (None, Some(mate.parse().ok()?)),
-                _ => return None,
+            let mut rest = fields.by_ref().peekable();
+            let (score_cp, mate) = match rest.next_if(|word| *word == "cp" || *word == "mate") {
+                None => (None, None),
+                Some("cp") => (Some(rest.next()?.parse().ok()?), None),
+                Some(_) => (None, Some(rest.next()?.parse().ok()?)),
             };
+            let tablebase = match rest.next_if_eq(&TABLE) {
+                Some(_) => Some(parse_table(&mut rest)?),
+                None => None,
+            };
+            // Nothing may follow (the line's end is checked below on what the peek left).
+            if rest.next().is_some() {
+                return None;
+            }
             HostNote::Hint {
                 uci,
                 score_cp,
                 mate,
+                tablebase,
             }
         }
         TIME_ADDED => HostNote::TimeAdded {
@@ -487,14 +505,30 @@ mod tests {
                     uci: "g1f3".parse().expect("a UCI move"),
                     score_cp: Some(25),
                     mate: None,
+                    tablebase: None,
                 },
                 "#hint 4200 g1f3 cp 25",
+            ),
+            (
+                HostNote::Hint {
+                    uci: "a1a8".parse().expect("a UCI move"),
+                    score_cp: None,
+                    mate: None,
+                    tablebase: Some(TableResult {
+                        wdl: TableWdl::Win,
+                        dtz: 1,
+                        best: Some("Ra8#".to_owned()),
+                        turn: Color::White,
+                    }),
+                },
+                "#hint 4200 a1a8 tb white win 1 Ra8#",
             ),
             (
                 HostNote::Hint {
                     uci: "d1h5".parse().expect("a UCI move"),
                     score_cp: None,
                     mate: Some(2),
+                    tablebase: None,
                 },
                 "#hint 4200 d1h5 mate 2",
             ),

@@ -25,7 +25,7 @@ use touchmove_boards::live::{Feedback, carry_out, move_squares};
 use touchmove_core::event::{EventKind, GameEvent};
 use touchmove_core::sensor::Millis;
 use touchmove_core::sensor_log::HostNote;
-use touchmove_core::stream::{EngineMove, Execution, StreamEvent, StreamKind};
+use touchmove_core::stream::{EngineMove, Execution, StreamEvent, StreamKind, TableResult};
 
 /// What the game against the engine has to say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,8 +232,15 @@ impl EngineGame {
     /// The engine's best move for the player, `hinted` at `t` (in the game as it stands,
     /// searched at the player's request), its score `score` from the player's side: said as a
     /// `hint` and shown on the board (a DGT clock: `H Nf3`), the game unchanged. A hint that no
-    /// longer applies (the player has moved) is not given.
-    pub fn handle_hint(&mut self, t: Millis, hinted: Move, score: Option<Score>) {
+    /// longer applies (the player has moved) is not given. `tablebase`: the hint is the
+    /// Syzygy tables' move, with their result.
+    pub fn handle_hint(
+        &mut self,
+        t: Millis,
+        hinted: Move,
+        score: Option<Score>,
+        tablebase: Option<TableResult>,
+    ) {
         if !self.hint_wanted() || !self.position.is_legal(hinted) {
             return;
         }
@@ -254,6 +261,7 @@ impl EngineGame {
                 score_cp,
                 mate,
                 book: false,
+                tablebase,
                 chess_move: hinted,
             }),
         }));
@@ -277,6 +285,7 @@ impl EngineGame {
                 score_cp,
                 mate,
                 book,
+                tablebase: None,
                 chess_move: chosen,
             }),
         }));
@@ -304,11 +313,13 @@ impl EngineGame {
                 uci,
                 score_cp,
                 mate,
+                tablebase,
             } => {
                 let Ok(hinted) = uci.to_move(&self.position) else {
                     return;
                 };
-                self.handle_hint(t, hinted, score_from_fields(*score_cp, *mate));
+                let score = score_from_fields(*score_cp, *mate);
+                self.handle_hint(t, hinted, score, tablebase.clone());
             }
             HostNote::EngineGone => self.engine_gone(t),
             // The arbiter's are the interpreter's; an online server's notes are no engine's.

@@ -462,7 +462,9 @@ fn a_hint_is_given_on_the_player_s_move_only_and_changes_nothing() {
     // White (the player) to move: the hint is said and shown, marked.
     assert!(table.play.hint_wanted());
     let nf3 = move_of(&table, "g1f3");
-    table.play.handle_hint(10, nf3, Some(Score::Centipawns(25)));
+    table
+        .play
+        .handle_hint(10, nf3, Some(Score::Centipawns(25)), None);
     assert_eq!(table.said(), ["show H Nf3 g1f3", "hint Nf3"]);
     assert!(table.play.moves().is_empty());
     // The player plays e4: the engine's move is awaited; a hint now (a late answer) is not
@@ -472,7 +474,7 @@ fn a_hint_is_given_on_the_player_s_move_only_and_changes_nothing() {
     assert!(said.contains(&"ask".to_owned()), "{said:?}");
     assert!(!table.play.hint_wanted());
     let e5 = move_of(&table, "e7e5");
-    table.play.handle_hint(20_000, e5, None);
+    table.play.handle_hint(20_000, e5, None, None);
     assert!(table.said().is_empty());
     assert_eq!(table.play.moves().len(), 1);
 }

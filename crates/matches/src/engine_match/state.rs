@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, StdoutLock};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, Move, Position};
@@ -14,10 +15,12 @@ use touchmove_boards::live::{LiveEvent, LiveGame};
 use touchmove_core::event::{ClockTimes, EventKind};
 use touchmove_core::sensor::Millis;
 use touchmove_core::sensor_log::HostNote;
+use touchmove_core::stream::TableResult;
 use touchmove_engine::play::{EngineGame, PlayEvent};
 use touchmove_engine::{EngineEvent, Score, score_fields};
 use touchmove_runtime::engine_runner::{EngineReport, EngineRequest};
 use touchmove_runtime::runner::{Control, Happened, Sink};
+use touchmove_runtime::tablebase::Tablebases;
 
 use super::book::OpeningBook;
 use super::limits::Limits;
@@ -35,6 +38,16 @@ pub enum Heard {
         moves: Vec<Move>,
         /// The book's move.
         chess_move: Move,
+    },
+    /// The Syzygy tables' move for the player after `moves`, asked as a hint (given only if
+    /// the game still stands there).
+    TableHint {
+        /// The game's moves when the hint was asked.
+        moves: Vec<Move>,
+        /// The tables' move.
+        chess_move: Move,
+        /// What they say of the position.
+        table: TableResult,
     },
 }
 
@@ -66,6 +79,8 @@ pub struct PlayState {
     /// A resumed game's recorded part is being read back: nothing is asked of the engine or
     /// shown on the board.
     pub replaying: bool,
+    /// `--syzygy`: a hint in a position the tables hold is theirs.
+    pub tables: Option<Arc<Tablebases>>,
 }
 
 impl PlayState {
@@ -130,6 +145,16 @@ impl PlayState {
         if self.hint_asked.as_ref() == Some(&moves) {
             return;
         }
+        if let Some((chess_move, table)) = self.table_move() {
+            // Taken at the runner's time, as the engine's answers are.
+            self.heard.push_back(Heard::TableHint {
+                moves,
+                chess_move,
+                table,
+            });
+            let _ = self.controls.send(Control::Wake);
+            return;
+        }
         self.hint_asked = Some(moves.clone());
         self.score = None;
         let _ = self.ask.send(EngineRequest::Go {
@@ -137,6 +162,15 @@ impl PlayState {
             moves,
             limits: self.limits.hint(),
         });
+    }
+
+    /// The tables' move in the game as it stands, and what they say of it, if they hold it.
+    fn table_move(&self) -> Option<(Move, TableResult)> {
+        let position = self.game.position();
+        let table = self.tables.as_ref()?.probe(position)?;
+        let san: shakmaty::san::San = table.best.as_deref()?.parse().ok()?;
+        let chess_move = san.to_move(position).ok()?;
+        Some((chess_move, table))
     }
 
     /// What was heard, taken at `now` (session time): the engine's report, or the book's move
@@ -160,6 +194,26 @@ impl PlayState {
                     eprintln!("touchmove: cannot write the results: {error}");
                 }
             }
+            Heard::TableHint {
+                moves,
+                chess_move,
+                table,
+            } => {
+                if self.game.moves() != moves.as_slice() || !self.game.hint_wanted() {
+                    return;
+                }
+                let note = HostNote::Hint {
+                    uci: UciMove::from_move(chess_move, self.game.position().castles().mode()),
+                    score_cp: None,
+                    mate: None,
+                    tablebase: Some(table.clone()),
+                };
+                self.out.host_note(now, &note);
+                self.game.handle_hint(now, chess_move, None, Some(table));
+                if let Err(error) = self.drain() {
+                    eprintln!("touchmove: cannot write the results: {error}");
+                }
+            }
         }
     }
 
@@ -179,9 +233,10 @@ impl PlayState {
                         uci,
                         score_cp,
                         mate,
+                        tablebase: None,
                     };
                     self.out.host_note(now, &note);
-                    self.game.handle_hint(now, chess_move, score);
+                    self.game.handle_hint(now, chess_move, score, None);
                 }
             }
             EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
