@@ -47,6 +47,7 @@ mod online;
 mod pages_1080p;
 mod play;
 mod play_book;
+mod play_coach;
 mod play_hint;
 mod play_tablebase;
 mod properties;

@@ -352,6 +352,17 @@ pub struct AnalyseArgs {
     pub syzygy: Option<PathBuf>,
 }
 
+/// How bad a move must be for the coach to speak (`play --coach`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CoachLevel {
+    /// Inaccuracies (0.1 of the winning chances lost), mistakes and blunders.
+    Inaccuracy,
+    /// Mistakes (0.2) and blunders.
+    Mistake,
+    /// Blunders (0.3) alone.
+    Blunder,
+}
+
 /// `touchmove play`.
 #[derive(Debug, Args)]
 #[command(after_long_help = PLAY_HELP)]
@@ -405,6 +416,13 @@ pub struct PlayArgs {
     /// is one of the book's, chosen by weight, and the engine is not asked.
     #[arg(long, value_name = "FILE", help_heading = "Engine")]
     pub book: Option<std::path::PathBuf>,
+    /// Coach: before the engine replies, a move of yours that is at least this bad
+    /// (`inaccuracy`, `mistake`, `blunder`; default `mistake`: by Lichess's measure of the
+    /// winning chances lost, the engine's evaluations before and after it) is said, and the
+    /// engine waits: take the move back on the board, or type `go` (the page: Play on). The
+    /// PGN says it. Not in `online` or `serve`.
+    #[arg(long, value_name = "LEVEL", num_args = 0..=1, default_missing_value = "mistake", help_heading = "Engine")]
+    pub coach: Option<CoachLevel>,
     /// Syzygy tablebases (a folder of *.rtbw and *.rtbz files): a hint in a position they
     /// hold is their move, with their result and distance to zeroing.
     #[arg(long, value_name = "DIR", help_heading = "Engine")]

@@ -183,6 +183,7 @@ pub fn take_host_note(interpreter: &mut Interpreter, t: Millis, note: &HostNote)
         HostNote::EngineMove { .. }
         | HostNote::Hint { .. }
         | HostNote::Analysis(_)
+        | HostNote::Coach(_)
         | HostNote::ServerLine(_)
         | HostNote::ServerAnswer { .. } => {
             interpreter.handle_timeout(t);

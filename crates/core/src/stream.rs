@@ -321,6 +321,44 @@ pub enum StreamKind {
     Battery(BatteryLevel),
     /// What the host tells the people at the board (kind `notice`; live sessions only).
     Notice(Notice),
+    /// The coach's word on the player's move before the engine replies (kind `coach`).
+    Coach(CoachWarning),
+}
+
+/// The coach's word on the player's move, before the engine replies (`play --coach`; kind
+/// `coach`): the move lost more than the coach lets pass; the player may take it back. Nothing
+/// in the game changes by it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CoachWarning {
+    /// The move's ply.
+    pub ply: u32,
+    /// The side that made it (the player).
+    #[serde(serialize_with = "crate::event::ser_display")]
+    pub color: Color,
+    /// The move, in SAN.
+    pub san: String,
+    /// How bad it was, by Lichess's measure of the winning chances lost: `inaccuracy`,
+    /// `mistake`, `blunder`.
+    pub judgement: String,
+    /// The engine's evaluation before the move, from White's side, in centipawns (a mate
+    /// counted as ±1,000).
+    pub before_cp: i32,
+    /// And after it.
+    pub after_cp: i32,
+}
+
+impl CoachWarning {
+    /// `Qxb7 is a blunder (-0.30 → -4.20)`.
+    pub fn words(&self) -> String {
+        let pawns = |cp: i32| format!("{:+.2}", f64::from(cp) / 100.0);
+        format!(
+            "{} is a {} ({} → {})",
+            self.san,
+            self.judgement,
+            pawns(self.before_cp),
+            pawns(self.after_cp)
+        )
+    }
 }
 
 /// A board's battery, as the board tells it.
@@ -355,6 +393,7 @@ enum Other<'a> {
     Refused(&'a Refusal),
     Battery(&'a BatteryLevel),
     Notice(&'a Notice),
+    Coach(&'a CoachWarning),
 }
 
 impl Serialize for StreamKind {
@@ -370,6 +409,7 @@ impl Serialize for StreamKind {
             StreamKind::Refused(refusal) => Other::Refused(refusal).serialize(s),
             StreamKind::Battery(level) => Other::Battery(level).serialize(s),
             StreamKind::Notice(notice) => Other::Notice(notice).serialize(s),
+            StreamKind::Coach(warning) => Other::Coach(warning).serialize(s),
         }
     }
 }

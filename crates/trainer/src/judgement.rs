@@ -97,8 +97,8 @@ impl Eval {
     }
 }
 
-/// How bad a move was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How bad a move was, from the least (an inaccuracy) to the worst (a blunder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Judgement {
     /// Lost 0.1 of the winning chances: `?!`.

@@ -27,6 +27,8 @@ pub enum Asked {
     Promotion(Role),
     /// A hint: the engine's best move for the player.
     Hint,
+    /// Play on after the coach spoke (`play --coach`): the engine's reply held is carried out.
+    PlayOn,
 }
 
 impl Asked {
@@ -36,6 +38,7 @@ impl Asked {
             Asked::Server(request) => request.name(),
             Asked::Promotion(role) => format!("promotion to a {role:?}").to_lowercase(),
             Asked::Hint => "hint".to_owned(),
+            Asked::PlayOn => "play on".to_owned(),
         }
     }
 
@@ -45,6 +48,7 @@ impl Asked {
             Asked::Server(request) => request.word(),
             Asked::Promotion(role) => format!("promote/{}", role.char()),
             Asked::Hint => "hint".to_owned(),
+            Asked::PlayOn => "play-on".to_owned(),
         }
     }
 }

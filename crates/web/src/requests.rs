@@ -122,6 +122,23 @@ pub async fn hint_request(
     }
 }
 
+/// `POST /api/boards/NAME/play-on`: play on after the coach spoke (`play --coach`): the
+/// engine's reply held is carried out.
+pub async fn play_on_request(
+    State((overview, paced)): State<(Arc<Overview>, Arc<Paced>)>,
+    Path(name): Path<String>,
+) -> Response {
+    let hints = overview.board(&name).map(|board| board.summary().hints);
+    match (hints, overview.requests.as_ref()) {
+        (None, _) => refused(StatusCode::NOT_FOUND, format!("no board is called {name}")),
+        (Some(true), Some(requests)) => hand_over(&paced, requests, Asked::PlayOn),
+        _ => refused(
+            StatusCode::NOT_FOUND,
+            format!("board {name} plays no game against an engine: no coach"),
+        ),
+    }
+}
+
 /// Passes `request` on, paced: `202` with what was asked, or why not.
 fn hand_over(
     paced: &Paced,

@@ -92,6 +92,10 @@ pub fn router(overview: Arc<Overview>) -> Router {
             "/api/boards/{name}/hint",
             post(super::requests::hint_request),
         )
+        .route(
+            "/api/boards/{name}/play-on",
+            post(super::requests::play_on_request),
+        )
         .with_state((overview, Arc::new(super::requests::Paced::default())))
 }
 

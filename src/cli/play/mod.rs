@@ -25,7 +25,7 @@ use touchmove::play::EngineGame;
 use touchmove::sensor_log::LogHeader;
 use touchmove::timing::Timing;
 
-use super::args::{PlayArgs, PlaySide};
+use super::args::{CoachLevel, PlayArgs, PlaySide};
 use touchmove_matches::engine_match::book::OpeningBook;
 use touchmove_matches::engine_match::handshake::{AskedStrength, engine_ready};
 use touchmove_matches::engine_match::keys::read_keys;
@@ -34,6 +34,7 @@ use touchmove_matches::engine_match::state::{PlaySink, PlayState};
 use touchmove_matches::engine_match::transport::{listen, take_hints};
 use touchmove_matches::runner::{self as matches, Match, Played};
 use touchmove_runtime::files::resumed::Resumed;
+use touchmove_trainer::judgement::Judgement;
 
 /// Runs `touchmove play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
@@ -213,6 +214,13 @@ async fn play(
         hint_asked: None,
         replaying: false,
         tables,
+        coach: args.coach.map(|level| {
+            touchmove_matches::engine_match::coach::Coach::new(match level {
+                CoachLevel::Inaccuracy => Judgement::Inaccuracy,
+                CoachLevel::Mistake => Judgement::Mistake,
+                CoachLevel::Blunder => Judgement::Blunder,
+            })
+        }),
     }));
     let listener = tokio::task::spawn_local(listen(reports, Rc::clone(&state)));
     let hints = tokio::task::spawn_local(take_hints(asked, Rc::clone(&state)));

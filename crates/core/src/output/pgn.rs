@@ -118,6 +118,10 @@ impl PgnRecorder {
                     crate::event::color_name(hint.color)
                 ),
             }),
+            StreamKind::Coach(warning) => self.note(format!(
+                "coach: {}, said before the engine replied",
+                warning.words()
+            )),
             // An engine's opinion, not the game's record.
             // Nor is an action the host did not carry out.
             StreamKind::Engine(_)

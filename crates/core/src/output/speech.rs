@@ -79,6 +79,7 @@ impl Voice {
                 Some(self.ruling(violation.color, violation.rule.article()))
             }
             StreamKind::Game(EventKind::Result(result)) => Some(self.result(result)),
+            StreamKind::Coach(warning) => Some(self.coach(&warning.judgement)),
             _ => None,
         };
         words.map(Utterance::Say)
@@ -208,6 +209,17 @@ impl Voice {
         }
     }
 
+    /// The coach's word: how bad the move was (as Lichess names it) and its question.
+    fn coach(&self, judgement: &str) -> String {
+        let judgement = match (self.language, judgement) {
+            (Language::Russian, "inaccuracy") => "неточность",
+            (Language::Russian, "mistake") => "ошибка",
+            (Language::Russian, "blunder") => "грубая ошибка",
+            (_, judgement) => judgement,
+        };
+        format!("{judgement}, {}", self.words().coach)
+    }
+
     fn result(&self, result: &GameResult) -> String {
         let words = self.words();
         let outcome = match result.result.as_str() {
@@ -261,6 +273,8 @@ struct Words {
     flag: &'static str,
     resignation: &'static str,
     stalemate: &'static str,
+    /// The coach's question after a move that lost much (`play --coach`).
+    coach: &'static str,
 }
 
 const ENGLISH: Words = Words {
@@ -277,6 +291,7 @@ const ENGLISH: Words = Words {
     flag: "flag fall",
     resignation: "resignation",
     stalemate: "stalemate",
+    coach: "take it back?",
 };
 
 const RUSSIAN: Words = Words {
@@ -293,6 +308,7 @@ const RUSSIAN: Words = Words {
     flag: "флажок упал",
     resignation: "сдача",
     stalemate: "пат",
+    coach: "вернёте ход?",
 };
 
 #[cfg(test)]

@@ -114,6 +114,10 @@ pub fn render_numbered(
             if level.charging { ", charging" } else { "" }
         ),
         StreamKind::Notice(notice) => notice.text.clone(),
+        StreamKind::Coach(warning) => format!(
+            "coach: {}: take it back, or type `go` to let the engine reply",
+            warning.words()
+        ),
     }
 }
 

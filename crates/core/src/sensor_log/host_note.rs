@@ -11,6 +11,7 @@
 //! ```text
 //! #engine-move <t> <uci> [cp <centipawns> | mate <moves> | book]
 //! #engine-gone <t>
+//! #coach <t> <ply> <white|black> <san> <inaccuracy|mistake|blunder> <before-cp> <after-cp>
 //! #hint <t> <uci> [cp <centipawns> | mate <moves>] [tb <white|black> <wdl> <dtz> <san|->]
 //! #analysis <t> <ply> <depth> <cp <centipawns> | mate <moves>> [tb <white|black> <wdl> <dtz> <san|->] [<san>...]
 //! #resign <t> <white|black>
@@ -60,13 +61,16 @@ use shakmaty::uci::UciMove;
 use crate::event::{ClockTimes, TagName, color_name};
 use crate::rules::Declared;
 use crate::sensor::Millis;
-use crate::stream::{Analysis, TableResult, TableWdl};
+use crate::stream::{Analysis, CoachWarning, TableResult, TableWdl};
 
 /// The word that starts an engine's move.
 const ENGINE_MOVE: &str = "#engine-move";
 
 /// The word that starts a hint.
 const HINT: &str = "#hint";
+
+/// The word that starts the coach's word on the player's move.
+const COACH: &str = "#coach";
 
 /// The word that starts the tables' result in an analysis.
 const TABLE: &str = "tb";
@@ -132,6 +136,8 @@ pub enum HostNote {
     },
     /// An engine's analysis of a position of the game.
     Analysis(Analysis),
+    /// The coach's word on the player's move, before the engine replied (`play --coach`).
+    Coach(CoachWarning),
     /// The engine could no longer play.
     EngineGone,
     /// A result was declared at the host (a resignation is written `#resign`).
@@ -195,6 +201,15 @@ pub fn format_host_note(t: Millis, note: &HostNote) -> String {
             "{HINT} {t} {uci}{}{}",
             score_words(*score_cp, *mate),
             tablebase.as_ref().map(table_words).unwrap_or_default()
+        ),
+        HostNote::Coach(warning) => format!(
+            "{COACH} {t} {} {} {} {} {} {}",
+            warning.ply,
+            color_name(warning.color),
+            warning.san,
+            warning.judgement,
+            warning.before_cp,
+            warning.after_cp
         ),
         HostNote::Analysis(analysis) => {
             let mut line = format!(
@@ -339,6 +354,16 @@ pub fn parse_host_note(line: &str) -> Option<(Millis, HostNote)> {
                 tablebase,
             })
         }
+        COACH => HostNote::Coach(CoachWarning {
+            ply: fields.next()?.parse().ok()?,
+            color: fields.next()?.parse().ok()?,
+            san: fields.next()?.to_owned(),
+            judgement: Some(fields.next()?)
+                .filter(|word| ["inaccuracy", "mistake", "blunder"].contains(word))?
+                .to_owned(),
+            before_cp: fields.next()?.parse().ok()?,
+            after_cp: fields.next()?.parse().ok()?,
+        }),
         HINT => {
             let uci = fields.next()?.parse::<UciMove>().ok()?;
             let mut rest = fields.by_ref().peekable();
@@ -531,6 +556,17 @@ mod tests {
                     tablebase: None,
                 },
                 "#hint 4200 d1h5 mate 2",
+            ),
+            (
+                HostNote::Coach(CoachWarning {
+                    ply: 23,
+                    color: Color::White,
+                    san: "Qxb7".to_owned(),
+                    judgement: "blunder".to_owned(),
+                    before_cp: -30,
+                    after_cp: -420,
+                }),
+                "#coach 4200 23 white Qxb7 blunder -30 -420",
             ),
             (
                 HostNote::Note("Black claims a draw: refused, 2 minutes to White".to_owned()),

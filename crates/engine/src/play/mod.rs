@@ -25,7 +25,9 @@ use touchmove_boards::live::{Feedback, carry_out, move_squares};
 use touchmove_core::event::{EventKind, GameEvent};
 use touchmove_core::sensor::Millis;
 use touchmove_core::sensor_log::HostNote;
-use touchmove_core::stream::{EngineMove, Execution, StreamEvent, StreamKind, TableResult};
+use touchmove_core::stream::{
+    CoachWarning, EngineMove, Execution, StreamEvent, StreamKind, TableResult,
+};
 
 /// What the game against the engine has to say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -293,6 +295,29 @@ impl EngineGame {
         self.reconcile(t);
     }
 
+    /// The coach's word on the player's last move at `t` (`play --coach`): said (kind
+    /// `coach`) and shown on the board (the move's squares lit, the clock asking `?? back?`);
+    /// the game unchanged: the player may take the move back, or play on.
+    pub fn coach(&mut self, t: Millis, warning: CoachWarning) {
+        if let Some(last) = self.record.last().copied() {
+            let glyph = match warning.judgement.as_str() {
+                "blunder" => "??",
+                "mistake" => "?",
+                _ => "?!",
+            };
+            let (from, to) = move_squares(last);
+            self.out.push_back(PlayEvent::Show(Feedback::Show {
+                from,
+                to,
+                text: format!("{glyph} back?"),
+            }));
+        }
+        self.out.push_back(PlayEvent::Decision(StreamEvent {
+            t,
+            kind: StreamKind::Coach(warning),
+        }));
+    }
+
     /// What the host knew at `t`, as the recording keeps it (an engine's choice, the engine
     /// gone; a resignation is the interpreter's): taken as it was live. A recorded move not
     /// legal where the game now stands was not taken live either.
@@ -322,6 +347,7 @@ impl EngineGame {
                 self.handle_hint(t, hinted, score, tablebase.clone());
             }
             HostNote::EngineGone => self.engine_gone(t),
+            HostNote::Coach(warning) => self.coach(t, warning.clone()),
             // The arbiter's are the interpreter's; an online server's notes are no engine's.
             HostNote::Declared(_)
             | HostNote::Analysis(_)

@@ -10,7 +10,8 @@ use touchmove_runtime::keys::arbiter::typed_promotion;
 use touchmove_runtime::keys::typed::read_typed;
 use touchmove_web::asked::Asked;
 
-/// `resign` (and Enter) resigns `human`'s game; `hint` asks the engine for a hint; `promote
+/// `resign` (and Enter) resigns `human`'s game; `hint` asks the engine for a hint; `go` plays on
+/// after the coach spoke (`--coach`); `promote
 /// q|r|b|n` chooses the piece of a promotion the board cannot tell.
 pub fn read_keys(
     controls: mpsc::UnboundedSender<Control>,
@@ -27,10 +28,12 @@ pub fn read_keys(
                 .send(Control::Declare(Declared::Resigned(human)))
                 .is_ok(),
             "hint" => asks.send(Asked::Hint).is_ok(),
+            "go" => asks.send(Asked::PlayOn).is_ok(),
             other => {
                 eprintln!(
                     "touchmove: `{other}`? type `resign` and Enter to resign, `hint` for a hint, \
-                     `promote q|r|b|n` for a promotion's piece"
+                     `go` to play on after the coach spoke, `promote q|r|b|n` for a promotion's \
+                     piece"
                 );
                 true
             }

@@ -5,6 +5,7 @@
 //! (`keys.rs`).
 
 pub mod book;
+pub mod coach;
 pub mod handshake;
 pub mod keys;
 pub mod limits;

@@ -23,6 +23,7 @@ use touchmove_runtime::runner::{Control, Happened, Sink};
 use touchmove_runtime::tablebase::Tablebases;
 
 use super::book::OpeningBook;
+use super::coach::Coach;
 use super::limits::Limits;
 use crate::resume::{MatchSink, MatchState};
 use touchmove_runtime::sinks::watch::WatchSink;
@@ -48,6 +49,11 @@ pub enum Heard {
         chess_move: Move,
         /// What they say of the position.
         table: TableResult,
+    },
+    /// The player plays on after the coach spoke, the game at `moves`.
+    PlayOn {
+        /// The game's moves when the player asked.
+        moves: Vec<Move>,
     },
 }
 
@@ -81,6 +87,8 @@ pub struct PlayState {
     pub replaying: bool,
     /// `--syzygy`: a hint in a position the tables hold is theirs.
     pub tables: Option<Arc<Tablebases>>,
+    /// `--coach`: a move that loses much is said before the engine replies.
+    pub coach: Option<Coach>,
 }
 
 impl PlayState {
@@ -91,6 +99,9 @@ impl PlayState {
                 PlayEvent::Decision(decision) => {
                     if let Some(EventKind::Move(played)) = decision.game() {
                         self.clock = played.clock;
+                        if let Some(coach) = self.coach.as_mut() {
+                            coach.moved(played.san.to_string());
+                        }
                     }
                     let position = self.game.position().clone();
                     self.out.write_decision(&decision, Some(&position))?;
@@ -100,6 +111,14 @@ impl PlayState {
                 }
                 PlayEvent::AskEngine | PlayEvent::CancelEngine | PlayEvent::Show(_)
                     if self.replaying => {}
+                PlayEvent::CancelEngine if self.coach.as_ref().is_some_and(Coach::holds) => {
+                    // The move the coach spoke of was taken back: the engine's reply to it is
+                    // no reply any more.
+                    if let Some(coach) = self.coach.as_mut() {
+                        coach.drop_held();
+                    }
+                    let _ = self.ask.send(EngineRequest::Cancel);
+                }
                 PlayEvent::AskEngine => self.ask_for_move(),
                 PlayEvent::CancelEngine => {
                     // A book move not yet taken no longer applies either.
@@ -194,6 +213,7 @@ impl PlayState {
                     eprintln!("touchmove: cannot write the results: {error}");
                 }
             }
+            Heard::PlayOn { moves } => self.play_on(now, &moves),
             Heard::TableHint {
                 moves,
                 chess_move,
@@ -215,6 +235,23 @@ impl PlayState {
                 }
             }
         }
+    }
+
+    /// The engine's move `chess_move` (its score `score`) taken at `now`: recorded, and
+    /// carried out by the game.
+    pub(super) fn play_engine_move(&mut self, now: Millis, chess_move: Move, score: Option<Score>) {
+        let (score_cp, mate) = score_fields(score);
+        let note = HostNote::EngineMove {
+            uci: UciMove::from_move(chess_move, self.game.position().castles().mode()),
+            score_cp,
+            mate,
+            book: false,
+        };
+        self.out.host_note(now, &note);
+        if let Some(coach) = self.coach.as_mut() {
+            coach.engine_moves(self.game.position().turn(), score);
+        }
+        self.game.handle_engine_move(now, chess_move, score);
     }
 
     /// What the engine's process said, taken at `now` (session time). What the game takes
@@ -241,15 +278,9 @@ impl PlayState {
             }
             EngineReport::Said(EngineEvent::BestMove { chess_move, .. }) => {
                 let score = self.score.take();
-                let (score_cp, mate) = score_fields(score);
-                let note = HostNote::EngineMove {
-                    uci: UciMove::from_move(chess_move, self.game.position().castles().mode()),
-                    score_cp,
-                    mate,
-                    book: false,
-                };
-                self.out.host_note(now, &note);
-                self.game.handle_engine_move(now, chess_move, score);
+                if !self.coached(now, chess_move, score) {
+                    self.play_engine_move(now, chess_move, score);
+                }
             }
             EngineReport::Said(EngineEvent::Info {
                 score: Some(score), ..

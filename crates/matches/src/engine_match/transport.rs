@@ -40,8 +40,10 @@ pub async fn listen(
 /// comes back as its moves do.
 pub async fn take_hints(mut asked: mpsc::UnboundedReceiver<Asked>, state: Rc<RefCell<PlayState>>) {
     while let Some(request) = asked.recv().await {
-        if request == Asked::Hint {
-            state.borrow_mut().ask_hint();
+        match request {
+            Asked::Hint => state.borrow_mut().ask_hint(),
+            Asked::PlayOn => state.borrow_mut().ask_play_on(),
+            _ => {}
         }
     }
 }

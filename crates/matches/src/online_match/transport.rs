@@ -68,6 +68,7 @@ pub async fn take_typed(typed: Typed, state: Rc<RefCell<OnlineState>>) {
             }
             // The page offers none in an online game (no engine helps a player there).
             Asked::Hint => eprintln!("touchmove: no hints in an online game"),
+            Asked::PlayOn => eprintln!("touchmove: no coach in an online game"),
         }
         if let Err(error) = state.drain() {
             tracing::debug!(%error, "cannot pass on what was typed");

@@ -51,7 +51,11 @@ const RESIGN_CONFIRM = 4000;
 document.getElementById("title").textContent = "Board " + name;
 document.title = "touchmove · board " + name;
 
+// The coach's word on the player's last move (play --coach), while the engine's reply waits.
+let coach = null;
+
 function reset() {
+  coach = null;
   analysis = null;
   moves = [];
   pending = null;
@@ -103,8 +107,13 @@ function take(event) {
       pending = null;
       moves.length = Math.max(0, event.ply - 1);
       engine = null;
+      coach = null;
+      break;
+    case "coach":
+      coach = event;
       break;
     case "engine":
+      coach = null;
       engine = { san: event.san, uci: event.uci, score: scoreText(event), book: !!event.book, pending: true, wrong: null };
       break;
     case "analysis":
@@ -460,7 +469,24 @@ function renderHints() {
   const box = document.getElementById("hints");
   box.hidden = !(summary && summary.hints);
   document.getElementById("hint-note").textContent = hintNote;
+  const said = document.getElementById("coach");
+  said.hidden = !coach;
+  if (coach) {
+    const pawns = (cp) => (cp > 0 ? "+" : "") + (cp / 100).toFixed(2);
+    document.getElementById("coach-text").textContent =
+      `Coach: ${coach.san} is a ${coach.judgement} (${pawns(coach.before_cp)} → ${pawns(coach.after_cp)}). ` +
+      "Take it back on the board, or play on.";
+  }
 }
+
+async function playOn() {
+  try {
+    await fetch("/api/boards/" + encodeURIComponent(name) + "/play-on", { method: "POST" });
+  } catch (error) {
+    // The engine's reply comes as its move, or the coach's word stays.
+  }
+}
+document.getElementById("ask-play-on").addEventListener("click", playOn);
 
 async function askHint() {
   hintNote = "asked";
