@@ -131,3 +131,99 @@ fn a_blunder_is_said_before_the_engine_replies_and_the_player_plays_on() {
     assert_eq!(coach(&replayed), coach(&events));
     drop(board);
 }
+
+#[test]
+fn a_blunder_taken_back_is_never_answered_and_the_game_goes_on() {
+    // The same position, the board's hands played from a sensor log at fixed times (each
+    // Black move well after Stockfish, at depth 6, has chosen it): Kb8, 2. Qc8+?? (said by the
+    // coach), the queen taken back to c1, 2. Qc7+ (protected by the king: no warning), Ka8,
+    // 3. Qa7#.
+    let dir = tempfile::tempdir().expect("a folder");
+    let script = dir.path().join("hands.log");
+    std::fs::write(
+        &script,
+        format!(
+            "touchmove-log 1\n@start {START}\n3000 lift a8 k\n3300 place b8 k\n\
+             5000 lift c1 Q\n5300 place c8 Q\n9000 lift c8 Q\n9300 place c1 Q\n\
+             11000 lift c1 Q\n11300 place c7 Q\n14000 lift b8 k\n14300 place a8 k\n\
+             16000 lift c7 Q\n16300 place a7 Q\n"
+        ),
+    )
+    .expect("written");
+    let board = emulate_with(
+        "dgt",
+        &[
+            "--log",
+            script.to_str().expect("a path"),
+            "--grace-ms",
+            "300000",
+        ],
+        Stdio::piped(),
+    );
+    let log = dir.path().join("game.log");
+    let mut play = common::bin()
+        .args(["play", "--engine", &stockfish(), "--depth", "6"])
+        .args([
+            "--color",
+            "white",
+            "--start",
+            START,
+            "--port",
+            &board.port,
+            "--json",
+        ])
+        .args(["--coach", "blunder"])
+        .args(["--record", log.to_str().expect("a path")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("play starts");
+    let said = common::child::lines_of(play.stderr.take().expect("stderr"));
+    std::thread::spawn(move || {
+        while let Ok(line) = said.recv() {
+            eprintln!("{line}");
+        }
+    });
+    let lines = common::child::lines_of(play.stdout.take().expect("stdout"));
+    let mut events: Vec<Value> = Vec::new();
+    loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(120))
+            .unwrap_or_else(|_| panic!("play went quiet; so far: {events:?}"));
+        let event: Value = serde_json::from_str(&line).expect("JSON");
+        events.push(event.clone());
+        if event["kind"] == "result" {
+            break;
+        }
+    }
+    common::child::interrupt(&play);
+    assert!(play.wait().expect("play ends").success());
+    let said: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e["kind"].as_str() {
+            Some("move" | "engine" | "coach") => {
+                Some(format!("{} {}", e["kind"].as_str()?, e["san"].as_str()?))
+            }
+            Some("takeback") => Some(format!("takeback {}", e["ply"])),
+            Some("result") => e["result"].as_str().map(str::to_owned),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "engine Kb8",
+            "move Kb8",
+            "move Qc8+",
+            "coach Qc8+",
+            "takeback 2",
+            "move Qc7+",
+            "engine Ka8",
+            "move Ka8",
+            "move Qa7#",
+            "1-0"
+        ],
+        "{events:?}"
+    );
+    drop(board);
+}
