@@ -9,10 +9,10 @@ use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;
-use std::time::Duration;
 
 use serde_json::Value;
 
+use common::child::JsonEvents;
 use common::emulator::emulate_with;
 use common::tools::stockfish;
 
@@ -61,27 +61,9 @@ fn a_blunder_is_said_before_the_engine_replies_and_the_player_plays_on() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("play starts");
-    let said = common::child::lines_of(play.stderr.take().expect("stderr"));
-    std::thread::spawn(move || {
-        while let Ok(line) = said.recv() {
-            eprintln!("{line}");
-        }
-    });
-    let lines = common::child::lines_of(play.stdout.take().expect("stdout"));
-    let mut events: Vec<Value> = Vec::new();
-    let until = |events: &mut Vec<Value>, done: &dyn Fn(&Value) -> bool| -> Value {
-        loop {
-            let line = lines
-                .recv_timeout(Duration::from_secs(120))
-                .unwrap_or_else(|_| panic!("play went quiet; so far: {events:?}"));
-            let event: Value = serde_json::from_str(&line).expect("JSON");
-            events.push(event.clone());
-            if done(&event) {
-                return event;
-            }
-        }
-    };
-    let coached = until(&mut events, &|e| e["kind"] == "coach");
+    common::child::forward(common::child::lines_of(play.stderr.take().expect("stderr")));
+    let mut events = JsonEvents::of(play.stdout.take().expect("stdout"));
+    let coached = events.until(|e| e["kind"] == "coach");
     assert_eq!(coached["san"], "Qc8+", "{coached}");
     assert_eq!(coached["color"], "white", "{coached}");
     assert_eq!(coached["judgement"], "blunder", "{coached}");
@@ -95,16 +77,17 @@ fn a_blunder_is_said_before_the_engine_replies_and_the_player_plays_on() {
     // The engine waits: its reply comes only once the player plays on.
     let mut keys = play.stdin.take().expect("stdin");
     writeln!(keys, "go").expect("typed");
-    let replied = until(&mut events, &|e| e["kind"] == "engine");
+    let replied = events.until(|e| e["kind"] == "engine");
     assert_eq!(replied["san"], "Kxc8", "{replied}");
     let kinds: Vec<String> = events
+        .seen
         .iter()
         .filter_map(|e| e["kind"].as_str().map(str::to_owned))
         .collect();
     let coach_at = kinds.iter().position(|k| k == "coach");
     let engine_at = kinds.iter().rposition(|k| k == "engine");
     assert!(coach_at < engine_at, "{kinds:?}");
-    until(&mut events, &|e| e["kind"] == "result");
+    events.until(|e| e["kind"] == "result");
     common::child::interrupt(&play);
     assert!(play.wait().expect("play ends").success());
     // The PGN says it; the log keeps it, and its replay says it again where it was said.
@@ -128,7 +111,7 @@ fn a_blunder_is_said_before_the_engine_replies_and_the_player_plays_on() {
             .cloned()
             .collect()
     };
-    assert_eq!(coach(&replayed), coach(&events));
+    assert_eq!(coach(&replayed), coach(&events.seen));
     drop(board);
 }
 
@@ -178,27 +161,13 @@ fn a_blunder_taken_back_is_never_answered_and_the_game_goes_on() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("play starts");
-    let said = common::child::lines_of(play.stderr.take().expect("stderr"));
-    std::thread::spawn(move || {
-        while let Ok(line) = said.recv() {
-            eprintln!("{line}");
-        }
-    });
-    let lines = common::child::lines_of(play.stdout.take().expect("stdout"));
-    let mut events: Vec<Value> = Vec::new();
-    loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(120))
-            .unwrap_or_else(|_| panic!("play went quiet; so far: {events:?}"));
-        let event: Value = serde_json::from_str(&line).expect("JSON");
-        events.push(event.clone());
-        if event["kind"] == "result" {
-            break;
-        }
-    }
+    common::child::forward(common::child::lines_of(play.stderr.take().expect("stderr")));
+    let mut events = JsonEvents::of(play.stdout.take().expect("stdout"));
+    events.until(|e| e["kind"] == "result");
     common::child::interrupt(&play);
     assert!(play.wait().expect("play ends").success());
     let said: Vec<String> = events
+        .seen
         .iter()
         .filter_map(|e| match e["kind"].as_str() {
             Some("move" | "engine" | "coach") => {
@@ -223,7 +192,8 @@ fn a_blunder_taken_back_is_never_answered_and_the_game_goes_on() {
             "move Qa7#",
             "1-0"
         ],
-        "{events:?}"
+        "{:?}",
+        events.seen
     );
     drop(board);
 }

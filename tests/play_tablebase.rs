@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use common::child::JsonEvents;
 use common::emulator::emulate_with;
 use common::tools::stockfish;
 
@@ -58,17 +59,13 @@ fn a_hint_in_a_position_the_tables_hold_is_their_move_with_their_result() {
         .expect("play starts");
     let said = common::child::lines_of(play.stderr.take().expect("stderr"));
     let page = common::child::page_address(&said);
+    common::child::forward(said);
     let address = page
         .trim_start_matches("http://")
         .split('/')
         .next()
         .unwrap_or_default()
         .to_owned();
-    std::thread::spawn(move || {
-        while let Ok(line) = said.recv() {
-            eprintln!("{line}");
-        }
-    });
     // The board shows the set-up position: the game is on, White (the player) to move.
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
@@ -85,18 +82,8 @@ fn a_hint_in_a_position_the_tables_hold_is_their_move_with_their_result() {
     }
     let mut keys = play.stdin.take().expect("stdin");
     writeln!(keys, "hint").expect("typed");
-    let lines = common::child::lines_of(play.stdout.take().expect("stdout"));
-    let mut events: Vec<Value> = Vec::new();
-    let hint = loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| panic!("play went quiet; so far: {events:?}"));
-        let event: Value = serde_json::from_str(&line).expect("JSON");
-        events.push(event.clone());
-        if event["kind"] == "hint" {
-            break event;
-        }
-    };
+    let mut events = JsonEvents::of(play.stdout.take().expect("stdout"));
+    let hint = events.until(|e| e["kind"] == "hint");
     assert_eq!(hint["san"], "Ra8#", "{hint}");
     assert_eq!(
         hint["tablebase"],
@@ -104,21 +91,10 @@ fn a_hint_in_a_position_the_tables_hold_is_their_move_with_their_result() {
         "{hint}"
     );
     writeln!(keys, "resign").expect("typed");
-    loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| panic!("no result; so far: {events:?}"));
-        let event: Value = serde_json::from_str(&line).expect("JSON");
-        events.push(event.clone());
-        if event["kind"] == "result" {
-            break;
-        }
-    }
+    events.until(|e| e["kind"] == "result");
     common::child::interrupt(&play);
     assert!(play.wait().expect("play ends").success());
-    while let Ok(line) = lines.recv_timeout(Duration::from_secs(60)) {
-        events.push(serde_json::from_str(&line).expect("JSON"));
-    }
+    events.rest();
     // The log keeps the tables' hint: its replay gives it again, the same.
     let recorded = std::fs::read_to_string(&log).expect("the log");
     assert!(
@@ -134,6 +110,6 @@ fn a_hint_in_a_position_the_tables_hold_is_their_move_with_their_result() {
             .cloned()
             .collect()
     };
-    assert_eq!(hints(&replayed), hints(&events));
+    assert_eq!(hints(&replayed), hints(&events.seen));
     drop(board);
 }

@@ -2,13 +2,11 @@
 //! python-chess. The logs are written here move by move (each piece lifted, then set down 300 ms
 //! later, a second after the last move); what each report must say is worked out from them.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use serde_json::Value;
 
-use crate::common::{child, tools, touchmove_ok};
+use crate::common::{python_chess_json, tools, touchmove_ok};
 
 /// A sensor log of moves given as `from-to`, one a second: lifted at `n` s, set down 300 ms
 /// later.
@@ -36,37 +34,18 @@ fn arg(path: &Path) -> &str {
 /// Each move of the first game of `pgn` as python-chess reads it: SAN, NAGs, comment, and the
 /// `[%eval]` it parsed (White's centipawns, or `#n`), the game's headers first.
 fn python_chess_moves(pgn: &str) -> Value {
-    tools::require_python_chess();
-    let mut child = child::command("python3")
-        .args([
-            "-c",
-            "import sys, json, io, chess.pgn\n\
-             g = chess.pgn.read_game(io.StringIO(sys.stdin.read()))\n\
-             assert not g.errors, g.errors\n\
-             moves = []\n\
-             for node in g.mainline():\n\
-             \x20   e = node.eval()\n\
-             \x20   e = None if e is None else (str(e.white().score()) if not e.is_mate() else '#' + str(e.white().mate()))\n\
-             \x20   moves.append([node.san(), sorted(node.nags), node.comment, e])\n\
-             print(json.dumps({'headers': dict(g.headers), 'moves': moves, 'before': g.comment}))",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(pgn.as_bytes())
-        .expect("written");
-    let output = child.wait_with_output().expect("python3 ends");
-    assert!(
-        output.status.success(),
-        "python-chess refused the PGN: {}\n{pgn}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("JSON")
+    python_chess_json(
+        "import sys, json, io, chess.pgn\n\
+         g = chess.pgn.read_game(io.StringIO(sys.stdin.read()))\n\
+         assert not g.errors, g.errors\n\
+         moves = []\n\
+         for node in g.mainline():\n\
+         \x20   e = node.eval()\n\
+         \x20   e = None if e is None else (str(e.white().score()) if not e.is_mate() else '#' + str(e.white().mate()))\n\
+         \x20   moves.append([node.san(), sorted(node.nags), node.comment, e])\n\
+         print(json.dumps({'headers': dict(g.headers), 'moves': moves, 'before': g.comment}))",
+        pgn,
+    )
 }
 
 #[test]

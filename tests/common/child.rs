@@ -121,3 +121,51 @@ pub fn page_address(said: &std::sync::mpsc::Receiver<String>) -> String {
         }
     }
 }
+
+/// The JSON lines a live command prints (`--json`), read as they come.
+pub struct JsonEvents {
+    lines: std::sync::mpsc::Receiver<String>,
+    /// Every event read so far, in order.
+    pub seen: Vec<serde_json::Value>,
+}
+
+impl JsonEvents {
+    /// The events of `stdout` (a child's standard output).
+    pub fn of(stdout: impl std::io::Read + Send + 'static) -> JsonEvents {
+        JsonEvents {
+            lines: lines_of(stdout),
+            seen: Vec::new(),
+        }
+    }
+
+    /// Reads events until one is `done` (two minutes at most between two), and gives it.
+    pub fn until(&mut self, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(std::time::Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("the command went quiet; so far: {:?}", self.seen));
+            let event: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+            self.seen.push(event.clone());
+            if done(&event) {
+                return event;
+            }
+        }
+    }
+
+    /// Reads what is left, the command having ended.
+    pub fn rest(&mut self) {
+        while let Ok(line) = self.lines.recv_timeout(std::time::Duration::from_secs(60)) {
+            self.seen.push(serde_json::from_str(&line).expect("JSON"));
+        }
+    }
+}
+
+/// Passes the lines a child says (its standard error, read by [`lines_of`]) on to the test's.
+pub fn forward(said: std::sync::mpsc::Receiver<String>) {
+    std::thread::spawn(move || {
+        while let Ok(line) = said.recv() {
+            eprintln!("{line}");
+        }
+    });
+}

@@ -433,23 +433,30 @@ pub fn pgn_games(text: &str) -> Vec<Vec<String>> {
 /// python-chess reads with an error fails the test). One python3 process for them all.
 pub fn python_chess_games(texts: &[String]) -> Vec<Vec<Vec<String>>> {
     let input = texts.join("\n\u{1}\n");
+    let out = python_chess_json(
+        "import sys, io, json, chess.pgn\n\
+         out = []\n\
+         for text in sys.stdin.read().split('\\n\\x01\\n'):\n\
+         \x20   games, f = [], io.StringIO(text)\n\
+         \x20   while (g := chess.pgn.read_game(f)) is not None:\n\
+         \x20       assert not g.errors, g.errors\n\
+         \x20       b, sans = g.board(), []\n\
+         \x20       for m in g.mainline_moves():\n\
+         \x20           sans.append(b.san(m)); b.push(m)\n\
+         \x20       games.append(sans)\n\
+         \x20   out.append(games)\n\
+         print(json.dumps(out))",
+        &input,
+    );
+    serde_json::from_value(out).expect("games")
+}
+
+/// What the python3 `script` (which imports python-chess) prints as JSON when given `input`;
+/// a script that fails fails the test, with what it said.
+pub fn python_chess_json(script: &str, input: &str) -> Value {
     tools::require_python_chess();
     let mut child = child::command("python3")
-        .args([
-            "-c",
-            "import sys, io, json, chess.pgn\n\
-             out = []\n\
-             for text in sys.stdin.read().split('\\n\\x01\\n'):\n\
-             \x20   games, f = [], io.StringIO(text)\n\
-             \x20   while (g := chess.pgn.read_game(f)) is not None:\n\
-             \x20       assert not g.errors, g.errors\n\
-             \x20       b, sans = g.board(), []\n\
-             \x20       for m in g.mainline_moves():\n\
-             \x20           sans.append(b.san(m)); b.push(m)\n\
-             \x20       games.append(sans)\n\
-             \x20   out.append(games)\n\
-             print(json.dumps(out))",
-        ])
+        .args(["-c", script])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -461,7 +468,11 @@ pub fn python_chess_games(texts: &[String]) -> Vec<Vec<Vec<String>>> {
         .write_all(input.as_bytes())
         .expect("written");
     let output = child.wait_with_output().expect("python3 ends");
-    assert!(output.status.success(), "python-chess refused a PGN");
+    assert!(
+        output.status.success(),
+        "python-chess refused the input: {}\n{input}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("JSON")
 }
 

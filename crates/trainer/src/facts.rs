@@ -65,7 +65,7 @@ pub struct GameFacts {
     /// What an engine analysing beside the board (`--analyse`) said of each position, the
     /// start first: its deepest analysis of it (empty without one).
     #[serde(skip)]
-    pub analyses: Vec<Option<crate::report::PositionEval>>,
+    pub analyses: Vec<Option<crate::position_eval::PositionEval>>,
     /// The position the game started from.
     #[serde(skip)]
     pub start: Chess,

@@ -1,7 +1,6 @@
 //! The report as one HTML page: the players and result, the chart, the per-move table, the
 //! annotated PGN to save.
 
-use crate::format::seconds;
 use crate::report::GameReport;
 
 /// The page of `reports` (one section a game), each with its chart (SVG, drawn already) and
@@ -58,43 +57,18 @@ pub fn section(report: &GameReport, svg: &str, pgn: &str) -> String {
 
 /// The per-move table.
 fn table(report: &GameReport) -> String {
-    let mut out = String::from(
-        "<table class=\"moves\">\n<thead><tr><th>move</th><th>think</th><th>in hand</th>\
-         <th>clock</th><th>eval</th><th>loss</th><th></th><th>best</th><th>touched, rulings</th></tr></thead>\n<tbody>\n",
-    );
-    for (index, played) in report.facts.moves.iter().enumerate() {
-        let number = played.ply.div_ceil(2);
-        let dots = if played.color == shakmaty::Color::White {
-            "."
-        } else {
-            "..."
+    let mut out = String::from("<table class=\"moves\">\n<thead><tr>");
+    for head in crate::table::HEADS {
+        out.push_str(&format!("<th>{}</th>", escape(head)));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for index in 0..report.facts.moves.len() {
+        let Some(cells) = crate::table::row(report, index) else {
+            continue;
         };
-        let review = report.review(index);
-        let judged = review.and_then(|r| r.judged.as_ref());
-        let judgement = judged.and_then(|j| j.judgement);
-        let mut notes: Vec<String> = played
-            .touched
-            .iter()
-            .map(|s| format!("touched {s}"))
-            .collect();
-        notes.extend(played.rulings.iter().cloned());
-        let cells = [
-            format!("{number}{dots} {}", played.san),
-            played.think_ms.map(seconds).unwrap_or_default(),
-            played.in_hand_ms.map(seconds).unwrap_or_default(),
-            played
-                .clock
-                .map(|c| touchmove_core::clock::clk(c.get(played.color)))
-                .unwrap_or_default(),
-            report
-                .eval_after(index)
-                .map(crate::table::eval_text)
-                .unwrap_or_default(),
-            judged.map(|j| j.loss_cp.to_string()).unwrap_or_default(),
-            judgement.map(|j| j.glyph().to_owned()).unwrap_or_default(),
-            review.and_then(|r| r.best.clone()).unwrap_or_default(),
-            notes.join("; "),
-        ];
+        let judgement = report
+            .review(index)
+            .and_then(|r| r.judged.as_ref()?.judgement);
         let class = judgement.map_or("", |j| j.name());
         out.push_str(&format!("<tr class=\"{class}\">"));
         for cell in cells {

@@ -19,6 +19,7 @@ pub mod format;
 pub mod html;
 pub mod judgement;
 pub mod pgn_game;
+pub mod position_eval;
 pub mod report;
 pub mod table;
 pub mod timeline;

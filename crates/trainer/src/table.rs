@@ -5,7 +5,7 @@ use crate::format::seconds;
 use crate::report::GameReport;
 
 /// The table's column heads.
-const HEADS: [&str; 9] = [
+pub const HEADS: [&str; 9] = [
     "move",
     "think",
     "in hand",
@@ -42,41 +42,45 @@ pub fn position_text(report: &GameReport, index: usize) -> String {
     }
 }
 
+/// The row of move `index` (from 0) of `report`'s game, its cells in [`HEADS`]' order.
+pub fn row(report: &GameReport, index: usize) -> Option<[String; 9]> {
+    let played = report.facts.moves.get(index)?;
+    let number = played.ply.div_ceil(2);
+    let numbered = match played.color {
+        shakmaty::Color::White => format!("{number}. {}", played.san),
+        shakmaty::Color::Black => format!("{number}... {}", played.san),
+    };
+    let review = report.review(index);
+    let judged = review.and_then(|r| r.judged.as_ref());
+    let mut notes: Vec<String> = played
+        .touched
+        .iter()
+        .map(|s| format!("touched {s}"))
+        .collect();
+    notes.extend(played.rulings.iter().cloned());
+    Some([
+        numbered,
+        played.think_ms.map(seconds).unwrap_or_default(),
+        played.in_hand_ms.map(seconds).unwrap_or_default(),
+        played
+            .clock
+            .map(|c| touchmove_core::clock::clk(c.get(played.color)))
+            .unwrap_or_default(),
+        position_text(report, index + 1),
+        judged.map(|j| j.loss_cp.to_string()).unwrap_or_default(),
+        judged
+            .and_then(|j| j.judgement)
+            .map(|j| j.glyph().to_owned())
+            .unwrap_or_default(),
+        review.and_then(|r| r.best.clone()).unwrap_or_default(),
+        notes.join("; "),
+    ])
+}
+
 /// One row a move of `report`'s game, under a heading line, columns aligned.
 pub fn move_table(report: &GameReport) -> String {
     let mut rows: Vec<[String; 9]> = vec![HEADS.map(str::to_owned)];
-    for (index, played) in report.facts.moves.iter().enumerate() {
-        let number = played.ply.div_ceil(2);
-        let numbered = match played.color {
-            shakmaty::Color::White => format!("{number}. {}", played.san),
-            shakmaty::Color::Black => format!("{number}... {}", played.san),
-        };
-        let review = report.review(index);
-        let judged = review.and_then(|r| r.judged.as_ref());
-        let mut notes: Vec<String> = played
-            .touched
-            .iter()
-            .map(|s| format!("touched {s}"))
-            .collect();
-        notes.extend(played.rulings.iter().cloned());
-        rows.push([
-            numbered,
-            played.think_ms.map(seconds).unwrap_or_default(),
-            played.in_hand_ms.map(seconds).unwrap_or_default(),
-            played
-                .clock
-                .map(|c| touchmove_core::clock::clk(c.get(played.color)))
-                .unwrap_or_default(),
-            position_text(report, index + 1),
-            judged.map(|j| j.loss_cp.to_string()).unwrap_or_default(),
-            judged
-                .and_then(|j| j.judgement)
-                .map(|j| j.glyph().to_owned())
-                .unwrap_or_default(),
-            review.and_then(|r| r.best.clone()).unwrap_or_default(),
-            notes.join("; "),
-        ]);
-    }
+    rows.extend((0..report.facts.moves.len()).filter_map(|index| row(report, index)));
     let widths: Vec<usize> = (0..HEADS.len())
         .map(|column| {
             rows.iter()

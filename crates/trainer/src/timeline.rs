@@ -11,7 +11,7 @@ use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
 use touchmove_core::stream::{Analysis, StreamEvent, StreamKind};
 
 use crate::facts::{GameFacts, MoveFacts};
-use crate::report::PositionEval;
+use crate::position_eval::PositionEval;
 
 /// What the board showed in the turn under way.
 #[derive(Debug, Clone, Default)]

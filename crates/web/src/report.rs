@@ -12,9 +12,25 @@ use axum::response::{Html, IntoResponse, Response};
 
 use super::access::Viewer;
 use super::board::Overview;
+use touchmove_core::output::pgn::PgnTags;
+use touchmove_trainer::GameReport;
 use touchmove_trainer::annotated::annotated_pgn;
 use touchmove_trainer::chart::chart_svg;
 use touchmove_trainer::html::report_html;
+
+/// The report `viewer` sees of board `name`, with its tags; else why there is none (a `404`).
+fn viewed(
+    overview: &Overview,
+    viewer: Viewer,
+    name: &str,
+) -> Result<(GameReport, PgnTags), String> {
+    let Some(board) = overview.board(name) else {
+        return Err(format!("no board is called {name}"));
+    };
+    board
+        .report_for(viewer, overview.tablebases.as_deref())
+        .ok_or_else(|| "no game has ended on this board yet".to_owned())
+}
 
 /// `/api/boards/NAME/report`: the report of the game whose result the viewer sees, with its
 /// annotated PGN (`pgn`); `404` while there is none.
@@ -23,18 +39,14 @@ pub async fn report(
     Extension(viewer): Extension<Viewer>,
     Path(name): Path<String>,
 ) -> Response {
-    let Some(board) = overview.board(&name) else {
-        return not_found(&format!("no board is called {name}"));
-    };
-    let Some((report, tags)) = board.report_for(viewer, overview.tablebases.as_deref()) else {
-        return not_found("no game has ended on this board yet");
+    let (report, tags) = match viewed(&overview, viewer, &name) {
+        Ok(viewed) => viewed,
+        Err(why) => return not_found(&why),
     };
     let pgn = annotated_pgn(&report, &tags);
     let mut value = match serde_json::to_value(&report) {
         Ok(value) => value,
-        Err(error) => {
-            return (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response();
-        }
+        Err(error) => return failed(&error.to_string()),
     };
     if let Some(object) = value.as_object_mut() {
         object.insert("pgn".to_owned(), pgn.into());
@@ -48,15 +60,13 @@ pub async fn chart(
     Extension(viewer): Extension<Viewer>,
     Path(name): Path<String>,
 ) -> Response {
-    let Some(board) = overview.board(&name) else {
-        return not_found(&format!("no board is called {name}"));
-    };
-    let Some((report, _)) = board.report_for(viewer, overview.tablebases.as_deref()) else {
-        return not_found("no game has ended on this board yet");
+    let (report, _) = match viewed(&overview, viewer, &name) {
+        Ok(viewed) => viewed,
+        Err(why) => return not_found(&why),
     };
     match chart_svg(&report) {
         Ok(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
-        Err(error) => (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response(),
+        Err(error) => failed(&error.to_string()),
     }
 }
 
@@ -66,17 +76,13 @@ pub async fn page(
     Extension(viewer): Extension<Viewer>,
     Path(name): Path<String>,
 ) -> Response {
-    let Some(board) = overview.board(&name) else {
-        return not_found(&format!("no board is called {name}"));
-    };
-    let Some((report, tags)) = board.report_for(viewer, overview.tablebases.as_deref()) else {
-        return not_found("no game has ended on this board yet");
+    let (report, tags) = match viewed(&overview, viewer, &name) {
+        Ok(viewed) => viewed,
+        Err(why) => return not_found(&why),
     };
     let svg = match chart_svg(&report) {
         Ok(svg) => svg,
-        Err(error) => {
-            return (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response();
-        }
+        Err(error) => return failed(&error.to_string()),
     };
     let pgn = annotated_pgn(&report, &tags);
     let title = format!(
@@ -92,4 +98,8 @@ pub async fn page(
 
 fn not_found(text: &str) -> Response {
     (StatusCode::NOT_FOUND, text.to_owned()).into_response()
+}
+
+fn failed(text: &str) -> Response {
+    (StatusCode::INTERNAL_SERVER_ERROR, text.to_owned()).into_response()
 }

@@ -111,15 +111,7 @@ pub async fn hint_request(
     State((overview, paced)): State<(Arc<Overview>, Arc<Paced>)>,
     Path(name): Path<String>,
 ) -> Response {
-    let hints = overview.board(&name).map(|board| board.summary().hints);
-    match (hints, overview.requests.as_ref()) {
-        (None, _) => refused(StatusCode::NOT_FOUND, format!("no board is called {name}")),
-        (Some(true), Some(requests)) => hand_over(&paced, requests, Asked::Hint),
-        _ => refused(
-            StatusCode::NOT_FOUND,
-            format!("board {name} plays no game against an engine: no hints"),
-        ),
-    }
+    of_the_engine_game(&overview, &paced, &name, Asked::Hint)
 }
 
 /// `POST /api/boards/NAME/play-on`: play on after the coach spoke (`play --coach`): the
@@ -128,13 +120,22 @@ pub async fn play_on_request(
     State((overview, paced)): State<(Arc<Overview>, Arc<Paced>)>,
     Path(name): Path<String>,
 ) -> Response {
-    let hints = overview.board(&name).map(|board| board.summary().hints);
+    of_the_engine_game(&overview, &paced, &name, Asked::PlayOn)
+}
+
+/// Passes `asked` on to the game against the engine played on board `name`, paced; `404` for
+/// a board that plays none.
+fn of_the_engine_game(overview: &Overview, paced: &Paced, name: &str, asked: Asked) -> Response {
+    let hints = overview.board(name).map(|board| board.summary().hints);
     match (hints, overview.requests.as_ref()) {
         (None, _) => refused(StatusCode::NOT_FOUND, format!("no board is called {name}")),
-        (Some(true), Some(requests)) => hand_over(&paced, requests, Asked::PlayOn),
+        (Some(true), Some(requests)) => hand_over(paced, requests, asked),
         _ => refused(
             StatusCode::NOT_FOUND,
-            format!("board {name} plays no game against an engine: no coach"),
+            format!(
+                "board {name} plays no game against an engine: no {}",
+                asked.name()
+            ),
         ),
     }
 }

@@ -6,15 +6,11 @@
 //! against its evaluation after the move (its score searching its reply). Not in `online`, not
 //! in `serve` (FIDE 11.3: no advice during a game; Lichess's rules).
 
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Color, Move};
 
-use touchmove_core::sensor::Millis;
-use touchmove_core::sensor_log::HostNote;
 use touchmove_core::stream::CoachWarning;
 use touchmove_engine::{Score, score_fields};
 use touchmove_trainer::judgement::{Eval, Judgement, MoveJudgement};
-
-use super::state::{Heard, PlayState};
 
 /// The coach of a game against the engine.
 #[derive(Debug, Clone)]
@@ -46,6 +42,16 @@ impl Coach {
         self.held.is_some()
     }
 
+    /// The engine's reply `chess_move` (scored `score`) waits for the player.
+    pub fn hold(&mut self, chess_move: Move, score: Option<Score>) {
+        self.held = Some((chess_move, score));
+    }
+
+    /// The engine's reply that waited, now to be carried out.
+    pub fn take_held(&mut self) -> Option<(Move, Option<Score>)> {
+        self.held.take()
+    }
+
     /// The reply held is dropped (the move was taken back).
     pub fn drop_held(&mut self) {
         self.held = None;
@@ -64,7 +70,7 @@ impl Coach {
 
     /// The warning, if the player's last move (the engine, `engine`, now to reply, its search
     /// scoring `score`) lost at least the coach's level.
-    fn judge(&self, engine: Color, score: Option<Score>) -> Option<CoachWarning> {
+    pub fn judge(&self, engine: Color, score: Option<Score>) -> Option<CoachWarning> {
         let before = self.before?;
         let after = eval_of(engine, score?)?;
         let player = !engine;
@@ -84,58 +90,4 @@ impl Coach {
 fn eval_of(turn: Color, score: Score) -> Option<Eval> {
     let (cp, mate) = score_fields(Some(score));
     Eval::from_side_to_move(turn, cp, mate)
-}
-
-impl PlayState {
-    /// The engine's reply `chess_move` (scored `score`) came at `now`: held, and the player's
-    /// move said, when the coach finds it lost too much. Whether it was held.
-    pub(super) fn coached(&mut self, now: Millis, chess_move: Move, score: Option<Score>) -> bool {
-        if self.replaying {
-            return false;
-        }
-        let engine = self.game.position().turn();
-        let Some(coach) = self.coach.as_mut() else {
-            return false;
-        };
-        let Some(mut warning) = coach.judge(engine, score) else {
-            return false;
-        };
-        warning.ply = u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX);
-        coach.held = Some((chess_move, score));
-        self.out.host_note(now, &HostNote::Coach(warning.clone()));
-        self.game.coach(now, warning);
-        if let Err(error) = self.drain() {
-            eprintln!("touchmove: cannot write the results: {error}");
-        }
-        true
-    }
-
-    /// The player plays on (typed `go`, the page's button): the engine's reply held is taken at
-    /// the runner's time.
-    pub fn ask_play_on(&mut self) {
-        if !self.coach.as_ref().is_some_and(Coach::holds) {
-            eprintln!("touchmove: nothing to play on from: the coach has said nothing");
-            return;
-        }
-        self.heard.push_back(Heard::PlayOn {
-            moves: self.game.moves().to_vec(),
-        });
-        let _ = self.controls.send(touchmove_runtime::runner::Control::Wake);
-    }
-
-    /// The engine's reply held is carried out at `now`, if the game still stands where it was
-    /// held (`moves`).
-    pub(super) fn play_on(&mut self, now: Millis, moves: &[Move]) {
-        if self.game.moves() != moves || !self.game.engine_to_move() {
-            return;
-        }
-        let Some((chess_move, score)) = self.coach.as_mut().and_then(|coach| coach.held.take())
-        else {
-            return;
-        };
-        self.play_engine_move(now, chess_move, score);
-        if let Err(error) = self.drain() {
-            eprintln!("touchmove: cannot write the results: {error}");
-        }
-    }
 }

@@ -134,6 +134,61 @@ impl PlayState {
         Ok(())
     }
 
+    /// The engine's reply `chess_move` (scored `score`) came at `now`: held, and the player's
+    /// move said, when the coach finds it lost too much. Whether it was held.
+    pub(super) fn coached(&mut self, now: Millis, chess_move: Move, score: Option<Score>) -> bool {
+        if self.replaying {
+            return false;
+        }
+        let engine = self.game.position().turn();
+        let Some(coach) = self.coach.as_mut() else {
+            return false;
+        };
+        let Some(mut warning) = coach.judge(engine, score) else {
+            return false;
+        };
+        warning.ply = u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX);
+        coach.hold(chess_move, score);
+        self.out.host_note(now, &HostNote::Coach(warning.clone()));
+        self.game.coach(now, warning);
+        self.drain_or_say();
+        true
+    }
+
+    /// The player plays on (typed `go`, the page's button): the engine's reply held is taken at
+    /// the runner's time.
+    pub fn ask_play_on(&mut self) {
+        if !self.coach.as_ref().is_some_and(Coach::holds) {
+            eprintln!("touchmove: nothing to play on from: the coach has said nothing");
+            return;
+        }
+        self.heard.push_back(Heard::PlayOn {
+            moves: self.game.moves().to_vec(),
+        });
+        let _ = self.controls.send(Control::Wake);
+    }
+
+    /// The engine's reply held is carried out at `now`, if the game still stands where it was
+    /// held (`moves`).
+    pub(super) fn play_on(&mut self, now: Millis, moves: &[Move]) {
+        if self.game.moves() != moves || !self.game.engine_to_move() {
+            return;
+        }
+        let Some((chess_move, score)) = self.coach.as_mut().and_then(Coach::take_held) else {
+            return;
+        };
+        self.play_engine_move(now, chess_move, score);
+        self.drain_or_say();
+    }
+
+    /// Carries out what the game says ([`PlayState::drain`]); an output that cannot be written
+    /// is said, and the game goes on.
+    pub(super) fn drain_or_say(&mut self) {
+        if let Err(error) = self.drain() {
+            eprintln!("touchmove: cannot write the results: {error}");
+        }
+    }
+
     /// The engine's move is wanted: the book's while the game is in it (taken by the runner at
     /// its place, as the engine's answers are), else the engine's search.
     fn ask_for_move(&mut self) {
@@ -209,9 +264,7 @@ impl PlayState {
                 };
                 self.out.host_note(now, &note);
                 self.game.handle_book_move(now, chess_move);
-                if let Err(error) = self.drain() {
-                    eprintln!("touchmove: cannot write the results: {error}");
-                }
+                self.drain_or_say();
             }
             Heard::PlayOn { moves } => self.play_on(now, &moves),
             Heard::TableHint {
@@ -230,9 +283,7 @@ impl PlayState {
                 };
                 self.out.host_note(now, &note);
                 self.game.handle_hint(now, chess_move, None, Some(table));
-                if let Err(error) = self.drain() {
-                    eprintln!("touchmove: cannot write the results: {error}");
-                }
+                self.drain_or_say();
             }
         }
     }
@@ -304,9 +355,7 @@ impl PlayState {
             // Taken by the runner as `Control::Exempt` (`PlaySink::exempted`).
             EngineReport::GaveUp { .. } => {}
         }
-        if let Err(error) = self.drain() {
-            eprintln!("touchmove: cannot write the results: {error}");
-        }
+        self.drain_or_say();
     }
 
     fn ask_again(&mut self) {
