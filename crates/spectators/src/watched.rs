@@ -245,6 +245,9 @@ pub struct WatchedBoard {
     moved: Option<Millis>,
     /// What the board showed of each game and what was decided, for its report.
     timeline: Timeline,
+    /// The opening the current game reached, worked out when its moves change (the summary
+    /// is asked for far more often).
+    opening: Option<Opening>,
 }
 
 /// How many games before the current one a board keeps what it saw of, for their reports.
@@ -297,6 +300,7 @@ impl WatchedBoard {
             reported: None,
             moved: None,
             timeline: Timeline::new(start, set_up),
+            opening: None,
         }
     }
 
@@ -571,6 +575,12 @@ impl WatchedBoard {
         }
         // A PGN refusing an event keeps what it had: the stream still carries the event.
         let _ = self.pgn.record_stream(&decision);
+        if matches!(
+            decision.game(),
+            Some(EventKind::Move(_) | EventKind::Takeback { .. })
+        ) {
+            self.opening = self.pgn.opening();
+        }
         self.timeline.stream(&decision);
         self.events.push(decision.clone());
         let Some(kind) = decision.game() else {
@@ -637,6 +647,7 @@ impl WatchedBoard {
             }
         }
         self.timeline.begin(self.game, start.clone());
+        self.opening = None;
         self.timeline.keep_last(REPORTS_KEPT);
         self.events.clear();
         self.result = None;
@@ -713,7 +724,7 @@ impl WatchedBoard {
             battery: self.battery,
             since_report_ms: since(self.reported),
             since_move_ms: since(self.moved),
-            opening: self.pgn.opening(),
+            opening: self.opening,
             tablebase: None,
         }
     }
