@@ -785,9 +785,14 @@ function say(event) {
   window.speechSynthesis.speak(utterance);
 }
 
-// A new opening's name, after what is being said (a move's words are not cut short).
+// A new opening's name, after what is being said (a move's words are not cut short): with the
+// voice on and its Openings box ticked (off by default).
+let openingsOn = false;
+document.getElementById("voice-openings").addEventListener("change", (change) => {
+  openingsOn = change.target.checked;
+});
 function sayOpening(name) {
-  if (!name || !voiceOn || !window.speechSynthesis) return;
+  if (!name || !voiceOn || !openingsOn || !window.speechSynthesis) return;
   const utterance = new SpeechSynthesisUtterance(name.replace(":", ","));
   utterance.lang = "en";
   window.speechSynthesis.speak(utterance);
