@@ -60,8 +60,6 @@ pub struct GameFacts {
     pub result: Option<String>,
     /// Why the game ended, in words, once decided.
     pub reason: Option<String>,
-    /// The opening the game reached (the `ECO` and `Opening` tags).
-    pub opening: Option<Opening>,
     /// What an engine analysing beside the board (`--analyse`) said of each position, the
     /// start first: its deepest analysis of it (empty without one).
     #[serde(skip)]
@@ -89,7 +87,6 @@ impl GameFacts {
             trailing_rulings: Vec::new(),
             result: None,
             reason: None,
-            opening: None,
             analyses: Vec::new(),
             position: start.clone(),
             start,
@@ -111,6 +108,12 @@ impl GameFacts {
         let moves = self.moves.get(..index)?;
         let moves = moves.iter().map(|m| m.chess_move).collect();
         Some((self.start.clone(), moves))
+    }
+
+    /// The opening the game reached (its PGN's `ECO` and `Opening` tags): worked out when
+    /// asked, not at every move.
+    pub fn opening(&self) -> Option<Opening> {
+        touchmove_core::openings::of_game(&self.positions())
     }
 
     /// Whether nothing was decided in the game.

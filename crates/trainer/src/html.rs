@@ -30,7 +30,7 @@ pub fn section(report: &GameReport, svg: &str, pgn: &str) -> String {
         }
     }
     out.push_str("</h2>\n");
-    if let Some(opening) = facts.opening {
+    if let Some(opening) = report.opening {
         out.push_str(&format!(
             "<p class=\"opening\">{} · {}</p>\n",
             opening.eco,

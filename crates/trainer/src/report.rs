@@ -8,6 +8,7 @@ use shakmaty::{Chess, Color};
 use crate::facts::GameFacts;
 use crate::judgement::{Eval, MoveJudgement, player_accuracy};
 pub use crate::position_eval::PositionEval;
+use touchmove_core::openings::Opening;
 use touchmove_core::stream::TableResult;
 
 /// One move of the report: the judgement, and the engine's best move where it was not played.
@@ -37,11 +38,14 @@ pub struct GameReport {
     pub black_accuracy: Option<f64>,
     /// The engine that judged (its name and how deep it searched), if one did.
     pub engine: Option<String>,
+    /// The opening the game reached (its PGN's `ECO` and `Opening` tags).
+    pub opening: Option<Opening>,
 }
 
 impl GameReport {
     /// The report of `facts` without an engine: times, touches, rulings.
     pub fn of_facts(facts: GameFacts) -> GameReport {
+        let opening = facts.opening();
         GameReport {
             facts,
             evals: Vec::new(),
@@ -49,6 +53,7 @@ impl GameReport {
             white_accuracy: None,
             black_accuracy: None,
             engine: None,
+            opening,
         }
     }
 
@@ -135,6 +140,7 @@ impl GameReport {
                 .filter(|(m, _)| m.color == color);
             player_accuracy(judged.filter_map(|(_, review)| review.judged.as_ref()))
         };
+        let opening = facts.opening();
         GameReport {
             white_accuracy: accuracy(Color::White),
             black_accuracy: accuracy(Color::Black),
@@ -142,6 +148,7 @@ impl GameReport {
             evals,
             reviews,
             engine: Some(engine),
+            opening,
         }
     }
 

@@ -73,7 +73,7 @@ fn thinking_time_time_in_hand_and_a_touch_not_moved_are_read_from_the_log() {
     assert_eq!(e5.rulings.len(), 1, "{:?}", e5.rulings);
     assert!(e5.rulings[0].starts_with("4.3.1"), "{:?}", e5.rulings);
     // b.tsv: `C20 King's Pawn Game 1. e4 e5`.
-    assert_eq!(game.opening.map(|o| o.eco), Some("C20"));
+    assert_eq!(game.opening().map(|o| o.eco), Some("C20"));
 }
 
 #[test]

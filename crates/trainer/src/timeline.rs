@@ -5,7 +5,6 @@ use shakmaty::{Chess, Position, Square};
 
 use touchmove_core::event::{EventKind, GameEvent, MoveEvent};
 use touchmove_core::interpreter::TurnView;
-use touchmove_core::openings;
 use touchmove_core::output::pgn::{illegal_comment, violation_comment};
 use touchmove_core::sensor::{Millis, SensorEvent, SensorKind};
 use touchmove_core::stream::{Analysis, StreamEvent, StreamKind};
@@ -278,7 +277,6 @@ impl Timeline {
             chess_move: *m,
             event_index,
         });
-        self.current.opening = openings::of_game(&self.current.positions());
         // What the board showed after the decision's time (a report read before the decision
         // it came after was taken) is the next turn's.
         self.turn = Turn {
@@ -295,7 +293,6 @@ impl Timeline {
         }
         // The analysis of the position taken back is of no position of the game.
         self.current.analyses.truncate(self.current.moves.len() + 1);
-        self.current.opening = openings::of_game(&self.current.positions());
         self.turn = Turn {
             began: Some(t),
             ..self.turn.after(t)

@@ -46,17 +46,13 @@ pub fn judge(
         let mut name = None;
         for game in games {
             let mut evals = Vec::new();
+            let positions = game.facts.positions();
             for index in 0..=game.facts.moves.len() {
                 progress.step();
                 let Some((start, moves)) = game.facts.line(index) else {
                     break;
                 };
-                let position = game
-                    .facts
-                    .positions()
-                    .get(index)
-                    .cloned()
-                    .unwrap_or_default();
+                let position = positions.get(index).cloned().unwrap_or_default();
                 let table = tables.and_then(|tables| tables.probe(&position));
                 let eval = match (PositionEval::of_finished(&position), table) {
                     (Some(eval), _) => Some(eval),
